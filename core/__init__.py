@@ -1,0 +1,67 @@
+"""causalcheck — measure and verify how language models reason about causes.
+
+The public API is re-exported here and imported lazily, so ``import causalcheck`` stays
+fast; heavy dependencies (z3, causal-learn, spaCy, provider SDKs) load only when used.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+_EXPORTS: dict[str, str] = {
+    "Action": "causalcheck.records",
+    "CausalCheckError": "causalcheck.errors",
+    "CausalGraph": "causalcheck.graph",
+    "CheckReport": "causalcheck.diagnostics",
+    "DSLSyntaxError": "causalcheck.errors",
+    "DataPoint": "causalcheck.records",
+    "Diagnostic": "causalcheck.diagnostics",
+    "Edge": "causalcheck.graph",
+    "Experiment": "causalcheck.records",
+    "FREQ": "causalcheck.graph",
+    "Hypothesis": "causalcheck.records",
+    "InputFormatError": "causalcheck.errors",
+    "Intervention": "causalcheck.records",
+    "StepRecord": "causalcheck.records",
+    "check": "causalcheck.check",
+    "check_hypothesis": "causalcheck.check",
+    "format_hypothesis": "causalcheck.parsing",
+    "normalize_node": "causalcheck.graph",
+    "parse_equation": "causalcheck.parsing",
+    "parse_hypothesis": "causalcheck.parsing",
+    "parse_record": "causalcheck.parsing",
+}
+
+__all__ = sorted([*_EXPORTS, "__version__"])
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'causalcheck' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__
+
+
+if TYPE_CHECKING:  # pragma: no cover
+    from causalcheck.check import check, check_hypothesis
+    from causalcheck.diagnostics import CheckReport, Diagnostic
+    from causalcheck.errors import CausalCheckError, DSLSyntaxError, InputFormatError
+    from causalcheck.graph import FREQ, CausalGraph, Edge, normalize_node
+    from causalcheck.parsing import format_hypothesis, parse_equation, parse_hypothesis, parse_record
+    from causalcheck.records import (
+        Action,
+        DataPoint,
+        Experiment,
+        Hypothesis,
+        Intervention,
+        StepRecord,
+    )

@@ -1,0 +1,75 @@
+"""The ``causalcheck`` command line.
+
+Each command group lives in its own module and registers itself here; handlers import their
+heavy dependencies lazily so ``causalcheck --help`` stays fast.
+
+Exit codes: 0 = success / no problems, 1 = problems found (``check``), 2 = input could not be
+read or parsed, 3 = the run stopped on a limit (budget, cost), 70 = internal error (a bug:
+please report it with ``--debug`` output), 130 = interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from causalcheck import __version__
+
+EXIT_OK = 0
+EXIT_PROBLEMS = 1
+EXIT_INPUT = 2
+EXIT_LIMIT = 3
+EXIT_INTERNAL = 70
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser (used by ``main`` and by the docs tests)."""
+    from causalcheck import cli_check
+    from causalcheck.explain import cli as explain_cli
+    from causalcheck.lab import cli as lab_cli
+
+    parser = argparse.ArgumentParser(
+        prog="causalcheck",
+        description="Measure and verify causal reasoning: check hypotheses, run the lab, score explanations.",
+    )
+    parser.add_argument("--version", action="version", version=f"causalcheck {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks for internal errors")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    cli_check.register(sub)
+    lab_cli.register(sub)
+    explain_cli.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script; returns the exit code."""
+    from causalcheck.errors import CausalCheckError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code = args.handler(args)
+    except CausalCheckError as exc:
+        print(f"causalcheck: error: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except KeyboardInterrupt:
+        print("causalcheck: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:  # a bug, not bad input
+        if getattr(args, "debug", False):
+            raise
+        print(
+            f"causalcheck: internal error: {type(exc).__name__}: {exc}\n"
+            "(this is a bug; re-run with --debug for the traceback and report it)",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
+    return int(code or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
