@@ -1,0 +1,264 @@
+"""Markov equivalence classes: CPDAGs, interventional essential graphs and exact class sizes.
+
+Observational data cannot tell apart DAGs that share a skeleton and v-structures: they form
+a *Markov equivalence class* (MEC), drawn as a CPDAG whose directed edges are common to all
+members and whose undirected edges vary (Verma & Pearl 1990; Meek 1995; Chickering 1995).
+Interventions shrink the class: for a family 𝓘 of intervention targets (the observational
+target ∅ always included) two DAGs are *I-Markov equivalent* iff they share skeleton and
+v-structures and, for every ``I`` in 𝓘, orient every edge with exactly one endpoint in ``I``
+the same way (Hauser & Bühlmann 2012, "Characterization and greedy learning of
+interventional Markov equivalence classes", JMLR 13).  The class is drawn as the
+*I-essential graph*; its undirected part splits into chordal chain components and
+
+    |I-MEC| = Π over chain components C of  #(acyclic orientations of C without v-structures),
+
+each factor counted exactly by clique-picking (Wienöbst, Bannach & Liśkiewicz 2021, the
+``cliquepicking`` package).  Sizes are Python ints: exact at any size.
+
+CausaLab note (causalab-spec §4.9): an agent's targets are ∅ plus each distinct single node
+it intervened on; the lab's shift interventions are counted as such targets.
+
+>>> from causalcheck.graph import CausalGraph
+>>> chain = CausalGraph.from_pairs([("a", "b"), ("b", "c")])
+>>> mec_size(chain), imec_size(chain, [["b"]])
+(3, 1)
+>>> sorted(cpdag(CausalGraph.from_pairs([("a", "c"), ("b", "c")])).directed)
+[('a', 'c'), ('b', 'c')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from causalcheck.errors import InputFormatError
+from causalcheck.graph import CausalGraph
+
+from ._meek import close_essential, enumerate_members
+
+__all__ = [
+    "PDAG",
+    "cpdag",
+    "enumerate_equivalent_dags",
+    "essential_graph_size",
+    "imec_size",
+    "interventional_essential_graph",
+    "mec_size",
+    "normalize_targets",
+]
+
+
+@dataclass(frozen=True)
+class PDAG:
+    """A partially directed graph: directed ``(cause, effect)`` pairs plus undirected pairs.
+
+    ``nodes`` keeps the order of the source graph; an undirected edge is a two-element
+    ``frozenset``.  Produced by :func:`cpdag` and :func:`interventional_essential_graph`.
+    """
+
+    nodes: tuple[str, ...]
+    directed: frozenset[tuple[str, str]]
+    undirected: frozenset[frozenset[str]]
+
+    def chain_components(self) -> tuple[tuple[str, ...], ...]:
+        """Connected components of the undirected part, each in node order (singletons included)."""
+        index = {v: i for i, v in enumerate(self.nodes)}
+        comp_of = _components(len(self.nodes), [(index[a], index[b]) for a, b in map(tuple, self.undirected)])
+        groups: dict[int, list[str]] = {}
+        for i, v in enumerate(self.nodes):
+            groups.setdefault(comp_of[i], []).append(v)
+        return tuple(tuple(g) for g in groups.values())
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"nodes", "directed": [[a, b], ...], "undirected": [[a, b], ...]}`` in sorted order."""
+        return {
+            "nodes": list(self.nodes),
+            "directed": [list(p) for p in sorted(self.directed)],
+            "undirected": sorted(sorted(e) for e in self.undirected),
+        }
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+def _indexed(graph: CausalGraph) -> tuple[dict[str, int], list[tuple[int, int]]]:
+    index = {name: i for i, name in enumerate(graph.nodes)}
+    edges = [(index[e.source], index[e.target]) for e in graph.edges]
+    pairs = set(edges)
+    for a, b in edges:
+        if a == b:
+            raise InputFormatError(f"edge {graph.nodes[a]!r} -> {graph.nodes[a]!r} is a self-loop; a DAG is required")
+        if (b, a) in pairs:
+            raise InputFormatError(
+                f"edges {graph.nodes[a]!r} -> {graph.nodes[b]!r} and back form a cycle; a DAG is required"
+            )
+    _require_acyclic(graph, len(index), edges)
+    return index, edges
+
+
+def _require_acyclic(graph: CausalGraph, n: int, edges: list[tuple[int, int]]) -> None:
+    indeg = [0] * n
+    children: list[list[int]] = [[] for _ in range(n)]
+    for a, b in edges:
+        children[a].append(b)
+        indeg[b] += 1
+    stack = [v for v in range(n) if indeg[v] == 0]
+    seen = 0
+    while stack:
+        v = stack.pop()
+        seen += 1
+        for w in children[v]:
+            indeg[w] -= 1
+            if indeg[w] == 0:
+                stack.append(w)
+    if seen != n:
+        on_cycle = sorted(graph.nodes[v] for v in range(n) if indeg[v] > 0)
+        raise InputFormatError(f"graph={str(graph)!r} has a cycle through {on_cycle!r}; a DAG is required")
+
+
+def normalize_targets(targets: Iterable[Iterable[str]] | Iterable[str]) -> tuple[frozenset[str], ...]:
+    """Targets as sorted, de-duplicated frozensets; a bare string counts as a one-node target.
+
+    The observational target ∅ is implicit everywhere and is dropped here.
+
+    >>> normalize_targets([["b"], "a", ("b",), []])
+    (frozenset({'a'}), frozenset({'b'}))
+    """
+    if isinstance(targets, str):
+        raise InputFormatError(f"targets={targets!r} must be a collection of node sets, not one string")
+    out: set[frozenset[str]] = set()
+    for t in targets:
+        group = frozenset([t]) if isinstance(t, str) else frozenset(t)
+        for name in group:
+            if not isinstance(name, str):
+                raise InputFormatError(f"target node {name!r} must be a string")
+        if group:
+            out.add(group)
+    return tuple(sorted(out, key=lambda s: sorted(s)))
+
+
+def _target_indices(
+    graph: CausalGraph, index: dict[str, int], targets: Iterable[Iterable[str]] | Iterable[str]
+) -> list[frozenset[int]]:
+    out = []
+    for group in normalize_targets(targets):
+        unknown = sorted(n for n in group if n not in index)
+        if unknown:
+            raise InputFormatError(
+                f"intervention target(s) {unknown!r} are not nodes of the graph {list(graph.nodes)!r}"
+            )
+        out.append(frozenset(index[n] for n in group))
+    return out
+
+
+# --------------------------------------------------------------------------- graphs
+
+
+def interventional_essential_graph(
+    graph: CausalGraph, targets: Iterable[Iterable[str]] | Iterable[str] = ()
+) -> PDAG:
+    """The I-essential graph of the DAG *graph* for targets 𝓘 = {∅} ∪ *targets*.
+
+    Directed edges are those every I-equivalent DAG shares; undirected edges are those that
+    some members orient each way.  Raises :class:`InputFormatError` when *graph* has a cycle
+    or a target names an unknown node.
+    """
+    index, edges = _indexed(graph)
+    tidx = _target_indices(graph, index, targets)
+    directed, undirected = close_essential(len(index), edges, tidx)
+    names = graph.nodes
+    return PDAG(
+        nodes=names,
+        directed=frozenset((names[a], names[b]) for a, b in directed),
+        undirected=frozenset(frozenset((names[a], names[b])) for a, b in undirected),
+    )
+
+
+def cpdag(graph: CausalGraph) -> PDAG:
+    """The CPDAG (observational essential graph) of the DAG *graph*."""
+    return interventional_essential_graph(graph, ())
+
+
+def _components(n: int, edges: list[tuple[int, int]]) -> list[int]:
+    """Component label of every node (union-find over *edges*; labels are root indices)."""
+    parent = list(range(n))
+
+    def find(v: int) -> int:
+        while parent[v] != v:
+            parent[v] = parent[parent[v]]
+            v = parent[v]
+        return v
+
+    for a, b in edges:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    return [find(v) for v in range(n)]
+
+
+def _count(n: int, undirected: Iterable[tuple[int, int]]) -> int:
+    """Product over chain components of clique-picking's exact count."""
+    und = list(undirected)
+    if not und:
+        return 1
+    import cliquepicking
+
+    comp = _components(n, und)
+    local_index: dict[int, int] = {}
+    sizes: dict[int, int] = {}
+    for v in range(n):
+        c = comp[v]
+        local_index[v] = sizes.get(c, 0)
+        sizes[c] = local_index[v] + 1
+    local: dict[int, list[tuple[int, int]]] = {}
+    for a, b in und:
+        i, j = local_index[a], local_index[b]
+        lst = local.setdefault(comp[a], [])
+        lst.append((i, j))
+        lst.append((j, i))
+    size = 1
+    for comp_edges in local.values():
+        size *= int(cliquepicking.mec_size(comp_edges))
+    return size
+
+
+def essential_graph_size(pdag: PDAG) -> int:
+    """Number of DAGs represented by an (I-)essential graph: product over its chain components.
+
+    Only meaningful for graphs produced by :func:`cpdag` / :func:`interventional_essential_graph`
+    (their chain components are chordal).
+    """
+    index = {v: i for i, v in enumerate(pdag.nodes)}
+    return _count(len(index), [(index[a], index[b]) for a, b in map(tuple, pdag.undirected)])
+
+
+def mec_size(graph: CausalGraph) -> int:
+    """Exact number of DAGs Markov equivalent to the DAG *graph* (1 for a graph without edges)."""
+    return imec_size(graph, ())
+
+
+def imec_size(graph: CausalGraph, targets: Iterable[Iterable[str]] | Iterable[str] = ()) -> int:
+    """Exact number of DAGs I-Markov equivalent to *graph* for 𝓘 = {∅} ∪ *targets*."""
+    index, edges = _indexed(graph)
+    tidx = _target_indices(graph, index, targets)
+    _, undirected = close_essential(len(index), edges, tidx)
+    return _count(len(index), undirected)
+
+
+def enumerate_equivalent_dags(
+    graph: CausalGraph,
+    targets: Iterable[Iterable[str]] | Iterable[str] = (),
+    limit: int | None = None,
+) -> Iterator[CausalGraph]:
+    """Brute force: yield every DAG I-equivalent to *graph* (for tests; exponential in edges).
+
+    At most *limit* graphs when given.  Each result keeps the node order of *graph*.
+    """
+    if limit is not None and (not isinstance(limit, int) or limit < 0):
+        raise InputFormatError(f"limit={limit!r} must be a non-negative integer or None")
+    index, edges = _indexed(graph)
+    tidx = _target_indices(graph, index, targets)
+    names = graph.nodes
+    for member in enumerate_members(len(index), edges, tidx, limit):
+        yield CausalGraph.from_pairs([(names[a], names[b]) for a, b in member], names)
