@@ -1,0 +1,465 @@
+"""Mechanism-recovery metrics of the lab, with CausaLab's conventions written down.
+
+Every function here is pure (no solver, no LLM, no file access).  Inputs are edges as
+``(cause, effect)`` pairs; each endpoint is normalised with
+:func:`causalcheck.graph.normalize_node` (trimmed; every spelling of the frequency becomes
+``resonanceFreq``; other names stay **case-sensitive**), and duplicate edges collapse
+(causalab-spec §4.1).
+
+Conventions (causalab-spec §4.2–4.6, `causalab_reeval/metrics.py` of the published scorer):
+
+* **Set precision / recall / F1** (:func:`set_prf`): precision = |P∩T|/|P|, recall = |P∩T|/|T|;
+  when P = ∅ precision is 1 if T = ∅ else 0; when T = ∅ recall is 1 if P = ∅ else 0;
+  F1 = 2PR/(P+R), 0 when P+R = 0.  Used for all edges (:func:`edge_prf`), for the edges
+  into the frequency (:func:`parent_prf`) and for root nodes (:func:`root_prf`).
+* **SHD** (:func:`shd`): missing + extra + reversed, where a predicted edge pointing against a
+  true one counts once as *reversed* (not as one missing plus one extra).  With
+  ``double_count_reversal=True`` a reversal costs 2, the convention of cdt's
+  ``SHD(double_for_anticausal=True)``.
+* **Coefficient F1** (:func:`coefficient_prf`): see the function for the name lookup rules;
+  tolerance 1e-6 absolute by default (the anchor's value); ``base`` is never counted.
+* **Formula error** (:func:`formula_error`): the frequency equation is evaluated on the
+  reactor crystal's properties with the hypothesis' own coefficients and compared with the
+  **true** target frequency; the published scorer compares with the agent's own submission
+  (a bug, §4.6).
+
+Bounds: every precision, recall and F1 lies in [0, 1]; SHD is a non-negative integer,
+symmetric in its two arguments (missing and extra swap).
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from causalcheck.errors import InputFormatError
+from causalcheck.graph import FREQ, normalize_node
+
+__all__ = [
+    "PRF",
+    "SHD",
+    "BootstrapCI",
+    "FormulaResult",
+    "bootstrap_ci",
+    "coefficient_prf",
+    "edge_prf",
+    "formula_error",
+    "frequency_hit",
+    "normalize_pairs",
+    "parent_prf",
+    "root_prf",
+    "roots_upstream_of",
+    "set_prf",
+    "shd",
+    "task_accuracy",
+    "true_coefficients",
+]
+
+Pair = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class PRF:
+    """Precision, recall and F1 with the counts they came from."""
+
+    precision: float
+    recall: float
+    f1: float
+    correct: int
+    n_pred: int
+    n_true: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "precision": self.precision,
+            "recall": self.recall,
+            "f1": self.f1,
+            "correct": self.correct,
+            "n_pred": self.n_pred,
+            "n_true": self.n_true,
+        }
+
+
+@dataclass(frozen=True)
+class SHD:
+    """Structural Hamming distance and its breakdown (``total`` follows the chosen convention)."""
+
+    total: int
+    missing: int
+    extra: int
+    reversed: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"total": self.total, "missing": self.missing, "extra": self.extra, "reversed": self.reversed}
+
+
+def _prf(correct: int, n_pred: int, n_true: int) -> PRF:
+    precision = (1.0 if n_true == 0 else 0.0) if n_pred == 0 else correct / n_pred
+    recall = (1.0 if n_pred == 0 else 0.0) if n_true == 0 else correct / n_true
+    f1 = 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
+    return PRF(precision, recall, f1, correct, n_pred, n_true)
+
+
+def set_prf(pred: Iterable[Any], true: Iterable[Any]) -> PRF:
+    """Precision / recall / F1 of the set *pred* against the set *true* (empty-set rules above).
+
+    >>> set_prf({"a", "b"}, {"a"}).precision, set_prf(set(), set()).f1
+    (0.5, 1.0)
+    """
+    p, t = set(pred), set(true)
+    return _prf(len(p & t), len(p), len(t))
+
+
+def _pair(item: Any) -> Pair:
+    if isinstance(item, Mapping):
+        if "from" not in item or "to" not in item:
+            raise InputFormatError(f"edge {item!r} must have 'from' and 'to'")
+        a, b = item["from"], item["to"]
+    elif hasattr(item, "source") and hasattr(item, "target"):
+        a, b = item.source, item.target
+    else:
+        try:
+            a, b = item
+        except (TypeError, ValueError):
+            raise InputFormatError(f"edge {item!r} must be a (cause, effect) pair") from None
+    if not isinstance(a, str) or not isinstance(b, str):
+        raise InputFormatError(f"edge {item!r} must name its nodes with strings")
+    return (normalize_node(a), normalize_node(b))
+
+
+def normalize_pairs(pairs: Iterable[Any]) -> frozenset[Pair]:
+    """Edges as a set of normalised ``(cause, effect)`` pairs.
+
+    Accepts pairs, :class:`~causalcheck.graph.Edge` objects or CausaLab ``{"from", "to"}`` dicts.
+    """
+    return frozenset(_pair(item) for item in pairs)
+
+
+def edge_prf(pred_pairs: Iterable[Any], true_pairs: Iterable[Any]) -> PRF:
+    """All-edge directed precision / recall / F1 (a reversed edge is one FP and one FN)."""
+    return set_prf(normalize_pairs(pred_pairs), normalize_pairs(true_pairs))
+
+
+def parent_prf(pred_pairs: Iterable[Any], true_pairs: Iterable[Any], target: str = FREQ) -> PRF:
+    """P / R / F1 restricted to edges whose effect is *target* (the frequency by default)."""
+    tgt = normalize_node(target)
+    pred = {p for p in normalize_pairs(pred_pairs) if p[1] == tgt}
+    true = {p for p in normalize_pairs(true_pairs) if p[1] == tgt}
+    return set_prf(pred, true)
+
+
+def shd(pred_pairs: Iterable[Any], true_pairs: Iterable[Any], *, double_count_reversal: bool = False) -> SHD:
+    """Directed structural Hamming distance with its missing / extra / reversed breakdown.
+
+    correct = P∩T; a true edge ``(a, b)`` not predicted whose reverse ``(b, a)`` is predicted
+    (and not true) is *reversed*; the other unmatched true edges are *missing*, the other
+    unmatched predicted edges *extra*.  ``total = missing + extra + reversed`` (or
+    ``+ 2·reversed`` with *double_count_reversal*).
+
+    >>> shd([("b", "a"), ("c", "a")], [("a", "b")])
+    SHD(total=2, missing=0, extra=1, reversed=1)
+    """
+    p, t = normalize_pairs(pred_pairs), normalize_pairs(true_pairs)
+    only_t, only_p = t - p, p - t
+    rev = sum(1 for a, b in only_t if (b, a) in only_p)
+    missing = len(only_t) - rev
+    extra = len(only_p) - rev
+    total = missing + extra + (2 * rev if double_count_reversal else rev)
+    return SHD(total, missing, extra, rev)
+
+
+def roots_upstream_of(pairs: Iterable[Any], target: str = FREQ) -> frozenset[str]:
+    """Nodes without parents that have a directed path to *target* (CausaLab's "root nodes")."""
+    tgt = normalize_node(target)
+    edges = normalize_pairs(pairs)
+    parents: dict[str, set[str]] = {}
+    for a, b in edges:
+        parents.setdefault(b, set()).add(a)
+    seen: set[str] = set()
+    stack = list(parents.get(tgt, ()))
+    while stack:
+        cur = stack.pop()
+        if cur in seen:
+            continue
+        seen.add(cur)
+        stack.extend(parents.get(cur, ()))
+    return frozenset(v for v in seen if not parents.get(v) and v != tgt)
+
+
+def root_prf(pred_pairs: Iterable[Any], true_pairs: Iterable[Any], target: str = FREQ) -> PRF:
+    """Root-node P / R / F1: parentless ancestors of *target* in each graph (spec §4.5)."""
+    return set_prf(roots_upstream_of(pred_pairs, target), roots_upstream_of(true_pairs, target))
+
+
+# --------------------------------------------------------------------------- coefficients
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    f = float(value)
+    return f if math.isfinite(f) else None
+
+
+def _config_edges(config: Mapping[str, Any]) -> list[Pair]:
+    edges = config.get("edges")
+    if not isinstance(edges, list):
+        raise InputFormatError(f"graph config edges={edges!r} must be a list of {{'from', 'to'}} objects")
+    return sorted(normalize_pairs(edges))
+
+
+def true_coefficients(config: Mapping[str, Any], target: str = FREQ) -> dict[str, float]:
+    """The true coefficient of every parent of *target* in a CausaLab graph config.
+
+    Lookup (anchor rule): the first numeric param among ``coeff_<p>_freq``,
+    ``coeff_<p>_frequency``, ``c_<p>``, ``<p>``; otherwise the param ``<name>`` written as
+    ``<name> * <p>`` or ``<p> * <name>`` in the target's ``computation`` (this finds
+    ``coeff_temp_freq`` for ``temperatureC`` and, in quadratic suites, the linear-term
+    ``coeff1_*`` only).  Parents with no findable coefficient are left out.
+    """
+    params = config.get("params") or {}
+    if not isinstance(params, Mapping):
+        raise InputFormatError(f"graph config params={params!r} must be an object")
+    nodes = config.get("nodes") or {}
+    tgt = normalize_node(target)
+    computation = ""
+    if isinstance(nodes, Mapping):
+        for key, spec in nodes.items():
+            if normalize_node(str(key)) == tgt and isinstance(spec, Mapping):
+                computation = str(spec.get("computation") or "")
+    out: dict[str, float] = {}
+    for a, b in _config_edges(config):
+        if b != tgt:
+            continue
+        found: float | None = None
+        for name in (f"coeff_{a}_freq", f"coeff_{a}_frequency", f"c_{a}", a):
+            found = _number(params.get(name))
+            if found is not None:
+                break
+        if found is None and computation:
+            esc = re.escape(a)
+            for pattern in (rf"([A-Za-z_]\w*)\s*\*\s*{esc}(?![\w])", rf"(?<![\w]){esc}\s*\*\s*([A-Za-z_]\w*)"):
+                for m in re.finditer(pattern, computation):
+                    found = _number(params.get(m.group(1)))
+                    if found is not None:
+                        break
+                if found is not None:
+                    break
+        if found is not None:
+            out[a] = found
+    return out
+
+
+def coefficient_prf(
+    pred_coeffs: Mapping[str, Any] | None,
+    true_config: Mapping[str, Any],
+    tolerance: float = 1e-6,
+    target: str = FREQ,
+) -> PRF:
+    """Coefficient ("weight") P / R / F1 of a hypothesis' ``coefficients`` (spec §4.4).
+
+    For each true parent ``p`` the predicted value is the first key among ``c_<p>``,
+    ``coeff_<p>_freq``, ``coeff_<p>_frequency``, ``<p>`` (exact name first, then
+    case-insensitive) holding a number; it is correct iff ``|pred − true| ≤ tolerance``.
+    ``n_pred = max(#matched keys, #keys starting with "c_" or "coeff_")``, ``n_true`` = number
+    of true coefficients; ``base`` never counts.  Empty-set rules as in :func:`set_prf`.
+    """
+    if tolerance < 0 or not math.isfinite(tolerance):
+        raise InputFormatError(f"tolerance={tolerance!r} must be a finite number >= 0")
+    coeffs: Mapping[str, Any] = pred_coeffs or {}
+    truth = true_coefficients(true_config, target)
+    lower: dict[str, str] = {}
+    for name_k in coeffs:
+        lower.setdefault(str(name_k).lower(), name_k)
+    matched: set[str] = set()
+    correct = 0
+    for parent, value in truth.items():
+        for name in (f"c_{parent}", f"coeff_{parent}_freq", f"coeff_{parent}_frequency", parent):
+            key: str | None = name if name in coeffs else lower.get(name.lower())
+            if key is None:
+                continue
+            guess = _number(coeffs[key])
+            if guess is None:
+                continue
+            matched.add(key)
+            if abs(guess - value) <= tolerance:
+                correct += 1
+            break
+    named = sum(1 for k in coeffs if str(k).startswith(("c_", "coeff_")))
+    return _prf(correct, max(len(matched), named), len(truth))
+
+
+# --------------------------------------------------------------------------- task + formula
+
+
+def frequency_hit(value: float | None, target: float, tolerance: float = 5.0) -> bool:
+    """True when ``|value − target| ≤ tolerance`` (the scorer's formula check; ``None`` misses)."""
+    return value is not None and math.isfinite(value) and abs(value - target) <= tolerance
+
+
+def task_accuracy(outcomes: Iterable[bool | int | None]) -> float | None:
+    """Share of successful episodes (``None`` entries are skipped; ``None`` when none remain)."""
+    vals = [1.0 if bool(o) else 0.0 for o in outcomes if o is not None]
+    return sum(vals) / len(vals) if vals else None
+
+
+@dataclass(frozen=True)
+class FormulaResult:
+    """The frequency an equation predicts for the reactor crystal and its error.
+
+    ``predicted`` / ``abs_error`` / ``hit`` are ``None`` when the equation could not be
+    evaluated; ``reason`` then says why.
+    """
+
+    predicted: float | None
+    target: float
+    abs_error: float | None
+    hit: bool | None
+    names: tuple[str, ...] = ()
+    reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "predicted": self.predicted,
+            "target": self.target,
+            "abs_error": self.abs_error,
+            "hit": self.hit,
+            "names": list(self.names),
+            "reason": self.reason,
+        }
+
+
+_BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
+
+
+def _evaluate(node: ast.AST, env: Mapping[str, float]) -> float:
+    if isinstance(node, ast.Expression):
+        return _evaluate(node.body, env)
+    if isinstance(node, ast.Constant):
+        const = _number(node.value)
+        if const is not None:
+            return const
+    if isinstance(node, ast.Name):
+        return env[node.id]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.UAdd, ast.USub)):
+        v = _evaluate(node.operand, env)
+        return -v if isinstance(node.op, ast.USub) else v
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _BINOPS):
+        a, b = _evaluate(node.left, env), _evaluate(node.right, env)
+        if isinstance(node.op, ast.Add):
+            return a + b
+        if isinstance(node.op, ast.Sub):
+            return a - b
+        if isinstance(node.op, ast.Mult):
+            return a * b
+        if isinstance(node.op, ast.Div):
+            return a / b
+        if abs(b) > 64 or abs(a) > 1e12:
+            raise OverflowError("power out of range")
+        return float(a**b)
+    raise ValueError(f"unsupported element {ast.dump(node)[:60]!r}")
+
+
+def formula_error(
+    equation: str,
+    values: Mapping[str, float],
+    target: float,
+    coefficients: Mapping[str, Any] | None = None,
+    tolerance: float = 5.0,
+) -> FormulaResult:
+    """Evaluate a frequency equation on the reactor crystal and compare with the TRUE target.
+
+    The right-hand side (text after the first ``=``) may use numbers, ``+ - * /``, ``**`` or
+    ``^`` (power, as in the SCM files; the published scorer rejects ``^``), parentheses and
+    names.  A name takes its value from *coefficients* (numeric entries of the hypothesis),
+    else from *values* (the reactor crystal's properties); exact name first, then
+    case-insensitive.  ``hit`` is ``|predicted − target| ≤ tolerance``.
+    """
+    text = equation.split("=", 1)[1] if "=" in equation else equation
+    text = text.strip().replace("^", "**")
+    if not text:
+        return FormulaResult(None, target, None, None, (), "empty equation")
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError:
+        return FormulaResult(None, target, None, None, (), f"equation {equation!r} does not parse")
+    names = tuple(sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}))
+    env: dict[str, float] = {}
+    sources: list[Mapping[str, Any]] = [coefficients or {}, values]
+    missing: list[str] = []
+    for name in names:
+        found: float | None = None
+        for src in sources:
+            value = _number(src.get(name))
+            if value is None:
+                low = name.lower()
+                for key, raw in src.items():
+                    if str(key).lower() == low and _number(raw) is not None:
+                        value = _number(raw)
+                        break
+            if value is not None:
+                found = value
+                break
+        if found is None:
+            missing.append(name)
+        else:
+            env[name] = found
+    if missing:
+        return FormulaResult(None, target, None, None, names, f"no value for {missing!r}")
+    try:
+        predicted = _evaluate(tree, env)
+    except (ValueError, ZeroDivisionError, OverflowError, KeyError) as exc:
+        return FormulaResult(None, target, None, None, names, f"cannot evaluate {equation!r}: {exc}")
+    if not math.isfinite(predicted):
+        return FormulaResult(None, target, None, None, names, f"equation {equation!r} is not finite here")
+    err = abs(predicted - target)
+    return FormulaResult(predicted, target, err, err <= tolerance, names, None)
+
+
+# --------------------------------------------------------------------------- aggregation
+
+
+@dataclass(frozen=True)
+class BootstrapCI:
+    """Mean of the values and a percentile bootstrap interval (``None`` bounds when n < 2)."""
+
+    mean: float | None
+    low: float | None
+    high: float | None
+    n: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mean": self.mean, "low": self.low, "high": self.high, "n": self.n}
+
+
+def bootstrap_ci(
+    values: Sequence[float | None], *, resamples: int = 1000, seed: int = 0, level: float = 0.95
+) -> BootstrapCI:
+    """Percentile bootstrap CI of the mean with a seeded ``numpy.random.Generator``.
+
+    ``None`` values are skipped.  Same values + seed → identical interval.  With
+    ``resamples == 0`` or fewer than 2 values only the mean is given.
+    """
+    if not isinstance(resamples, int) or resamples < 0:
+        raise InputFormatError(f"resamples={resamples!r} must be a non-negative integer")
+    if not 0 < level < 1:
+        raise InputFormatError(f"level={level!r} must be between 0 and 1")
+    xs = [float(v) for v in values if v is not None]
+    if not xs:
+        return BootstrapCI(None, None, None, 0)
+    mean = sum(xs) / len(xs)
+    if resamples == 0 or len(xs) < 2:
+        return BootstrapCI(mean, None, None, len(xs))
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    arr = np.asarray(xs, dtype=float)
+    idx = rng.integers(0, len(arr), size=(resamples, len(arr)))
+    means = arr[idx].mean(axis=1)
+    alpha = (1 - level) / 2
+    low, high = np.quantile(means, [alpha, 1 - alpha])
+    return BootstrapCI(mean, float(low), float(high), len(xs))
