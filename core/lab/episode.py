@@ -1,0 +1,718 @@
+"""Lab episodes: ``reset(seed)`` / ``step(action)`` over one hidden SCM (causalab-spec §2).
+
+The cast (§2.1): a *manipulator* crystal whose controllable properties the agent may set,
+one at a time, seeing every property and the frequency afterwards; and a *reactor*
+crystal (same SCM, other bases) whose frequency is hidden and must be predicted.  The
+agent starts with ``N`` prior measurement records (§2.2; default 2, drawn with the
+anchor's fixed ``Random(42)`` so records are identical across seeds) and, for golden
+suites, the pre-collected trace (§1.8).
+
+Budgets (all in :class:`EpisodeConfig`): ``interventions`` (default: the graph's
+``budget`` = 4(k−1); 0 for golden suites as in the anchor scripts), ``submissions`` = 3,
+``tolerance`` = ±5 Hz (strict: ``|f − F*| < 5``).  Opening the reactor (or submitting a
+frequency) locks the manipulator for the rest of the episode (§2.5).  Actions the
+environment cannot do (unknown property, non-numeric value, spent budget, locked machine)
+are *refused*: the episode continues, the step is counted and the observation says why.
+Stepping a finished episode raises :class:`~causalcheck.errors.BudgetExceededError`.
+
+Randomness is explicit (our fix of §8.4): the manipulator and reactor bases are drawn from
+``numpy.random.default_rng([seed, role, crc32(node)])`` with integers in [0, 100], the
+hidden disturbance from ``default_rng([seed, 2, crc32(graph_id)])``; the same seed gives the
+same episode on any machine and in any process.
+
+Observations come as structured data (:class:`Observation`) and as the text an LLM would
+see (``Observation.text`` and ``TaskInfo.text``).  The action vocabulary
+(:class:`LabAction`) is small: ``intervene`` (prop, value), ``open_reactor``,
+``submit_frequency`` (value), ``finish`` and ``wait``; :meth:`LabAction.from_record`
+reads it from a record's action fields (``{"action": "INTERVENE", "arg1": prop,
+"arg2": value}``, ``{"action": "OPEN_REACTOR"}``, ``{"action": "SET_FREQUENCY",
+"arg1": f}``, ``{"action": "SUBMIT"}``).
+
+Options (off by default, §2.9–2.10): hard ``do()`` instead of shifts, observation /
+intervention budget grids (:meth:`EpisodeConfig.from_tag` reads ``"3o6i"``), oracle
+chains after each intervention, the candidate-graph tool (needs the suite's graphs), and
+the known-structure ablation.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+import zlib
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any, Literal
+
+from causalcheck.errors import BudgetExceededError, InputFormatError
+from causalcheck.graph import FREQ, CausalGraph
+from causalcheck.lab.suites import SuiteGraph
+
+__all__ = [
+    "Episode",
+    "EpisodeConfig",
+    "LabAction",
+    "Observation",
+    "TaskInfo",
+]
+
+ActionKind = Literal["intervene", "open_reactor", "submit_frequency", "finish", "wait"]
+_KINDS = ("intervene", "open_reactor", "submit_frequency", "finish", "wait")
+FREQ_MIN, FREQ_MAX = 0.0, 10000.0
+
+
+def _crc(text: str) -> int:
+    return zlib.crc32(text.encode("utf-8"))
+
+
+@dataclass(frozen=True)
+class EpisodeConfig:
+    """Budgets and options of an episode; every field has the anchor's default.
+
+    ``interventions=None`` means the graph's ``budget`` (0 for golden suites).
+    ``prior_seed`` seeds the prior records (``None`` → derived from the episode seed).
+    """
+
+    prior_records: int = 2
+    interventions: int | None = None
+    submissions: int = 3
+    tolerance: float = 5.0
+    intervention_mode: Literal["shift", "do"] = "shift"
+    hidden: bool = True
+    prior_seed: int | None = 42
+    oracle_chains: bool = False
+    candidate_tool: bool = False
+    candidate_limit: int = 20
+    known_structure: bool = False
+    max_steps: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("prior_records", "submissions"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise InputFormatError(f"{name}={v!r} must be a non-negative integer")
+        if self.interventions is not None and (
+            isinstance(self.interventions, bool) or not isinstance(self.interventions, int) or self.interventions < 0
+        ):
+            raise InputFormatError(f"interventions={self.interventions!r} must be a non-negative integer or None")
+        if isinstance(self.tolerance, bool) or not isinstance(self.tolerance, (int, float)) or not self.tolerance > 0:
+            raise InputFormatError(f"tolerance={self.tolerance!r} must be a positive number")
+        if self.intervention_mode not in ("shift", "do"):
+            raise InputFormatError(f"intervention_mode={self.intervention_mode!r} must be 'shift' or 'do'")
+        if self.max_steps is not None and (not isinstance(self.max_steps, int) or self.max_steps < 1):
+            raise InputFormatError(f"max_steps={self.max_steps!r} must be a positive integer or None")
+
+    @classmethod
+    def from_tag(cls, tag: str, **kwargs: Any) -> EpisodeConfig:
+        """A budget-grid setting from the anchor's ``<obs>o<int>i`` tag, e.g. ``"3o6i"``."""
+        m = re.fullmatch(r"\s*(\d+)o(\d+)i\s*", tag)
+        if not m:
+            raise InputFormatError(f"budget tag={tag!r} must look like '3o6i' (<records>o<interventions>i)")
+        return cls(prior_records=int(m.group(1)), interventions=int(m.group(2)), **kwargs)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class LabAction:
+    """One thing the agent does this step (see the module docstring for the vocabulary)."""
+
+    kind: str
+    prop: str | None = None
+    value: Any = None
+    text: str | None = None
+
+    @classmethod
+    def intervene(cls, prop: str, value: float) -> LabAction:
+        return cls("intervene", prop, value)
+
+    @classmethod
+    def submit(cls, value: float) -> LabAction:
+        return cls("submit_frequency", None, value)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.prop is not None:
+            out["prop"] = self.prop
+        if self.value is not None:
+            out["value"] = self.value
+        if self.text is not None:
+            out["text"] = self.text
+        return out
+
+    def to_record_fields(self) -> dict[str, Any]:
+        """The CausaLab-style action fields this action is written as in a record."""
+        if self.kind == "intervene":
+            return {"action": "INTERVENE", "arg1": self.prop, "arg2": self.value}
+        if self.kind == "open_reactor":
+            return {"action": "OPEN_REACTOR"}
+        if self.kind == "submit_frequency":
+            return {"action": "SET_FREQUENCY", "arg1": self.value}
+        if self.kind == "finish":
+            return {"action": "SUBMIT", "arg1": self.text or "Task completed!"}
+        return {"action": "WAIT"}
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> LabAction:
+        """Read the action fields of a record (unknown forms become ``wait`` with the reason)."""
+        name = record.get("action")
+        if not isinstance(name, str):
+            return cls("wait", text=f"no action field in record (action={name!r})")
+        key = name.strip().upper()
+        if key in ("INTERVENE", "SET_PROPERTY", "ADJUST"):
+            return cls("intervene", None if record.get("arg1") is None else str(record.get("arg1")), record.get("arg2"))
+        if key in ("OPEN_REACTOR", "TALK_REACTOR"):
+            return cls("open_reactor")
+        if key in ("SET_FREQUENCY", "SUBMIT_FREQUENCY"):
+            return cls("submit_frequency", None, record.get("arg1"))
+        if key in ("SUBMIT", "FINISH"):
+            return cls("finish", text=None if record.get("arg1") is None else str(record.get("arg1")))
+        return cls("wait", text=f"unknown action={name!r}")
+
+
+@dataclass(frozen=True)
+class TaskInfo:
+    """What the agent knows when the episode starts (structured; ``text`` is the LLM form)."""
+
+    graph_id: str
+    properties: tuple[str, ...]
+    controllable: tuple[str, ...]
+    display_names: Mapping[str, str]
+    prior_records: tuple[Mapping[str, Any], ...]
+    bootstrap: tuple[Mapping[str, Any], ...]
+    budgets: Mapping[str, Any]
+    frequency_can_be_parent: bool
+    equation_family: str
+    hidden_disturbance: bool
+    structure: Mapping[str, Any] | None
+    text: str
+    target: str = FREQ
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["properties"] = list(self.properties)
+        d["controllable"] = list(self.controllable)
+        d["prior_records"] = list(self.prior_records)
+        d["bootstrap"] = list(self.bootstrap)
+        return d
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What the agent sees before its next step.
+
+    ``state`` is the manipulator crystal as displayed (evaluation order, frequency
+    included); ``response`` is the environment's answer to the previous action (``{}`` at
+    reset); ``reactor_props`` is ``None`` until the reactor is opened.
+    """
+
+    step: int
+    phase: str
+    state: Mapping[str, float]
+    interventions_used: int
+    interventions_left: int
+    submissions_used: int
+    submissions_left: int
+    reactor_props: Mapping[str, float] | None
+    response: Mapping[str, Any]
+    done: bool
+    success: bool
+    reward: float
+    text: str
+    oracle_chains: tuple[tuple[str, ...], ...] = ()
+    candidates: tuple[tuple[tuple[str, str], ...], ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["state"] = dict(self.state)
+        d["reactor_props"] = None if self.reactor_props is None else dict(self.reactor_props)
+        d["oracle_chains"] = [list(c) for c in self.oracle_chains]
+        d["candidates"] = None if self.candidates is None else [[list(e) for e in g] for g in self.candidates]
+        return d
+
+
+def _fmt(v: float) -> str:
+    return repr(float(v))
+
+
+def _to_number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        f = float(value)
+    elif isinstance(value, str):
+        try:
+            f = float(value.strip())
+        except ValueError:
+            return None
+    else:
+        return None
+    return f if math.isfinite(f) else None
+
+
+@dataclass
+class _State:
+    bases: list[float]
+    clean: list[float]
+    shown: list[float]
+    fixed: dict[int, float] = field(default_factory=dict)
+    h: float = 0.0
+
+
+class Episode:
+    """One episode over one suite graph.  Create, then :meth:`reset`, then :meth:`step`.
+
+    ``candidates`` (graphs of the whole suite) is only used by the candidate-graph tool.
+    """
+
+    def __init__(
+        self,
+        graph: SuiteGraph,
+        config: EpisodeConfig | None = None,
+        *,
+        candidates: Sequence[CausalGraph] = (),
+    ) -> None:
+        self.graph = graph
+        self.config = config or EpisodeConfig()
+        self.scm = graph.scm
+        self._candidates = tuple(candidates)
+        budget = self.config.interventions
+        if budget is None:
+            budget = 0 if graph.is_golden else graph.budget
+        self.intervention_budget = budget
+        self.max_steps = self.config.max_steps or 4 * budget + 20
+        self._reset_done = False
+
+    # ------------------------------------------------------------------ set-up
+    def _crystal_bases(self, seed: int, role: int) -> list[float]:
+        import numpy as np
+
+        scm = self.scm
+        meta = self.graph.quadratic_metadata
+        preset_key = "property_manipulator" if role == 0 else "reactor"
+        preset = meta.get(preset_key) if isinstance(meta, Mapping) else None
+        bases = [0.0] * len(scm.nodes)
+        for i in scm.controllable:
+            name = scm.nodes[i]
+            if isinstance(preset, Mapping) and name in preset:
+                bases[i] = float(preset[name])
+            else:
+                rng = np.random.default_rng([seed, role, _crc(name)])
+                bases[i] = float(rng.integers(0, 101))
+        return bases
+
+    def _prior_records(self, seed: int) -> list[dict[str, Any]]:
+        import numpy as np
+
+        scm = self.scm
+        n = self.config.prior_records
+        presets = self.graph.quadratic_metadata.get("observation_presets") if self.graph.quadratic_metadata else None
+        py_rng = random.Random(self.config.prior_seed) if self.config.prior_seed is not None else None
+        np_rng = np.random.default_rng([seed, 3, _crc(self.graph.graph_id)]) if py_rng is None else None
+        records = []
+        for k in range(n):
+            bases = [0.0] * len(scm.nodes)
+            preset = presets[k] if isinstance(presets, list) and k < len(presets) else None
+            for i in scm.controllable:
+                name = scm.nodes[i]
+                if isinstance(preset, Mapping) and name in preset:
+                    bases[i] = float(preset[name])
+                elif py_rng is not None:
+                    bases[i] = float(py_rng.randint(0, 100))
+                else:
+                    assert np_rng is not None
+                    bases[i] = float(np_rng.integers(0, 101))
+            vals = scm.evaluate_list(bases)
+            records.append(self._entry(f"{k}/{n}", vals))
+        return records
+
+    def _entry(self, ident: str, vals: Sequence[float]) -> dict[str, Any]:
+        scm = self.scm
+        props = {scm.nodes[i]: vals[i] for i in scm.order if i != scm.freq}
+        return {"id": ident, "props": props, "freq": vals[scm.freq]}
+
+    def reset(self, seed: int) -> tuple[TaskInfo, Observation]:
+        """Start the episode for *seed*; returns the task description and the first observation."""
+        import numpy as np
+
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise InputFormatError(f"seed={seed!r} must be an integer")
+        scm = self.scm
+        self.seed = seed
+        hid = self.graph.hidden if self.config.hidden else None
+        self._hidden = hid
+        self._affected = frozenset(scm.index[n] for n in hid.affected_nodes) if hid else frozenset()
+        self._hrng = np.random.default_rng([seed, 2, _crc(self.graph.graph_id)])
+        mb = self._crystal_bases(seed, 0)
+        clean = scm.evaluate_list(mb)
+        h0 = hid.initial_value if hid else 0.0
+        shown = scm.evaluate_list(mb, h=h0, affected=self._affected, weight=hid.edge_weight if hid else 1.0)
+        self._st = _State(mb, clean, shown, {}, h0)
+        rb = self._crystal_bases(seed, 1)
+        rvals = scm.evaluate_list(rb)
+        self.reactor_values = rvals
+        self.target_freq = rvals[scm.freq]
+        self.reactor_props = {scm.nodes[i]: rvals[i] for i in scm.order if i != scm.freq}
+        self.manipulator_initial = {scm.nodes[i]: shown[i] for i in scm.order}
+        self.prior = self._prior_records(seed)
+        self.interventions_used = 0
+        self.submissions_used = 0
+        self.steps = 0
+        self.locked = False
+        self.done = False
+        self.success = False
+        self.done_reason = ""
+        self.submitted: list[float] = []
+        self.transitions: list[dict[str, Any]] = []
+        self.task = self._task_info()
+        self._reset_done = True
+        obs = self._observe({}, ())
+        return self.task, obs
+
+    # ------------------------------------------------------------------ views
+    def budgets(self) -> dict[str, Any]:
+        return {
+            "prior_records": self.config.prior_records,
+            "interventions": self.intervention_budget,
+            "submissions": self.config.submissions,
+            "tolerance_hz": float(self.config.tolerance),
+            "max_steps": self.max_steps,
+        }
+
+    def _structure(self) -> dict[str, Any]:
+        g = self.scm.graph
+        return {
+            "nodes": list(self.scm.nodes),
+            "edges": [{"from": e.source, "to": e.target} for e in g.edges],
+            "frequency_parents": list(g.parents(FREQ)),
+            "hidden_affected": list(self._hidden.affected_nodes) if self._hidden else [],
+        }
+
+    def _task_info(self) -> TaskInfo:
+        scm = self.scm
+        props = tuple(scm.nodes[i] for i in scm.order if i != scm.freq)
+        structure = self._structure() if self.config.known_structure else None
+        info = TaskInfo(
+            graph_id=self.graph.graph_id,
+            properties=props,
+            controllable=scm.controllable_names,
+            display_names=dict(zip(scm.nodes, scm.display_names)),
+            prior_records=tuple(self.prior),
+            bootstrap=tuple(self.graph.bootstrap),
+            budgets=self.budgets(),
+            frequency_can_be_parent=self.graph.frequency_can_be_parent,
+            equation_family=self.graph.family,
+            hidden_disturbance=self._hidden is not None,
+            structure=structure,
+            text="",
+        )
+        return replace(info, text=_task_text(info))
+
+    def _observe(self, response: Mapping[str, Any], chains: Sequence[Sequence[str]]) -> Observation:
+        scm = self.scm
+        st = self._st
+        state = {scm.nodes[i]: st.shown[i] for i in scm.order}
+        cands = self._candidate_graphs() if self.config.candidate_tool else None
+        obs = Observation(
+            step=self.steps,
+            phase="done" if self.done else ("reactor" if self.locked else "manipulator"),
+            state=state,
+            interventions_used=self.interventions_used,
+            interventions_left=self.intervention_budget - self.interventions_used,
+            submissions_used=self.submissions_used,
+            submissions_left=self.config.submissions - self.submissions_used,
+            reactor_props=dict(self.reactor_props) if self.locked else None,
+            response=dict(response),
+            done=self.done,
+            success=self.success,
+            reward=1.0 if self.success else 0.0,
+            text="",
+            oracle_chains=tuple(tuple(c) for c in chains),
+            candidates=cands,
+        )
+        return replace(obs, text=_observation_text(obs, self.task, self.scm))
+
+    # ------------------------------------------------------------------ stepping
+    def step(self, action: LabAction) -> Observation:
+        """Apply *action*; returns the next observation (its ``response`` answers the action)."""
+        if not self._reset_done:
+            raise BudgetExceededError("step() called before reset(seed)")
+        if self.done:
+            raise BudgetExceededError(
+                f"episode is over (done_reason={self.done_reason!r}); action={action!r} was not applied"
+            )
+        if not isinstance(action, LabAction):
+            raise InputFormatError(f"action={action!r} must be a LabAction")
+        self.steps += 1
+        chains: list[list[str]] = []
+        if action.kind == "intervene":
+            response = self._intervene(action, chains)
+        elif action.kind == "open_reactor":
+            first = not self.locked
+            self.locked = True
+            response = {
+                "accepted": True,
+                "message": "Reactor dialog opened; the Property Manipulator is now locked."
+                if first
+                else "Reactor dialog is open.",
+                "reactor_props": dict(self.reactor_props),
+            }
+        elif action.kind == "submit_frequency":
+            response = self._submit(action)
+        elif action.kind == "finish":
+            self.done = True
+            self.done_reason = "agent-submitted"
+            response = {"accepted": True, "message": "Episode ended by the agent."}
+        elif action.kind == "wait":
+            response = {"accepted": True, "message": action.text or "Nothing happens."}
+        else:
+            response = {
+                "accepted": False,
+                "refused": f"unknown action kind={action.kind!r}; valid kinds are {list(_KINDS)!r}",
+            }
+        if not self.done and self.steps >= self.max_steps:
+            self.done = True
+            self.done_reason = "step-limit"
+        return self._observe(response, chains)
+
+    def _refuse(self, reason: str) -> dict[str, Any]:
+        return {"accepted": False, "refused": reason}
+
+    def _intervene(self, action: LabAction, chains: list[list[str]]) -> dict[str, Any]:
+        scm = self.scm
+        if self.locked:
+            return self._refuse("the Property Manipulator is locked after the reactor was opened")
+        if self.interventions_used >= self.intervention_budget:
+            return self._refuse(
+                f"intervention budget spent ({self.interventions_used}/{self.intervention_budget}); the machine refuses"
+            )
+        prop = action.prop
+        idx = scm.index
+        if prop not in idx:
+            return self._refuse(f"unknown property={prop!r}; controllable properties are {list(scm.controllable_names)!r}")
+        j = idx[prop]
+        if j not in scm.controllable:
+            return self._refuse(f"property={prop!r} is not controllable")
+        value = _to_number(action.value)
+        if value is None:
+            return self._refuse(f"value={action.value!r} for {prop!r} must be a finite number")
+        st = self._st
+        before_clean = list(st.clean)
+        before_shown = list(st.shown)
+        if self.config.intervention_mode == "shift":
+            st.bases[j] = scm.shift_base(st.bases, st.clean, j, value)
+        else:
+            st.fixed[j] = round(value, 2)
+        st.clean = scm.evaluate_list(st.bases, fixed=st.fixed or None)
+        hid = self._hidden
+        if hid is not None:
+            st.h = float(hid.value_space[int(self._hrng.integers(0, len(hid.value_space)))])
+            st.shown = scm.evaluate_list(
+                st.bases, h=st.h, affected=self._affected, weight=hid.edge_weight, fixed=st.fixed or None
+            )
+        else:
+            st.shown = st.clean
+        self.interventions_used += 1
+        changed = [scm.nodes[i] for i in scm.order if st.shown[i] != before_shown[i]]
+        if self.config.oracle_chains:
+            chains.extend(self._chains(j, before_clean, st.clean))
+        state = {scm.nodes[i]: st.shown[i] for i in scm.order}
+        self.transitions.append(
+            {
+                "prop": prop,
+                "value": value,
+                "before": {scm.nodes[i]: before_shown[i] for i in scm.order},
+                "after": state,
+            }
+        )
+        return {
+            "accepted": True,
+            "message": f"Set {scm.display_names[j]} to {_fmt(value)}.",
+            "requested_value": value,
+            "observed_value": st.shown[j],
+            "state": state,
+            "changed": changed,
+            "uses": f"{self.interventions_used}/{self.intervention_budget}",
+        }
+
+    def _chains(self, j: int, before: Sequence[float], after: Sequence[float]) -> list[list[str]]:
+        scm = self.scm
+        changed = {i for i in range(len(scm.nodes)) if before[i] != after[i]}
+        kids: dict[int, list[int]] = {i: [] for i in range(len(scm.nodes))}
+        idx = scm.index
+        for e in scm.graph.edges:
+            kids[idx[e.source]].append(idx[e.target])
+        out: list[list[str]] = []
+
+        def walk(path: list[int]) -> None:
+            nxt = [c for c in kids[path[-1]] if c in changed and c not in path]
+            if not nxt:
+                if len(path) > 1:
+                    out.append([scm.nodes[i] for i in path])
+                return
+            for c in nxt:
+                walk([*path, c])
+
+        walk([j])
+        return sorted(out)
+
+    def _submit(self, action: LabAction) -> dict[str, Any]:
+        value = _to_number(action.value)
+        if value is None:
+            return self._refuse(f"frequency value={action.value!r} must be a finite number")
+        self.locked = True
+        if self.submissions_used >= self.config.submissions:
+            return self._refuse(f"no reactor submissions left ({self.submissions_used}/{self.config.submissions})")
+        clamped = min(max(value, FREQ_MIN), FREQ_MAX)
+        self.submissions_used += 1
+        self.submitted.append(clamped)
+        hit = abs(clamped - self.target_freq) < self.config.tolerance
+        if hit:
+            self.success = True
+            self.done = True
+            self.done_reason = "reactor-activated"
+        elif self.submissions_used >= self.config.submissions:
+            self.done = True
+            self.done_reason = "submissions-exhausted"
+        return {
+            "accepted": True,
+            "message": f"Frequency set to {_fmt(clamped)} Hz. The reactor is "
+            + ("ACTIVATED." if hit else "uncalibrated (not activated)."),
+            "reactor_feedback": "activated" if hit else "uncalibrated",
+            "submitted": clamped,
+            "submissions": f"{self.submissions_used}/{self.config.submissions}",
+        }
+
+    # ------------------------------------------------------------------ candidate tool
+    def _candidate_graphs(self) -> tuple[tuple[tuple[str, str], ...], ...]:
+        names = set(self.scm.nodes)
+        keep: list[tuple[tuple[str, str], ...]] = []
+        seen: set[tuple[tuple[str, str], ...]] = set()
+        for g in self._candidates:
+            if set(g.nodes) != names:
+                continue
+            key = tuple(sorted(g.pairs))
+            if key in seen:
+                continue
+            seen.add(key)
+            if all(_consistent(g, t) for t in self.transitions):
+                keep.append(key)
+        keep.sort(key=lambda k: (len(k), k))
+        return tuple(keep[: self.config.candidate_limit])
+
+    def summary(self) -> dict[str, Any]:
+        """The facts of the finished (or stopped) episode for the trajectory summary."""
+        last = self.submitted[-1] if self.submitted else None
+        return {
+            "success": self.success,
+            "done_reason": self.done_reason or "not-finished",
+            "steps": self.steps,
+            "interventions_used": self.interventions_used,
+            "submissions_used": self.submissions_used,
+            "reactor_submitted": last,
+            "reactor_submissions": list(self.submitted),
+            "reactor_target": self.target_freq,
+            "reactor_abs_error_true": None if last is None else round(abs(last - self.target_freq), 6),
+        }
+
+
+def _consistent(g: CausalGraph, t: Mapping[str, Any], tol: float = 0.01) -> bool:
+    """Shift semantics: exactly the candidate's descendants of the target move (±tol)."""
+    before, after, prop = t["before"], t["after"], t["prop"]
+    if abs(after[prop] - before[prop]) <= tol:
+        return True
+    moved = {n for n in after if n != prop and abs(after[n] - before[n]) > tol}
+    return moved == set(g.descendants(prop))
+
+
+# ---------------------------------------------------------------------- text rendering
+def _task_text(info: TaskInfo) -> str:
+    b = info.budgets
+    disp = info.display_names
+    lines = [
+        "You are in a lab with two quantum crystals that share one hidden causal mechanism.",
+        f"Properties: {', '.join(f'{p} ({disp.get(p, p)})' for p in info.properties)}; "
+        f"the target is {info.target} ({disp.get(info.target, info.target)}).",
+        "Each property may be caused by others; the resonance frequency is not directly controllable.",
+    ]
+    if info.frequency_can_be_parent:
+        lines.append("Note: the resonance frequency is not controllable, but it may cause other properties.")
+    if info.equation_family == "quadratic":
+        lines.append("Each parent acts through a quadratic term: c_P_1*P^2 + c_P_2*P.")
+    else:
+        lines.append("Mechanisms are linear: node = base + sum of c_parent * parent.")
+    if info.hidden_disturbance:
+        lines.append(
+            "A hidden disturbance perturbs some properties of the manipulator crystal after each intervention; "
+            "it is absent in the reactor phase."
+        )
+    lines += [
+        "",
+        "Phase 1 — Property Manipulator: set one controllable property of the manipulator crystal at a time "
+        "(a shift: the property takes the value, its causes stay active) and read every property and the frequency.",
+        f"Intervention budget: {b['interventions']} uses. Controllable: {', '.join(info.controllable)}.",
+        "Phase 2 — Crystal Reactor: opening the reactor locks the manipulator. The reactor crystal's properties are "
+        f"shown; predict its resonance frequency. Tolerance: ±{b['tolerance_hz']} Hz; "
+        f"{b['submissions']} submissions.",
+        "",
+        f"Prior measurement records ({len(info.prior_records)}):",
+    ]
+    for k, rec in enumerate(info.prior_records, 1):
+        shown = {**rec["props"], info.target: rec["freq"]}
+        lines.append(f"- Observation {k}: {shown}")
+    if info.bootstrap:
+        lines.append("Provided golden intervention data:")
+        for e in info.bootstrap:
+            iv = e.get("intervention")
+            if iv:
+                lines.append(
+                    f"- {e.get('id')}: intervene {iv['target_prop']} to {iv['target_value']}, observed props={dict(e['props'])}, freq={e['freq']}"
+                )
+            else:
+                lines.append(f"- {e.get('id')}: observed props={dict(e['props'])}, freq={e['freq']}")
+    if info.structure is not None:
+        s = info.structure
+        lines.append("Known causal structure: " + ", ".join(f"{e['from']} -> {e['to']}" for e in s["edges"]))
+        lines.append(f"Parents of {info.target}: {', '.join(s['frequency_parents'])}")
+        if s["hidden_affected"]:
+            lines.append(f"Hidden disturbance affects: {', '.join(s['hidden_affected'])}")
+    lines += [
+        "",
+        "Each step output one JSON record with keys memory, thought, past_data, hypothesis, experiment and one action:",
+        '{"action": "INTERVENE", "arg1": "<property>", "arg2": <number>} | {"action": "OPEN_REACTOR"} | '
+        '{"action": "SET_FREQUENCY", "arg1": <number>} | {"action": "SUBMIT", "arg1": "done"}',
+        'hypothesis = {"edges": [{"from": P, "to": Q}], "freq_equation": "resonanceFreq = base + c_A*A", '
+        '"coefficients": {"base": number, "c_A": number}}',
+    ]
+    return "\n".join(lines)
+
+
+def _observation_text(obs: Observation, task: TaskInfo | None, scm: Any) -> str:
+    disp = dict(zip(scm.nodes, scm.display_names))
+    lines = [f"Step {obs.step} — phase: {obs.phase}"]
+    resp = obs.response
+    if resp:
+        if resp.get("accepted") is False:
+            lines.append(f"Refused: {resp.get('refused')}")
+        elif resp.get("message"):
+            lines.append(str(resp["message"]))
+    lines.append("Manipulator crystal:")
+    lines += [f"  {disp.get(n, n)}: {_fmt(v)}" for n, v in obs.state.items()]
+    lines.append(
+        f"Uses: {obs.interventions_used}/{obs.interventions_used + obs.interventions_left} "
+        f"(Remaining: {obs.interventions_left})"
+    )
+    for chain in obs.oracle_chains:
+        lines.append("Oracle chain: " + " -> ".join(chain))
+    if obs.candidates is not None:
+        lines.append(f"Candidate graphs consistent with your interventions ({len(obs.candidates)} shown):")
+        for g in obs.candidates:
+            lines.append("  " + ("; ".join(f"{a} -> {b}" for a, b in g) or "(no edges)"))
+    if obs.reactor_props is not None:
+        lines.append("Reactor crystal properties (directly shown):")
+        lines += [f"  - {k}: {_fmt(v)}" for k, v in obs.reactor_props.items()]
+        lines.append(f"Submissions: {obs.submissions_used}/{obs.submissions_used + obs.submissions_left}")
+    if obs.done:
+        lines.append("The episode is over." + (" The reactor is activated." if obs.success else ""))
+    return "\n".join(lines)
