@@ -1,0 +1,484 @@
+"""Structural equations: ``resonanceFreq = base + c_density*density + c_moisture*moisture^2``.
+
+A structural equation writes one node (the *target*, here the CausaLab frequency) as a
+function of its causes.  The right-hand side mixes two kinds of names:
+
+* **variables** — nodes of the causal graph (``density``), whose values come from data;
+* **coefficients** — unknown constants of the mechanism (``base``, ``c_density``), whose
+  values the hypothesis states in its ``coefficients`` map, or leaves ``null``.
+
+Which is which is decided when parsing: a name listed among the hypothesis' coefficients
+is a coefficient, a name listed among the graph's nodes is a variable, and otherwise the
+naming convention decides (``base``, ``base_*``, ``intercept``, ``c_*``, ``coeff*_*``,
+``beta_*``, ``w_*``, ``c1`` … are coefficients).  Variable names are normalised with
+:func:`~causalcheck.graph.normalize_node`, so ``freq`` and ``Resonance_Freq`` both mean
+``resonanceFreq``; coefficient names are kept as written.
+
+The expression grammar is ``grammar/equation.lark`` (LALR): ``+ - * /``, powers written
+``^`` or ``**`` (right-associative, binding tighter than unary minus, as in Python:
+``-x^2 == -(x^2)``), parentheses and JSON numbers.  :meth:`Equation.evaluate` computes
+the value without sympy; :meth:`Equation.to_sympy` gives the sympy expression for algebra;
+:meth:`Equation.linear_form` writes the right-hand side, for fixed variable values, as an
+affine function of the coefficients (what a data-consistency solver needs).
+
+>>> eq = parse_equation("freq = base + c_density*density")
+>>> eq.target, eq.variables, eq.coefficient_names
+('resonanceFreq', ('density',), ('base', 'c_density'))
+>>> eq.evaluate({"density": 14}, {"base": 25, "c_density": 2})
+53.0
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Union
+
+from causalcheck.errors import DSLSyntaxError, InputFormatError
+from causalcheck.graph import normalize_node
+
+if TYPE_CHECKING:  # pragma: no cover
+    import sympy
+
+__all__ = [
+    "BinOp",
+    "Equation",
+    "Expr",
+    "Num",
+    "Sym",
+    "Term",
+    "Unary",
+    "is_coefficient_name",
+    "parse_equation",
+]
+
+_COEFF_RE = re.compile(
+    r"^(?:base|intercept|bias|offset|const)(?:_\w+)?$"
+    r"|^(?:c|coef|coeff|coeff\d|beta|w)_\w+$"
+    r"|^(?:c|coeff|beta|w)\d+$"
+)
+
+
+def is_coefficient_name(name: str) -> bool:
+    """True when *name* follows a coefficient naming convention (``base``, ``c_X``, ``coeff_X_Y``, ``c1`` …)."""
+    return bool(_COEFF_RE.match(name))
+
+
+# ---------------------------------------------------------------------- expression tree
+@dataclass(frozen=True)
+class Num:
+    """A number literal (always non-negative when parsed; a sign is a :class:`Unary`)."""
+
+    value: float
+
+
+@dataclass(frozen=True)
+class Sym:
+    """A name: a graph variable (``is_coefficient=False``) or a coefficient."""
+
+    name: str
+    is_coefficient: bool = False
+
+
+@dataclass(frozen=True)
+class Unary:
+    """``-x`` or ``+x``."""
+
+    op: Literal["-", "+"]
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class BinOp:
+    """``left op right`` for ``op`` in ``+ - * / ^``."""
+
+    op: Literal["+", "-", "*", "/", "^"]
+    left: Expr
+    right: Expr
+
+
+Expr = Union[Num, Sym, Unary, BinOp]
+
+_PREC = {"+": 1, "-": 1, "*": 2, "/": 2, "u": 3, "^": 4}
+
+
+def format_number(value: float) -> str:
+    """Shortest text that reads back as *value* (integral floats print without ``.0``)."""
+    if math.isfinite(value) and value == int(value) and abs(value) < 1e16:
+        return str(int(value))
+    return repr(float(value))
+
+
+def _prec(e: Expr) -> int:
+    if isinstance(e, BinOp):
+        return _PREC[e.op]
+    if isinstance(e, Unary):
+        return _PREC["u"]
+    if isinstance(e, Num) and e.value < 0:
+        return _PREC["u"]
+    return 5
+
+
+def _fmt(e: Expr) -> str:
+    if isinstance(e, Num):
+        return format_number(e.value)
+    if isinstance(e, Sym):
+        return e.name
+    if isinstance(e, Unary):
+        inner = _fmt(e.operand)
+        if isinstance(e.operand, Unary) or _prec(e.operand) < _PREC["u"]:
+            inner = f"({inner})"
+        return f"{e.op}{inner}"
+    p = _PREC[e.op]
+    left, right = _fmt(e.left), _fmt(e.right)
+    if e.op == "^":
+        if _prec(e.left) <= p:
+            left = f"({left})"
+        if _prec(e.right) < _PREC["u"]:
+            right = f"({right})"
+        return f"{left}^{right}"
+    if _prec(e.left) < p:
+        left = f"({left})"
+    if _prec(e.right) <= p:
+        right = f"({right})"
+    sep = "*" if e.op == "*" else f" {e.op} " if e.op in "+-" else "/"
+    return f"{left}{sep}{right}"
+
+
+def _walk(e: Expr) -> Iterable[Expr]:
+    stack = [e]
+    while stack:
+        cur = stack.pop()
+        yield cur
+        if isinstance(cur, Unary):
+            stack.append(cur.operand)
+        elif isinstance(cur, BinOp):
+            stack.extend((cur.right, cur.left))
+
+
+def _names(e: Expr | None, coefficient: bool) -> tuple[str, ...]:
+    if e is None:
+        return ()
+    seen: dict[str, None] = {}
+    for node in _walk(e):
+        if isinstance(node, Sym) and node.is_coefficient == coefficient:
+            seen.setdefault(node.name, None)
+    return tuple(seen)
+
+
+@dataclass(frozen=True)
+class Term:
+    """One additive term of the right-hand side, with its sign (``+1`` or ``-1``)."""
+
+    sign: int
+    expr: Expr
+
+    @property
+    def variables(self) -> tuple[str, ...]:
+        return _names(self.expr, False)
+
+    @property
+    def coefficient_names(self) -> tuple[str, ...]:
+        return _names(self.expr, True)
+
+    def __str__(self) -> str:
+        return ("- " if self.sign < 0 else "") + _fmt(self.expr)
+
+
+class _Nonlinear(Exception):
+    pass
+
+
+# An affine form  const + sum(weight[c] * c)  over coefficient names.
+_Affine = tuple[float, dict[str, float]]
+
+
+@dataclass(frozen=True)
+class Equation:
+    """A parsed structural equation ``target = rhs``.
+
+    Attributes:
+        text: the equation as written.
+        target: the normalised left-hand side, or ``None`` when the text had none.
+        rhs: the expression tree, or ``None`` for the empty equation ``""``.
+    """
+
+    text: str
+    target: str | None
+    rhs: Expr | None
+    _cache: dict[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    @property
+    def is_empty(self) -> bool:
+        return self.rhs is None
+
+    @property
+    def variables(self) -> tuple[str, ...]:
+        """Graph variables on the right-hand side, in first-seen order."""
+        return _names(self.rhs, False)
+
+    @property
+    def coefficient_names(self) -> tuple[str, ...]:
+        """Coefficient names on the right-hand side, in first-seen order."""
+        return _names(self.rhs, True)
+
+    @property
+    def terms(self) -> tuple[Term, ...]:
+        """The top-level additive terms: ``base + c*A - d*B`` → ``(+base, +c*A, -d*B)``."""
+        if self.rhs is None:
+            return ()
+        out: list[Term] = []
+
+        def split(e: Expr, sign: int) -> None:
+            if isinstance(e, BinOp) and e.op in "+-":
+                split(e.left, sign)
+                split(e.right, sign if e.op == "+" else -sign)
+            elif isinstance(e, Unary):
+                split(e.operand, sign if e.op == "+" else -sign)
+            else:
+                out.append(Term(sign, e))
+
+        split(self.rhs, 1)
+        return tuple(out)
+
+    def canonical(self) -> str:
+        """The equation re-printed with single spaces and minimal parentheses."""
+        if self.rhs is None:
+            return ""
+        rhs = _fmt(self.rhs)
+        return f"{self.target} = {rhs}" if self.target else rhs
+
+    def __str__(self) -> str:
+        return self.canonical()
+
+    # ------------------------------------------------------------------ evaluation
+    def evaluate(
+        self,
+        values: Mapping[str, float | None],
+        coefficients: Mapping[str, float | None] = {},  # noqa: B006 - read only
+    ) -> float:
+        """The right-hand side for the given variable *values* and *coefficients*.
+
+        Raises :class:`~causalcheck.errors.InputFormatError` when a name has no numeric value
+        or the arithmetic is undefined (division by zero, overflow, a complex power).
+        """
+        if self.rhs is None:
+            raise InputFormatError(f"equation={self.text!r} is empty and cannot be evaluated")
+
+        def lookup(s: Sym) -> float:
+            src = coefficients if s.is_coefficient else values
+            v = src.get(s.name)
+            if v is None or isinstance(v, bool) or not isinstance(v, (int, float)):
+                kind = "coefficient" if s.is_coefficient else "variable"
+                raise InputFormatError(f"{kind} {s.name!r} has no numeric value (got {v!r})")
+            return float(v)
+
+        def ev(e: Expr) -> float:
+            if isinstance(e, Num):
+                return e.value
+            if isinstance(e, Sym):
+                return lookup(e)
+            if isinstance(e, Unary):
+                return -ev(e.operand) if e.op == "-" else ev(e.operand)
+            a, b = ev(e.left), ev(e.right)
+            if e.op == "+":
+                return a + b
+            if e.op == "-":
+                return a - b
+            if e.op == "*":
+                return a * b
+            if e.op == "/":
+                if b == 0:
+                    raise InputFormatError(f"equation={self.text!r} divides by zero")
+                return a / b
+            r = a**b
+            if isinstance(r, complex):
+                raise InputFormatError(f"equation={self.text!r} takes a fractional power of a negative number ({a!r}^{b!r})")
+            return r
+
+        try:
+            result = ev(self.rhs)
+        except (OverflowError, ZeroDivisionError) as exc:
+            raise InputFormatError(f"equation={self.text!r} cannot be evaluated: {exc}") from None
+        if not math.isfinite(result):
+            raise InputFormatError(f"equation={self.text!r} evaluates to {result!r}")
+        return result
+
+    def linear_form(
+        self,
+        values: Mapping[str, float | None],
+        fixed: Mapping[str, float | None] = {},  # noqa: B006 - read only
+    ) -> tuple[float, dict[str, float]] | None:
+        """The right-hand side as ``const + Σ weight[c]·c`` over the coefficients not in *fixed*.
+
+        Variables take their *values*; coefficients with a number in *fixed* are constants.
+        Returns ``None`` when the expression is not affine in the free coefficients (e.g.
+        ``c^2`` or ``c*d``); raises like :meth:`evaluate` for missing variable values.
+        """
+        if self.rhs is None:
+            return None
+
+        def const(v: float) -> _Affine:
+            return (v, {})
+
+        def ev(e: Expr) -> _Affine:
+            if isinstance(e, Num):
+                return const(e.value)
+            if isinstance(e, Sym):
+                if e.is_coefficient:
+                    v = fixed.get(e.name)
+                    if isinstance(v, (int, float)) and not isinstance(v, bool):
+                        return const(float(v))
+                    return (0.0, {e.name: 1.0})
+                v = values.get(e.name)
+                if v is None or isinstance(v, bool) or not isinstance(v, (int, float)):
+                    raise InputFormatError(f"variable {e.name!r} has no numeric value (got {v!r})")
+                return const(float(v))
+            if isinstance(e, Unary):
+                c, w = ev(e.operand)
+                return (-c, {k: -x for k, x in w.items()}) if e.op == "-" else (c, w)
+            (ca, wa), (cb, wb) = ev(e.left), ev(e.right)
+            if e.op in "+-":
+                s = 1.0 if e.op == "+" else -1.0
+                w = dict(wa)
+                for k, x in wb.items():
+                    w[k] = w.get(k, 0.0) + s * x
+                return (ca + s * cb, w)
+            if e.op == "*":
+                if wa and wb:
+                    raise _Nonlinear
+                if not wa:
+                    return (ca * cb, {k: ca * x for k, x in wb.items()})
+                return (ca * cb, {k: cb * x for k, x in wa.items()})
+            if e.op == "/":
+                if wb:
+                    raise _Nonlinear
+                if cb == 0:
+                    raise InputFormatError(f"equation={self.text!r} divides by zero")
+                return (ca / cb, {k: x / cb for k, x in wa.items()})
+            if wa or wb:
+                raise _Nonlinear
+            r = ca**cb
+            if isinstance(r, complex):
+                raise InputFormatError(f"equation={self.text!r} takes a fractional power of a negative number")
+            return const(r)
+
+        try:
+            c, w = ev(self.rhs)
+        except _Nonlinear:
+            return None
+        except (OverflowError, ZeroDivisionError) as exc:
+            raise InputFormatError(f"equation={self.text!r} cannot be evaluated: {exc}") from None
+        return c, {k: x for k, x in w.items()}
+
+    def is_linear_in_coefficients(self) -> bool:
+        """True when the right-hand side is affine in its coefficients for any variable values."""
+        probe = {v: 1.5 for v in self.variables}
+        try:
+            return self.linear_form(probe) is not None
+        except InputFormatError:
+            return False
+
+    def to_sympy(self) -> sympy.Expr:
+        """The right-hand side as a sympy expression (numbers as exact rationals)."""
+        import sympy
+
+        if self.rhs is None:
+            return sympy.Integer(0)
+
+        def conv(e: Expr) -> Any:
+            if isinstance(e, Num):
+                return sympy.Rational(repr(e.value)) if not e.value.is_integer() else sympy.Integer(int(e.value))
+            if isinstance(e, Sym):
+                return sympy.Symbol(e.name, real=True)
+            if isinstance(e, Unary):
+                return -conv(e.operand) if e.op == "-" else conv(e.operand)
+            a, b = conv(e.left), conv(e.right)
+            return {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "/": lambda: a / b, "^": lambda: a**b}[e.op]()
+
+        result: sympy.Expr = conv(self.rhs)
+        return result
+
+    def reclassified(self, coefficients: Iterable[str] = (), nodes: Iterable[str] = ()) -> Equation:
+        """A copy whose names are re-sorted into coefficients and variables with these hints."""
+        return parse_equation(self.text, coefficients=coefficients, nodes=nodes)
+
+
+# ---------------------------------------------------------------------- parsing
+def _to_expr(tree: Any, classify: Any) -> Expr:
+    from lark import Token, Tree
+
+    if isinstance(tree, Token):  # pragma: no cover - the grammar wraps every token
+        raise InputFormatError(f"unexpected token {tree!r}")
+    assert isinstance(tree, Tree)
+    kind = tree.data
+    ch = tree.children
+    if kind == "number":
+        return Num(float(ch[0]))
+    if kind == "name":
+        return classify(str(ch[0]))
+    if kind in ("neg", "pos"):
+        return Unary("-" if kind == "neg" else "+", _to_expr(ch[0], classify))
+    if kind == "pow":
+        return BinOp("^", _to_expr(ch[0], classify), _to_expr(ch[2], classify))
+    op = {"add": "+", "sub": "-", "mul": "*", "div": "/"}[str(kind)]
+    return BinOp(op, _to_expr(ch[0], classify), _to_expr(ch[1], classify))  # type: ignore[arg-type]
+
+
+def parse_equation(
+    text: str,
+    *,
+    coefficients: Iterable[str] = (),
+    nodes: Iterable[str] = (),
+    source: str = "<equation>",
+    offset: int = 0,
+    document: str | None = None,
+) -> Equation:
+    """Parse a structural equation; ``""`` gives the empty equation.
+
+    *coefficients* and *nodes* are hints for sorting names (see the module docstring).
+    Raises :class:`~causalcheck.errors.DSLSyntaxError` with line, column, the expected tokens
+    and a caret.  *offset*/*document* place *text* inside a larger document for messages.
+    """
+    if not isinstance(text, str):
+        raise InputFormatError(f"equation={text!r} must be a string")
+    if not text.strip():
+        return Equation(text, None, None)
+    from lark.exceptions import UnexpectedInput
+
+    from causalcheck._lark import parser, syntax_error
+
+    try:
+        tree = parser("equation").parse(text)
+    except UnexpectedInput as exc:
+        raise syntax_error(
+            exc, text, grammar="equation", source=source, what="bad equation", offset=offset, document=document
+        ) from None
+    except RecursionError:
+        raise DSLSyntaxError(f"equation nests too deeply ({len(text)} characters)", text=text, source=source) from None
+    coeff_hint = set(coefficients)
+    node_hint = {normalize_node(n) for n in nodes}
+
+    def classify(name: str) -> Sym:
+        if name in coeff_hint:
+            return Sym(name, True)
+        norm = normalize_node(name)
+        if norm in node_hint:
+            return Sym(norm, False)
+        if is_coefficient_name(name):
+            return Sym(name, True)
+        return Sym(norm, False)
+
+    children = tree.children
+    if len(children) == 2:
+        target: str | None = normalize_node(str(children[0]))
+        body = children[1]
+    else:
+        target, body = None, children[0]
+    try:
+        rhs = _to_expr(body, classify)
+    except RecursionError:
+        raise DSLSyntaxError(f"equation nests too deeply ({len(text)} characters)", text=text, source=source) from None
+    return Equation(text, target, rhs)

@@ -1,0 +1,764 @@
+"""Parsing agent records and hypotheses into typed values — tolerant of what models really write.
+
+Three inputs, three grammars (all in ``grammar/``, all LALR):
+
+* **Step records** (causalab-spec §3): one JSON object per agent step with ``memory``,
+  ``thought``, ``past_data``, ``hypothesis``, ``experiment`` and one action form.
+  :func:`parse_record` finds the object inside ``<think>`` blocks, code fences and prose
+  (:mod:`causalcheck._extract`), decodes it (``json`` first, then ``record.lark``, which
+  also accepts trailing commas and reports errors with line, column, expected tokens and a
+  caret), and converts it to a :class:`~causalcheck.records.StepRecord`.  The conversion
+  repairs the drift seen in real runs — int vs float, numeric strings, ``null``s, unknown
+  keys, frequency aliases (``freq`` → ``resonanceFreq``), a non-intervention written into
+  ``experiment`` (``{"target_prop": "none"}``) — and lists every repair in
+  ``StepRecord.warnings``.  Only input that holds no record at all raises.
+* **Hypotheses**: :func:`parse_hypothesis` takes the CausaLab JSON form
+  ``{"edges": [{"from", "to"}], "freq_equation", "coefficients"}`` (a dict or JSON text) or
+  causalcheck's plain-text format (``hypothesis.lark``)::
+
+      nodes: density, moisture, quantumSize       # optional: declares nodes and their order
+      density -> quantumSize
+      moisture -> resonanceFreq : CAUSE          # optional relation label
+      resonanceFreq = base + c_moisture*moisture
+      base = 25
+      c_moisture = null                          # undetermined
+
+  :func:`format_hypothesis` prints that format; ``parse → print → parse`` is the identity.
+* **Equations**: :func:`parse_equation` (see :mod:`causalcheck.equation`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from causalcheck._extract import candidates
+from causalcheck.equation import Equation, format_number, parse_equation
+from causalcheck.errors import CausalCheckError, DSLSyntaxError, InputFormatError
+from causalcheck.graph import FREQ, CausalGraph, Edge, is_freq_alias, normalize_node
+from causalcheck.records import (
+    Action,
+    DataPoint,
+    Experiment,
+    Hypothesis,
+    Intervention,
+    StepRecord,
+)
+
+__all__ = [
+    "RECORD_KEYS",
+    "Equation",
+    "decode_json",
+    "format_hypothesis",
+    "parse_equation",
+    "parse_hypothesis",
+    "parse_record",
+    "parse_record_obj",
+]
+
+#: The keys of a CausaLab step record (causalab-spec §3.1).
+RECORD_KEYS = (
+    "memory",
+    "thought",
+    "past_data",
+    "hypothesis",
+    "experiment",
+    "action",
+    "arg1",
+    "arg2",
+    "chosen_dialog_option_int",
+    "value",
+)
+_HYP_KEYS = ("edges", "freq_equation", "coefficients")
+_KEY_ALIASES = {
+    "pastdata": "past_data",
+    "data": "past_data",
+    "evidence": "past_data",
+    "chosen_dialog_option": "chosen_dialog_option_int",
+    "dialog_option": "chosen_dialog_option_int",
+    "chosen_option": "chosen_dialog_option_int",
+}
+_EQ_KEYS = ("freq_equation", "equation", "frequency_formula", "formula", "frequency_equation")
+_NO_TARGET = {"", "none", "null", "n/a", "na", "nothing", "no", "-"}
+_Warn = Callable[[str], None]
+
+
+# ============================================================================ JSON layer
+def _lark_json(body: str) -> Any:
+    """Decode *body* with ``record.lark`` (JSON plus trailing commas); raises lark errors."""
+    from lark import Token, Tree
+
+    from causalcheck._lark import parser
+
+    tree = parser("record").parse(body)
+
+    def conv(t: Any) -> Any:
+        if isinstance(t, Token):  # pragma: no cover - every token is wrapped by a rule
+            return str(t)
+        assert isinstance(t, Tree)
+        kind = t.data
+        if kind == "object":
+            out: dict[str, Any] = {}
+            for pair in t.children:
+                if pair is None:
+                    continue
+                key, value = pair.children
+                out[json.loads(str(key))] = conv(value)
+            return out
+        if kind == "array":
+            return [conv(c) for c in t.children if c is not None]
+        if kind == "string":
+            return json.loads(str(t.children[0]))
+        if kind == "number":
+            text = str(t.children[0])
+            return int(text) if re.fullmatch(r"-?\d+", text) else float(text)
+        return {"true": True, "false": False, "null": None}[str(kind)]
+
+    return conv(tree)
+
+
+def decode_json(
+    body: str, *, source: str = "<string>", offset: int = 0, document: str | None = None
+) -> tuple[Any, bool]:
+    """Decode JSON text; returns ``(value, lenient)``.
+
+    ``json.loads`` is tried first; if it fails, ``record.lark`` (which also accepts trailing
+    commas) is tried and ``lenient`` is True.  When both fail a
+    :class:`~causalcheck.errors.DSLSyntaxError` points at the offending character of
+    *document* (default *body*, of which *body* starts at *offset*).
+    """
+    try:
+        return json.loads(body), False
+    except ValueError:
+        pass
+    except RecursionError:
+        raise InputFormatError(f"{source}: JSON nests too deeply to decode") from None
+    from lark.exceptions import UnexpectedInput
+
+    from causalcheck._lark import syntax_error
+
+    try:
+        return _lark_json(body), True
+    except UnexpectedInput as exc:
+        raise syntax_error(
+            exc, body, grammar="record", source=source, what="not valid JSON", offset=offset, document=document
+        ) from None
+    except RecursionError:
+        raise InputFormatError(f"{source}: JSON nests too deeply to decode") from None
+    except ValueError as exc:  # a string token json cannot decode (bad escape)
+        raise InputFormatError(f"{source}: not valid JSON: {exc}") from None
+
+
+# ============================================================================ value helpers
+def _number(value: Any, where: str, warn: _Warn, *, allow_null: bool = True) -> tuple[float | None, bool]:
+    """``(number, ok)``: numbers as float, numeric strings repaired, null as None."""
+    if value is None:
+        return None, allow_null
+    if isinstance(value, bool):
+        warn(f"{where}={value!r} is a boolean, not a number; read as null")
+        return None, False
+    if isinstance(value, (int, float)):
+        if not math.isfinite(value):
+            warn(f"{where}={value!r} is not finite; read as null")
+            return None, False
+        return float(value), True
+    if isinstance(value, str):
+        text = value.strip().replace(",", "")
+        m = re.fullmatch(r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(?:hz|Hz|HZ)?", text)
+        if m:
+            v = float(m.group(1))
+            if math.isfinite(v):
+                warn(f"{where}={value!r} is a string; read as the number {format_number(v)}")
+                return v, True
+        if text.lower() in ("null", "none", "unknown", "?", "nan", ""):
+            warn(f"{where}={value!r} read as null")
+            return None, True
+    warn(f"{where}={value!r} is not a number; read as null")
+    return None, False
+
+
+def _node(name: Any, where: str, warn: _Warn) -> str | None:
+    if not isinstance(name, str):
+        if isinstance(name, (int, float)) and not isinstance(name, bool):
+            warn(f"{where}={name!r} is not a string; read as {str(name)!r}")
+            name = str(name)
+        else:
+            warn(f"{where}={name!r} is not a node name; ignored")
+            return None
+    norm = normalize_node(name)
+    if not norm:
+        warn(f"{where}={name!r} is an empty node name; ignored")
+        return None
+    if norm == FREQ and name.strip() != FREQ:
+        warn(f"{where}={name!r} is a frequency alias; read as {FREQ!r}")
+    return norm
+
+
+def _norm_key(key: str) -> str:
+    k = re.sub(r"[\s\-]+", "_", key.strip()).lower()
+    return _KEY_ALIASES.get(k, k)
+
+
+# ============================================================================ hypothesis (JSON)
+_EDGE_FROM = ("from", "source", "cause", "parent", "src", "head")
+_EDGE_TO = ("to", "target", "effect", "child", "dst", "tail")
+
+
+def _edge(item: Any, i: int, warn: _Warn) -> Edge | None:
+    where = f"hypothesis.edges[{i}]"
+    label: Any = None
+    if isinstance(item, Mapping):
+        src = next((item[k] for k in _EDGE_FROM if k in item), None)
+        dst = next((item[k] for k in _EDGE_TO if k in item), None)
+        if src is None or dst is None:
+            warn(f"{where}={item!r} needs 'from' and 'to'; ignored")
+            return None
+        label = item.get("label", item.get("type", item.get("relation")))
+        extra = set(item) - {*_EDGE_FROM, *_EDGE_TO, "label", "type", "relation"}
+        if extra:
+            warn(f"{where} has unknown keys {sorted(extra)!r}; ignored them")
+    elif isinstance(item, (list, tuple)) and len(item) in (2, 3):
+        src, dst = item[0], item[1]
+        label = item[2] if len(item) == 3 else None
+        warn(f"{where}={item!r} is a list; read as {{'from': {src!r}, 'to': {dst!r}}}")
+    elif isinstance(item, str) and re.search(r"->|→|=>", item):
+        src, dst = re.split(r"\s*(?:->|→|=>)\s*", item.strip(), maxsplit=1)
+        warn(f"{where}={item!r} is a string; read as {{'from': {src!r}, 'to': {dst!r}}}")
+    else:
+        warn(f"{where}={item!r} is not an edge {{'from': ..., 'to': ...}}; ignored")
+        return None
+    a = _node(src, f"{where}.from", warn)
+    b = _node(dst, f"{where}.to", warn)
+    if a is None or b is None:
+        return None
+    if label is not None and not isinstance(label, str):
+        label = str(label)
+    return Edge(a, b, label or None)
+
+
+def _hypothesis_from_obj(obj: Mapping[str, Any], warn: _Warn) -> Hypothesis:
+    edges: list[Edge] = []
+    raw_edges = obj.get("edges", [])
+    if raw_edges is None:
+        warn("hypothesis.edges=None read as []")
+        raw_edges = []
+    if not isinstance(raw_edges, list):
+        warn(f"hypothesis.edges={raw_edges!r} must be a list of {{'from', 'to'}} objects; ignored")
+        raw_edges = []
+    for i, item in enumerate(raw_edges):
+        e = _edge(item, i, warn)
+        if e is not None:
+            edges.append(e)
+    eq_key = next((k for k in _EQ_KEYS if k in obj), None)
+    equation = obj.get(eq_key, "") if eq_key else ""
+    if eq_key and eq_key != "freq_equation":
+        warn(f"hypothesis key {eq_key!r} read as 'freq_equation'")
+    if equation is None:
+        equation = ""
+    elif not isinstance(equation, str):
+        warn(f"hypothesis.freq_equation={equation!r} must be a string; ignored")
+        equation = ""
+    coefficients: dict[str, float | None] = {}
+    raw_coeffs = obj.get("coefficients", {})
+    if raw_coeffs is None:
+        raw_coeffs = {}
+    if not isinstance(raw_coeffs, Mapping):
+        warn(f"hypothesis.coefficients={raw_coeffs!r} must be an object name -> number; ignored")
+        raw_coeffs = {}
+    for name, value in raw_coeffs.items():
+        v, _ = _number(value, f"hypothesis.coefficients[{name!r}]", warn)
+        coefficients[str(name).strip()] = v
+    nodes: list[str] = []
+    raw_nodes = obj.get("nodes", [])
+    if isinstance(raw_nodes, Mapping):  # a graph_config.json: nodes keyed by name
+        raw_nodes = list(raw_nodes)
+    if isinstance(raw_nodes, list):
+        for i, n in enumerate(raw_nodes):
+            norm = _node(n, f"hypothesis.nodes[{i}]", warn)
+            if norm is not None:
+                nodes.append(norm)
+    target = obj.get("target", FREQ)
+    target = normalize_node(target) if isinstance(target, str) and target.strip() else FREQ
+    known = {"edges", "coefficients", "nodes", "target", *_EQ_KEYS}
+    extra = sorted(str(k) for k in obj if k not in known)
+    if extra:
+        warn(f"hypothesis has unknown keys {extra!r}; ignored them")
+    return Hypothesis(CausalGraph(tuple(nodes), tuple(edges)), equation, coefficients, target)
+
+
+# ============================================================================ hypothesis (text)
+_NUMBER_RHS = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_LABEL = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")
+
+
+def _parse_text_hypothesis(text: str, source: str) -> Hypothesis:
+    from lark.exceptions import UnexpectedInput
+
+    from causalcheck._lark import parser, syntax_error
+
+    try:
+        tree = parser("hypothesis").parse(text)
+    except UnexpectedInput as exc:
+        error = syntax_error(exc, text, grammar="hypothesis", source=source, what="bad hypothesis line")
+        raise _with_hint(error, text) from None
+
+    try:
+        return _build_text_hypothesis(tree, text, source)
+    except DSLSyntaxError as exc:
+        raise _with_hint(exc, text) from None
+
+
+# Common mistakes in the text format, recognised on the offending line (cf. lark's match_examples).
+_HINTS = (
+    (re.compile(r"=>|-->|<-|⇒"), "write an edge as 'cause -> effect'"),
+    (re.compile(r"^\s*[^=#]*\b(causes|affects)\b"), "write an edge as 'cause -> effect'"),
+    (re.compile(r"^\s*\{"), "this looks like JSON; a JSON hypothesis must be one complete object"),
+    (re.compile(r"^[^#=]*=[^#]*\b(and|plus|times)\b"), "write equations with + - * / ^, e.g. 'resonanceFreq = base + c_A*A'"),
+)
+
+
+def _with_hint(error: DSLSyntaxError, text: str) -> DSLSyntaxError:
+    lines = text.splitlines()
+    line = lines[error.line - 1] if 0 < error.line <= len(lines) else ""
+    for pattern, hint in _HINTS:
+        if pattern.search(line):
+            return DSLSyntaxError(
+                error.message,
+                text=text,
+                line=error.line,
+                column=error.column,
+                expected=error.expected,
+                source=error.source,
+                label=hint,
+            )
+    return error
+
+
+def _build_text_hypothesis(tree: Any, text: str, source: str) -> Hypothesis:
+    from lark import Token, Tree
+
+    def err(msg: str, tok: Token) -> DSLSyntaxError:
+        return DSLSyntaxError(msg, text=text, line=tok.line or 1, column=tok.column or 1, source=source)
+
+    def node_name(t: Tree[Token]) -> str:
+        tok = t.children[0]
+        assert isinstance(tok, Token)
+        raw = json.loads(str(tok)) if tok.type == "STRING" else str(tok)
+        name = normalize_node(raw)
+        if not name:
+            raise err(f"node name {raw!r} must not be empty", tok)
+        return name
+
+    nodes: list[str] = []
+    edges: list[Edge] = []
+    coefficients: dict[str, float | None] = {}
+    equation = ""
+    target = FREQ
+    for st in tree.children:
+        if not isinstance(st, Tree):
+            continue
+        if st.data == "nodes":
+            nodes.extend(node_name(c) for c in st.children if isinstance(c, Tree))
+        elif st.data == "edge":
+            trees = [c for c in st.children if isinstance(c, Tree)]
+            label_tok = [c for c in st.children if isinstance(c, Token) and c.type in ("LABEL", "STRING")]
+            label = None
+            if label_tok:
+                lt = label_tok[0]
+                label = json.loads(str(lt)) if lt.type == "STRING" else str(lt)
+            edges.append(Edge(node_name(trees[0]), node_name(trees[1]), label or None))
+        elif st.data == "assignment":
+            name_tok, rhs_tok = st.children
+            assert isinstance(name_tok, Token) and isinstance(rhs_tok, Token)
+            name = str(name_tok)
+            rhs = str(rhs_tok).strip()
+            is_value = rhs == "null" or _NUMBER_RHS.fullmatch(rhs) is not None
+            if is_value and not is_freq_alias(name):
+                if name in coefficients:
+                    raise err(f"coefficient {name!r} is assigned twice", name_tok)
+                value = None if rhs == "null" else float(rhs)
+                if value is not None and not math.isfinite(value):
+                    raise err(f"coefficient {name}={rhs!r} must be a finite number or null", rhs_tok)
+                coefficients[name] = value
+                continue
+            if equation:
+                raise err(
+                    f"a second equation {name} = {rhs!r}: a hypothesis has one equation (for its target)",
+                    name_tok,
+                )
+            assert rhs_tok.start_pos is not None
+            parse_equation(rhs, source=source, offset=rhs_tok.start_pos, document=text)
+            equation = f"{name} = {' '.join(rhs.split())}"
+            target = normalize_node(name)
+    return Hypothesis(CausalGraph(tuple(nodes), tuple(edges)), equation, coefficients, target)
+
+
+def _quote(name: str) -> str:
+    return name if _IDENT.fullmatch(name) and name != "nodes" else json.dumps(name)
+
+
+def format_hypothesis(h: Hypothesis) -> str:
+    """Print *h* in the plain-text format (``parse_hypothesis`` reads it back unchanged).
+
+    A ``nodes:`` line appears only when the node order is not the one the edges imply
+    (isolated nodes, or a declared order).
+    """
+    lines: list[str] = []
+    implied = CausalGraph((), h.graph.edges).nodes
+    if h.graph.nodes != implied:
+        lines.append("nodes: " + ", ".join(_quote(n) for n in h.graph.nodes))
+    for e in h.graph.edges:
+        line = f"{_quote(e.source)} -> {_quote(e.target)}"
+        if e.label:
+            line += f" : {e.label if _LABEL.fullmatch(e.label) else json.dumps(e.label)}"
+        lines.append(line)
+    eq = " ".join(h.equation.split())
+    if eq:
+        if "#" in eq:
+            raise InputFormatError(f"equation={h.equation!r} contains '#', which starts a comment in the text format")
+        if "=" not in eq:
+            eq = f"{h.target} = {eq}"
+        lines.append(eq)
+    for name, value in h.coefficients.items():
+        if not _IDENT.fullmatch(name):
+            raise InputFormatError(f"coefficient name={name!r} must be an identifier to be printed")
+        lines.append(f"{name} = {'null' if value is None else format_number(value)}")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def parse_hypothesis(text_or_obj: Any, *, source: str = "<string>") -> Hypothesis:
+    """A :class:`~causalcheck.records.Hypothesis` from JSON (dict or text) or the plain-text format.
+
+    A whole step record is accepted too (its ``hypothesis`` is returned).  Raises
+    :class:`~causalcheck.errors.DSLSyntaxError` for text that is neither, and
+    :class:`~causalcheck.errors.InputFormatError` for other values.
+    """
+    if isinstance(text_or_obj, Hypothesis):
+        return text_or_obj
+    if isinstance(text_or_obj, Mapping):
+        keys = {_norm_key(str(k)) for k in text_or_obj}
+        if "hypothesis" in keys and not keys & set(_HYP_KEYS):
+            rec = parse_record_obj(text_or_obj, source=source)
+            return rec.hypothesis or Hypothesis()
+        return _hypothesis_from_obj(text_or_obj, lambda _m: None)
+    if not isinstance(text_or_obj, str):
+        raise InputFormatError(f"hypothesis={text_or_obj!r} must be a dict, JSON text or plain text")
+    text = text_or_obj
+    if "\x00" in text:
+        raise InputFormatError(f"{source}: contains NUL bytes; this looks like a binary file, not a hypothesis")
+    body = text.strip()
+    if body.startswith(("{", "```", "<think>")):
+        for cand in candidates(text):
+            try:
+                obj, _ = decode_json(cand.body, source=source, offset=cand.start, document=text)
+            except DSLSyntaxError:
+                continue
+            if isinstance(obj, Mapping):
+                return parse_hypothesis(obj, source=source)
+        start = text.find("{")
+        decode_json(text[start:], source=source, offset=start, document=text)  # raises with a caret
+        raise InputFormatError(f"{source}: the JSON holds no hypothesis object")  # pragma: no cover
+    return _parse_text_hypothesis(text, source)
+
+
+# ============================================================================ records
+def _looks_like_record(obj: Any) -> bool:
+    if not isinstance(obj, Mapping):
+        return False
+    keys = {_norm_key(str(k)) for k in obj}
+    return bool(keys & {*RECORD_KEYS, *_HYP_KEYS})
+
+
+def parse_record(text: str | Mapping[str, Any], *, source: str = "<string>") -> StepRecord:
+    """Parse one agent step record from model output (or an already-decoded dict).
+
+    Tolerates ``<think>`` blocks, code fences, prose around the object, trailing commas and
+    the value drift described in the module docstring; every repair is listed in
+    ``StepRecord.warnings``.  Raises :class:`~causalcheck.errors.DSLSyntaxError` (line,
+    column, expected tokens, caret) when no JSON object can be recovered, and
+    :class:`~causalcheck.errors.InputFormatError` when the JSON is not a record.
+    """
+    if isinstance(text, Mapping):
+        return parse_record_obj(text, source=source)
+    if not isinstance(text, str):
+        raise InputFormatError(f"record={text!r} must be a string or a dict")
+    if "\x00" in text:
+        raise InputFormatError(f"{source}: contains NUL bytes; this looks like a binary file, not a record")
+    if not text.strip():
+        raise DSLSyntaxError(
+            "empty input: expected a JSON object such as {\"hypothesis\": {...}, \"action\": ...}",
+            text=text or " ",
+            expected=['"{"'],
+            source=source,
+        )
+    if "{" not in text:
+        stripped = text.strip()
+        raise DSLSyntaxError(
+            "no JSON object found: a record is a JSON object starting with '{'",
+            text=text,
+            line=text[: len(text) - len(text.lstrip())].count("\n") + 1,
+            column=1,
+            expected=['"{"'],
+            source=source,
+            label=f"the text starts with {stripped[:30]!r}",
+        )
+    errors: list[DSLSyntaxError] = []
+    not_record: list[Any] = []
+    tried: set[tuple[int, int]] = set()
+    cands = list(candidates(text))
+    brace = text.find("{")
+    if brace >= 0:
+        from causalcheck._extract import Candidate
+
+        cands.append(Candidate(text[brace:].rstrip(), brace, ("ignored prose before the JSON object",)))
+    for cand in cands:
+        key = (cand.start, len(cand.body))
+        if key in tried:
+            continue
+        tried.add(key)
+        try:
+            obj, lenient = decode_json(cand.body, source=source, offset=cand.start, document=text)
+        except DSLSyntaxError as exc:
+            errors.append(exc)
+            continue
+        if _looks_like_record(obj):
+            repairs = list(cand.repairs)
+            if lenient:
+                repairs.append("the JSON was not strict (e.g. a trailing comma); read it leniently")
+            return parse_record_obj(obj, source=source, warnings=repairs)
+        not_record.append(obj)
+    if not_record and not errors:
+        obj = not_record[0]
+        shown = sorted(obj)[:8] if isinstance(obj, Mapping) else type(obj).__name__
+        raise InputFormatError(
+            f"{source}: the JSON is not a step record (found {shown!r}); "
+            f"expected an object with some of the keys {', '.join(RECORD_KEYS)}"
+        )
+    if errors:
+        raise max(errors, key=lambda e: (e.line, e.column))
+    raise DSLSyntaxError(  # pragma: no cover - every non-empty text yields a candidate
+        "no JSON object found", text=text, expected=['"{"'], source=source
+    )
+
+
+def _datapoint(entry: Any, i: int, warn: _Warn) -> DataPoint | None:
+    where = f"past_data[{i}]"
+    if not isinstance(entry, Mapping):
+        warn(f"{where}={entry!r} is not an entry {{'id', 'props', 'freq'}}; ignored")
+        return None
+    ident = entry.get("id", str(i))
+    ident = ident if isinstance(ident, str) else str(ident)
+    props: dict[str, float | None] = {}
+    raw_props: dict[str, Any] = {}
+    freq: float | None = None
+    freq_seen = False
+    raw = entry.get("props", {})
+    if not isinstance(raw, Mapping):
+        warn(f"{where}.props={raw!r} must be an object property -> number; ignored")
+        raw = {}
+    for k, v in raw.items():
+        name = normalize_node(str(k))
+        if not name:
+            continue
+        if name == FREQ:
+            warn(f"{where}.props[{k!r}] is the frequency; read as {where}.freq")
+            if not freq_seen:
+                freq, _ = _number(v, f"{where}.props[{k!r}]", warn)
+                freq_seen = True
+            continue
+        value, ok = _number(v, f"{where}.props[{k!r}]", warn)
+        if not ok:
+            raw_props[name] = v
+        props[name] = value
+    extras: dict[str, Any] = {}
+    intervention: Intervention | None = None
+    for k, v in entry.items():
+        if k in ("id", "props"):
+            continue
+        if k == "freq" or (isinstance(k, str) and is_freq_alias(k)):
+            if k != "freq":
+                warn(f"{where} key {k!r} read as 'freq'")
+            freq, _ = _number(v, f"{where}.freq", warn)
+            freq_seen = True
+        elif k == "intervention":
+            if isinstance(v, Mapping) and isinstance(v.get("target_prop"), str):
+                tv, _ = _number(v.get("target_value"), f"{where}.intervention.target_value", warn)
+                if tv is not None:
+                    intervention = Intervention(normalize_node(v["target_prop"]), tv)
+            elif v is not None:
+                warn(f"{where}.intervention={v!r} is not {{'target_prop', 'target_value'}}; ignored")
+        else:
+            extras[str(k)] = v
+    if not freq_seen:
+        warn(f"{where} (id {ident!r}) has no 'freq'")
+    if raw_props:
+        extras["raw_props"] = raw_props
+    return DataPoint(ident, props, freq, intervention, extras)
+
+
+def _experiment(v: Any, warn: _Warn, known_props: set[str]) -> Experiment:
+    if v is None:
+        warn("experiment=None read as {}")
+        return Experiment()
+    if not isinstance(v, Mapping):
+        warn(f"experiment={v!r} must be an object {{'target_prop', 'target_value'}} or {{}}; read as {{}}")
+        return Experiment(extras={"raw": v})
+    extras = {str(k): x for k, x in v.items() if k not in ("target_prop", "target_value")}
+    prop = v.get("target_prop")
+    value, _ = _number(v.get("target_value"), "experiment.target_value", warn)
+    if prop is None and "target_prop" not in v:
+        return Experiment(None, value, extras)
+    if not isinstance(prop, str) or prop.strip().lower() in _NO_TARGET:
+        warn(f"experiment.target_prop={prop!r} means no intervention; read as {{}} (the format asks for {{}})")
+        return Experiment(None, None, {**extras, "raw_target_prop": prop, "raw_target_value": v.get("target_value")})
+    name = normalize_node(prop)
+    if name == FREQ:
+        warn(f"experiment.target_prop={prop!r} is the frequency, which cannot be intervened on")
+    elif known_props and name not in known_props:
+        warn(
+            f"experiment.target_prop={prop!r} is not a property seen in past_data "
+            f"({', '.join(sorted(known_props))}); experiment misused for a non-intervention step?"
+        )
+    return Experiment(name, value, extras)
+
+
+def _action(obj: Mapping[str, Any], warn: _Warn) -> Action:
+    forms = [k for k in ("action", "chosen_dialog_option_int", "value") if k in obj and obj[k] is not None]
+    if len(forms) > 1:
+        warn(f"record has several action forms {forms!r}; used {forms[0]!r}")
+    if not forms:
+        return Action()
+    kind = forms[0]
+    v = obj[kind]
+    if kind == "action":
+        arg1, arg2 = obj.get("arg1"), obj.get("arg2")
+        if isinstance(v, Mapping):
+            warn(f"action={v!r} is an object; read its 'action'/'name' and arguments")
+            arg1, arg2 = v.get("arg1", arg1), v.get("arg2", arg2)
+            v = v.get("action", v.get("name"))
+        if not isinstance(v, str) or not v.strip():
+            warn(f"action={v!r} must be an action name such as 'TALK'; ignored")
+            return Action()
+        name = v.strip()
+        if name != name.upper():
+            warn(f"action={v!r} read as {name.upper()!r}")
+            name = name.upper()
+        return Action("action", name, arg1, arg2)
+    if kind == "chosen_dialog_option_int":
+        num, _ = _number(v, "chosen_dialog_option_int", warn, allow_null=False)
+        if num is None or num != int(num):
+            warn(f"chosen_dialog_option_int={v!r} must be a whole number; ignored")
+            return Action()
+        return Action("dialog", option=int(num))
+    num, _ = _number(v, "value", warn, allow_null=False)
+    if num is None:
+        return Action()
+    return Action("value", value=num)
+
+
+def _text_field(name: str, v: Any, warn: _Warn) -> str | None:
+    if v is None or isinstance(v, str):
+        return v
+    warn(f"{name} is a {type(v).__name__}, not a string; kept as its JSON text")
+    return json.dumps(v, sort_keys=True)
+
+
+def parse_record_obj(
+    obj: Mapping[str, Any], *, source: str = "<string>", warnings: Sequence[str] = ()
+) -> StepRecord:
+    """Convert a decoded JSON object into a :class:`~causalcheck.records.StepRecord`.
+
+    A bare hypothesis object (``{"edges", "freq_equation", "coefficients"}``) is read as a
+    record holding only that hypothesis.  Raises :class:`~causalcheck.errors.InputFormatError`
+    when *obj* is not an object or has none of the record keys.
+    """
+    if not isinstance(obj, Mapping):
+        raise InputFormatError(f"{source}: record={obj!r} must be a JSON object")
+    notes: list[str] = list(warnings)
+    warn = notes.append
+    data: dict[str, Any] = {}
+    extras: dict[str, Any] = {}
+    for k, v in obj.items():
+        if not isinstance(k, str):
+            extras[str(k)] = v
+            continue
+        nk = _norm_key(k)
+        if nk in RECORD_KEYS or nk in _HYP_KEYS:
+            if nk != k:
+                warn(f"key {k!r} read as {nk!r}")
+            data[nk] = v
+        else:
+            extras[k] = v
+    if not data:
+        raise InputFormatError(
+            f"{source}: not a step record: keys {sorted(map(str, obj))[:8]!r}; "
+            f"expected some of {', '.join(RECORD_KEYS)}"
+        )
+    if set(data) & set(_HYP_KEYS) and "hypothesis" not in data:
+        warn("a bare hypothesis object; read as a record with only a hypothesis")
+        data = {"hypothesis": {k: data.pop(k) for k in list(data) if k in _HYP_KEYS}, **data}
+    elif set(data) & set(_HYP_KEYS):
+        for k in _HYP_KEYS:
+            if k in data:
+                extras[k] = data.pop(k)
+    if extras:
+        warn(f"ignored unknown keys {sorted(extras)[:8]!r}")
+
+    past: tuple[DataPoint, ...] | None = None
+    if "past_data" in data:
+        raw = data["past_data"]
+        if isinstance(raw, str):
+            try:
+                raw = json.loads(raw) if raw.strip() else []
+                warn("past_data is JSON text inside a string; decoded it")
+            except ValueError:
+                warn(f"past_data={raw[:60]!r} is a string that is not JSON; ignored")
+                raw = []
+        if raw is None:
+            warn("past_data=None read as []")
+            raw = []
+        if isinstance(raw, Mapping):
+            warn("past_data is a single object; read as a list of one entry")
+            raw = [raw]
+        if not isinstance(raw, list):
+            warn(f"past_data={raw!r} must be a list of entries; ignored")
+            raw = []
+        points = [_datapoint(e, i, warn) for i, e in enumerate(raw)]
+        past = tuple(p for p in points if p is not None)
+
+    hypothesis: Hypothesis | None = None
+    if "hypothesis" in data:
+        raw_h = data["hypothesis"]
+        if isinstance(raw_h, str):
+            if raw_h.strip():
+                try:
+                    hypothesis = parse_hypothesis(raw_h, source=f"{source} (hypothesis string)")
+                    warn("hypothesis is text inside a string; parsed it")
+                except CausalCheckError as exc:
+                    warn(f"hypothesis string could not be parsed ({exc.args[0].splitlines()[0]}); ignored")
+            else:
+                hypothesis = Hypothesis()
+        elif isinstance(raw_h, Mapping):
+            hypothesis = _hypothesis_from_obj(raw_h, warn)
+        elif raw_h is None:
+            warn("hypothesis=None read as the empty hypothesis")
+            hypothesis = Hypothesis()
+        else:
+            warn(f"hypothesis={raw_h!r} must be an object {{'edges', 'freq_equation', 'coefficients'}}; ignored")
+
+    known_props = {n for p in past or () for n in p.props}
+    experiment = _experiment(data["experiment"], warn, known_props) if "experiment" in data else None
+    return StepRecord(
+        memory=_text_field("memory", data.get("memory"), warn),
+        thought=_text_field("thought", data.get("thought"), warn),
+        past_data=past,
+        hypothesis=hypothesis,
+        experiment=experiment,
+        action=_action(data, warn),
+        extras=extras,
+        warnings=tuple(dict.fromkeys(notes)),
+    )
