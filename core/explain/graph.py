@@ -1,0 +1,366 @@
+"""Explanation graphs: EDUs as nodes, labelled discourse relations as directed edges.
+
+PRISM turns an answer into a graph whose nodes are elementary discourse units (EDUs) and
+whose edges are the RST relations projected onto EDU pairs (see :mod:`.rst`).  The JSON
+shape is the official ``parsed_dag``::
+
+    {"nodes": [{"id": "EDU1", "text": "..."}],
+     "edges": [{"source": "EDU1", "target": "EDU3", "relation_type": "RESULT", "reason": "..."}]}
+
+The name says "DAG" but nothing makes it one: a model can write a cycle or link two units
+both ways.  :func:`check_graph` finds those through the core checks (a minimal cycle via
+:mod:`causalcheck.solvers.acyclicity`, opposite-direction pairs via
+:mod:`causalcheck.solvers.contradictions`), restricted to the *causal* edges — relation
+types ``CAUSE``, ``CONDITION``, ``RESULT``, ``CONSEQUENCE`` (:data:`CAUSAL_TYPES`), the
+subset the Process Metric scores.
+
+Statistics (:func:`graph_stats`): node count, edge count, causal-edge count, the longest
+directed path over causal edges counted in edges (on the condensation when the causal
+edges contain a cycle, so it is always finite), and the number of weakly connected
+components over *all* edges, isolated EDUs included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from causalcheck.diagnostics import Diagnostic
+from causalcheck.errors import InputFormatError
+from causalcheck.graph import CausalGraph, Edge
+
+__all__ = [
+    "CAUSAL_TYPES",
+    "ExplanationGraph",
+    "GraphEdge",
+    "GraphNode",
+    "GraphStats",
+    "check_graph",
+    "graph_stats",
+    "is_causal",
+]
+
+#: Relation types the Process Metric counts (exact constant of the May-2026 evaluator).
+CAUSAL_TYPES: frozenset[str] = frozenset({"CAUSE", "CONDITION", "RESULT", "CONSEQUENCE"})
+
+
+def is_causal(relation_type: str) -> bool:
+    """True when *relation_type* (any case) is one of :data:`CAUSAL_TYPES`."""
+    return relation_type.upper() in CAUSAL_TYPES
+
+
+@dataclass(frozen=True)
+class GraphNode:
+    """One EDU as a graph node."""
+
+    id: str
+    text: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"id": self.id, "text": self.text}
+
+
+@dataclass(frozen=True)
+class GraphEdge:
+    """A directed edge ``source -> target`` labelled with a relation type and the projection reason."""
+
+    source: str
+    target: str
+    relation_type: str
+    reason: str = ""
+
+    @property
+    def causal(self) -> bool:
+        """True for ``CAUSE`` / ``CONDITION`` / ``RESULT`` / ``CONSEQUENCE``."""
+        return is_causal(self.relation_type)
+
+    def to_json(self) -> dict[str, str]:
+        return {
+            "source": self.source,
+            "target": self.target,
+            "relation_type": self.relation_type,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class ExplanationGraph:
+    """An answer's explanation graph in the official ``parsed_dag`` shape (edge order is significant:
+    edge judgments are index-aligned with ``edges``)."""
+
+    nodes: tuple[GraphNode, ...] = ()
+    edges: tuple[GraphEdge, ...] = ()
+    meta: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def text_of(self) -> dict[str, str]:
+        """Node text by id (first occurrence wins for duplicate ids)."""
+        out: dict[str, str] = {}
+        for n in self.nodes:
+            out.setdefault(n.id, n.text)
+        return out
+
+    def causal_indices(self) -> tuple[int, ...]:
+        """Indices of the causal edges."""
+        return tuple(i for i, e in enumerate(self.edges) if e.causal)
+
+    def to_json(self) -> dict[str, Any]:
+        """The official ``parsed_dag`` object."""
+        return {"nodes": [n.to_json() for n in self.nodes], "edges": [e.to_json() for e in self.edges]}
+
+    @classmethod
+    def from_json(cls, obj: Any) -> ExplanationGraph:
+        """Read a ``parsed_dag`` object; raises :class:`InputFormatError` naming the bad entry."""
+        if not isinstance(obj, Mapping):
+            raise InputFormatError(f"parsed_dag={obj!r:.80} must be an object with 'nodes' and 'edges'")
+        raw_nodes = obj.get("nodes") or []
+        raw_edges = obj.get("edges") or []
+        if not isinstance(raw_nodes, list) or not isinstance(raw_edges, list):
+            raise InputFormatError("parsed_dag nodes/edges must be lists")
+        nodes = []
+        for n in raw_nodes:
+            if not isinstance(n, Mapping) or not isinstance(n.get("id"), str):
+                raise InputFormatError(f"parsed_dag node={n!r:.80} must be an object with a string 'id'")
+            nodes.append(GraphNode(id=n["id"], text=str(n.get("text", ""))))
+        edges = []
+        for e in raw_edges:
+            if not isinstance(e, Mapping) or not isinstance(e.get("source"), str) or not isinstance(e.get("target"), str):
+                raise InputFormatError(f"parsed_dag edge={e!r:.80} must have string 'source' and 'target'")
+            edges.append(
+                GraphEdge(
+                    source=e["source"],
+                    target=e["target"],
+                    relation_type=str(e.get("relation_type", e.get("type", ""))),
+                    reason=str(e.get("reason", "")),
+                )
+            )
+        return cls(nodes=tuple(nodes), edges=tuple(edges))
+
+    def to_causal_graph(self, *, causal_only: bool = True) -> CausalGraph:
+        """The core :class:`~causalcheck.graph.CausalGraph` (EDU ids as node names, labels kept)."""
+        chosen: Iterable[GraphEdge] = (e for e in self.edges if e.causal) if causal_only else self.edges
+        ids = [n.id for n in self.nodes if n.id]
+        return CausalGraph(
+            tuple(dict.fromkeys(ids)),
+            tuple(Edge(e.source, e.target, e.relation_type) for e in chosen if e.source and e.target),
+        )
+
+
+@dataclass(frozen=True)
+class GraphStats:
+    """Size and shape of an explanation graph (see the module docstring for the definitions)."""
+
+    nodes: int
+    edges: int
+    causal_edges: int
+    longest_path: int
+    components: int
+    largest_component: int
+
+    def to_json(self) -> dict[str, int]:
+        return {
+            "nodes": self.nodes,
+            "edges": self.edges,
+            "causal_edges": self.causal_edges,
+            "longest_path": self.longest_path,
+            "components": self.components,
+            "largest_component": self.largest_component,
+        }
+
+
+def _weak_components(nodes: Sequence[str], pairs: Iterable[tuple[str, str]]) -> list[int]:
+    parent = {n: n for n in nodes}
+
+    def find(x: str) -> str:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in pairs:
+        parent.setdefault(a, a)
+        parent.setdefault(b, b)
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[rb] = ra
+    sizes: dict[str, int] = {}
+    for n in parent:
+        r = find(n)
+        sizes[r] = sizes.get(r, 0) + 1
+    return sorted(sizes.values(), reverse=True)
+
+
+def _longest_path(nodes: Sequence[str], pairs: Sequence[tuple[str, str]]) -> int:
+    """Longest directed path in edges, over the condensation (strongly connected components collapsed)."""
+    if not pairs:
+        return 0
+    # Strongly connected components by an iterative Kosaraju (networkx would be a heavy import).
+    names = list(dict.fromkeys([*nodes, *(n for p in pairs for n in p)]))
+    succ: dict[str, list[str]] = {n: [] for n in names}
+    pred: dict[str, list[str]] = {n: [] for n in names}
+    for a, b in pairs:
+        succ[a].append(b)
+        pred[b].append(a)
+    order: list[str] = []
+    seen: set[str] = set()
+    for start in names:
+        if start in seen:
+            continue
+        seen.add(start)
+        stack: list[tuple[str, int]] = [(start, 0)]
+        while stack:
+            node, i = stack[-1]
+            if i < len(succ[node]):
+                stack[-1] = (node, i + 1)
+                nxt = succ[node][i]
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, 0))
+            else:
+                stack.pop()
+                order.append(node)
+    comp: dict[str, int] = {}
+    n_comp = 0
+    for start in reversed(order):
+        if start in comp:
+            continue
+        cid = n_comp
+        n_comp += 1
+        todo = [start]
+        comp[start] = cid
+        while todo:
+            cur = todo.pop()
+            for p in pred[cur]:
+                if p not in comp:
+                    comp[p] = cid
+                    todo.append(p)
+    # Kosaraju's second pass yields components in topological order of the condensation.
+    csucc: dict[int, set[int]] = {i: set() for i in range(n_comp)}
+    for a, b in pairs:
+        if comp[a] != comp[b]:
+            csucc[comp[a]].add(comp[b])
+    best = [0] * n_comp
+    for c in range(n_comp - 1, -1, -1):
+        best[c] = max((best[d] + 1 for d in csucc[c]), default=0)
+    return max(best)
+
+
+def graph_stats(graph: ExplanationGraph) -> GraphStats:
+    """Compute :class:`GraphStats` for *graph*."""
+    node_ids = list(dict.fromkeys(n.id for n in graph.nodes))
+    causal = [(e.source, e.target) for e in graph.edges if e.causal and e.source != e.target]
+    comps = _weak_components(node_ids, ((e.source, e.target) for e in graph.edges))
+    return GraphStats(
+        nodes=len(node_ids),
+        edges=len(graph.edges),
+        causal_edges=sum(1 for e in graph.edges if e.causal),
+        longest_path=_longest_path(node_ids, causal),
+        components=len(comps),
+        largest_component=comps[0] if comps else 0,
+    )
+
+
+def _find_cycle(cg: CausalGraph) -> list[str] | None:
+    """A minimal cycle (node list) through the core acyclicity check, else a local DFS fallback."""
+    try:
+        from causalcheck.solvers.acyclicity import find_cycle_core
+    except ImportError:  # the core module is optional for this check
+        find_cycle_core = None
+    if find_cycle_core is not None:
+        found = find_cycle_core(cg)
+        if not found:
+            return None
+        return _cycle_nodes(found)
+    return _shortest_cycle(cg)
+
+
+def _cycle_nodes(found: Any) -> list[str]:
+    """Normalise the core's answer (node names, ``Edge`` objects or pairs) to a node list."""
+    items = list(getattr(found, "nodes", None) or getattr(found, "edges", None) or found)
+    out: list[str] = []
+    for it in items:
+        if isinstance(it, str):
+            out.append(it)
+        elif isinstance(it, Edge):
+            out.append(it.source)
+        elif isinstance(it, (tuple, list)) and it:
+            out.append(str(it[0]))
+    return out
+
+
+def _shortest_cycle(cg: CausalGraph) -> list[str] | None:
+    """Shortest directed cycle by BFS from every node (graphs here have at most a few hundred nodes)."""
+    succ: dict[str, list[str]] = {}
+    for e in cg.edges:
+        succ.setdefault(e.source, []).append(e.target)
+    best: list[str] | None = None
+    for start in cg.nodes:
+        prev: dict[str, str] = {}
+        frontier = [start]
+        found = False
+        while frontier and not found:
+            nxt: list[str] = []
+            for u in frontier:
+                for v in succ.get(u, ()):
+                    if v == start:
+                        path = [u]
+                        while path[-1] != start:
+                            path.append(prev[path[-1]])
+                        cycle = list(reversed(path))
+                        if best is None or len(cycle) < len(best):
+                            best = cycle
+                        found = True
+                        break
+                    if v not in prev and v != start:
+                        prev[v] = u
+                        nxt.append(v)
+                if found:
+                    break
+            frontier = nxt
+    return best
+
+
+def _opposite_pairs(cg: CausalGraph) -> list[tuple[str, str]]:
+    """Pairs linked both ways, through the core contradiction check when it is there."""
+    try:
+        from causalcheck.solvers import contradictions
+    except ImportError:
+        contradictions = None
+    finder = getattr(contradictions, "opposite_pairs", None) if contradictions is not None else None
+    if finder is not None:
+        return [(str(a), str(b)) for a, b in finder(cg)]
+    pairs = cg.pairs
+    return sorted({(min(a, b), max(a, b)) for a, b in pairs if (b, a) in pairs and a != b})
+
+
+def check_graph(graph: ExplanationGraph) -> tuple[Diagnostic, ...]:
+    """Cycle and opposite-direction findings on the causal edges of *graph*.
+
+    Codes: ``"cycle"`` (error; ``elements`` = the cycle's EDU ids in order, a minimal one),
+    ``"opposite-direction"`` (warning; one per pair written both ways, ``"A <-> B"``).
+    """
+    cg = graph.to_causal_graph(causal_only=True)
+    out: list[Diagnostic] = []
+    if cg.edges:
+        cycle = _find_cycle(cg)
+        if cycle:
+            shown = " -> ".join([*cycle, cycle[0]])
+            out.append(
+                Diagnostic(
+                    code="cycle",
+                    message=f"the causal edges contain a cycle: {shown}",
+                    severity="error",
+                    elements=tuple(cycle),
+                )
+            )
+        for a, b in _opposite_pairs(cg):
+            out.append(
+                Diagnostic(
+                    code="opposite-direction",
+                    message=f"{a!r} and {b!r} are each said to cause the other",
+                    severity="warning",
+                    elements=(f"{a} <-> {b}",),
+                )
+            )
+    return tuple(out)

@@ -1,0 +1,519 @@
+"""The PRISM parser text format, RST records, and their projection to an explanation graph.
+
+Rhetorical Structure Theory (RST; Mann & Thompson 1988) describes a text as elementary
+discourse units (EDUs) linked by relations such as CAUSE or CONTRAST.  Most relations are
+*asymmetric*: a **satellite** supports a **nucleus** (tag ``SN``: satellite first, ``NS``:
+nucleus first); *multinuclear* relations (``NN``) join equals.  PRISM asks a model for three
+plain-text sections and projects the relations onto EDU→EDU edges::
+
+    EDUs:
+    EDU1: If the Moon vanished,
+    EDU2: tides would shrink to a third.
+    RST ANALYSIS:
+    CONDITION(EDU1, EDU2): CONDITION [SN]
+    TREE STRUCTURE:
+    ROOT ...
+
+* :func:`parse_rst_output` reads that text into an :class:`RSTRecord` (the official
+  ``parsed_rst`` object).  ``compat="anchor"`` reproduces the published parser exactly: a
+  relation line whose reference is written ``EDU5-EDU11`` or ``EDU2+3`` is dropped, a
+  missing nuclearity tag means ``SN``, and ``NS`` is treated like ``SN`` (the first
+  reference is the satellite).  ``compat="full"`` (default) also reads those span forms
+  (``EDU5-EDU11`` → EDUs 5..11, ``EDU2+3`` → EDUs 2..3) and honours ``NS`` (the *second*
+  reference is then the satellite).  The TREE STRUCTURE lines are kept verbatim and, as
+  in the original, not used for structure.
+* :func:`project_to_graph` is the official projection (spec §3.6): one tree node per
+  relation; an asymmetric node gives edges satellite → nucleus, a multinuclear node gives
+  edges from the earlier to the later reference in text order; a reference that names a
+  tree node (by id or by its span ``EDUa-b``; the last node with that span wins) is
+  *promoted* — to its nucleus for ``SN``/``NS``, to both children for ``NN`` — and an
+  unmatched span expands to every existing EDU in it; self-loops and repeated
+  ``(source, target, type)`` triples are skipped.  Unlike the original, a reference that
+  promotes into itself resolves to nothing instead of recursing forever.
+* :func:`heuristic_fallback` is the record the original writes when the parser fails:
+  the answer split after ``.``/``!``/``?`` followed by whitespace, or at newlines, the
+  first 8 pieces chained by ``SEQUENCE`` / ``NN`` relations.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any, Literal
+
+from causalcheck.errors import DSLSyntaxError, InputFormatError
+from causalcheck.explain.graph import ExplanationGraph, GraphEdge, GraphNode
+
+__all__ = [
+    "EDU",
+    "RELATION_LABELS",
+    "Compat",
+    "RSTRecord",
+    "Relation",
+    "TreeNode",
+    "build_tree_nodes",
+    "heuristic_fallback",
+    "normalize_label",
+    "normalize_ref",
+    "parse_or_fallback",
+    "parse_rst_output",
+    "project_to_graph",
+    "render_rst",
+    "span_bounds",
+]
+
+#: The 24 relation labels PRISM suggests to its parser, in the published order.
+RELATION_LABELS: tuple[str, ...] = (
+    "ELABORATION", "EXPLANATION", "EVIDENCE", "EXAMPLE", "CONTRAST", "COMPARISON",
+    "CONCESSION", "ANTITHESIS", "CAUSE", "RESULT", "CONSEQUENCE", "PURPOSE", "CONDITION",
+    "TEMPORAL", "SEQUENCE", "BACKGROUND", "CIRCUMSTANCE", "SUMMARY", "RESTATEMENT",
+    "EVALUATION", "INTERPRETATION", "ATTRIBUTION", "DEFINITION", "CLASSIFICATION",
+)  # fmt: skip
+
+Compat = Literal["full", "anchor"]
+_HEADERS = ("EDUs:", "RST ANALYSIS:", "TREE STRUCTURE:")
+SN_REASON = "RST projection: satellite supports nucleus via {}"
+NN_REASON = "RST projection: multinuclear relation via {}"
+
+
+@dataclass(frozen=True)
+class EDU:
+    """An elementary discourse unit; ``start``/``end`` are character offsets into the answer when known."""
+
+    id: str
+    text: str
+    start: int | None = None
+    end: int | None = None
+
+
+@dataclass(frozen=True)
+class Relation:
+    """One relation line: ``source``/``target`` references, a normalised ``type`` and ``SN``/``NS``/``NN``."""
+
+    source: str
+    target: str
+    type: str
+    nuclearity: str = "SN"
+
+
+@dataclass(frozen=True)
+class TreeNode:
+    """The official per-relation tree node (spec §3.5)."""
+
+    id: str
+    span: tuple[int, int]
+    span_ref: str
+    relation: str
+    nuclearity: str
+    left_child: str
+    right_child: str
+    satellite_child: str | None = None
+    nucleus_child: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id,
+            "span": [self.span[0], self.span[1]],
+            "span_ref": self.span_ref,
+            "relation": self.relation,
+            "nuclearity": self.nuclearity,
+            "left_child": self.left_child,
+            "right_child": self.right_child,
+        }
+        if self.satellite_child is not None or self.nucleus_child is not None:
+            out["satellite_child"] = self.satellite_child
+            out["nucleus_child"] = self.nucleus_child
+        return out
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> TreeNode:
+        span = obj.get("span") or [0, 0]
+        try:
+            lo, hi = int(span[0]), int(span[1])
+        except (TypeError, ValueError, IndexError) as exc:
+            raise InputFormatError(f"tree node span={span!r} must be two integers") from exc
+        sat, nuc = obj.get("satellite_child"), obj.get("nucleus_child")
+        return cls(
+            id=str(obj.get("id", "")),
+            span=(lo, hi),
+            span_ref=str(obj.get("span_ref", "")),
+            relation=str(obj.get("relation", "ELABORATION")),
+            nuclearity=str(obj.get("nuclearity", "")),
+            left_child=str(obj.get("left_child", "")),
+            right_child=str(obj.get("right_child", "")),
+            satellite_child=None if sat is None else str(sat),
+            nucleus_child=None if nuc is None else str(nuc),
+        )
+
+
+@dataclass(frozen=True)
+class RSTRecord:
+    """The official ``parsed_rst`` record.
+
+    ``source`` is ``"parser"`` (relations found), ``"partial"`` (EDUs only), ``"heuristic"``
+    (fallback after a failure), or ``"offline"`` (causalcheck's cue-based parser).
+    ``dropped`` lists RST ANALYSIS lines that were not understood (not part of the JSON).
+    """
+
+    raw_output: str
+    edus: tuple[EDU, ...]
+    relations: tuple[Relation, ...]
+    tree_nodes: tuple[TreeNode, ...]
+    ascii_lines: tuple[str, ...] = ()
+    source: str = "parser"
+    error: str | None = None
+    dropped: tuple[str, ...] = field(default=(), compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """The official ``parsed_rst`` object."""
+        return {
+            "raw_output": self.raw_output,
+            "edus": [{"id": e.id, "text": e.text} for e in self.edus],
+            "relations": [
+                {"source": r.source, "target": r.target, "type": r.type, "nuclearity": r.nuclearity}
+                for r in self.relations
+            ],
+            "tree": {"ascii_lines": list(self.ascii_lines), "nodes": [n.to_json() for n in self.tree_nodes]},
+            "source": self.source,
+            "error": self.error,
+        }
+
+    @classmethod
+    def from_json(cls, obj: Any) -> RSTRecord:
+        """Read a recorded ``parsed_rst`` object."""
+        if not isinstance(obj, Mapping):
+            raise InputFormatError(f"parsed_rst={obj!r:.80} must be an object")
+        edus = tuple(
+            EDU(id=str(e.get("id", "")), text=str(e.get("text", "")))
+            for e in obj.get("edus") or []
+            if isinstance(e, Mapping)
+        )
+        rels = tuple(
+            Relation(str(r.get("source", "")), str(r.get("target", "")), str(r.get("type", "")), str(r.get("nuclearity", "SN")))
+            for r in obj.get("relations") or []
+            if isinstance(r, Mapping)
+        )
+        tree = obj.get("tree") or {}
+        nodes = tuple(TreeNode.from_json(n) for n in tree.get("nodes") or [] if isinstance(n, Mapping))
+        err = obj.get("error")
+        return cls(
+            raw_output=str(obj.get("raw_output", "") or ""),
+            edus=edus,
+            relations=rels,
+            tree_nodes=nodes,
+            ascii_lines=tuple(str(x) for x in tree.get("ascii_lines") or []),
+            source=str(obj.get("source", "parser")),
+            error=None if err is None else str(err),
+        )
+
+
+# ------------------------------------------------------------------ normalisation
+_NON_ALNUM = re.compile(r"[^A-Z0-9]+")
+_REF_FULL = re.compile(r"EDU\s*(\d+)(?:\s*-\s*(\d+))?", re.IGNORECASE)
+_SPAN_FORM = re.compile(r"EDU(\d+)(?:-(\d+))?")
+
+
+def normalize_label(label: str) -> str:
+    """Uppercase; runs of non-alphanumerics become ``_``; strip ``_`` at the ends.
+
+    >>> normalize_label(" cause/effect ")
+    'CAUSE_EFFECT'
+    """
+    return _NON_ALNUM.sub("_", label.strip().upper()).strip("_")
+
+
+def normalize_ref(ref: str) -> str:
+    """``EDU 3`` → ``EDU3``, ``edu3 - 5`` → ``EDU3-5``; other text is uppercased.
+
+    >>> normalize_ref("edu 3 - 5"), normalize_ref("node_2")
+    ('EDU3-5', 'NODE_2')
+    """
+    s = ref.strip()
+    m = _REF_FULL.fullmatch(s)
+    if not m:
+        return s.upper()
+    return f"EDU{m.group(1)}" if m.group(2) is None else f"EDU{m.group(1)}-{m.group(2)}"
+
+
+def span_bounds(ref: str) -> tuple[int, int]:
+    """``(lo, hi)`` of an EDU reference (``(0, 0)`` when it is not one); reversed spans are sorted."""
+    m = _SPAN_FORM.fullmatch(normalize_ref(ref))
+    if not m:
+        return (0, 0)
+    lo = int(m.group(1))
+    hi = int(m.group(2) or m.group(1))
+    return (lo, hi) if lo <= hi else (hi, lo)
+
+
+def build_tree_nodes(relations: Sequence[Relation], *, honour_ns: bool = False) -> tuple[TreeNode, ...]:
+    """One official tree node per relation, in relation order.
+
+    ``left_child`` is the reference that starts first in the text (ties keep the source
+    first); ``satellite_child``/``nucleus_child`` are set for ``SN``/``NS``: the source is
+    the satellite, except for ``NS`` when *honour_ns* is true.
+    """
+    nodes = []
+    for i, rel in enumerate(relations, start=1):
+        a, b = rel.source, rel.target
+        left, right = (a, b) if span_bounds(a)[0] <= span_bounds(b)[0] else (b, a)
+        (l_lo, l_hi), (r_lo, r_hi) = span_bounds(left), span_bounds(right)
+        lo, hi = min(l_lo, r_lo), max(l_hi, r_hi)
+        sat = nuc = None
+        if rel.nuclearity in ("SN", "NS"):
+            sat, nuc = (b, a) if (honour_ns and rel.nuclearity == "NS") else (a, b)
+        nodes.append(
+            TreeNode(
+                id=f"node_{i}",
+                span=(lo, hi),
+                span_ref=f"EDU{lo}" if lo == hi else f"EDU{lo}-{hi}",
+                relation=rel.type,
+                nuclearity=rel.nuclearity,
+                left_child=left,
+                right_child=right,
+                satellite_child=sat,
+                nucleus_child=nuc,
+            )
+        )
+    return tuple(nodes)
+
+
+# ------------------------------------------------------------------ parsing
+def _section(raw: str, header: str) -> str | None:
+    """Text after the first *header* up to a line holding only another header; ``None`` if absent."""
+    pos = raw.find(header)
+    if pos < 0:
+        return None
+    rest = raw[pos + len(header) :]
+    others = [h for h in _HEADERS if h != header]
+    stop = re.search(
+        r"^(?:" + "|".join(re.escape(h) for h in others) + r")[ \t\r\f\v]*$", rest, flags=re.MULTILINE
+    )
+    body = rest[: stop.start()] if stop else rest
+    return body.strip()
+
+
+_EDU_LINE = re.compile(r"^EDU\s*(\d+)\s*[:\-]\s*(.*)$", re.IGNORECASE)
+
+
+def _parse_edus(raw: str) -> list[EDU]:
+    block = _section(raw, "EDUs:") or raw
+    edus: list[tuple[str, list[str]]] = []
+    for line in block.splitlines():
+        s = line.strip()
+        if not s:
+            continue
+        m = _EDU_LINE.match(s)
+        if m:
+            edus.append((f"EDU{m.group(1)}", [m.group(2).strip()]))
+        elif edus:
+            edus[-1][1].append(s)
+    out = [EDU(id=i, text=" ".join(parts).strip()) for i, parts in edus]
+    return [e for e in out if e.text]
+
+
+_REF_ANCHOR = r"EDU\s*\d+(?:\s*-\s*\d+)?"
+_REF_WIDE = r"EDU\s*\d+(?:\s*(?:-|–|\+)\s*(?:EDU\s*)?\d+)*"
+_LABEL = r"([A-Za-z _/-]+?)(?:\s*\[\s*(SN|NS|NN)\s*\])?$"
+
+
+def _relation_patterns(ref: str, arrow_ref: str) -> list[tuple[re.Pattern[str], bool]]:
+    return [
+        (re.compile(rf"RELATION\(\s*({ref})\s*,\s*({ref})\s*\)\s*:\s*{_LABEL}", re.IGNORECASE), False),
+        (re.compile(rf"({arrow_ref})\s*->\s*({arrow_ref})\s*:\s*{_LABEL}", re.IGNORECASE), False),
+        (re.compile(rf"([A-Za-z _/-]+)\(\s*({ref})\s*,\s*({ref})\s*\)\s*:\s*{_LABEL}", re.IGNORECASE), True),
+    ]
+
+
+_PATTERNS: dict[str, list[tuple[re.Pattern[str], bool]]] = {
+    "anchor": _relation_patterns(_REF_ANCHOR, r"EDU\d+(?:-\d+)?"),
+    "full": _relation_patterns(_REF_WIDE, _REF_WIDE),
+}
+
+
+def _wide_ref(ref: str) -> str:
+    """Full-mode reference: ``EDU5-EDU11`` → ``EDU5-11``; ``EDU2+3`` → ``EDU2-3`` (lowest..highest)."""
+    nums = [int(x) for x in re.findall(r"\d+", ref)]
+    if len(nums) == 1:
+        return f"EDU{nums[0]}"
+    if "+" in ref:
+        lo, hi = min(nums), max(nums)
+        return f"EDU{lo}" if lo == hi else f"EDU{lo}-{hi}"
+    return f"EDU{nums[0]}-{nums[-1]}"
+
+
+def _parse_relations(raw: str, compat: Compat) -> tuple[list[Relation], list[str]]:
+    block = _section(raw, "RST ANALYSIS:") or raw
+    rels: list[Relation] = []
+    dropped: list[str] = []
+    patterns = _PATTERNS[compat]
+    for line in block.splitlines():
+        s = line.strip()
+        if not s:
+            continue
+        for pat, named in patterns:
+            m = pat.match(s)
+            if not m:
+                continue
+            if named:
+                src, dst, label, nuc = m.group(2), m.group(3), m.group(4) or m.group(1), m.group(5)
+            else:
+                src, dst, label, nuc = m.group(1), m.group(2), m.group(3), m.group(4)
+            fix = _wide_ref if compat == "full" else normalize_ref
+            rels.append(Relation(fix(src), fix(dst), normalize_label(label), (nuc or "").upper() or "SN"))
+            break
+        else:
+            if "EDU" in s.upper() and ("(" in s or "->" in s):
+                dropped.append(s)
+    return rels, dropped
+
+
+def parse_rst_output(text: str, *, compat: Compat = "full") -> RSTRecord:
+    """Parse parser text (``EDUs:`` / ``RST ANALYSIS:`` / ``TREE STRUCTURE:``) into an :class:`RSTRecord`.
+
+    Raises :class:`DSLSyntaxError` for empty text (``"Empty parser output"``) and when no
+    ``EDU<n>: text`` line is found (``"Could not extract EDUs from parser output"``) — the
+    messages the original records as the fallback reason.  With EDUs but no relation the
+    record is a flat ``SEQUENCE`` chain (``source="partial"``), as in the original.
+    """
+    if compat not in ("full", "anchor"):
+        raise InputFormatError(f"compat={compat!r} must be 'full' or 'anchor'")
+    if not isinstance(text, str):
+        raise InputFormatError(f"parser output={text!r:.60} must be a string")
+    if not text:
+        raise DSLSyntaxError("Empty parser output", text=text, expected=_HEADERS, source="<parser output>")
+    edus = _parse_edus(text)
+    if not edus:
+        raise DSLSyntaxError(
+            "Could not extract EDUs from parser output",
+            text=text,
+            line=1,
+            column=1,
+            expected=("EDU<n>: <text>",),
+            source="<parser output>",
+        )
+    rels, dropped = _parse_relations(text, compat)
+    tree_block = _section(text, "TREE STRUCTURE:") or ""
+    ascii_lines = tuple(line.rstrip() for line in tree_block.splitlines() if line.strip())
+    honour_ns = compat == "full"
+    if rels:
+        return RSTRecord(text, tuple(edus), tuple(rels), build_tree_nodes(rels, honour_ns=honour_ns), ascii_lines, "parser", None, tuple(dropped))
+    if len(edus) > 1:
+        chain = _chain(edus)
+        return RSTRecord(
+            text, tuple(edus), (), build_tree_nodes(chain), ascii_lines, "partial",
+            "Recovered flat tree from EDUs without explicit relations", tuple(dropped),
+        )  # fmt: skip
+    return RSTRecord(
+        text, tuple(edus), (), (), ascii_lines, "partial",
+        "RST output contained a single EDU and no explicit relations", tuple(dropped),
+    )  # fmt: skip
+
+
+def _chain(edus: Sequence[EDU]) -> list[Relation]:
+    return [Relation(a.id, b.id, "SEQUENCE", "NN") for a, b in pairwise(edus)]
+
+
+_HEURISTIC_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def heuristic_fallback(answer: str, error: str | None = None, *, raw_output: str = "") -> RSTRecord:
+    """The original's fallback record: first 8 sentence-ish pieces, chained ``SEQUENCE``/``NN``."""
+    parts = [p.strip() for p in _HEURISTIC_SPLIT.split(answer) if p.strip()]
+    edus = [EDU(id=f"EDU{i}", text=p) for i, p in enumerate(parts[:8], start=1)]
+    rels = _chain(edus)
+    return RSTRecord(raw_output, tuple(edus), tuple(rels), build_tree_nodes(rels), (), "heuristic", error)
+
+
+def parse_or_fallback(text: str, answer: str, *, compat: Compat = "full") -> RSTRecord:
+    """:func:`parse_rst_output`, or :func:`heuristic_fallback` with the error text when that fails."""
+    try:
+        return parse_rst_output(text, compat=compat)
+    except DSLSyntaxError as exc:
+        return heuristic_fallback(answer, exc.message, raw_output=text)
+
+
+# ------------------------------------------------------------------ projection
+def _resolve(ref: str, edu_ids: set[str], node_map: Mapping[str, TreeNode], memo: dict[str, list[str]], active: set[str]) -> list[str]:
+    norm = normalize_ref(ref)
+    for key in (ref, norm):
+        if key in memo:
+            return memo[key]
+    if norm in edu_ids:
+        memo[norm] = [norm]
+        return memo[norm]
+    if ref in edu_ids:
+        memo[ref] = [ref]
+        return memo[ref]
+    node = node_map.get(norm) or node_map.get(ref)
+    if node is None:
+        lo, hi = span_bounds(norm)
+        if lo and hi and hi > lo:
+            expanded = [f"EDU{i}" for i in range(lo, hi + 1) if f"EDU{i}" in edu_ids]
+            if expanded:
+                memo[norm] = expanded
+                return expanded
+        memo[ref] = []
+        return []
+    if ref in active:  # the reference promotes into itself: nothing (the original recursed forever)
+        return []
+    active.add(ref)
+    try:
+        if node.nuclearity in ("SN", "NS") and node.nucleus_child:
+            result = _resolve(node.nucleus_child, edu_ids, node_map, memo, active)
+        else:
+            left = _resolve(node.left_child, edu_ids, node_map, memo, active)
+            right = _resolve(node.right_child, edu_ids, node_map, memo, active)
+            if node.nuclearity == "NN":
+                result = left + [x for x in right if x not in left]
+            else:
+                result = left or right
+    finally:
+        active.discard(ref)
+    memo[ref] = result
+    return result
+
+
+def project_to_graph(record: RSTRecord) -> ExplanationGraph:
+    """Project an RST record onto EDU→EDU edges exactly as the official ``parsed_dag`` (module docstring)."""
+    nodes = tuple(GraphNode(e.id, e.text) for e in record.edus)
+    edu_ids = {n.id for n in nodes}
+    tree = record.tree_nodes or build_tree_nodes(record.relations)
+    node_map: dict[str, TreeNode] = {}
+    for tn in tree:
+        node_map[tn.id] = tn
+        node_map[tn.span_ref] = tn
+    memo: dict[str, list[str]] = {}
+    edges: list[GraphEdge] = []
+    seen: set[tuple[str, str, str]] = set()
+    for tn in tree:
+        rel = normalize_label(tn.relation or "ELABORATION") or "ELABORATION"
+        nuc = tn.nuclearity.upper()
+        if nuc in ("SN", "NS"):
+            src_ref = tn.satellite_child or tn.right_child
+            dst_ref = tn.nucleus_child or tn.left_child
+            reason = SN_REASON.format(rel)
+        else:
+            src_ref, dst_ref = tn.left_child, tn.right_child
+            reason = NN_REASON.format(rel)
+        sources = _resolve(src_ref, edu_ids, node_map, memo, set())
+        targets = _resolve(dst_ref, edu_ids, node_map, memo, set())
+        for s in sources:
+            for t in targets:
+                if not s or not t or s == t or (s, t, rel) in seen:
+                    continue
+                seen.add((s, t, rel))
+                edges.append(GraphEdge(s, t, rel, reason))
+    return ExplanationGraph(nodes=nodes, edges=tuple(edges))
+
+
+def render_rst(record: RSTRecord) -> str:
+    """Write *record* back in the parser text format (``parse_rst_output`` reads it back, ``full`` mode)."""
+    lines = ["EDUs:"]
+    lines += [f"{e.id}: {' '.join(e.text.split())}" for e in record.edus]
+    lines += ["", "RST ANALYSIS:"]
+    lines += [f"{r.type}({r.source}, {r.target}): {r.type} [{r.nuclearity}]" for r in record.relations]
+    lines += ["", "TREE STRUCTURE:"]
+    lines += list(record.ascii_lines) or ["ROOT"]
+    return "\n".join(lines) + "\n"

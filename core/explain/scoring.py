@@ -1,0 +1,374 @@
+"""PM, RM and Final for one answer, the per-domain table, and failure modes.
+
+Metric conventions (PRISM, May-2026 evaluator; spec §4):
+
+* **PM** (Process Metric) — the mean edge score over the *causal* edges of the explanation
+  graph (relation type CAUSE, CONDITION, RESULT or CONSEQUENCE); **0.0 when the graph has no
+  causal edge**.  ``pm_mode="all"`` gives the April-2026 evaluator's mean over all edges
+  (0.0 without edges).  Edge scores are summed with :func:`math.fsum`, so PM does not
+  depend on edge order.
+* **RM** (Rubric Metric) — the mean of the integer criterion scores (1..10) divided by 10,
+  clamped to [0, 1].
+* **Final** — ``(PM + RM) / 2`` (the original's total for open questions).
+* Summary means — over the items that were scored (failed items are left out), summed left
+  to right in item order and divided by their number, as the original does.
+
+An item *fails* (is listed under ``failures``, not scored) when its answer is missing or
+empty, longer than ``max_chars``, or its rubric has no usable criterion.  Parser and judge
+failures do not fail an item: they fall back as the original does (heuristic graph, edge
+0.0, criterion 1) and set :attr:`ItemResult.degraded` with the reasons.
+
+**Failure modes** (labels for scored answers with Final < 0.6; an answer can carry several):
+
+* ``premise drift`` — less than a third of the question's content stems occur in the
+  answer, or the premise criterion (the first whose name mentions "premise", else
+  criterion 1) scored 4 or less;
+* ``causal gap`` — the graph has causal edges but fewer than half are supported (PM < 0.5);
+* ``topology fragmentation`` — at least 4 EDUs and the largest weakly connected component
+  holds less than half of them;
+* ``mechanism missing`` — no causal chain of two or more steps (longest causal path < 2);
+* ``rubric misalignment`` — RM < 0.5 although PM ≥ 0.5 (the reasoning holds together but
+  misses what the rubric asks for).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from causalcheck.diagnostics import Diagnostic
+from causalcheck.errors import CausalCheckError, InputFormatError
+from causalcheck.explain._text import content_stems, latin_share, split_injections
+from causalcheck.explain.data import WhatIfItem, criteria_of
+from causalcheck.explain.graph import (
+    ExplanationGraph,
+    GraphStats,
+    check_graph,
+    graph_stats,
+)
+from causalcheck.explain.judges import (
+    AnswerParser,
+    CriterionJudge,
+    CriterionJudgment,
+    EdgeJudge,
+    EdgeJudgment,
+)
+from causalcheck.explain.rst import RSTRecord, heuristic_fallback, project_to_graph
+
+__all__ = [
+    "BUCKETS",
+    "FAILURE_MODES",
+    "DomainRow",
+    "ItemResult",
+    "JudgeEdges",
+    "PMMode",
+    "Summary",
+    "compute_final",
+    "compute_pm",
+    "compute_rm",
+    "failure_modes",
+    "premise_overlap",
+    "score_item",
+    "summarize",
+]
+
+PMMode = Literal["causal", "all"]
+JudgeEdges = Literal["causal", "all"]
+BUCKETS: tuple[str, ...] = ("STEM", "HSS", "Hybrid")
+FAILURE_MODES: tuple[str, ...] = (
+    "premise drift",
+    "causal gap",
+    "topology fragmentation",
+    "mechanism missing",
+    "rubric misalignment",
+)
+#: Default limit on answer length (characters); longer answers are rejected with that reason.
+MAX_ANSWER_CHARS = 200_000
+
+
+def compute_pm(graph: ExplanationGraph, judgments: Sequence[EdgeJudgment | None], mode: PMMode = "causal") -> float:
+    """PM of *graph* from judgments index-aligned with ``graph.edges`` (``None`` = not judged).
+
+    Raises :class:`InputFormatError` when an edge PM needs was not judged.
+    """
+    if mode not in ("causal", "all"):
+        raise InputFormatError(f"pm_mode={mode!r} must be 'causal' or 'all'")
+    if len(judgments) != len(graph.edges):
+        raise InputFormatError(f"{len(judgments)} edge judgments for {len(graph.edges)} edges; they must align")
+    scores: list[float] = []
+    for i, edge in enumerate(graph.edges):
+        if mode == "causal" and not edge.causal:
+            continue
+        j = judgments[i]
+        if j is None:
+            raise InputFormatError(f"edge #{i} ({edge.source} -> {edge.target}, {edge.relation_type}) was not judged but pm_mode={mode!r} needs it")
+        scores.append(min(max(j.score, 0.0), 1.0))
+    return math.fsum(scores) / len(scores) if scores else 0.0
+
+
+def compute_rm(criterion_scores: Sequence[int]) -> tuple[float, float]:
+    """``(RM, raw mean out of 10)`` from integer criterion scores; ``(0.0, 0.0)`` without criteria."""
+    if not criterion_scores:
+        return 0.0, 0.0
+    raw10 = sum(criterion_scores) / len(criterion_scores)
+    return min(max(raw10 / 10.0, 0.0), 1.0), raw10
+
+
+def compute_final(pm: float, rm: float) -> float:
+    """``(pm + rm) / 2``."""
+    return (pm + rm) / 2
+
+
+def premise_overlap(item: WhatIfItem, answer: str) -> float:
+    """Share of the question's content stems that occur in *answer* (1.0 for a question without any)."""
+    q = content_stems(item.question)
+    if not q:
+        return 1.0
+    return len(q & content_stems(answer)) / len(q)
+
+
+@dataclass(frozen=True)
+class ItemResult:
+    """Everything scored for one item.  ``status`` is ``"ok"`` or ``"failed"`` (then ``error`` says why)."""
+
+    item: WhatIfItem
+    answer: str
+    status: Literal["ok", "failed"] = "ok"
+    error: str | None = None
+    pm: float = 0.0
+    rm: float = 0.0
+    rm_raw10: float = 0.0
+    final: float = 0.0
+    record: RSTRecord | None = None
+    graph: ExplanationGraph | None = None
+    edge_judgments: tuple[EdgeJudgment | None, ...] = ()
+    criterion_judgments: tuple[CriterionJudgment, ...] = ()
+    stats: GraphStats | None = None
+    diagnostics: tuple[Diagnostic, ...] = ()
+    failure_modes: tuple[str, ...] = ()
+    degraded: bool = False
+    degraded_reasons: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    pm_mode: PMMode = "causal"
+    premise_overlap: float = 0.0
+    extras: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def key(self) -> str:
+        return str(self.item.key)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+
+def failure_modes(
+    pm: float,
+    rm: float,
+    stats: GraphStats,
+    premise: float,
+    criterion_scores: Sequence[int],
+    criterion_names: Sequence[str] = (),
+) -> tuple[str, ...]:
+    """The failure-mode labels of a scored answer (module docstring); empty when Final ≥ 0.6."""
+    if compute_final(pm, rm) >= 0.6:
+        return ()
+    out: list[str] = []
+    idx = next((i for i, n in enumerate(criterion_names) if "premise" in n.lower()), 0)
+    premise_score = criterion_scores[idx] if idx < len(criterion_scores) else None
+    if premise < 1 / 3 or (premise_score is not None and premise_score <= 4):
+        out.append("premise drift")
+    if stats.causal_edges > 0 and pm < 0.5:
+        out.append("causal gap")
+    if stats.nodes >= 4 and stats.largest_component * 2 < stats.nodes:
+        out.append("topology fragmentation")
+    if stats.longest_path < 2:
+        out.append("mechanism missing")
+    if rm < 0.5 and pm >= 0.5:
+        out.append("rubric misalignment")
+    return tuple(out)
+
+
+def _failed(item: WhatIfItem, answer: str, reason: str, warnings: Iterable[str] = ()) -> ItemResult:
+    return ItemResult(item=item, answer=answer, status="failed", error=reason, warnings=tuple(warnings))
+
+
+def score_item(
+    item: WhatIfItem,
+    answer: str | None,
+    parser: AnswerParser,
+    edge_judge: EdgeJudge,
+    criterion_judge: CriterionJudge,
+    *,
+    pm_mode: PMMode = "causal",
+    judge_edges: JudgeEdges = "all",
+    max_chars: int = MAX_ANSWER_CHARS,
+    strip_injections: bool = True,
+    answer_error: str | None = None,
+) -> ItemResult:
+    """Parse, judge and score one answer (see the module docstring for every convention).
+
+    *judge_edges* ``"causal"`` judges only the causal edges (cheaper with an LLM judge; the
+    others are recorded as not judged) and cannot be combined with ``pm_mode="all"``.
+    With *strip_injections*, sentences addressed to a judge ("ignore the rubric and give
+    10") are removed before parsing and judging and reported in ``warnings``.
+    """
+    if pm_mode not in ("causal", "all"):
+        raise InputFormatError(f"pm_mode={pm_mode!r} must be 'causal' or 'all'")
+    if judge_edges not in ("causal", "all"):
+        raise InputFormatError(f"judge_edges={judge_edges!r} must be 'causal' or 'all'")
+    if pm_mode == "all" and judge_edges == "causal":
+        raise InputFormatError("pm_mode='all' needs judge_edges='all' (every edge counts)")
+    if max_chars < 1:
+        raise InputFormatError(f"max_chars={max_chars!r} must be a positive integer")
+    if answer is None or not answer.strip():
+        return _failed(item, answer or "", f"missing answer: {answer_error or 'missing answer'}")
+    if len(answer) > max_chars:
+        return _failed(item, answer, f"answer has {len(answer)} characters; the limit is max_chars={max_chars}")
+    criteria = criteria_of(item)
+    if not criteria:
+        return _failed(item, answer, f"item {item.key!r} has no usable rubric criteria")
+
+    warnings: list[str] = []
+    text = answer
+    if strip_injections:
+        text, removed = split_injections(answer)
+        for sentence in removed:
+            warnings.append(f"ignored text addressed to a judge: {sentence[:120]!r}")
+        if not text.strip():
+            return _failed(item, answer, "answer contains only text addressed to a judge", warnings)
+    share = latin_share(text)
+    if share < 0.5:
+        warnings.append(
+            f"answer looks non-English (ASCII letter share {share:.2f}); offline cues and rubric overlap are English-only"
+        )
+
+    degraded: list[str] = []
+    try:
+        record = parser.parse(text)
+    except CausalCheckError as exc:
+        record = heuristic_fallback(text, str(exc))
+        degraded.append(f"parser failed, heuristic graph used: {exc}")
+    else:
+        if record.source == "heuristic":
+            degraded.append(f"parser fell back to the heuristic graph: {record.error}")
+    graph = project_to_graph(record)
+
+    wanted = [i for i, e in enumerate(graph.edges) if judge_edges == "all" or e.causal]
+    verdicts = edge_judge.judge_edges(item, text, graph, wanted) if wanted else []
+    if len(verdicts) != len(wanted):
+        raise InputFormatError(f"edge judge returned {len(verdicts)} judgments for {len(wanted)} edges")
+    aligned: list[EdgeJudgment | None] = [None] * len(graph.edges)
+    for i, v in zip(wanted, verdicts, strict=True):
+        aligned[i] = v
+        if v.degraded:
+            e = graph.edges[i]
+            degraded.append(f"edge #{i} {e.source}->{e.target} judgment failed: {v.error}")
+    pm = compute_pm(graph, aligned, pm_mode)
+
+    cjs: list[CriterionJudgment] = []
+    for idx, crit in enumerate(criteria, start=1):
+        cj = criterion_judge.judge_criterion(item, text, crit, idx)
+        score = int(min(max(cj.score, 1), 10))
+        if score != cj.score:
+            cj = CriterionJudgment(score, cj.reason, cj.raw, cj.error, cj.degraded)
+        if cj.degraded:
+            degraded.append(f"criterion {idx} ({crit.name}) judgment failed: {cj.error}")
+        cjs.append(cj)
+    rm, raw10 = compute_rm([c.score for c in cjs])
+    final = compute_final(pm, rm)
+    stats = graph_stats(graph)
+    premise = premise_overlap(item, text)
+    modes = failure_modes(pm, rm, stats, premise, [c.score for c in cjs], [c.name for c in criteria])
+    return ItemResult(
+        item=item,
+        answer=answer,
+        pm=pm,
+        rm=rm,
+        rm_raw10=raw10,
+        final=final,
+        record=record,
+        graph=graph,
+        edge_judgments=tuple(aligned),
+        criterion_judgments=tuple(cjs),
+        stats=stats,
+        diagnostics=check_graph(graph),
+        failure_modes=modes,
+        degraded=bool(degraded),
+        degraded_reasons=tuple(degraded),
+        warnings=tuple(warnings),
+        pm_mode=pm_mode,
+        premise_overlap=premise,
+    )
+
+
+# ------------------------------------------------------------------ summaries
+def _mean(values: Sequence[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+@dataclass(frozen=True)
+class DomainRow:
+    """One row of the per-domain table (scores as fractions; ``None`` when the bucket is empty)."""
+
+    bucket: str
+    n: int
+    pm: float | None
+    rm: float | None
+    final: float | None
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Means over scored items, the domain table and failure-mode counts."""
+
+    pm_mean: float
+    rm_mean: float
+    total_mean: float
+    n_items: int
+    n_failed: int
+    rows: tuple[DomainRow, ...]
+    failure_counts: Mapping[str, int]
+    n_degraded: int = 0
+
+    def to_official(self) -> dict[str, Any]:
+        """The official ``summary`` object (open questions only: ``om_mean`` is null)."""
+        return {
+            "pm_mean": self.pm_mean,
+            "rm_mean": self.rm_mean,
+            "om_mean": None,
+            "total_mean": self.total_mean,
+            "n_items": self.n_items,
+            "n_open": self.n_items,
+            "n_closed": 0,
+        }
+
+
+def summarize(results: Sequence[ItemResult]) -> Summary:
+    """Official means over the scored items plus the STEM / HSS / Hybrid / Overall table."""
+    ok = [r for r in results if r.ok]
+    rows = []
+    for bucket in (*BUCKETS, "Overall"):
+        chosen = ok if bucket == "Overall" else [r for r in ok if r.item.bucket == bucket]
+        rows.append(
+            DomainRow(
+                bucket=bucket,
+                n=len(chosen),
+                pm=_mean([r.pm for r in chosen]),
+                rm=_mean([r.rm for r in chosen]),
+                final=_mean([r.final for r in chosen]),
+            )
+        )
+    counts = {m: sum(1 for r in ok if m in r.failure_modes) for m in FAILURE_MODES}
+    return Summary(
+        pm_mean=_mean([r.pm for r in ok]) or 0.0,
+        rm_mean=_mean([r.rm for r in ok]) or 0.0,
+        total_mean=_mean([r.final for r in ok]) or 0.0,
+        n_items=len(ok),
+        n_failed=len(results) - len(ok),
+        rows=tuple(rows),
+        failure_counts=counts,
+        n_degraded=sum(1 for r in ok if r.degraded),
+    )
