@@ -9,7 +9,9 @@ suites, the pre-collected trace (§1.8).
 
 Budgets (all in :class:`EpisodeConfig`): ``interventions`` (default: the graph's
 ``budget`` = 4(k−1); 0 for golden suites as in the anchor scripts), ``submissions`` = 3,
-``tolerance`` = ±5 Hz (strict: ``|f − F*| < 5``).  Opening the reactor (or submitting a
+``tolerance`` = ±5 Hz (strict: ``|f − F*| < 5``).  Submissions are clamped at 0; the
+anchor's 10 000 Hz ceiling (which makes some large-graph targets unreachable, §8.8) is off
+by default and available as ``freq_ceiling=10000``.  Opening the reactor (or submitting a
 frequency) locks the manipulator for the rest of the episode (§2.5).  Actions the
 environment cannot do (unknown property, non-numeric value, spent budget, locked machine)
 are *refused*: the episode continues, the step is counted and the observation says why.
@@ -58,7 +60,9 @@ __all__ = [
 
 ActionKind = Literal["intervene", "open_reactor", "submit_frequency", "finish", "wait"]
 _KINDS = ("intervene", "open_reactor", "submit_frequency", "finish", "wait")
-FREQ_MIN, FREQ_MAX = 0.0, 10000.0
+FREQ_MIN = 0.0
+#: The anchor's reactor ceiling (use ``EpisodeConfig(freq_ceiling=ANCHOR_FREQ_CEILING)``).
+ANCHOR_FREQ_CEILING = 10000.0
 
 
 def _crc(text: str) -> int:
@@ -85,6 +89,7 @@ class EpisodeConfig:
     candidate_limit: int = 20
     known_structure: bool = False
     max_steps: int | None = None
+    freq_ceiling: float | None = None
 
     def __post_init__(self) -> None:
         for name in ("prior_records", "submissions"):
@@ -99,6 +104,10 @@ class EpisodeConfig:
             raise InputFormatError(f"tolerance={self.tolerance!r} must be a positive number")
         if self.intervention_mode not in ("shift", "do"):
             raise InputFormatError(f"intervention_mode={self.intervention_mode!r} must be 'shift' or 'do'")
+        if self.freq_ceiling is not None and (
+            isinstance(self.freq_ceiling, bool) or not isinstance(self.freq_ceiling, (int, float)) or self.freq_ceiling <= 0
+        ):
+            raise InputFormatError(f"freq_ceiling={self.freq_ceiling!r} must be a positive number or None")
         if self.max_steps is not None and (not isinstance(self.max_steps, int) or self.max_steps < 1):
             raise InputFormatError(f"max_steps={self.max_steps!r} must be a positive integer or None")
 
@@ -564,7 +573,9 @@ class Episode:
         self.locked = True
         if self.submissions_used >= self.config.submissions:
             return self._refuse(f"no reactor submissions left ({self.submissions_used}/{self.config.submissions})")
-        clamped = min(max(value, FREQ_MIN), FREQ_MAX)
+        clamped = max(value, FREQ_MIN)
+        if self.config.freq_ceiling is not None:
+            clamped = min(clamped, float(self.config.freq_ceiling))
         self.submissions_used += 1
         self.submitted.append(clamped)
         hit = abs(clamped - self.target_freq) < self.config.tolerance
