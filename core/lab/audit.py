@@ -1,0 +1,315 @@
+"""Evidence audit: does what an agent *wrote down* match what the environment *showed* it?
+
+A CausaLab agent keeps its evidence in ``past_data`` and is told to copy earlier entries
+and append new ones.  Nothing forces it to copy faithfully: in the official sample run the
+agent wrote entry ``4/12`` with the frequency its own equation predicted (105.0) in the same
+output that requested the intervention; the manipulator then showed 155.0 and the entry was
+never corrected (causalab-spec §3.4).  This module compares every entry with the states the
+environment displayed (prior records, golden traces, every manipulator state) and with the
+moment it was displayed, and reports :class:`~causalcheck.diagnostics.Diagnostic` findings:
+
+* ``fabricated-entry`` (error) — no displayed state matches the entry's values, or the entry
+  was written before its state was displayed and disagrees with what was then displayed;
+* ``altered-entry`` (error) — the entry copies an already displayed state but changes a value;
+* ``prefilled-entry`` (warning) — the values are right but were written before they were shown;
+* ``intervention-never-made`` (error) — an entry claims an intervention that was not executed;
+* ``hypothesis-contradicts-evidence`` (error) — the final equation and coefficients do not
+  reproduce the frequencies of the agent's own entries (more than ``fit_tolerance`` Hz off);
+* ``premature-stop`` (warning, failed episodes) / ``budget-unused`` (info, successful
+  ones) — interventions or reactor submissions left at the end.
+
+Values match when they differ by at most ``tolerance`` (0.01: the simulator rounds to 2 dp).
+Step numbers in messages are 1-based, like the official ``raw_io`` ``step`` field.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from causalcheck.diagnostics import CheckReport, Diagnostic
+from causalcheck.graph import FREQ, normalize_node
+from causalcheck.lab.runfolder import EpisodeData, ShownState
+
+__all__ = ["Entry", "audit_episode", "entries_of", "hypothesis_of"]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One ``past_data`` entry as numbers (non-numeric values dropped)."""
+
+    id: str
+    props: Mapping[str, float]
+    freq: float | None
+    intervention: tuple[str, float] | None = None
+
+    def key(self) -> tuple[Any, ...]:
+        return (tuple(sorted(self.props.items())), self.freq, self.intervention)
+
+    def describe(self) -> str:
+        vals = ", ".join(f"{k}={v:g}" for k, v in sorted(self.props.items()))
+        freq = "null" if self.freq is None else f"{self.freq:g}"
+        return f"{{{vals}; freq={freq}}}"
+
+
+def _num(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    return None
+
+
+def _maybe_json(value: Any) -> Any:
+    if isinstance(value, str) and value.strip()[:1] in ("[", "{"):
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError:
+            return value
+    return value
+
+
+def entries_of(record: Mapping[str, Any] | None) -> list[Entry] | None:
+    """The ``past_data`` entries of a record (``None`` when the key is absent or not a list)."""
+    if record is None:
+        return None
+    data = _maybe_json(record.get("past_data"))
+    if not isinstance(data, list):
+        return None
+    out: list[Entry] = []
+    for pos, item in enumerate(data):
+        if not isinstance(item, Mapping):
+            continue
+        raw_props = item.get("props")
+        props: dict[str, float] = {}
+        if isinstance(raw_props, Mapping):
+            for k, v in raw_props.items():
+                f = _num(v)
+                if f is not None:
+                    props[normalize_node(str(k))] = f
+        freq = _num(item.get("freq"))
+        if freq is None and FREQ in props:
+            freq = props.pop(FREQ)
+        props.pop(FREQ, None)
+        iv = item.get("intervention")
+        intervention = None
+        if isinstance(iv, Mapping) and isinstance(iv.get("target_prop"), str):
+            tv = _num(iv.get("target_value"))
+            if tv is not None:
+                intervention = (normalize_node(iv["target_prop"]), tv)
+        out.append(Entry(str(item.get("id", f"#{pos}")), props, freq, intervention))
+    return out
+
+
+def hypothesis_of(record: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    """The record's hypothesis object (a JSON string is decoded), or ``None``."""
+    if record is None:
+        return None
+    hyp = _maybe_json(record.get("hypothesis"))
+    return hyp if isinstance(hyp, Mapping) else None
+
+
+def _agree(entry: Entry, state: ShownState, tol: float) -> tuple[int, list[str]]:
+    """(number of agreeing fields, names of disagreeing fields); a missing field disagrees."""
+    good, bad = 0, []
+    for k, v in entry.props.items():
+        s = state.props.get(k)
+        if s is not None and abs(s - v) <= tol:
+            good += 1
+        else:
+            bad.append(k)
+    if entry.freq is not None:
+        if state.freq is not None and abs(state.freq - entry.freq) <= tol:
+            good += 1
+        else:
+            bad.append(FREQ)
+    return good, bad
+
+
+def _audit_entry(entry: Entry, step: int, shown: tuple[ShownState, ...], tol: float) -> Diagnostic | None:
+    if not entry.props and entry.freq is None:
+        return None
+    best: tuple[int, int, ShownState, list[str]] | None = None
+    for st in shown:
+        good, bad = _agree(entry, st, tol)
+        if not bad:
+            if st.visible_from <= step:
+                return None
+            # right values, not yet shown: keep looking for an earlier exact match
+            cand = (1_000_000, -st.visible_from, st, bad)
+        else:
+            cand = (good, -st.visible_from, st, bad)
+        if best is None or cand[:2] > best[:2]:
+            best = cand
+    where = f"entry {entry.id!r} written at step {step + 1}"
+    if best is not None and not best[3]:
+        st = best[2]
+        return Diagnostic(
+            "prefilled-entry",
+            f"{where} holds {entry.describe()} before the environment showed it ({st.label})",
+            "warning",
+            (entry.id,),
+            {"step": step + 1, "shown": st.label},
+        )
+    if best is not None and len(best[3]) == 1:
+        st, field = best[2], best[3][0]
+        wrote = entry.freq if field == FREQ else entry.props.get(field)
+        saw = st.freq if field == FREQ else st.props.get(field)
+        if st.visible_from > step:
+            return Diagnostic(
+                "fabricated-entry",
+                f"{where} gives {field}={wrote!r} before the environment showed that state; "
+                f"it then showed {field}={saw!r} ({st.label})",
+                "error",
+                (entry.id,),
+                {"step": step + 1, "field": field, "written": wrote, "shown": saw, "state": st.label},
+            )
+        return Diagnostic(
+            "altered-entry",
+            f"{where} gives {field}={wrote!r} but the environment showed {field}={saw!r} ({st.label})",
+            "error",
+            (entry.id,),
+            {"step": step + 1, "field": field, "written": wrote, "shown": saw, "state": st.label},
+        )
+    return Diagnostic(
+        "fabricated-entry",
+        f"{where} holds {entry.describe()}, which matches no state the environment showed",
+        "error",
+        (entry.id,),
+        {"step": step + 1},
+    )
+
+
+def _fit_check(
+    hyp: Mapping[str, Any] | None, entries: list[Entry], fit_tolerance: float
+) -> list[Diagnostic]:
+    from causalcheck.metrics import formula_error
+
+    if hyp is None:
+        return []
+    eq = hyp.get("freq_equation")
+    coeffs = hyp.get("coefficients")
+    if not isinstance(eq, str) or not eq.strip() or not isinstance(coeffs, Mapping):
+        return []
+    if any(_num(v) is None for v in coeffs.values()):
+        return [
+            Diagnostic(
+                "hypothesis-undetermined",
+                f"final coefficients {dict(coeffs)!r} contain non-numeric values; the equation was not checked",
+                "info",
+            )
+        ]
+    bad: list[str] = []
+    worst = 0.0
+    for e in entries:
+        if e.freq is None:
+            continue
+        res = formula_error(eq, e.props, e.freq, coeffs, fit_tolerance)
+        if res.abs_error is not None and res.abs_error > fit_tolerance:
+            bad.append(e.id)
+            worst = max(worst, res.abs_error)
+    if not bad:
+        return []
+    return [
+        Diagnostic(
+            "hypothesis-contradicts-evidence",
+            f"final equation {eq!r} with coefficients {dict(coeffs)!r} misses the agent's own "
+            f"entries {bad!r} by up to {worst:.4g} Hz (tolerance {fit_tolerance:g})",
+            "error",
+            tuple(bad),
+            {"max_abs_error": worst},
+        )
+    ]
+
+
+def audit_episode(ep: EpisodeData, tolerance: float = 0.01, fit_tolerance: float = 0.5) -> CheckReport:
+    """Audit one episode; the report's ``meta`` holds the budget figures."""
+    shown = list(ep.shown)
+    boot = ep.config.get("bootstrap_past_data")
+    made: list[tuple[str, float]] = []
+    if isinstance(boot, list):
+        for entry in entries_of({"past_data": boot}) or []:
+            shown.append(ShownState(entry.props, entry.freq, f"golden entry {entry.id}", 0))
+            if entry.intervention:
+                made.append(entry.intervention)
+    states = tuple(shown)
+    made.extend(s.intervention for s in ep.steps if s.intervention is not None)
+
+    diags: list[Diagnostic] = []
+    seen_versions: dict[str, tuple[Any, ...]] = {}
+    flagged: dict[str, Diagnostic] = {}
+    final_entries: list[Entry] = []
+    for step in ep.steps:
+        entries = entries_of(step.record)
+        if entries is None:
+            continue
+        final_entries = entries
+        for e in entries:
+            if seen_versions.get(e.id) == e.key():
+                continue
+            seen_versions[e.id] = e.key()
+            d = _audit_entry(e, step.index, states, tolerance)
+            if d is not None:
+                flagged[e.id] = d
+            else:
+                flagged.pop(e.id, None)
+            if e.intervention is not None and not any(
+                p == e.intervention[0] and abs(v - e.intervention[1]) <= tolerance for p, v in made
+            ):
+                diags.append(
+                    Diagnostic(
+                        "intervention-never-made",
+                        f"entry {e.id!r} (step {step.index + 1}) records intervention "
+                        f"{e.intervention[0]}={e.intervention[1]:g}, which was never executed",
+                        "error",
+                        (e.id,),
+                    )
+                )
+    final_ids = {e.id: e.key() for e in final_entries}
+    for eid, d in flagged.items():
+        kept = eid in final_ids and final_ids[eid] == seen_versions.get(eid)
+        note = " (still in the final record)" if kept else " (later corrected or dropped)"
+        diags.append(Diagnostic(d.code, d.message + note, d.severity, d.elements, {**d.data, "uncorrected": kept}))
+
+    final_hyp = None
+    for step in ep.steps:
+        h = hypothesis_of(step.record)
+        if h and (h.get("edges") or h.get("freq_equation") or h.get("coefficients")):
+            final_hyp = h
+    diags.extend(_fit_check(final_hyp, final_entries, fit_tolerance))
+
+    used = sum(1 for s in ep.steps if s.intervention is not None)
+    unused = None if ep.intervention_budget is None else max(ep.intervention_budget - used, 0)
+    sub_unused = (
+        None
+        if ep.submission_budget is None or ep.submissions_used is None
+        else max(ep.submission_budget - ep.submissions_used, 0)
+    )
+    left = [f"{unused} of {ep.intervention_budget} interventions"] if unused else []
+    if sub_unused:
+        left.append(f"{sub_unused} of {ep.submission_budget} reactor submissions")
+    if left:
+        if ep.success is False:
+            diags.append(
+                Diagnostic("premature-stop", f"the episode failed with {' and '.join(left)} unused", "warning")
+            )
+        else:
+            diags.append(Diagnostic("budget-unused", f"{' and '.join(left)} left unused", "info"))
+    meta = {
+        "interventions_used": used,
+        "intervention_budget": ep.intervention_budget,
+        "interventions_unused": unused,
+        "submissions_used": ep.submissions_used,
+        "submission_budget": ep.submission_budget,
+        "submissions_unused": sub_unused,
+        "entries_checked": len(seen_versions),
+    }
+    diags.sort(key=lambda d: ({"error": 0, "warning": 1, "info": 2}[d.severity], d.code, d.elements))
+    return CheckReport(subject=ep.source, diagnostics=tuple(diags), meta=meta)

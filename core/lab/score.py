@@ -1,0 +1,493 @@
+"""Re-score lab episodes: per-step and final mechanism metrics, I-MEC sizes, roll-ups.
+
+For each episode (an official run folder or one of our trajectories, read by
+:mod:`causalcheck.lab.runfolder`):
+
+* **per step** — the hypothesis in force after the step (the last non-empty one, carried
+  forward like the official visualiser), scored with :mod:`causalcheck.metrics` against the
+  true graph, plus the size of the interventional Markov equivalence class of the true DAG
+  given ∅ and every distinct node intervened on so far (:func:`~causalcheck.solvers.
+  equivalence.imec_size`): how many graphs the evidence gathered so far still allows;
+* **final** — the predicted graph is the last hypothesis with non-empty edges, equation or
+  coefficients (causalab-spec §4.1); task accuracy, edge / frequency-parent / root /
+  coefficient P-R-F1, SHD with its breakdown, the corrected formula error against the true
+  reactor frequency, MEC and final I-MEC sizes, budget use and audit counts;
+* **roll-ups** — per graph (``experiment_id``) and per suite, the mean of every numeric
+  final metric with a percentile bootstrap interval (seeded ``numpy`` Generator; the same
+  seed for every group, so results are reproducible).
+
+An episode that cannot be read is reported in ``failures`` with its reason; the others are
+scored.  A hypothesis naming nodes outside the true graph is scored (its edges are wrong)
+and the episode carries a warning naming them.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from causalcheck import metrics as M
+from causalcheck.errors import CausalCheckError
+from causalcheck.graph import FREQ, CausalGraph, normalize_node
+from causalcheck.lab.audit import audit_episode, hypothesis_of
+from causalcheck.lab.runfolder import EpisodeData, discover_episodes, load_episode
+
+__all__ = [
+    "EpisodeScore",
+    "Failure",
+    "ScoreReport",
+    "StepScore",
+    "episodes_csv",
+    "rollup",
+    "score_episode",
+    "score_paths",
+    "steps_csv",
+    "summary_markdown",
+    "write_outputs",
+]
+
+#: Final metrics rolled up (numeric, one value per episode).
+ROLLUP_KEYS = (
+    "task_accuracy",
+    "edge_precision",
+    "edge_recall",
+    "edge_f1",
+    "parent_f1",
+    "root_f1",
+    "coefficient_f1",
+    "shd",
+    "shd_missing",
+    "shd_extra",
+    "shd_reversed",
+    "formula_abs_error",
+    "formula_hit",
+    "mec_size",
+    "imec_size",
+    "interventions_used",
+    "interventions_unused",
+    "audit_errors",
+)
+
+
+@dataclass(frozen=True)
+class StepScore:
+    """Metrics of the hypothesis in force after one step (``step`` is 1-based)."""
+
+    step: int
+    hypothesis_step: int | None
+    edge: M.PRF
+    parent: M.PRF
+    root: M.PRF
+    coefficient: M.PRF
+    shd: M.SHD
+    targets: tuple[str, ...]
+    imec_size: int | None
+
+    def row(self) -> dict[str, Any]:
+        return {
+            "step": self.step,
+            "hypothesis_step": self.hypothesis_step,
+            "edge_precision": self.edge.precision,
+            "edge_recall": self.edge.recall,
+            "edge_f1": self.edge.f1,
+            "parent_f1": self.parent.f1,
+            "root_f1": self.root.f1,
+            "coefficient_f1": self.coefficient.f1,
+            "shd": self.shd.total,
+            "targets": " ".join(self.targets),
+            "imec_size": self.imec_size,
+        }
+
+
+@dataclass(frozen=True)
+class EpisodeScore:
+    """Everything measured for one episode."""
+
+    source: str
+    kind: str
+    suite: str
+    graph_id: str
+    experiment_id: str
+    seed: str
+    final: Mapping[str, Any]
+    steps: tuple[StepScore, ...]
+    audit: Mapping[str, Any]
+    warnings: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "kind": self.kind,
+            "suite": self.suite,
+            "graph_id": self.graph_id,
+            "experiment_id": self.experiment_id,
+            "seed": self.seed,
+            "final": dict(self.final),
+            "steps": [s.row() for s in self.steps],
+            "audit": dict(self.audit),
+            "warnings": list(self.warnings),
+        }
+
+
+@dataclass(frozen=True)
+class Failure:
+    """An episode that could not be scored, with the reason."""
+
+    source: str
+    reason: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"source": self.source, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class ScoreReport:
+    """The scored batch: episodes, failures and roll-ups."""
+
+    episodes: tuple[EpisodeScore, ...]
+    failures: tuple[Failure, ...] = ()
+    by_graph: tuple[Mapping[str, Any], ...] = ()
+    by_suite: tuple[Mapping[str, Any], ...] = ()
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": "causalcheck-scores/1",
+            "options": dict(self.options),
+            "episodes": [e.to_json() for e in self.episodes],
+            "failures": [f.to_json() for f in self.failures],
+            "by_graph": [dict(g) for g in self.by_graph],
+            "by_suite": [dict(s) for s in self.by_suite],
+        }
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _true_graph(config: Mapping[str, Any]) -> CausalGraph:
+    nodes = config.get("nodes")
+    names = [normalize_node(str(k)) for k in nodes] if isinstance(nodes, Mapping) else []
+    pairs = sorted(M.normalize_pairs(config.get("edges") or []))
+    return CausalGraph.from_pairs(pairs, names)
+
+
+class _ImecCache:
+    """Memoises I-MEC sizes per (true graph, target set); suites reuse few graphs."""
+
+    def __init__(self) -> None:
+        self._sizes: dict[tuple[Any, ...], int | None] = {}
+
+    def size(self, graph: CausalGraph, targets: frozenset[str]) -> int | None:
+        key = (graph.nodes, graph.pairs, targets)
+        if key not in self._sizes:
+            from causalcheck.solvers.equivalence import imec_size
+
+            try:
+                self._sizes[key] = imec_size(graph, [[t] for t in sorted(targets)])
+            except CausalCheckError:
+                self._sizes[key] = None
+        return self._sizes[key]
+
+
+_CACHE = _ImecCache()
+
+
+def _hyp_parts(hyp: Mapping[str, Any]) -> tuple[frozenset[tuple[str, str]], list[str], str, Mapping[str, Any]]:
+    problems: list[str] = []
+    raw_edges = hyp.get("edges")
+    pairs: set[tuple[str, str]] = set()
+    if isinstance(raw_edges, list):
+        for item in raw_edges:
+            try:
+                pairs.update(M.normalize_pairs([item]))
+            except CausalCheckError as exc:
+                problems.append(str(exc))
+    elif raw_edges is not None:
+        problems.append(f"hypothesis edges={str(raw_edges)[:60]!r} must be a list")
+    eq = hyp.get("freq_equation")
+    coeffs = hyp.get("coefficients")
+    return (
+        frozenset(pairs),
+        problems,
+        eq if isinstance(eq, str) else "",
+        coeffs if isinstance(coeffs, Mapping) else {},
+    )
+
+
+def _is_nonempty(hyp: Mapping[str, Any] | None) -> bool:
+    return bool(hyp) and bool(hyp.get("edges") or hyp.get("freq_equation") or hyp.get("coefficients"))  # type: ignore[union-attr]
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def score_episode(ep: EpisodeData, *, coefficient_tolerance: float = 1e-6, audit: bool = True) -> EpisodeScore:
+    """Score one loaded episode (never raises for content problems: they become warnings)."""
+    config = ep.config
+    truth = _true_graph(config)
+    true_pairs = truth.pairs
+    known = set(truth.nodes) | {FREQ}
+    warnings = list(ep.warnings)
+    unknown: set[str] = set()
+    steps: list[StepScore] = []
+    current: tuple[frozenset[tuple[str, str]], str, Mapping[str, Any]] = (frozenset(), "", {})
+    current_step: int | None = None
+    targets: set[str] = set()
+    memo: dict[tuple[Any, ...], tuple[M.PRF, M.PRF, M.PRF, M.PRF, M.SHD]] = {}
+    for st in ep.steps:
+        if st.record_error:
+            warnings.append(st.record_error)
+        hyp = hypothesis_of(st.record)
+        if hyp is not None and _is_nonempty(hyp):
+            pairs, problems, eq, coeffs = _hyp_parts(hyp)
+            warnings.extend(f"step {st.index + 1}: {p}" for p in problems)
+            unknown.update(n for pair in pairs for n in pair if n not in known)
+            current = (pairs, eq, coeffs)
+            current_step = st.index + 1
+        if st.intervention is not None:
+            if st.intervention[0] in known:
+                targets.add(st.intervention[0])
+            else:
+                warnings.append(f"step {st.index + 1}: intervention on unknown node {st.intervention[0]!r}")
+        key = (current[0], json.dumps(dict(current[2]), sort_keys=True, default=str))
+        if key not in memo:
+            memo[key] = (
+                M.set_prf(current[0], true_pairs),
+                M.parent_prf(current[0], true_pairs),
+                M.root_prf(current[0], true_pairs),
+                M.coefficient_prf(current[2], config, coefficient_tolerance),
+                M.shd(current[0], true_pairs),
+            )
+        e, p, r, c, s = memo[key]
+        frozen_targets = frozenset(targets)
+        steps.append(
+            StepScore(
+                st.index + 1, current_step, e, p, r, c, s, tuple(sorted(frozen_targets)),
+                _CACHE.size(truth, frozen_targets),
+            )
+        )
+    if unknown:
+        warnings.append(f"hypothesis names node(s) {sorted(unknown)!r} that are not in the true graph {sorted(known)!r}")
+
+    pairs, eq, coeffs = current
+    final: dict[str, Any] = {"task_accuracy": None if ep.success is None else (1.0 if ep.success else 0.0)}
+    if steps:
+        last = steps[-1]
+        e, p, r, c, s = last.edge, last.parent, last.root, last.coefficient, last.shd
+    else:
+        e = M.set_prf(pairs, true_pairs)
+        p = M.parent_prf(pairs, true_pairs)
+        r = M.root_prf(pairs, true_pairs)
+        c = M.coefficient_prf(coeffs, config, coefficient_tolerance)
+        s = M.shd(pairs, true_pairs)
+    final.update(
+        hypothesis_step=current_step,
+        edge_precision=e.precision,
+        edge_recall=e.recall,
+        edge_f1=e.f1,
+        parent_precision=p.precision,
+        parent_recall=p.recall,
+        parent_f1=p.f1,
+        root_precision=r.precision,
+        root_recall=r.recall,
+        root_f1=r.f1,
+        coefficient_precision=c.precision,
+        coefficient_recall=c.recall,
+        coefficient_f1=c.f1,
+        shd=s.total,
+        shd_missing=s.missing,
+        shd_extra=s.extra,
+        shd_reversed=s.reversed,
+    )
+    formula: M.FormulaResult | None = None
+    if ep.target_freq is not None and ep.reactor_props is not None:
+        formula = M.formula_error(eq, ep.reactor_props, ep.target_freq, coeffs)
+    final.update(
+        target_freq=ep.target_freq,
+        formula_predicted=None if formula is None else formula.predicted,
+        formula_abs_error=None if formula is None else formula.abs_error,
+        formula_hit=None if formula is None or formula.hit is None else float(formula.hit),
+        formula_reason=None if formula is None else formula.reason,
+        submitted=next((s.submission for s in reversed(ep.steps) if s.submission is not None), None),
+        mec_size=_CACHE.size(truth, frozenset()),
+        imec_size=steps[-1].imec_size if steps else _CACHE.size(truth, frozenset()),
+        interventions_used=sum(1 for s in ep.steps if s.intervention is not None),
+        distinct_targets=len(targets),
+        steps=len(ep.steps),
+    )
+    audit_json: dict[str, Any] = {}
+    if audit:
+        report = audit_episode(ep)
+        final.update(
+            interventions_unused=report.meta.get("interventions_unused"),
+            submissions_unused=report.meta.get("submissions_unused"),
+            audit_errors=len(report.errors),
+        )
+        audit_json = report.to_json()
+    return EpisodeScore(
+        ep.source, ep.kind, ep.suite, ep.graph_id, ep.experiment_id, ep.seed, final, tuple(steps), audit_json,
+        tuple(warnings),
+    )
+
+
+def rollup(
+    episodes: Sequence[EpisodeScore], by: str, *, resamples: int = 1000, seed: int = 0
+) -> tuple[dict[str, Any], ...]:
+    """Group *episodes* by ``"graph"`` (suite + experiment_id) or ``"suite"``; mean + bootstrap CI per metric."""
+    if by not in ("graph", "suite"):
+        raise CausalCheckError(f"by={by!r} must be 'graph' or 'suite'")
+    groups: dict[tuple[str, ...], list[EpisodeScore]] = {}
+    for ep in episodes:
+        key: tuple[str, ...] = (ep.suite, ep.experiment_id) if by == "graph" else (ep.suite,)
+        groups.setdefault(key, []).append(ep)
+    out: list[dict[str, Any]] = []
+    for key in sorted(groups):
+        members = groups[key]
+        row: dict[str, Any] = {"suite": key[0]}
+        if by == "graph":
+            row["experiment_id"] = key[1]
+        row["episodes"] = len(members)
+        for metric in ROLLUP_KEYS:
+            vals = [ep.final.get(metric) for ep in members]
+            nums = [float(v) for v in vals if isinstance(v, (int, float)) and not isinstance(v, bool)]
+            ci = M.bootstrap_ci(nums, resamples=resamples, seed=seed)
+            row[metric] = ci.to_json()
+        out.append(row)
+    return tuple(out)
+
+
+def score_paths(
+    paths: Iterable[str | Path],
+    *,
+    resamples: int = 1000,
+    seed: int = 0,
+    coefficient_tolerance: float = 1e-6,
+    audit: bool = True,
+) -> ScoreReport:
+    """Discover, load and score every episode under *paths*; failures are collected, not raised."""
+    episodes: list[EpisodeScore] = []
+    failures: list[Failure] = []
+    for kind, path in discover_episodes(list(paths)):
+        try:
+            ep = load_episode(kind, path)
+            episodes.append(score_episode(ep, coefficient_tolerance=coefficient_tolerance, audit=audit))
+        except CausalCheckError as exc:
+            failures.append(Failure(str(path), str(exc)))
+    return ScoreReport(
+        tuple(episodes),
+        tuple(failures),
+        rollup(episodes, "graph", resamples=resamples, seed=seed),
+        rollup(episodes, "suite", resamples=resamples, seed=seed),
+        {"bootstrap": resamples, "seed": seed, "coefficient_tolerance": coefficient_tolerance},
+    )
+
+
+# --------------------------------------------------------------------------- outputs
+
+_CSV_FIELDS = (
+    "source",
+    "suite",
+    "experiment_id",
+    "seed",
+    "task_accuracy",
+    "edge_precision",
+    "edge_recall",
+    "edge_f1",
+    "parent_f1",
+    "root_f1",
+    "coefficient_f1",
+    "shd",
+    "shd_missing",
+    "shd_extra",
+    "shd_reversed",
+    "target_freq",
+    "formula_predicted",
+    "formula_abs_error",
+    "formula_hit",
+    "mec_size",
+    "imec_size",
+    "interventions_used",
+    "interventions_unused",
+    "submissions_unused",
+    "audit_errors",
+)
+
+
+def episodes_csv(report: ScoreReport) -> str:
+    """One row per scored episode with the final metrics."""
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=list(_CSV_FIELDS), extrasaction="ignore", lineterminator="\n")
+    w.writeheader()
+    for ep in report.episodes:
+        w.writerow({"source": ep.source, "suite": ep.suite, "experiment_id": ep.experiment_id, "seed": ep.seed, **ep.final})
+    return buf.getvalue()
+
+
+def steps_csv(report: ScoreReport) -> str:
+    """One row per (episode, step) with the per-step metrics."""
+    buf = io.StringIO()
+    fields = ["source", "experiment_id", "seed", "step", "hypothesis_step", "edge_precision", "edge_recall",
+              "edge_f1", "parent_f1", "root_f1", "coefficient_f1", "shd", "targets", "imec_size"]
+    w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
+    w.writeheader()
+    for ep in report.episodes:
+        for st in ep.steps:
+            w.writerow({"source": ep.source, "experiment_id": ep.experiment_id, "seed": ep.seed, **st.row()})
+    return buf.getvalue()
+
+
+def _fmt(ci: Mapping[str, Any]) -> str:
+    mean = ci.get("mean")
+    if mean is None:
+        return "–"
+    text = f"{mean:.3f}" if abs(mean) < 1000 else f"{mean:.4g}"
+    if ci.get("low") is not None:
+        text += f" [{ci['low']:.3f}, {ci['high']:.3f}]"
+    return text
+
+
+_MD_COLS = ("task_accuracy", "edge_f1", "parent_f1", "root_f1", "coefficient_f1", "shd", "formula_abs_error", "imec_size", "interventions_unused", "audit_errors")
+
+
+def summary_markdown(report: ScoreReport) -> str:
+    """Markdown tables: per suite, per graph, and the failures."""
+    lines = ["# Lab scores", ""]
+    for title, rows, keys in (("Per suite", report.by_suite, ("suite",)), ("Per graph", report.by_graph, ("suite", "experiment_id"))):
+        lines += [f"## {title}", "", "| " + " | ".join([*keys, "n", *_MD_COLS]) + " |", "|" + "---|" * (len(keys) + 1 + len(_MD_COLS))]
+        for row in rows:
+            cells = [str(row[k]) for k in keys] + [str(row["episodes"])] + [_fmt(row[c]) for c in _MD_COLS]
+            lines.append("| " + " | ".join(cells) + " |")
+        lines.append("")
+    opts = report.options
+    lines.append(f"Means with {opts.get('bootstrap')}-resample percentile bootstrap 95% intervals (seed {opts.get('seed')}).")
+    if report.failures:
+        lines += ["", "## Not scored", ""]
+        lines += [f"- `{f.source}`: {f.reason.splitlines()[0]}" for f in report.failures]
+    return "\n".join(lines) + "\n"
+
+
+def write_outputs(report: ScoreReport, out_dir: str | Path, formats: Sequence[str] = ("json", "csv", "md")) -> list[Path]:
+    """Write ``scores.json``, ``episodes.csv`` + ``steps.csv``, ``summary.md`` (as selected)."""
+    from causalcheck.lab.trajectory import atomic_write_text
+
+    out = Path(out_dir)
+    written: list[Path] = []
+    if "json" in formats:
+        p = out / "scores.json"
+        atomic_write_text(p, json.dumps(report.to_json(), indent=1, ensure_ascii=False, default=str) + "\n")
+        written.append(p)
+    if "csv" in formats:
+        for name, text in (("episodes.csv", episodes_csv(report)), ("steps.csv", steps_csv(report))):
+            p = out / name
+            atomic_write_text(p, text)
+            written.append(p)
+    if "md" in formats:
+        p = out / "summary.md"
+        atomic_write_text(p, summary_markdown(report))
+        written.append(p)
+    return written
