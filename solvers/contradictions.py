@@ -1,0 +1,57 @@
+"""Contradictory edge directions.
+
+A hypothesis contradicts itself when it asserts both ``A -> B`` and ``B -> A`` (in an
+acyclic causal model at most one can hold).  It contradicts a *reference* when it asserts
+``B -> A`` while the reference — e.g. the effects seen under interventions, or a known true
+graph — establishes ``A -> B``.  Node names are compared after
+:func:`~causalcheck.graph.normalize_node`; edge labels are ignored.
+
+>>> from causalcheck.graph import CausalGraph
+>>> g = CausalGraph.from_pairs([("A", "B"), ("B", "A"), ("C", "D")])
+>>> [d.code for d in direction_contradictions(g, reference=[("D", "C")])]
+['direction-contradiction', 'contradicts-reference']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from causalcheck.diagnostics import Diagnostic
+from causalcheck.graph import CausalGraph, normalize_node
+
+__all__ = ["direction_contradictions"]
+
+
+def direction_contradictions(
+    graph: CausalGraph, reference: Iterable[tuple[str, str]] = ()
+) -> tuple[Diagnostic, ...]:
+    """``direction-contradiction`` for each pair asserted both ways, ``contradicts-reference`` for each reversed reference edge."""
+    pairs = [(normalize_node(a), normalize_node(b)) for a, b in (e.pair for e in graph.edges)]
+    present = set(pairs)
+    out: list[Diagnostic] = []
+    seen: set[frozenset[str]] = set()
+    for a, b in pairs:
+        key = frozenset((a, b))
+        if a != b and (b, a) in present and key not in seen:
+            seen.add(key)
+            out.append(
+                Diagnostic(
+                    code="direction-contradiction",
+                    message=f"the hypothesis asserts both {a} -> {b} and {b} -> {a}; at most one direction can hold",
+                    severity="error",
+                    elements=(f"{a} -> {b}", f"{b} -> {a}"),
+                )
+            )
+    ref = {(normalize_node(str(a)), normalize_node(str(b))) for a, b in reference}
+    for a, b in pairs:
+        if (b, a) in ref and (a, b) not in ref:
+            out.append(
+                Diagnostic(
+                    code="contradicts-reference",
+                    message=f"the hypothesis asserts {a} -> {b}, but the reference establishes {b} -> {a}",
+                    severity="error",
+                    elements=(f"{a} -> {b}",),
+                    data={"reference_edge": [b, a]},
+                )
+            )
+    return tuple(out)

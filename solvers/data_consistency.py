@@ -1,0 +1,323 @@
+"""Does the hypothesized equation reproduce the recorded data?
+
+Every evidence entry (a :class:`~causalcheck.records.DataPoint`: property values and the
+frequency seen with them) is a constraint on the equation.  With tolerance ``τ`` (absolute,
+in the target's units — Hz for CausaLab — default 0.01 because the simulator rounds every
+value to 2 decimals) point ``i`` is reproduced when ``|f(x_i; θ) − y_i| ≤ τ``.
+
+Two questions are asked, both exactly (rational arithmetic in z3, no floating-point fit):
+
+1. **The stated coefficients** (``data-mismatch``).  Coefficients with a number are fixed;
+   those ``null`` or missing are free.  If nothing is free, each point simply is or is not
+   reproduced, and the ones that are not are named with their residuals.  If some
+   coefficients are free, the question is whether *any* values for them reproduce all the
+   points; when none do, z3's unsat core over one tracked assertion per point names a
+   *minimal* set of conflicting points (minimised by deletion, so dropping any one of them
+   makes the rest fit).
+2. **The form of the equation** (``equation-refuted``), asked only when (1) fails: can any
+   values of *all* coefficients reproduce the points?  If not, the data refute the
+   structure itself (wrong parents or wrong functional form), not just the numbers; the
+   conflicting points are again a minimal unsat core.
+
+Each failure also reports the **smallest tolerance** that would make the points
+consistent: ``max_i |r_i|`` for fixed coefficients, otherwise the Chebyshev (minimax) fit
+``min_θ max_i |f(x_i; θ) − y_i|``, solved exactly with z3's optimiser.  Both questions need
+the equation to be affine in the free coefficients (``base + c_A*A + c_B*B^2`` is; ``c^2*A``
+is not) — otherwise only fixed-coefficient residuals are checked.
+
+Points without a frequency, or missing a value the equation needs, are skipped
+(``data-skipped``, info).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from causalcheck.diagnostics import Diagnostic
+from causalcheck.equation import Equation, format_number
+from causalcheck.errors import CausalCheckError
+from causalcheck.records import DataPoint, Hypothesis
+
+__all__ = ["DataFit", "data_consistency", "fit_points", "point_residuals"]
+
+_EPS = 1e-9
+
+
+@dataclass(frozen=True)
+class DataFit:
+    """The answer to one consistency question.
+
+    Attributes:
+        consistent: some values of the free coefficients reproduce every point within tolerance.
+        conflicting: ids of a minimal set of points that cannot all be reproduced (``()`` if consistent).
+        min_tolerance: the smallest tolerance that would make all points consistent.
+        core_min_tolerance: the same for the conflicting points alone.
+        coefficients: a minimax fit of the free coefficients (empty when none are free).
+        residuals: ``prediction - recorded`` per point id under that fit.
+    """
+
+    consistent: bool
+    conflicting: tuple[str, ...] = ()
+    min_tolerance: float = 0.0
+    core_min_tolerance: float = 0.0
+    coefficients: Mapping[str, float] = field(default_factory=dict)
+    residuals: Mapping[str, float] = field(default_factory=dict)
+
+
+def _q(x: float) -> Fraction:
+    return Fraction(repr(float(x)))
+
+
+def _usable(eq: Equation, points: Sequence[DataPoint]) -> tuple[list[DataPoint], list[tuple[str, str]]]:
+    ok: list[DataPoint] = []
+    skipped: list[tuple[str, str]] = []
+    for p in points:
+        if p.freq is None:
+            skipped.append((p.id, "no frequency"))
+            continue
+        missing = [v for v in eq.variables if p.value(v) is None]
+        if missing:
+            skipped.append((p.id, "no value for " + ", ".join(missing)))
+            continue
+        ok.append(p)
+    return ok, skipped
+
+
+def _values(p: DataPoint) -> dict[str, float | None]:
+    from causalcheck.graph import FREQ
+
+    return {**p.props, FREQ: p.freq}
+
+
+def point_residuals(h: Hypothesis, points: Sequence[DataPoint], eq: Equation) -> dict[str, float]:
+    """``prediction - recorded`` per point id, for an equation whose coefficients are all numbers.
+
+    Points that cannot be evaluated are left out.
+    """
+    out: dict[str, float] = {}
+    for p in points:
+        if p.freq is None:
+            continue
+        try:
+            out[p.id] = eq.evaluate(_values(p), h.coefficients) - p.freq
+        except CausalCheckError:
+            continue
+    return out
+
+
+def fit_points(
+    eq: Equation,
+    points: Sequence[DataPoint],
+    fixed: Mapping[str, float | None],
+    tolerance: float,
+) -> DataFit | None:
+    """Can the coefficients not in *fixed* be chosen so *eq* reproduces *points*? (see module doc).
+
+    Returns ``None`` when the equation is not affine in the free coefficients.
+    """
+    rows: list[tuple[str, Fraction, dict[str, Fraction], Fraction]] = []
+    for p in points:
+        lf = eq.linear_form(_values(p), fixed)
+        if lf is None:
+            return None
+        const, weights = lf
+        assert p.freq is not None
+        rows.append((p.id, _q(const), {k: _q(w) for k, w in weights.items() if w != 0}, _q(p.freq)))
+    free = sorted({k for _, _, w, _ in rows for k in w})
+    if not free:
+        residuals = {pid: float(c - y) for pid, c, _, y in rows}
+        bad = tuple(pid for pid, r in residuals.items() if abs(r) > tolerance + _EPS * max(1.0, abs(r)))
+        worst = max((abs(r) for r in residuals.values()), default=0.0)
+        core_worst = max((abs(residuals[b]) for b in bad), default=0.0)
+        return DataFit(not bad, bad, worst, core_worst, {}, residuals)
+
+    import z3
+
+    ctx = z3.Context()
+    var = {k: z3.Real(f"k{i}", ctx) for i, k in enumerate(free)}
+
+    def expr(const: Fraction, w: dict[str, Fraction], y: Fraction) -> Any:
+        e = z3.RealVal(str(const - y), ctx)
+        for k, x in w.items():
+            e = e + z3.RealVal(str(x), ctx) * var[k]
+        return e
+
+    resid = {pid: expr(c, w, y) for pid, c, w, y in rows}
+    tol = z3.RealVal(str(_q(tolerance) + Fraction(1, 10**9)), ctx)
+
+    def sat(ids: Sequence[str]) -> bool:
+        s = z3.Solver(ctx=ctx)
+        for pid in ids:
+            s.add(resid[pid] <= tol, resid[pid] >= -tol)
+        return bool(s.check() == z3.sat)
+
+    def chebyshev(ids: Sequence[str]) -> tuple[float, dict[str, float]]:
+        opt = z3.Optimize(ctx=ctx)
+        t = z3.Real("t", ctx)
+        for pid in ids:
+            opt.add(resid[pid] <= t, resid[pid] >= -t)
+        h = opt.minimize(t)
+        if opt.check() != z3.sat:  # pragma: no cover - always feasible
+            return float("inf"), {}
+        val = opt.lower(h)
+        model = opt.model()
+        coeffs = {k: _to_float(model.eval(v, model_completion=True)) for k, v in var.items()}
+        return _to_float(val), coeffs
+
+    ids = [pid for pid, *_ in rows]
+    solver = z3.Solver(ctx=ctx)
+    solver.set("core.minimize", True)
+    trackers: dict[str, str] = {}
+    for i, pid in enumerate(ids):
+        b = z3.Bool(f"point_{i}", ctx)
+        trackers[str(b)] = pid
+        solver.assert_and_track(z3.And(resid[pid] <= tol, resid[pid] >= -tol), b)
+    min_tol, fit = chebyshev(ids)
+    residuals = {pid: float(c - y) + sum(float(x) * fit.get(k, 0.0) for k, x in w.items()) for pid, c, w, y in rows}
+    if solver.check() == z3.sat:
+        return DataFit(True, (), min_tol, 0.0, fit, residuals)
+    core = [trackers[str(b)] for b in solver.unsat_core()]
+    core.sort(key=ids.index)
+    i = 0
+    while i < len(core):  # deletion-based minimisation
+        trial = core[:i] + core[i + 1 :]
+        if trial and not sat(trial):
+            core = trial
+        else:
+            i += 1
+    core_tol, _ = chebyshev(core)
+    return DataFit(False, tuple(core), min_tol, core_tol, fit, residuals)
+
+
+def _to_float(v: Any) -> float:
+    import z3
+
+    if z3.is_rational_value(v):
+        return float(Fraction(v.numerator_as_long(), v.denominator_as_long()))
+    if z3.is_algebraic_value(v):  # pragma: no cover - linear problems have rational optima
+        return float(v.approx(20).as_fraction())
+    try:
+        return float(v.as_fraction())
+    except Exception:  # pragma: no cover - infinities/epsilons of the optimiser
+        return float("nan")
+
+
+def _fmt(x: float) -> str:
+    return format_number(round(x, 6))
+
+
+def data_consistency(
+    h: Hypothesis, points: Sequence[DataPoint], tolerance: float = 0.01
+) -> tuple[Diagnostic, ...]:
+    """``data-mismatch`` / ``equation-refuted`` / ``data-skipped`` diagnostics; never raises on a bad hypothesis."""
+    if not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool) or not tolerance >= 0:
+        from causalcheck.errors import InputFormatError
+
+        raise InputFormatError(f"tolerance={tolerance!r} must be a number >= 0")
+    if not h.equation.strip() or not points:
+        return ()
+    from causalcheck.errors import DSLSyntaxError
+    from causalcheck.solvers.equations import hypothesis_equation
+
+    try:
+        eq = hypothesis_equation(h)
+    except DSLSyntaxError:
+        return ()  # reported by equation_consistency
+    usable, skipped = _usable(eq, points)
+    out: list[Diagnostic] = []
+    if skipped:
+        out.append(
+            Diagnostic(
+                "data-skipped",
+                f"{len(skipped)} data point(s) not checked: "
+                + "; ".join(f"{pid} ({why})" for pid, why in skipped[:5]),
+                "info",
+                elements=tuple(pid for pid, _ in skipped),
+            )
+        )
+    if not usable:
+        return tuple(out)
+    fixed = {k: v for k, v in h.coefficients.items() if v is not None}
+    try:
+        stated = fit_points(eq, usable, fixed, tolerance)
+    except CausalCheckError as exc:
+        out.append(Diagnostic("data-not-checked", f"the equation cannot be evaluated on the data: {exc}", "info"))
+        return tuple(out)
+    if stated is None:
+        if eq.variables and not set(eq.coefficient_names) - set(fixed):
+            res = point_residuals(h, usable, eq)
+            bad = tuple(pid for pid, r in res.items() if abs(r) > tolerance + _EPS)
+            stated = DataFit(not bad, bad, max(map(abs, res.values()), default=0.0), 0.0, {}, res)
+        else:
+            out.append(
+                Diagnostic(
+                    "data-not-checked",
+                    "the equation is not linear in its undetermined coefficients; data consistency was not checked",
+                    "info",
+                )
+            )
+            return tuple(out)
+    if stated.consistent:
+        return tuple(out)
+    free = [c for c in eq.coefficient_names if c not in fixed]
+    ids = stated.conflicting
+    if not free:
+        details = "; ".join(
+            f"{pid}: predicted {_fmt(next(p for p in usable if p.id == pid).freq + stated.residuals[pid])}, "  # type: ignore[operator]
+            f"recorded {_fmt(next(p for p in usable if p.id == pid).freq)}"  # type: ignore[arg-type]
+            f" (off by {_fmt(abs(stated.residuals[pid]))})"
+            for pid in ids[:5]
+        )
+        more = f" and {len(ids) - 5} more" if len(ids) > 5 else ""
+        msg = (
+            f"with the stated coefficients the equation misses {len(ids)} of {len(usable)} recorded point(s) "
+            f"by more than {_fmt(tolerance)}: {details}{more}; the smallest tolerance that accepts all points is "
+            f"{_fmt(stated.min_tolerance)}"
+        )
+    else:
+        msg = (
+            f"no values of the undetermined coefficient(s) {', '.join(free)} make the equation reproduce the points "
+            f"{', '.join(ids)} (a minimal conflicting set) within {_fmt(tolerance)}; the smallest tolerance that "
+            f"would make all points consistent is {_fmt(stated.min_tolerance)}"
+        )
+    form = fit_points(eq, usable, {}, tolerance) if eq.coefficient_names else None
+    if form is not None and form.consistent and (fixed or free):
+        refit = ", ".join(f"{k}={_fmt(v)}" for k, v in form.coefficients.items())
+        msg += f" (other coefficients fit all points, e.g. {refit})"
+    out.append(
+        Diagnostic(
+            "data-mismatch",
+            msg,
+            "error",
+            elements=ids,
+            data={
+                "conflicting": list(ids),
+                "min_tolerance": stated.min_tolerance,
+                "conflicting_min_tolerance": stated.core_min_tolerance,
+                "residuals": dict(stated.residuals),
+                "tolerance": tolerance,
+            },
+        )
+    )
+    if form is not None and not form.consistent:
+        out.append(
+            Diagnostic(
+                "equation-refuted",
+                f"no coefficients at all make {eq.canonical()!r} reproduce the points {', '.join(form.conflicting)} "
+                f"(a minimal conflicting set) within {_fmt(tolerance)}: the data contradict the form of the equation "
+                f"(its parents or shape), not only its numbers; the best possible fit still misses by "
+                f"{_fmt(form.min_tolerance)}",
+                "error",
+                elements=form.conflicting,
+                data={
+                    "conflicting": list(form.conflicting),
+                    "min_tolerance": form.min_tolerance,
+                    "conflicting_min_tolerance": form.core_min_tolerance,
+                    "best_fit": dict(form.coefficients),
+                },
+            )
+        )
+    return tuple(out)

@@ -1,0 +1,141 @@
+"""Does the equation agree with the graph, and are its coefficients determined?
+
+In a structural causal model the equation of a node is a function of exactly its parents.
+So for a hypothesis with target ``T`` (the CausaLab frequency):
+
+* every variable on the right-hand side must be a parent of ``T`` in the edge list
+  (``non-parent-in-equation``), and every parent of ``T`` must appear in the equation
+  (``parent-missing-from-equation``); ``T`` must not appear on its own right-hand side;
+* every coefficient the equation uses must have a non-zero number in ``coefficients``;
+  a missing name, ``null`` or ``0`` (``base`` may be 0) leaves the mechanism
+  **undetermined** (``undetermined-coefficient``, a warning: the hypothesis is incomplete
+  rather than wrong); coefficients the equation never uses are reported as
+  ``unused-coefficient``;
+* an equation that does not parse is ``equation-syntax`` (with the caret message), and one
+  whose left-hand side names another node is ``equation-target``.
+
+The equation is parsed with the hypothesis' coefficient names and graph nodes as hints
+(see :mod:`causalcheck.equation`).
+"""
+
+from __future__ import annotations
+
+from causalcheck.diagnostics import Diagnostic
+from causalcheck.equation import Equation, is_coefficient_name, parse_equation
+from causalcheck.errors import DSLSyntaxError
+from causalcheck.records import Hypothesis
+
+__all__ = ["equation_consistency", "hypothesis_equation"]
+
+_INTERCEPTS = ("base", "intercept", "bias", "offset", "const")
+
+
+def hypothesis_equation(h: Hypothesis) -> Equation:
+    """The parsed equation of *h* (names sorted with its coefficients and nodes as hints).
+
+    Raises :class:`~causalcheck.errors.DSLSyntaxError` when the text does not parse.
+    """
+    return parse_equation(h.equation, coefficients=h.coefficients, nodes=h.graph.nodes, source="freq_equation")
+
+
+def _is_intercept(name: str) -> bool:
+    return name.split("_", 1)[0] in _INTERCEPTS
+
+
+def equation_consistency(h: Hypothesis) -> tuple[Diagnostic, ...]:
+    """Diagnostics comparing ``h.equation`` with ``h.graph`` and ``h.coefficients``; never raises."""
+    out: list[Diagnostic] = []
+    target = h.target
+    parents = h.graph.parents(target)
+    if not h.equation.strip():
+        if parents:
+            out.append(
+                Diagnostic(
+                    "missing-equation",
+                    f"{target} has parents {', '.join(parents)} but the hypothesis gives no equation for it",
+                    "warning",
+                    elements=(target,),
+                )
+            )
+        return tuple(out)
+    try:
+        eq = hypothesis_equation(h)
+    except DSLSyntaxError as exc:
+        return (
+            Diagnostic(
+                "equation-syntax",
+                f"the equation {h.equation!r} does not parse: {exc}",
+                "error",
+                elements=(h.equation,),
+                data={"line": exc.line, "column": exc.column, "expected": list(exc.expected)},
+            ),
+        )
+    if eq.target is not None and eq.target != target:
+        out.append(
+            Diagnostic(
+                "equation-target",
+                f"the equation defines {eq.target!r}, but the hypothesis target is {target!r}",
+                "warning",
+                elements=(eq.target,),
+            )
+        )
+    variables = eq.variables
+    if target in variables:
+        out.append(
+            Diagnostic(
+                "self-reference",
+                f"the equation for {target} uses {target} itself on the right-hand side",
+                "error",
+                elements=(target,),
+            )
+        )
+    non_parents = tuple(v for v in variables if v not in parents and v != target)
+    if non_parents:
+        listed = ", ".join(non_parents)
+        out.append(
+            Diagnostic(
+                "non-parent-in-equation",
+                f"the equation uses {listed}, but the edges give {target} no edge from "
+                f"{'it' if len(non_parents) == 1 else 'them'} "
+                f"(parents of {target}: {', '.join(parents) or 'none'}); add the edge(s) or drop the term(s)",
+                "error",
+                elements=non_parents,
+                data={"parents": list(parents)},
+            )
+        )
+    missing = tuple(p for p in parents if p not in variables)
+    if missing:
+        out.append(
+            Diagnostic(
+                "parent-missing-from-equation",
+                f"{', '.join(f'{p} -> {target}' for p in missing)} is in the edges, but the equation does not use "
+                f"{', '.join(missing)}",
+                "error",
+                elements=tuple(f"{p} -> {target}" for p in missing),
+            )
+        )
+    for name in eq.coefficient_names:
+        if name not in h.coefficients:
+            reason, text = "missing", f"coefficient {name!r} is used by the equation but has no value in coefficients"
+        elif h.coefficients[name] is None:
+            reason, text = "null", f"coefficient {name!r} is null (undetermined)"
+        elif h.coefficients[name] == 0 and not _is_intercept(name):
+            reason, text = "zero", f"coefficient {name!r} is 0, which removes its term (a parent with no effect is not a parent)"
+        else:
+            continue
+        out.append(
+            Diagnostic("undetermined-coefficient", text, "warning", elements=(name,), data={"reason": reason})
+        )
+    used = set(eq.coefficient_names) | set(variables)
+    unused = tuple(n for n in h.coefficients if n not in used)
+    if unused:
+        kinds = ", ".join(unused)
+        out.append(
+            Diagnostic(
+                "unused-coefficient",
+                f"coefficients {kinds} are not used by the equation",
+                "warning" if any(is_coefficient_name(n) for n in unused) else "info",
+                elements=unused,
+            )
+        )
+    return tuple(out)
