@@ -186,7 +186,7 @@ def solve_mechanisms(
     *,
     family: str = "linear",
     frequency_can_be_parent: bool = False,
-    max_subset: int = 12,
+    max_subset: int = 8,
     noise_slack: float = 0.0,
 ) -> Mechanisms:
     """The sparsest mechanisms consistent with the evidence (see the module docstring).
@@ -207,6 +207,14 @@ def solve_mechanisms(
         off = 1 if z == FREQ else 0
         best: tuple[float, tuple[int, ...], list[float]] | None = None
         fallback: tuple[float, tuple[int, ...], list[float]] | None = None
+        if len(cands) > max_subset:
+            # too many subsets to enumerate (large scaling graphs): fit all candidates, keep the
+            # clearly non-zero ones, and search subsets of those
+            full = _fit(xs, ys, list(range(off + len(cands) * width)))
+            assert full is not None
+            keep = [k for k in range(len(cands)) if max(abs(full[0][off + k * width + w]) for w in range(width)) > 0.05]
+            cands = [cands[k] for k in keep][: max_subset * 2]
+            xs, ys, tols = _rows(ev, z, cands, family)
         sizes = range(0, min(len(cands), max_subset) + 1)
         for size in sizes:
             for subset in itertools.combinations(range(len(cands)), size):

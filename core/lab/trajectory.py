@@ -90,7 +90,7 @@ class Trajectory:
 
 
 def _dumps(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, allow_nan=False, separators=(",", ": "))
+    return json.dumps(obj, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 
 
 def atomic_write_text(path: Path, text: str) -> None:

@@ -1,0 +1,310 @@
+"""Run an agent over a suite: one trajectory file per episode, then a summary.
+
+Layout of an output folder::
+
+    run.json                 what was run (suite, agent, seeds, episode config) — resume checks it
+    episodes/<nnn>_<graph_id>_s<seed>.jsonl   one trajectory per episode (see trajectory.py)
+    summary.json, summary.md per-suite table: task accuracy, all-edge F1, SHD, interventions
+
+Episodes are independent units: each is written atomically (temporary file + rename) when
+it finishes, so an interrupted run leaves only complete files, and ``resume=True`` runs
+exactly the missing ones — nothing is lost or duplicated.  Episodes run in worker
+processes with ``workers > 1``; every episode depends only on (graph, seed, agent, config),
+so results are identical for any worker count.  The summary is recomputed from the files.
+
+Metric conventions: all-edge F1 and SHD (a reversed edge counts once, as CausaLab does) are
+:func:`causalcheck.metrics.edge_prf` / :func:`causalcheck.metrics.shd` on the last
+non-empty hypothesis of the episode; task accuracy is the share of episodes whose reactor
+was activated.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from causalcheck.errors import InputFormatError
+from causalcheck.lab.episode import Episode, EpisodeConfig
+from causalcheck.lab.suites import Suite, SuiteGraph, load_suite
+from causalcheck.lab.trajectory import TRAJECTORY_FORMAT, atomic_write_text, read_trajectory, write_trajectory
+
+__all__ = ["RunSpec", "episode_filename", "run_episode", "run_suite", "summarize_folder"]
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything that determines a run's results."""
+
+    suite: str
+    agent: str
+    seeds: tuple[int, ...]
+    config: EpisodeConfig
+    agent_options: Mapping[str, Any]
+    graphs: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "suite": self.suite,
+            "agent": self.agent,
+            "seeds": list(self.seeds),
+            "config": self.config.to_json(),
+            "agent_options": dict(self.agent_options),
+            "graphs": list(self.graphs),
+        }
+
+
+def episode_filename(index: int, graph_id: str, seed: int) -> str:
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in graph_id)
+    return f"{index:03d}_{safe}_s{seed}.jsonl"
+
+
+def _final_hypothesis(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    for rec in reversed(records):
+        hyp = rec.get("hypothesis")
+        if isinstance(hyp, Mapping) and (hyp.get("edges") or hyp.get("freq_equation") or hyp.get("coefficients")):
+            return dict(hyp)
+    return {"edges": [], "freq_equation": "", "coefficients": {}}
+
+
+def _pairs(hyp: Mapping[str, Any]) -> list[tuple[str, str]]:
+    out = []
+    for e in hyp.get("edges") or []:
+        if isinstance(e, Mapping) and isinstance(e.get("from"), str) and isinstance(e.get("to"), str):
+            out.append((e["from"], e["to"]))
+    return out
+
+
+def run_episode(
+    graph: SuiteGraph,
+    agent: Any,
+    seed: int,
+    *,
+    config: EpisodeConfig | None = None,
+    suite_name: str = "",
+    agent_name: str = "",
+    candidates: Sequence[Any] = (),
+) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
+    """Play one episode; returns the trajectory's header, step lines and summary."""
+    from causalcheck.metrics import edge_prf, parent_prf, shd
+
+    cfg = config or EpisodeConfig()
+    ep = Episode(graph, cfg, candidates=candidates)
+    task, obs = ep.reset(seed)
+    agent.reset(task)
+    header = {
+        "format": TRAJECTORY_FORMAT,
+        "suite": suite_name,
+        "graph_id": graph.graph_id,
+        "seed": seed,
+        "agent": agent_name,
+        "config": dict(graph.config),
+        "budgets": ep.budgets(),
+        "reactor": {"props": dict(ep.reactor_props), "target_freq": ep.target_freq},
+        "manipulator_initial": dict(ep.manipulator_initial),
+        "prior_records": list(ep.prior),
+        "options": cfg.to_json(),
+        "task_text": task.text,
+    }
+    steps: list[dict[str, Any]] = []
+    while not obs.done:
+        out = agent.act(obs)
+        before = obs
+        obs = ep.step(out.action)
+        line = {
+            "step": len(steps),
+            "observation": before.to_json(),
+            "record": dict(out.record),
+            "action": out.action.to_json(),
+            "response": dict(obs.response),
+        }
+        if out.info:
+            line["info"] = dict(out.info)
+        steps.append(line)
+    final = _final_hypothesis([s["record"] for s in steps])
+    true = sorted(graph.scm.graph.pairs)
+    pred = _pairs(final)
+    summary = {
+        **ep.summary(),
+        "final_hypothesis": final,
+        "edge_f1": edge_prf(pred, true).f1,
+        "parent_f1": parent_prf(pred, true).f1,
+        "shd": shd(pred, true).total,
+    }
+    return header, steps, summary
+
+
+# ---------------------------------------------------------------------- workers
+_CACHE: dict[str, Suite] = {}
+
+
+def _suite(name: str) -> Suite:
+    if name not in _CACHE:
+        _CACHE[name] = load_suite(name)
+    return _CACHE[name]
+
+
+def _work(job: tuple[str, int, int, str, str, Mapping[str, Any], Mapping[str, Any], str]) -> str:
+    from causalcheck.lab.agents import make_agent
+
+    suite_ref, index, seed, agent_name, suite_name, cfg_json, options, path = job
+    suite = _suite(suite_ref)
+    graph = suite.graphs[index]
+    cfg = EpisodeConfig(**cfg_json)
+    agent = make_agent(agent_name, seed=seed, options=options)
+    cands = [g.scm.graph for g in suite.graphs] if cfg.candidate_tool else []
+    header, steps, summary = run_episode(
+        graph, agent, seed, config=cfg, suite_name=suite_name, agent_name=agent_name, candidates=cands
+    )
+    write_trajectory(path, header, steps, summary)
+    return path
+
+
+def _check_manifest(out: Path, spec: RunSpec, resume: bool) -> None:
+    manifest = out / "run.json"
+    existing = sorted((out / "episodes").glob("*.jsonl")) if (out / "episodes").is_dir() else []
+    if manifest.exists():
+        try:
+            old = json.loads(manifest.read_text(encoding="utf-8"))
+        except json.JSONDecodeError:
+            raise InputFormatError(f"{manifest}: run manifest is not JSON; use a fresh --out folder") from None
+        if not resume and existing:
+            raise InputFormatError(f"out={str(out)!r} already holds {len(existing)} episodes; pass --resume or a new folder")
+        if resume and old != spec.to_json():
+            raise InputFormatError(
+                f"out={str(out)!r} was started with a different run (suite/agent/seeds/options); "
+                "resume needs the same arguments"
+            )
+    elif existing and not resume:
+        raise InputFormatError(f"out={str(out)!r} already holds episode files; pass --resume or a new folder")
+    atomic_write_text(manifest, json.dumps(spec.to_json(), indent=2) + "\n")
+
+
+def run_suite(
+    suite: str,
+    agent: str,
+    out_dir: str | Path,
+    *,
+    seeds: Sequence[int] = (1,),
+    config: EpisodeConfig | None = None,
+    agent_options: Mapping[str, Any] | None = None,
+    workers: int = 1,
+    resume: bool = False,
+    graphs: Sequence[str] = (),
+    limit: int | None = None,
+    progress: bool | None = None,
+    on_episode: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Run *agent* on every (graph, seed) of *suite*, write the files, return the summary."""
+    from causalcheck.lab.agents import AGENTS
+
+    if agent not in AGENTS:
+        raise InputFormatError(f"agent={agent!r} is unknown; registered agents: {sorted(AGENTS)!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InputFormatError(f"workers={workers!r} must be a positive integer")
+    cfg = config or EpisodeConfig()
+    loaded = _suite(suite)
+    spec = RunSpec(loaded.name, agent, tuple(int(s) for s in seeds), cfg, dict(agent_options or {}), tuple(graphs))
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    _check_manifest(out, spec, resume)
+    chosen = [(i, g) for i, g in enumerate(loaded.graphs) if not graphs or g.graph_id in graphs]
+    if graphs:
+        missing = sorted(set(graphs) - {g.graph_id for _, g in chosen})
+        if missing:
+            raise InputFormatError(f"graphs={missing!r} are not in suite {loaded.name!r}")
+    if limit is not None:
+        chosen = chosen[:limit]
+    jobs = []
+    for i, g in chosen:
+        for seed in spec.seeds:
+            path = out / "episodes" / episode_filename(i, g.graph_id, seed)
+            if path.exists():
+                try:
+                    read_trajectory(path)
+                    continue
+                except InputFormatError:
+                    path.unlink()
+            jobs.append((suite, i, seed, agent, loaded.name, cfg.to_json(), dict(spec.agent_options), str(path)))
+    show = sys.stderr.isatty() if progress is None else progress
+    _execute(jobs, workers, show, on_episode)
+    summary = summarize_folder(out)
+    atomic_write_text(out / "summary.json", json.dumps(summary, indent=2) + "\n")
+    atomic_write_text(out / "summary.md", summary_markdown(summary))
+    return summary
+
+
+def _execute(jobs: list[Any], workers: int, show: bool, on_episode: Callable[[str], None] | None) -> None:
+    from contextlib import ExitStack
+
+    with ExitStack() as stack:
+        advance: Callable[[], None] = lambda: None  # noqa: E731
+        if show and jobs:
+            from rich.console import Console
+            from rich.progress import Progress
+
+            prog = stack.enter_context(Progress(console=Console(stderr=True), transient=False))
+            task = prog.add_task("episodes", total=len(jobs))
+            advance = lambda: prog.advance(task)  # noqa: E731
+        if workers == 1 or len(jobs) <= 1:
+            for job in jobs:
+                done = _work(job)
+                advance()
+                if on_episode:
+                    on_episode(done)
+        else:
+            import multiprocessing as mp
+            from concurrent.futures import ProcessPoolExecutor, as_completed
+
+            pool = stack.enter_context(ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")))
+            futures = [pool.submit(_work, job) for job in jobs]
+            for fut in as_completed(futures):
+                done = fut.result()
+                advance()
+                if on_episode:
+                    on_episode(done)
+
+
+def _mean(xs: Sequence[float]) -> float | None:
+    return round(sum(xs) / len(xs), 4) if xs else None
+
+
+def summarize_folder(out_dir: str | Path) -> dict[str, Any]:
+    """Per-suite, per-agent means over every episode file in *out_dir*/episodes."""
+    groups: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
+    for path in sorted((Path(out_dir) / "episodes").glob("*.jsonl")):
+        traj = read_trajectory(path)
+        key = (str(traj.header.get("suite", "")), str(traj.header.get("agent", "")))
+        groups.setdefault(key, []).append(traj.summary)
+    rows = []
+    for (suite, agent), items in sorted(groups.items()):
+        rows.append(
+            {
+                "suite": suite,
+                "agent": agent,
+                "episodes": len(items),
+                "task_accuracy": _mean([1.0 if s.get("success") else 0.0 for s in items]),
+                "edge_f1": _mean([float(s.get("edge_f1", 0.0)) for s in items]),
+                "shd": _mean([float(s.get("shd", 0)) for s in items]),
+                "interventions_used": _mean([float(s.get("interventions_used", 0)) for s in items]),
+                "submissions_used": _mean([float(s.get("submissions_used", 0)) for s in items]),
+            }
+        )
+    return {"rows": rows}
+
+
+def summary_markdown(summary: Mapping[str, Any]) -> str:
+    """The summary as a Markdown table."""
+    lines = [
+        "| suite | agent | episodes | task accuracy | all-edge F1 | SHD | interventions used |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for r in summary.get("rows", []):
+        lines.append(
+            f"| {r['suite']} | {r['agent']} | {r['episodes']} | {r['task_accuracy']:.3f} | {r['edge_f1']:.3f} "
+            f"| {r['shd']:.2f} | {r['interventions_used']:.2f} |"
+        )
+    return "\n".join(lines) + "\n"
