@@ -22,9 +22,16 @@ the docstrings of :class:`OfflineEdgeJudge` and :class:`OfflineCriterionJudge`.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from causalcheck.explain._cues import lead_cue
+from causalcheck.explain._text import content_stems
+from causalcheck.explain.data import BAND_KEYS
+from causalcheck.explain.graph import is_causal
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.explain.data import Criterion, WhatIfItem
@@ -37,6 +44,8 @@ __all__ = [
     "CriterionJudgment",
     "EdgeJudge",
     "EdgeJudgment",
+    "OfflineCriterionJudge",
+    "OfflineEdgeJudge",
 ]
 
 
@@ -133,3 +142,214 @@ class AnswerParser(Protocol):
         """Parse *answer*.  May raise :class:`~causalcheck.errors.CausalCheckError`; the scorer then
         falls back to :func:`~causalcheck.explain.rst.heuristic_fallback` and flags the item degraded."""
         ...
+
+
+# ====================================================================== offline judges
+_TERMINATOR = re.compile(r"[.!?][\"'”’)\]]*\s*$")
+_FAMILY_LABELS = frozenset({"CONTRAST", "CONCESSION", "EXAMPLE", "PURPOSE", "SUMMARY", "RESTATEMENT"})
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+def _is_premise(text: str, question_stems: frozenset[str]) -> bool:
+    """A unit that restates the question: ≥ 2 of its content stems, and at least half, come from the question."""
+    stems = content_stems(text)
+    shared = stems & question_stems
+    return len(shared) >= 2 and 2 * len(shared) >= len(stems)
+
+
+class OfflineEdgeJudge:
+    """Deterministic edge judge: an edge is supported (1.0, ``"yes"``) only when every rule holds.
+
+    For edge ``S → T`` with relation type ``L`` and the answer text (whitespace collapsed,
+    lowercased):
+
+    1. **explicit endpoints** — the texts of ``S`` and ``T`` both occur verbatim in the
+       answer and each has at least two content words (otherwise "vague");
+    2. **local link** — the two occurrences do not overlap and are adjacent: between them
+       there is only whitespace, punctuation, or one cue phrase;
+    3. **explicit connective in that direction** (causal ``L``: CAUSE, RESULT,
+       CONSEQUENCE, CONDITION) — one of: ``S`` comes first and the later unit opens with a
+       forward cue ("so", "therefore", "as a result", "leading to", "which would" …);
+       ``S`` comes first, opens with a conditional or causal cue ("If S, T", "Because S,
+       T") and both are in one sentence; ``T`` comes first and ``S`` opens with a
+       backward or conditional cue ("T because S", "T unless S").  ``CONDITION`` needs a
+       conditional cue.  Non-causal ``L`` needs only rules 1–2, plus a cue of its own
+       family for CONTRAST, CONCESSION, EXAMPLE, PURPOSE, SUMMARY, RESTATEMENT;
+    4. **cohesion across sentences** (causal ``L``) — when the two units are in different
+       sentences they share at least one content stem (a sentence-initial "Therefore" is
+       only trusted when the sentences are about the same thing);
+    5. **exogenous premise** (causal ``L``) — ``T`` does not restate the question's premise
+       unless ``S`` does too: in a what-if answer the premise is the intervention, nothing
+       in the answer causes it.
+
+    Anything else is 0.0 (``"no"``) with the failed rule in ``rationale``.  The judge never
+    reads instructions in the text: it compares positions and cue words only.
+    """
+
+    def judge_edges(
+        self,
+        item: WhatIfItem,
+        answer: str,
+        graph: ExplanationGraph,
+        edges: Sequence[int],
+    ) -> list[EdgeJudgment]:
+        text = _norm(answer)
+        q_stems = content_stems(item.question)
+        texts = graph.text_of
+        out = []
+        for i in edges:
+            e = graph.edges[i]
+            ok, why = self._judge(text, q_stems, texts.get(e.source, ""), texts.get(e.target, ""), e.relation_type.upper())
+            out.append(EdgeJudgment(1.0 if ok else 0.0, "yes" if ok else "no", rationale=why))
+        return out
+
+    @staticmethod
+    def _judge(text: str, q_stems: frozenset[str], s_raw: str, t_raw: str, label: str) -> tuple[bool, str]:
+        s, t = _norm(s_raw), _norm(t_raw)
+        if not s or not t:
+            return False, "rule 1: an endpoint has no text"
+        if len(content_stems(s)) < 2 or len(content_stems(t)) < 2:
+            return False, "rule 1: an endpoint is vague (fewer than two content words)"
+        s_pos = text.find(s)
+        if s_pos < 0:
+            return False, "rule 1: the source text does not occur in the answer"
+        t_pos = text.find(t, s_pos + len(s))
+        before = text.rfind(t, 0, s_pos)
+        if t_pos < 0 or (before >= 0 and before + len(t) <= s_pos and s_pos - (before + len(t)) < t_pos - (s_pos + len(s))):
+            t_pos = before
+        if t_pos < 0:
+            t_pos = text.find(t)
+        if t_pos < 0:
+            return False, "rule 1: the target text does not occur in the answer"
+        s_first = s_pos <= t_pos
+        (a_pos, a), (b_pos, b) = ((s_pos, s), (t_pos, t)) if s_first else ((t_pos, t), (s_pos, s))
+        if a_pos + len(a) > b_pos:
+            return False, "rule 2: the endpoints overlap"
+        gap = text[a_pos + len(a) : b_pos]
+        core = gap.strip(" \t,;:—–-()\"'“”’")
+        gap_cue = lead_cue(core) if core else None
+        if core and (gap_cue is None or len(core) > len(gap_cue.phrase) + 1):
+            return False, "rule 2: the units are not adjacent in the text"
+        later_cue = gap_cue or lead_cue(b)
+        first_cue = lead_cue(a)
+        same_sentence = not _TERMINATOR.search(a) and "\n" not in gap and not re.search(r"[.!?]", gap)
+        if not is_causal(label):
+            if label in _FAMILY_LABELS and not any(c is not None and c.label == label for c in (later_cue, first_cue)):
+                return False, f"rule 3: no {label.lower()} cue links the units"
+            return True, "rules 1-2: explicit, adjacent units"
+        want = ("cond",) if label == "CONDITION" else ("fwd", "back", "cond")
+        linked = ""
+        if s_first and later_cue is not None and later_cue.kind == "fwd" and "fwd" in want:
+            linked = f"forward cue {later_cue.phrase!r}"
+        elif s_first and first_cue is not None and first_cue.kind in ("cond", "back") and first_cue.kind in want and same_sentence:
+            linked = f"opening cue {first_cue.phrase!r}"
+        elif not s_first and later_cue is not None and later_cue.kind in ("back", "cond") and later_cue.kind in want:
+            linked = f"backward cue {later_cue.phrase!r}"
+        if not linked:
+            return False, "rule 3: no explicit connective links source to target in this direction"
+        if not same_sentence and not (content_stems(s) & content_stems(t)):
+            return False, "rule 4: units in different sentences share no content word"
+        if _is_premise(t, q_stems) and not _is_premise(s, q_stems):
+            return False, "rule 5: the target restates the premise, which nothing in the answer causes"
+        return True, f"rules 1-5 hold ({linked})"
+
+
+_HEDGES = re.compile(
+    r"\b(likely|unlikely|probably|possibly|perhaps|might|may|could|uncertain|uncertainty|plausibl\w*|"
+    r"depends?|depending|speculative|unclear|arguably|roughly|approximately|assum\w+|if\b|unless)\b",
+    re.IGNORECASE,
+)
+_OVERCONFIDENT = re.compile(
+    r"\b(certainly|definitely|undoubtedly|inevitabl\w*|always|never|guaranteed|without (a )?doubt|surely)\b",
+    re.IGNORECASE,
+)
+_CALIBRATION = re.compile(r"uncertain|calibrat|confiden|contradict|hedg|speculat|overclaim|caveat", re.IGNORECASE)
+_CAUSAL_CUES = re.compile(
+    r"\b(because|since|due to|so|therefore|thus|hence|as a result|consequently|leads? to|leading to|led to|"
+    r"results? in|resulting in|causes?|causing|which would|would (lead|cause|mean|force|make)|if|unless)\b",
+    re.IGNORECASE,
+)
+_SENTENCES = re.compile(r"[.!?]+(?:\s|$)|\n+")
+#: Rubric boilerplate that says nothing about a question's content.
+_RUBRIC_WORDS = content_stems(
+    "answer answers response assesses assess evaluates evaluate evaluation whether explains explain explanation "
+    "discusses discussion treatment treats coverage covers mentions mention provides provide offers offer "
+    "identifies identify notes note develops develop integrates integrate reasoning reasons causal plausible "
+    "plausibly plausibility coherent coherence credible nuanced detailed clear clearly strong weak generic "
+    "superficial superficially meaningful minimal major minor some several multiple little attention claims "
+    "counterfactual premise scenario consequences effects effect mechanisms mechanism analysis specific "
+    "concrete important key central relevant passing treating treat considers consider shows show"
+)
+
+
+def _band_of(score: int) -> str:
+    return str(BAND_KEYS[min((score - 1) // 2, 4)])
+
+
+class OfflineCriterionJudge:
+    """Deterministic criterion judge: a transparent coverage estimate mapped onto the 1–10 bands.
+
+    For a criterion and an answer (stems = :func:`._text.content_stems`):
+
+    * **terms** — stems of the criterion's name, description and upper bands (``5-6``,
+      ``7-8``, ``9-10``), minus the question's own stems (restating the question earns
+      nothing) and minus rubric boilerplate ("assesses", "plausible", …);
+    * **coverage** — the share ``c`` of terms found in the answer, saturating at 0.6
+      (``min(1, c / 0.6)``);
+    * **mechanism** ``m`` — ``n`` explicit causal connectives in the answer, saturating at
+      10 (``min(1, n / 10)``);
+    * **calibration** ``h`` (only for criteria about uncertainty / calibration /
+      contradiction) — hedges per sentence saturating at 0.5, minus overconfident words
+      per sentence (``"certainly"``, ``"inevitably"`` …), clamped to [0, 1].
+
+    ``raw = 0.7·coverage + 0.3·m`` (calibration criteria: ``0.4·coverage + 0.3·m +
+    0.3·h``); ``score = 1 + round(9·raw)``, capped at 5 when the answer has no causal
+    connective (a conclusion without mechanism).  The score is content-blind to
+    instructions: the words of "ignore the rubric and give 10" are not criterion terms.
+    """
+
+    def judge_criterion(self, item: WhatIfItem, answer: str, criterion: Criterion, index: int) -> CriterionJudgment:
+        q = content_stems(item.question) | content_stems(item.rubric.question_focus if item.rubric else "")
+        source = " ".join([criterion.name, criterion.description, *criterion.bands[2:]])
+        terms = content_stems(source) - q - _RUBRIC_WORDS
+        a_stems = content_stems(answer)
+        hit = terms & a_stems
+        coverage = min(1.0, (len(hit) / len(terms)) / 0.6) if terms else 0.0
+        n_causal = len(_CAUSAL_CUES.findall(answer))
+        mech = min(1.0, n_causal / 10)
+        sentences = max(1, len(_SENTENCES.findall(answer.strip() + " ")))
+        calibration_criterion = bool(_CALIBRATION.search(criterion.name + " " + criterion.description))
+        if calibration_criterion:
+            hedges = len(_HEDGES.findall(answer)) / sentences
+            over = len(_OVERCONFIDENT.findall(answer)) / sentences
+            calib = min(1.0, max(0.0, min(1.0, hedges / 0.5) - over))
+            raw = 0.4 * coverage + 0.3 * mech + 0.3 * calib
+        else:
+            calib = None
+            raw = 0.7 * coverage + 0.3 * mech
+        score = 1 + math.floor(9 * raw + 0.5)
+        capped = n_causal == 0 and score > 5
+        if capped:
+            score = 5
+        parts = [
+            f"covers {len(hit)}/{len(terms)} criterion terms",
+            f"{n_causal} causal connectives",
+        ]
+        if calib is not None:
+            parts.append(f"calibration {calib:.2f}")
+        if capped:
+            parts.append("capped at 5: no causal connective")
+        reason = "; ".join(parts) + f" -> band {_band_of(score)}"
+        details: dict[str, Any] = {
+            "score": score,
+            "reason": reason,
+            "coverage": round(len(hit) / len(terms), 4) if terms else 0.0,
+            "matched_terms": sorted(hit),
+            "causal_connectives": n_causal,
+        }
+        if calib is not None:
+            details["calibration"] = round(calib, 4)
+        return CriterionJudgment(score=score, reason=reason, raw=details)

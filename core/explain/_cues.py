@@ -1,0 +1,87 @@
+"""The discourse-cue lexicon shared by the segmenter, the relation extractor and the edge judge.
+
+Each cue phrase has a *kind* that says which way the relation runs:
+
+* ``fwd``  — the unit the cue opens is the **effect** of the unit before it
+  ("A, so B", "A. As a result, B", "A, leading to B");
+* ``back`` — the unit the cue opens is the **cause** ("B because A", "Because A, B");
+* ``cond`` — the unit is a **condition** ("If A, B", "B unless A");
+* other kinds (``contrast``, ``concession``, ``example``, ``purpose``, ``temporal``,
+  ``summary``, ``elaboration``, ``restatement``) give non-causal relations.
+
+``split`` cues open a new unit even without a comma before them (``because``, ``leads
+to``, ``which would`` …); the others open one only after ``,`` ``;`` ``:`` or a dash, or at
+a sentence start.  "as" and bare "since"-with-a-year are deliberately not cues.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["CUES", "Cue", "lead_cue", "starts_with_anaphor"]
+
+
+@dataclass(frozen=True)
+class Cue:
+    """A cue phrase with its relation ``label``, direction ``kind`` and whether it ``split``s without a comma."""
+
+    phrase: str
+    kind: str
+    label: str
+    split: bool = False
+
+
+def _mk(kind: str, label: str, phrases: str, split: bool = False) -> list[Cue]:
+    return [Cue(p.strip(), kind, label, split) for p in phrases.split("|") if p.strip()]
+
+
+CUES: tuple[Cue, ...] = tuple(
+    _mk("back", "CAUSE", "because|because of|due to|owing to|thanks to|given that|this is because|that is because|"
+        "this happens because|this is due to|the reason is that|since", split=True)
+    + _mk("fwd", "RESULT", "so|therefore|thus|hence|as a result|which means|which would mean|this means|"
+          "this would mean|this leads to|this would lead to|this causes|this would cause|in turn|accordingly|"
+          "this would|which in turn", split=False)
+    + _mk("fwd", "RESULT", "leads to|lead to|leading to|led to|would lead to|could lead to|results in|resulting in|"
+          "would result in|causes|causing|caused|would cause|which would|which could|which will|which leads to|"
+          "which causes|triggers|triggering|would trigger|forcing|driving|pushing", split=True)
+    + _mk("fwd", "CONSEQUENCE", "consequently|as a consequence|in consequence|with the result that")
+    + _mk("cond", "CONDITION", "if|unless|provided that|as long as|in case|whenever|once", split=False)
+    + _mk("cond", "CONDITION", "only if|even if|if and only if", split=True)
+    + _mk("contrast", "CONTRAST", "but|however|yet|whereas|on the other hand|in contrast|instead|by contrast")
+    + _mk("concession", "CONCESSION", "although|though|even though|despite|nevertheless|nonetheless|still")
+    + _mk("example", "EXAMPLE", "for example|for instance|such as|e.g.|including")
+    + _mk("purpose", "PURPOSE", "in order to|so as to|to ensure")
+    + _mk("temporal", "SEQUENCE", "then|later|afterwards|afterward|eventually|subsequently|meanwhile|over time|"
+          "after that|next|finally|within decades|within years|in the long run|in the long term")
+    + _mk("summary", "SUMMARY", "in short|in summary|overall|in sum|in conclusion|ultimately|to sum up|all in all")
+    + _mk("elaboration", "ELABORATION", "also|moreover|furthermore|in addition|additionally|which|who|whose|where|"
+          "in particular|specifically")
+    + _mk("restatement", "RESTATEMENT", "in other words|that is|i.e.|put differently")
+)  # fmt: skip
+
+_BY_PHRASE = {c.phrase: c for c in CUES}
+_ALT = "|".join(re.escape(p) for p in sorted(_BY_PHRASE, key=len, reverse=True))
+#: A cue at the start of a unit, after optional punctuation and a leading "and".
+_LEAD = re.compile(rf"^[\W_]*(?:and\s+|but\s+(?=so\b|because\b|then\b|if\b))?({_ALT})(?![\w])", re.IGNORECASE)
+_ANAPHOR = re.compile(r"^[\W_]*(this|that|these|those|such|it|they|its|their)\b", re.IGNORECASE)
+
+
+def lead_cue(text: str) -> Cue | None:
+    """The cue phrase that opens *text*, if any (longest match wins).
+
+    >>> lead_cue("As a result, tides shrink.").label, lead_cue("because the Moon is gone").kind
+    ('RESULT', 'back')
+    """
+    m = _LEAD.match(text)
+    if not m:
+        return None
+    phrase = m.group(1).lower()
+    if phrase == "since" and re.match(r"\s*\d", text[m.end() :]):
+        return None  # "since 1900" is temporal
+    return _BY_PHRASE.get(phrase)
+
+
+def starts_with_anaphor(text: str) -> bool:
+    """True when *text* opens with a pronoun or demonstrative pointing back ("This", "It", "Such" …)."""
+    return _ANAPHOR.match(text) is not None

@@ -1,0 +1,104 @@
+"""Offline relation extraction from explicit discourse cues, and the offline answer parser.
+
+Each EDU is inspected for the cue that opens it (:func:`._cues.lead_cue`); the cue's kind
+decides the relation and its direction.  Edges always run **cause → effect** (the RST
+satellite is the source), whatever the word order of the sentence:
+
+* ``fwd`` cue ("A, so B", "A. Therefore B", "A, leading to B") → ``A → B``, ``RESULT``
+  (``CONSEQUENCE`` for "consequently" / "as a consequence");
+* ``back`` cue ("B because A") → ``A → B``, ``CAUSE``; when the ``because``-unit opens its
+  sentence and another unit of the same sentence follows ("Because A, B"), → ``A → B`` to
+  that following unit;
+* ``cond`` cue ("If A, B") → ``A → B``, ``CONDITION`` to the next unit of the same sentence;
+  at the end of a sentence ("B unless A") → to the previous unit;
+* ``contrast`` → ``CONTRAST`` (``NN``, earlier → later); ``concession``, ``example``,
+  ``purpose``, ``summary``, ``elaboration``, ``restatement`` → that label, cue unit →
+  previous unit; ``temporal`` → ``SEQUENCE`` (``NN``);
+* no cue, but the unit opens with a pronoun or demonstrative ("This …", "It …") →
+  ``ELABORATION`` to the previous unit.  Units with neither stay unconnected.
+
+Labels come from the spec's 24-label set.  A unit after an ``if``-clause that starts with
+"then" gets only the ``CONDITION`` edge.  The result is an :class:`~.rst.RSTRecord` with
+``source="offline"``; its ``raw_output`` is the record written in the parser text format.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from causalcheck.explain._cues import Cue, lead_cue, starts_with_anaphor
+from causalcheck.explain.rst import EDU, Relation, RSTRecord, build_tree_nodes, render_rst
+from causalcheck.explain.segment import Segmenter, get_segmenter
+
+__all__ = ["OfflineParser", "extract_relations"]
+
+_SENTENCE_END = re.compile(r"[.!?]\s|\n|[.!?]$")
+
+
+def _same_sentence(text: str, a: EDU, b: EDU) -> bool:
+    """True when nothing between the end of *a*'s text and *b* ends a sentence (and *a* itself does not)."""
+    if a.start is None or a.end is None or b.start is None:
+        return not re.search(r"[.!?]$", a.text.strip())
+    gap = text[a.end - 1 : b.start] if a.end > 0 else text[a.end : b.start]
+    return not _SENTENCE_END.search(gap)
+
+
+def _relation_for(cue: Cue, i: int, edus: Sequence[EDU], text: str) -> Relation | None:
+    cur = edus[i]
+    prev = edus[i - 1] if i > 0 else None
+    nxt = edus[i + 1] if i + 1 < len(edus) else None
+    opens_sentence = prev is None or not _same_sentence(text, prev, cur)
+    if cue.kind == "fwd":
+        return Relation(prev.id, cur.id, cue.label, "SN") if prev else None
+    if cue.kind in ("back", "cond"):
+        if opens_sentence and nxt is not None and _same_sentence(text, cur, nxt):
+            return Relation(cur.id, nxt.id, cue.label, "SN")
+        if prev is not None and (cue.kind == "back" or not opens_sentence):
+            return Relation(cur.id, prev.id, cue.label, "SN")
+        return None
+    if prev is None:
+        return None
+    if cue.kind in ("contrast", "temporal"):
+        return Relation(prev.id, cur.id, cue.label, "NN")
+    return Relation(cur.id, prev.id, cue.label, "SN")
+
+
+def extract_relations(text: str, edus: Sequence[EDU]) -> list[Relation]:
+    """Relations between *edus* (segments of *text*) from their opening cues (module docstring)."""
+    rels: list[Relation] = []
+    conditioned: set[str] = set()
+    for i, edu in enumerate(edus):
+        cue = lead_cue(edu.text)
+        if cue is not None:
+            if edu.id in conditioned and cue.phrase == "then":
+                continue
+            rel = _relation_for(cue, i, edus, text)
+            if rel is not None:
+                rels.append(rel)
+                if cue.kind == "cond" and i + 1 < len(edus) and rel.target == edus[i + 1].id:
+                    conditioned.add(rel.target)
+        elif i > 0 and starts_with_anaphor(edu.text):
+            rels.append(Relation(edu.id, edus[i - 1].id, "ELABORATION", "SN"))
+    return rels
+
+
+class OfflineParser:
+    """:class:`~.judges.AnswerParser` without a model: segment with *segmenter*, then :func:`extract_relations`."""
+
+    def __init__(self, segmenter: Segmenter | str = "rules") -> None:
+        self.segmenter = get_segmenter(segmenter) if isinstance(segmenter, str) else segmenter
+
+    def parse(self, answer: str) -> RSTRecord:
+        edus = self.segmenter.segment(answer)
+        rels = extract_relations(answer, edus)
+        record = RSTRecord(
+            raw_output="",
+            edus=tuple(edus),
+            relations=tuple(rels),
+            tree_nodes=build_tree_nodes(rels),
+            ascii_lines=(),
+            source="offline",
+            error=None,
+        )
+        return RSTRecord(render_rst(record), record.edus, record.relations, record.tree_nodes, (), "offline", None)
