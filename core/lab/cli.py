@@ -1,0 +1,189 @@
+"""``causalcheck lab …``: run agents on suites, generate suites, list suites, score runs.
+
+Commands::
+
+    causalcheck lab run --suite PATH|NAME --agent NAME --seeds N --out DIR [--workers K] [--resume]
+    causalcheck lab generate --nodes 4 --count 10 --seed 0 --out suite.jsonl
+    causalcheck lab suites
+    causalcheck lab score ...            (see causalcheck.lab.score_cli)
+
+Handlers import their modules lazily so ``causalcheck --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+__all__ = ["register"]
+
+
+def _positive(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"value={text!r} must be a positive integer") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"value={text!r} must be a positive integer")
+    return v
+
+
+def _nonneg(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"value={text!r} must be a non-negative integer") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"value={text!r} must be a non-negative integer")
+    return v
+
+
+def _opt(text: str) -> tuple[str, Any]:
+    key, sep, raw = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"agent option={text!r} must look like KEY=VALUE")
+    try:
+        value: Any = json.loads(raw)
+    except json.JSONDecodeError:
+        value = raw
+    return key.strip(), value
+
+
+def register(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``lab`` command group to the top-level *subparsers*."""
+    lab = subparsers.add_parser("lab", help="hidden-SCM lab: run agents, generate suites, score runs",
+                                description="CausaLab-compatible hidden-SCM lab.")
+    lab_sub = lab.add_subparsers(dest="lab_command", metavar="LAB_COMMAND")
+    lab_sub.required = True
+
+    run = lab_sub.add_parser("run", help="run an agent on a suite (one trajectory per episode + summary)")
+    run.add_argument("--suite", required=True, metavar="PATH|NAME", help="suite file, bundled name (e.g. mini) or official name (e.g. 4nodes)")
+    run.add_argument("--agent", required=True, metavar="NAME", help="random | observational | planner (| llm when installed)")
+    run.add_argument("--seeds", type=_positive, default=1, metavar="N", help="seeds per graph (default 1)")
+    run.add_argument("--seed-start", type=_nonneg, default=1, metavar="S", help="first seed (default 1, the anchor's ENV_SEED)")
+    run.add_argument("--out", required=True, metavar="DIR", help="output folder")
+    run.add_argument("--workers", type=_positive, default=1, metavar="K", help="parallel episodes (processes)")
+    run.add_argument("--resume", action="store_true", help="continue an interrupted run in DIR")
+    run.add_argument("--limit", type=_positive, metavar="N", help="only the first N graphs")
+    run.add_argument("--graphs", metavar="IDS", help="comma-separated graph ids to run")
+    run.add_argument("--budget", metavar="TAG", help="budget grid setting <records>o<interventions>i, e.g. 3o6i")
+    run.add_argument("--prior-records", type=_nonneg, metavar="N", help="prior measurement records (default 2)")
+    run.add_argument("--interventions", type=_nonneg, metavar="N", help="intervention budget (default: the graph's budget; 0 for golden)")
+    run.add_argument("--submissions", type=_positive, default=3, metavar="N", help="reactor submissions (default 3)")
+    run.add_argument("--tolerance", type=float, default=5.0, metavar="HZ", help="reactor tolerance in Hz (default 5)")
+    run.add_argument("--do", action="store_true", help="hard do() interventions instead of shifts")
+    run.add_argument("--no-hidden", action="store_true", help="switch the hidden disturbance off")
+    run.add_argument("--oracle-chains", action="store_true", help="show oracle causal chains after each intervention")
+    run.add_argument("--candidate-tool", action="store_true", help="show the candidate graphs consistent with the interventions")
+    run.add_argument("--known-structure", action="store_true", help="known-structure ablation: tell the agent the true graph")
+    run.add_argument("--anchor-ceiling", action="store_true", help="clamp submissions at 10000 Hz like the anchor")
+    run.add_argument("--model", metavar="MODEL", help="model name for LLM agents (passed as agent option 'model')")
+    run.add_argument("--agent-opt", type=_opt, action="append", default=[], metavar="KEY=VALUE", help="extra agent option (JSON value), repeatable")
+    run.add_argument("--quiet", action="store_true", help="no progress bar and no table")
+    run.set_defaults(handler=_run)
+
+    gen = lab_sub.add_parser("generate", help="generate a suite with the released shape statistics")
+    gen.add_argument("--nodes", required=True, metavar="K[,K...]", help="node counts (frequency included), 3..50")
+    gen.add_argument("--count", type=_positive, default=50, metavar="N", help="graphs per node count (default 50)")
+    gen.add_argument("--seed", type=_nonneg, default=0, metavar="S", help="generator seed (default 0)")
+    gen.add_argument("--family", choices=("linear", "quadratic"), default="linear")
+    gen.add_argument("--hidden", type=_nonneg, default=0, metavar="N", help="hidden disturbance on N nodes")
+    gen.add_argument("--hidden-values", default="-5,0,5", metavar="V,V,V", help="value space of the disturbance")
+    gen.add_argument("--freq-parent", action="store_true", help="let the frequency have children")
+    gen.add_argument("--prefix", metavar="NAME", help="graph_id prefix")
+    gen.add_argument("--out", required=True, metavar="PATH", help="output JSONL file")
+    gen.set_defaults(handler=_generate)
+
+    lst = lab_sub.add_parser("suites", help="list bundled and official suites")
+    lst.set_defaults(handler=_suites)
+
+    from causalcheck.lab import score_cli
+
+    score_cli.register(lab_sub)
+    return lab
+
+
+def _config(args: argparse.Namespace) -> Any:
+    from causalcheck.lab.episode import ANCHOR_FREQ_CEILING, EpisodeConfig
+
+    kwargs: dict[str, Any] = {
+        "submissions": args.submissions,
+        "tolerance": args.tolerance,
+        "intervention_mode": "do" if args.do else "shift",
+        "hidden": not args.no_hidden,
+        "oracle_chains": args.oracle_chains,
+        "candidate_tool": args.candidate_tool,
+        "known_structure": args.known_structure,
+        "freq_ceiling": ANCHOR_FREQ_CEILING if args.anchor_ceiling else None,
+    }
+    if args.budget:
+        return EpisodeConfig.from_tag(args.budget, **kwargs)
+    if args.prior_records is not None:
+        kwargs["prior_records"] = args.prior_records
+    if args.interventions is not None:
+        kwargs["interventions"] = args.interventions
+    return EpisodeConfig(**kwargs)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from causalcheck.lab.runner import run_suite, summary_markdown
+
+    options = dict(args.agent_opt)
+    if args.model:
+        options["model"] = args.model
+    seeds = list(range(args.seed_start, args.seed_start + args.seeds))
+    graphs = tuple(g.strip() for g in args.graphs.split(",") if g.strip()) if args.graphs else ()
+    summary = run_suite(
+        args.suite,
+        args.agent,
+        args.out,
+        seeds=seeds,
+        config=_config(args),
+        agent_options=options,
+        workers=args.workers,
+        resume=args.resume,
+        graphs=graphs,
+        limit=args.limit,
+        progress=False if args.quiet else None,
+    )
+    if not args.quiet:
+        sys.stdout.write(summary_markdown(summary))
+    return 0
+
+
+def _generate(args: argparse.Namespace) -> int:
+    from causalcheck.errors import InputFormatError
+    from causalcheck.lab.generator import generate_suite, write_suite
+
+    try:
+        sizes = [int(x) for x in args.nodes.split(",") if x.strip()]
+        values = [float(x) for x in args.hidden_values.split(",") if x.strip()]
+    except ValueError:
+        raise InputFormatError(f"--nodes={args.nodes!r} / --hidden-values={args.hidden_values!r} must be comma-separated numbers") from None
+    records = generate_suite(
+        sizes,
+        args.count,
+        args.seed,
+        prefix=args.prefix,
+        family=args.family,
+        hidden=args.hidden,
+        hidden_values=values,
+        freq_parent=args.freq_parent,
+    )
+    path = write_suite(records, args.out)
+    print(f"wrote {len(records)} graphs to {path}")
+    return 0
+
+
+def _suites(args: argparse.Namespace) -> int:
+    from causalcheck.lab.suites import bundled_suites, official_data_dir
+
+    for name, desc in bundled_suites().items():
+        print(f"{name}\tbundled\t{desc}")
+    official = official_data_dir()
+    if official is not None:
+        for f in sorted(official.glob("*.jsonl")):
+            print(f"{f.stem}\tofficial\t{f}")
+    return 0
