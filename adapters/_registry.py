@@ -1,0 +1,218 @@
+"""Model strings, command-line options and the per-run bundle of clients.
+
+A model string is ``provider/model``:
+
+==============  ===========================================================================
+``openai/M``    any OpenAI-compatible endpoint: ``--base-url``, else ``OPENAI_BASE_URL``, else
+                OpenAI; key from ``OPENAI_API_KEY`` (local servers need none)
+``openrouter/M`` OpenRouter (``OPENROUTER_BASE_URL`` / ``OPENROUTER_API_KEY``)
+``ollama/M``    a local Ollama (``OLLAMA_HOST``, default ``http://127.0.0.1:11434``)
+``vllm/M``, ``llamacpp/M``  a local server at ``--base-url`` / ``OPENAI_BASE_URL``
+``anthropic/M`` Anthropic (``ANTHROPIC_BASE_URL`` / ``ANTHROPIC_API_KEY``)
+==============  ===========================================================================
+
+So ``OPENAI_BASE_URL=http://127.0.0.1:8000/v1 causalcheck … --model openai/smollm2`` talks to
+a local server.  A model string without a provider means ``openai/``.
+
+:class:`LLMRun` holds what the clients of one run share: the call cache, the per-provider
+concurrency limits, the retry policy and the :class:`CostMeter`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from causalcheck.adapters._anthropic import AnthropicLLM
+from causalcheck.adapters._cache import CACHE_MODES, CacheMode, CallCache
+from causalcheck.adapters._client import CostMeter, LLMClient, Prices, ProviderLimits, RetryPolicy
+from causalcheck.adapters._openai import OpenAICompatibleLLM
+from causalcheck.adapters._secrets import RedactingFilter
+from causalcheck.adapters._types import LLM, LLMError
+from causalcheck.errors import InputFormatError
+
+__all__ = [
+    "PROVIDERS",
+    "LLMRun",
+    "add_llm_arguments",
+    "default_cache_path",
+    "llm_run_from_args",
+    "make_llm",
+    "parse_model_string",
+    "setup_llm_logging",
+]
+
+PROVIDERS: tuple[str, ...] = ("anthropic", "llamacpp", "ollama", "openai", "openrouter", "vllm")
+
+
+def parse_model_string(spec: str) -> tuple[str, str]:
+    """``"openai/gpt-4o"`` → ``("openai", "gpt-4o")``; a bare name means ``openai``.
+
+    Only the first ``/`` splits, so ``openrouter/meta-llama/llama-3-8b`` keeps its model path.
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise InputFormatError(f"model={spec!r} must be a non-empty string like 'openai/gpt-4o'")
+    spec = spec.strip()
+    head, sep, rest = spec.partition("/")
+    if sep and head.lower() in PROVIDERS:
+        if not rest:
+            raise InputFormatError(f"model={spec!r} must name a model after '{head}/'")
+        return head.lower(), rest
+    return "openai", spec
+
+
+def make_llm(
+    spec: str,
+    *,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    timeout: float = 120.0,
+    env: Mapping[str, str] | None = None,
+) -> LLM:
+    """The provider adapter for model string *spec* (see the module docstring)."""
+    env = os.environ if env is None else env
+    provider, model = parse_model_string(spec)
+    if provider == "anthropic":
+        return AnthropicLLM(
+            model,
+            api_key=api_key or env.get("ANTHROPIC_API_KEY"),
+            base_url=base_url or env.get("ANTHROPIC_BASE_URL") or "https://api.anthropic.com",
+            timeout=timeout,
+        )
+    if provider == "openrouter":
+        url = base_url or env.get("OPENROUTER_BASE_URL") or "https://openrouter.ai/api/v1"
+        key = api_key or env.get("OPENROUTER_API_KEY") or env.get("OPENAI_API_KEY")
+    elif provider == "ollama":
+        host = env.get("OLLAMA_HOST") or "http://127.0.0.1:11434"
+        if "://" not in host:
+            host = "http://" + host
+        url = base_url or host.rstrip("/") + "/v1"
+        key = api_key or "ollama"
+    elif provider in ("vllm", "llamacpp"):
+        url = base_url or env.get("OPENAI_BASE_URL") or ""
+        if not url:
+            raise InputFormatError(f"model={spec!r} needs --base-url or OPENAI_BASE_URL (the server's /v1 URL)")
+        key = api_key or env.get("OPENAI_API_KEY")
+    else:
+        url = base_url or env.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
+        key = api_key or env.get("OPENAI_API_KEY")
+        if not key and "api.openai.com" in url:
+            raise LLMError(f"model={spec!r} on {url} needs a key: set OPENAI_API_KEY (or --base-url for a local server)")
+    if not url.startswith(("http://", "https://")):
+        raise InputFormatError(f"base_url={url!r} must start with http:// or https://")
+    return OpenAICompatibleLLM(model, base_url=url, api_key=key, provider=provider, timeout=timeout)
+
+
+def default_cache_path(env: Mapping[str, str] | None = None) -> Path:
+    """``$CAUSALCHECK_CACHE``, else ``$XDG_CACHE_HOME/causalcheck/llm-calls.sqlite`` (``~/.cache``)."""
+    env = os.environ if env is None else env
+    if env.get("CAUSALCHECK_CACHE"):
+        return Path(env["CAUSALCHECK_CACHE"])
+    base = Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "causalcheck" / "llm-calls.sqlite"
+
+
+@dataclass
+class LLMRun:
+    """What the model clients of one run share; ``client(spec)`` builds one per model string."""
+
+    cache: CallCache | None
+    limits: ProviderLimits
+    retry: RetryPolicy
+    meter: CostMeter
+    base_url: str | None = None
+    timeout: float = 120.0
+
+    @classmethod
+    def create(
+        cls,
+        *,
+        cache_path: str | Path | None = None,
+        cache_mode: CacheMode = "rw",
+        concurrency: int = 4,
+        retry: RetryPolicy | None = None,
+        prices: Prices | None = None,
+        max_cost: float | None = None,
+        base_url: str | None = None,
+    ) -> LLMRun:
+        cache = None if cache_mode == "off" else CallCache(cache_path or default_cache_path(), cache_mode)
+        retry = retry or RetryPolicy()
+        return cls(
+            cache=cache,
+            limits=ProviderLimits(concurrency),
+            retry=retry,
+            meter=CostMeter(prices, max_cost),
+            base_url=base_url,
+            timeout=retry.timeout,
+        )
+
+    def client(self, spec: str | LLM) -> LLMClient:
+        """An :class:`LLMClient` for a model string (or an already built adapter, e.g. a fake)."""
+        llm = spec if not isinstance(spec, str) else make_llm(spec, base_url=self.base_url, timeout=self.timeout)
+        return LLMClient(llm, cache=self.cache, limits=self.limits, retry=self.retry, meter=self.meter)
+
+
+def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the shared model options (endpoint, cache, retries, concurrency, cost) to *parser*."""
+    g = parser.add_argument_group("model calls")
+    g.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default: $OPENAI_BASE_URL)")
+    g.add_argument("--cache", default=None, metavar="PATH", help="SQLite call cache (default: $CAUSALCHECK_CACHE or ~/.cache/causalcheck/llm-calls.sqlite)")
+    g.add_argument("--cache-mode", default="rw", choices=CACHE_MODES, help="rw: read+write; ro: read only; off; replay: cache only, a miss is an error")
+    g.add_argument("--concurrency", type=int, default=4, help="calls in flight per provider (default 4)")
+    g.add_argument("--max-retries", type=int, default=4, help="retries of a transient failure (default 4)")
+    g.add_argument("--retry-base-delay", type=float, default=1.0, help="first backoff in seconds (doubles each retry)")
+    g.add_argument("--retry-seed", type=int, default=0, help="seed of the backoff jitter")
+    g.add_argument("--timeout", type=float, default=120.0, help="seconds per request (default 120)")
+    g.add_argument("--max-cost", type=float, default=None, metavar="USD", help="stop cleanly (exit 3) once this much was spent")
+    g.add_argument("--prices", default=None, metavar="FILE", help='JSON {"openai/gpt-4o": [in_usd_per_mtok, out_usd_per_mtok], …}')
+
+
+def _load_prices(path: str | None) -> Prices | None:
+    if not path:
+        return None
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise InputFormatError(f"prices={path!r} must be a readable JSON file: {exc}") from exc
+    if not isinstance(data, dict):
+        raise InputFormatError(f"prices={path!r} must hold a JSON object")
+    return Prices.from_mapping(data)
+
+
+def llm_run_from_args(args: argparse.Namespace) -> LLMRun:
+    """Build the :class:`LLMRun` that :func:`add_llm_arguments`' options describe."""
+    if args.max_retries < 0:
+        raise InputFormatError(f"--max-retries={args.max_retries!r} must be >= 0")
+    if args.timeout <= 0:
+        raise InputFormatError(f"--timeout={args.timeout!r} must be > 0")
+    retry = RetryPolicy(
+        max_attempts=args.max_retries + 1, base_delay=args.retry_base_delay, seed=args.retry_seed, timeout=args.timeout
+    )
+    return LLMRun.create(
+        cache_path=args.cache,
+        cache_mode=args.cache_mode,
+        concurrency=args.concurrency,
+        retry=retry,
+        prices=_load_prices(args.prices),
+        max_cost=args.max_cost,
+        base_url=args.base_url,
+    )
+
+
+def setup_llm_logging(level: int = logging.INFO, stream: Any = None) -> None:
+    """Log ``causalcheck`` messages (retries, degraded items) to stderr, with secrets redacted."""
+    logger = logging.getLogger("causalcheck")
+    if any(getattr(h, "_causalcheck", False) for h in logger.handlers):
+        return
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(RedactingFilter())
+    handler._causalcheck = True  # type: ignore[attr-defined]
+    logger.addHandler(handler)
+    logger.setLevel(level)

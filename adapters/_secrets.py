@@ -1,0 +1,55 @@
+"""Keeping API keys out of everything causalcheck writes.
+
+Keys reach causalcheck only through the environment or ``--api-key`` and are handed to the
+provider client; they are never part of a request, a cache key, a cache row or a result.
+What can still leak is an error message: some providers echo (part of) a bad key back in a
+401 body.  :func:`redact` scrubs every registered secret and anything shaped like a provider
+key from a text, and :class:`RedactingFilter` applies it to every log record of the
+``causalcheck`` loggers.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+
+__all__ = ["RedactingFilter", "redact", "register_secret"]
+
+_LOCK = threading.Lock()
+_SECRETS: set[str] = set()
+# sk-..., sk-ant-..., sk-or-v1-..., key-..., Bearer tokens: long runs of key characters.
+_KEYLIKE = re.compile(r"\b(?:sk|pk|rk|key)[-_][A-Za-z0-9_\-*]{8,}|(?i:bearer)\s+[A-Za-z0-9_\-.=]{8,}")
+MASK = "[REDACTED]"
+
+
+def register_secret(value: str | None) -> None:
+    """Remember *value* as a secret to scrub from logs and error texts (ignores short values)."""
+    if value and len(value) >= 6:
+        with _LOCK:
+            _SECRETS.add(value)
+
+
+def redact(text: str) -> str:
+    """*text* with every registered secret and every key-shaped token replaced by ``[REDACTED]``."""
+    with _LOCK:
+        secrets = sorted(_SECRETS, key=len, reverse=True)
+    for s in secrets:
+        if s in text:
+            text = text.replace(s, MASK)
+    return _KEYLIKE.sub(MASK, text)
+
+
+class RedactingFilter(logging.Filter):
+    """A logging filter that renders the message once and scrubs secrets from it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            msg = record.getMessage()
+        except Exception:  # a malformed record: leave it to logging's own error path
+            return True
+        clean = redact(msg)
+        if clean != msg or record.args:
+            record.msg = clean
+            record.args = None
+        return True
