@@ -41,6 +41,7 @@ __all__ = [
     "WhatIfItem",
     "bucket_of",
     "criteria_of",
+    "load_answer_sets",
     "load_answers",
     "load_benchmark",
     "parse_item",
@@ -292,8 +293,13 @@ def _answer_from_mapping(obj: Mapping[str, Any], where: str, model: str) -> Answ
     return Answer(key=str(key_value), text=text, error=None if err is None else str(err), model=model)
 
 
-def load_answers(path: str | Path) -> AnswerSet:
-    """Load answers: the official runner JSON, a JSON list, or JSONL ``{id, answer}``; ``"demo"`` = bundled."""
+def load_answer_sets(path: str | Path) -> tuple[AnswerSet, ...]:
+    """Load answers grouped by answering model.
+
+    Accepts the official runner JSON, a JSON list, or JSONL ``{"id", "answer"}`` lines; an
+    optional ``"model"`` (or ``"model_name"``) field per record splits one file into several
+    answer sets (the demo file holds three).  ``"demo"`` = the bundled demo answers.
+    """
     p = _demo_path("whatif_demo_answers.jsonl") if str(path) == DEMO else Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -334,14 +340,28 @@ def load_answers(path: str | Path) -> AnswerSet:
             if not isinstance(obj, Mapping):
                 raise InputFormatError(f"{p}:{lineno}: line={line[:60]!r} must be a JSON object")
             records.append(obj)
-    if not model:
-        first = next((r.get("model_name") for r in records if r.get("model_name")), None)
-        model = str(first) if first else p.stem
-    answers: dict[str, Answer] = {}
+    default = model or p.stem
+    groups: dict[str, dict[str, Answer]] = {}
     for i, obj in enumerate(records):
-        ans = _answer_from_mapping(obj, f"{p}: answer #{i}", model)
-        answers[ans.key] = ans
-    return AnswerSet(answers=answers, model=model, source=str(p))
+        name = str(obj.get("model") or obj.get("model_name") or default)
+        ans = _answer_from_mapping(obj, f"{p}: answer #{i}", name)
+        groups.setdefault(name, {})[ans.key] = ans
+    if not groups:
+        raise InputFormatError(f"path={str(p)!r} holds no answers")
+    return tuple(AnswerSet(answers=a, model=m, source=str(p)) for m, a in groups.items())
+
+
+def load_answers(path: str | Path, model: str | None = None) -> AnswerSet:
+    """The one answer set in *path* (or the one of *model* when the file holds several)."""
+    sets = load_answer_sets(path)
+    if model is not None:
+        chosen = [s for s in sets if s.model == model]
+        if not chosen:
+            raise InputFormatError(f"model={model!r} must be one of {[s.model for s in sets]!r}")
+        return chosen[0]
+    if len(sets) > 1:
+        raise InputFormatError(f"path={str(path)!r} holds answers of models {[s.model for s in sets]!r}; pick one with model=")
+    return sets[0]
 
 
 def criteria_of(item: WhatIfItem) -> Sequence[Criterion]:

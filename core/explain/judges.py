@@ -259,7 +259,7 @@ class OfflineEdgeJudge:
 
 _HEDGES = re.compile(
     r"\b(likely|unlikely|probably|possibly|perhaps|might|may|could|uncertain|uncertainty|plausibl\w*|"
-    r"depends?|depending|speculative|unclear|arguably|roughly|approximately|assum\w+|if\b|unless)\b",
+    r"depends?|depending|speculative|unclear|arguably|roughly|approximately|assum\w+|unless)\b",
     re.IGNORECASE,
 )
 _OVERCONFIDENT = re.compile(
@@ -285,6 +285,20 @@ _RUBRIC_WORDS = content_stems(
 )
 
 
+_META_WORDS = content_stems("question questions asks asked ask interesting happen happens happened wonder answer think")
+_SENTENCE_PIECES = re.compile(r"[^.!?\n]+[.!?]*")
+
+
+def _novel_text(answer: str, question_stems: frozenset[str]) -> str:
+    """The sentences of *answer* that add a content stem beyond the question (restatements dropped)."""
+    keep = [
+        m.group()
+        for m in _SENTENCE_PIECES.finditer(answer)
+        if content_stems(m.group()) - question_stems - _META_WORDS
+    ]
+    return " ".join(keep)
+
+
 def _band_of(score: int) -> str:
     return str(BAND_KEYS[min((score - 1) // 2, 4)])
 
@@ -294,6 +308,9 @@ class OfflineCriterionJudge:
 
     For a criterion and an answer (stems = :func:`._text.content_stems`):
 
+    * only sentences that add a content stem beyond the question (and words such as
+      "question", "interesting") are read; an answer with none only restates the question
+      and gets 1 on every criterion;
     * **terms** — stems of the criterion's name, description and upper bands (``5-6``,
       ``7-8``, ``9-10``), minus the question's own stems (restating the question earns
       nothing) and minus rubric boilerplate ("assesses", "plausible", …);
@@ -315,6 +332,10 @@ class OfflineCriterionJudge:
         q = content_stems(item.question) | content_stems(item.rubric.question_focus if item.rubric else "")
         source = " ".join([criterion.name, criterion.description, *criterion.bands[2:]])
         terms = content_stems(source) - q - _RUBRIC_WORDS
+        answer = _novel_text(answer, q)
+        if not answer:
+            reason = "restates the question without new content -> band 1-2"
+            return CriterionJudgment(score=1, reason=reason, raw={"score": 1, "reason": reason, "coverage": 0.0})
         a_stems = content_stems(answer)
         hit = terms & a_stems
         coverage = min(1.0, (len(hit) / len(terms)) / 0.6) if terms else 0.0
