@@ -1,0 +1,195 @@
+"""Episodes: budgets, refusals, phase lock, reactor tolerance, seeding and the optional features."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from causalcheck.errors import BudgetExceededError, InputFormatError
+from causalcheck.graph import FREQ
+from causalcheck.lab.episode import Episode, EpisodeConfig, LabAction
+from causalcheck.lab.suites import SuiteGraph, load_suite, parse_suite_record
+
+CHAIN = {
+    "graph_id": "chain3",
+    "nodes": {
+        "resonanceFreq": {"is_controllable": False, "computation": "base_freq + coeff_b_freq * b"},
+        "b": {"is_controllable": True, "computation": "base_b + coeff_a_b * a"},
+        "a": {"is_controllable": True},
+    },
+    "edges": [{"from": "a", "to": "b"}, {"from": "b", "to": "resonanceFreq"}],
+    "params": {"base_freq": 10, "coeff_b_freq": 2, "coeff_a_b": 3},
+    "budget": 2,
+}
+
+
+def _graph(**extra: object) -> SuiteGraph:
+    return parse_suite_record({**json.loads(json.dumps(CHAIN)), **extra})
+
+
+def test_same_seed_same_episode_other_seed_differs() -> None:
+    """Crystal bases come from explicit seeds, not Python's salted hash()."""
+    g = _graph()
+    a, b, c = Episode(g), Episode(g), Episode(g)
+    ta, oa = a.reset(3)
+    tb, ob = b.reset(3)
+    c.reset(4)
+    assert oa.state == ob.state and a.target_freq == b.target_freq and ta.text == tb.text
+    assert (a.manipulator_initial, a.reactor_props) != (c.manipulator_initial, c.reactor_props)
+
+
+def test_refusals_never_crash_and_are_counted() -> None:
+    """Unknown property, non-number, the frequency and a spent budget are refused observations."""
+    ep = Episode(_graph())
+    ep.reset(1)
+    cases = [
+        (LabAction.intervene("salinity", 3), "salinity"),
+        (LabAction.intervene("a", "lots"), "'lots'"),
+        (LabAction.intervene("a", float("nan")), "nan"),
+        (LabAction.intervene(FREQ, 3), "not controllable"),
+        (LabAction("teleport"), "teleport"),
+    ]
+    for action, needle in cases:
+        obs = ep.step(action)
+        assert obs.response["accepted"] is False and needle in obs.response["refused"]
+        assert obs.interventions_used == 0
+    ep.step(LabAction.intervene("a", 10))
+    ep.step(LabAction.intervene("b", "20"))
+    obs = ep.step(LabAction.intervene("a", 30))
+    assert obs.response["accepted"] is False and "budget spent" in obs.response["refused"]
+    assert obs.interventions_used == 2 and obs.interventions_left == 0 and obs.step == 8
+
+
+def test_reactor_locks_manipulator_and_checks_tolerance_strictly() -> None:
+    """Opening the reactor locks the machine; |f − F*| < 5 activates, exactly 5 does not."""
+    ep = Episode(_graph())
+    _, obs = ep.reset(1)
+    assert obs.reactor_props is None
+    obs = ep.step(LabAction("open_reactor"))
+    assert obs.phase == "reactor" and obs.reactor_props == ep.reactor_props
+    assert ep.step(LabAction.intervene("a", 1)).response["accepted"] is False
+    obs = ep.step(LabAction.submit(ep.target_freq + 5.0))
+    assert obs.response["reactor_feedback"] == "uncalibrated" and not obs.done
+    obs = ep.step(LabAction.submit(ep.target_freq - 4.99))
+    assert obs.success and obs.done and obs.reward == 1.0
+    assert ep.summary()["reactor_abs_error_true"] == pytest.approx(4.99)
+    with pytest.raises(BudgetExceededError, match="episode is over"):
+        ep.step(LabAction("wait"))
+
+
+def test_submissions_budget_ends_the_episode() -> None:
+    """Three wrong submissions end the episode without success; a bad number is refused."""
+    ep = Episode(_graph(), EpisodeConfig(submissions=3))
+    ep.reset(1)
+    assert ep.step(LabAction.submit("soon")).response["accepted"] is False
+    for _ in range(3):
+        obs = ep.step(LabAction.submit(-50))
+    assert obs.done and not obs.success and ep.summary()["done_reason"] == "submissions-exhausted"
+    assert ep.submitted == [0.0, 0.0, 0.0]
+
+
+def test_anchor_ceiling_is_optional() -> None:
+    """The anchor clamps at 10 000 Hz; by default we do not."""
+    ep = Episode(_graph(), EpisodeConfig(freq_ceiling=10000))
+    ep.reset(1)
+    assert ep.step(LabAction.submit(12345)).response["submitted"] == 10000
+    ep2 = Episode(_graph())
+    ep2.reset(1)
+    assert ep2.step(LabAction.submit(12345)).response["submitted"] == 12345
+
+
+def test_shift_versus_hard_do() -> None:
+    """Under shifts a set child keeps following its parent; under do() it is frozen."""
+    for mode, expected_follow in (("shift", True), ("do", False)):
+        ep = Episode(_graph(budget=4), EpisodeConfig(intervention_mode=mode))
+        ep.reset(1)
+        ep.step(LabAction.intervene("b", 50))
+        obs = ep.step(LabAction.intervene("a", ep.manipulator_initial["a"] + 10))
+        assert (obs.state["b"] == 80.0) is expected_follow
+        assert obs.state["b"] == (80.0 if expected_follow else 50.0)
+
+
+def test_hidden_disturbance_is_seeded_and_spares_the_reactor(causalab_data: Path) -> None:
+    """h is redrawn after every intervention from the episode seed; prior records and F* are clean."""
+    g = load_suite(causalab_data / "4nodes_hidden_vrange_pm50.jsonl").graphs[0]
+    clean = Episode(g, EpisodeConfig(hidden=False))
+    runs = []
+    for _ in range(2):
+        ep = Episode(g)
+        ep.reset(9)
+        seen = [ep.step(LabAction.intervene(g.scm.controllable_names[0], 40 + k)).state for k in range(6)]
+        runs.append(seen)
+    clean.reset(9)
+    assert runs[0] == runs[1]
+    assert ep.target_freq == clean.target_freq and ep.prior == clean.prior
+    assert g.hidden is not None
+    affected = g.hidden.affected_nodes[0]
+    # the affected node is off its noise-free value by ±50 in some steps, never by anything else
+    offsets = []
+    for k, s in enumerate(runs[0]):
+        c = clean.step(LabAction.intervene(g.scm.controllable_names[0], 40 + k)).state
+        offsets.append(round(s[affected] - c[affected], 2))
+    assert set(offsets) <= {-50.0, 0.0, 50.0} and set(offsets) != {0.0}
+
+
+def test_golden_suites_default_to_zero_interventions(causalab_data: Path) -> None:
+    """Golden runs get the trace in the task and no intervention budget (anchor scripts)."""
+    g = load_suite(causalab_data / "4nodes_golden.jsonl").graphs[0]
+    task, obs = Episode(g).reset(1)
+    assert obs.interventions_left == 0 and len(task.bootstrap) == 8
+    assert "intervene density to 77.0" in task.text
+
+
+def test_budget_grid_tags() -> None:
+    """'3o6i' means 3 prior records and 6 interventions; nonsense tags are errors."""
+    cfg = EpisodeConfig.from_tag("3o6i")
+    assert (cfg.prior_records, cfg.interventions) == (3, 6)
+    task, obs = Episode(_graph(), cfg).reset(2)
+    assert len(task.prior_records) == 3 and obs.interventions_left == 6
+    with pytest.raises(InputFormatError, match="'6i3o'"):
+        EpisodeConfig.from_tag("6i3o")
+    with pytest.raises(InputFormatError, match="submissions=-1"):
+        EpisodeConfig(submissions=-1)
+
+
+def test_oracle_chains_candidates_and_known_structure() -> None:
+    """Oracle chains follow changed descendants; the tool filters graphs; the ablation shows edges."""
+    g = _graph(budget=4)
+    other = parse_suite_record(
+        {**json.loads(json.dumps(CHAIN)), "graph_id": "fork",
+         "nodes": {**CHAIN["nodes"], "resonanceFreq": {"is_controllable": False, "computation": "base_freq + coeff_b_freq * b + coeff_a_freq * a"},
+                   "b": {"is_controllable": True}},
+         "edges": [{"from": "b", "to": "resonanceFreq"}, {"from": "a", "to": "resonanceFreq"}],
+         "params": {"base_freq": 10, "coeff_b_freq": 2, "coeff_a_freq": 1}}
+    )
+    cfg = EpisodeConfig(oracle_chains=True, candidate_tool=True, known_structure=True)
+    ep = Episode(g, cfg, candidates=[g.scm.graph, other.scm.graph])
+    task, obs = ep.reset(1)
+    assert obs.candidates is not None and len(obs.candidates) == 2
+    assert "a -> b" in task.text and task.structure is not None
+    obs = ep.step(LabAction.intervene("a", ep.manipulator_initial["a"] + 7))
+    assert obs.oracle_chains == (("a", "b", "resonanceFreq"),)
+    assert obs.candidates == ((("a", "b"), ("b", "resonanceFreq")),)
+    assert "Oracle chain: a -> b -> resonanceFreq" in obs.text
+
+
+def test_action_from_record_forms() -> None:
+    """Record action fields map onto the action vocabulary; unknown ones become a wait."""
+    assert LabAction.from_record({"action": "INTERVENE", "arg1": "a", "arg2": 4}) == LabAction("intervene", "a", 4)
+    assert LabAction.from_record({"action": "SET_FREQUENCY", "arg1": 9}).kind == "submit_frequency"
+    assert LabAction.from_record({"action": "SUBMIT"}).kind == "finish"
+    assert LabAction.from_record({"chosen_dialog_option_int": 2}).kind == "wait"
+    assert LabAction.from_record({"action": "DANCE"}).text == "unknown action='DANCE'"
+
+
+def test_step_before_reset_and_step_limit() -> None:
+    """Stepping before reset is an error; endless waiting stops at max_steps."""
+    ep = Episode(_graph(), EpisodeConfig(max_steps=3))
+    with pytest.raises(BudgetExceededError):
+        ep.step(LabAction("wait"))
+    ep.reset(0)
+    for _ in range(3):
+        obs = ep.step(LabAction("wait"))
+    assert obs.done and ep.done_reason == "step-limit"
