@@ -31,7 +31,7 @@ class Candidate:
 
 
 def strip_think(text: str) -> tuple[str, list[str]]:
-    """Blank out ``<think>…</think>`` blocks (keeping offsets); an unclosed one runs to the end."""
+    """Blank out ``<think>…</think>`` blocks (keeping offsets); an unclosed tag alone is blanked."""
     repairs: list[str] = []
 
     def blank(m: re.Match[str]) -> str:
@@ -41,9 +41,9 @@ def strip_think(text: str) -> tuple[str, list[str]]:
     if n:
         repairs.append(f"removed {n} <think>…</think> block(s)")
     m = _THINK_OPEN.search(out)
-    if m:
-        out = out[: m.start()] + re.sub(r"[^\n]", " ", out[m.start() :])
-        repairs.append("removed an unclosed <think> block")
+    if m:  # unclosed: drop the tag; the balanced-object search skips the prose that follows
+        out = out[: m.start()] + " " * len(m.group(0)) + out[m.end() :]
+        repairs.append("removed an unclosed <think> tag")
     return out, repairs
 
 

@@ -531,7 +531,7 @@ def parse_record(text: str | Mapping[str, Any], *, source: str = "<string>") -> 
                 repairs.append("the JSON was not strict (e.g. a trailing comma); read it leniently")
             return parse_record_obj(obj, source=source, warnings=repairs)
         not_record.append(obj)
-    if not_record and not errors:
+    if not_record and (not errors or isinstance(not_record[0], list) or len(cands) == 1):
         obj = not_record[0]
         shown = sorted(obj)[:8] if isinstance(obj, Mapping) else type(obj).__name__
         raise InputFormatError(
