@@ -1,0 +1,233 @@
+"""Re-scoring: the official sample run, our own trajectories, roll-ups, outputs, bad input, CLI."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import itertools
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from causalcheck.lab import score_cli
+from causalcheck.lab.runfolder import (
+    discover_episodes,
+    load_run_folder,
+    read_json_stream,
+    true_target_frequency,
+)
+from causalcheck.lab.score import (
+    rollup,
+    score_episode,
+    score_paths,
+    summary_markdown,
+    write_outputs,
+)
+
+PUBLISHED = {  # causalab-spec §7: the official offline re-evaluation of the sample run
+    "task_accuracy": 0.0,
+    "root_f1": 1.0,
+    "edge_precision": 0.6667,
+    "edge_recall": 0.6667,
+    "edge_f1": 0.6667,
+    "shd": 2,
+    "shd_missing": 1,
+    "shd_extra": 1,
+    "shd_reversed": 0,
+    "parent_f1": 0.5,
+    "coefficient_f1": 0.0,
+}
+
+
+def _cli(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="causalcheck lab")
+    score_cli.register(parser.add_subparsers())
+    args = parser.parse_args(argv)
+    return int(args.handler(args))
+
+
+@pytest.fixture(scope="module")
+def own_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two small runs of our lab on the bundled mini suite (planner and random agents)."""
+    from causalcheck.lab.runner import run_suite
+
+    root = tmp_path_factory.mktemp("runs")
+    run_suite("mini", "planner", root / "planner", seeds=(1,), limit=3, progress=False)
+    run_suite("mini", "random", root / "random", seeds=(1, 2), limit=2, progress=False)
+    return root
+
+
+def test_sample_run_final_metrics_equal_the_published_reevaluation(sample_run: Path) -> None:
+    """Final metrics of the official sample equal the published numbers (rounded to 4 dp)."""
+    ep = score_episode(load_run_folder(sample_run))
+    got = {k: round(ep.final[k], 4) if isinstance(ep.final[k], float) else ep.final[k] for k in PUBLISHED}
+    assert got == PUBLISHED
+
+
+def test_sample_run_corrected_formula_error(sample_run: Path) -> None:
+    """The formula error is measured against the true target 156 Hz (the anchor's is ~0.26)."""
+    ep = score_episode(load_run_folder(sample_run))
+    assert ep.final["target_freq"] == 156.0
+    assert ep.final["formula_predicted"] == pytest.approx(99.2553, abs=1e-4)
+    assert ep.final["formula_abs_error"] == pytest.approx(56.7447, abs=1e-4)
+    assert ep.final["formula_hit"] == 0.0
+    assert ep.final["submitted"] == pytest.approx(99.25531914893617)
+
+
+def test_sample_run_per_step_hypotheses_and_imec(sample_run: Path) -> None:
+    """Per step: empty hypothesis until step 5, the final graph from step 7; I-MEC 2 → 1 after density."""
+    ep = score_episode(load_run_folder(sample_run))
+    assert len(ep.steps) == 14
+    assert [s.edge.f1 for s in ep.steps[:4]] == [0.0] * 4
+    assert ep.steps[4].edge.recall == pytest.approx(1 / 3)
+    assert all(round(s.edge.f1, 4) == 0.6667 for s in ep.steps[6:])
+    assert [s.imec_size for s in ep.steps] == [2] * 5 + [1] * 9
+    assert ep.steps[5].targets == ("density", "moisture")
+    assert ep.final["mec_size"] == 2 and ep.final["imec_size"] == 1
+
+
+def test_sample_run_reading(sample_run: Path) -> None:
+    """The reader finds 3 interventions, the reactor crystal, the budget and the outcome."""
+    ep = load_run_folder(sample_run)
+    assert [s.intervention for s in ep.steps if s.intervention] == [
+        ("moisture", 50.0),
+        ("density", 80.0),
+        ("quantumSize", 100.0),
+    ]
+    assert ep.reactor_props == {"temperatureC": 25.0, "moisture": 34.0, "density": 97.0, "quantumSize": 114.0}
+    assert ep.intervention_budget == 12 and ep.submissions_used == 1 and ep.success is False
+    assert [s.label for s in ep.shown[:2]] == ["prior record 1", "prior record 2"]
+    assert ep.experiment_id == "4nodes_0_53calls" and ep.suite == "4nodes"
+
+
+def test_run_folder_without_tracking_uses_raw_io_prompts(sample_run: Path, tmp_path: Path) -> None:
+    """Without the tracking file the observations come from the next prompt; metrics are unchanged."""
+    folder = tmp_path / "exp" / "seed_1"
+    shutil.copytree(sample_run, folder)
+    for f in folder.glob("*_tracking*.jsonl"):
+        f.unlink()
+    ep = load_run_folder(folder)
+    assert [s.intervention for s in ep.steps if s.intervention] == [
+        ("moisture", 50.0),
+        ("density", 80.0),
+        ("quantumSize", 100.0),
+    ]
+    scored = score_episode(ep)
+    assert scored.final["shd"] == 2 and scored.final["target_freq"] == 156.0
+
+
+def test_true_target_is_recomputed_from_the_graph(sample_run: Path) -> None:
+    """F* = base_freq + density + moisture = 25 + 97 + 34 = 156 for the sample's reactor crystal."""
+    cfg = json.loads((sample_run / "graph_config.json").read_text())
+    assert true_target_frequency(cfg, {"density": 97, "moisture": 34, "quantumSize": 114}) == 156.0
+    assert true_target_frequency(cfg, {"density": 97}) is None
+
+
+def test_bad_inputs_are_reported_per_episode_while_the_batch_is_scored(sample_run: Path, tmp_path: Path) -> None:
+    """Missing path, truncated JSON, no graph config, unknown nodes: each reported, the rest scored."""
+    good = tmp_path / "runs" / "good" / "seed_1"
+    shutil.copytree(sample_run, good)
+    no_cfg = tmp_path / "runs" / "nocfg" / "seed_1"
+    shutil.copytree(sample_run, no_cfg)
+    (no_cfg / "graph_config.json").unlink()
+    trunc = tmp_path / "runs" / "trunc" / "seed_1"
+    shutil.copytree(sample_run, trunc)
+    for f in trunc.glob("*_tracking*.jsonl"):
+        f.unlink()
+    raw = (trunc / "raw_io.jsonl").read_text(encoding="utf-8")
+    (trunc / "raw_io.jsonl").write_text(raw[: len(raw) // 2], encoding="utf-8")
+    unknown = tmp_path / "runs" / "unknown" / "seed_1"
+    shutil.copytree(sample_run, unknown)
+    for f in [*unknown.glob("*_tracking*.jsonl"), unknown / "raw_io.jsonl"]:
+        text = f.read_text(encoding="utf-8")
+        f.write_text(text.replace('"from": "density"', '"from": "Densty"').replace('\\"from\\": \\"density\\"', '\\"from\\": \\"Densty\\"'), encoding="utf-8")
+
+    report = score_paths([tmp_path / "runs", tmp_path / "does-not-exist"], resamples=0)
+    reasons = {Path(f.source).parent.name if f.source.endswith("seed_1") else Path(f.source).name: f.reason for f in report.failures}
+    assert set(reasons) == {"nocfg", "trunc", "does-not-exist"}
+    assert "graph_config.json" in reasons["nocfg"]
+    assert "truncated" in reasons["trunc"]
+    assert "does not exist" in reasons["does-not-exist"]
+    scored = {Path(e.source).parent.name: e for e in report.episodes}
+    assert set(scored) == {"good", "unknown"}
+    assert any("'Densty'" in w for w in scored["unknown"].warnings)
+    assert scored["unknown"].final["edge_f1"] < scored["good"].final["edge_f1"]
+
+
+def test_read_json_stream_reads_concatenated_pretty_json(tmp_path: Path) -> None:
+    """Pretty-printed objects back to back are read one by one; a truncated tail is an error."""
+    p = tmp_path / "x.jsonl"
+    p.write_text('{\n  "a": 1\n}\n{"b": [1,\n 2]}\n', encoding="utf-8")
+    assert read_json_stream(p) == [{"a": 1}, {"b": [1, 2]}]
+    p.write_text('{"a": 1}\n{"b": [1,', encoding="utf-8")
+    with pytest.raises(Exception, match="truncated or invalid"):
+        read_json_stream(p)
+
+
+def test_own_trajectories_are_discovered_and_scored(own_runs: Path) -> None:
+    """Our runner's trajectories are found in nested folders and scored; the planner is perfect."""
+    found = list(discover_episodes([own_runs]))
+    assert len(found) == 7 and all(kind == "trajectory" for kind, _ in found)
+    report = score_paths([own_runs], resamples=200, seed=1)
+    assert not report.failures and len(report.episodes) == 7
+    planner = [e for e in report.episodes if "planner" in e.source]
+    assert all(e.final["edge_f1"] == 1.0 and e.final["shd"] == 0 for e in planner)
+    assert all(e.final["formula_abs_error"] is not None for e in report.episodes)
+    for e in report.episodes:
+        assert e.final["steps"] == len(e.steps) > 0
+        sizes = [s.imec_size for s in e.steps]
+        assert all(a >= b for a, b in itertools.pairwise(sizes))  # evidence never enlarges the class
+        assert e.final["imec_size"] == sizes[-1]
+
+
+def test_rollups_are_deterministic_and_grouped(own_runs: Path) -> None:
+    """Per-graph and per-suite groups; same seed → identical intervals."""
+    a = score_paths([own_runs], resamples=300, seed=7)
+    b = score_paths([own_runs], resamples=300, seed=7)
+    assert a.by_suite == b.by_suite and a.by_graph == b.by_graph
+    assert [row["suite"] for row in a.by_suite] == ["mini"]
+    assert a.by_suite[0]["episodes"] == 7
+    assert sum(row["episodes"] for row in a.by_graph) == 7
+    mean = a.by_suite[0]["edge_f1"]["mean"]
+    assert mean == pytest.approx(sum(e.final["edge_f1"] for e in a.episodes) / 7)
+    assert rollup(a.episodes, "suite", resamples=300, seed=7) == a.by_suite
+    with pytest.raises(Exception, match="'seed'"):
+        rollup(a.episodes, "seed")
+
+
+def test_outputs_json_csv_markdown(own_runs: Path, tmp_path: Path) -> None:
+    """scores.json, episodes.csv, steps.csv and summary.md are written and consistent."""
+    report = score_paths([own_runs], resamples=50)
+    paths = write_outputs(report, tmp_path / "out")
+    assert sorted(p.name for p in paths) == ["episodes.csv", "scores.json", "steps.csv", "summary.md"]
+    data = json.loads((tmp_path / "out" / "scores.json").read_text())
+    assert data["format"] == "causalcheck-scores/1" and len(data["episodes"]) == 7
+    rows = list(csv.DictReader((tmp_path / "out" / "episodes.csv").read_text().splitlines()))
+    assert len(rows) == 7 and {"edge_f1", "imec_size", "audit_errors"} <= set(rows[0])
+    steps = list(csv.DictReader((tmp_path / "out" / "steps.csv").read_text().splitlines()))
+    assert len(steps) == sum(len(e.steps) for e in report.episodes)
+    md = (tmp_path / "out" / "summary.md").read_text()
+    assert "| mini |" in md and md == summary_markdown(report)
+
+
+def test_cli_exit_codes(sample_run: Path, own_runs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Exit 0 when all scored, 1 when some failed, 2 when none could be scored."""
+    assert _cli(["score", str(own_runs), "--out", str(tmp_path / "o"), "--format", "md", "--bootstrap", "0"]) == 0
+    assert (tmp_path / "o" / "summary.md").exists() and not (tmp_path / "o" / "scores.json").exists()
+    assert _cli(["score", str(own_runs), str(tmp_path / "missing"), "--bootstrap", "0"]) == 1
+    err = capsys.readouterr().err
+    assert "not scored" in err and "missing" in err
+    assert _cli(["score", str(tmp_path / "missing")]) == 2
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert _cli(["score", str(empty)]) == 2
+    with pytest.raises(SystemExit):
+        _cli(["score", str(own_runs), "--format", "xml"])
+
+
+def test_cli_prints_markdown_without_out(sample_run: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --out the Markdown summary goes to stdout."""
+    assert _cli(["score", str(sample_run), "--bootstrap", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "| 4nodes | 4nodes_0_53calls | 1 |" in out
