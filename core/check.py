@@ -25,7 +25,8 @@ list of records — and returns one report, or one report per step for trajector
 is checked against its *own* ``past_data`` (the evidence the agent wrote down), and the
 trajectory-level finding ``data-stop-agreeing`` marks the first step whose hypothesis the
 recorded data contradict.  Records the tolerant parser had to repair carry an ``info``
-diagnostic ``record-drift`` listing the repairs; a step that could not be parsed at all is
+diagnostic ``record-drift`` listing the repairs (a ``warning`` when a repair had to drop content,
+e.g. an edge that is not ``{"from", "to"}``); a step that could not be parsed at all is
 an ``unparseable-record`` error.
 """
 
@@ -153,11 +154,13 @@ def check_record(
         return CheckReport(subject, (diag,), {**meta_extra, "hypothesis": None})
     drift: tuple[Diagnostic, ...] = ()
     if record.warnings:
+        lost = [w for w in record.warnings if "ignored" in w and not w.startswith("ignored unknown keys")]
         drift = (
             Diagnostic(
                 "record-drift",
-                f"the record deviates from the format; repaired {len(record.warnings)} thing(s)",
-                "info",
+                f"the record deviates from the format; repaired {len(record.warnings)} thing(s)"
+                + (f", and had to drop content: {'; '.join(lost[:3])}" if lost else ""),
+                "warning" if lost else "info",
                 elements=tuple(record.warnings),
             ),
         )
@@ -268,7 +271,9 @@ def _from_text(text: str, source: str) -> tuple[list[StepRecord] | None, Hypothe
     from causalcheck.trajectory import records_from_text
 
     body = text.lstrip()
-    if body.startswith(("{", "[", "```", "<think>")):
+    if not body:
+        raise InputFormatError(f"{source}: the input is empty; expected a record (JSON), a trajectory or a hypothesis")
+    if body.startswith(("{", "[", "```", "<think>")) or source.endswith((".json", ".jsonl")):
         return records_from_text(text, source=source), None
     try:
         return None, parse_hypothesis(text, source=source)

@@ -115,7 +115,7 @@ def _render(reports: list[Any], source: str, trajectory: bool, verbose: bool) ->
                 out.append(("  hypothesis:", None))
                 out.extend((f"    {line}", None) for line in str(hyp).splitlines())
                 previous = (r.subject, hyp)
-        shown = [d for d in r.diagnostics if verbose or d.severity != "info"]
+        shown = [d for d in r.diagnostics if verbose or not trajectory or d.severity != "info"]
         messages = [d.message for d in shown]
         if trajectory and shown and last_shown is not None and last_shown[1] == messages:
             out.append((f"  {len(shown)} finding(s), the same as at {last_shown[0]}", _STYLE[shown[0].severity]))
@@ -123,9 +123,9 @@ def _render(reports: list[Any], source: str, trajectory: bool, verbose: bool) ->
         last_shown = (r.subject, messages)
         for d in shown:
             out.append((f"  {_MARK[d.severity]} {d.code}: {d.message}", _STYLE[d.severity]))
-            if d.code == "record-drift" and verbose:
+            if d.code == "record-drift" and (verbose or not trajectory):
                 out.extend((f"      - {w}", "dim") for w in d.elements)
-        if not shown:
+        if not any(d.severity != "info" for d in shown):
             out.append(("  ok", "green"))
     problems = sum(not r.ok for r in reports)
     if trajectory:
