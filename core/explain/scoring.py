@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from causalcheck.diagnostics import Diagnostic
 from causalcheck.errors import CausalCheckError, InputFormatError
@@ -64,6 +64,7 @@ __all__ = [
     "ItemResult",
     "JudgeEdges",
     "PMMode",
+    "Scored",
     "Summary",
     "compute_final",
     "compute_pm",
@@ -158,6 +159,12 @@ class ItemResult:
     @property
     def key(self) -> str:
         return str(self.item.key)
+
+    @property
+    def bucket(self) -> str | None:
+        """``STEM`` / ``HSS`` / ``Hybrid`` (``None`` for an unknown domain)."""
+        b = self.item.bucket
+        return None if b is None else str(b)
 
     @property
     def ok(self) -> bool:
@@ -346,12 +353,31 @@ class Summary:
         }
 
 
-def summarize(results: Sequence[ItemResult]) -> Summary:
+class Scored(Protocol):
+    """What :func:`summarize` reads: :class:`ItemResult` and the rows of a resumed JSONL file."""
+
+    @property
+    def ok(self) -> bool: ...
+    @property
+    def bucket(self) -> str | None: ...
+    @property
+    def pm(self) -> float: ...
+    @property
+    def rm(self) -> float: ...
+    @property
+    def final(self) -> float: ...
+    @property
+    def failure_modes(self) -> tuple[str, ...]: ...
+    @property
+    def degraded(self) -> bool: ...
+
+
+def summarize(results: Sequence[Scored]) -> Summary:
     """Official means over the scored items plus the STEM / HSS / Hybrid / Overall table."""
     ok = [r for r in results if r.ok]
     rows = []
     for bucket in (*BUCKETS, "Overall"):
-        chosen = ok if bucket == "Overall" else [r for r in ok if r.item.bucket == bucket]
+        chosen = ok if bucket == "Overall" else [r for r in ok if r.bucket == bucket]
         rows.append(
             DomainRow(
                 bucket=bucket,
