@@ -1,0 +1,58 @@
+"""The top-level command line: fast help, lazy heavy imports, stable exit codes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from causalcheck.cli import main
+
+HEAVY = ("z3", "causallearn", "spacy", "openai", "anthropic", "cliquepicking", "sympy", "lark")
+
+
+def test_help_does_not_import_heavy_dependencies() -> None:
+    """Building the parser (what --help does) imports no solver, NLP or provider package."""
+    code = (
+        "import sys, causalcheck.cli as c; c.build_parser();"
+        f"print([m for m in {HEAVY!r} if m in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_import_causalcheck_is_light() -> None:
+    """``import causalcheck`` loads no heavy dependency; public names resolve lazily."""
+    code = (
+        "import sys, causalcheck;"
+        f"print([m for m in {HEAVY!r} if m in sys.modules]);"
+        "print(causalcheck.CausalGraph.__name__)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["[]", "CausalGraph"]
+
+
+def test_public_api_is_sorted_and_resolves() -> None:
+    """``__all__`` is sorted and every name in it can be imported."""
+    import causalcheck
+
+    assert causalcheck.__all__ == sorted(causalcheck.__all__)
+    for name in causalcheck.__all__:
+        assert getattr(causalcheck, name) is not None
+
+
+def test_unknown_command_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    """argparse rejects an unknown command with exit code 2 and a usage line."""
+    with pytest.raises(SystemExit) as info:
+        main(["frobnicate"])
+    assert info.value.code == 2
+    assert "invalid choice" in capsys.readouterr().err
+
+
+def test_version() -> None:
+    """``--version`` prints the package version."""
+    out = subprocess.run(
+        [sys.executable, "-m", "causalcheck", "--version"], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.startswith("causalcheck ")
