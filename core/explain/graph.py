@@ -10,7 +10,7 @@ shape is the official ``parsed_dag``::
 The name says "DAG" but nothing makes it one: a model can write a cycle or link two units
 both ways.  :func:`check_graph` finds those through the core checks (a minimal cycle via
 :mod:`causalcheck.solvers.acyclicity`, opposite-direction pairs via
-:mod:`causalcheck.solvers.contradictions`), restricted to the *causal* edges — relation
+:mod:`causalcheck.solvers.contradictions`), restricted to the *causal* edges (EDUs that restate one claim merged first) — relation
 types ``CAUSE``, ``CONDITION``, ``RESULT``, ``CONSEQUENCE`` (:data:`CAUSAL_TYPES`), the
 subset the Process Metric scores.
 
@@ -37,6 +37,7 @@ __all__ = [
     "GraphNode",
     "GraphStats",
     "check_graph",
+    "claim_classes",
     "graph_stats",
     "is_causal",
 ]
@@ -261,106 +262,63 @@ def graph_stats(graph: ExplanationGraph) -> GraphStats:
     )
 
 
-def _find_cycle(cg: CausalGraph) -> list[str] | None:
-    """A minimal cycle (node list) through the core acyclicity check, else a local DFS fallback."""
-    try:
-        from causalcheck.solvers.acyclicity import find_cycle_core
-    except ImportError:  # the core module is optional for this check
-        find_cycle_core = None
-    if find_cycle_core is not None:
-        found = find_cycle_core(cg)
-        if not found:
-            return None
-        return _cycle_nodes(found)
-    return _shortest_cycle(cg)
+def claim_classes(graph: ExplanationGraph) -> dict[str, str]:
+    """Map every EDU id to the id of the first EDU that states the same claim.
 
+    Two EDUs state the same claim when their sets of content stems (see
+    :mod:`._text`) are equal and hold at least two stems — "so wages rise." and
+    "Wages rise," are one claim.  Other EDUs map to themselves.
+    """
+    from causalcheck.explain._text import content_stems
 
-def _cycle_nodes(found: Any) -> list[str]:
-    """Normalise the core's answer (node names, ``Edge`` objects or pairs) to a node list."""
-    items = list(getattr(found, "nodes", None) or getattr(found, "edges", None) or found)
-    out: list[str] = []
-    for it in items:
-        if isinstance(it, str):
-            out.append(it)
-        elif isinstance(it, Edge):
-            out.append(it.source)
-        elif isinstance(it, (tuple, list)) and it:
-            out.append(str(it[0]))
+    first: dict[frozenset[str], str] = {}
+    out: dict[str, str] = {}
+    for n in graph.nodes:
+        stems = content_stems(n.text)
+        if len(stems) >= 2:
+            out[n.id] = first.setdefault(stems, n.id)
+        else:
+            out.setdefault(n.id, n.id)
     return out
 
 
-def _shortest_cycle(cg: CausalGraph) -> list[str] | None:
-    """Shortest directed cycle by BFS from every node (graphs here have at most a few hundred nodes)."""
-    succ: dict[str, list[str]] = {}
-    for e in cg.edges:
-        succ.setdefault(e.source, []).append(e.target)
-    best: list[str] | None = None
-    for start in cg.nodes:
-        prev: dict[str, str] = {}
-        frontier = [start]
-        found = False
-        while frontier and not found:
-            nxt: list[str] = []
-            for u in frontier:
-                for v in succ.get(u, ()):
-                    if v == start:
-                        path = [u]
-                        while path[-1] != start:
-                            path.append(prev[path[-1]])
-                        cycle = list(reversed(path))
-                        if best is None or len(cycle) < len(best):
-                            best = cycle
-                        found = True
-                        break
-                    if v not in prev and v != start:
-                        prev[v] = u
-                        nxt.append(v)
-                if found:
-                    break
-            frontier = nxt
-    return best
+def check_graph(graph: ExplanationGraph, *, merge_restated: bool = True) -> tuple[Diagnostic, ...]:
+    """Cycle and opposite-direction findings on the causal edges of *graph*, through the core checks.
 
-
-def _opposite_pairs(cg: CausalGraph) -> list[tuple[str, str]]:
-    """Pairs linked both ways, through the core contradiction check when it is there."""
-    try:
-        from causalcheck.solvers import contradictions
-    except ImportError:
-        contradictions = None
-    finder = getattr(contradictions, "opposite_pairs", None) if contradictions is not None else None
-    if finder is not None:
-        return [(str(a), str(b)) for a, b in finder(cg)]
-    pairs = cg.pairs
-    return sorted({(min(a, b), max(a, b)) for a, b in pairs if (b, a) in pairs and a != b})
-
-
-def check_graph(graph: ExplanationGraph) -> tuple[Diagnostic, ...]:
-    """Cycle and opposite-direction findings on the causal edges of *graph*.
-
-    Codes: ``"cycle"`` (error; ``elements`` = the cycle's EDU ids in order, a minimal one),
-    ``"opposite-direction"`` (warning; one per pair written both ways, ``"A <-> B"``).
+    With *merge_restated* (default) EDUs that restate one claim are merged first
+    (:func:`claim_classes`), so "Prices rise, so wages rise. Wages rise, so prices rise."
+    is a cycle even though each sentence has its own EDUs.  Codes: ``"cycle"`` (error; a
+    minimal cycle from :func:`causalcheck.solvers.acyclicity.find_cycle_core`, ``elements``
+    = its edges ``"EDUa -> EDUb"``) and ``"direction-contradiction"`` (error; from
+    :func:`causalcheck.solvers.contradictions.direction_contradictions`).
     """
-    cg = graph.to_causal_graph(causal_only=True)
+    from causalcheck.solvers.acyclicity import find_cycle_core
+    from causalcheck.solvers.contradictions import direction_contradictions
+
+    mapping = claim_classes(graph) if merge_restated else {}
+    pairs = []
+    for e in graph.edges:
+        if not e.causal:
+            continue
+        a, b = mapping.get(e.source, e.source), mapping.get(e.target, e.target)
+        if a and b and a != b:
+            pairs.append(Edge(a, b, e.relation_type))
+    if not pairs:
+        return ()
+    cg = CausalGraph((), tuple(pairs))
     out: list[Diagnostic] = []
-    if cg.edges:
-        cycle = _find_cycle(cg)
-        if cycle:
-            shown = " -> ".join([*cycle, cycle[0]])
-            out.append(
-                Diagnostic(
-                    code="cycle",
-                    message=f"the causal edges contain a cycle: {shown}",
-                    severity="error",
-                    elements=tuple(cycle),
-                )
+    core = find_cycle_core(cg)
+    if core:
+        shown = " -> ".join([core[0].source, *(e.target for e in core)])
+        merged = sorted({k for k, v in mapping.items() if v != k})
+        note = f" (after merging restated claims {merged})" if merged else ""
+        out.append(
+            Diagnostic(
+                code="cycle",
+                message=f"the causal edges contain a cycle: {shown}{note}",
+                severity="error",
+                elements=tuple(f"{e.source} -> {e.target}" for e in core),
             )
-        for a, b in _opposite_pairs(cg):
-            out.append(
-                Diagnostic(
-                    code="opposite-direction",
-                    message=f"{a!r} and {b!r} are each said to cause the other",
-                    severity="warning",
-                    elements=(f"{a} <-> {b}",),
-                )
-            )
+        )
+    out.extend(direction_contradictions(cg))
     return tuple(out)
