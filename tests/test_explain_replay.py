@@ -1,0 +1,76 @@
+"""Replaying the official judged result file reproduces its numbers exactly."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from causalcheck.cli import main
+from causalcheck.errors import InputFormatError
+from causalcheck.explain.replay import replay_file, replay_payload
+
+
+def test_replay_reproduces_every_item_and_the_summary_exactly(whatif_result: Path) -> None:
+    """Per-item PM, RM, Final and the summary means equal the recorded floats (causal PM)."""
+    report = replay_file(whatif_result)
+    assert report.pm_mode == "causal"
+    recorded = json.loads(whatif_result.read_text(encoding="utf-8"))
+    assert len(report.items) == len(recorded["items"]) == 9
+    for rep, item in zip(report.items, recorded["items"], strict=True):
+        assert rep.replayed == (item["pm_score"], item["rm_score"], item["total_score"])
+        assert rep.parse_match is True
+    summary = recorded["summary"]
+    for key in ("pm_mean", "rm_mean", "total_mean", "n_items"):
+        assert report.summary_replayed[key] == summary[key]
+    assert report.ok
+
+
+def test_replay_flags_recorded_failures_as_degraded(whatif_result: Path) -> None:
+    """Heuristic items (parser connection reset) and edge errors are degraded, never silent zeros."""
+    report = replay_file(whatif_result)
+    by_key = {i.key: i.result for i in report.items}
+    first = by_key["hass_history_0001"]
+    assert first.degraded
+    assert any("heuristic" in r for r in first.degraded_reasons)
+    assert any("Connection reset" in r and "edge #1" in r for r in first.degraded_reasons)
+    assert not by_key["alternatehistory_before1900_568986"].degraded
+
+
+def test_all_edge_mode_differs_on_the_may_file(whatif_result: Path) -> None:
+    """The April all-edge PM does not reproduce the May file (the heuristic items had 'yes' edges)."""
+    report = replay_file(whatif_result, pm_mode="all")
+    assert not report.summary_match
+    assert report.items[0].replayed[0] > 0
+
+
+def test_tampered_score_is_detected(whatif_result: Path) -> None:
+    """Changing one recorded edge verdict breaks the match for that item and the summary."""
+    payload = json.loads(whatif_result.read_text(encoding="utf-8"))
+    item = next(i for i in payload["items"] if i["id"] == 6)
+    causal = next(k for k, e in enumerate(item["metrics"]["pm"]["graph"]["edges"]) if e["relation_type"] == "RESULT")
+    item["metrics"]["pm"]["edges"][causal]["score"] = 1.0 - item["metrics"]["pm"]["edges"][causal]["score"]
+    report = replay_payload(payload)
+    assert not report.ok
+    assert [i.match for i in report.items].count(False) == 1
+
+
+def test_cli_replay_exit_code_and_outputs(whatif_result: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`explain replay FILE --out DIR` exits 0 and writes a result file with the same summary."""
+    code = main(["explain", "replay", str(whatif_result), "--out", str(tmp_path)])
+    assert code == 0
+    assert "matches the recorded summary" in capsys.readouterr().out
+    written = json.loads((tmp_path / "gpt-5.5_metrics_gpt-5.5_replay.json").read_text(encoding="utf-8"))
+    recorded = json.loads(whatif_result.read_text(encoding="utf-8"))
+    assert written["summary"] == recorded["summary"]
+    assert [i["total_score"] for i in written["items"]] == [i["total_score"] for i in recorded["items"]]
+
+
+def test_replay_rejects_non_result_files(tmp_path: Path) -> None:
+    """A file that is not a result file gives InputFormatError naming the problem (CLI exit 2)."""
+    bad = tmp_path / "x.json"
+    bad.write_text('{"items": [{"id": 1, "question": "q"}]}', encoding="utf-8")
+    with pytest.raises(InputFormatError, match="metrics.pm"):
+        replay_file(bad)
+    assert main(["explain", "replay", str(tmp_path / "missing.json")]) == 2
