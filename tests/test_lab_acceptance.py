@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from causalcheck.lab.agents import make_agent
 from causalcheck.lab.runner import run_episode
 from causalcheck.lab.suites import load_suite

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from causalcheck.errors import InputFormatError
 from causalcheck.graph import FREQ
 from causalcheck.lab.agents import AGENTS, Agent, make_agent
@@ -73,7 +72,7 @@ def test_planner_uses_golden_traces_without_interventions(causalab_data: Path) -
 def test_planner_fits_quadratic_mechanisms(causalab_data: Path) -> None:
     """Hard-quadratic graphs are solved with c2·P² + c1·P terms."""
     g = load_suite(causalab_data / "4nodes_quad_hard.jsonl").graphs[0]
-    _, steps, summary = run_episode(g, make_agent("planner"), 1)
+    _, _, summary = run_episode(g, make_agent("planner"), 1)
     assert summary["success"]
     assert "c_density_1*density^2" in summary["final_hypothesis"]["freq_equation"]
 

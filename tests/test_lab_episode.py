@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from causalcheck.errors import BudgetExceededError, InputFormatError
 from causalcheck.graph import FREQ
 from causalcheck.lab.episode import Episode, EpisodeConfig, LabAction

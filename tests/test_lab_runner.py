@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from causalcheck.errors import InputFormatError
 from causalcheck.lab import cli as lab_cli
 from causalcheck.lab.runner import run_suite

@@ -8,7 +8,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from causalcheck.errors import InputFormatError
 from causalcheck.lab.scm import SCM, parse_polynomial
 from causalcheck.lab.suites import load_suite

@@ -406,7 +406,7 @@ class Episode:
             graph_id=self.graph.graph_id,
             properties=props,
             controllable=scm.controllable_names,
-            display_names=dict(zip(scm.nodes, scm.display_names)),
+            display_names=dict(zip(scm.nodes, scm.display_names, strict=False)),
             prior_records=tuple(self.prior),
             bootstrap=tuple(self.graph.bootstrap),
             budgets=self.budgets(),
@@ -509,11 +509,15 @@ class Episode:
         st = self._st
         before_clean = list(st.clean)
         before_shown = list(st.shown)
-        if self.config.intervention_mode == "shift":
-            st.bases[j] = scm.shift_base(st.bases, st.clean, j, value)
+        if self.config.intervention_mode == "shift" and not st.fixed:
+            st.clean = list(st.clean)
+            scm.shift_inplace(st.bases, st.clean, j, value)
         else:
-            st.fixed[j] = round(value, 2)
-        st.clean = scm.evaluate_list(st.bases, fixed=st.fixed or None)
+            if self.config.intervention_mode == "shift":
+                st.bases[j] = scm.shift_base(st.bases, st.clean, j, value)
+            else:
+                st.fixed[j] = round(value, 2)
+            st.clean = scm.evaluate_list(st.bases, fixed=st.fixed or None)
         hid = self._hidden
         if hid is not None:
             st.h = float(hid.value_space[int(self._hrng.integers(0, len(hid.value_space)))])
@@ -700,7 +704,7 @@ def _task_text(info: TaskInfo) -> str:
 
 
 def _observation_text(obs: Observation, task: TaskInfo | None, scm: Any) -> str:
-    disp = dict(zip(scm.nodes, scm.display_names))
+    disp = dict(zip(scm.nodes, scm.display_names, strict=False))
     lines = [f"Step {obs.step} — phase: {obs.phase}"]
     resp = obs.response
     if resp:

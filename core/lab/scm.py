@@ -320,6 +320,51 @@ class SCM:
             bases[i] = round((values[i] - eq.const - rest) / (eq.base_coef or 1.0), 2)
         return bases
 
+    # ------------------------------------------------------------------ compiled fast paths
+    def _expr(self, i: int, vals: str, bases: str) -> str:
+        """Python source of node *i*'s rounded value (same operation order as :meth:`evaluate_list`)."""
+        eq = self.equations[i]
+        src = f"({eq.const!r} + {eq.base_coef!r} * {bases}[{i}])"
+        for t in eq.terms:
+            x = f"{vals}[{t.parent}]" if t.power == 1 else f"{vals}[{t.parent}] ** {t.power}"
+            src = f"({src} + {t.coef!r} * {x})"
+        for mono, c in eq.general:
+            prod = f"{c!r}"
+            for p, pw in mono:
+                prod = f"({prod} * {vals}[{p}] ** {pw})"
+            src = f"({src} + {prod})"
+        return f"round({src}, 2)"
+
+    def _compile(self) -> tuple[Any, tuple[Any, ...]]:
+        cached = self.__dict__.get("_compiled")
+        if cached is not None:
+            return cached  # type: ignore[no-any-return]
+        # The generated source contains only float reprs and integer indices produced above,
+        # never text from the input file, so exec() here cannot run foreign code.
+        n = len(self.nodes)
+        lines = ["def evaluate(b):", f"    v = [0.0] * {n}"]
+        lines += [f"    v[{i}] = {self._expr(i, 'v', 'b')}" for i in self.order]
+        lines.append("    return v")
+        shifts = []
+        for j in range(n):
+            desc = self.descendants(j)
+            body = [f"def shift_{j}(b, v, target):", f"    b[{j}] = round(b[{j}] + (target - v[{j}]), 2)"]
+            body += [f"    v[{i}] = {self._expr(i, 'v', 'b')}" for i in self.order if i == j or i in desc]
+            shifts.append("\n".join(body))
+        namespace: dict[str, Any] = {}
+        exec("\n".join(lines) + "\n\n" + "\n\n".join(shifts), {"round": round}, namespace)
+        compiled = (namespace["evaluate"], tuple(namespace[f"shift_{j}"] for j in range(n)))
+        object.__setattr__(self, "_compiled", compiled)
+        return compiled
+
+    def shift_inplace(self, bases: list[float], values: list[float], node: int, target: float) -> None:
+        """Shift *node* to *target* and update the noise-free *values* of its descendants in place.
+
+        Equivalent to ``bases[node] = shift_base(...)`` followed by ``evaluate_list(bases)``
+        (for shift interventions without pinned nodes), but touches only the descendants.
+        """
+        self._compile()[1][node](bases, values, target)
+
     # ------------------------------------------------------------------ evaluation
     def evaluate_list(
         self,
@@ -336,9 +381,11 @@ class SCM:
         ``fixed`` pins nodes to values (hard ``do()``); ``h``·``weight`` is added to the
         nodes in ``affected`` after they are computed (hidden disturbance).
         """
+        noisy = h != 0.0 and bool(affected)
+        if fixed is None and not noisy:
+            return list(self._compile()[0](bases))
         vals = [0.0] * len(self.nodes)
         eqs = self.equations
-        noisy = h != 0.0 and bool(affected)
         for i in self.order:
             if fixed is not None and i in fixed:
                 v = fixed[i]
