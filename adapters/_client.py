@@ -59,6 +59,7 @@ class RetryPolicy:
     max_retry_after: float = 300.0
     seed: int = 0
     timeout: float = 120.0
+    max_invalid: int = 2
 
     def __post_init__(self) -> None:
         if self.max_attempts < 1:
@@ -330,6 +331,7 @@ class LLMClient:
 
         last: BaseException | None = None
         attempts = self.retry.max_attempts
+        invalid = 0
         for attempt in range(1, attempts + 1):
             self.meter.check()
             sem = self.limits.semaphore(self.provider)
@@ -350,6 +352,7 @@ class LLMClient:
                 try:
                     parsed = parse(completion) if parse is not None else None
                 except (ValueError, LLMError) as exc:
+                    invalid += 1
                     last = TransientLLMError(
                         f"answer rejected (finish_reason={completion.finish_reason!r}): {exc}",
                         kind="truncated" if completion.finish_reason == "length" else "invalid output",
@@ -358,7 +361,7 @@ class LLMClient:
                     if cache is not None:
                         cache.put(key, self.provider, self.endpoint, self.model, request, completion)
                     return completion, parsed
-            if attempt == attempts:
+            if attempt == attempts or invalid >= self.retry.max_invalid:
                 break
             retry_after = getattr(last, "retry_after", None)
             kind = getattr(last, "kind", "invalid output")
@@ -376,5 +379,5 @@ class LLMClient:
             )
             await self._sleep(wait)
         self.meter.record_failure(self.provider, self.model)
-        raise LLMError(redact(f"{self.name} failed after {attempts} attempts: {last}"))
+        raise LLMError(redact(f"{self.name} failed after {attempt} attempts: {last}"))
 

@@ -53,8 +53,12 @@ class TransientLLMError(LLMError):
         self.retry_after = retry_after
 
 
-class ReplayMissError(LLMError):
-    """Replay mode was asked for a call that is not in the cache (a replay never goes online)."""
+class ReplayMissError(LLMError, BudgetExceededError):
+    """Replay mode was asked for a call that is not in the cache (a replay never goes online).
+
+    It is also a :class:`~causalcheck.errors.BudgetExceededError` — a replay has no budget
+    for network calls — so pipelines stop on it (CLI exit code 3) instead of degrading.
+    """
 
 
 class CostLimitError(BudgetExceededError):
