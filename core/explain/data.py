@@ -317,7 +317,7 @@ def load_answer_sets(path: str | Path) -> tuple[AnswerSet, ...]:
         if not isinstance(whole["items"], list):
             raise InputFormatError(f"{p}: items={whole['items']!r:.80} must be a list")
         meta = whole.get("meta") or {}
-        model = str(meta.get("model", "")) if isinstance(meta, Mapping) else ""
+        model = str(meta.get("model") or meta.get("answer_model") or "") if isinstance(meta, Mapping) else ""
         records = [r for r in whole["items"] if isinstance(r, Mapping)]
         if len(records) != len(whole["items"]):
             raise InputFormatError(f"{p}: every entry of 'items' must be an object")
