@@ -1,0 +1,146 @@
+"""Property tests of the PRISM scoring rules, the RST text format and the segmenter."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from causalcheck.errors import CausalCheckError
+from causalcheck.explain.graph import CAUSAL_TYPES, ExplanationGraph, GraphEdge, GraphNode
+from causalcheck.explain.judges import EdgeJudgment
+from causalcheck.explain.rst import (
+    EDU,
+    RELATION_LABELS,
+    RSTRecord,
+    Relation,
+    build_tree_nodes,
+    parse_rst_output,
+    project_to_graph,
+    render_rst,
+)
+from causalcheck.explain.scoring import compute_final, compute_pm, compute_rm
+from causalcheck.explain.segment import RuleSegmenter
+
+LABELS = st.sampled_from(RELATION_LABELS)
+SCORES = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)
+
+
+@st.composite
+def judged_graphs(draw: st.DrawFn) -> tuple[ExplanationGraph, list[EdgeJudgment]]:
+    """A random explanation graph with one judgment per edge."""
+    n = draw(st.integers(min_value=1, max_value=8))
+    nodes = tuple(GraphNode(f"EDU{i}", f"unit {i}") for i in range(1, n + 1))
+    m = draw(st.integers(min_value=0, max_value=15))
+    edges = tuple(
+        GraphEdge(f"EDU{draw(st.integers(1, n))}", f"EDU{draw(st.integers(1, n))}", draw(LABELS)) for _ in range(m)
+    )
+    judgments = [EdgeJudgment(draw(SCORES)) for _ in edges]
+    return ExplanationGraph(nodes, edges), judgments
+
+
+@given(judged_graphs(), st.sampled_from(["causal", "all"]))
+def test_pm_lies_in_unit_interval(gj: tuple[ExplanationGraph, list[EdgeJudgment]], mode: str) -> None:
+    """PM is within [0, 1] in both modes."""
+    graph, js = gj
+    assert 0.0 <= compute_pm(graph, js, mode) <= 1.0  # type: ignore[arg-type]
+
+
+@given(judged_graphs())
+def test_no_causal_edge_means_pm_zero(gj: tuple[ExplanationGraph, list[EdgeJudgment]]) -> None:
+    """Relabelling every edge non-causal gives PM exactly 0, whatever the verdicts."""
+    graph, js = gj
+    plain = ExplanationGraph(graph.nodes, tuple(GraphEdge(e.source, e.target, "ELABORATION") for e in graph.edges))
+    assert compute_pm(plain, js) == 0.0
+
+
+@given(judged_graphs(), st.randoms(use_true_random=False))
+def test_pm_is_invariant_to_edge_order(gj: tuple[ExplanationGraph, list[EdgeJudgment]], rnd: object) -> None:
+    """Permuting edges together with their judgments leaves PM unchanged (exactly)."""
+    graph, js = gj
+    order = list(range(len(graph.edges)))
+    rnd.shuffle(order)  # type: ignore[attr-defined]
+    shuffled = ExplanationGraph(graph.nodes, tuple(graph.edges[i] for i in order))
+    assert compute_pm(shuffled, [js[i] for i in order]) == compute_pm(graph, js)
+
+
+@given(judged_graphs())
+def test_pm_is_the_mean_over_causal_edges(gj: tuple[ExplanationGraph, list[EdgeJudgment]]) -> None:
+    """PM equals the plain mean of the causal edges' scores (0 when there are none)."""
+    graph, js = gj
+    causal = [j.score for j, e in zip(js, graph.edges, strict=True) if e.relation_type in CAUSAL_TYPES]
+    expected = sum(causal) / len(causal) if causal else 0.0
+    assert abs(compute_pm(graph, js) - expected) <= 1e-12
+
+
+@given(st.lists(st.integers(min_value=1, max_value=10), min_size=1, max_size=8), SCORES)
+def test_rm_is_criterion_mean_over_ten_and_final_is_the_mean(scores: list[int], pm: float) -> None:
+    """RM = mean(criterion ints) / 10 within [0.1, 1]; Final = (PM + RM) / 2 within [0, 1]."""
+    rm, raw10 = compute_rm(scores)
+    assert raw10 == sum(scores) / len(scores)
+    assert rm == raw10 / 10 and 0.1 <= rm <= 1.0
+    final = compute_final(pm, rm)
+    assert final == (pm + rm) / 2 and 0.0 <= final <= 1.0
+
+
+WORD = st.text(alphabet="abcdefghij", min_size=1, max_size=6)
+
+
+@st.composite
+def records(draw: st.DrawFn) -> RSTRecord:
+    """A random parser-style record with simple EDU texts and relations between EDUs or spans."""
+    n = draw(st.integers(min_value=1, max_value=7))
+    edus = tuple(EDU(f"EDU{i}", " ".join(draw(st.lists(WORD, min_size=1, max_size=4)))) for i in range(1, n + 1))
+    refs = st.one_of(
+        st.integers(1, n).map(lambda i: f"EDU{i}"),
+        st.tuples(st.integers(1, n), st.integers(1, n)).map(lambda p: f"EDU{min(p)}-{max(p)}"),
+    )
+    rels = tuple(
+        Relation(draw(refs), draw(refs), draw(LABELS), draw(st.sampled_from(["SN", "NS", "NN"])))
+        for _ in range(draw(st.integers(0, 8)))
+    )
+    return RSTRecord("", edus, rels, build_tree_nodes(rels, honour_ns=True), (), "parser", None)
+
+
+@given(records())
+def test_render_parse_round_trip(rec: RSTRecord) -> None:
+    """parse_rst_output(render_rst(r)) gives back the EDUs and relations, and the same graph."""
+    again = parse_rst_output(render_rst(rec))
+    assert again.edus == rec.edus
+    if rec.relations:
+        assert again.relations == rec.relations
+        assert project_to_graph(again).edges == project_to_graph(rec).edges
+
+
+@given(records())
+def test_projection_has_no_self_loops_or_duplicates(rec: RSTRecord) -> None:
+    """Projected edges join existing EDUs, never loop, and never repeat (source, target, type)."""
+    graph = project_to_graph(rec)
+    ids = {e.id for e in rec.edus}
+    keys = [(e.source, e.target, e.relation_type) for e in graph.edges]
+    assert len(keys) == len(set(keys))
+    assert all(e.source != e.target and e.source in ids and e.target in ids for e in graph.edges)
+
+
+@given(st.text(max_size=300))
+def test_parser_raises_only_causalcheck_errors(text: str) -> None:
+    """Arbitrary text either parses or raises a CausalCheckError (never another exception)."""
+    try:
+        for compat in ("full", "anchor"):
+            parse_rst_output(text, compat=compat)  # type: ignore[arg-type]
+    except CausalCheckError:
+        pass
+
+
+PIECES = st.sampled_from([*"ab c,.;!?\n", "because ", "so ", "if ", "which would ", "word ", ", "])
+
+
+@settings(max_examples=50)
+@given(st.lists(PIECES, max_size=60).map("".join))
+def test_segments_are_exact_ordered_slices(text: str) -> None:
+    """Every EDU is text[start:end], stripped, non-empty, in order and non-overlapping."""
+    last = 0
+    for e in RuleSegmenter().segment(text):
+        assert e.start is not None and e.end is not None
+        assert text[e.start : e.end] == e.text == e.text.strip() and e.text
+        assert e.start >= last
+        last = e.end
