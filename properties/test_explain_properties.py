@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from causalcheck.errors import CausalCheckError
 from causalcheck.explain.graph import CAUSAL_TYPES, ExplanationGraph, GraphEdge, GraphNode
 from causalcheck.explain.judges import EdgeJudgment
 from causalcheck.explain.rst import (
     EDU,
     RELATION_LABELS,
-    RSTRecord,
     Relation,
+    RSTRecord,
     build_tree_nodes,
     parse_rst_output,
     project_to_graph,
@@ -20,6 +17,8 @@ from causalcheck.explain.rst import (
 )
 from causalcheck.explain.scoring import compute_final, compute_pm, compute_rm
 from causalcheck.explain.segment import RuleSegmenter
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 LABELS = st.sampled_from(RELATION_LABELS)
 SCORES = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)

@@ -6,9 +6,14 @@ import json
 from pathlib import Path
 
 import pytest
-
 from causalcheck.errors import InputFormatError
-from causalcheck.explain.data import BAND_KEYS, bucket_of, load_answer_sets, load_answers, load_benchmark
+from causalcheck.explain.data import (
+    BAND_KEYS,
+    bucket_of,
+    load_answer_sets,
+    load_answers,
+    load_benchmark,
+)
 from causalcheck.explain.graph import ExplanationGraph, GraphEdge, GraphNode, graph_stats
 from causalcheck.explain.segment import RuleSegmenter, get_segmenter
 

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from causalcheck.cli import main
 from causalcheck.errors import DSLSyntaxError
 from causalcheck.explain.data import WhatIfItem, load_answer_sets, load_benchmark
@@ -120,7 +119,7 @@ def test_answer_with_circular_reasoning_is_flagged() -> None:
 
 def test_no_causal_cue_means_no_causal_edge_and_pm_zero() -> None:
     """An answer listing outcomes without connectives has no causal edge, PM 0 and 'mechanism missing'."""
-    items, answers = _demo()
+    items = _demo()[0]
     result = _score(items[0], "Tides would change. Nights would be darker. Animals would notice the difference.")
     assert result.stats is not None and result.stats.causal_edges == 0
     assert result.pm == 0.0 and "mechanism missing" in result.failure_modes

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from causalcheck.cli import main
 from causalcheck.errors import InputFormatError
 from causalcheck.explain.replay import replay_file, replay_payload
@@ -71,6 +70,6 @@ def test_replay_rejects_non_result_files(tmp_path: Path) -> None:
     """A file that is not a result file gives InputFormatError naming the problem (CLI exit 2)."""
     bad = tmp_path / "x.json"
     bad.write_text('{"items": [{"id": 1, "question": "q"}]}', encoding="utf-8")
-    with pytest.raises(InputFormatError, match="metrics.pm"):
+    with pytest.raises(InputFormatError, match=r"metrics\.pm"):
         replay_file(bad)
     assert main(["explain", "replay", str(tmp_path / "missing.json")]) == 2

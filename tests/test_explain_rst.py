@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from causalcheck.errors import CausalCheckError, DSLSyntaxError
 from causalcheck.explain.rst import (
     RSTRecord,
@@ -57,7 +56,7 @@ def test_anchor_mode_drops_wide_span_lines_as_the_original(whatif_result: Path) 
     rec = parse_rst_output(it["parsed_rst_raw"], compat="anchor")
     assert len(rec.relations) == 38
     assert len(rec.dropped) == 7
-    assert all("EDU" in line and "-EDU" in line or "+" in line for line in rec.dropped)
+    assert all(("EDU" in line and "-EDU" in line) or "+" in line for line in rec.dropped)
 
 
 def test_full_mode_reads_wide_spans(whatif_result: Path) -> None:
