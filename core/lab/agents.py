@@ -99,11 +99,13 @@ class _Base:
 
     def reset(self, task: Any) -> None:
         import numpy as np
-
         from causalcheck.lab.planner import Evidence
 
+        import zlib
+
         self.task = task
-        self.rng = np.random.default_rng([self.seed, 7])
+        # the graph id enters the stream so one seed gives different choices on different graphs
+        self.rng = np.random.default_rng([self.seed, 7, zlib.crc32(str(task.graph_id).encode("utf-8"))])
         self.ev: Evidence | None = None
         self.mech: Any = None
         self.pending: tuple[str, float] | None = None
@@ -147,7 +149,6 @@ class _Base:
     def _fit_freq(self, parents: list[str]) -> Any:
         """Least-squares frequency equation over *parents* from every recorded state."""
         import numpy as np
-
         from causalcheck.lab.planner import Mechanisms, _feats
 
         assert self.ev is not None

@@ -30,7 +30,12 @@ from typing import Any
 from causalcheck.errors import InputFormatError
 from causalcheck.lab.episode import Episode, EpisodeConfig
 from causalcheck.lab.suites import Suite, SuiteGraph, load_suite
-from causalcheck.lab.trajectory import TRAJECTORY_FORMAT, atomic_write_text, read_trajectory, write_trajectory
+from causalcheck.lab.trajectory import (
+    TRAJECTORY_FORMAT,
+    atomic_write_text,
+    read_trajectory,
+    write_trajectory,
+)
 
 __all__ = ["RunSpec", "episode_filename", "run_episode", "run_suite", "summarize_folder"]
 
@@ -241,6 +246,16 @@ def _execute(jobs: list[Any], workers: int, show: bool, on_episode: Callable[[st
     from contextlib import ExitStack
 
     with ExitStack() as stack:
+        futures: list[Any] = []
+        if workers > 1 and len(jobs) > 1:
+            import multiprocessing as mp
+            from concurrent.futures import ProcessPoolExecutor
+
+            # fork where available (works from scripts without a __main__ guard); the pool is
+            # filled before the progress bar starts its refresh thread
+            method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
+            pool = stack.enter_context(ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context(method)))
+            futures = [pool.submit(_work, job) for job in jobs]
         advance: Callable[[], None] = lambda: None  # noqa: E731
         if show and jobs:
             from rich.console import Console
@@ -249,23 +264,20 @@ def _execute(jobs: list[Any], workers: int, show: bool, on_episode: Callable[[st
             prog = stack.enter_context(Progress(console=Console(stderr=True), transient=False))
             task = prog.add_task("episodes", total=len(jobs))
             advance = lambda: prog.advance(task)  # noqa: E731
-        if workers == 1 or len(jobs) <= 1:
+        if not futures:
             for job in jobs:
                 done = _work(job)
                 advance()
                 if on_episode:
                     on_episode(done)
-        else:
-            import multiprocessing as mp
-            from concurrent.futures import ProcessPoolExecutor, as_completed
+            return
+        from concurrent.futures import as_completed
 
-            pool = stack.enter_context(ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")))
-            futures = [pool.submit(_work, job) for job in jobs]
-            for fut in as_completed(futures):
-                done = fut.result()
-                advance()
-                if on_episode:
-                    on_episode(done)
+        for fut in as_completed(futures):
+            done = fut.result()
+            advance()
+            if on_episode:
+                on_episode(done)
 
 
 def _mean(xs: Sequence[float]) -> float | None:
