@@ -11,7 +11,8 @@ For every call it
 3. waits for a slot of its provider's semaphore (at most ``concurrency`` calls in flight per
    provider, shared by every client built with the same :class:`ProviderLimits`);
 4. calls the model and retries transient failures (HTTP 429, 5xx, timeouts, reset
-   connections, and answers the caller's ``parse`` rejected) with exponential backoff —
+   connections, and — at most ``max_invalid`` times — answers the caller's ``parse``
+   rejected, e.g. JSON cut at ``max_tokens``) with exponential backoff —
    ``min(max_delay, base_delay·2^(attempt-1))·(1 + jitter·u)`` where ``u`` is drawn from a
    ``numpy`` generator seeded with (seed, request key, attempt), so the schedule is the same
    on every run — or exactly the server's ``Retry-After`` when it sent one; every retry is
@@ -379,5 +380,6 @@ class LLMClient:
             )
             await self._sleep(wait)
         self.meter.record_failure(self.provider, self.model)
-        raise LLMError(redact(f"{self.name} failed after {attempt} attempts: {last}"))
+        kind = getattr(last, "kind", "error")
+        raise LLMError(redact(f"{self.name} failed after {attempt} attempts ({kind}): {last}"))
 

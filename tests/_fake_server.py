@@ -83,6 +83,12 @@ class FakeServer:
             def log_message(self, format: str, *args: Any) -> None:  # keep test output quiet
                 return
 
+            def handle(self) -> None:
+                try:
+                    super().handle()
+                except (BrokenPipeError, ConnectionResetError):
+                    self.close_connection = True
+
             def _send(self, status: int, payload: bytes, headers: dict[str, str] | None = None) -> None:
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
@@ -90,7 +96,10 @@ class FakeServer:
                 for k, v in (headers or {}).items():
                     self.send_header(k, v)
                 self.end_headers()
-                self.wfile.write(payload)
+                try:
+                    self.wfile.write(payload)
+                except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout test)
+                    self.close_connection = True
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)

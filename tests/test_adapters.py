@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-
+from _fake_server import FakeServer
 from causalcheck.adapters import (
     AnthropicLLM,
     LLMError,
@@ -20,8 +20,6 @@ from causalcheck.adapters import (
     run_sync,
 )
 from causalcheck.errors import CausalCheckError, InputFormatError
-
-from _fake_server import FakeServer
 
 
 def _req(text: str = "hello", **kw: object) -> Request:

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from causalcheck.adapters import LLMRun, Request, RetryPolicy, ScriptedLLM, fault
 from causalcheck.explain.data import parse_item
 from causalcheck.explain.llm import (
