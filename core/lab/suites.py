@@ -205,13 +205,14 @@ def official_data_dir() -> Path | None:
     """The folder of the official CausaLab suite files, if present.
 
     Looked up as ``$CAUSALCHECK_SHARED/anchors/causalab/release/causalab_dataset/data``,
-    then ``../shared/...`` beside the source checkout and beside the current directory.
+    then ``shared/...`` beside (and inside) the source checkout and beside the current directory.
     """
     tail = Path("anchors/causalab/release/causalab_dataset/data")
     roots = []
     if os.environ.get("CAUSALCHECK_SHARED"):
         roots.append(Path(os.environ["CAUSALCHECK_SHARED"]))
-    roots.append(Path(__file__).resolve().parents[2] / "shared")
+    repo = Path(__file__).resolve().parents[2]  # core/lab/suites.py -> the source checkout
+    roots += [repo.parent / "shared", repo / "shared"]
     roots.append(Path.cwd().parent / "shared")
     roots.append(Path.cwd() / "shared")
     for root in roots:
