@@ -97,3 +97,14 @@ def test_observational_agent_never_intervenes_and_random_agent_stays_in_budget()
         _, steps, s = run_episode(g, make_agent("random", seed=3), 1)
         assert s["interventions_used"] <= g.budget
         assert all(line["response"].get("accepted", True) for line in steps)
+
+
+@pytest.mark.parametrize("method", ["pc", "ges"])
+def test_observational_search_runs_on_golden_data(causalab_data: Path, method: str) -> None:
+    """With the golden trace (11 recorded states) the causal-learn search proposes edges into F."""
+    g = load_suite(causalab_data / "4nodes_golden.jsonl").graphs[0]
+    _, _, summary = run_episode(g, make_agent("observational", options={"method": method}), 1)
+    edges = summary["final_hypothesis"]["edges"]
+    assert summary["interventions_used"] == 0
+    assert any(e["to"] == FREQ for e in edges)
+    assert summary["edge_f1"] > 0.0
