@@ -1,0 +1,293 @@
+"""The LLM lab agent: one model call per step, in the CausaLab record protocol.
+
+Each step the model sees (causalab-spec §2.8, in our own words):
+
+1. the record rules — reply with one JSON object whose keys come in the order ``memory``,
+   ``thought``, ``past_data``, ``hypothesis``, ``experiment``, then the action fields;
+2. ``Task:`` and the environment's task text (:attr:`TaskInfo.text`);
+3. ``## Previous State`` — the last ``past_data``, ``hypothesis`` and ``memory`` it wrote
+   (each cut to 4000 characters), so evidence and memory are carried forward;
+4. ``History of actions`` — its own earlier action fields, oldest dropped first so the
+   whole prompt stays within ``max_prompt_chars`` (16 384 by default);
+5. ``Current Environment Observation`` — the environment's text (:attr:`Observation.text`).
+
+The reply is read like the reference controller does: ``<think>`` blocks are removed, then
+the first fenced ``json`` block, else the whole text, else the last balanced ``{…}`` is
+decoded.  An unreadable reply becomes a ``WAIT`` record that keeps the previous state, with
+the error as its thought and ``info["degraded"] = True``.  Only non-empty ``past_data`` /
+``hypothesis`` replace the carried state.
+
+With ``verify=True`` the agent runs causalcheck's offline checker on the record
+(:func:`causalcheck.check.check_record`: cycles, equations using non-parents, coefficients
+contradicting the recorded data, …) and, when it reports errors, asks the model once more
+with the findings to correct the record; the corrected record is used if it parses, and
+both checks are kept in ``info["verification"]``.
+
+Registered in the lab as ``--agent llm --model MODEL`` (agent options: ``base_url``,
+``cache``, ``cache_mode``, ``temperature`` (0.1), ``max_tokens`` (4096), ``json_mode``,
+``verify``, ``max_cost``, ``max_retries``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from causalcheck.errors import BudgetExceededError, InputFormatError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from causalcheck.adapters import LLM
+
+__all__ = ["LLMAgent", "extract_record", "make_llm_agent"]
+
+STATE_LIMIT = 4000
+EMPTY_HYPOTHESIS: dict[str, Any] = {"edges": [], "freq_equation": "", "coefficients": {}}
+_ACTION_KEYS = ("action", "arg1", "arg2", "chosen_dialog_option_int", "value")
+
+_RULES = """You are a scientist agent in a causal-discovery lab. Every step, reply with exactly one
+JSON object and nothing else. Write its keys in this order:
+
+- "memory": a running summary of what you learned and plan (it is shown to you next step);
+- "thought": your reasoning for this step;
+- "past_data": the list of ALL evidence so far — copy the previous entries and append new ones,
+  each as {"id": "<k>/<N>", "props": {<property>: number, ...}, "freq": number}; only record
+  values the environment actually showed you, never predictions;
+- "hypothesis": your current causal model, {"edges": [{"from": P, "to": Q}, ...],
+  "freq_equation": "resonanceFreq = base + c_A*A + ...", "coefficients": {"base": number, "c_A": number}}.
+  Only parents of the frequency appear in the equation; coefficient names are c_<property>;
+  use null for values you do not know yet; reason from interventions rather than curve fitting;
+- "experiment": the intervention you are making now, {"target_prop": P, "target_value": number},
+  or {} when this step is not an intervention;
+- then the action fields of exactly one action, as listed in the task.
+"""
+
+
+def _cut(text: str, limit: int = STATE_LIMIT) -> str:
+    return text if len(text) <= limit else text[:limit]
+
+
+_THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
+_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL | re.IGNORECASE)
+
+
+def extract_record(text: str) -> dict[str, Any]:
+    """The JSON record in a model reply (see the module docstring); raises :class:`ValueError`.
+
+    >>> extract_record('<think>hm</think> ```json\\n{"action": "OPEN_REACTOR"}\\n```')
+    {'action': 'OPEN_REACTOR'}
+    """
+    s = _THINK.sub("", text).strip()
+    fenced = _FENCE.search(s)
+    candidates = [fenced.group(1).strip()] if fenced else []
+    candidates.append(s)
+    for cand in candidates:
+        try:
+            obj = json.loads(cand)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(obj, dict):
+            return obj
+    # last balanced top-level {...}
+    depth, start, last = 0, -1, None
+    in_str = esc = False
+    for i, ch in enumerate(s):
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == '"':
+                in_str = False
+            continue
+        if ch == '"':
+            in_str = True
+        elif ch == "{":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif ch == "}" and depth > 0:
+            depth -= 1
+            if depth == 0:
+                last = s[start : i + 1]
+    if last is not None:
+        try:
+            obj = json.loads(last)
+        except json.JSONDecodeError:
+            obj = None
+        if isinstance(obj, dict):
+            return obj
+    raise ValueError(f"reply={text[:80]!r} holds no JSON record")
+
+
+class LLMAgent:
+    """A lab :class:`~causalcheck.lab.agents.Agent` driven by a chat model (module docstring)."""
+
+    name = "llm"
+
+    def __init__(
+        self,
+        llm: LLM,
+        *,
+        seed: int = 0,
+        temperature: float = 0.1,
+        max_tokens: int = 4096,
+        json_mode: bool = True,
+        verify: bool = False,
+        max_prompt_chars: int = 16384,
+    ) -> None:
+        if max_prompt_chars < 1000:
+            raise InputFormatError(f"max_prompt_chars={max_prompt_chars!r} must be at least 1000")
+        self.llm = llm
+        self.seed = seed
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.json_mode = json_mode
+        self.verify = verify
+        self.max_prompt_chars = max_prompt_chars
+        self.reset(None)
+
+    # -------------------------------------------------------------- state
+    def reset(self, task: Any) -> None:
+        self.task = task
+        self.memory = ""
+        self.past_data: list[Any] = []
+        self.hypothesis: dict[str, Any] = dict(EMPTY_HYPOTHESIS)
+        self.actions: list[dict[str, Any]] = []
+
+    def prompt(self, observation_text: str) -> list[dict[str, str]]:
+        """The messages of the next call (also used by tests to inspect what the model sees)."""
+        task_text = getattr(self.task, "text", "") or ""
+        state = (
+            "## Previous State\n"
+            f"past_data: {_cut(json.dumps(self.past_data, ensure_ascii=False))}\n"
+            f"hypothesis: {_cut(json.dumps(self.hypothesis, ensure_ascii=False))}\n"
+            f"memory: {_cut(self.memory)}"
+        )
+        head = f"Task:\n{task_text}\n\n{state}\n\n"
+        tail = f"\n\nCurrent Environment Observation:\n{observation_text}\n\nYour JSON record:"
+        budget = self.max_prompt_chars - len(_RULES) - len(head) - len(tail)
+        history = [json.dumps(a, ensure_ascii=False) for a in self.actions]
+        while history and sum(len(h) + 1 for h in history) + 40 > budget:
+            history.pop(0)  # oldest first
+        hist = "History of actions (oldest first):\n" + ("\n".join(history) if history else "(none yet)")
+        return [
+            {"role": "system", "content": _RULES},
+            {"role": "user", "content": head + hist + tail},
+        ]
+
+    # -------------------------------------------------------------- model calls
+    def _ask(self, messages: list[dict[str, str]]) -> tuple[dict[str, Any] | None, str | None]:
+        from causalcheck.adapters import LLMError, Request, redact, run_sync
+
+        req = Request.chat(
+            messages, temperature=self.temperature, max_tokens=self.max_tokens, json_mode=self.json_mode, seed=self.seed
+        )
+        try:
+            comp = run_sync(self.llm.complete(req))
+        except BudgetExceededError:
+            raise
+        except LLMError as exc:
+            return None, redact(str(exc))[:500]
+        try:
+            return extract_record(comp.text), None
+        except ValueError as exc:
+            suffix = " (cut at max_tokens)" if comp.finish_reason == "length" else ""
+            return None, f"{exc}{suffix}"
+
+    def _verify(self, record: Mapping[str, Any]) -> list[str]:
+        from causalcheck.check import check_record
+        from causalcheck.parsing import parse_record
+
+        try:
+            report = check_record(parse_record(dict(record)))
+        except (InputFormatError, ValueError) as exc:
+            return [f"the record could not be read: {exc}"]
+        return [d.message for d in report.errors]
+
+    def act(self, observation: Any) -> Any:
+        from causalcheck.lab.agents import AgentStep
+        from causalcheck.lab.episode import LabAction
+
+        obs_text = getattr(observation, "text", "") or ""
+        messages = self.prompt(obs_text)
+        record, error = self._ask(messages)
+        info: dict[str, Any] = {}
+        if record is not None and self.verify:
+            problems = self._verify(record)
+            check: dict[str, Any] = {"problems": problems, "revised": False}
+            if problems:
+                fix = [
+                    *messages,
+                    {"role": "assistant", "content": json.dumps(record, ensure_ascii=False)},
+                    {
+                        "role": "user",
+                        "content": "An offline consistency check of your record found:\n- "
+                        + "\n- ".join(problems)
+                        + "\nReturn the corrected JSON record (same keys, same action unless the action itself was wrong).",
+                    },
+                ]
+                revised, _ = self._ask(fix)
+                if revised is not None:
+                    check["revised"] = True
+                    check["problems_after"] = self._verify(revised)
+                    record = revised
+            info["verification"] = check
+        if record is None:
+            record = {
+                "memory": self.memory,
+                "thought": f"(no usable reply: {error})",
+                "past_data": self.past_data,
+                "hypothesis": self.hypothesis,
+                "experiment": {},
+                "action": "WAIT",
+            }
+            info.update(degraded=True, error=error)
+        # carry state forward
+        if isinstance(record.get("memory"), str):
+            self.memory = record["memory"]
+        pd = record.get("past_data")
+        if isinstance(pd, list) and pd:
+            self.past_data = pd
+        hyp = record.get("hypothesis")
+        if isinstance(hyp, dict) and hyp:
+            self.hypothesis = hyp
+        action_fields = {k: record[k] for k in _ACTION_KEYS if k in record}
+        self.actions.append(action_fields or {"action": "WAIT"})
+        return AgentStep(record=record, action=LabAction.from_record(record), info=info)
+
+
+def make_llm_agent(
+    seed: int = 0,
+    *,
+    model: str | None = None,
+    llm: LLM | None = None,
+    base_url: str | None = None,
+    cache: str | None = None,
+    cache_mode: str = "rw",
+    temperature: float = 0.1,
+    max_tokens: int = 4096,
+    json_mode: bool = True,
+    verify: bool = False,
+    max_cost: float | None = None,
+    max_retries: int = 4,
+    timeout: float = 120.0,
+) -> LLMAgent:
+    """Factory for the lab registry: ``make_agent("llm", seed=s, options={"model": "openai/gpt-4o", ...})``."""
+    from causalcheck.adapters import LLMRun, RetryPolicy, setup_llm_logging
+
+    if llm is None and not model:
+        raise InputFormatError("agent 'llm' needs a model: pass --model MODEL (e.g. openai/gpt-4o)")
+    if cache_mode not in ("rw", "ro", "off", "replay"):
+        raise InputFormatError(f"cache_mode={cache_mode!r} must be one of rw, ro, off, replay")
+    setup_llm_logging()
+    run = LLMRun.create(
+        cache_path=cache,
+        cache_mode=cache_mode,  # type: ignore[arg-type]
+        retry=RetryPolicy(max_attempts=int(max_retries) + 1, seed=seed, timeout=float(timeout)),
+        max_cost=max_cost,
+        base_url=base_url,
+    )
+    client = run.client(llm if llm is not None else str(model))
+    return LLMAgent(client, seed=seed, temperature=temperature, max_tokens=max_tokens, json_mode=json_mode, verify=verify)
