@@ -25,7 +25,7 @@ EXIT_INTERNAL = 70
 
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser (used by ``main`` and by the docs tests)."""
-    from causalcheck import cli_check
+    from causalcheck import cli_check, demo
     from causalcheck.explain import cli as explain_cli
     from causalcheck.lab import cli as lab_cli
 
@@ -40,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_check.register(sub)
     lab_cli.register(sub)
     explain_cli.register(sub)
+    demo.register(sub)
     return parser
 
 

@@ -1,0 +1,107 @@
+"""``causalcheck demo``: the main job on bundled data, offline, in one command.
+
+It runs the three parts of causalcheck end to end on data shipped with the package:
+
+1. **Lab** — the active planner and the random baseline on the bundled ``mini`` suite
+   (``causalcheck lab run``), one trajectory per episode;
+2. **Lab scoring** — per-step and final mechanism-recovery metrics with I-MEC sizes and the
+   evidence audit (``causalcheck lab score``);
+3. **Check** — the verifier on one planner trajectory and on the bundled example trajectory
+   with format drift and fabricated evidence (``causalcheck check``);
+4. **Explain** — the bundled WhatIfBench-format demo set scored with the offline parser and
+   judges (``causalcheck explain score``).
+
+Each stage is the same code path as its own command; rerunning the demo into the same folder
+resumes instead of duplicating work.  No network and no API key are used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+
+def register(sub: Any) -> None:
+    """Add ``causalcheck demo`` to the top-level subparsers."""
+    p = sub.add_parser(
+        "demo",
+        help="run the main job on bundled data, offline (lab + scoring + check + explain)",
+        description=__doc__.split("\n\n")[0] if __doc__ else None,
+    )
+    p.add_argument("--out", default="runs/demo", metavar="DIR", help="output folder (default runs/demo)")
+    p.add_argument("--quiet", action="store_true", help="print only the final summary")
+    p.set_defaults(handler=run)
+
+
+def _stage(title: str, argv: Sequence[str], quiet: bool) -> int:
+    from causalcheck.cli import build_parser
+
+    print(f"\n== {title}: causalcheck {' '.join(argv)}", flush=True)
+    args = build_parser().parse_args(list(argv))
+    if quiet:
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            code = int(args.handler(args) or 0)
+    else:
+        code = int(args.handler(args) or 0)
+    print(f"-- {title}: exit {code}", flush=True)
+    return code
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run every stage; exit 0 when all of them ran (findings are results, not failures)."""
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    quiet = bool(args.quiet)
+    lab = out / "lab"
+    codes: dict[str, int] = {}
+    codes["lab run (planner)"] = _stage(
+        "lab run (planner)",
+        ["lab", "run", "--suite", "mini", "--agent", "planner", "--seeds", "1", "--out", str(lab / "planner"), "--resume", "--quiet"],
+        quiet,
+    )
+    codes["lab run (random)"] = _stage(
+        "lab run (random)",
+        ["lab", "run", "--suite", "mini", "--agent", "random", "--seeds", "1", "--out", str(lab / "random"), "--resume", "--quiet"],
+        quiet,
+    )
+    codes["lab score"] = _stage(
+        "lab score",
+        ["lab", "score", str(lab / "planner"), str(lab / "random"), "--out", str(out / "lab-scores"), "--bootstrap", "200"],
+        quiet,
+    )
+    trajectories = sorted((lab / "planner").rglob("*.jsonl"))
+    trajectories = [t for t in trajectories if t.name != "summary.jsonl"]
+    if trajectories:
+        codes["check (planner trajectory)"] = _stage(
+            "check (planner trajectory)", ["check", str(trajectories[0])], quiet
+        )
+    codes["check (example with drift)"] = _stage(
+        "check (example with drift)", ["check", "example:trajectory"], quiet
+    )
+    codes["explain score"] = _stage(
+        "explain score",
+        ["explain", "score", "--benchmark", "demo", "--answers", "demo", "--out", str(out / "explain"), "--timestamp", "20260101-000000"],
+        quiet,
+    )
+    print("\n== demo summary")
+    failed = False
+    for name, code in codes.items():
+        # check: 1 = problems found in the checked hypotheses (a result); lab score: 1 = some
+        # episodes could not be scored (a failure); everything else: non-zero = failure.
+        ok = code == 0 or (name.startswith("check") and code == 1)
+        failed |= not ok
+        print(f"  {'ok ' if ok else 'FAIL'} {name} (exit {code})")
+    print(f"  outputs in {out}/")
+    return 2 if failed else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    from causalcheck.cli import main
+
+    sys.exit(main(["demo", *sys.argv[1:]]))
