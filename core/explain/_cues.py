@@ -67,12 +67,19 @@ _LEAD = re.compile(rf"^[\W_]*(?:and\s+|but\s+(?=so\b|because\b|then\b|if\b))?({_
 _ANAPHOR = re.compile(r"^[\W_]*(this|that|these|those|such|it|they|its|their)\b", re.IGNORECASE)
 
 
+_FIRST_WORDS = frozenset(c.phrase.split()[0] for c in CUES) | {"and", "but"}
+_FIRST = re.compile(r"^[\W_]*(\w+)")
+
+
 def lead_cue(text: str) -> Cue | None:
     """The cue phrase that opens *text*, if any (longest match wins).
 
     >>> lead_cue("As a result, tides shrink.").label, lead_cue("because the Moon is gone").kind
     ('RESULT', 'back')
     """
+    first = _FIRST.match(text)
+    if first is None or first.group(1).lower() not in _FIRST_WORDS:
+        return None
     m = _LEAD.match(text)
     if not m:
         return None

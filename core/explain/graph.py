@@ -289,7 +289,8 @@ def check_graph(graph: ExplanationGraph, *, merge_restated: bool = True) -> tupl
     (:func:`claim_classes`), so "Prices rise, so wages rise. Wages rise, so prices rise."
     is a cycle even though each sentence has its own EDUs.  Codes: ``"cycle"`` (error; a
     minimal cycle from :func:`causalcheck.solvers.acyclicity.find_cycle_core`, ``elements``
-    = its edges ``"EDUa -> EDUb"``) and ``"direction-contradiction"`` (error; from
+    = its edges ``"EDUa -> EDUb"``; the networkx method — one simple cycle, which is already
+    a minimal core — because z3 would cost more than the rest of the scoring) and ``"direction-contradiction"`` (error; from
     :func:`causalcheck.solvers.contradictions.direction_contradictions`).
     """
     from causalcheck.solvers.acyclicity import find_cycle_core
@@ -307,7 +308,7 @@ def check_graph(graph: ExplanationGraph, *, merge_restated: bool = True) -> tupl
         return ()
     cg = CausalGraph((), tuple(pairs))
     out: list[Diagnostic] = []
-    core = find_cycle_core(cg)
+    core = find_cycle_core(cg, method="networkx")
     if core:
         shown = " -> ".join([core[0].source, *(e.target for e in core)])
         merged = sorted({k for k, v in mapping.items() if v != k})

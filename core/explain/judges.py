@@ -26,6 +26,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from causalcheck.explain._cues import lead_cue
@@ -199,27 +200,42 @@ class OfflineEdgeJudge:
         text = _norm(answer)
         q_stems = content_stems(item.question)
         texts = graph.text_of
+        # each node's first occurrence, searched in node order from where the previous one ended
+        where: dict[str, int] = {}
+        cursor = 0
+        for node in graph.nodes:
+            needle = _norm(node.text)
+            if not needle or node.id in where:
+                continue
+            pos = text.find(needle, cursor)
+            if pos < 0:
+                pos = text.find(needle)
+            where[node.id] = pos
+            if pos >= 0:
+                cursor = pos + len(needle)
         out = []
         for i in edges:
             e = graph.edges[i]
-            ok, why = self._judge(text, q_stems, texts.get(e.source, ""), texts.get(e.target, ""), e.relation_type.upper())
+            ok, why = self._judge(
+                text, q_stems, texts.get(e.source, ""), texts.get(e.target, ""), e.relation_type.upper(),
+                where.get(e.source, -1), where.get(e.target, -1),
+            )  # fmt: skip
             out.append(EdgeJudgment(1.0 if ok else 0.0, "yes" if ok else "no", rationale=why))
         return out
 
     @staticmethod
-    def _judge(text: str, q_stems: frozenset[str], s_raw: str, t_raw: str, label: str) -> tuple[bool, str]:
+    def _judge(
+        text: str, q_stems: frozenset[str], s_raw: str, t_raw: str, label: str, s_pos: int = -1, t_pos: int = -1
+    ) -> tuple[bool, str]:
         s, t = _norm(s_raw), _norm(t_raw)
         if not s or not t:
             return False, "rule 1: an endpoint has no text"
         if len(content_stems(s)) < 2 or len(content_stems(t)) < 2:
             return False, "rule 1: an endpoint is vague (fewer than two content words)"
-        s_pos = text.find(s)
+        if s_pos < 0:
+            s_pos = text.find(s)
         if s_pos < 0:
             return False, "rule 1: the source text does not occur in the answer"
-        t_pos = text.find(t, s_pos + len(s))
-        before = text.rfind(t, 0, s_pos)
-        if t_pos < 0 or (before >= 0 and before + len(t) <= s_pos and s_pos - (before + len(t)) < t_pos - (s_pos + len(s))):
-            t_pos = before
         if t_pos < 0:
             t_pos = text.find(t)
         if t_pos < 0:
@@ -235,7 +251,7 @@ class OfflineEdgeJudge:
             return False, "rule 2: the units are not adjacent in the text"
         later_cue = gap_cue or lead_cue(b)
         first_cue = lead_cue(a)
-        same_sentence = not _TERMINATOR.search(a) and "\n" not in gap and not re.search(r"[.!?]", gap)
+        same_sentence = not _TERMINATOR.search(a[-4:]) and not any(c in gap for c in ".!?\n")
         if not is_causal(label):
             if label in _FAMILY_LABELS and not any(c is not None and c.label == label for c in (later_cue, first_cue)):
                 return False, f"rule 3: no {label.lower()} cue links the units"
@@ -299,6 +315,30 @@ def _novel_text(answer: str, question_stems: frozenset[str]) -> str:
     return " ".join(keep)
 
 
+@dataclass(frozen=True)
+class _Profile:
+    text: str
+    stems: frozenset[str]
+    n_causal: int
+    hedges: int
+    overconfident: int
+    sentences: int
+
+
+@lru_cache(maxsize=64)
+def _profile(answer: str, question_stems: frozenset[str]) -> _Profile:
+    """What the criterion judge reads from an answer (computed once per answer, not per criterion)."""
+    text = _novel_text(answer, question_stems)
+    return _Profile(
+        text=text,
+        stems=content_stems(text),
+        n_causal=len(_CAUSAL_CUES.findall(text)),
+        hedges=len(_HEDGES.findall(text)),
+        overconfident=len(_OVERCONFIDENT.findall(text)),
+        sentences=max(1, len(_SENTENCES.findall(text.strip() + " "))),
+    )
+
+
 def _band_of(score: int) -> str:
     return str(BAND_KEYS[min((score - 1) // 2, 4)])
 
@@ -332,20 +372,18 @@ class OfflineCriterionJudge:
         q = content_stems(item.question) | content_stems(item.rubric.question_focus if item.rubric else "")
         source = " ".join([criterion.name, criterion.description, *criterion.bands[2:]])
         terms = content_stems(source) - q - _RUBRIC_WORDS
-        answer = _novel_text(answer, q)
-        if not answer:
+        prof = _profile(answer, q)
+        if not prof.text:
             reason = "restates the question without new content -> band 1-2"
             return CriterionJudgment(score=1, reason=reason, raw={"score": 1, "reason": reason, "coverage": 0.0})
-        a_stems = content_stems(answer)
-        hit = terms & a_stems
+        hit = terms & prof.stems
         coverage = min(1.0, (len(hit) / len(terms)) / 0.6) if terms else 0.0
-        n_causal = len(_CAUSAL_CUES.findall(answer))
+        n_causal = prof.n_causal
         mech = min(1.0, n_causal / 10)
-        sentences = max(1, len(_SENTENCES.findall(answer.strip() + " ")))
         calibration_criterion = bool(_CALIBRATION.search(criterion.name + " " + criterion.description))
         if calibration_criterion:
-            hedges = len(_HEDGES.findall(answer)) / sentences
-            over = len(_OVERCONFIDENT.findall(answer)) / sentences
+            hedges = prof.hedges / prof.sentences
+            over = prof.overconfident / prof.sentences
             calib = min(1.0, max(0.0, min(1.0, hedges / 0.5) - over))
             raw = 0.4 * coverage + 0.3 * mech + 0.3 * calib
         else:

@@ -40,6 +40,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import pairwise
 from typing import Any, Literal
 
@@ -224,6 +225,7 @@ def normalize_label(label: str) -> str:
     return _NON_ALNUM.sub("_", label.strip().upper()).strip("_")
 
 
+@lru_cache(maxsize=4096)
 def normalize_ref(ref: str) -> str:
     """``EDU 3`` → ``EDU3``, ``edu3 - 5`` → ``EDU3-5``; other text is uppercased.
 
@@ -237,6 +239,7 @@ def normalize_ref(ref: str) -> str:
     return f"EDU{m.group(1)}" if m.group(2) is None else f"EDU{m.group(1)}-{m.group(2)}"
 
 
+@lru_cache(maxsize=4096)
 def span_bounds(ref: str) -> tuple[int, int]:
     """``(lo, hi)`` of an EDU reference (``(0, 0)`` when it is not one); reversed spans are sorted."""
     m = _SPAN_FORM.fullmatch(normalize_ref(ref))

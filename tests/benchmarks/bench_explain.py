@@ -1,0 +1,138 @@
+"""Offline explain throughput: answers scored per second for 500-, 1 500- and 4 000-word answers.
+
+Run ``python tests/benchmarks/bench_explain.py [--quick]``.  The process pins itself to one
+CPU core when the OS allows it.  Each answer goes through the whole offline pipeline:
+rule segmentation (spaCy blank + sentencizer + clause cues), cue relations, projection,
+the offline edge judge on every edge, five offline criterion judgments, graph statistics
+and checks.  Answers are generated from a seeded ``numpy.random.Generator`` (same seed →
+same texts).
+
+Reference: a *naive* pipeline that does the same work the obvious way — it runs the spaCy
+pipeline again on every sentence, looks for every cue phrase by re-scanning the token list
+once per cue, and re-normalises the whole answer for every edge it judges.  The script
+prints ms per answer, answers per second, tokens per answer and the ratio naive / ours.
+Goal: ≤ 20 ms for a ~4 096-token answer on one core.  Nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+
+import numpy as np
+
+from causalcheck.explain._cues import CUES
+from causalcheck.explain.data import load_benchmark
+from causalcheck.explain.judges import OfflineCriterionJudge, OfflineEdgeJudge
+from causalcheck.explain.relations import OfflineParser, extract_relations
+from causalcheck.explain.rst import EDU, RSTRecord, build_tree_nodes, project_to_graph
+from causalcheck.explain.scoring import score_item
+from causalcheck.explain.segment import _blank_pipeline
+
+SUBJECTS = ["ocean tides", "coastal wetlands", "grain prices", "royal courts", "trade routes", "river deltas",
+            "city guilds", "solar heating", "polar ice", "tax revenue", "border armies", "fishing fleets"]  # fmt: skip
+VERBS = ["would shrink", "would grow", "would weaken", "could collapse", "might spread", "would shift",
+         "would decline", "could recover", "would stabilise", "might fragment"]  # fmt: skip
+LINKS = [", so ", " because ", ", which would mean that ", ". As a result, ", ". However, ", ", leading to ",
+         ". If that happened, ", ". In addition, ", ". "]  # fmt: skip
+
+
+def make_answer(words: int, rng: np.random.Generator) -> str:
+    """A synthetic what-if answer of about *words* words with explicit cues."""
+    parts: list[str] = []
+    count = 0
+    while count < words:
+        clause = f"{SUBJECTS[rng.integers(len(SUBJECTS))]} {VERBS[rng.integers(len(VERBS))]} over several decades"
+        parts.append(clause)
+        parts.append(LINKS[rng.integers(len(LINKS))])
+        count += len(clause.split()) + 2
+    text = "".join(parts).strip()
+    text = ". ".join(s[:1].upper() + s[1:] for s in text.split(". "))
+    return text.rstrip(",") + "."
+
+
+class NaiveParser:
+    """Reference: spaCy per sentence, one token scan per cue phrase."""
+
+    def __init__(self) -> None:
+        self.nlp = _blank_pipeline()
+        self.cues = [tuple(c.phrase.split()) for c in CUES]
+
+    def parse(self, answer: str) -> RSTRecord:
+        doc = self.nlp(answer)
+        edus: list[EDU] = []
+        for sent in doc.sents:
+            sdoc = self.nlp(sent.text)  # re-run the pipeline per sentence
+            toks = [t.text.lower() for t in sdoc]
+            cuts = {0}
+            for cue in self.cues:  # re-scan the tokens once per cue
+                for i in range(1, len(toks) - len(cue) + 1):
+                    if tuple(toks[i : i + len(cue)]) == cue and toks[i - 1] in {",", ";"}:
+                        cuts.add(i)
+            bounds = sorted(cuts) + [len(sdoc)]
+            for a, b in zip(bounds, bounds[1:], strict=False):
+                if b > a:
+                    span = sdoc[a:b]
+                    start = sent.start_char + span.start_char
+                    edus.append(EDU(f"EDU{len(edus) + 1}", span.text, start, start + len(span.text)))
+        rels = extract_relations(answer, edus)
+        return RSTRecord("", tuple(edus), tuple(rels), build_tree_nodes(rels), (), "offline", None)
+
+
+class NaiveEdgeJudge(OfflineEdgeJudge):
+    """Reference: re-normalises the whole answer for every edge."""
+
+    def judge_edges(self, item, answer, graph, edges):  # type: ignore[no-untyped-def]
+        return [super(NaiveEdgeJudge, self).judge_edges(item, answer, graph, [i])[0] for i in edges]
+
+
+def _time(fn, reps: int) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+    """``(best, median)`` seconds over *reps* runs (best-of is robust to other load on shared cores)."""
+    samples = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - t0)
+    return min(samples), statistics.median(samples)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer repetitions")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        try:
+            os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+        except OSError:
+            pass
+    reps = 3 if args.quick else 10
+    rng = np.random.default_rng(args.seed)
+    item = load_benchmark("demo").items[0]
+    ours = (OfflineParser(), OfflineEdgeJudge(), OfflineCriterionJudge())
+    naive = (NaiveParser(), NaiveEdgeJudge(), OfflineCriterionJudge())
+    nlp = _blank_pipeline()
+    score_item(item, make_answer(50, rng), *ours)  # warm-up: spaCy, z3/networkx imports
+    print("times: best of N runs (median in brackets); naive/ours compares best times")
+    print(f"{'words':>6} {'tokens':>7} {'EDUs':>5} {'edges':>6} {'ours ms':>16} {'answers/s':>10} {'naive ms':>9} {'naive/ours':>10}")
+    for words in (500, 1500, 4000):
+        answer = make_answer(words, rng)
+        tokens = len(nlp.make_doc(answer))
+        res = score_item(item, answer, *ours)
+        t_ours, m_ours = _time(lambda a=answer: score_item(item, a, *ours), reps)
+        t_naive, _ = _time(lambda a=answer: score_item(item, a, *naive), max(1, reps // 2))
+        assert res.graph is not None
+        print(
+            f"{words:>6} {tokens:>7} {len(res.graph.nodes):>5} {len(res.graph.edges):>6} "
+            f"{1000 * t_ours:7.2f} ({1000 * m_ours:6.2f}) {1 / t_ours:10.1f} {1000 * t_naive:9.2f} {t_naive / t_ours:10.2f}"
+        )
+    target = make_answer(3100, rng)
+    n_tok = len(nlp.make_doc(target))
+    t, m = _time(lambda: score_item(item, target, *ours), reps)
+    print(f"goal check: {n_tok} tokens scored in {1000 * t:.2f} ms best, {1000 * m:.2f} ms median, one core (goal <= 20 ms)")
+
+
+if __name__ == "__main__":
+    main()
