@@ -17,17 +17,18 @@ Goal: ≤ 20 ms for a ~4 096-token answer on one core.  Nothing is asserted.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import itertools
 import os
 import statistics
 import time
 
 import numpy as np
-
 from causalcheck.explain._cues import CUES
 from causalcheck.explain.data import load_benchmark
 from causalcheck.explain.judges import OfflineCriterionJudge, OfflineEdgeJudge
 from causalcheck.explain.relations import OfflineParser, extract_relations
-from causalcheck.explain.rst import EDU, RSTRecord, build_tree_nodes, project_to_graph
+from causalcheck.explain.rst import EDU, RSTRecord, build_tree_nodes
 from causalcheck.explain.scoring import score_item
 from causalcheck.explain.segment import _blank_pipeline
 
@@ -71,8 +72,8 @@ class NaiveParser:
                 for i in range(1, len(toks) - len(cue) + 1):
                     if tuple(toks[i : i + len(cue)]) == cue and toks[i - 1] in {",", ";"}:
                         cuts.add(i)
-            bounds = sorted(cuts) + [len(sdoc)]
-            for a, b in zip(bounds, bounds[1:], strict=False):
+            bounds = [*sorted(cuts), len(sdoc)]
+            for a, b in itertools.pairwise(bounds):
                 if b > a:
                     span = sdoc[a:b]
                     start = sent.start_char + span.start_char
@@ -104,10 +105,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
     if hasattr(os, "sched_setaffinity"):
-        try:
+        with contextlib.suppress(OSError):
             os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
-        except OSError:
-            pass
     reps = 3 if args.quick else 10
     rng = np.random.default_rng(args.seed)
     item = load_benchmark("demo").items[0]
