@@ -234,3 +234,22 @@ def test_cli_bad_input_exits_2(tmp_path: Path) -> None:
     """A missing benchmark file and an unknown answer model are input errors (exit 2)."""
     assert main(["explain", "score", "--benchmark", str(tmp_path / "nope.json"), "--answers", "demo", "--out", str(tmp_path)]) == 2
     assert main(["explain", "score", "--benchmark", "demo", "--answers", "demo", "--model", "zzz", "--out", str(tmp_path)]) == 2
+
+
+def test_cli_resume_retries_failed_items(tmp_path: Path) -> None:
+    """A failed item (missing answer) is scored again on resume once its answer exists; ok items are kept."""
+    bench = load_benchmark("demo")
+    answers = tmp_path / "a.jsonl"
+    first = bench.items[0]
+    answers.write_text(json.dumps({"id": first.key, "answer": ""}) + "\n", encoding="utf-8")
+    args = ["explain", "score", "--benchmark", "demo", "--answers", str(answers), "--out", str(tmp_path / "o"), "--limit", "2"]
+    assert main(args) == 0
+    payload = json.loads((tmp_path / "o" / "a_metrics_offline.json").read_text(encoding="utf-8"))
+    assert payload["state"]["failed"] == 2 and payload["meta"]["failure_count"] == 2
+    assert payload["failures"][0]["evaluation_error"].startswith("missing answer")
+    good = _demo()[1]["demo-strong"][first.key]
+    answers.write_text(json.dumps({"id": first.key, "answer": good}) + "\n", encoding="utf-8")
+    assert main(args) == 0
+    payload = json.loads((tmp_path / "o" / "a_metrics_offline.json").read_text(encoding="utf-8"))
+    assert payload["state"]["succeeded"] == 1 and payload["state"]["failed"] == 1
+    assert payload["items"][0]["canonical_id"] == first.key

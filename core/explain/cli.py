@@ -156,8 +156,10 @@ def score_answers(
         jsonl = out / f"{stem}.jsonl"
         if not resume and jsonl.exists():
             jsonl.unlink()
-        rows = [r for r in read_rows(jsonl) if r.key in {it.key for it in items}]
-        done = {r.key for r in rows}
+        wanted = {it.key for it in items}
+        latest = {r.key: r for r in read_rows(jsonl) if r.key in wanted}  # later lines win
+        done = {k for k, r in latest.items() if r.ok}  # failed items are scored again
+        rows = [r for r in latest.values() if r.ok]
         with jsonl.open("a", encoding="utf-8") as fh:
             for item in items:
                 if item.key in done:
