@@ -191,6 +191,12 @@ class _Nonlinear(Exception):
     pass
 
 
+class _BigNumber(Exception):
+    def __init__(self, token: Any) -> None:
+        super().__init__(str(token))
+        self.token = token
+
+
 # An affine form  const + sum(weight[c] * c)  over coefficient names.
 _Affine = tuple[float, dict[str, float]]
 
@@ -416,7 +422,10 @@ def _to_expr(tree: Any, classify: Any) -> Expr:
     kind = tree.data
     ch = tree.children
     if kind == "number":
-        return Num(float(ch[0]))
+        value = float(ch[0])
+        if not math.isfinite(value):
+            raise _BigNumber(ch[0])
+        return Num(value)
     if kind == "name":
         return classify(str(ch[0]))
     if kind in ("neg", "pos"):
@@ -479,6 +488,18 @@ def parse_equation(
         target, body = None, children[0]
     try:
         rhs = _to_expr(body, classify)
+    except _BigNumber as big:
+        from causalcheck._lark import line_col
+
+        tok = big.token
+        line, column = line_col(document if document is not None else text, offset + (tok.start_pos or 0))
+        raise DSLSyntaxError(
+            f"bad equation: the number {str(tok)!r} is too large",
+            text=document if document is not None else text,
+            line=line,
+            column=column,
+            source=source,
+        ) from None
     except RecursionError:
         raise DSLSyntaxError(f"equation nests too deeply ({len(text)} characters)", text=text, source=source) from None
     return Equation(text, target, rhs)

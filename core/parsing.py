@@ -114,7 +114,7 @@ def _lark_json(body: str) -> Any:
             return json.loads(str(t.children[0]))
         if kind == "number":
             text = str(t.children[0])
-            return int(text) if re.fullmatch(r"-?\d+", text) else float(text)
+            return int(text) if re.fullmatch(r"-?[0-9]+", text) else float(text)
         return {"true": True, "false": False, "null": None}[str(kind)]
 
     return conv(tree)
@@ -167,7 +167,7 @@ def _number(value: Any, where: str, warn: _Warn, *, allow_null: bool = True) -> 
         return float(value), True
     if isinstance(value, str):
         text = value.strip().replace(",", "")
-        m = re.fullmatch(r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(?:hz|Hz|HZ)?", text)
+        m = re.fullmatch(r"([-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)\s*(?:hz|Hz|HZ)?", text)
         if m:
             v = float(m.group(1))
             if math.isfinite(v):
@@ -290,7 +290,7 @@ def _hypothesis_from_obj(obj: Mapping[str, Any], warn: _Warn) -> Hypothesis:
 
 
 # ============================================================================ hypothesis (text)
-_NUMBER_RHS = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_NUMBER_RHS = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _LABEL = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")
 
