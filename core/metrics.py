@@ -30,6 +30,7 @@ symmetric in its two arguments (missing and extra swap).
 from __future__ import annotations
 
 import ast
+import functools
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -60,6 +61,9 @@ __all__ = [
 ]
 
 Pair = tuple[str, str]
+
+#: Memoised :func:`normalize_node` (pure; scoring calls it for every edge of every step).
+_norm = functools.lru_cache(maxsize=8192)(normalize_node)
 
 
 @dataclass(frozen=True)
@@ -115,6 +119,8 @@ def set_prf(pred: Iterable[Any], true: Iterable[Any]) -> PRF:
 
 
 def _pair(item: Any) -> Pair:
+    if type(item) is tuple and len(item) == 2 and type(item[0]) is str and type(item[1]) is str:
+        return (_norm(item[0]), _norm(item[1]))
     if isinstance(item, Mapping):
         if "from" not in item or "to" not in item:
             raise InputFormatError(f"edge {item!r} must have 'from' and 'to'")
@@ -128,7 +134,7 @@ def _pair(item: Any) -> Pair:
             raise InputFormatError(f"edge {item!r} must be a (cause, effect) pair") from None
     if not isinstance(a, str) or not isinstance(b, str):
         raise InputFormatError(f"edge {item!r} must name its nodes with strings")
-    return (normalize_node(a), normalize_node(b))
+    return (_norm(a), _norm(b))
 
 
 def normalize_pairs(pairs: Iterable[Any]) -> frozenset[Pair]:
@@ -174,8 +180,10 @@ def shd(pred_pairs: Iterable[Any], true_pairs: Iterable[Any], *, double_count_re
 
 def roots_upstream_of(pairs: Iterable[Any], target: str = FREQ) -> frozenset[str]:
     """Nodes without parents that have a directed path to *target* (CausaLab's "root nodes")."""
-    tgt = normalize_node(target)
-    edges = normalize_pairs(pairs)
+    return _roots(normalize_pairs(pairs), _norm(target))
+
+
+def _roots(edges: Iterable[Pair], tgt: str) -> frozenset[str]:
     parents: dict[str, set[str]] = {}
     for a, b in edges:
         parents.setdefault(b, set()).add(a)
@@ -259,6 +267,8 @@ def coefficient_prf(
     true_config: Mapping[str, Any],
     tolerance: float = 1e-6,
     target: str = FREQ,
+    *,
+    truth: Mapping[str, float] | None = None,
 ) -> PRF:
     """Coefficient ("weight") P / R / F1 of a hypothesis' ``coefficients`` (spec §4.4).
 
@@ -267,11 +277,13 @@ def coefficient_prf(
     case-insensitive) holding a number; it is correct iff ``|pred − true| ≤ tolerance``.
     ``n_pred = max(#matched keys, #keys starting with "c_" or "coeff_")``, ``n_true`` = number
     of true coefficients; ``base`` never counts.  Empty-set rules as in :func:`set_prf`.
+    *truth* may pass :func:`true_coefficients` of *true_config* precomputed (a batch speed-up).
     """
     if tolerance < 0 or not math.isfinite(tolerance):
         raise InputFormatError(f"tolerance={tolerance!r} must be a finite number >= 0")
     coeffs: Mapping[str, Any] = pred_coeffs or {}
-    truth = true_coefficients(true_config, target)
+    if truth is None:
+        truth = true_coefficients(true_config, target)
     lower: dict[str, str] = {}
     for name_k in coeffs:
         lower.setdefault(str(name_k).lower(), name_k)
@@ -336,32 +348,46 @@ class FormulaResult:
 _BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
 
 
-def _evaluate(node: ast.AST, env: Mapping[str, float]) -> float:
-    if isinstance(node, ast.Expression):
-        return _evaluate(node.body, env)
-    if isinstance(node, ast.Constant):
-        const = _number(node.value)
-        if const is not None:
-            return const
-    if isinstance(node, ast.Name):
-        return env[node.id]
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.UAdd, ast.USub)):
-        v = _evaluate(node.operand, env)
-        return -v if isinstance(node.op, ast.USub) else v
-    if isinstance(node, ast.BinOp) and isinstance(node.op, _BINOPS):
-        a, b = _evaluate(node.left, env), _evaluate(node.right, env)
-        if isinstance(node.op, ast.Add):
-            return a + b
-        if isinstance(node.op, ast.Sub):
-            return a - b
-        if isinstance(node.op, ast.Mult):
-            return a * b
-        if isinstance(node.op, ast.Div):
-            return a / b
-        if abs(b) > 64 or abs(a) > 1e12:
-            raise OverflowError("power out of range")
-        return float(a**b)
-    raise ValueError(f"unsupported element {ast.dump(node)[:60]!r}")
+class _Floats(ast.NodeTransformer):
+    """Check that a tree is arithmetic only and turn every constant into a float.
+
+    Float constants make ``**`` float exponentiation (it overflows instead of building huge
+    integers), so the checked tree can be compiled and evaluated without builtins.
+    """
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        if isinstance(node, ast.Constant):
+            if _number(node.value) is None:
+                raise ValueError(f"unsupported constant {node.value!r}")
+            return ast.copy_location(ast.Constant(float(node.value)), node)
+        ok = (
+            isinstance(node, (ast.Expression, ast.Name, ast.Load))
+            or (isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.UAdd, ast.USub)))
+            or (isinstance(node, ast.BinOp) and isinstance(node.op, _BINOPS))
+            or isinstance(node, (ast.UAdd, ast.USub, *_BINOPS))
+        )
+        if not ok:
+            raise ValueError(f"unsupported element {type(node).__name__}")
+        return super().generic_visit(node)
+
+
+@functools.lru_cache(maxsize=1024)
+def _compile(equation: str) -> tuple[Any, tuple[str, ...]] | str:
+    """Compiled right-hand side and its names, or the reason it cannot be used (memoised)."""
+    text = equation.split("=", 1)[1] if "=" in equation else equation
+    text = text.strip().replace("^", "**")
+    if not text:
+        return "empty equation"
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError:
+        return f"equation {equation!r} does not parse"
+    names = tuple(sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}))
+    try:
+        checked = ast.fix_missing_locations(_Floats().visit(tree))
+    except ValueError as exc:
+        return f"cannot evaluate {equation!r}: {exc}"
+    return compile(checked, "<equation>", "eval"), names
 
 
 def formula_error(
@@ -379,15 +405,10 @@ def formula_error(
     else from *values* (the reactor crystal's properties); exact name first, then
     case-insensitive.  ``hit`` is ``|predicted − target| ≤ tolerance``.
     """
-    text = equation.split("=", 1)[1] if "=" in equation else equation
-    text = text.strip().replace("^", "**")
-    if not text:
-        return FormulaResult(None, target, None, None, (), "empty equation")
-    try:
-        tree = ast.parse(text, mode="eval")
-    except SyntaxError:
-        return FormulaResult(None, target, None, None, (), f"equation {equation!r} does not parse")
-    names = tuple(sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}))
+    compiled = _compile(equation)
+    if isinstance(compiled, str):
+        return FormulaResult(None, target, None, None, (), compiled)
+    tree, names = compiled
     env: dict[str, float] = {}
     sources: list[Mapping[str, Any]] = [coefficients or {}, values]
     missing: list[str] = []
@@ -411,9 +432,12 @@ def formula_error(
     if missing:
         return FormulaResult(None, target, None, None, names, f"no value for {missing!r}")
     try:
-        predicted = _evaluate(tree, env)
-    except (ValueError, ZeroDivisionError, OverflowError, KeyError) as exc:
+        value = eval(tree, {"__builtins__": {}}, env)  # checked arithmetic-only code, see _Floats
+    except (ZeroDivisionError, OverflowError) as exc:
         return FormulaResult(None, target, None, None, names, f"cannot evaluate {equation!r}: {exc}")
+    if not isinstance(value, float):
+        return FormulaResult(None, target, None, None, names, f"equation {equation!r} is not real here")
+    predicted = value
     if not math.isfinite(predicted):
         return FormulaResult(None, target, None, None, names, f"equation {equation!r} is not finite here")
     err = abs(predicted - target)

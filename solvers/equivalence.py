@@ -35,7 +35,7 @@ from typing import Any
 from causalcheck.errors import InputFormatError
 from causalcheck.graph import CausalGraph
 
-from ._meek import close_essential, enumerate_members
+from ._meek import close_essential, enumerate_members, gc_paused
 
 __all__ = [
     "PDAG",
@@ -164,10 +164,14 @@ def interventional_essential_graph(
     some members orient each way.  Raises :class:`InputFormatError` when *graph* has a cycle
     or a target names an unknown node.
     """
-    index, edges = _indexed(graph)
-    tidx = _target_indices(graph, index, targets)
-    directed, undirected = close_essential(len(index), edges, tidx)
-    names = graph.nodes
+    with gc_paused():
+        index, edges = _indexed(graph)
+        tidx = _target_indices(graph, index, targets)
+        directed, undirected = close_essential(len(index), edges, tidx)
+        return _pdag(graph.nodes, directed, undirected)
+
+
+def _pdag(names: tuple[str, ...], directed: set[tuple[int, int]], undirected: set[tuple[int, int]]) -> PDAG:
     return PDAG(
         nodes=names,
         directed=frozenset((names[a], names[b]) for a, b in directed),
@@ -229,8 +233,9 @@ def essential_graph_size(pdag: PDAG) -> int:
     Only meaningful for graphs produced by :func:`cpdag` / :func:`interventional_essential_graph`
     (their chain components are chordal).
     """
-    index = {v: i for i, v in enumerate(pdag.nodes)}
-    return _count(len(index), [(index[a], index[b]) for a, b in map(tuple, pdag.undirected)])
+    with gc_paused():
+        index = {v: i for i, v in enumerate(pdag.nodes)}
+        return _count(len(index), [(index[a], index[b]) for a, b in map(tuple, pdag.undirected)])
 
 
 def mec_size(graph: CausalGraph) -> int:
@@ -240,10 +245,11 @@ def mec_size(graph: CausalGraph) -> int:
 
 def imec_size(graph: CausalGraph, targets: Iterable[Iterable[str]] | Iterable[str] = ()) -> int:
     """Exact number of DAGs I-Markov equivalent to *graph* for 𝓘 = {∅} ∪ *targets*."""
-    index, edges = _indexed(graph)
-    tidx = _target_indices(graph, index, targets)
-    _, undirected = close_essential(len(index), edges, tidx)
-    return _count(len(index), undirected)
+    with gc_paused():
+        index, edges = _indexed(graph)
+        tidx = _target_indices(graph, index, targets)
+        _, undirected = close_essential(len(index), edges, tidx)
+        return _count(len(index), undirected)
 
 
 def enumerate_equivalent_dags(

@@ -24,6 +24,7 @@ Step numbers in messages are 1-based, like the official ``raw_io`` ``step`` fiel
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -34,6 +35,8 @@ from causalcheck.graph import FREQ, normalize_node
 from causalcheck.lab.runfolder import EpisodeData, ShownState
 
 __all__ = ["Entry", "audit_episode", "entries_of", "hypothesis_of"]
+
+_norm = functools.lru_cache(maxsize=8192)(normalize_node)
 
 
 @dataclass(frozen=True)
@@ -87,25 +90,30 @@ def entries_of(record: Mapping[str, Any] | None) -> list[Entry] | None:
     for pos, item in enumerate(data):
         if not isinstance(item, Mapping):
             continue
-        raw_props = item.get("props")
-        props: dict[str, float] = {}
-        if isinstance(raw_props, Mapping):
-            for k, v in raw_props.items():
-                f = _num(v)
-                if f is not None:
-                    props[normalize_node(str(k))] = f
-        freq = _num(item.get("freq"))
-        if freq is None and FREQ in props:
-            freq = props.pop(FREQ)
-        props.pop(FREQ, None)
-        iv = item.get("intervention")
-        intervention = None
-        if isinstance(iv, Mapping) and isinstance(iv.get("target_prop"), str):
-            tv = _num(iv.get("target_value"))
-            if tv is not None:
-                intervention = (normalize_node(iv["target_prop"]), tv)
-        out.append(Entry(str(item.get("id", f"#{pos}")), props, freq, intervention))
+        out.append(_entry(item, pos))
     return out
+
+
+def _entry(item: Mapping[str, Any], pos: int) -> Entry:
+    """One entry as numbers (*pos* names it when it has no ``id``)."""
+    raw_props = item.get("props")
+    props: dict[str, float] = {}
+    if isinstance(raw_props, Mapping):
+        for k, v in raw_props.items():
+            f = _num(v)
+            if f is not None:
+                props[_norm(str(k))] = f
+    freq = _num(item.get("freq"))
+    if freq is None and FREQ in props:
+        freq = props.pop(FREQ)
+    props.pop(FREQ, None)
+    iv = item.get("intervention")
+    intervention = None
+    if isinstance(iv, Mapping) and isinstance(iv.get("target_prop"), str):
+        tv = _num(iv.get("target_value"))
+        if tv is not None:
+            intervention = (_norm(iv["target_prop"]), tv)
+    return Entry(str(item.get("id", f"#{pos}")), props, freq, intervention)
 
 
 def hypothesis_of(record: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
@@ -114,6 +122,19 @@ def hypothesis_of(record: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
         return None
     hyp = _maybe_json(record.get("hypothesis"))
     return hyp if isinstance(hyp, Mapping) else None
+
+
+def _rounded(props: Mapping[str, float], freq: float | None) -> tuple[Any, ...]:
+    return (tuple(sorted((k, round(v, 2)) for k, v in props.items())), None if freq is None else round(freq, 2))
+
+
+def _state_index(states: tuple[ShownState, ...]) -> dict[tuple[Any, ...], int]:
+    """Exact-match fast path: rounded state → the earliest step it was visible from."""
+    out: dict[tuple[Any, ...], int] = {}
+    for st in states:
+        key = _rounded(st.props, st.freq)
+        out[key] = min(out.get(key, st.visible_from), st.visible_from)
+    return out
 
 
 def _agree(entry: Entry, state: ShownState, tol: float) -> tuple[int, list[str]]:
@@ -246,16 +267,35 @@ def audit_episode(ep: EpisodeData, tolerance: float = 0.01, fit_tolerance: float
     seen_versions: dict[str, tuple[Any, ...]] = {}
     flagged: dict[str, Diagnostic] = {}
     final_entries: list[Entry] = []
+    index = _state_index(states) if tolerance >= 0.01 else {}
+    prev_raw: list[Any] = []
+    prev_entries: list[Entry | None] = []
     for step in ep.steps:
-        entries = entries_of(step.record)
-        if entries is None:
+        data = None if step.record is None else _maybe_json(step.record.get("past_data"))
+        if not isinstance(data, list):
             continue
+        entries: list[Entry] = []
+        fresh: list[Entry] = []
+        cur: list[Entry | None] = []
+        for pos, item in enumerate(data):
+            if not isinstance(item, Mapping):
+                cur.append(None)
+                continue
+            same = pos < len(prev_raw) and prev_entries[pos] is not None and item == prev_raw[pos]
+            entry = prev_entries[pos] if same else _entry(item, pos)
+            assert entry is not None
+            if not same:
+                fresh.append(entry)
+            cur.append(entry)
+            entries.append(entry)
+        prev_raw, prev_entries = data, cur
         final_entries = entries
-        for e in entries:
+        for e in fresh:
             if seen_versions.get(e.id) == e.key():
                 continue
             seen_versions[e.id] = e.key()
-            d = _audit_entry(e, step.index, states, tolerance)
+            first = index.get(_rounded(e.props, e.freq))
+            d = None if first is not None and first <= step.index else _audit_entry(e, step.index, states, tolerance)
             if d is not None:
                 flagged[e.id] = d
             else:

@@ -29,6 +29,7 @@ the graph config and the reactor properties shown (the frequency's structural eq
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -38,6 +39,8 @@ from typing import Any
 
 from causalcheck.errors import InputFormatError
 from causalcheck.graph import FREQ, normalize_node
+
+_norm = functools.lru_cache(maxsize=8192)(normalize_node)
 
 __all__ = [
     "EpisodeData",
@@ -464,9 +467,9 @@ def _state_of(obj: Any) -> tuple[dict[str, float], float | None] | None:
     if not isinstance(obj, Mapping):
         return None
     if isinstance(obj.get("props"), Mapping):
-        props = {normalize_node(str(k)): v for k, v in obj["props"].items() if _num(v) is not None}
+        props = {_norm(str(k)): v for k, v in obj["props"].items() if _num(v) is not None}
         return {k: float(v) for k, v in props.items()}, _num(obj.get("freq"))
-    values = {normalize_node(str(k)): float(v) for k, v in obj.items() if _num(v) is not None}
+    values = {_norm(str(k)): float(v) for k, v in obj.items() if _num(v) is not None}
     if not values:
         return None
     freq = values.pop(FREQ, None)

@@ -182,8 +182,8 @@ class _ImecCache:
     def __init__(self) -> None:
         self._sizes: dict[tuple[Any, ...], int | None] = {}
 
-    def size(self, graph: CausalGraph, targets: frozenset[str]) -> int | None:
-        key = (graph.nodes, graph.pairs, targets)
+    def size(self, graph: CausalGraph, targets: frozenset[str], graph_key: Any = None) -> int | None:
+        key = (graph_key if graph_key is not None else (graph.nodes, graph.pairs), targets)
         if key not in self._sizes:
             from causalcheck.solvers.equivalence import imec_size
 
@@ -202,11 +202,14 @@ def _hyp_parts(hyp: Mapping[str, Any]) -> tuple[frozenset[tuple[str, str]], list
     raw_edges = hyp.get("edges")
     pairs: set[tuple[str, str]] = set()
     if isinstance(raw_edges, list):
-        for item in raw_edges:
-            try:
-                pairs.update(M.normalize_pairs([item]))
-            except CausalCheckError as exc:
-                problems.append(str(exc))
+        try:
+            pairs.update(M.normalize_pairs(raw_edges))
+        except CausalCheckError:
+            for item in raw_edges:
+                try:
+                    pairs.update(M.normalize_pairs([item]))
+                except CausalCheckError as exc:
+                    problems.append(str(exc))
     elif raw_edges is not None:
         problems.append(f"hypothesis edges={str(raw_edges)[:60]!r} must be a list")
     eq = hyp.get("freq_equation")
@@ -231,6 +234,10 @@ def score_episode(ep: EpisodeData, *, coefficient_tolerance: float = 1e-6, audit
     config = ep.config
     truth = _true_graph(config)
     true_pairs = truth.pairs
+    graph_key = (truth.nodes, true_pairs)
+    coeff_truth = M.true_coefficients(config)
+    true_parents = {q for q in true_pairs if q[1] == FREQ}
+    true_roots = M.roots_upstream_of(true_pairs)
     known = set(truth.nodes) | {FREQ}
     warnings = list(ep.warnings)
     unknown: set[str] = set()
@@ -254,13 +261,13 @@ def score_episode(ep: EpisodeData, *, coefficient_tolerance: float = 1e-6, audit
                 targets.add(st.intervention[0])
             else:
                 warnings.append(f"step {st.index + 1}: intervention on unknown node {st.intervention[0]!r}")
-        key = (current[0], json.dumps(dict(current[2]), sort_keys=True, default=str))
+        key = (current[0], tuple(sorted((str(k), repr(v)) for k, v in current[2].items())))
         if key not in memo:
             memo[key] = (
                 M.set_prf(current[0], true_pairs),
-                M.parent_prf(current[0], true_pairs),
-                M.root_prf(current[0], true_pairs),
-                M.coefficient_prf(current[2], config, coefficient_tolerance),
+                M.set_prf({q for q in current[0] if q[1] == FREQ}, true_parents),
+                M.set_prf(M._roots(current[0], FREQ), true_roots),
+                M.coefficient_prf(current[2], config, coefficient_tolerance, truth=coeff_truth),
                 M.shd(current[0], true_pairs),
             )
         e, p, r, c, s = memo[key]
@@ -268,7 +275,7 @@ def score_episode(ep: EpisodeData, *, coefficient_tolerance: float = 1e-6, audit
         steps.append(
             StepScore(
                 st.index + 1, current_step, e, p, r, c, s, tuple(sorted(frozen_targets)),
-                _CACHE.size(truth, frozen_targets),
+                _CACHE.size(truth, frozen_targets, graph_key),
             )
         )
     if unknown:
@@ -283,7 +290,7 @@ def score_episode(ep: EpisodeData, *, coefficient_tolerance: float = 1e-6, audit
         e = M.set_prf(pairs, true_pairs)
         p = M.parent_prf(pairs, true_pairs)
         r = M.root_prf(pairs, true_pairs)
-        c = M.coefficient_prf(coeffs, config, coefficient_tolerance)
+        c = M.coefficient_prf(coeffs, config, coefficient_tolerance, truth=coeff_truth)
         s = M.shd(pairs, true_pairs)
     final.update(
         hypothesis_step=current_step,
@@ -314,8 +321,8 @@ def score_episode(ep: EpisodeData, *, coefficient_tolerance: float = 1e-6, audit
         formula_hit=None if formula is None or formula.hit is None else float(formula.hit),
         formula_reason=None if formula is None else formula.reason,
         submitted=next((s.submission for s in reversed(ep.steps) if s.submission is not None), None),
-        mec_size=_CACHE.size(truth, frozenset()),
-        imec_size=steps[-1].imec_size if steps else _CACHE.size(truth, frozenset()),
+        mec_size=_CACHE.size(truth, frozenset(), graph_key),
+        imec_size=steps[-1].imec_size if steps else _CACHE.size(truth, frozenset(), graph_key),
         interventions_used=sum(1 for s in ep.steps if s.intervention is not None),
         distinct_targets=len(targets),
         steps=len(ep.steps),
