@@ -99,6 +99,44 @@ def _time(fn, reps: int) -> tuple[float, float]:  # type: ignore[no-untyped-def]
     return min(samples), statistics.median(samples)
 
 
+def anchor_agreement() -> None:
+    """Offline judges against the recorded gpt-5.5 judgments of the official test2 file (when present)."""
+    import json
+    from pathlib import Path
+
+    from causalcheck.explain.data import parse_item
+    from causalcheck.explain.graph import ExplanationGraph
+
+    shared = Path(os.environ.get("CAUSALCHECK_SHARED", Path(__file__).resolve().parents[3] / "shared"))
+    path = shared / "anchors/whatifbench/code/result/test2/gpt-5.5_metrics_gpt-5.5.json"
+    if not path.exists():
+        print(f"(anchor file not found at {path}; agreement skipped)")
+        return
+    payload = json.loads(path.read_text(encoding="utf-8"))
+    edge_judge, crit_judge = OfflineEdgeJudge(), OfflineCriterionJudge()
+    tp = fp = fn = tn = 0
+    diffs: list[int] = []
+    for obj in payload["items"]:
+        item = parse_item(obj)
+        answer = obj["model_answer"]
+        if obj["parsed_rst_source"] == "parser":
+            graph = ExplanationGraph.from_json(obj["parsed_dag"])
+            ours = edge_judge.judge_edges(item, answer, graph, range(len(graph.edges)))
+            for j, rec in zip(ours, obj["metrics"]["pm"]["edges"], strict=True):
+                yes, ref = j.score == 1.0, rec["score"] == 1.0
+                tp += yes and ref
+                fp += yes and not ref
+                fn += ref and not yes
+                tn += not yes and not ref
+        assert item.rubric is not None
+        for k, crit in enumerate(item.rubric.criteria):
+            diffs.append(crit_judge.judge_criterion(item, answer, crit, k + 1).score - obj["metrics"]["rm"]["criterion_scores"][k])
+    print(f"edge judge vs gpt-5.5 on the recorded parser graph(s): yes/yes {tp}, yes/no {fp}, no/yes {fn}, no/no {tn} "
+          f"-> precision {tp / max(tp + fp, 1):.2f}, recall {tp / max(tp + fn, 1):.2f}")
+    print(f"criterion judge vs gpt-5.5 over {len(diffs)} criteria: mean |diff| {statistics.mean(abs(d) for d in diffs):.2f}, "
+          f"mean diff {statistics.mean(diffs):+.2f} points")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer repetitions")
@@ -131,6 +169,7 @@ def main() -> None:
     n_tok = len(nlp.make_doc(target))
     t, m = _time(lambda: score_item(item, target, *ours), reps)
     print(f"goal check: {n_tok} tokens scored in {1000 * t:.2f} ms best, {1000 * m:.2f} ms median, one core (goal <= 20 ms)")
+    anchor_agreement()
 
 
 if __name__ == "__main__":
