@@ -357,9 +357,10 @@ class _Floats(ast.NodeTransformer):
 
     def generic_visit(self, node: ast.AST) -> ast.AST:
         if isinstance(node, ast.Constant):
-            if _number(node.value) is None:
+            const = _number(node.value)
+            if const is None:
                 raise ValueError(f"unsupported constant {node.value!r}")
-            return ast.copy_location(ast.Constant(float(node.value)), node)
+            return ast.copy_location(ast.Constant(const), node)
         ok = (
             isinstance(node, (ast.Expression, ast.Name, ast.Load))
             or (isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.UAdd, ast.USub)))

@@ -281,10 +281,9 @@ def audit_episode(ep: EpisodeData, tolerance: float = 0.01, fit_tolerance: float
             if not isinstance(item, Mapping):
                 cur.append(None)
                 continue
-            same = pos < len(prev_raw) and prev_entries[pos] is not None and item == prev_raw[pos]
-            entry = prev_entries[pos] if same else _entry(item, pos)
-            assert entry is not None
-            if not same:
+            previous = prev_entries[pos] if pos < len(prev_raw) and item == prev_raw[pos] else None
+            entry = previous if previous is not None else _entry(item, pos)
+            if previous is None:
                 fresh.append(entry)
             cur.append(entry)
             entries.append(entry)
