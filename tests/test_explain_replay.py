@@ -73,3 +73,11 @@ def test_replay_rejects_non_result_files(tmp_path: Path) -> None:
     with pytest.raises(InputFormatError, match=r"metrics\.pm"):
         replay_file(bad)
     assert main(["explain", "replay", str(tmp_path / "missing.json")]) == 2
+
+
+def test_replay_of_an_offline_result_file(tmp_path: Path) -> None:
+    """A result file written by `explain score` replays to the same numbers and graphs."""
+    assert main(["explain", "score", "--benchmark", "demo", "--answers", "demo", "--model", "demo-strong", "--out", str(tmp_path)]) == 0
+    report = replay_file(tmp_path / "demo-strong_metrics_offline.json")
+    assert report.ok and len(report.items) == 12
+    assert all(i.parse_match is True and i.source == "offline" for i in report.items)

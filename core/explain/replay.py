@@ -14,7 +14,9 @@ and compares each with the recorded number **exactly** (``==`` on floats).  With
 ``check_parse`` it also re-derives the graph: ``parse_rst_output(parsed_rst_raw,
 compat="anchor")`` + :func:`~.rst.project_to_graph` for items the parser handled, and
 :func:`~.rst.heuristic_fallback` (answer, recorded error) for heuristic items; both must
-reproduce the recorded ``parsed_rst`` and ``parsed_dag``.
+reproduce the recorded ``parsed_rst`` and ``parsed_dag``.  Files written by causalcheck's
+offline parser (``parsed_rst_source == "offline"``) are checked by reading their
+``parsed_rst_raw`` back (``compat="full"``): same EDUs, relations and graph edges.
 
 Recorded judge failures (an edge record with ``error``; a criterion whose ``raw`` has
 ``error``) make the replayed item *degraded*.
@@ -125,6 +127,16 @@ def _reparse(obj: Mapping[str, Any], record: RSTRecord, graph: ExplanationGraph)
         return None
     if source == "heuristic":
         again = heuristic_fallback(str(obj.get("model_answer") or ""), obj.get("parsed_rst_error"), raw_output=str(obj.get("parsed_rst_raw") or ""))
+    elif source == "offline":  # causalcheck's own parser: its raw output is the record in text form
+        try:
+            again = parse_rst_output(str(obj.get("parsed_rst_raw") or ""), compat="full")
+        except DSLSyntaxError:
+            return False
+        same_edus = [(e.id, " ".join(e.text.split())) for e in again.edus] == [
+            (e.id, " ".join(e.text.split())) for e in record.edus
+        ]
+        same_dag = [e.to_json() for e in project_to_graph(again).edges] == list(recorded_dag.get("edges") or [])
+        return bool(same_edus and again.relations == record.relations and same_dag)
     else:
         try:
             again = parse_rst_output(str(obj.get("parsed_rst_raw") or ""), compat="anchor")
