@@ -98,10 +98,10 @@ class _Base:
         self.rng = np.random.default_rng([seed, 7])
 
     def reset(self, task: Any) -> None:
+        import zlib
+
         import numpy as np
         from causalcheck.lab.planner import Evidence
-
-        import zlib
 
         self.task = task
         # the graph id enters the stream so one seed gives different choices on different graphs

@@ -53,7 +53,7 @@ def _opt(text: str) -> tuple[str, Any]:
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``lab`` command group to the top-level *subparsers*."""
-    lab = subparsers.add_parser("lab", help="hidden-SCM lab: run agents, generate suites, score runs",
+    lab: argparse.ArgumentParser = subparsers.add_parser("lab", help="hidden-SCM lab: run agents, generate suites, score runs",
                                 description="CausaLab-compatible hidden-SCM lab.")
     lab_sub = lab.add_subparsers(dest="lab_command", metavar="LAB_COMMAND")
     lab_sub.required = True

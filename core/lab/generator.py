@@ -168,7 +168,7 @@ def generate_graph(
     def term(p: str, c: str) -> str:
         key = f"{abbr[p]}_{abbr[c]}"
         if family == "linear":
-            params[f"coeff_{key}"] = int(rng.integers(1, 4))  # type: ignore[assignment]
+            params[f"coeff_{key}"] = int(rng.integers(1, 4))
             return f"coeff_{key} * {p}"
         c2 = float(rng.choice([0.008, 0.012, 0.016]))
         v = round(float(rng.uniform(35.24, 64.89)), 2)

@@ -159,7 +159,7 @@ def _rows(ev: Evidence, z: str, cands: Sequence[str], family: str) -> tuple[list
             row = []
             slack = 0.0
             for p in cands:
-                row += [a - b for a, b in zip(_feats(family, after[p]), _feats(family, before[p]))]
+                row += [a - b for a, b in zip(_feats(family, after[p]), _feats(family, before[p]), strict=False)]
                 slack += 2.0 + (4 * abs(after[p]) if family == "quadratic" else 0.0)
             xs.append(row)
             ys.append(after[z] - before[z])
@@ -226,7 +226,7 @@ def solve_mechanisms(
                 sse = sum(r * r for r in res)
                 mags = [abs(c) for c in coef[off:]]
                 scale = max(mags) if mags else 0.0
-                ok = all(abs(r) <= 0.006 * (1 + t * max(scale, 1.0)) + 0.011 + noise_slack for r, t in zip(res, tols))
+                ok = all(abs(r) <= 0.006 * (1 + t * max(scale, 1.0)) + 0.011 + noise_slack for r, t in zip(res, tols, strict=False))
                 if any(m < 1e-6 for m in mags):
                     ok = False
                 cand = (sse, subset, coef)
