@@ -139,3 +139,35 @@ def test_graph_stats_path_and_components() -> None:
     assert stats.longest_path == 2 and stats.components == 3 and stats.largest_component == 3
     cyc = _graph([("EDU1", "EDU2", "CAUSE"), ("EDU2", "EDU1", "CAUSE"), ("EDU2", "EDU3", "RESULT")], 3)
     assert graph_stats(cyc).longest_path == 1
+
+
+def test_parser_segmenter_cuts_at_parse_clauses() -> None:
+    """With a (stand-in) dependency parser, a cut is added at the left edge of an adverbial clause."""
+    import spacy
+    from causalcheck.explain.segment import ParserSegmenter
+    from spacy.language import Language
+
+    @Language.component("cc_fake_parser")
+    def fake_parser(doc):  # type: ignore[no-untyped-def]
+        for tok in doc:
+            tok.is_sent_start = tok.i == 0
+        # "The harbour floods when storms arrive": 'arrive' heads an advcl starting at 'when'
+        verb = next(t for t in doc if t.text == "floods")
+        for tok in doc:
+            if tok.i != verb.i:
+                tok.head = verb
+        arrive = next(t for t in doc if t.text == "arrive")
+        arrive.dep_ = "advcl"
+        for t in doc:
+            if t.text in ("when", "storms"):
+                t.head = arrive
+        return doc
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("cc_fake_parser", name="parser")
+    seg = ParserSegmenter("fake", nlp=nlp)
+    text = "The old harbour floods quickly when winter storms arrive"
+    assert [e.text for e in seg.segment(text)] == ["The old harbour floods quickly", "when winter storms arrive"]
+    assert [e.text for e in RuleSegmenter().segment(text)] == [text]
+    with pytest.raises(InputFormatError, match="no 'parser' pipe"):
+        ParserSegmenter("x", nlp=spacy.blank("en"))

@@ -212,6 +212,8 @@ def _table(summaries: list[tuple[str, Any]]) -> str:
             lines.append(f"{name:<18} {row.bucket:<8} {row.n:>3} {_pct(row.pm)} {_pct(row.rm)} {_pct(row.final)}")
         if s.n_failed:
             lines.append(f"{name:<18} {s.n_failed} item(s) failed (see failures in the result file)")
+        if s.n_degraded:
+            lines.append(f"{name:<18} {s.n_degraded} item(s) degraded: a parser or judge fallback was used")
     return "\n".join(lines)
 
 

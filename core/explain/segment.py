@@ -229,10 +229,13 @@ class ParserSegmenter:
 
     _CLAUSE_DEPS = frozenset({"advcl", "relcl", "ccomp", "conj"})
 
-    def __init__(self, pipeline: str) -> None:
+    def __init__(self, pipeline: str, nlp: Any = None) -> None:
+        """*nlp* may be given directly (a loaded ``spacy.Language`` with a ``parser`` pipe)."""
         self.pipeline = pipeline
         self.name = f"parser:{pipeline}"
-        self._nlp: Any = None
+        self._nlp: Any = nlp
+        if nlp is not None and not nlp.has_pipe("parser"):
+            raise InputFormatError(f"segmenter={self.name!r}: the given pipeline has no 'parser' pipe")
 
     def _load(self) -> Any:
         if self._nlp is None:
