@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from causalcheck.errors import InputFormatError
 from causalcheck.graph import FREQ
-from causalcheck.lab.agents import AGENTS, Agent, make_agent
+from causalcheck.lab.agents import AGENTS, OFFLINE_AGENTS, Agent, make_agent
 from causalcheck.lab.planner import Evidence, solve_mechanisms
 from causalcheck.lab.runner import run_episode
 from causalcheck.lab.suites import load_suite
@@ -16,16 +16,19 @@ RECORD_KEYS = ["memory", "thought", "past_data", "hypothesis", "experiment"]
 
 
 def test_registry_and_unknown_agent() -> None:
-    """Every registered name builds an Agent; an unknown name lists the known ones."""
-    for name in AGENTS:
+    """Every offline agent builds an Agent; llm needs a model; an unknown name lists the known ones."""
+    assert set(OFFLINE_AGENTS) < set(AGENTS) and "llm" in AGENTS
+    for name in OFFLINE_AGENTS:
         assert isinstance(make_agent(name, seed=1), Agent)
+    with pytest.raises(InputFormatError, match="model"):
+        make_agent("llm", seed=1)
     with pytest.raises(InputFormatError, match="'planner'"):
         make_agent("oracle")
     with pytest.raises(InputFormatError, match="does not accept"):
         make_agent("planner", options={"temperature": 0.2})
 
 
-@pytest.mark.parametrize("name", sorted(AGENTS))
+@pytest.mark.parametrize("name", OFFLINE_AGENTS)
 def test_records_follow_the_causalab_format(name: str) -> None:
     """Each step record has the §3 keys in order and parses with the tolerant record parser."""
     from causalcheck.parsing import parse_record_obj

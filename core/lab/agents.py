@@ -26,6 +26,8 @@ Offline agents:
   frequency on every property (edges where ``|c| > 0.05``) when the search finds no parent;
 * ``planner`` — :class:`causalcheck.lab.planner.PlannerAgent`.
 
+``llm`` (:mod:`causalcheck.lab.llm_agent`) needs a model (``--model``) and is not offline.
+
 Every agent submits its prediction, then ±9.5 Hz brackets on failure (binary reactor
 feedback, ±5 Hz tolerance).
 """
@@ -40,7 +42,7 @@ from typing import Any, Protocol, runtime_checkable
 from causalcheck.errors import InputFormatError
 from causalcheck.graph import FREQ
 
-__all__ = ["AGENTS", "Agent", "AgentStep", "ObservationalAgent", "RandomAgent", "make_agent"]
+__all__ = ["AGENTS", "OFFLINE_AGENTS", "Agent", "AgentStep", "ObservationalAgent", "RandomAgent", "make_agent"]
 
 
 @dataclass(frozen=True)
@@ -65,10 +67,14 @@ class Agent(Protocol):
 
 #: Agent name → ``"module:factory"``.  The factory is called as ``factory(seed=..., **options)``.
 AGENTS: dict[str, str] = {
+    "llm": "causalcheck.lab.llm_agent:make_llm_agent",
     "observational": "causalcheck.lab.agents:ObservationalAgent",
     "planner": "causalcheck.lab.planner:PlannerAgent",
     "random": "causalcheck.lab.agents:RandomAgent",
 }
+
+#: The agents that need no model, key or network.
+OFFLINE_AGENTS: tuple[str, ...] = ("observational", "planner", "random")
 
 
 def make_agent(name: str, *, seed: int = 0, options: Mapping[str, Any] | None = None) -> Agent:

@@ -60,7 +60,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
     run = lab_sub.add_parser("run", help="run an agent on a suite (one trajectory per episode + summary)")
     run.add_argument("--suite", required=True, metavar="PATH|NAME", help="suite file, bundled name (e.g. mini) or official name (e.g. 4nodes)")
-    run.add_argument("--agent", required=True, metavar="NAME", help="random | observational | planner (| llm when installed)")
+    run.add_argument("--agent", required=True, metavar="NAME", help="random | observational | planner | llm (needs --model)")
     run.add_argument("--seeds", type=_positive, default=1, metavar="N", help="seeds per graph (default 1)")
     run.add_argument("--seed-start", type=_nonneg, default=1, metavar="S", help="first seed (default 1, the anchor's ENV_SEED)")
     run.add_argument("--out", required=True, metavar="DIR", help="output folder")
