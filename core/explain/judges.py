@@ -150,6 +150,7 @@ _TERMINATOR = re.compile(r"[.!?][\"'”’)\]]*\s*$")
 _FAMILY_LABELS = frozenset({"CONTRAST", "CONCESSION", "EXAMPLE", "PURPOSE", "SUMMARY", "RESTATEMENT"})
 
 
+@lru_cache(maxsize=16384)
 def _norm(text: str) -> str:
     return " ".join(text.split()).lower()
 

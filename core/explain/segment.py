@@ -63,11 +63,12 @@ def _blank_pipeline() -> Any:
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end
+    piece = text[start:end]
+    core = piece.strip()
+    if not core:
+        return start, start
+    lead = len(piece) - len(piece.lstrip())
+    return start + lead, start + lead + len(core)
 
 
 def _token_arrays(doc: Any) -> tuple[list[int], list[int], list[int]]:
