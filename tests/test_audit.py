@@ -67,6 +67,18 @@ def test_sample_run_contradiction_and_premature_stop(sample_run: Path) -> None:
     }
 
 
+def test_sample_run_contradiction_comes_from_the_core_solver(sample_run: Path) -> None:
+    """With solver checks the finding carries the core's data-mismatch / equation-refuted details."""
+    ep = load_run_folder(sample_run)
+    full = next(d for d in audit_episode(ep).diagnostics if d.code == "hypothesis-contradicts-evidence")
+    assert {s["code"] for s in full.data["solver"]} == {"data-mismatch", "equation-refuted"}
+    assert "1/12" in full.elements
+    fast = next(
+        d for d in audit_episode(ep, solver_checks=False).diagnostics if d.code == "hypothesis-contradicts-evidence"
+    )
+    assert fast.elements == ("1/12",) and "solver" not in fast.data
+
+
 def test_faithful_copies_raise_nothing() -> None:
     """Entries equal to states shown before they were written are clean (int vs float does not matter)."""
     rec0 = {"past_data": [_entry("0/4", 1, 5, 12)]}

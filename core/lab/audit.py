@@ -208,6 +208,39 @@ def _audit_entry(entry: Entry, step: int, shown: tuple[ShownState, ...], tol: fl
     )
 
 
+def _entry_json(e: Entry) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": e.id, "props": dict(e.props), "freq": e.freq}
+    if e.intervention is not None:
+        out["intervention"] = {"target_prop": e.intervention[0], "target_value": e.intervention[1]}
+    return out
+
+
+def _solver_check(record: Mapping[str, Any], nodes: list[str], tolerance: float) -> list[Diagnostic]:
+    """``hypothesis-contradicts-evidence`` from the core's data-consistency solver (empty if it agrees)."""
+    from causalcheck.check import check_record
+    from causalcheck.errors import CausalCheckError
+    from causalcheck.parsing import parse_record
+
+    try:
+        rec = parse_record(record)
+        report = check_record(rec, nodes=nodes, tolerance=tolerance)
+    except CausalCheckError as exc:
+        return [Diagnostic("solver-check-failed", f"the final record could not be checked: {exc}", "info")]
+    bad = [d for d in report.diagnostics if d.code in ("data-mismatch", "equation-refuted")]
+    if not bad:
+        return []
+    elements = tuple(sorted({e for d in bad for e in d.elements}))
+    return [
+        Diagnostic(
+            "hypothesis-contradicts-evidence",
+            "the final hypothesis contradicts the agent's own entries: " + " / ".join(d.message for d in bad),
+            "error",
+            elements,
+            {"solver": [d.to_json() for d in bad]},
+        )
+    ]
+
+
 def _fit_check(
     hyp: Mapping[str, Any] | None, entries: list[Entry], fit_tolerance: float
 ) -> list[Diagnostic]:
@@ -250,8 +283,17 @@ def _fit_check(
     ]
 
 
-def audit_episode(ep: EpisodeData, tolerance: float = 0.01, fit_tolerance: float = 0.5) -> CheckReport:
-    """Audit one episode; the report's ``meta`` holds the budget figures."""
+def audit_episode(
+    ep: EpisodeData, tolerance: float = 0.01, fit_tolerance: float = 0.5, *, solver_checks: bool = True
+) -> CheckReport:
+    """Audit one episode; the report's ``meta`` holds the budget figures.
+
+    The final hypothesis is first checked arithmetically against the agent's final entries;
+    when that finds a contradiction (or cannot decide because coefficients are missing) and
+    *solver_checks* is on, the core's exact checks (:func:`causalcheck.check.check_record`:
+    ``data-mismatch`` with the smallest accepting tolerance, ``equation-refuted`` with a
+    minimal conflicting set of entries) supply the finding and its details.
+    """
     shown = list(ep.shown)
     boot = ep.config.get("bootstrap_past_data")
     made: list[tuple[str, float]] = []
@@ -318,11 +360,17 @@ def audit_episode(ep: EpisodeData, tolerance: float = 0.01, fit_tolerance: float
         diags.append(Diagnostic(d.code, d.message + note, d.severity, d.elements, {**d.data, "uncorrected": kept}))
 
     final_hyp = None
+    final_record = None
     for step in ep.steps:
         h = hypothesis_of(step.record)
         if h and (h.get("edges") or h.get("freq_equation") or h.get("coefficients")):
-            final_hyp = h
-    diags.extend(_fit_check(final_hyp, final_entries, fit_tolerance))
+            final_hyp, final_record = h, step.record
+    found = _fit_check(final_hyp, final_entries, fit_tolerance)
+    if solver_checks and final_record is not None and found:
+        nodes = [str(n) for n in ep.config.get("nodes") or ()]
+        record = {**final_record, "past_data": [_entry_json(e) for e in final_entries]}
+        found = _solver_check(record, nodes, fit_tolerance) or found
+    diags.extend(found)
 
     used = sum(1 for s in ep.steps if s.intervention is not None)
     unused = None if ep.intervention_budget is None else max(ep.intervention_budget - used, 0)

@@ -229,8 +229,14 @@ def _is_nonempty(hyp: Mapping[str, Any] | None) -> bool:
 # --------------------------------------------------------------------------- scoring
 
 
-def score_episode(ep: EpisodeData, *, coefficient_tolerance: float = 1e-6, audit: bool = True) -> EpisodeScore:
-    """Score one loaded episode (never raises for content problems: they become warnings)."""
+def score_episode(
+    ep: EpisodeData, *, coefficient_tolerance: float = 1e-6, audit: bool = True, solver_checks: bool = True
+) -> EpisodeScore:
+    """Score one loaded episode (never raises for content problems: they become warnings).
+
+    *audit* runs :func:`~causalcheck.lab.audit.audit_episode`; *solver_checks* lets it call
+    the core's exact data-consistency solver when the arithmetic check finds a contradiction.
+    """
     config = ep.config
     truth = _true_graph(config)
     true_pairs = truth.pairs
@@ -329,7 +335,7 @@ def score_episode(ep: EpisodeData, *, coefficient_tolerance: float = 1e-6, audit
     )
     audit_json: dict[str, Any] = {}
     if audit:
-        report = audit_episode(ep)
+        report = audit_episode(ep, solver_checks=solver_checks)
         final.update(
             interventions_unused=report.meta.get("interventions_unused"),
             submissions_unused=report.meta.get("submissions_unused"),
@@ -375,6 +381,7 @@ def score_paths(
     seed: int = 0,
     coefficient_tolerance: float = 1e-6,
     audit: bool = True,
+    solver_checks: bool = True,
 ) -> ScoreReport:
     """Discover, load and score every episode under *paths*; failures are collected, not raised."""
     episodes: list[EpisodeScore] = []
@@ -382,7 +389,9 @@ def score_paths(
     for kind, path in discover_episodes(list(paths)):
         try:
             ep = load_episode(kind, path)
-            episodes.append(score_episode(ep, coefficient_tolerance=coefficient_tolerance, audit=audit))
+            episodes.append(
+                score_episode(ep, coefficient_tolerance=coefficient_tolerance, audit=audit, solver_checks=solver_checks)
+            )
         except CausalCheckError as exc:
             failures.append(Failure(str(path), str(exc)))
     return ScoreReport(
@@ -390,7 +399,8 @@ def score_paths(
         tuple(failures),
         rollup(episodes, "graph", resamples=resamples, seed=seed),
         rollup(episodes, "suite", resamples=resamples, seed=seed),
-        {"bootstrap": resamples, "seed": seed, "coefficient_tolerance": coefficient_tolerance},
+        {"bootstrap": resamples, "seed": seed, "coefficient_tolerance": coefficient_tolerance, "audit": audit,
+         "solver_checks": solver_checks},
     )
 
 

@@ -59,6 +59,8 @@ def register(lab_subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--coefficient-tolerance", type=float, default=1e-6, metavar="TOL",
                    help="absolute tolerance for coefficient F1 (default 1e-6, as the published scorer)")
     p.add_argument("--no-audit", action="store_true", help="skip the evidence audit")
+    p.add_argument("--fast-audit", action="store_true",
+                   help="audit with the arithmetic equation check only (skip the core's exact data-consistency solver)")
     p.set_defaults(handler=run)
     return p
 
@@ -77,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         coefficient_tolerance=tol,
         audit=not args.no_audit,
+        solver_checks=not args.fast_audit,
     )
     for f in report.failures:
         print(f"causalcheck: not scored: {f.source}: {f.reason.splitlines()[0]}", file=sys.stderr)
