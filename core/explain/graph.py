@@ -282,6 +282,26 @@ def claim_classes(graph: ExplanationGraph) -> dict[str, str]:
     return out
 
 
+def _has_cycle(edges: Sequence[Edge]) -> bool:
+    """Kahn's algorithm: True when the directed edges contain a cycle."""
+    indeg: dict[str, int] = {}
+    succ: dict[str, list[str]] = {}
+    for e in edges:
+        succ.setdefault(e.source, []).append(e.target)
+        indeg[e.target] = indeg.get(e.target, 0) + 1
+        indeg.setdefault(e.source, 0)
+    todo = [n for n, d in indeg.items() if d == 0]
+    seen = 0
+    while todo:
+        n = todo.pop()
+        seen += 1
+        for m in succ.get(n, ()):
+            indeg[m] -= 1
+            if indeg[m] == 0:
+                todo.append(m)
+    return seen < len(indeg)
+
+
 def check_graph(graph: ExplanationGraph, *, merge_restated: bool = True) -> tuple[Diagnostic, ...]:
     """Cycle and opposite-direction findings on the causal edges of *graph*, through the core checks.
 
@@ -306,6 +326,9 @@ def check_graph(graph: ExplanationGraph, *, merge_restated: bool = True) -> tupl
             pairs.append(Edge(a, b, e.relation_type))
     if not pairs:
         return ()
+    pair_set = {(p.source, p.target) for p in pairs}
+    if not _has_cycle(pairs) and not any((b, a) in pair_set for a, b in pair_set):
+        return ()  # the common case, decided without building the core graph
     cg = CausalGraph((), tuple(pairs))
     out: list[Diagnostic] = []
     core = find_cycle_core(cg, method="networkx")

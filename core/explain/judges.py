@@ -276,20 +276,16 @@ class OfflineEdgeJudge:
 
 _HEDGES = re.compile(
     r"\b(likely|unlikely|probably|possibly|perhaps|might|may|could|uncertain|uncertainty|plausibl\w*|"
-    r"depends?|depending|speculative|unclear|arguably|roughly|approximately|assum\w+|unless)\b",
-    re.IGNORECASE,
+    r"depends?|depending|speculative|unclear|arguably|roughly|approximately|assum\w+|unless)\b"
 )
 _OVERCONFIDENT = re.compile(
-    r"\b(certainly|definitely|undoubtedly|inevitabl\w*|always|never|guaranteed|without (a )?doubt|surely)\b",
-    re.IGNORECASE,
+    r"\b(certainly|definitely|undoubtedly|inevitabl\w*|always|never|guaranteed|without (a )?doubt|surely)\b"
 )
 _CALIBRATION = re.compile(r"uncertain|calibrat|confiden|contradict|hedg|speculat|overclaim|caveat", re.IGNORECASE)
 _CAUSAL_CUES = re.compile(
     r"\b(because|since|due to|so|therefore|thus|hence|as a result|consequently|leads? to|leading to|led to|"
-    r"results? in|resulting in|causes?|causing|which would|would (lead|cause|mean|force|make)|if|unless)\b",
-    re.IGNORECASE,
+    r"results? in|resulting in|causes?|causing|which would|would (lead|cause|mean|force|make)|if|unless)\b"
 )
-_SENTENCES = re.compile(r"[.!?]+(?:\s|$)|\n+")
 #: Rubric boilerplate that says nothing about a question's content.
 _RUBRIC_WORDS = content_stems(
     "answer answers response assesses assess evaluates evaluate evaluation whether explains explain explanation "
@@ -306,14 +302,16 @@ _META_WORDS = content_stems("question questions asks asked ask interesting happe
 _SENTENCE_PIECES = re.compile(r"[^.!?\n]+[.!?]*")
 
 
-def _novel_text(answer: str, question_stems: frozenset[str]) -> str:
-    """The sentences of *answer* that add a content stem beyond the question (restatements dropped)."""
-    keep = [
-        m.group()
-        for m in _SENTENCE_PIECES.finditer(answer)
-        if content_stems(m.group()) - question_stems - _META_WORDS
-    ]
-    return " ".join(keep)
+def _novel_sentences(answer: str, question_stems: frozenset[str]) -> tuple[list[str], set[str]]:
+    """The sentences of *answer* that add a content stem beyond the question, and all their stems."""
+    keep: list[str] = []
+    stems: set[str] = set()
+    for m in _SENTENCE_PIECES.finditer(answer):
+        piece_stems = content_stems(m.group())
+        if piece_stems - question_stems - _META_WORDS:
+            keep.append(m.group())
+            stems |= piece_stems
+    return keep, stems
 
 
 @dataclass(frozen=True)
@@ -329,14 +327,16 @@ class _Profile:
 @lru_cache(maxsize=64)
 def _profile(answer: str, question_stems: frozenset[str]) -> _Profile:
     """What the criterion judge reads from an answer (computed once per answer, not per criterion)."""
-    text = _novel_text(answer, question_stems)
+    pieces, stems = _novel_sentences(answer, question_stems)
+    text = " ".join(pieces)
+    lower = text.lower()  # the count patterns are lowercase (faster than IGNORECASE)
     return _Profile(
         text=text,
-        stems=content_stems(text),
-        n_causal=len(_CAUSAL_CUES.findall(text)),
-        hedges=len(_HEDGES.findall(text)),
-        overconfident=len(_OVERCONFIDENT.findall(text)),
-        sentences=max(1, len(_SENTENCES.findall(text.strip() + " "))),
+        stems=frozenset(stems),
+        n_causal=len(_CAUSAL_CUES.findall(lower)),
+        hedges=len(_HEDGES.findall(lower)),
+        overconfident=len(_OVERCONFIDENT.findall(lower)),
+        sentences=max(1, len(pieces)),
     )
 
 
