@@ -231,3 +231,13 @@ def test_cli_prints_markdown_without_out(sample_run: Path, capsys: pytest.Captur
     assert _cli(["score", str(sample_run), "--bootstrap", "0"]) == 0
     out = capsys.readouterr().out
     assert "| 4nodes | 4nodes_0_53calls | 1 |" in out
+
+
+def test_lab_score_through_the_main_cli(sample_run: Path, tmp_path: Path) -> None:
+    """`causalcheck lab score` is reachable from the top-level command line."""
+    from causalcheck.cli import main
+
+    assert main(["lab", "score", str(sample_run), "--out", str(tmp_path), "--format", "json", "--fast-audit"]) == 0
+    data = json.loads((tmp_path / "scores.json").read_text())
+    assert data["episodes"][0]["final"]["shd"] == 2
+    assert data["options"]["solver_checks"] is False

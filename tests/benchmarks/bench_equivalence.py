@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     for n in sizes:
         g = sparse_dag(n, rng)
         targets = [[f"x{int(i)}"] for i in rng.choice(n, size=n // 10, replace=False)]
-        repeats = 5 if n <= 1000 else 2
+        repeats = 20 if n <= 1000 else 3
         t, (m, im) = best_of(lambda g=g, targets=targets: ours(g, targets), repeats)
         cl = "skipped"
         ratio = ""
