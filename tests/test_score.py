@@ -241,3 +241,20 @@ def test_lab_score_through_the_main_cli(sample_run: Path, tmp_path: Path) -> Non
     data = json.loads((tmp_path / "scores.json").read_text())
     assert data["episodes"][0]["final"]["shd"] == 2
     assert data["options"]["solver_checks"] is False
+
+
+def test_raw_output_with_think_block_and_fence(sample_run: Path, tmp_path: Path) -> None:
+    """Records wrapped in <think> blocks and code fences are recovered from raw_io outputs."""
+    from causalcheck.lab.runfolder import read_json_stream as stream
+
+    folder = tmp_path / "exp" / "seed_1"
+    shutil.copytree(sample_run, folder)
+    for f in folder.glob("*_tracking*.jsonl"):
+        f.unlink()
+    items = stream(folder / "raw_io.jsonl")
+    for item in items:
+        item["raw_output"] = "<think>maybe {\"edges\": []}</think>\nHere it is:\n```json\n" + item["raw_output"] + "\n```"
+    (folder / "raw_io.jsonl").write_text("\n".join(json.dumps(i, indent=2) for i in items), encoding="utf-8")
+    ep = score_episode(load_run_folder(folder))
+    assert ep.final["shd"] == 2 and round(ep.final["edge_f1"], 4) == 0.6667
+    assert not any("no JSON object" in w for w in ep.warnings)

@@ -138,6 +138,21 @@ def read_json_stream(path: Path) -> list[Any]:
         out.append(value)
 
 
+def _record_from_output(text: str) -> dict[str, Any] | None:
+    """The agent record in a model output, tried in the controller's order (think blocks
+    stripped, a fenced block, the whole text, then balanced objects: see ``causalcheck._extract``)."""
+    from causalcheck._extract import candidates
+
+    for cand in candidates(text):
+        try:
+            value = json.loads(cand.body)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(value, dict):
+            return value
+    return _first_json_object(text)
+
+
 def _first_json_object(text: str) -> dict[str, Any] | None:
     """The first JSON object in *text* (code fences and prose around it are skipped)."""
     fence = re.search(r"```(?:json)?\s*(\{.*?\})\s*```", text, re.S)
@@ -323,7 +338,7 @@ def load_run_folder(path: str | Path) -> EpisodeData:
         if not isinstance(rec, Mapping) and i < len(raw_io):
             out = raw_io[i].get("raw_output")
             if isinstance(out, str):
-                rec = _first_json_object(out)
+                rec = _record_from_output(out)
                 if rec is None:
                     errors[i] = f"step {i + 1}: raw_output has no JSON object: {out[:60]!r}"
             elif isinstance(out, Mapping):
