@@ -253,3 +253,36 @@ def test_cli_resume_retries_failed_items(tmp_path: Path) -> None:
     payload = json.loads((tmp_path / "o" / "a_metrics_offline.json").read_text(encoding="utf-8"))
     assert payload["state"]["succeeded"] == 1 and payload["state"]["failed"] == 1
     assert payload["items"][0]["canonical_id"] == first.key
+
+
+def test_cli_missing_parser_pipeline_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--segmenter parser:<missing> stops with exit 2 and the install hint instead of degrading every item."""
+    code = main(["explain", "score", "--benchmark", "demo", "--answers", "demo", "--out", str(tmp_path), "--segmenter", "parser:en_core_web_sm"])
+    assert code == 2
+    assert "spacy download en_core_web_sm" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
+
+
+def test_fresh_runs_are_byte_identical(tmp_path: Path) -> None:
+    """Two fresh runs with the same inputs and timestamp write identical result files."""
+    args = ["explain", "score", "--benchmark", "demo", "--answers", "demo", "--model", "demo-weak", "--timestamp", "20260101-000000"]
+    assert main([*args, "--out", str(tmp_path / "a")]) == 0
+    assert main([*args, "--out", str(tmp_path / "b")]) == 0
+    for name in ("demo-weak_metrics_offline.json", "demo-weak_metrics_offline.jsonl", "demo-weak_metrics_offline.md"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+
+
+def test_failure_mode_definitions() -> None:
+    """Each failure mode fires on its documented condition, and none fire at Final >= 0.6."""
+    from causalcheck.explain.graph import GraphStats
+    from causalcheck.explain.scoring import failure_modes
+
+    chain = GraphStats(nodes=6, edges=5, causal_edges=3, longest_path=3, components=1, largest_component=6)
+    assert failure_modes(0.9, 0.5, chain, 0.8, [7, 7, 7, 7, 7]) == ()
+    assert failure_modes(0.4, 0.6, chain, 0.8, [7, 7, 7, 7, 7]) == ("causal gap",)
+    assert failure_modes(0.6, 0.4, chain, 0.8, [7, 4, 4, 4, 4]) == ("rubric misalignment",)
+    assert "premise drift" in failure_modes(0.6, 0.4, chain, 0.2, [7] * 5)
+    assert "premise drift" in failure_modes(0.6, 0.4, chain, 0.9, [3, 7, 7, 7, 7], ["Anchoring", "x", "y", "z", "w"])
+    assert "premise drift" in failure_modes(0.6, 0.4, chain, 0.9, [7, 3, 7, 7, 7], ["x", "Premise fit", "y", "z", "w"])
+    scattered = GraphStats(nodes=8, edges=2, causal_edges=1, longest_path=1, components=6, largest_component=2)
+    assert set(failure_modes(1.0, 0.1, scattered, 0.9, [1] * 5)) >= {"topology fragmentation", "mechanism missing"}

@@ -53,6 +53,9 @@ def make_judges(args: argparse.Namespace) -> Judges:
     from causalcheck.explain.segment import get_segmenter
 
     segmenter = get_segmenter(getattr(args, "segmenter", "rules") or "rules")
+    load = getattr(segmenter, "load", None)
+    if load is not None:
+        load()  # a missing pipeline is a usage error (exit 2), not a per-item parser failure
     return Judges(
         parser=OfflineParser(segmenter),
         edge_judge=OfflineEdgeJudge(),

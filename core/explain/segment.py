@@ -238,6 +238,10 @@ class ParserSegmenter:
         if nlp is not None and not nlp.has_pipe("parser"):
             raise InputFormatError(f"segmenter={self.name!r}: the given pipeline has no 'parser' pipe")
 
+    def load(self) -> Any:
+        """Load the pipeline now (raises :class:`InputFormatError` when it is missing or has no parser)."""
+        return self._load()
+
     def _load(self) -> Any:
         if self._nlp is None:
             import spacy
