@@ -171,3 +171,14 @@ def test_parser_segmenter_cuts_at_parse_clauses() -> None:
     assert [e.text for e in RuleSegmenter().segment(text)] == [text]
     with pytest.raises(InputFormatError, match="no 'parser' pipe"):
         ParserSegmenter("x", nlp=spacy.blank("en"))
+
+
+def test_package_exports_resolve_lazily() -> None:
+    """Every name in causalcheck.explain.__all__ resolves, and the list is sorted."""
+    import causalcheck.explain as explain
+
+    assert explain.__all__ == sorted(explain.__all__)
+    for name in explain.__all__:
+        assert getattr(explain, name) is not None
+    with pytest.raises(AttributeError):
+        explain.no_such_name  # noqa: B018
