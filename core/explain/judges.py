@@ -169,7 +169,8 @@ class OfflineEdgeJudge:
     lowercased):
 
     1. **explicit endpoints** — the texts of ``S`` and ``T`` both occur verbatim in the
-       answer and each has at least two content words (otherwise "vague");
+       answer (each EDU is located in node order, searching on from the previous EDU) and
+       each has at least two content words (otherwise "vague");
     2. **local link** — the two occurrences do not overlap and are adjacent: between them
        there is only whitespace, punctuation, or one cue phrase;
     3. **explicit connective in that direction** (causal ``L``: CAUSE, RESULT,
