@@ -278,7 +278,7 @@ def score_item(
     cjs: list[CriterionJudgment] = []
     for idx, crit in enumerate(criteria, start=1):
         cj = criterion_judge.judge_criterion(item, text, crit, idx)
-        score = int(round(min(max(float(cj.score), 1.0), 10.0)))  # as the original: clamp, then round
+        score = round(min(max(float(cj.score), 1.0), 10.0))  # as the original: clamp, then round
         if score != cj.score:
             cj = CriterionJudgment(score, cj.reason, cj.raw, cj.error, cj.degraded)
         if cj.degraded:
