@@ -58,6 +58,7 @@ __all__ = [
     "criterion_messages",
     "edge_messages",
     "extract_json_object",
+    "judges_from_args",
     "make_llm_components",
     "parse_criterion_reply",
     "parse_yes_no",
@@ -409,9 +410,16 @@ def add_cli_options(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("LLM judges (optional; offline judges are the default)")
     g.add_argument("--judge", default=None, metavar="MODEL", help="LLM edge + criterion judge, e.g. openai/gpt-4o")
     g.add_argument("--parser", dest="parser_model", default=None, metavar="MODEL", help="LLM RST parser (default: the --judge model)")
-    g.add_argument("--judge-all-edges", action="store_true", help="judge every edge as the original does (default: only the causal edges PM uses)")
+    g.add_argument("--judge-all-edges", action="store_true", help="with --judge: judge every edge as the original does (default: only the causal edges PM uses)")
     g.add_argument("--parser-compat", choices=("full", "anchor"), default="full", help="anchor: drop span refs and ignore NS like the original parser")
     add_llm_arguments(parser)
+    # ``--judge-edges`` (explain score) defaults to "causal" with an LLM judge, "all" offline;
+    # judges_from_args() resolves this marker before the scorer reads it.
+    if any(a.dest == "judge_edges" for a in parser._actions):
+        parser.set_defaults(judge_edges=_AUTO)
+
+
+_AUTO = "auto"
 
 
 def make_llm_components(args: argparse.Namespace, *, llm_override: LLM | None = None) -> LLMComponents | None:
@@ -441,4 +449,58 @@ def make_llm_components(args: argparse.Namespace, *, llm_override: LLM | None = 
         judge_edges="all" if getattr(args, "judge_all_edges", False) else "causal",
         judge_model=judge,
         parser_model=parser_model,
+    )
+
+
+def _log_accounting(components: LLMComponents) -> None:
+    import logging
+
+    summary = components.accounting()
+    logging.getLogger("causalcheck.llm").info(
+        "model calls: %d sent, %d from cache, %d retries, $%.4f; per model: %s",
+        summary["calls"],
+        summary["cache_hits"],
+        summary["retries"],
+        summary["cost_usd"],
+        json.dumps(summary["models"], sort_keys=True),
+    )
+
+
+def judges_from_args(args: argparse.Namespace) -> Any:
+    """Judge factory for ``explain score`` (``causalcheck.explain.cli.JUDGE_FACTORIES``).
+
+    Returns the explain CLI's ``Judges`` with the LLM parser / judges asked for by ``--parser``
+    / ``--judge`` (offline ones where no model was given), or ``None`` without either option.
+    Also resolves ``--judge-edges``: ``causal`` with an LLM edge judge unless
+    ``--judge-all-edges`` or an explicit ``--judge-edges`` says otherwise, ``all`` offline.
+    The run's accounting (calls, cache hits, retries, cost) is logged when the process ends.
+    """
+    import atexit
+
+    components = make_llm_components(args)
+    llm_edges = components is not None and components.edge_judge is not None
+    if getattr(args, "judge_all_edges", False):
+        args.judge_edges = "all"
+    elif getattr(args, "judge_edges", None) in (None, _AUTO):
+        args.judge_edges = "causal" if llm_edges else "all"
+    if components is None:
+        return None
+    from causalcheck.explain.cli import Judges
+    from causalcheck.explain.judges import OfflineCriterionJudge, OfflineEdgeJudge
+
+    parser: Any = components.parser
+    parser_name = components.parser_model or ""
+    if parser is None:
+        from causalcheck.explain.relations import OfflineParser
+        from causalcheck.explain.segment import get_segmenter
+
+        segmenter = get_segmenter(getattr(args, "segmenter", "rules") or "rules")
+        parser, parser_name = OfflineParser(segmenter), f"offline-{segmenter.name}"
+    atexit.register(_log_accounting, components)
+    return Judges(
+        parser=parser,
+        edge_judge=components.edge_judge or OfflineEdgeJudge(),
+        criterion_judge=components.criterion_judge or OfflineCriterionJudge(),
+        judge_name=components.judge_model or "offline",
+        parser_name=parser_name,
     )
