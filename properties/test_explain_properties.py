@@ -143,3 +143,18 @@ def test_segments_are_exact_ordered_slices(text: str) -> None:
         assert text[e.start : e.end] == e.text == e.text.strip() and e.text
         assert e.start >= last
         last = e.end
+
+
+SENT_PIECES = st.sampled_from([*"ab ,.;!?\n\"”)", "Hello ", "world", "...", "?!", "“Q.” ", "e.g. ", "  ", "。", "x"])
+
+
+@settings(max_examples=60)
+@given(st.lists(SENT_PIECES, max_size=40).map("".join))
+def test_sentence_rule_matches_spacy_sentencizer(text: str) -> None:
+    """The array form of the sentencizer rule gives exactly the spans of spaCy's sentencizer pipe."""
+    from causalcheck.explain.segment import _blank_pipeline, _rule_sentences, _token_arrays
+
+    nlp = _blank_pipeline()
+    expected = [(s.start_char, s.end_char) for s in nlp(text).sents] if text else []
+    idx, length, punct = _token_arrays(nlp.make_doc(text))
+    assert _rule_sentences(text, idx, length, punct, nlp.get_pipe("sentencizer").punct_chars) == expected
