@@ -258,3 +258,16 @@ def test_raw_output_with_think_block_and_fence(sample_run: Path, tmp_path: Path)
     ep = score_episode(load_run_folder(folder))
     assert ep.final["shd"] == 2 and round(ep.final["edge_f1"], 4) == 0.6667
     assert not any("no JSON object" in w for w in ep.warnings)
+
+
+def test_step_curves_carry_finished_episodes_forward(own_runs: Path) -> None:
+    """Per-step means: step 1 counts every episode; the last step averages every episode's final values."""
+    report = score_paths([own_runs], resamples=0)
+    rows = [r for r in report.by_step if r["suite"] == "mini"]
+    assert rows[0]["step"] == 1 and rows[0]["running"] == 7
+    assert [r["step"] for r in rows] == list(range(1, len(rows) + 1))
+    assert rows[-1]["running"] >= 1
+    finals = [e.steps[-1].edge.f1 for e in report.episodes]
+    assert rows[-1]["edge_f1"] == pytest.approx(sum(finals) / len(finals))
+    assert all(r["imec_size"] >= 1 for r in rows)
+    assert "## Per step" in summary_markdown(report)

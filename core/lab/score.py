@@ -46,6 +46,7 @@ __all__ = [
     "rollup",
     "score_episode",
     "score_paths",
+    "step_curves",
     "steps_csv",
     "summary_markdown",
     "write_outputs",
@@ -154,6 +155,7 @@ class ScoreReport:
     by_graph: tuple[Mapping[str, Any], ...] = ()
     by_suite: tuple[Mapping[str, Any], ...] = ()
     options: Mapping[str, Any] = field(default_factory=dict)
+    by_step: tuple[Mapping[str, Any], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -163,6 +165,7 @@ class ScoreReport:
             "failures": [f.to_json() for f in self.failures],
             "by_graph": [dict(g) for g in self.by_graph],
             "by_suite": [dict(s) for s in self.by_suite],
+            "by_step": [dict(s) for s in self.by_step],
         }
 
 
@@ -374,6 +377,33 @@ def rollup(
     return tuple(out)
 
 
+_STEP_KEYS = ("edge_f1", "parent_f1", "root_f1", "coefficient_f1", "shd", "imec_size")
+
+
+def step_curves(episodes: Sequence[EpisodeScore]) -> tuple[dict[str, Any], ...]:
+    """Per suite and step, the mean of the per-step metrics over episodes.
+
+    Like the official visualiser's averaged curves, an episode that ended earlier contributes
+    its last step's values (carried forward) up to the longest episode of its suite.
+    """
+    suites: dict[str, list[EpisodeScore]] = {}
+    for ep in episodes:
+        if ep.steps:
+            suites.setdefault(ep.suite, []).append(ep)
+    out: list[dict[str, Any]] = []
+    for suite in sorted(suites):
+        members = suites[suite]
+        longest = max(len(ep.steps) for ep in members)
+        for k in range(longest):
+            row: dict[str, Any] = {"suite": suite, "step": k + 1, "running": sum(1 for ep in members if len(ep.steps) > k)}
+            rows = [ep.steps[min(k, len(ep.steps) - 1)].row() for ep in members]
+            for key in _STEP_KEYS:
+                vals = [r[key] for r in rows if r[key] is not None]
+                row[key] = sum(vals) / len(vals) if vals else None
+            out.append(row)
+    return tuple(out)
+
+
 def score_paths(
     paths: Iterable[str | Path],
     *,
@@ -401,6 +431,7 @@ def score_paths(
         rollup(episodes, "suite", resamples=resamples, seed=seed),
         {"bootstrap": resamples, "seed": seed, "coefficient_tolerance": coefficient_tolerance, "audit": audit,
          "solver_checks": solver_checks},
+        step_curves(episodes),
     )
 
 
@@ -468,6 +499,7 @@ def _fmt(ci: Mapping[str, Any]) -> str:
     return text
 
 
+_MD_MAX_STEPS = 40
 _MD_COLS = ("task_accuracy", "edge_f1", "parent_f1", "root_f1", "coefficient_f1", "shd", "formula_abs_error", "imec_size", "interventions_unused", "audit_errors")
 
 
@@ -480,8 +512,23 @@ def summary_markdown(report: ScoreReport) -> str:
             cells = [str(row[k]) for k in keys] + [str(row["episodes"])] + [_fmt(row[c]) for c in _MD_COLS]
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
+    if report.by_step:
+        lines += ["## Per step (means; finished episodes carried forward)", "",
+                  "| suite | step | running | " + " | ".join(_STEP_KEYS) + " |", "|" + "---|" * (3 + len(_STEP_KEYS))]
+        for row in report.by_step:
+            if row["step"] > _MD_MAX_STEPS:
+                continue
+            cells = [str(row["suite"]), str(row["step"]), str(row["running"])]
+            cells += ["–" if row[k] is None else f"{row[k]:.3f}" for k in _STEP_KEYS]
+            lines.append("| " + " | ".join(cells) + " |")
+        if any(row["step"] > _MD_MAX_STEPS for row in report.by_step):
+            lines.append(f"\n(steps after {_MD_MAX_STEPS} are in scores.json `by_step`)")
+        lines.append("")
     opts = report.options
-    lines.append(f"Means with {opts.get('bootstrap')}-resample percentile bootstrap 95% intervals (seed {opts.get('seed')}).")
+    if opts.get("bootstrap"):
+        lines.append(f"Means with {opts.get('bootstrap')}-resample percentile bootstrap 95% intervals (seed {opts.get('seed')}).")
+    else:
+        lines.append("Means (no bootstrap intervals requested).")
     if report.failures:
         lines += ["", "## Not scored", ""]
         lines += [f"- `{f.source}`: {f.reason.splitlines()[0]}" for f in report.failures]
