@@ -38,9 +38,8 @@ _FRIENDLY = {
 @cache
 def parser(name: str) -> Lark:
     """An LALR parser for ``grammar/<name>.lark`` (built once per process)."""
-    from lark import Lark
-
     from causalcheck.grammar import load
+    from lark import Lark
 
     return Lark(load(name), parser="lalr", lexer="contextual", maybe_placeholders=False)
 
@@ -102,7 +101,7 @@ def syntax_error(
             found = repr(str(tok))
         expected = _spell(p, exc.accepts or exc.expected)
     elif isinstance(exc, UnexpectedCharacters):
-        pos = exc.pos_in_stream
+        pos = exc.pos_in_stream or 0
         found = repr(text[pos]) if pos < len(text) else "end of input"
         expected = _spell(p, exc.allowed)
     else:  # pragma: no cover - lark raises only the three above from parse()

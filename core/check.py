@@ -32,6 +32,7 @@ an ``unparseable-record`` error.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -47,8 +48,8 @@ __all__ = [
     "check_hypothesis",
     "check_record",
     "check_trajectory",
-    "example_path",
     "example_names",
+    "example_path",
     "first_data_conflict",
 ]
 
@@ -59,7 +60,8 @@ def _describe(h: Hypothesis) -> str:
     from causalcheck.parsing import format_hypothesis
 
     try:
-        return format_hypothesis(h).rstrip("\n")
+        text: str = format_hypothesis(h)
+        return text.rstrip("\n")
     except InputFormatError:
         return f"{h.graph}; {h.equation}; {dict(h.coefficients)}"
 
@@ -69,10 +71,8 @@ def _unknown_nodes(h: Hypothesis, nodes: set[str]) -> tuple[Diagnostic, ...]:
     if h.equation.strip():
         from causalcheck.solvers.equations import hypothesis_equation
 
-        try:
+        with contextlib.suppress(DSLSyntaxError):
             named.extend(hypothesis_equation(h).variables)
-        except DSLSyntaxError:
-            pass
     unknown = [n for n in dict.fromkeys(named) if n not in nodes and n != h.target]
     if not unknown:
         return ()

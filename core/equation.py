@@ -34,7 +34,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Union
+from typing import TYPE_CHECKING, Any, Literal
 
 from causalcheck.errors import DSLSyntaxError, InputFormatError
 from causalcheck.graph import normalize_node
@@ -99,7 +99,7 @@ class BinOp:
     right: Expr
 
 
-Expr = Union[Num, Sym, Unary, BinOp]
+Expr = Num | Sym | Unary | BinOp
 
 _PREC = {"+": 1, "-": 1, "*": 2, "/": 2, "u": 3, "^": 4}
 
@@ -263,7 +263,7 @@ class Equation:
     def evaluate(
         self,
         values: Mapping[str, float | None],
-        coefficients: Mapping[str, float | None] = {},  # noqa: B006 - read only
+        coefficients: Mapping[str, float | None] = {},
     ) -> float:
         """The right-hand side for the given variable *values* and *coefficients*.
 
@@ -302,7 +302,7 @@ class Equation:
             r = a**b
             if isinstance(r, complex):
                 raise InputFormatError(f"equation={self.text!r} takes a fractional power of a negative number ({a!r}^{b!r})")
-            return r
+            return float(r)
 
         try:
             result = ev(self.rhs)
@@ -315,7 +315,7 @@ class Equation:
     def linear_form(
         self,
         values: Mapping[str, float | None],
-        fixed: Mapping[str, float | None] = {},  # noqa: B006 - read only
+        fixed: Mapping[str, float | None] = {},
     ) -> tuple[float, dict[str, float]] | None:
         """The right-hand side as ``const + Σ weight[c]·c`` over the coefficients not in *fixed*.
 
@@ -422,12 +422,13 @@ def _to_expr(tree: Any, classify: Any) -> Expr:
     kind = tree.data
     ch = tree.children
     if kind == "number":
-        value = float(ch[0])
+        value = float(str(ch[0]))
         if not math.isfinite(value):
             raise _BigNumber(ch[0])
         return Num(value)
     if kind == "name":
-        return classify(str(ch[0]))
+        sym: Sym = classify(str(ch[0]))
+        return sym
     if kind in ("neg", "pos"):
         return Unary("-" if kind == "neg" else "+", _to_expr(ch[0], classify))
     if kind == "pow":
@@ -455,9 +456,8 @@ def parse_equation(
         raise InputFormatError(f"equation={text!r} must be a string")
     if not text.strip():
         return Equation(text, None, None)
-    from lark.exceptions import UnexpectedInput
-
     from causalcheck._lark import parser, syntax_error
+    from lark.exceptions import UnexpectedInput
 
     try:
         tree = parser("equation").parse(text)

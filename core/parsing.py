@@ -33,12 +33,15 @@ import json
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from causalcheck._extract import candidates
 from causalcheck.equation import Equation, format_number, parse_equation
 from causalcheck.errors import CausalCheckError, DSLSyntaxError, InputFormatError
-from causalcheck.graph import FREQ, CausalGraph, Edge, is_freq_alias, normalize_node
+from causalcheck.graph import FREQ, CausalGraph, Edge
+from causalcheck.graph import is_freq_alias as _graph_is_freq_alias
+from causalcheck.graph import normalize_node as _graph_normalize_node
 from causalcheck.records import (
     Action,
     DataPoint,
@@ -89,9 +92,8 @@ _Warn = Callable[[str], None]
 # ============================================================================ JSON layer
 def _lark_json(body: str) -> Any:
     """Decode *body* with ``record.lark`` (JSON plus trailing commas); raises lark errors."""
-    from lark import Token, Tree
-
     from causalcheck._lark import parser
+    from lark import Token, Tree
 
     tree = parser("record").parse(body)
 
@@ -136,9 +138,8 @@ def decode_json(
         pass
     except RecursionError:
         raise InputFormatError(f"{source}: JSON nests too deeply to decode") from None
-    from lark.exceptions import UnexpectedInput
-
     from causalcheck._lark import syntax_error
+    from lark.exceptions import UnexpectedInput
 
     try:
         return _lark_json(body), True
@@ -197,9 +198,23 @@ def _node(name: Any, where: str, warn: _Warn) -> str | None:
     return norm
 
 
+@lru_cache(maxsize=4096)
 def _norm_key(key: str) -> str:
     k = re.sub(r"[\s\-]+", "_", key.strip()).lower()
     return _KEY_ALIASES.get(k, k)
+
+
+# Node names repeat in every entry of every record; memoise the normalisation.
+@lru_cache(maxsize=4096)
+def normalize_node(name: str) -> str:
+    """Cached :func:`causalcheck.graph.normalize_node`."""
+    return str(_graph_normalize_node(name))
+
+
+@lru_cache(maxsize=4096)
+def is_freq_alias(name: str) -> bool:
+    """Cached :func:`causalcheck.graph.is_freq_alias`."""
+    return bool(_graph_is_freq_alias(name))
 
 
 # ============================================================================ hypothesis (JSON)
@@ -296,9 +311,8 @@ _LABEL = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")
 
 
 def _parse_text_hypothesis(text: str, source: str) -> Hypothesis:
-    from lark.exceptions import UnexpectedInput
-
     from causalcheck._lark import parser, syntax_error
+    from lark.exceptions import UnexpectedInput
 
     try:
         tree = parser("hypothesis").parse(text)
@@ -509,17 +523,21 @@ def parse_record(text: str | Mapping[str, Any], *, source: str = "<string>") -> 
     errors: list[DSLSyntaxError] = []
     not_record: list[Any] = []
     tried: set[tuple[int, int]] = set()
-    cands = list(candidates(text))
-    brace = text.find("{")
-    if brace >= 0:
+
+    def all_candidates() -> Any:
         from causalcheck._extract import Candidate
 
-        cands.append(Candidate(text[brace:].rstrip(), brace, ("ignored prose before the JSON object",)))
-    for cand in cands:
+        yield from candidates(text)
+        brace = text.find("{")
+        yield Candidate(text[brace:].rstrip(), brace, ("ignored prose before the JSON object",))
+
+    count = 0
+    for cand in all_candidates():  # lazily: the common case decodes the first candidate
         key = (cand.start, len(cand.body))
         if key in tried:
             continue
         tried.add(key)
+        count += 1
         try:
             obj, lenient = decode_json(cand.body, source=source, offset=cand.start, document=text)
         except DSLSyntaxError as exc:
@@ -531,7 +549,7 @@ def parse_record(text: str | Mapping[str, Any], *, source: str = "<string>") -> 
                 repairs.append("the JSON was not strict (e.g. a trailing comma); read it leniently")
             return parse_record_obj(obj, source=source, warnings=repairs)
         not_record.append(obj)
-    if not_record and (not errors or isinstance(not_record[0], list) or len(cands) == 1):
+    if not_record and (not errors or isinstance(not_record[0], list) or count == 1):
         obj = not_record[0]
         shown = sorted(obj)[:8] if isinstance(obj, Mapping) else type(obj).__name__
         raise InputFormatError(

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import re
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
-from hypothesis.extra.lark import from_lark
-
 from causalcheck._lark import parser
 from causalcheck.equation import parse_equation
 from causalcheck.errors import CausalCheckError
@@ -16,6 +14,9 @@ from causalcheck.graph import FREQ, CausalGraph, Edge, is_freq_alias
 from causalcheck.parsing import format_hypothesis, parse_hypothesis, parse_record, parse_record_obj
 from causalcheck.records import Hypothesis
 from causalcheck.trajectory import records_from_text
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.lark import from_lark
 
 # ----------------------------------------------------------------------- equations
 # from_lark explores equation.lark itself but is slow on a recursive expression grammar
@@ -100,7 +101,7 @@ def hypotheses(draw):
     graph = CausalGraph(tuple(nodes) if declared else (), tuple(edges))
     coeffs: dict[str, float | None] = {}
     equation = ""
-    parents = [p for p in graph.parents(FREQ) if IDENT.validate is None or p.isidentifier()]
+    parents = [p for p in graph.parents(FREQ) if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", p)]
     if draw(st.booleans()):
         terms = ["base"]
         coeffs["base"] = draw(st.one_of(st.none(), NUMBER))
@@ -153,10 +154,8 @@ JSON_VALUES = st.recursive(
 def test_parsers_raise_only_causalcheck_errors(text):
     """On arbitrary text every parser either returns or raises a CausalCheckError."""
     for fn in (parse_record, parse_hypothesis, parse_equation, records_from_text):
-        try:
+        with contextlib.suppress(CausalCheckError):
             fn(text)
-        except CausalCheckError:
-            pass
 
 
 @given(JSON_VALUES)
@@ -170,10 +169,8 @@ def test_record_objects_never_crash(obj):
         from causalcheck.check import check_record
 
         check_record(rec)
-    try:
+    with contextlib.suppress(CausalCheckError):
         parse_record(json.dumps(obj))
-    except CausalCheckError:
-        pass
 
 
 @given(st.text(max_size=60))

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import networkx as nx
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from causalcheck.graph import FREQ, CausalGraph, Edge
 from causalcheck.records import DataPoint, Hypothesis
 from causalcheck.solvers.acyclicity import find_cycle_core, find_cycle_cores, is_acyclic
 from causalcheck.solvers.contradictions import direction_contradictions
 from causalcheck.solvers.data_consistency import data_consistency
 from causalcheck.solvers.equations import equation_consistency
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 NAMES = [f"X{i}" for i in range(9)]
 
@@ -54,7 +53,7 @@ def test_cores_are_minimal_cycles(g):
     if core is None:
         return
     assert set(core) <= set(g.edges)
-    for a, b in zip(core, core[1:] + core[:1]):
+    for a, b in zip(core, core[1:] + core[:1], strict=True):
         assert a.target == b.source
     assert not is_acyclic(CausalGraph((), core))
     for e in core:
@@ -100,7 +99,7 @@ def linear_models(draw):
     rows = draw(st.lists(st.tuples(*[st.integers(0, 100) for _ in parents]), min_size=1, max_size=8))
     points = []
     for i, row in enumerate(rows):
-        props = {p: float(v) for p, v in zip(parents, row)}
+        props = {p: float(v) for p, v in zip(parents, row, strict=True)}
         freq = coeffs["base"] + sum(coeffs[f"c_{p}"] * props[p] for p in parents)
         points.append(DataPoint(f"{i}/n", props, freq))
     return h, points

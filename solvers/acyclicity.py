@@ -9,9 +9,10 @@ edge can be dropped — is exactly the edge set of one directed cycle (a set of 
 constraints is unsatisfiable iff its edges contain a cycle, and a cycle minus any edge is a
 path).  So the core is the certificate we report: "these k edges form a cycle".
 
-z3's own core is not guaranteed minimal; :func:`find_cycle_core` asks z3 to minimise it and
-then removes edges one at a time while the rest stays unsatisfiable (deletion-based
-minimisation), which guarantees minimality.  When only a verdict is needed,
+Only edges inside a strongly connected component can lie on a cycle, so those are the ones
+given to z3.  z3's core is not guaranteed minimal; :func:`find_cycle_core` removes edges one
+at a time while the rest stays unsatisfiable (deletion-based minimisation, checked with
+assumption literals on one incremental solver), which guarantees minimality.  When only a verdict is needed,
 :func:`is_acyclic` uses networkx (linear time, no solver).
 
 Reference: the rank encoding is the standard one for acyclicity in SMT (e.g. Bjørner et
@@ -64,44 +65,48 @@ def _is_simple_cycle(edges: Sequence[Edge]) -> bool:
     return len(_cycle_order(edges)) == len(edges)
 
 
-def _z3_core(edges: Sequence[Edge], minimize: bool = True) -> tuple[Edge, ...] | None:
+def _z3_core(edges: Sequence[Edge]) -> tuple[Edge, ...] | None:
+    """Minimal unsat core of the rank constraints of *edges*, or ``None`` when satisfiable."""
     import z3
 
-    ctx = z3.Context()
-    solver = z3.Solver(ctx=ctx)
-    if minimize:
-        solver.set("core.minimize", True)
+    solver = z3.SimpleSolver()  # plain incremental solver: no tactic preprocessing per call
     ranks: dict[str, Any] = {}
-
-    def rank(n: str) -> Any:
-        r = ranks.get(n)
-        if r is None:
-            r = ranks[n] = z3.Int(f"rank_{len(ranks)}", ctx)
-        return r
-
-    tracker: dict[str, Edge] = {}
+    literals = []
     for i, e in enumerate(edges):
-        p = z3.Bool(f"edge_{i}", ctx)
-        tracker[str(p)] = e
-        solver.assert_and_track(rank(e.source) < rank(e.target), p)
-    if solver.check() != z3.unsat:
+        for n in e.pair:
+            if n not in ranks:
+                ranks[n] = z3.Int(f"rank_{len(ranks)}")
+        p = z3.Bool(f"edge_{i}")
+        literals.append(p)
+        solver.add(z3.Implies(p, ranks[e.source] < ranks[e.target]))
+    index = {str(p): i for i, p in enumerate(literals)}
+    if solver.check(*literals) != z3.unsat:
         return None
-    core = [tracker[str(p)] for p in solver.unsat_core()]
-    if _is_simple_cycle(core):
-        return _cycle_order(core)
-    # deletion-based minimisation: drop every edge whose removal keeps the rest unsatisfiable
-    kept = sorted(core)
+    kept = sorted(index[str(p)] for p in solver.unsat_core())
+    if _is_simple_cycle([edges[i] for i in kept]):
+        return _cycle_order([edges[i] for i in kept])
+    # deletion-based minimisation on the same solver (assumptions only): drop an edge when the
+    # rest stays unsatisfiable, and shrink to the solver's new core right away
     i = 0
     while i < len(kept):
         trial = kept[:i] + kept[i + 1 :]
-        s = z3.Solver(ctx=ctx)
-        for e in trial:
-            s.add(rank(e.source) < rank(e.target))
-        if s.check() == z3.unsat:
-            kept = trial
+        if trial and solver.check(*[literals[j] for j in trial]) == z3.unsat:
+            core = {index[str(p)] for p in solver.unsat_core()}
+            kept = [j for j in trial if j in core]
         else:
             i += 1
-    return _cycle_order(kept)
+    return _cycle_order([edges[i] for i in kept])
+
+
+def _cyclic_part(graph: CausalGraph) -> tuple[Edge, ...]:
+    """Edges that can lie on a cycle: self-loops and edges inside a strongly connected component."""
+    import networkx as nx
+
+    component: dict[str, int] = {}
+    for k, nodes in enumerate(nx.strongly_connected_components(graph.to_networkx())):
+        for n in nodes:
+            component[n] = k
+    return tuple(e for e in graph.edges if e.source == e.target or component[e.source] == component[e.target])
 
 
 def _nx_core(graph: CausalGraph) -> tuple[Edge, ...] | None:
@@ -130,7 +135,7 @@ def find_cycle_core(
         return _nx_core(graph)
     if is_acyclic(graph):
         return None
-    return _z3_core(graph.edges)
+    return _z3_core(_cyclic_part(graph))
 
 
 def find_cycle_cores(graph: CausalGraph, *, limit: int = 5) -> list[tuple[Edge, ...]]:

@@ -53,7 +53,9 @@ class DataFit:
     Attributes:
         consistent: some values of the free coefficients reproduce every point within tolerance.
         conflicting: ids of a minimal set of points that cannot all be reproduced (``()`` if consistent).
-        min_tolerance: the smallest tolerance that would make all points consistent.
+        min_tolerance: the smallest tolerance that would make all points consistent (when
+            consistent with free coefficients: the largest residual of the fit found, which is
+            within the tolerance but not necessarily the minimax value).
         core_min_tolerance: the same for the conflicting points alone.
         coefficients: a minimax fit of the free coefficients (empty when none are free).
         residuals: ``prediction - recorded`` per point id under that fit.
@@ -148,11 +150,6 @@ def fit_points(
     resid = {pid: expr(c, w, y) for pid, c, w, y in rows}
     tol = z3.RealVal(str(_q(tolerance) + Fraction(1, 10**9)), ctx)
 
-    def sat(ids: Sequence[str]) -> bool:
-        s = z3.Solver(ctx=ctx)
-        for pid in ids:
-            s.add(resid[pid] <= tol, resid[pid] >= -tol)
-        return bool(s.check() == z3.sat)
 
     def chebyshev(ids: Sequence[str]) -> tuple[float, dict[str, float]]:
         opt = z3.Optimize(ctx=ctx)
@@ -168,24 +165,30 @@ def fit_points(
         return _to_float(val), coeffs
 
     ids = [pid for pid, *_ in rows]
-    solver = z3.Solver(ctx=ctx)
-    solver.set("core.minimize", True)
-    trackers: dict[str, str] = {}
+    solver = z3.SimpleSolver(ctx=ctx)
+    literal: dict[str, Any] = {}
     for i, pid in enumerate(ids):
-        b = z3.Bool(f"point_{i}", ctx)
-        trackers[str(b)] = pid
-        solver.assert_and_track(z3.And(resid[pid] <= tol, resid[pid] >= -tol), b)
+        b = literal[pid] = z3.Bool(f"point_{i}", ctx)
+        solver.add(z3.Implies(b, z3.And(resid[pid] <= tol, resid[pid] >= -tol)))
+    by_name = {str(b): pid for pid, b in literal.items()}
+
+    def residuals_for(fit: Mapping[str, float]) -> dict[str, float]:
+        return {pid: float(c - y) + sum(float(x) * fit.get(k, 0.0) for k, x in w.items()) for pid, c, w, y in rows}
+
+    if solver.check(*literal.values()) == z3.sat:  # consistent: any model is a fit, no optimisation needed
+        model = solver.model()
+        fit = {k: _to_float(model.eval(v, model_completion=True)) for k, v in var.items()}
+        res = residuals_for(fit)
+        return DataFit(True, (), max((abs(r) for r in res.values()), default=0.0), 0.0, fit, res)
     min_tol, fit = chebyshev(ids)
-    residuals = {pid: float(c - y) + sum(float(x) * fit.get(k, 0.0) for k, x in w.items()) for pid, c, w, y in rows}
-    if solver.check() == z3.sat:
-        return DataFit(True, (), min_tol, 0.0, fit, residuals)
-    core = [trackers[str(b)] for b in solver.unsat_core()]
-    core.sort(key=ids.index)
+    residuals = residuals_for(fit)
+    core = sorted((by_name[str(b)] for b in solver.unsat_core()), key=ids.index)
     i = 0
-    while i < len(core):  # deletion-based minimisation
+    while i < len(core):  # deletion-based minimisation with assumption literals
         trial = core[:i] + core[i + 1 :]
-        if trial and not sat(trial):
-            core = trial
+        if trial and solver.check(*[literal[p] for p in trial]) == z3.unsat:
+            shrunk = {by_name[str(b)] for b in solver.unsat_core()}
+            core = [p for p in trial if p in shrunk]
         else:
             i += 1
     core_tol, _ = chebyshev(core)
@@ -206,7 +209,8 @@ def _to_float(v: Any) -> float:
 
 
 def _fmt(x: float) -> str:
-    return format_number(round(x, 6))
+    text: str = format_number(round(x, 6))
+    return text
 
 
 def data_consistency(
@@ -265,10 +269,10 @@ def data_consistency(
     free = [c for c in eq.coefficient_names if c not in fixed]
     ids = stated.conflicting
     if not free:
+        recorded = {p.id: float(p.freq or 0.0) for p in usable}
         details = "; ".join(
-            f"{pid}: predicted {_fmt(next(p for p in usable if p.id == pid).freq + stated.residuals[pid])}, "  # type: ignore[operator]
-            f"recorded {_fmt(next(p for p in usable if p.id == pid).freq)}"  # type: ignore[arg-type]
-            f" (off by {_fmt(abs(stated.residuals[pid]))})"
+            f"{pid}: predicted {_fmt(recorded[pid] + stated.residuals[pid])}, "
+            f"recorded {_fmt(recorded[pid])} (off by {_fmt(abs(stated.residuals[pid]))})"
             for pid in ids[:5]
         )
         more = f" and {len(ids) - 5} more" if len(ids) > 5 else ""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from causalcheck.check import check, check_hypothesis, check_record, check_trajectory
 from causalcheck.errors import InputFormatError
 from causalcheck.graph import CausalGraph, Edge

@@ -8,7 +8,6 @@ import subprocess
 import sys
 
 import pytest
-
 from causalcheck.cli_check import run
 
 GOOD_RECORD = {
@@ -70,6 +69,7 @@ def test_sample_run_cli(sample_run, capsys):
 def test_sample_raw_io_json(sample_run, capsys):
     """--json on raw_io.jsonl names step 5 as the first data conflict."""
     code, out, _ = _run(capsys, sample_run / "raw_io.jsonl", "--json")
+    assert code == 1
     assert json.loads(out)["summary"]["first_data_conflict_step"] == 5
 
 

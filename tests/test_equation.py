@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from causalcheck.equation import BinOp, Num, Sym, Unary, is_coefficient_name, parse_equation
 from causalcheck.errors import CausalCheckError, DSLSyntaxError, InputFormatError
 

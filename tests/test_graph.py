@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from causalcheck.errors import InputFormatError
 from causalcheck.graph import FREQ, CausalGraph, Edge, is_freq_alias, normalize_node
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from causalcheck.errors import CausalCheckError, DSLSyntaxError, InputFormatError
 from causalcheck.graph import CausalGraph, Edge
 from causalcheck.parsing import (

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from causalcheck.errors import DSLSyntaxError, InputFormatError
 from causalcheck.trajectory import iter_json_objects, load_records, records_from_text
 
