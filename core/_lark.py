@@ -111,6 +111,8 @@ def syntax_error(
     label = None
     if found == "end of input":
         label = "the text ends too early: truncated, or a bracket/quote is not closed"
+    elif grammar == "record" and '","' in expected and len(found) > 1 and found[1] in '"{[tfn-0123456789':
+        label = "a ',' is probably missing before this value"
     return DSLSyntaxError(
         f"{what}: unexpected {found}",
         text=doc,

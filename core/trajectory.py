@@ -129,14 +129,17 @@ def records_from_text(text: str, *, source: str = "<string>", strict: bool = Fal
     """All step records in *text* (any layout of the module docstring); see :func:`load_records`."""
     if not text.strip():
         raise InputFormatError(f"{source}: the input is empty; expected step records (JSON)")
+    values: list[Any] = []
     try:
-        values = list(iter_json_objects(text, source=source))
+        for value in iter_json_objects(text, source=source):
+            values.append(value)
     except DSLSyntaxError as exc:
         # Not clean (concatenated) JSON: one record with prose, fences or drift around it.
         try:
             return [dataclasses.replace(parse_record(text, source=source), step=1)]
-        except DSLSyntaxError:
-            raise exc from None
+        except DSLSyntaxError as single:
+            # a broken first object: the record grammar's message is the more precise one
+            raise (single if not values else exc) from None
     if len(values) == 1 and isinstance(values[0], list):
         values = values[0]
     out: list[StepRecord] = []
