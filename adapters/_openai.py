@@ -14,6 +14,7 @@ with its own seeded schedule and honours ``Retry-After``.
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 
@@ -24,6 +25,10 @@ __all__ = ["OpenAICompatibleLLM", "clean_endpoint"]
 
 JsonStyle = Literal["auto", "json_schema", "json_object_schema", "json_object"]
 _HOSTED = ("api.openai.com", "openrouter.ai")
+# SDK clients (and their connection pools) are kept for the life of the process, one per event
+# loop, endpoint, key and timeout: building one per call costs more than a local call itself.
+_POOL: dict[tuple[int, str, str, float], Any] = {}
+_POOL_LOCK = threading.Lock()
 
 
 def clean_endpoint(base_url: str) -> str:
@@ -91,12 +96,23 @@ class OpenAICompatibleLLM:
         return f"OpenAICompatibleLLM(provider={self._provider!r}, model={self._model!r}, endpoint={self._endpoint!r})"
 
     def _client(self) -> Any:
-        """A fresh SDK client (closed after the call, so no socket outlives it)."""
+        """The SDK client for this endpoint on the running loop (one pooled client per loop and endpoint)."""
+        import asyncio
+        import hashlib
+
         try:
             import openai
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise LLMError("the OpenAI-compatible adapter needs the 'openai' package: pip install 'causalcheck[llm]'") from exc
-        return openai.AsyncOpenAI(api_key=self._api_key, base_url=self._base_url, max_retries=0, timeout=self._timeout)
+        loop = asyncio.get_running_loop()
+        secret = hashlib.sha256(self._api_key.encode("utf-8")).hexdigest()
+        key = (id(loop), self._base_url, secret, self._timeout)
+        with _POOL_LOCK:
+            client = _POOL.get(key)
+            if client is None:
+                client = openai.AsyncOpenAI(api_key=self._api_key, base_url=self._base_url, max_retries=0, timeout=self._timeout)
+                _POOL[key] = client
+        return client
 
     def _response_format(self, request: Request) -> dict[str, Any] | None:
         if request.json_schema is not None:
@@ -126,9 +142,9 @@ class OpenAICompatibleLLM:
             kwargs["seed"] = int(request.seed)
         if self._extra_body:
             kwargs["extra_body"] = self._extra_body
+        client = self._client()
         try:
-            async with self._client() as client:
-                resp = await client.chat.completions.create(**kwargs)
+            resp = await client.chat.completions.create(**kwargs)
         except openai.APITimeoutError as exc:
             raise TransientLLMError(redact(f"timeout: {exc}"), kind="timeout") from None
         except openai.APIConnectionError as exc:

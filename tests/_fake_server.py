@@ -83,6 +83,11 @@ class FakeServer:
             def log_message(self, format: str, *args: Any) -> None:  # keep test output quiet
                 return
 
+            def setup(self) -> None:
+                super().setup()
+                # headers and body go out in two writes; without this, Nagle + delayed ACK add ~40 ms
+                self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
             def handle(self) -> None:
                 try:
                     super().handle()
