@@ -7,9 +7,12 @@ Commands::
                               [--segmenter rules|parser:PIPELINE] [--limit N]
                               [--max-answer-chars N] [--keep-injections] [--timestamp TS] [--fresh]
     causalcheck explain replay RESULT_FILE [--out DIR] [--pm-mode auto|causal|all] [--no-parse-check]
+    causalcheck explain answer …   (from causalcheck.explain.answer, when installed)
 
-The parser and judges are built in one place, :func:`make_judges`; LLM-backed ones are
-added there (``--judge`` / ``--parser``) without touching the command handlers.
+The parser and judges are built in one place, :func:`make_judges`; the LLM back-end
+(:mod:`causalcheck.explain.llm`) adds its options (``--judge`` / ``--parser`` …) through
+:data:`ARGUMENT_HOOKS`-style hooks and its parser/judges through a factory, without
+touching the command handlers.  A resumed run re-scores failed and degraded items.
 Exit codes: 0 done, 1 replay mismatch, 2 bad input (see :mod:`causalcheck.cli`).
 """
 
@@ -42,9 +45,40 @@ class Judges:
     parser_name: str
 
 
+def _optional_llm() -> Any:
+    """The LLM back-end module (:mod:`causalcheck.explain.llm`), or ``None`` when it cannot be imported."""
+    try:
+        from causalcheck.explain import llm
+    except ImportError:  # pragma: no cover - optional back-end
+        return None
+    return llm
+
+
+def _hooks() -> list[Callable[[argparse.ArgumentParser], None]]:
+    hooks = list(ARGUMENT_HOOKS)
+    llm = _optional_llm()
+    add = getattr(llm, "add_cli_options", None)
+    if add is not None and add not in hooks:
+        hooks.append(add)
+    return hooks
+
+
+def _factories() -> list[Callable[[argparse.Namespace], Judges | None]]:
+    factories = list(JUDGE_FACTORIES)
+    llm = _optional_llm()
+    build = getattr(llm, "judges_from_args", None)
+    if build is not None and build not in factories:
+        factories.append(build)
+    return factories
+
+
 def make_judges(args: argparse.Namespace) -> Judges:
-    """Build parser and judges from the command line (offline unless a registered factory claims *args*)."""
-    for factory in JUDGE_FACTORIES:
+    """Build parser and judges from the command line (offline unless a registered factory claims *args*).
+
+    Factories are tried in order: :data:`JUDGE_FACTORIES`, then the LLM back-end's
+    ``judges_from_args`` (``--judge`` / ``--parser``) when it is installed.
+    """
+    for factory in _factories():
         built = factory(args)
         if built is not None:
             return built
@@ -98,7 +132,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     sc.add_argument("--keep-injections", action="store_true", help="do not remove sentences addressed to a judge")
     sc.add_argument("--timestamp", metavar="YYYYMMDD-HHMMSS", help="timestamp written into meta (default: now, UTC)")
     sc.add_argument("--fresh", action="store_true", help="ignore earlier results in DIR instead of resuming")
-    for hook in ARGUMENT_HOOKS:
+    for hook in _hooks():
         hook(sc)
     sc.set_defaults(handler=_cmd_score)
 
@@ -108,6 +142,13 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     rp.add_argument("--pm-mode", choices=("auto", "causal", "all"), default="auto", help="auto: causal for May-2026 files, all-edge for April-2026")
     rp.add_argument("--no-parse-check", action="store_true", help="skip re-deriving the recorded graphs")
     rp.set_defaults(handler=_cmd_replay)
+
+    try:  # `explain answer` (model-generated answers) lives with the LLM back-end
+        from causalcheck.explain import answer as answer_cmd
+    except ImportError:  # pragma: no cover - optional back-end
+        answer_cmd = None
+    if answer_cmd is not None and hasattr(answer_cmd, "register"):
+        answer_cmd.register(sub)
     return ex
 
 
@@ -161,8 +202,9 @@ def score_answers(
             jsonl.unlink()
         wanted = {it.key for it in items}
         latest = {r.key: r for r in read_rows(jsonl) if r.key in wanted}  # later lines win
-        done = {k for k, r in latest.items() if r.ok}  # failed items are scored again
-        rows = [r for r in latest.values() if r.ok]
+        # failed and degraded items are scored again; the others are kept
+        done = {k for k, r in latest.items() if r.ok and not r.degraded}
+        rows = [r for r in latest.values() if r.key in done]
         with jsonl.open("a", encoding="utf-8") as fh:
             for item in items:
                 if item.key in done:

@@ -9,7 +9,8 @@ For every answer model a run writes three files into the output folder:
   ``parsed_dag_source``, ``parsed_dag_error``, ``metrics``) and ``failures``; written as
   ``json.dumps(..., ensure_ascii=False, indent=2) + "\\n"`` like the original, so tools that
   read official files read ours.  Each item also carries a ``causalcheck`` object (graph
-  statistics, checks, failure modes, degraded flag and reasons, warnings, EDU offsets).
+  statistics, checks, failure modes, degraded flag and reasons, warnings, EDU offsets), and
+  ``metrics.degraded`` / ``metrics.degraded_reasons`` (a judgment or parse fell back).
   Edges that were not judged have ``"score": null``.
 * ``<answer>_metrics_<judge>.jsonl`` — one line per finished item, appended as items
   finish (``key``, scores, flags and the official item object), so an interrupted run
@@ -128,6 +129,8 @@ def item_to_official(result: ItemResult) -> dict[str, Any]:
                 "pm": {"score": result.pm, "edges": [_edge_official(j) for j in result.edge_judgments], "graph": dag},
                 "rm": _rm_official(result),
                 "om": None,
+                "degraded": result.degraded,
+                "degraded_reasons": list(result.degraded_reasons),
             },
             "causalcheck": {
                 "pm_mode": result.pm_mode,
