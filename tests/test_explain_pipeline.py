@@ -286,3 +286,20 @@ def test_failure_mode_definitions() -> None:
     assert "premise drift" in failure_modes(0.6, 0.4, chain, 0.9, [7, 3, 7, 7, 7], ["x", "Premise fit", "y", "z", "w"])
     scattered = GraphStats(nodes=8, edges=2, causal_edges=1, longest_path=1, components=6, largest_component=2)
     assert set(failure_modes(1.0, 0.1, scattered, 0.9, [1] * 5)) >= {"topology fragmentation", "mechanism missing"}
+
+
+def test_resume_rescores_degraded_items(tmp_path: Path) -> None:
+    """Items scored with a failing judge are degraded; a resumed run with a working judge redoes only them."""
+    from causalcheck.explain.cli import Judges, score_answers
+
+    flaky = Judges(PARSER, _FlakyEdgeJudge(), CRIT, "j", "p")
+    good = Judges(PARSER, EDGE, CRIT, "j", "p")
+    kw = {"model": "demo-strong", "limit": 2, "timestamp": "20260101-000000"}
+    score_answers("demo", "demo", tmp_path, flaky, **kw)  # type: ignore[arg-type]
+    first = json.loads((tmp_path / "demo-strong_metrics_j.json").read_text(encoding="utf-8"))
+    assert all(it["metrics"]["degraded"] for it in first["items"])
+    score_answers("demo", "demo", tmp_path, good, **kw)  # type: ignore[arg-type]
+    second = json.loads((tmp_path / "demo-strong_metrics_j.json").read_text(encoding="utf-8"))
+    assert not any(it["metrics"]["degraded"] for it in second["items"]) and len(second["items"]) == 2
+    lines = (tmp_path / "demo-strong_metrics_j.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 4
