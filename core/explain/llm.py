@@ -32,7 +32,6 @@ The prompts are our own wording of the published protocol (prism-spec §3.2, §4
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -40,12 +39,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from causalcheck.errors import BudgetExceededError, InputFormatError
-from causalcheck.explain.judges import CriterionJudgment, EdgeJudgment
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.adapters import LLM, Completion, LLMRun
     from causalcheck.explain.data import Criterion, WhatIfItem
     from causalcheck.explain.graph import ExplanationGraph
+    from causalcheck.explain.judges import CriterionJudgment, EdgeJudgment
     from causalcheck.explain.rst import RSTRecord
 
 __all__ = [
@@ -313,6 +312,7 @@ class LLMEdgeJudge:
 
     async def ajudge(self, question: str, answer: str, source: str, target: str, relation: str) -> EdgeJudgment:
         from causalcheck.adapters import LLMClient, LLMError
+        from causalcheck.explain.judges import EdgeJudgment
 
         req = _request(edge_messages(question, answer, source, target, relation), temperature=0.0, max_tokens=self.max_tokens)
         try:
@@ -329,6 +329,8 @@ class LLMEdgeJudge:
         return EdgeJudgment(score=score, raw="yes" if score == 1.0 else "no")
 
     async def ajudge_edges(self, item: WhatIfItem, answer: str, graph: ExplanationGraph, edges: Sequence[int]) -> list[EdgeJudgment]:
+        import asyncio
+
         text = graph.text_of
         jobs = []
         for i in edges:
@@ -352,6 +354,7 @@ class LLMCriterionJudge:
 
     async def ajudge(self, question: str, answer: str, criterion: Mapping[str, Any]) -> CriterionJudgment:
         from causalcheck.adapters import LLMClient, LLMError
+        from causalcheck.explain.judges import CriterionJudgment
 
         req = _request(
             criterion_messages(question, answer, criterion),
