@@ -303,3 +303,16 @@ def test_resume_rescores_degraded_items(tmp_path: Path) -> None:
     assert not any(it["metrics"]["degraded"] for it in second["items"]) and len(second["items"]) == 2
     lines = (tmp_path / "demo-strong_metrics_j.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 4
+
+
+def test_paraphrases_of_official_questions_score_near_the_floor(whatif_benchmark: Path) -> None:
+    """Restating each official question (three phrasings) gives PM 0 and a mean Final under 0.10."""
+    bench = load_benchmark(whatif_benchmark)
+    results = []
+    for item in bench.items:
+        q = item.question.rstrip("?")
+        answer = f"The question is: {q}? In other words, it asks {q.lower()}. So the question is what happens in {q}."
+        results.append(_score(item, answer))
+    assert all(r.ok for r in results)
+    summary = summarize(results)
+    assert summary.pm_mean <= 0.05 and summary.total_mean <= 0.10

@@ -184,9 +184,10 @@ class OfflineEdgeJudge:
     4. **cohesion across sentences** (causal ``L``) — when the two units are in different
        sentences they share at least one content stem (a sentence-initial "Therefore" is
        only trusted when the sentences are about the same thing);
-    5. **exogenous premise** (causal ``L``) — ``T`` does not restate the question's premise
-       unless ``S`` does too: in a what-if answer the premise is the intervention, nothing
-       in the answer causes it.
+    5. **exogenous premise** (causal ``L``) — ``T`` adds a content word that is not in the
+       question (nor "question", "happen" …), and it does not restate the question's premise
+       unless ``S`` does too: in a what-if answer the premise is the intervention, nothing in
+       the answer causes it, and a restatement is not a consequence.
 
     Anything else is 0.0 (``"no"``) with the failed rule in ``rationale``.  The judge never
     reads instructions in the text: it compares positions and cue words only.
@@ -270,6 +271,8 @@ class OfflineEdgeJudge:
             return False, "rule 3: no explicit connective links source to target in this direction"
         if not same_sentence and not (content_stems(s) & content_stems(t)):
             return False, "rule 4: units in different sentences share no content word"
+        if not content_stems(t) - q_stems - _META_WORDS:
+            return False, "rule 5: the target only restates the question"
         if _is_premise(t, q_stems) and not _is_premise(s, q_stems):
             return False, "rule 5: the target restates the premise, which nothing in the answer causes"
         return True, f"rules 1-5 hold ({linked})"
