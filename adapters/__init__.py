@@ -12,34 +12,46 @@ synchronous callers.  Provider SDKs are imported only when a call is made.
 
 from __future__ import annotations
 
-from causalcheck.adapters._anthropic import AnthropicLLM
-from causalcheck.adapters._cache import CACHE_MODES, CacheMode, CallCache, request_key
-from causalcheck.adapters._client import CostMeter, LLMClient, Prices, ProviderLimits, RetryPolicy
-from causalcheck.adapters._fake import ScriptedLLM, fault, truncated
-from causalcheck.adapters._loop import run_sync
-from causalcheck.adapters._openai import OpenAICompatibleLLM
-from causalcheck.adapters._registry import (
-    PROVIDERS,
-    LLMRun,
-    add_llm_arguments,
-    default_cache_path,
-    llm_run_from_args,
-    make_llm,
-    parse_model_string,
-    setup_llm_logging,
-)
-from causalcheck.adapters._secrets import RedactingFilter, redact, register_secret
-from causalcheck.adapters._types import (
-    LLM,
-    Completion,
-    CostLimitError,
-    LLMError,
-    Message,
-    ReplayMissError,
-    Request,
-    TransientLLMError,
-    Usage,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS: dict[str, str] = {
+    "add_llm_arguments": "causalcheck.adapters._options",
+    "AnthropicLLM": "causalcheck.adapters._anthropic",
+    "CACHE_MODES": "causalcheck.adapters._cache",
+    "CacheMode": "causalcheck.adapters._cache",
+    "CallCache": "causalcheck.adapters._cache",
+    "Completion": "causalcheck.adapters._types",
+    "CostLimitError": "causalcheck.adapters._types",
+    "CostMeter": "causalcheck.adapters._client",
+    "default_cache_path": "causalcheck.adapters._registry",
+    "fault": "causalcheck.adapters._fake",
+    "LLM": "causalcheck.adapters._types",
+    "llm_run_from_args": "causalcheck.adapters._registry",
+    "LLMClient": "causalcheck.adapters._client",
+    "LLMError": "causalcheck.adapters._types",
+    "LLMRun": "causalcheck.adapters._registry",
+    "make_llm": "causalcheck.adapters._registry",
+    "Message": "causalcheck.adapters._types",
+    "OpenAICompatibleLLM": "causalcheck.adapters._openai",
+    "parse_model_string": "causalcheck.adapters._registry",
+    "Prices": "causalcheck.adapters._client",
+    "ProviderLimits": "causalcheck.adapters._client",
+    "PROVIDERS": "causalcheck.adapters._registry",
+    "redact": "causalcheck.adapters._secrets",
+    "RedactingFilter": "causalcheck.adapters._secrets",
+    "register_secret": "causalcheck.adapters._secrets",
+    "ReplayMissError": "causalcheck.adapters._types",
+    "Request": "causalcheck.adapters._types",
+    "request_key": "causalcheck.adapters._cache",
+    "RetryPolicy": "causalcheck.adapters._client",
+    "run_sync": "causalcheck.adapters._loop",
+    "ScriptedLLM": "causalcheck.adapters._fake",
+    "setup_llm_logging": "causalcheck.adapters._registry",
+    "TransientLLMError": "causalcheck.adapters._types",
+    "truncated": "causalcheck.adapters._fake",
+    "Usage": "causalcheck.adapters._types",
+}
 
 __all__ = [
     "CACHE_MODES",
@@ -78,3 +90,53 @@ __all__ = [
     "setup_llm_logging",
     "truncated",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'causalcheck.adapters' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__
+
+
+if TYPE_CHECKING:  # pragma: no cover
+    from causalcheck.adapters._anthropic import AnthropicLLM
+    from causalcheck.adapters._cache import CACHE_MODES, CacheMode, CallCache, request_key
+    from causalcheck.adapters._client import (
+        CostMeter,
+        LLMClient,
+        Prices,
+        ProviderLimits,
+        RetryPolicy,
+    )
+    from causalcheck.adapters._fake import ScriptedLLM, fault, truncated
+    from causalcheck.adapters._loop import run_sync
+    from causalcheck.adapters._openai import OpenAICompatibleLLM
+    from causalcheck.adapters._options import add_llm_arguments
+    from causalcheck.adapters._registry import (
+        PROVIDERS,
+        LLMRun,
+        default_cache_path,
+        llm_run_from_args,
+        make_llm,
+        parse_model_string,
+        setup_llm_logging,
+    )
+    from causalcheck.adapters._secrets import RedactingFilter, redact, register_secret
+    from causalcheck.adapters._types import (
+        LLM,
+        Completion,
+        CostLimitError,
+        LLMError,
+        Message,
+        ReplayMissError,
+        Request,
+        TransientLLMError,
+        Usage,
+    )

@@ -334,9 +334,9 @@ class LLMClient:
         attempts = self.retry.max_attempts
         invalid = 0
         for attempt in range(1, attempts + 1):
-            self.meter.check()
             sem = self.limits.semaphore(self.provider)
             async with sem:
+                self.meter.check()  # after the wait for a slot: calls queued before the limit was reached stop too
                 self.meter.record_attempt(self.provider, self.model)
                 completion: Completion | None = None
                 try:

@@ -30,9 +30,10 @@ from pathlib import Path
 from typing import Any
 
 from causalcheck.adapters._anthropic import AnthropicLLM
-from causalcheck.adapters._cache import CACHE_MODES, CacheMode, CallCache
+from causalcheck.adapters._cache import CacheMode, CallCache
 from causalcheck.adapters._client import CostMeter, LLMClient, Prices, ProviderLimits, RetryPolicy
 from causalcheck.adapters._openai import OpenAICompatibleLLM
+from causalcheck.adapters._options import add_llm_arguments
 from causalcheck.adapters._secrets import RedactingFilter
 from causalcheck.adapters._types import LLM, LLMError
 from causalcheck.errors import InputFormatError
@@ -158,21 +159,6 @@ class LLMRun:
         return LLMClient(llm, cache=self.cache, limits=self.limits, retry=self.retry, meter=self.meter)
 
 
-def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add the shared model options (endpoint, cache, retries, concurrency, cost) to *parser*."""
-    g = parser.add_argument_group("model calls")
-    g.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default: $OPENAI_BASE_URL)")
-    g.add_argument("--cache", default=None, metavar="PATH", help="SQLite call cache (default: $CAUSALCHECK_CACHE or ~/.cache/causalcheck/llm-calls.sqlite)")
-    g.add_argument("--cache-mode", default="rw", choices=CACHE_MODES, help="rw: read+write; ro: read only; off; replay: cache only, a miss is an error")
-    g.add_argument("--concurrency", type=int, default=4, help="calls in flight per provider (default 4)")
-    g.add_argument("--max-retries", type=int, default=4, help="retries of a transient failure (default 4)")
-    g.add_argument("--retry-base-delay", type=float, default=1.0, help="first backoff in seconds (doubles each retry)")
-    g.add_argument("--retry-seed", type=int, default=0, help="seed of the backoff jitter")
-    g.add_argument("--timeout", type=float, default=120.0, help="seconds per request (default 120)")
-    g.add_argument("--max-cost", type=float, default=None, metavar="USD", help="stop cleanly (exit 3) once this much was spent")
-    g.add_argument("--prices", default=None, metavar="FILE", help='JSON {"openai/gpt-4o": [in_usd_per_mtok, out_usd_per_mtok], …}')
-
-
 def _load_prices(path: str | None) -> Prices | None:
     if not path:
         return None
@@ -205,12 +191,29 @@ def llm_run_from_args(args: argparse.Namespace) -> LLMRun:
     )
 
 
+class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg,unused-ignore]
+    """A stream handler that writes to whatever ``sys.stderr`` is at the time of the record."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    @property
+    def stream(self) -> Any:
+        import sys
+
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: Any) -> None:  # logging sets it in __init__; the property ignores it
+        return
+
+
 def setup_llm_logging(level: int = logging.INFO, stream: Any = None) -> None:
     """Log ``causalcheck`` messages (retries, degraded items) to stderr, with secrets redacted."""
     logger = logging.getLogger("causalcheck")
     if any(getattr(h, "_causalcheck", False) for h in logger.handlers):
         return
-    handler = logging.StreamHandler(stream)
+    handler = logging.StreamHandler(stream) if stream is not None else _StderrHandler()
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler.addFilter(RedactingFilter())
     handler._causalcheck = True  # type: ignore[attr-defined]

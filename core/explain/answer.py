@@ -21,7 +21,6 @@ makes zero calls, and an answer that was received just before a kill is not paid
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import sys
@@ -157,6 +156,8 @@ async def generate_answers(
     resume: bool = False,
 ) -> AnswerRunSummary:
     """Answer every item not yet answered in *out* (see the module docstring)."""
+    import asyncio
+
     from causalcheck.adapters import LLMClient, LLMError, Request, redact
 
     path = Path(out)

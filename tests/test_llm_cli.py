@@ -1,0 +1,133 @@
+"""The model-backed commands end to end: explain score --judge, explain answer, lab run --agent llm.
+
+A local fake OpenAI-compatible server stands in for the provider; it injects faults on purpose.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _fake_server import FakeServer
+from causalcheck.cli import main
+
+KEY = "sk-planted-CLI-KEY-0123456789abcdef"
+
+
+def prism_responder(body: dict[str, Any]) -> str:
+    """Plausible replies: a two-EDU causal parse, 'yes' for edges, a JSON score for criteria."""
+    user = body["messages"][-1]["content"]
+    if "\nText:\n" in user:
+        text = user.split("\nText:\n", 1)[1]
+        parts = [p.strip() for p in re.split(r"(?<=[.!?])\s+", text) if p.strip()][:3]
+        edus = "\n".join(f"EDU{i}: {p}" for i, p in enumerate(parts, 1))
+        rels = "\n".join(f"RELATION(EDU{i}, EDU{i + 1}): CAUSE [SN]" for i in range(1, len(parts)))
+        return f"EDUs:\n{edus}\nRST ANALYSIS:\n{rels}\nTREE STRUCTURE:\nROOT\n"
+    if "Source claim:" in user:
+        return "yes"
+    return json.dumps({"score": 7, "reason": "fake"})
+
+
+def _score_args(out: Path, base: str, cache: Path, *extra: str) -> list[str]:
+    return [
+        "explain", "score", "--benchmark", "demo", "--answers", "demo", "--model", "demo-strong",
+        "--limit", "3", "--out", str(out), "--judge", "openai/fake-judge", "--base-url", base,
+        "--cache", str(cache), "--retry-base-delay", "0", "--max-retries", "2", *extra,
+    ]  # fmt: skip
+
+
+def _result(out: Path) -> dict[str, Any]:
+    [path] = sorted(out.glob("*_metrics_*.json"))
+    return dict(json.loads(path.read_text()))
+
+
+def test_score_with_llm_judge_faults_degraded_and_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Faults are retried and logged; an item whose judge keeps failing is degraded, then redone by a resumed run."""
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    out, cache = tmp_path / "out", tmp_path / "calls.sqlite"
+    broken = {"on": True}
+
+    def faults(n: int, body: dict[str, Any]) -> str | None:
+        user = body["messages"][-1]["content"]
+        if n in (0, 1):
+            return "429" if n == 0 else "reset"
+        if broken["on"] and "Moon" in user and "Criterion (JSON)" in user:
+            return "500"
+        return None
+
+    with FakeServer(prism_responder, faults) as srv:
+        assert main(_score_args(out, srv.base_url, cache)) == 0
+        first = _result(out)
+        err = capsys.readouterr().err
+        assert "retry" in err and KEY not in err
+        degraded = [it for it in first["items"] if it["metrics"].get("degraded")]
+        assert [it["canonical_id"] for it in degraded] == ["demo_stem_01"]
+        assert all("criterion" in r for r in degraded[0]["metrics"]["degraded_reasons"])
+        edge_calls = sum(1 for b in srv.requests if "Source claim:" in b["messages"][-1]["content"])
+        causal_edges = sum(1 for it in first["items"] for e in it["parsed_dag"]["edges"] if e["relation_type"] == "CAUSE")
+        assert edge_calls == causal_edges
+
+        broken["on"] = False
+        before = len(srv.requests)
+        assert main(_score_args(out, srv.base_url, cache)) == 0
+        second = _result(out)
+        assert not any(it["metrics"].get("degraded") for it in second["items"])
+        assert len(second["items"]) == 3
+        redo = [b for b in srv.requests[before:]]
+        assert redo and all("Moon" in b["messages"][-1]["content"] for b in redo)
+
+        # a warm re-run of the same command (fresh output) makes zero calls
+        before = len(srv.requests)
+        assert main(_score_args(tmp_path / "out2", srv.base_url, cache)) == 0
+        assert len(srv.requests) == before
+    for f in [*out.iterdir(), cache]:
+        assert KEY.encode() not in f.read_bytes()
+
+
+def test_score_judge_all_edges_flag(tmp_path: Path) -> None:
+    """--judge-all-edges judges every edge, as the original does."""
+    with FakeServer(prism_responder) as srv:
+        assert main([*_score_args(tmp_path / "o", srv.base_url, tmp_path / "c.sqlite"), "--judge-all-edges"]) == 0
+        res = _result(tmp_path / "o")
+        edges = sum(len(it["parsed_dag"]["edges"]) for it in res["items"])
+        judged = sum(1 for b in srv.requests if "Source claim:" in b["messages"][-1]["content"])
+    assert judged == edges
+
+
+def test_explain_answer_command(tmp_path: Path) -> None:
+    """`causalcheck explain answer` writes one line per item at temperature 0.6 / 4096 tokens; --max-cost stops with 3."""
+    out = tmp_path / "a.jsonl"
+    with FakeServer(lambda b: "An answer.") as srv:
+        args = ["explain", "answer", "--model", "openai/fake", "--base-url", srv.base_url, "--benchmark", "demo",
+                "--limit", "2", "--out", str(out), "--cache", str(tmp_path / "c.sqlite")]  # fmt: skip
+        assert main(args) == 0
+        assert {(b["temperature"], b["max_tokens"]) for b in srv.requests} == {(0.6, 4096)}
+        assert main(args) == 2  # the file exists and --resume was not given
+        prices = tmp_path / "p.json"
+        prices.write_text(json.dumps({"openai/fake": [1e6, 1e6]}))
+        capped = ["explain", "answer", "--model", "openai/fake", "--base-url", srv.base_url, "--benchmark", "demo",
+                  "--out", str(tmp_path / "b.jsonl"), "--cache-mode", "off", "--prices", str(prices),
+                  "--max-cost", "1", "--concurrency", "1"]  # fmt: skip
+        assert main(capped) == 3
+    assert len(out.read_text().splitlines()) == 2
+    assert 1 <= len((tmp_path / "b.jsonl").read_text().splitlines()) < 12
+
+
+def test_lab_run_llm_agent(tmp_path: Path) -> None:
+    """`causalcheck lab run --agent llm --model …` plays an episode through the adapter."""
+    reply = json.dumps({"memory": "m", "thought": "t", "past_data": [], "hypothesis": {}, "experiment": {}, "action": "SUBMIT", "arg1": "done"})
+    with FakeServer(lambda b: reply) as srv:
+        code = main([
+            "lab", "run", "--suite", "mini", "--limit", "1", "--agent", "llm", "--model", "openai/fake",
+            "--agent-opt", f"base_url=\"{srv.base_url}\"", "--agent-opt", f"cache=\"{tmp_path / 'c.sqlite'}\"",
+            "--out", str(tmp_path / "run"), "--quiet",
+        ])  # fmt: skip
+        assert code == 0
+        assert srv.requests and srv.requests[0]["response_format"] == {"type": "json_object"}
+    trajectories = list((tmp_path / "run").rglob("*.jsonl"))
+    assert trajectories
