@@ -262,18 +262,22 @@ def graph_stats(graph: ExplanationGraph) -> GraphStats:
     )
 
 
-def claim_classes(graph: ExplanationGraph) -> dict[str, str]:
+def claim_classes(graph: ExplanationGraph, ids: Iterable[str] | None = None) -> dict[str, str]:
     """Map every EDU id to the id of the first EDU that states the same claim.
 
     Two EDUs state the same claim when their sets of content stems (see
     :mod:`._text`) are equal and hold at least two stems — "so wages rise." and
-    "Wages rise," are one claim.  Other EDUs map to themselves.
+    "Wages rise," are one claim.  Other EDUs map to themselves.  With *ids*, only those
+    EDUs are mapped (the cycle check needs only the endpoints of causal edges).
     """
     from causalcheck.explain._text import content_stems
 
     first: dict[frozenset[str], str] = {}
     out: dict[str, str] = {}
+    wanted = None if ids is None else set(ids)
     for n in graph.nodes:
+        if wanted is not None and n.id not in wanted:
+            continue
         stems = content_stems(n.text)
         if len(stems) >= 2:
             out[n.id] = first.setdefault(stems, n.id)
@@ -316,7 +320,10 @@ def check_graph(graph: ExplanationGraph, *, merge_restated: bool = True) -> tupl
     from causalcheck.solvers.acyclicity import find_cycle_core
     from causalcheck.solvers.contradictions import direction_contradictions
 
-    mapping = claim_classes(graph) if merge_restated else {}
+    causal_ids = {n for e in graph.edges if e.causal for n in (e.source, e.target)}
+    if not causal_ids:
+        return ()
+    mapping = claim_classes(graph, causal_ids) if merge_restated else {}
     pairs = []
     for e in graph.edges:
         if not e.causal:

@@ -280,7 +280,7 @@ class OfflineEdgeJudge:
 
 _HEDGES = re.compile(
     r"\b(likely|unlikely|probably|possibly|perhaps|might|may|could|uncertain|uncertainty|plausibl\w*|"
-    r"depends?|depending|speculative|unclear|arguably|roughly|approximately|assum\w+|unless)\b"
+    r"depends?|depending|speculative|unclear|arguably|roughly|approximately|assum\w+)\b"
 )
 _OVERCONFIDENT = re.compile(
     r"\b(certainly|definitely|undoubtedly|inevitabl\w*|always|never|guaranteed|without (a )?doubt|surely)\b"
@@ -290,6 +290,14 @@ _CAUSAL_CUES = re.compile(
     r"\b(because|since|due to|so|therefore|thus|hence|as a result|consequently|leads? to|leading to|led to|"
     r"results? in|resulting in|causes?|causing|which would|would (lead|cause|mean|force|make)|if|unless)\b"
 )
+
+# one pass for all three counts (lowercase text); a word counts once, causal cues first
+def _body(p: re.Pattern[str]) -> str:
+    """The alternation inside ``\\b(...)\\b``, inner groups made non-capturing."""
+    return re.sub(r"\((?!\?)", "(?:", p.pattern[3:-3])
+
+
+_COUNTS = re.compile(rf"\b(?:(?P<c>{_body(_CAUSAL_CUES)})|(?P<h>{_body(_HEDGES)})|(?P<o>{_body(_OVERCONFIDENT)}))\b")
 #: Rubric boilerplate that says nothing about a question's content.
 _RUBRIC_WORDS = content_stems(
     "answer answers response assesses assess evaluates evaluate evaluation whether explains explain explanation "
@@ -333,13 +341,15 @@ def _profile(answer: str, question_stems: frozenset[str]) -> _Profile:
     """What the criterion judge reads from an answer (computed once per answer, not per criterion)."""
     pieces, stems = _novel_sentences(answer, question_stems)
     text = " ".join(pieces)
-    lower = text.lower()  # the count patterns are lowercase (faster than IGNORECASE)
+    counts = {"c": 0, "h": 0, "o": 0}
+    for m in _COUNTS.finditer(text.lower()):  # lowercase patterns: faster than IGNORECASE
+        counts[str(m.lastgroup)] += 1
     return _Profile(
         text=text,
         stems=frozenset(stems),
-        n_causal=len(_CAUSAL_CUES.findall(lower)),
-        hedges=len(_HEDGES.findall(lower)),
-        overconfident=len(_OVERCONFIDENT.findall(lower)),
+        n_causal=counts["c"],
+        hedges=counts["h"],
+        overconfident=counts["o"],
         sentences=max(1, len(pieces)),
     )
 
