@@ -46,12 +46,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
-    from causalcheck.errors import CausalCheckError
+    from causalcheck.errors import BudgetExceededError, CausalCheckError
 
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         code = args.handler(args)
+    except BudgetExceededError as exc:  # --max-cost reached, or a replay-cache miss: stopped on a limit
+        print(f"causalcheck: stopped: {exc}", file=sys.stderr)
+        return EXIT_LIMIT
     except CausalCheckError as exc:
         print(f"causalcheck: error: {exc}", file=sys.stderr)
         return EXIT_INPUT

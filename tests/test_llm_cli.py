@@ -131,3 +131,18 @@ def test_lab_run_llm_agent(tmp_path: Path) -> None:
         assert srv.requests and srv.requests[0]["response_format"] == {"type": "json_object"}
     trajectories = list((tmp_path / "run").rglob("*.jsonl"))
     assert trajectories
+
+
+def test_score_max_cost_stops_with_exit_3_and_resumes(tmp_path: Path) -> None:
+    """explain score stops cleanly at --max-cost (exit 3, finished items kept); a resumed run completes."""
+    prices = tmp_path / "p.json"
+    prices.write_text(json.dumps({"openai/fake-judge": [1e4, 1e4]}))
+    out, cache = tmp_path / "out", tmp_path / "c.sqlite"
+    with FakeServer(prism_responder) as srv:
+        base = _score_args(out, srv.base_url, cache, "--prices", str(prices), "--concurrency", "1")
+        assert main([*base, "--max-cost", "1.5"]) == 3
+        [jsonl] = out.glob("*.jsonl")
+        kept = [json.loads(x) for x in jsonl.read_text().splitlines()]
+        assert len(kept) < 3
+        assert main([*base, "--max-cost", "1000"]) == 0
+        assert len(_result(out)["items"]) == 3
