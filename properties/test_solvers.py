@@ -46,10 +46,10 @@ def test_acyclicity_verdict_equals_networkx(g):
     assert (find_cycle_core(g) is None) is expected
 
 
-@given(graphs())
-def test_cores_are_minimal_cycles(g):
+@given(graphs(), st.sampled_from(["cycle", "deletion"]))
+def test_cores_are_minimal_cycles(g, minimize):
     """A core is a subset of the edges, forms a cycle head to tail, and dropping any edge leaves it acyclic."""
-    core = find_cycle_core(g)
+    core = find_cycle_core(g, minimize=minimize)
     if core is None:
         return
     assert set(core) <= set(g.edges)
