@@ -81,21 +81,29 @@ def _token_arrays(doc: Any) -> tuple[list[int], list[int], list[int]]:
     return arr[:, 0].tolist(), arr[:, 1].tolist(), arr[:, 2].tolist()
 
 
-def _rule_sentences(text: str, idx: list[int], length: list[int], punct: list[int], punct_chars: Any) -> list[tuple[int, int]]:
+def _rule_sentences(
+    text: str, idx: list[int], length: list[int], punct: list[int], punct_chars: Any, pieces: list[str] | None = None
+) -> list[tuple[int, int]]:
     """Sentence character spans by spaCy's ``sentencizer`` rule: a sentence starts at the first
     token after a sentence-final punctuation token that is not punctuation itself."""
     n = len(idx)
     if n == 0:
         return []
+    if pieces is None:
+        pieces = [text[a : a + ln] for a, ln in zip(idx, length, strict=True)]
     starts = [0]
-    seen = False
-    for i in range(n):
-        in_chars = text[idx[i] : idx[i] + length[i]] in punct_chars
-        if seen and not punct[i] and not in_chars:
-            starts.append(i)
-            seen = False
-        elif in_chars:
-            seen = True
+    i = 0
+    # only tokens in punct_chars change the state; jump from one to the next
+    enders = [k for k, piece in enumerate(pieces) if piece in punct_chars]
+    for k in enders:
+        if k < i:
+            continue
+        j = k + 1
+        while j < n and (punct[j] or pieces[j] in punct_chars):
+            j += 1
+        if j < n:
+            starts.append(j)
+        i = j
     bounds = [*starts, n]
     return [(idx[a], idx[b - 1] + length[b - 1]) for a, b in pairwise(bounds) if b > a]
 
@@ -142,10 +150,18 @@ _SEMICOLON = re.compile(r";\s*(?=\S)")
 _COMMA_NEXT = re.compile(r",\s+(?=\S)")
 
 
-def _token_cuts(text: str, doc: Any, spans: list[tuple[int, int]]) -> list[list[int]]:
-    """Rule cut positions per sentence span (module docstring rules); only cue tokens are visited."""
-    all_idx, all_len, _ = _token_arrays(doc)
-    pieces = [text[a : a + ln] for a, ln in zip(all_idx, all_len, strict=True)]
+def _token_cuts(
+    text: str, doc: Any, spans: list[tuple[int, int]], arrays: tuple[list[int], list[str]] | None = None
+) -> list[list[int]]:
+    """Rule cut positions per sentence span (module docstring rules); only cue tokens are visited.
+
+    *arrays* = ``(token offsets, token texts)`` when the caller already has them.
+    """
+    if arrays is None:
+        all_idx, all_len, _ = _token_arrays(doc)
+        pieces = [text[a : a + ln] for a, ln in zip(all_idx, all_len, strict=True)]
+    else:
+        all_idx, pieces = arrays
     keep = [k for k, piece in enumerate(pieces) if not piece.isspace()]
     idxs = [all_idx[k] for k in keep]
     lows = [pieces[k].lower() for k in keep]
@@ -219,9 +235,10 @@ class RuleSegmenter:
         nlp = _blank_pipeline()
         doc = nlp.make_doc(text)
         idx, length, punct = _token_arrays(doc)
-        sents = _rule_sentences(text, idx, length, punct, nlp.get_pipe("sentencizer").punct_chars)
+        pieces = [text[a : a + ln] for a, ln in zip(idx, length, strict=True)]
+        sents = _rule_sentences(text, idx, length, punct, nlp.get_pipe("sentencizer").punct_chars, pieces)
         spans = _sentence_spans(text, doc, sents)
-        per_span = dict(zip(spans, _token_cuts(text, doc, spans), strict=True))
+        per_span = dict(zip(spans, _token_cuts(text, doc, spans, (idx, pieces)), strict=True))
         return _assemble(text, spans, lambda lo, hi: sorted(set(per_span[(lo, hi)])))
 
 
