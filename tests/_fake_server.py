@@ -38,6 +38,22 @@ def default_responder(body: dict[str, Any]) -> str:
     return "yes"
 
 
+def prism_responder(body: dict[str, Any]) -> str:
+    """Plausible PRISM replies: a causal chain over the first 3 sentences, 'yes' for edges, a JSON score."""
+    import re
+
+    user = body["messages"][-1]["content"]
+    if "\nText:\n" in user:
+        text = user.split("\nText:\n", 1)[1]
+        parts = [p.strip() for p in re.split(r"(?<=[.!?])\s+", text) if p.strip()][:3]
+        edus = "\n".join(f"EDU{i}: {p}" for i, p in enumerate(parts, 1))
+        rels = "\n".join(f"RELATION(EDU{i}, EDU{i + 1}): CAUSE [SN]" for i in range(1, len(parts)))
+        return f"EDUs:\n{edus}\nRST ANALYSIS:\n{rels}\nTREE STRUCTURE:\nROOT\n"
+    if "Source claim:" in user:
+        return "yes"
+    return json.dumps({"score": 7, "reason": "fake"})
+
+
 class FakeServer:
     """Context manager running the misbehaving server in a daemon thread."""
 
@@ -173,13 +189,16 @@ class FakeServer:
 
 
 def serve_forever_main() -> None:  # pragma: no cover - used by subprocess tests
-    """``python tests/_fake_server.py [delay]``: serve (slowly) and print the port, until killed."""
+    """``python tests/_fake_server.py [delay] [prism]``: serve (slowly) and print the port, until killed."""
     import sys
 
     delay = float(sys.argv[1]) if len(sys.argv) > 1 else 0.0
+    prism = len(sys.argv) > 2 and sys.argv[2] == "prism"
 
     def slow(body: dict[str, Any]) -> str:
         time.sleep(delay)
+        if prism:
+            return prism_responder(body)
         return "An answer about " + str(body.get("messages", [{}])[-1].get("content", ""))[-40:]
 
     with FakeServer(slow) as srv:

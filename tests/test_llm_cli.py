@@ -6,29 +6,19 @@ A local fake OpenAI-compatible server stands in for the provider; it injects fau
 from __future__ import annotations
 
 import json
-import re
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _fake_server import FakeServer
+from _fake_server import FakeServer, prism_responder
 from causalcheck.cli import main
 
 KEY = "sk-planted-CLI-KEY-0123456789abcdef"
-
-
-def prism_responder(body: dict[str, Any]) -> str:
-    """Plausible replies: a two-EDU causal parse, 'yes' for edges, a JSON score for criteria."""
-    user = body["messages"][-1]["content"]
-    if "\nText:\n" in user:
-        text = user.split("\nText:\n", 1)[1]
-        parts = [p.strip() for p in re.split(r"(?<=[.!?])\s+", text) if p.strip()][:3]
-        edus = "\n".join(f"EDU{i}: {p}" for i, p in enumerate(parts, 1))
-        rels = "\n".join(f"RELATION(EDU{i}, EDU{i + 1}): CAUSE [SN]" for i in range(1, len(parts)))
-        return f"EDUs:\n{edus}\nRST ANALYSIS:\n{rels}\nTREE STRUCTURE:\nROOT\n"
-    if "Source claim:" in user:
-        return "yes"
-    return json.dumps({"score": 7, "reason": "fake"})
 
 
 def _score_args(out: Path, base: str, cache: Path, *extra: str) -> list[str]:
@@ -146,3 +136,36 @@ def test_score_max_cost_stops_with_exit_3_and_resumes(tmp_path: Path) -> None:
         assert len(kept) < 3
         assert main([*base, "--max-cost", "1000"]) == 0
         assert len(_result(out)["items"]) == 3
+
+
+def test_score_sigkill_and_resume(tmp_path: Path) -> None:
+    """explain score --judge killed with SIGKILL and resumed ends with every item exactly once."""
+    out, cache = tmp_path / "out", tmp_path / "c.sqlite"
+    repo = Path(__file__).resolve().parents[1]
+    server = subprocess.Popen([sys.executable, str(repo / "tests" / "_fake_server.py"), "0.03", "prism"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        base = f"http://127.0.0.1:{int(server.stdout.readline())}/v1"
+        args = _score_args(out, base, cache)
+        args[args.index("--limit") + 1] = "6"
+        cmd = [sys.executable, "-m", "causalcheck", *args]
+        proc = subprocess.Popen(cmd, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+        deadline = time.time() + 90
+        while time.time() < deadline:
+            rows = list(out.glob("*.jsonl"))
+            if rows and len(rows[0].read_text().splitlines()) >= 2:
+                break
+            time.sleep(0.02)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        [jsonl] = out.glob("*.jsonl")
+        assert 2 <= len(jsonl.read_text().splitlines()) < 6
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
+        assert done.returncode == 0, done.stderr
+        ids = [it["canonical_id"] for it in _result(out)["items"]]
+        assert len(ids) == 6 and len(set(ids)) == 6
+    finally:
+        server.kill()
+        server.wait()
+        if server.stdout is not None:
+            server.stdout.close()
