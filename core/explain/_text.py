@@ -12,12 +12,14 @@ from functools import lru_cache
 
 __all__ = [
     "INJECTION",
+    "SENTENCE_PIECES",
     "STOPWORDS",
     "content_stems",
     "latin_share",
     "normalize_space",
     "split_injections",
     "stem",
+    "text_stems",
 ]
 
 _STOP_TEXT = """a about above after again against all also although am an and any are around as at be
@@ -46,6 +48,18 @@ def stem(word: str) -> str:
 def content_stems(text: str) -> frozenset[str]:
     """The set of content stems of *text* (see the module docstring)."""
     return frozenset({w[:6] for w in _WORD3.findall(text.lower()) if w.isascii() and w not in STOPWORDS})
+
+
+#: Sentence-like pieces: a run without . ! ? or newline, plus its closing punctuation.
+SENTENCE_PIECES = re.compile(r"[^.!?\n]+[.!?]*")
+
+
+def text_stems(text: str) -> frozenset[str]:
+    """Content stems of *text*, gathered sentence by sentence (so per-sentence results are reused)."""
+    out: set[str] = set()
+    for m in SENTENCE_PIECES.finditer(text):
+        out |= content_stems(m.group())
+    return frozenset(out)
 
 
 def normalize_space(text: str) -> str:

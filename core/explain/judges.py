@@ -30,7 +30,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from causalcheck.explain._cues import lead_cue
-from causalcheck.explain._text import content_stems
+from causalcheck.explain._text import SENTENCE_PIECES, content_stems
 from causalcheck.explain.data import BAND_KEYS
 from causalcheck.explain.graph import is_causal
 
@@ -311,14 +311,13 @@ _RUBRIC_WORDS = content_stems(
 
 
 _META_WORDS = content_stems("question questions asks asked ask interesting happen happens happened wonder answer think")
-_SENTENCE_PIECES = re.compile(r"[^.!?\n]+[.!?]*")
 
 
 def _novel_sentences(answer: str, question_stems: frozenset[str]) -> tuple[list[str], set[str]]:
     """The sentences of *answer* that add a content stem beyond the question, and all their stems."""
     keep: list[str] = []
     stems: set[str] = set()
-    for m in _SENTENCE_PIECES.finditer(answer):
+    for m in SENTENCE_PIECES.finditer(answer):
         piece_stems = content_stems(m.group())
         if piece_stems - question_stems - _META_WORDS:
             keep.append(m.group())

@@ -40,7 +40,7 @@ from typing import Any, Literal, Protocol
 
 from causalcheck.diagnostics import Diagnostic
 from causalcheck.errors import CausalCheckError, InputFormatError
-from causalcheck.explain._text import content_stems, latin_share, split_injections
+from causalcheck.explain._text import content_stems, latin_share, split_injections, text_stems
 from causalcheck.explain.data import WhatIfItem, criteria_of
 from causalcheck.explain.graph import (
     ExplanationGraph,
@@ -127,7 +127,7 @@ def premise_overlap(item: WhatIfItem, answer: str) -> float:
     q = content_stems(item.question)
     if not q:
         return 1.0
-    return len(q & content_stems(answer)) / len(q)
+    return len(q & text_stems(answer)) / len(q)
 
 
 @dataclass(frozen=True)
