@@ -50,6 +50,8 @@ def test_episode_with_memory_and_observations(graph: Any) -> None:
     assert steps[1]["observation"]["text"] in second
     assert all(c.temperature == 0.1 and c.json_mode for c in llm.calls)
     assert summary["steps"] == len(steps)
+    [usage] = steps[0]["info"]["llm_calls"]
+    assert usage["input_tokens"] > 0 and usage["finish_reason"] == "stop" and usage["cached"] is False
 
 
 def test_unreadable_reply_waits_and_keeps_state(graph: Any) -> None:
@@ -91,7 +93,7 @@ def test_verification_step_revises_inconsistent_record(graph: Any) -> None:
     check = steps[0]["info"]["verification"]
     assert check["revised"] is True and check["problems"] and check["problems_after"] == []
     assert steps[0]["record"]["hypothesis"] == fixed
-    assert len(llm.calls) == 2
+    assert len(llm.calls) == 2 and len(steps[0]["info"]["llm_calls"]) == 2
 
 
 def test_extract_record_forms() -> None:

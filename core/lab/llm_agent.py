@@ -21,7 +21,8 @@ With ``verify=True`` the agent runs causalcheck's offline checker on the record
 (:func:`causalcheck.check.check_record`: cycles, equations using non-parents, coefficients
 contradicting the recorded data, …) and, when it reports errors, asks the model once more
 with the findings to correct the record; the corrected record is used if it parses, and
-both checks are kept in ``info["verification"]``.
+both checks are kept in ``info["verification"]``.  ``info["llm_calls"]`` lists the tokens,
+finish reason and cache use of every call the step made; ``max_cost`` applies per episode.
 
 Registered in the lab as ``--agent llm --model MODEL`` (agent options: ``base_url``,
 ``cache``, ``cache_mode``, ``temperature`` (0.1), ``max_tokens`` (4096), ``json_mode``,
@@ -155,6 +156,7 @@ class LLMAgent:
         self.past_data: list[Any] = []
         self.hypothesis: dict[str, Any] = dict(EMPTY_HYPOTHESIS)
         self.actions: list[dict[str, Any]] = []
+        self._calls: list[dict[str, Any]] = []
 
     def prompt(self, observation_text: str) -> list[dict[str, str]]:
         """The messages of the next call (also used by tests to inspect what the model sees)."""
@@ -190,6 +192,9 @@ class LLMAgent:
             raise
         except LLMError as exc:
             return None, redact(str(exc))[:500]
+        self._calls.append(
+            {**comp.usage.to_dict(), "finish_reason": comp.finish_reason, "cached": comp.cached}
+        )
         try:
             return extract_record(comp.text), None
         except ValueError as exc:
@@ -212,6 +217,7 @@ class LLMAgent:
 
         obs_text = getattr(observation, "text", "") or ""
         messages = self.prompt(obs_text)
+        self._calls = []
         record, error = self._ask(messages)
         info: dict[str, Any] = {}
         if record is not None and self.verify:
@@ -253,6 +259,7 @@ class LLMAgent:
         hyp = record.get("hypothesis")
         if isinstance(hyp, dict) and hyp:
             self.hypothesis = hyp
+        info["llm_calls"] = self._calls  # tokens, finish reason and cache use of this step's calls
         action_fields = {k: record[k] for k in _ACTION_KEYS if k in record}
         self.actions.append(action_fields or {"action": "WAIT"})
         return AgentStep(record=record, action=LabAction.from_record(record), info=info)
