@@ -101,15 +101,31 @@ def read_text(path: str | Path) -> str:
 _DIR_PATTERNS = ("raw_io.jsonl", "*_tracking_simple.jsonl", "*_tracking.jsonl", "*.jsonl", "*.json")
 
 
+_NOT_RECORDS = ("graph_config.json", "source_config.json", "run.json", "summary.json")
+
+
 def find_record_file(folder: str | Path) -> Path:
-    """The file of a run folder that holds its records (``raw_io.jsonl`` first)."""
+    """The file of a run folder that holds its records (``raw_io.jsonl`` first).
+
+    A causalcheck lab run folder keeps one trajectory per episode under ``episodes/``; it
+    is accepted when it holds exactly one.
+    """
     d = Path(folder)
     for pattern in _DIR_PATTERNS:
         for f in sorted(d.glob(pattern)):
-            if f.is_file() and f.name not in ("graph_config.json", "source_config.json"):
+            if f.is_file() and f.name not in _NOT_RECORDS:
                 if pattern == "*.json" and f.name.endswith("_data.json"):
                     continue
                 return f
+    episodes = sorted((d / "episodes").glob("*.jsonl")) if (d / "episodes").is_dir() else []
+    if len(episodes) == 1:
+        return episodes[0]
+    if episodes:
+        shown = ", ".join(e.name for e in episodes[:3])
+        raise InputFormatError(
+            f"directory={str(d)!r} is a lab run with {len(episodes)} episode trajectories ({shown}, ...); "
+            "check one of them (episodes/<file>.jsonl), or score the whole run with 'causalcheck lab score'"
+        )
     raise InputFormatError(
         f"directory={str(d)!r} holds no records: looked for {', '.join(_DIR_PATTERNS)} "
         "(an official run folder has raw_io.jsonl)"

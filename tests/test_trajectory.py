@@ -122,3 +122,16 @@ def test_records_from_text_truncated():
     """Truncated JSON raises a DSLSyntaxError that says the text ends too early."""
     with pytest.raises(DSLSyntaxError, match="ends too early"):
         records_from_text('{"past_data": [{"id": "0/12", "props": {"density": 1')
+
+
+def test_lab_run_folder(tmp_path):
+    """A lab run folder with one episode uses it; with several, the error says which to pick."""
+    (tmp_path / "run.json").write_text(json.dumps({"suite": "mini"}))
+    episodes = tmp_path / "episodes"
+    episodes.mkdir()
+    line = json.dumps({"type": "step", "step": 0, "record": REC})
+    (episodes / "000_a.jsonl").write_text(line + "\n")
+    assert [r.step for r in load_records(tmp_path)] == [0]
+    (episodes / "001_b.jsonl").write_text(line + "\n")
+    with pytest.raises(InputFormatError, match="2 episode trajectories"):
+        load_records(tmp_path)
