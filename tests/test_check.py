@@ -249,3 +249,26 @@ def test_bundled_trajectory_example():
     assert {"non-parent-in-equation", "data-mismatch", "data-stop-agreeing"} <= set(reports[2].codes())
     assert {"cycle", "direction-contradiction"} <= set(reports[3].codes())
     assert reports[1].ok and reports[4].ok
+
+
+def test_public_check_is_callable_however_imported():
+    """causalcheck.check(...) works even after the submodule causalcheck.check was imported."""
+    import causalcheck
+    import causalcheck.check as module
+
+    assert callable(causalcheck.check) and callable(module)
+    report = causalcheck.check("A -> B\nB -> A")
+    assert not isinstance(report, list) and report.codes()[0] == "cycle"
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["causalcheck.equation", "causalcheck.solvers.acyclicity", "causalcheck.solvers.contradictions"],
+)
+def test_docstring_examples(module):
+    """The examples in the module docstrings run as doctests."""
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted > 0 and result.failed == 0
