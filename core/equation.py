@@ -462,9 +462,21 @@ def parse_equation(
     try:
         tree = parser("equation").parse(text)
     except UnexpectedInput as exc:
-        raise syntax_error(
+        error = syntax_error(
             exc, text, grammar="equation", source=source, what="bad equation", offset=offset, document=document
-        ) from None
+        )
+        token = getattr(exc, "token", None)
+        if '"*"' in error.expected and getattr(token, "type", "") in ("NAME", "NUMBER", "LPAR"):
+            error = DSLSyntaxError(
+                error.message,
+                text=document if document is not None else text,
+                line=error.line,
+                column=error.column,
+                expected=error.expected,
+                source=source,
+                label=f"multiplication needs an explicit '*' before {str(token)!r}",
+            )
+        raise error from None
     except RecursionError:
         raise DSLSyntaxError(f"equation nests too deeply ({len(text)} characters)", text=text, source=source) from None
     coeff_hint = set(coefficients)

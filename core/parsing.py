@@ -37,7 +37,7 @@ from functools import lru_cache
 from typing import Any
 
 from causalcheck._extract import candidates
-from causalcheck.equation import Equation, format_number, parse_equation
+from causalcheck.equation import Equation, format_number, is_coefficient_name, parse_equation
 from causalcheck.errors import CausalCheckError, DSLSyntaxError, InputFormatError
 from causalcheck.graph import FREQ, CausalGraph, Edge
 from causalcheck.graph import is_freq_alias as _graph_is_freq_alias
@@ -260,6 +260,9 @@ def _hypothesis_from_obj(obj: Mapping[str, Any], warn: _Warn) -> Hypothesis:
     if raw_edges is None:
         warn("hypothesis.edges=None read as []")
         raw_edges = []
+    if isinstance(raw_edges, str) and re.search(r"->|→|=>", raw_edges):
+        warn(f"hypothesis.edges={raw_edges!r} is a string; read each 'A -> B' in it as an edge")
+        raw_edges = [part for part in re.split(r"[\n;,]+", raw_edges) if part.strip()]
     if not isinstance(raw_edges, list):
         warn(f"hypothesis.edges={raw_edges!r} must be a list of {{'from', 'to'}} objects; ignored")
         raw_edges = []
@@ -391,6 +394,8 @@ def _build_text_hypothesis(tree: Any, text: str, source: str) -> Hypothesis:
             name = str(name_tok)
             rhs = str(rhs_tok).strip()
             is_value = rhs == "null" or _NUMBER_RHS.fullmatch(rhs) is not None
+            if not is_value and not is_freq_alias(name) and is_coefficient_name(name) and _IDENT.fullmatch(rhs):
+                raise err(f"coefficient {name} = {rhs!r} must be a number or null", rhs_tok)
             if is_value and not is_freq_alias(name):
                 if name in coefficients:
                     raise err(f"coefficient {name!r} is assigned twice", name_tok)

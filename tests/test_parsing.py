@@ -165,6 +165,14 @@ def test_hypothesis_given_as_string():
     assert as_json.hypothesis.coefficients == as_text.hypothesis.coefficients
 
 
+def test_edges_given_as_one_string():
+    """An edges value written as 'A -> B; C -> D' text is split into edges with a warning."""
+    rec = parse_record_obj({"hypothesis": {"edges": "A -> B; C->freq", "freq_equation": "", "coefficients": {}}})
+    assert rec.hypothesis is not None
+    assert rec.hypothesis.graph.pairs == {("A", "B"), ("C", "resonanceFreq")}
+    assert any("is a string" in w for w in rec.warnings)
+
+
 def test_bare_hypothesis_object_is_a_record():
     """A JSON file holding only {edges, freq_equation, coefficients} reads as a hypothesis-only record."""
     rec = parse_record(json.dumps(STEP5["hypothesis"]))
@@ -298,6 +306,8 @@ def test_printer_quotes_unusual_names():
         ("base = 1\nbase = 2", 2, 1, "assigned twice"),
         ("freq = base + c_A*A\nfrequency = 2*B", 2, 1, "second equation"),
         ("nodes: A B", 1, 10, "unexpected"),
+        ("A -> freq\nfreq = 2 A", 2, 10, "explicit '\\*'"),
+        ("base = ten", 1, 8, "must be a number or null"),
     ],
 )
 def test_text_format_errors(text, line, column, fragment):
