@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from causalcheck.errors import DSLSyntaxError, InputFormatError
@@ -214,7 +214,6 @@ class Equation:
     text: str
     target: str | None
     rhs: Expr | None
-    _cache: dict[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @property
     def is_empty(self) -> bool:

@@ -20,6 +20,8 @@ The equation is parsed with the hypothesis' coefficient names and graph nodes as
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from causalcheck.diagnostics import Diagnostic
 from causalcheck.equation import Equation, is_coefficient_name, parse_equation
 from causalcheck.errors import DSLSyntaxError
@@ -33,9 +35,15 @@ _INTERCEPTS = ("base", "intercept", "bias", "offset", "const")
 def hypothesis_equation(h: Hypothesis) -> Equation:
     """The parsed equation of *h* (names sorted with its coefficients and nodes as hints).
 
-    Raises :class:`~causalcheck.errors.DSLSyntaxError` when the text does not parse.
+    Parses are memoised (the equation is immutable and every check needs it).  Raises
+    :class:`~causalcheck.errors.DSLSyntaxError` when the text does not parse.
     """
-    return parse_equation(h.equation, coefficients=h.coefficients, nodes=h.graph.nodes, source="freq_equation")
+    return _parse(h.equation, tuple(h.coefficients), h.graph.nodes)
+
+
+@lru_cache(maxsize=1024)
+def _parse(text: str, coefficients: tuple[str, ...], nodes: tuple[str, ...]) -> Equation:
+    return parse_equation(text, coefficients=coefficients, nodes=nodes, source="freq_equation")
 
 
 def _is_intercept(name: str) -> bool:
