@@ -292,14 +292,16 @@ def load_checkable(obj: Any) -> tuple[list[StepRecord] | None, Hypothesis | None
     """Resolve *obj* (path, ``example:<name>``, text, dict) to records or a hypothesis, and a label."""
     from causalcheck.trajectory import find_record_file, read_text
 
+    label = None
     if isinstance(obj, str) and obj.startswith("example:"):
+        label = obj
         obj = example_path(obj.split(":", 1)[1])
     if isinstance(obj, Path) or (isinstance(obj, str) and "\n" not in obj and len(obj) < 4096 and Path(obj).exists()):
         p = Path(obj)
         if p.is_dir():
             p = find_record_file(p)
         records, hyp = _from_text(read_text(p), str(p))
-        return records, hyp, str(p)
+        return records, hyp, label or str(p)
     if isinstance(obj, str):
         if not obj.strip():
             raise InputFormatError("the input is empty: give a path, a hypothesis or a record")
