@@ -81,3 +81,22 @@ def test_replay_of_an_offline_result_file(tmp_path: Path) -> None:
     report = replay_file(tmp_path / "demo-strong_metrics_offline.json")
     assert report.ok and len(report.items) == 12
     assert all(i.parse_match is True and i.source == "offline" for i in report.items)
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "match"),
+    [
+        (("metrics", "rm", "criterion_evaluations", 0, "score"), "seven", "must be an integer"),
+        (("pm_score",), None, "pm_score=None"),
+        (("metrics", "pm", "graph"), 5, "parsed_dag=5"),
+    ],
+)
+def test_replay_of_corrupt_records_raises_input_errors(whatif_result: Path, path: tuple, value: object, match: str) -> None:
+    """A corrupted recorded value raises InputFormatError naming it, never another exception."""
+    payload = json.loads(whatif_result.read_text(encoding="utf-8"))
+    target = payload["items"][0]
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    with pytest.raises(InputFormatError, match=match):
+        replay_payload(payload)

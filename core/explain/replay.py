@@ -98,6 +98,13 @@ def _float(value: Any, where: str) -> float:
         raise InputFormatError(f"{where}={value!r} must be a number") from exc
 
 
+def _int(value: Any, where: str) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError) as exc:
+        raise InputFormatError(f"{where}={value!r} must be an integer") from exc
+
+
 def _criterion_judgments(rm: Mapping[str, Any]) -> list[CriterionJudgment]:
     out = []
     for ev in rm.get("criterion_evaluations") or []:
@@ -107,7 +114,7 @@ def _criterion_judgments(rm: Mapping[str, Any]) -> list[CriterionJudgment]:
         err = raw.get("error") if isinstance(raw, Mapping) else None
         out.append(
             CriterionJudgment(
-                score=int(ev.get("score", 1)),
+                score=_int(ev.get("score", 1), "criterion_evaluations[].score"),
                 reason=str(ev.get("reason", "")),
                 raw=dict(raw) if isinstance(raw, Mapping) else {},
                 error=None if err is None else str(err),
@@ -115,7 +122,7 @@ def _criterion_judgments(rm: Mapping[str, Any]) -> list[CriterionJudgment]:
             )
         )
     if not out and rm.get("criterion_scores"):
-        out = [CriterionJudgment(score=int(s)) for s in rm["criterion_scores"]]
+        out = [CriterionJudgment(score=_int(s, "criterion_scores[]")) for s in rm["criterion_scores"]]
     return out
 
 
