@@ -169,3 +169,22 @@ def test_score_sigkill_and_resume(tmp_path: Path) -> None:
         server.wait()
         if server.stdout is not None:
             server.stdout.close()
+
+
+def test_answer_file_feeds_score(tmp_path: Path) -> None:
+    """Answers written by `explain answer` are scored by `explain score --judge` under the answering model's name."""
+    answers = tmp_path / "answers.jsonl"
+
+    def respond(body: dict[str, Any]) -> str:
+        if "Question domain:" in body["messages"][-1]["content"]:
+            return "The Moon vanishes. Tides shrink because the Moon pulled on the sea. Coasts change."
+        return prism_responder(body)
+
+    with FakeServer(respond) as srv:
+        common = ["--base-url", srv.base_url, "--cache", str(tmp_path / "c.sqlite")]
+        assert main(["explain", "answer", "--model", "openai/answerer", "--benchmark", "demo", "--limit", "2", "--out", str(answers), *common]) == 0
+        assert main(["explain", "score", "--benchmark", "demo", "--answers", str(answers), "--limit", "2",
+                     "--out", str(tmp_path / "out"), "--judge", "openai/judge", *common]) == 0  # fmt: skip
+    res = _result(tmp_path / "out")
+    assert res["meta"]["answer_model"] == "openai/answerer" and res["meta"]["judge_model"] == "openai/judge"
+    assert len(res["items"]) == 2 and all(it["parsed_rst_source"] == "parser" for it in res["items"])
