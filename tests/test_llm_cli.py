@@ -73,8 +73,10 @@ def test_score_with_llm_judge_faults_degraded_and_resume(
 
         # a warm re-run of the same command (fresh output) makes zero calls
         before = len(srv.requests)
+        capsys.readouterr()
         assert main(_score_args(tmp_path / "out2", srv.base_url, cache)) == 0
         assert len(srv.requests) == before
+        assert "model calls: 0 sent" in capsys.readouterr().err
     for f in [*out.iterdir(), cache]:
         assert KEY.encode() not in f.read_bytes()
 

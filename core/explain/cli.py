@@ -43,6 +43,8 @@ class Judges:
     criterion_judge: Any
     judge_name: str
     parser_name: str
+    #: Called once after scoring (the LLM back-end logs its call/cost accounting here).
+    on_done: Callable[[], None] | None = None
 
 
 def _optional_llm() -> Any:
@@ -280,6 +282,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
         log=lambda s: print(s, file=sys.stderr),
     )
     print(_table(summaries))
+    if judges.on_done is not None:
+        judges.on_done()
     return 0
 
 

@@ -476,10 +476,8 @@ def judges_from_args(args: argparse.Namespace) -> Any:
     / ``--judge`` (offline ones where no model was given), or ``None`` without either option.
     Also resolves ``--judge-edges``: ``causal`` with an LLM edge judge unless
     ``--judge-all-edges`` or an explicit ``--judge-edges`` says otherwise, ``all`` offline.
-    The run's accounting (calls, cache hits, retries, cost) is logged when the process ends.
+    The run's accounting (calls, cache hits, retries, cost) is logged when scoring is done.
     """
-    import atexit
-
     components = make_llm_components(args)
     llm_edges = components is not None and components.edge_judge is not None
     if getattr(args, "judge_all_edges", False):
@@ -499,11 +497,11 @@ def judges_from_args(args: argparse.Namespace) -> Any:
 
         segmenter = get_segmenter(getattr(args, "segmenter", "rules") or "rules")
         parser, parser_name = OfflineParser(segmenter), f"offline-{segmenter.name}"
-    atexit.register(_log_accounting, components)
     return Judges(
         parser=parser,
         edge_judge=components.edge_judge or OfflineEdgeJudge(),
         criterion_judge=components.criterion_judge or OfflineCriterionJudge(),
         judge_name=components.judge_model or "offline",
         parser_name=parser_name,
+        on_done=lambda: _log_accounting(components),
     )
