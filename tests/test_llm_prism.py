@@ -182,3 +182,28 @@ def test_yes_no_and_json_helpers() -> None:
     with pytest.raises(ValueError):
         parse_yes_no("unclear")
     assert extract_json_object('x {"a": {"b": 1}} y') == {"a": {"b": 1}}
+
+
+def test_criteria_of_an_item_are_judged_concurrently() -> None:
+    """The first criterion request judges all of the item's criteria at once; each verdict goes to its criterion."""
+    import time
+
+    from causalcheck.explain.data import criteria_of
+
+    crits = [
+        {"name": f"c{i}", "criteria_description": "d", "1-2": "a", "3-4": "b", "5-6": "c", "7-8": "d", "9-10": "e"}
+        for i in range(1, 6)
+    ]
+    item = parse_item({"id": 1, "question": "What if?", "domain": "STEM", "rubrics": {"criteria": crits}})
+
+    def respond(req: Request) -> str:
+        name = json.loads(req.messages[-1].content.split("Criterion (JSON):\n", 1)[1].split("\n\nAnswer:\n", 1)[0])["name"]
+        return json.dumps({"score": int(name[1:]) + 2, "reason": name})
+
+    llm = ScriptedLLM(respond, delay=0.3)
+    _, _, _, judge = _pipeline(llm)
+    t0 = time.perf_counter()
+    got = [judge.judge_criterion(item, "answer", c, i) for i, c in enumerate(criteria_of(item), start=1)]
+    elapsed = time.perf_counter() - t0
+    assert [(g.score, g.reason) for g in got] == [(i + 2, f"c{i}") for i in range(1, 6)]
+    assert len(llm.calls) == 5 and elapsed < 5 * 0.3

@@ -351,6 +351,8 @@ class LLMCriterionJudge:
         self.llm = llm
         self.max_tokens = max_tokens
         self.use_schema = use_schema
+        self._memo_key: tuple[str, str] | None = None
+        self._memo: dict[str, CriterionJudgment] = {}
 
     async def ajudge(self, question: str, answer: str, criterion: Mapping[str, Any]) -> CriterionJudgment:
         from causalcheck.adapters import LLMClient, LLMError
@@ -376,9 +378,32 @@ class LLMCriterionJudge:
         score, reason, obj = parsed
         return CriterionJudgment(score=score, reason=reason, raw=obj)
 
+    async def _all(self, question: str, answer: str, criteria: Sequence[Mapping[str, Any]]) -> list[CriterionJudgment]:
+        import asyncio
+
+        return list(await asyncio.gather(*(self.ajudge(question, answer, c) for c in criteria)))
+
     def judge_criterion(self, item: WhatIfItem, answer: str, criterion: Criterion, index: int) -> CriterionJudgment:
-        """The verdict for criterion number *index* (1-based)."""
-        out: CriterionJudgment = _run(self.ajudge(item.question, answer, criterion.to_json()))
+        """The verdict for criterion number *index* (1-based).
+
+        The scorer asks for the criteria one by one; the first request judges all criteria of
+        the item concurrently and keeps the verdicts for the following requests (same
+        results as asking one at a time, in a fifth of the wall time for five criteria).
+        """
+        from causalcheck.explain.data import criteria_of
+
+        wanted = criterion.to_json()
+        key = (item.question, answer)
+        if self._memo_key != key:
+            crits = [c.to_json() for c in criteria_of(item)]
+            if wanted not in crits:
+                crits = [wanted]
+            self._memo = dict(zip((json.dumps(c, sort_keys=True) for c in crits), _run(self._all(item.question, answer, crits)), strict=True))
+            self._memo_key = key
+        hit = self._memo.pop(json.dumps(wanted, sort_keys=True), None)
+        if hit is not None:
+            return hit
+        out: CriterionJudgment = _run(self.ajudge(item.question, answer, wanted))
         return out
 
 
