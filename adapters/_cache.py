@@ -100,7 +100,7 @@ class CallCache:
                 conn.execute(_SCHEMA)
                 conn.commit()
                 self._conn = conn
-            except sqlite3.Error as exc:
+            except (sqlite3.Error, OSError) as exc:
                 raise InputFormatError(f"cache={str(self.path)!r} cannot be opened as an SQLite cache: {exc}") from exc
 
     @property

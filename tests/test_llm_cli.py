@@ -190,3 +190,29 @@ def test_answer_file_feeds_score(tmp_path: Path) -> None:
     res = _result(tmp_path / "out")
     assert res["meta"]["answer_model"] == "openai/answerer" and res["meta"]["judge_model"] == "openai/judge"
     assert len(res["items"]) == 2 and all(it["parsed_rst_source"] == "parser" for it in res["items"])
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--temperature", "5"], "temperature=5.0"),
+        (["--max-tokens", "0"], "max_tokens=0"),
+        (["--concurrency", "0"], "concurrency=0"),
+        (["--limit", "0"], "--limit=0"),
+        (["--cache-mode", "replay", "--cache", "/nonexistent/dir/c.sqlite"], "does not exist"),
+    ],
+)
+def test_answer_bad_options_are_input_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str) -> None:
+    """Bad option values exit 2 with the offending value, before any call."""
+    args = ["explain", "answer", "--model", "openai/x", "--base-url", "http://127.0.0.1:9/v1", "--benchmark", "demo",
+            "--out", str(tmp_path / "a.jsonl"), "--cache", str(tmp_path / "c.sqlite"), *extra]  # fmt: skip
+    assert main(args) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_answer_out_is_a_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An --out that cannot be written is an input error, not a crash."""
+    args = ["explain", "answer", "--model", "openai/x", "--base-url", "http://127.0.0.1:9/v1", "--benchmark", "demo",
+            "--out", str(tmp_path), "--resume", "--cache-mode", "off"]  # fmt: skip
+    assert main(args) == 2
+    assert "out=" in capsys.readouterr().err

@@ -166,11 +166,18 @@ async def generate_answers(
     done, _ = read_answer_journal(path) if resume else ({}, 0)
     if resume and path.exists():
         _compact(path, done)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if not 0.0 <= temperature <= 2.0:
+        raise InputFormatError(f"temperature={temperature!r} must be in [0, 2]")
+    if max_tokens < 1:
+        raise InputFormatError(f"max_tokens={max_tokens!r} must be a positive integer")
     name = model_name or f"{llm.provider}/{llm.model}"
     todo = [it for it in items if it.key not in done]
     counts = {"ok": 0, "failed": 0}
-    fh = path.open("a", encoding="utf-8")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fh = path.open("a", encoding="utf-8")
+    except OSError as exc:
+        raise InputFormatError(f"out={str(path)!r} cannot be written: {exc}") from exc
 
     def write(rec: dict[str, Any]) -> None:
         fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
