@@ -110,5 +110,8 @@ def test_factory_needs_a_model() -> None:
         make_llm_agent(seed=1)
     with pytest.raises(InputFormatError, match="cache_mode='sometimes'"):
         make_llm_agent(seed=1, model="openai/x", cache_mode="sometimes")
+    for bad in ({"temperature": "hot"}, {"max_tokens": 0}, {"verify": "yes"}, {"max_cost": -1}):
+        with pytest.raises(InputFormatError, match=f"{next(iter(bad))}="):
+            make_llm_agent(seed=1, llm=ScriptedLLM([]), cache_mode="off", **bad)  # type: ignore[arg-type]
     agent = make_llm_agent(seed=3, llm=ScriptedLLM([]), cache_mode="off")
     assert agent.seed == 3 and isinstance(agent.llm, LLMClient)

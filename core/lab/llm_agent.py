@@ -288,6 +288,16 @@ def make_llm_agent(
         raise InputFormatError("agent 'llm' needs a model: pass --model MODEL (e.g. openai/gpt-4o)")
     if cache_mode not in ("rw", "ro", "off", "replay"):
         raise InputFormatError(f"cache_mode={cache_mode!r} must be one of rw, ro, off, replay")
+    if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not 0 <= temperature <= 2:
+        raise InputFormatError(f"temperature={temperature!r} must be a number in [0, 2]")
+    for name, value in (("max_tokens", max_tokens), ("max_retries", max_retries)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < (1 if name == "max_tokens" else 0):
+            raise InputFormatError(f"{name}={value!r} must be a {'positive' if name == 'max_tokens' else 'non-negative'} integer")
+    for name, flag in (("json_mode", json_mode), ("verify", verify)):
+        if not isinstance(flag, bool):
+            raise InputFormatError(f"{name}={flag!r} must be true or false")
+    if max_cost is not None and (isinstance(max_cost, bool) or not isinstance(max_cost, (int, float)) or max_cost < 0):
+        raise InputFormatError(f"max_cost={max_cost!r} must be a non-negative number")
     setup_llm_logging()
     run = LLMRun.create(
         cache_path=cache,
