@@ -216,3 +216,19 @@ def test_answer_out_is_a_directory(tmp_path: Path, capsys: pytest.CaptureFixture
             "--out", str(tmp_path), "--resume", "--cache-mode", "off"]  # fmt: skip
     assert main(args) == 2
     assert "out=" in capsys.readouterr().err
+
+
+def test_score_resume_after_a_torn_line(tmp_path: Path) -> None:
+    """A result line cut by a kill is dropped on resume, and resuming twice more still works."""
+    out, cache = tmp_path / "out", tmp_path / "c.sqlite"
+    with FakeServer(prism_responder) as srv:
+        args = _score_args(out, srv.base_url, cache)
+        assert main(args) == 0
+        [jsonl] = out.glob("*.jsonl")
+        data = jsonl.read_bytes()
+        jsonl.write_bytes(data[: len(data) - 40])  # the last line loses its end (and newline)
+        assert main(args) == 0
+        assert main(args) == 0
+    ids = [it["canonical_id"] for it in _result(out)["items"]]
+    assert len(ids) == 3 and len(set(ids)) == 3
+    assert all(json.loads(x) for x in jsonl.read_text().splitlines())

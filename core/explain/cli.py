@@ -207,6 +207,10 @@ def score_answers(
         # failed and degraded items are scored again; the others are kept
         done = {k for k, r in latest.items() if r.ok and not r.degraded}
         rows = [r for r in latest.values() if r.key in done]
+        if jsonl.exists():  # drop a line torn by a killed run, so the next line does not join it
+            data = jsonl.read_bytes()
+            if data and not data.endswith(b"\n"):
+                jsonl.write_bytes(data[: data.rfind(b"\n") + 1])
         with jsonl.open("a", encoding="utf-8") as fh:
             for item in items:
                 if item.key in done:
