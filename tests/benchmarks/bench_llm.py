@@ -3,7 +3,8 @@
 * client overhead — calls/s through LLMClient (cache off / cold rw / warm rw) against calling the
   scripted model directly (the reference);
 * concurrency — 20 ms-latency fake model, concurrency 8 against concurrency 1 (ideal ratio 8);
-* HTTP adapter — the OpenAI SDK against the local fake server, against the scripted model;
+* HTTP adapter — the OpenAI SDK against the local fake server, against the scripted model (the
+  server runs in the same process and shares its GIL, so this bounds adapter + server cost);
 * judge calls — model calls to score the official test2 file with causal-only edge judging against
   the original's all-edge judging (needs ../shared/anchors; skipped otherwise).
 
