@@ -106,20 +106,20 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover
-    from causalcheck.adapters._anthropic import AnthropicLLM
-    from causalcheck.adapters._cache import CACHE_MODES, CacheMode, CallCache, request_key
-    from causalcheck.adapters._client import (
+    from ._anthropic import AnthropicLLM
+    from ._cache import CACHE_MODES, CacheMode, CallCache, request_key
+    from ._client import (
         CostMeter,
         LLMClient,
         Prices,
         ProviderLimits,
         RetryPolicy,
     )
-    from causalcheck.adapters._fake import ScriptedLLM, fault, truncated
-    from causalcheck.adapters._loop import run_sync
-    from causalcheck.adapters._openai import OpenAICompatibleLLM
-    from causalcheck.adapters._options import add_llm_arguments
-    from causalcheck.adapters._registry import (
+    from ._fake import ScriptedLLM, fault, truncated
+    from ._loop import run_sync
+    from ._openai import OpenAICompatibleLLM
+    from ._options import add_llm_arguments
+    from ._registry import (
         PROVIDERS,
         LLMRun,
         default_cache_path,
@@ -128,8 +128,8 @@ if TYPE_CHECKING:  # pragma: no cover
         parse_model_string,
         setup_llm_logging,
     )
-    from causalcheck.adapters._secrets import RedactingFilter, redact, register_secret
-    from causalcheck.adapters._types import (
+    from ._secrets import RedactingFilter, redact, register_secret
+    from ._types import (
         LLM,
         Completion,
         CostLimitError,

@@ -13,9 +13,9 @@ import asyncio
 import json
 from typing import Any
 
-from causalcheck.adapters._openai import clean_endpoint
-from causalcheck.adapters._secrets import redact, register_secret
-from causalcheck.adapters._types import Completion, LLMError, Request, TransientLLMError, Usage
+from ._openai import clean_endpoint
+from ._secrets import redact, register_secret
+from ._types import Completion, LLMError, Request, TransientLLMError, Usage
 
 __all__ = ["AnthropicLLM"]
 

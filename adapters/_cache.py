@@ -29,8 +29,9 @@ import time
 from pathlib import Path
 from typing import Any, Literal
 
-from causalcheck.adapters._types import Completion, Request, Usage
 from causalcheck.errors import InputFormatError
+
+from ._types import Completion, Request, Usage
 
 __all__ = ["CACHE_MODES", "CacheMode", "CallCache", "request_key"]
 

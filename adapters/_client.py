@@ -29,9 +29,11 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from causalcheck.adapters._cache import CallCache, request_key
-from causalcheck.adapters._secrets import redact
-from causalcheck.adapters._types import (
+from causalcheck.errors import InputFormatError
+
+from ._cache import CallCache, request_key
+from ._secrets import redact
+from ._types import (
     LLM,
     Completion,
     CostLimitError,
@@ -41,7 +43,6 @@ from causalcheck.adapters._types import (
     TransientLLMError,
     Usage,
 )
-from causalcheck.errors import InputFormatError
 
 __all__ = ["CostMeter", "LLMClient", "Prices", "ProviderLimits", "RetryPolicy"]
 

@@ -18,13 +18,14 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable, Sequence
+from typing import TypeAlias
 
-from causalcheck.adapters._types import Completion, LLMError, Request, TransientLLMError, Usage
+from ._types import Completion, LLMError, Request, TransientLLMError, Usage
 
 __all__ = ["ScriptedLLM", "fault", "truncated"]
 
-Reply = str | Completion | BaseException
-Responder = Callable[[Request], Reply]
+Reply: TypeAlias = "str | Completion | BaseException"
+Responder: TypeAlias = "Callable[[Request], Reply]"
 
 
 def fault(kind: str, *, retry_after: float | None = None) -> BaseException:

@@ -18,8 +18,8 @@ import threading
 from typing import Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 
-from causalcheck.adapters._secrets import redact, register_secret
-from causalcheck.adapters._types import Completion, LLMError, Request, TransientLLMError, Usage
+from ._secrets import redact, register_secret
+from ._types import Completion, LLMError, Request, TransientLLMError, Usage
 
 __all__ = ["OpenAICompatibleLLM", "clean_endpoint"]
 

@@ -29,14 +29,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from causalcheck.adapters._anthropic import AnthropicLLM
-from causalcheck.adapters._cache import CacheMode, CallCache
-from causalcheck.adapters._client import CostMeter, LLMClient, Prices, ProviderLimits, RetryPolicy
-from causalcheck.adapters._openai import OpenAICompatibleLLM
-from causalcheck.adapters._options import add_llm_arguments
-from causalcheck.adapters._secrets import RedactingFilter
-from causalcheck.adapters._types import LLM, LLMError
 from causalcheck.errors import InputFormatError
+
+from ._anthropic import AnthropicLLM
+from ._cache import CacheMode, CallCache
+from ._client import CostMeter, LLMClient, Prices, ProviderLimits, RetryPolicy
+from ._openai import OpenAICompatibleLLM
+from ._options import add_llm_arguments
+from ._secrets import RedactingFilter
+from ._types import LLM, LLMError
 
 __all__ = [
     "PROVIDERS",

@@ -36,7 +36,7 @@ Role = Literal["system", "user", "assistant"]
 _ROLES = ("system", "user", "assistant")
 
 
-class LLMError(CausalCheckError):
+class LLMError(CausalCheckError):  # type: ignore[misc,unused-ignore]
     """A model call failed for a reason that retrying will not fix (or retries ran out)."""
 
 
@@ -53,7 +53,7 @@ class TransientLLMError(LLMError):
         self.retry_after = retry_after
 
 
-class ReplayMissError(LLMError, BudgetExceededError):
+class ReplayMissError(LLMError, BudgetExceededError):  # type: ignore[misc,unused-ignore]
     """Replay mode was asked for a call that is not in the cache (a replay never goes online).
 
     It is also a :class:`~causalcheck.errors.BudgetExceededError` — a replay has no budget
@@ -61,7 +61,7 @@ class ReplayMissError(LLMError, BudgetExceededError):
     """
 
 
-class CostLimitError(BudgetExceededError):
+class CostLimitError(BudgetExceededError):  # type: ignore[misc,unused-ignore]
     """The run reached ``--max-cost``; no further calls are made (CLI exit code 3)."""
 
 

@@ -269,7 +269,7 @@ def _request(messages: list[dict[str, str]], **params: Any) -> Any:
 def _failure_text(exc: BaseException) -> str:
     from causalcheck.adapters import redact
 
-    return redact(str(exc))[:500]
+    return str(redact(str(exc)))[:500]
 
 
 class LLMParser:
@@ -427,7 +427,7 @@ class LLMComponents:
 
     def accounting(self) -> dict[str, Any]:
         """Calls, cache hits, retries, tokens and cost so far (JSON-ready)."""
-        return self.run.meter.summary()
+        return dict(self.run.meter.summary())
 
 
 def add_cli_options(parser: argparse.ArgumentParser) -> None:
@@ -465,9 +465,9 @@ def make_llm_components(args: argparse.Namespace, *, llm_override: LLM | None = 
     run = llm_run_from_args(args)
     parser = edge = crit = None
     if parser_model or llm_override is not None:
-        parser = LLMParser(run.client(llm_override or parser_model), compat=getattr(args, "parser_compat", "full"))  # type: ignore[arg-type]
+        parser = LLMParser(run.client(llm_override or parser_model), compat=getattr(args, "parser_compat", "full"))  # type: ignore[arg-type,unused-ignore]
     if judge or llm_override is not None:
-        client = run.client(llm_override or judge)  # type: ignore[arg-type]
+        client = run.client(llm_override or judge)  # type: ignore[arg-type,unused-ignore]
         edge, crit = LLMEdgeJudge(client), LLMCriterionJudge(client)
     return LLMComponents(
         run=run,

@@ -301,7 +301,7 @@ def make_llm_agent(
     setup_llm_logging()
     run = LLMRun.create(
         cache_path=cache,
-        cache_mode=cache_mode,  # type: ignore[arg-type]
+        cache_mode=cache_mode,  # type: ignore[arg-type,unused-ignore]
         retry=RetryPolicy(max_attempts=int(max_retries) + 1, seed=seed, timeout=float(timeout)),
         max_cost=max_cost,
         base_url=base_url,
