@@ -26,8 +26,8 @@ _EXPORTS: dict[str, str] = {
     "InputFormatError": "causalcheck.errors",
     "Intervention": "causalcheck.records",
     "StepRecord": "causalcheck.records",
-    "check": "causalcheck.check",
-    "check_hypothesis": "causalcheck.check",
+    "check": "causalcheck.checking",
+    "check_hypothesis": "causalcheck.checking",
     "format_hypothesis": "causalcheck.parsing",
     "normalize_node": "causalcheck.graph",
     "parse_equation": "causalcheck.parsing",
@@ -52,11 +52,16 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover
-    from causalcheck.check import check, check_hypothesis
+    from causalcheck.checking import check, check_hypothesis
     from causalcheck.diagnostics import CheckReport, Diagnostic
     from causalcheck.errors import CausalCheckError, DSLSyntaxError, InputFormatError
     from causalcheck.graph import FREQ, CausalGraph, Edge, normalize_node
-    from causalcheck.parsing import format_hypothesis, parse_equation, parse_hypothesis, parse_record
+    from causalcheck.parsing import (
+        format_hypothesis,
+        parse_equation,
+        parse_hypothesis,
+        parse_record,
+    )
     from causalcheck.records import (
         Action,
         DataPoint,

@@ -91,7 +91,7 @@ def _emit(lines: list[tuple[str, str | None]]) -> None:
 
 
 def _render(reports: list[Any], source: str, trajectory: bool, verbose: bool) -> list[tuple[str, str | None]]:
-    from causalcheck.check import first_data_conflict
+    from causalcheck.checking import first_data_conflict
 
     out: list[tuple[str, str | None]] = []
     if trajectory:
@@ -139,7 +139,7 @@ def _render(reports: list[Any], source: str, trajectory: bool, verbose: bool) ->
 
 def handle(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code (errors propagate to :func:`causalcheck.cli.main`)."""
-    from causalcheck.check import check, example_names
+    from causalcheck.checking import check, example_names
     from causalcheck.errors import InputFormatError
 
     if args.list_examples:
@@ -156,7 +156,7 @@ def handle(args: argparse.Namespace) -> int:
     reports = result if isinstance(result, list) else [result]
     problems = sum(not r.ok for r in reports)
     if args.json:
-        from causalcheck.check import first_data_conflict
+        from causalcheck.checking import first_data_conflict
 
         k = first_data_conflict(reports)
         payload = {

@@ -121,7 +121,7 @@ class CausalGraph:
             if len(p) not in (2, 3):
                 raise InputFormatError(f"edge {p!r} must be (cause, effect) or (cause, effect, label)")
             src, dst = str(p[0]), str(p[1])
-            label = p[2] if len(p) == 3 else None  # type: ignore[misc]
+            label = p[2] if len(p) == 3 else None
             if normalize:
                 src, dst = normalize_node(src), normalize_node(dst)
             edges.append(Edge(src, dst, label))
@@ -257,7 +257,8 @@ class CausalGraph:
             raise InputFormatError(
                 f"edges {names[i]!r} -> {names[j]!r} and back cannot both be encoded in a causal-learn matrix"
             )
-        return a.T - a
+        result: np.ndarray = a.T - a
+        return result
 
     def to_causallearn(self, order: Sequence[str] | None = None) -> Any:
         """A ``causallearn.graph.Dag.Dag`` with the same edges (causal-learn imported lazily)."""
@@ -267,7 +268,7 @@ class CausalGraph:
         names = self._order(order)
         cl_nodes = [GraphNode(n) for n in names]
         dag = Dag(cl_nodes)
-        by_name = dict(zip(names, cl_nodes))
+        by_name = dict(zip(names, cl_nodes, strict=True))
         for e in self.edges:
             dag.add_directed_edge(by_name[e.source], by_name[e.target])
         return dag

@@ -166,7 +166,7 @@ def test_record_objects_never_crash(obj):
     except CausalCheckError:
         return
     if rec is not None:
-        from causalcheck.check import check_record
+        from causalcheck.checking import check_record
 
         check_record(rec)
     with contextlib.suppress(CausalCheckError):

@@ -6,7 +6,6 @@ import subprocess
 import sys
 
 import pytest
-
 from causalcheck.cli import main
 
 HEAVY = ("z3", "causallearn", "spacy", "openai", "anthropic", "cliquepicking", "sympy", "lark")

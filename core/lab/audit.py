@@ -217,7 +217,7 @@ def _entry_json(e: Entry) -> dict[str, Any]:
 
 def _solver_check(record: Mapping[str, Any], nodes: list[str], tolerance: float) -> list[Diagnostic]:
     """``hypothesis-contradicts-evidence`` from the core's data-consistency solver (empty if it agrees)."""
-    from causalcheck.check import check_record
+    from causalcheck.checking import check_record
     from causalcheck.errors import CausalCheckError
     from causalcheck.parsing import parse_record
 
@@ -290,7 +290,7 @@ def audit_episode(
 
     The final hypothesis is first checked arithmetically against the agent's final entries;
     when that finds a contradiction (or cannot decide because coefficients are missing) and
-    *solver_checks* is on, the core's exact checks (:func:`causalcheck.check.check_record`:
+    *solver_checks* is on, the core's exact checks (:func:`causalcheck.checking.check_record`:
     ``data-mismatch`` with the smallest accepting tolerance, ``equation-refuted`` with a
     minimal conflicting set of entries) supply the finding and its details.
     """

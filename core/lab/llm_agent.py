@@ -18,7 +18,7 @@ the error as its thought and ``info["degraded"] = True``.  Only non-empty ``past
 ``hypothesis`` replace the carried state.
 
 With ``verify=True`` the agent runs causalcheck's offline checker on the record
-(:func:`causalcheck.check.check_record`: cycles, equations using non-parents, coefficients
+(:func:`causalcheck.checking.check_record`: cycles, equations using non-parents, coefficients
 contradicting the recorded data, …) and, when it reports errors, asks the model once more
 with the findings to correct the record; the corrected record is used if it parses, and
 both checks are kept in ``info["verification"]``.  ``info["llm_calls"]`` lists the tokens,
@@ -202,7 +202,7 @@ class LLMAgent:
             return None, f"{exc}{suffix}"
 
     def _verify(self, record: Mapping[str, Any]) -> list[str]:
-        from causalcheck.check import check_record
+        from causalcheck.checking import check_record
         from causalcheck.parsing import parse_record
 
         try:

@@ -2,7 +2,7 @@
 
 Run ``python tests/benchmarks/bench_check.py`` (``--quick`` for fewer repeats).  Prints:
 
-1. check latency (median, warm) of :func:`causalcheck.check.check_hypothesis` for 7-, 50- and
+1. check latency (median, warm) of :func:`causalcheck.checking.check_hypothesis` for 7-, 50- and
    200-node hypotheses — acyclic, and with a planted cycle so a minimal core is extracted —
    each with 10 data points (goals: ≤ 5 ms at 7 nodes, ≤ 100 ms at 200 nodes);
 2. minimal cycle cores: z3 core + minimisation (ours) against ``networkx.find_cycle`` (the
@@ -28,7 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-from causalcheck.check import check_hypothesis
+from causalcheck.checking import check_hypothesis
 from causalcheck.graph import FREQ, CausalGraph, Edge
 from causalcheck.records import DataPoint, Hypothesis
 from causalcheck.solvers.acyclicity import find_cycle_core, is_acyclic
@@ -140,7 +140,7 @@ def _texts() -> tuple[list[str], str]:
 
         objs = list(iter_json_objects(SAMPLE.read_text(encoding="utf-8")))
         return [o["raw_output"] for o in objs], "official sample raw_io.jsonl (14 records)"
-    from causalcheck.check import example_path
+    from causalcheck.checking import example_path
 
     lines = example_path("trajectory").read_text(encoding="utf-8").splitlines()
     return [json.dumps(json.loads(x)["record"]) for x in lines if x.strip()], "bundled example trajectory"

@@ -1,4 +1,4 @@
-"""``causalcheck.check``: verify hypotheses, step records and whole agent trajectories.
+"""``causalcheck.checking`` (public as ``causalcheck.check``): verify hypotheses, step records and whole agent trajectories.
 
 :func:`check_hypothesis` runs every solver of :mod:`causalcheck.solvers` on one hypothesis
 and collects their diagnostics into a :class:`~causalcheck.diagnostics.CheckReport`:
@@ -34,8 +34,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import sys
-import types
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -350,25 +348,3 @@ def check(
         report = check_record(rec, reference=ref, tolerance=tolerance, nodes=nodes)
         return dataclasses.replace(report, subject=source)
     return check_trajectory(records, reference=ref, tolerance=tolerance, nodes=nodes)
-
-
-class _CallableModule(types.ModuleType):
-    """``causalcheck.check`` is both this module and the function :func:`check`.
-
-    Importing the submodule (``from causalcheck.check import …``) rebinds the package
-    attribute ``causalcheck.check`` to the module, so the module itself forwards calls.
-    """
-
-    def __call__(
-        self,
-        obj: Any,
-        *,
-        reference: Iterable[tuple[str, str]] = (),
-        tolerance: float = 0.01,
-        nodes: Iterable[str] | None = None,
-        data: Sequence[DataPoint] = (),
-    ) -> CheckReport | list[CheckReport]:
-        return check(obj, reference=reference, tolerance=tolerance, nodes=nodes, data=data)
-
-
-sys.modules[__name__].__class__ = _CallableModule
