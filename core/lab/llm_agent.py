@@ -90,31 +90,14 @@ def extract_record(text: str) -> dict[str, Any]:
             continue
         if isinstance(obj, dict):
             return obj
-    # last balanced top-level {...}
-    depth, start, last = 0, -1, None
-    in_str = esc = False
-    for i, ch in enumerate(s):
-        if in_str:
-            if esc:
-                esc = False
-            elif ch == "\\":
-                esc = True
-            elif ch == '"':
-                in_str = False
-            continue
-        if ch == '"':
-            in_str = True
-        elif ch == "{":
-            if depth == 0:
-                start = i
-            depth += 1
-        elif ch == "}" and depth > 0:
-            depth -= 1
-            if depth == 0:
-                last = s[start : i + 1]
-    if last is not None:
+    # last balanced top-level {...} (the official controller's last resort)
+    from causalcheck._extract import balanced_objects
+
+    spans = balanced_objects(s)
+    if spans:
+        lo, hi = spans[-1]
         try:
-            obj = json.loads(last)
+            obj = json.loads(s[lo:hi])
         except json.JSONDecodeError:
             obj = None
         if isinstance(obj, dict):
