@@ -306,18 +306,84 @@ def _has_cycle(edges: Sequence[Edge]) -> bool:
     return seen < len(indeg)
 
 
+def _find_cycle_like_networkx(cg: CausalGraph) -> tuple[Edge, ...] | None:
+    """The cycle ``find_cycle_core(cg, method="networkx")`` returns, without building a networkx graph.
+
+    A plain-dict replay of ``networkx.find_cycle`` (start nodes in node order, successors in
+    first-added order, the same backtracking of the active path), then the same mapping to
+    :class:`Edge` (the last edge of a pair wins) and head-to-tail ordering.  The depth-first
+    search does not descend into nodes explored from an earlier start: every edge it would
+    meet there is skipped by ``find_cycle`` anyway (the explored set is closed under
+    reachability), so the cycle found is the same.
+    """
+    from causalcheck.solvers.acyclicity import _cycle_order
+
+    succ: dict[str, dict[str, None]] = {n: {} for n in cg.nodes}
+    lookup: dict[tuple[str, str], Edge] = {}
+    for e in cg.edges:
+        succ[e.source].setdefault(e.target, None)
+        lookup[(e.source, e.target)] = e
+    explored: set[str] = set()
+    for start in succ:
+        if start in explored:
+            continue
+        path: list[tuple[str, str]] = []
+        seen = {start}
+        active = {start}
+        previous_head: str | None = None
+        iters: dict[str, Any] = {}
+        visited: set[tuple[str, str]] = set()
+        stack = [start]
+        final: str | None = None
+        while stack:
+            tail = stack[-1]
+            it = iters.get(tail)
+            if it is None:
+                it = iters[tail] = iter(succ[tail])
+            head = next(it, None)
+            if head is None:
+                stack.pop()
+                continue
+            edge = (tail, head)
+            if edge in visited or head in explored:
+                continue
+            visited.add(edge)
+            stack.append(head)
+            if previous_head is not None and tail != previous_head:
+                while True:
+                    if not path:
+                        active = {tail}
+                        break
+                    active.remove(path.pop()[1])
+                    if path and path[-1][1] == tail:
+                        break
+            path.append(edge)
+            if head in active:
+                final = head
+                break
+            seen.add(head)
+            active.add(head)
+            previous_head = head
+        if final is not None:
+            k = next(i for i, (t, _) in enumerate(path) if t == final)
+            cycle: tuple[Edge, ...] = _cycle_order([lookup[p] for p in path[k:]])
+            return cycle
+        explored.update(seen)
+    return None
+
+
 def check_graph(graph: ExplanationGraph, *, merge_restated: bool = True) -> tuple[Diagnostic, ...]:
     """Cycle and opposite-direction findings on the causal edges of *graph*, through the core checks.
 
     With *merge_restated* (default) EDUs that restate one claim are merged first
     (:func:`claim_classes`), so "Prices rise, so wages rise. Wages rise, so prices rise."
     is a cycle even though each sentence has its own EDUs.  Codes: ``"cycle"`` (error; a
-    minimal cycle from :func:`causalcheck.solvers.acyclicity.find_cycle_core`, ``elements``
-    = its edges ``"EDUa -> EDUb"``; the networkx method — one simple cycle, which is already
-    a minimal core — because z3 would cost more than the rest of the scoring) and ``"direction-contradiction"`` (error; from
+    minimal cycle, ``elements`` = its edges ``"EDUa -> EDUb"``: the cycle that
+    :func:`causalcheck.solvers.acyclicity.find_cycle_core` with ``method="networkx"`` returns —
+    one simple cycle, which is already a minimal core; z3 would cost more than the rest of
+    the scoring — found by a plain-dict replay of ``networkx.find_cycle``) and ``"direction-contradiction"`` (error; from
     :func:`causalcheck.solvers.contradictions.direction_contradictions`).
     """
-    from causalcheck.solvers.acyclicity import find_cycle_core
     from causalcheck.solvers.contradictions import direction_contradictions
 
     causal_ids = {n for e in graph.edges if e.causal for n in (e.source, e.target)}
@@ -338,7 +404,7 @@ def check_graph(graph: ExplanationGraph, *, merge_restated: bool = True) -> tupl
         return ()  # the common case, decided without building the core graph
     cg = CausalGraph((), tuple(pairs))
     out: list[Diagnostic] = []
-    core = find_cycle_core(cg, method="networkx")
+    core = _find_cycle_like_networkx(cg)
     if core:
         shown = " -> ".join([core[0].source, *(e.target for e in core)])
         merged = sorted({k for k, v in mapping.items() if v != k})

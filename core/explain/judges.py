@@ -27,12 +27,12 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
-from causalcheck.explain._cues import lead_cue
+from causalcheck.explain._cues import Cue, lead_cue
 from causalcheck.explain._text import SENTENCE_PIECES, content_stems
 from causalcheck.explain.data import BAND_KEYS
-from causalcheck.explain.graph import is_causal
+from causalcheck.explain.graph import CAUSAL_TYPES
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.explain.data import Criterion, WhatIfItem
@@ -216,13 +216,22 @@ class OfflineEdgeJudge:
             where[node.id] = pos
             if pos >= 0:
                 cursor = pos + len(needle)
+        units: dict[str, _Unit] = {}
+        premise: dict[str, bool] = {}
         out = []
+        edge_list = graph.edges
         for i in edges:
-            e = graph.edges[i]
-            ok, why = self._judge(
-                text, q_stems, texts.get(e.source, ""), texts.get(e.target, ""), e.relation_type.upper(),
-                where.get(e.source, -1), where.get(e.target, -1),
-            )  # fmt: skip
+            e = edge_list[i]
+            s_raw, t_raw = texts.get(e.source, ""), texts.get(e.target, "")
+            s_unit = units.get(s_raw)
+            if s_unit is None:
+                s_unit = units[s_raw] = _unit(s_raw)
+            t_unit = units.get(t_raw)
+            if t_unit is None:
+                t_unit = units[t_raw] = _unit(t_raw)
+            ok, why = _judge_units(
+                text, q_stems, s_unit, t_unit, e.relation_type.upper(), where.get(e.source, -1), where.get(e.target, -1), premise
+            )
             out.append(EdgeJudgment(1.0 if ok else 0.0, "yes" if ok else "no", rationale=why))
         return out
 
@@ -230,52 +239,81 @@ class OfflineEdgeJudge:
     def _judge(
         text: str, q_stems: frozenset[str], s_raw: str, t_raw: str, label: str, s_pos: int = -1, t_pos: int = -1
     ) -> tuple[bool, str]:
-        s, t = _norm(s_raw), _norm(t_raw)
-        if not s or not t:
-            return False, "rule 1: an endpoint has no text"
-        if len(content_stems(s)) < 2 or len(content_stems(t)) < 2:
-            return False, "rule 1: an endpoint is vague (fewer than two content words)"
-        if s_pos < 0:
-            s_pos = text.find(s)
-        if s_pos < 0:
-            return False, "rule 1: the source text does not occur in the answer"
-        if t_pos < 0:
-            t_pos = text.find(t)
-        if t_pos < 0:
-            return False, "rule 1: the target text does not occur in the answer"
-        s_first = s_pos <= t_pos
-        (a_pos, a), (b_pos, b) = ((s_pos, s), (t_pos, t)) if s_first else ((t_pos, t), (s_pos, s))
-        if a_pos + len(a) > b_pos:
-            return False, "rule 2: the endpoints overlap"
-        gap = text[a_pos + len(a) : b_pos]
-        core = gap.strip(" \t,;:—–-()\"'“”’")
-        gap_cue = lead_cue(core) if core else None
-        if core and (gap_cue is None or len(core) > len(gap_cue.phrase) + 1):
-            return False, "rule 2: the units are not adjacent in the text"
-        later_cue = gap_cue or lead_cue(b)
-        first_cue = lead_cue(a)
-        same_sentence = not _TERMINATOR.search(a[-4:]) and not any(c in gap for c in ".!?\n")
-        if not is_causal(label):
-            if label in _FAMILY_LABELS and not any(c is not None and c.label == label for c in (later_cue, first_cue)):
-                return False, f"rule 3: no {label.lower()} cue links the units"
-            return True, "rules 1-2: explicit, adjacent units"
-        want = ("cond",) if label == "CONDITION" else ("fwd", "back", "cond")
-        linked = ""
-        if s_first and later_cue is not None and later_cue.kind == "fwd" and "fwd" in want:
-            linked = f"forward cue {later_cue.phrase!r}"
-        elif s_first and first_cue is not None and first_cue.kind in ("cond", "back") and first_cue.kind in want and same_sentence:
-            linked = f"opening cue {first_cue.phrase!r}"
-        elif not s_first and later_cue is not None and later_cue.kind in ("back", "cond") and later_cue.kind in want:
-            linked = f"backward cue {later_cue.phrase!r}"
-        if not linked:
-            return False, "rule 3: no explicit connective links source to target in this direction"
-        if not same_sentence and not (content_stems(s) & content_stems(t)):
-            return False, "rule 4: units in different sentences share no content word"
-        if not content_stems(t) - q_stems - _META_WORDS:
-            return False, "rule 5: the target only restates the question"
-        if _is_premise(t, q_stems) and not _is_premise(s, q_stems):
+        return _judge_units(text, q_stems, _unit(s_raw), _unit(t_raw), label, s_pos, t_pos, {})
+
+
+class _Unit(NamedTuple):
+    """An edge endpoint as the edge judge reads it: normalised text, its content stems, its opening cue."""
+
+    text: str
+    stems: frozenset[str]
+    cue: Cue | None
+
+
+def _unit(raw: str) -> _Unit:
+    norm = _norm(raw)
+    if not norm:
+        return _Unit(norm, frozenset(), None)
+    return _Unit(norm, content_stems(norm), lead_cue(norm))
+
+
+def _judge_units(
+    text: str, q_stems: frozenset[str], su: _Unit, tu: _Unit, label: str, s_pos: int, t_pos: int, premise: dict[str, bool]
+) -> tuple[bool, str]:
+    """The rules of :class:`OfflineEdgeJudge` for one edge; *premise* memoises :func:`_is_premise` per text."""
+    s, t = su.text, tu.text
+    if not s or not t:
+        return False, "rule 1: an endpoint has no text"
+    if len(su.stems) < 2 or len(tu.stems) < 2:
+        return False, "rule 1: an endpoint is vague (fewer than two content words)"
+    if s_pos < 0:
+        s_pos = text.find(s)
+    if s_pos < 0:
+        return False, "rule 1: the source text does not occur in the answer"
+    if t_pos < 0:
+        t_pos = text.find(t)
+    if t_pos < 0:
+        return False, "rule 1: the target text does not occur in the answer"
+    s_first = s_pos <= t_pos
+    (a_pos, a, au), (b_pos, bu) = ((s_pos, s, su), (t_pos, tu)) if s_first else ((t_pos, t, tu), (s_pos, su))
+    if a_pos + len(a) > b_pos:
+        return False, "rule 2: the endpoints overlap"
+    gap = text[a_pos + len(a) : b_pos]
+    core = gap.strip(" \t,;:—–-()\"'“”’") if gap else gap
+    gap_cue = lead_cue(core) if core else None
+    if core and (gap_cue is None or len(core) > len(gap_cue.phrase) + 1):
+        return False, "rule 2: the units are not adjacent in the text"
+    later_cue = gap_cue or bu.cue
+    first_cue = au.cue
+    same_sentence = not _TERMINATOR.search(a[-4:]) and not (gap and any(c in gap for c in ".!?\n"))
+    if label.upper() not in CAUSAL_TYPES:
+        if label in _FAMILY_LABELS and not any(c is not None and c.label == label for c in (later_cue, first_cue)):
+            return False, f"rule 3: no {label.lower()} cue links the units"
+        return True, "rules 1-2: explicit, adjacent units"
+    want = ("cond",) if label == "CONDITION" else ("fwd", "back", "cond")
+    linked = ""
+    if s_first and later_cue is not None and later_cue.kind == "fwd" and "fwd" in want:
+        linked = f"forward cue {later_cue.phrase!r}"
+    elif s_first and first_cue is not None and first_cue.kind in ("cond", "back") and first_cue.kind in want and same_sentence:
+        linked = f"opening cue {first_cue.phrase!r}"
+    elif not s_first and later_cue is not None and later_cue.kind in ("back", "cond") and later_cue.kind in want:
+        linked = f"backward cue {later_cue.phrase!r}"
+    if not linked:
+        return False, "rule 3: no explicit connective links source to target in this direction"
+    if not same_sentence and not (su.stems & tu.stems):
+        return False, "rule 4: units in different sentences share no content word"
+    if not tu.stems - q_stems - _META_WORDS:
+        return False, "rule 5: the target only restates the question"
+    t_premise = premise.get(t)
+    if t_premise is None:
+        t_premise = premise[t] = _is_premise(t, q_stems)
+    if t_premise:
+        s_premise = premise.get(s)
+        if s_premise is None:
+            s_premise = premise[s] = _is_premise(s, q_stems)
+        if not s_premise:
             return False, "rule 5: the target restates the premise, which nothing in the answer causes"
-        return True, f"rules 1-5 hold ({linked})"
+    return True, f"rules 1-5 hold ({linked})"
 
 
 _HEDGES = re.compile(
