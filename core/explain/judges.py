@@ -254,7 +254,9 @@ def _unit(raw: str) -> _Unit:
     norm = _norm(raw)
     if not norm:
         return _Unit(norm, frozenset(), None)
-    return _Unit(norm, content_stems(norm), lead_cue(norm))
+    # content_stems(raw) == content_stems(norm) (case and spacing do not change the stems); the raw
+    # text is the key the graph checks look up later, so the cached entry is shared
+    return _Unit(norm, content_stems(raw), lead_cue(norm))
 
 
 def _judge_units(

@@ -82,24 +82,35 @@ def _token_arrays(doc: Any) -> tuple[list[int], list[int], list[int]]:
 
 
 def _rule_sentences(
-    text: str, idx: list[int], length: list[int], punct: list[int], punct_chars: Any, pieces: list[str] | None = None
+    text: str,
+    idx: list[int],
+    length: list[int],
+    punct: list[int],
+    punct_chars: Any,
+    pieces: list[str] | None = None,
+    enders: list[int] | None = None,
 ) -> list[tuple[int, int]]:
     """Sentence character spans by spaCy's ``sentencizer`` rule: a sentence starts at the first
-    token after a sentence-final punctuation token that is not punctuation itself."""
+    token after a sentence-final punctuation token that is not punctuation itself.
+
+    *enders* = the indices of the tokens whose text is in *punct_chars*, when the caller has them.
+    """
     n = len(idx)
     if n == 0:
         return []
-    if pieces is None:
-        pieces = [text[a : a + ln] for a, ln in zip(idx, length, strict=True)]
+    if enders is None:
+        if pieces is None:
+            pieces = [text[a : a + ln] for a, ln in zip(idx, length, strict=True)]
+        # only tokens in punct_chars change the state; jump from one to the next
+        enders = [k for k, piece in enumerate(pieces) if piece in punct_chars]
+    is_ender = set(enders)
     starts = [0]
     i = 0
-    # only tokens in punct_chars change the state; jump from one to the next
-    enders = [k for k, piece in enumerate(pieces) if piece in punct_chars]
     for k in enders:
         if k < i:
             continue
         j = k + 1
-        while j < n and (punct[j] or pieces[j] in punct_chars):
+        while j < n and (punct[j] or j in is_ender):
             j += 1
         if j < n:
             starts.append(j)
@@ -150,24 +161,55 @@ _SEMICOLON = re.compile(r";\s*(?=\S)")
 _COMMA_NEXT = re.compile(r",\s+(?=\S)")
 
 
-def _token_cuts(
-    text: str, doc: Any, spans: list[tuple[int, int]], arrays: tuple[list[int], list[str]] | None = None
-) -> list[list[int]]:
+@lru_cache(maxsize=1)
+def _hash_tables() -> tuple[Any, Any]:
+    """``(hashes of the cue first words and "and", hashes of the sentencizer's punctuation)`` as
+    numpy arrays of spaCy string hashes (``LOWER`` / ``ORTH`` values), to find candidate tokens in bulk."""
+    import numpy as np
+    from spacy.strings import get_string_id
+
+    words = np.array(sorted({get_string_id(w) for w in [*_TABLE, "and"]}), dtype=np.uint64)
+    punct = np.array(sorted({get_string_id(c) for c in _blank_pipeline().get_pipe("sentencizer").punct_chars}), dtype=np.uint64)
+    return words, punct
+
+
+def _doc_array(doc: Any) -> Any:
+    """``doc.to_array([IDX, LENGTH, IS_PUNCT, IS_SPACE, LOWER, ORTH])`` (token attributes in bulk)."""
+    from spacy.attrs import IDX, IS_PUNCT, IS_SPACE, LENGTH, LOWER, ORTH
+
+    return doc.to_array([IDX, LENGTH, IS_PUNCT, IS_SPACE, LOWER, ORTH])
+
+
+def _token_cuts(text: str, doc: Any, spans: list[tuple[int, int]], arr: Any = None) -> list[list[int]]:
     """Rule cut positions per sentence span (module docstring rules); only cue tokens are visited.
 
-    *arrays* = ``(token offsets, token texts)`` when the caller already has them.
+    *arr* = :func:`_doc_array` of *doc* when the caller already has it.  Candidate tokens (a
+    cue's first word or "and", by the hash of the lowercased token) are found in bulk; the
+    lowercased text is built only for them and their neighbours.
     """
-    if arrays is None:
-        all_idx, all_len, _ = _token_arrays(doc)
-        pieces = [text[a : a + ln] for a, ln in zip(all_idx, all_len, strict=True)]
-    else:
-        all_idx, pieces = arrays
-    keep = [k for k, piece in enumerate(pieces) if not piece.isspace()]
-    idxs = [all_idx[k] for k in keep]
-    lows = [pieces[k].lower() for k in keep]
-    n = len(lows)
-    starts = [lo for lo, _ in spans]
+    import numpy as np
+
     out: list[list[int]] = [[] for _ in spans]
+    if len(doc) == 0:
+        return out
+    if arr is None:
+        arr = _doc_array(doc)
+    kept = np.flatnonzero(arr[:, 3] == 0)  # tokens that are not whitespace
+    n = len(kept)
+    word_hashes, _ = _hash_tables()
+    cand = np.flatnonzero(np.isin(arr[kept, 4], word_hashes)).tolist()
+    kept_idx = arr[kept, 0].tolist()
+    kept_len = arr[kept, 1].tolist()
+    lows: dict[int, str] = {}
+
+    def low(j: int) -> str:
+        w = lows.get(j)
+        if w is None:
+            a = kept_idx[j]
+            w = lows[j] = text[a : a + kept_len[j]].lower()
+        return w
+
+    starts = [lo for lo, _ in spans]
 
     def span_of(pos: int) -> int:
         k = bisect_right(starts, pos) - 1
@@ -183,23 +225,26 @@ def _token_cuts(
         if k >= 0:
             out[k].append(m.end())
     skip_until = -1
-    for i in [j for j, w in enumerate(lows) if j and (w in _TABLE or w == "and")]:
-        if i < skip_until:
+    for i in cand:
+        if not i or i < skip_until:
             continue
-        k = span_of(idxs[i])
+        w = low(i)
+        if w not in _TABLE and w != "and":
+            continue  # a hash collision
+        k = span_of(kept_idx[i])
         if k < 0:
             continue
         start = i
-        after_punct = lows[i - 1] in _PUNCT_BEFORE
-        if lows[i] == "and":
-            if not after_punct or i + 1 >= n or lows[i + 1] not in _TABLE:
+        after_punct = low(i - 1) in _PUNCT_BEFORE
+        if w == "and":
+            if not after_punct or i + 1 >= n or low(i + 1) not in _TABLE:
                 continue
             i += 1  # ", and so …": the cut goes before "and"
-        for rest, splits in _TABLE[lows[i]]:
+        for rest, splits in _TABLE[low(i)]:
             width = len(rest)
-            if i + width < n and tuple(lows[i + 1 : i + 1 + width]) == rest:
-                if after_punct or (splits and not (i + width + 1 < n and lows[i + width + 1][:1].isdigit())):
-                    out[k].append(idxs[start])
+            if i + width < n and all(low(i + 1 + q) == r for q, r in enumerate(rest)):
+                if after_punct or (splits and not (i + width + 1 < n and low(i + width + 1)[:1].isdigit())):
+                    out[k].append(kept_idx[start])
                 skip_until = i + width + 1
                 break
     return out
@@ -232,13 +277,18 @@ class RuleSegmenter:
             raise InputFormatError(f"text={text!r:.60} must be a string")
         if not text.strip():
             return []
+        import numpy as np
+
         nlp = _blank_pipeline()
         doc = nlp.make_doc(text)
-        idx, length, punct = _token_arrays(doc)
-        pieces = [text[a : a + ln] for a, ln in zip(idx, length, strict=True)]
-        sents = _rule_sentences(text, idx, length, punct, nlp.get_pipe("sentencizer").punct_chars, pieces)
+        arr = _doc_array(doc)
+        idx, length, punct = arr[:, 0].tolist(), arr[:, 1].tolist(), arr[:, 2].tolist()
+        punct_chars = nlp.get_pipe("sentencizer").punct_chars
+        # only tokens whose text is in punct_chars (found by ORTH hash, then checked) end a sentence
+        enders = [k for k in np.flatnonzero(np.isin(arr[:, 5], _hash_tables()[1])).tolist() if text[idx[k] : idx[k] + length[k]] in punct_chars]
+        sents = _rule_sentences(text, idx, length, punct, punct_chars, enders=enders)
         spans = _sentence_spans(text, doc, sents)
-        per_span = dict(zip(spans, _token_cuts(text, doc, spans, (idx, pieces)), strict=True))
+        per_span = dict(zip(spans, _token_cuts(text, doc, spans, arr), strict=True))
         return _assemble(text, spans, lambda lo, hi: sorted(set(per_span[(lo, hi)])))
 
 
