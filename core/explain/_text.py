@@ -35,6 +35,7 @@ _STOP_TEXT = """a about above after again against all also although am an and an
 STOPWORDS: frozenset[str] = frozenset(_STOP_TEXT.split())
 
 _WORD3 = re.compile(r"[^\W\d_]{3,}")
+_ASCII_WORD3 = re.compile(r"[a-z]{3,}")
 _ASCII_LETTER_BYTES = bytes(range(65, 91)) + bytes(range(97, 123))
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 
@@ -47,7 +48,10 @@ def stem(word: str) -> str:
 @lru_cache(maxsize=16384)
 def content_stems(text: str) -> frozenset[str]:
     """The set of content stems of *text* (see the module docstring)."""
-    return frozenset({w[:6] for w in _WORD3.findall(text.lower()) if w.isascii() and w not in STOPWORDS})
+    low = text.lower()
+    if low.isascii():  # then the letters are a-z: no per-word check
+        return frozenset({w[:6] for w in _ASCII_WORD3.findall(low) if w not in STOPWORDS})
+    return frozenset({w[:6] for w in _WORD3.findall(low) if w.isascii() and w not in STOPWORDS})
 
 
 #: Sentence-like pieces: a run without . ! ? or newline, plus its closing punctuation.

@@ -147,6 +147,7 @@ class AnswerParser(Protocol):
 
 # ====================================================================== offline judges
 _TERMINATOR = re.compile(r"[.!?][\"'”’)\]]*\s*$")
+_GAP_END = re.compile(r"[.!?\n]")
 _FAMILY_LABELS = frozenset({"CONTRAST", "CONCESSION", "EXAMPLE", "PURPOSE", "SUMMARY", "RESTATEMENT"})
 
 
@@ -287,7 +288,7 @@ def _judge_units(
         return False, "rule 2: the units are not adjacent in the text"
     later_cue = gap_cue or bu.cue
     first_cue = au.cue
-    same_sentence = not _TERMINATOR.search(a[-4:]) and not (gap and any(c in gap for c in ".!?\n"))
+    same_sentence = not _TERMINATOR.search(a[-4:]) and not (gap and _GAP_END.search(gap))
     if label.upper() not in CAUSAL_TYPES:
         if label in _FAMILY_LABELS and not any(c is not None and c.label == label for c in (later_cue, first_cue)):
             return False, f"rule 3: no {label.lower()} cue links the units"

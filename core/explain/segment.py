@@ -173,6 +173,15 @@ def _hash_tables() -> tuple[Any, Any]:
     return words, punct
 
 
+@lru_cache(maxsize=1)
+def _hashed_table() -> tuple[dict[str, list[tuple[tuple[int, ...], tuple[str, ...], bool]]], frozenset[int]]:
+    """:data:`_TABLE` with the spaCy hashes of each cue's remaining words, and the hashes of :data:`_PUNCT_BEFORE`."""
+    from spacy.strings import get_string_id
+
+    table = {w: [(tuple(get_string_id(r) for r in rest), rest, splits) for rest, splits in entries] for w, entries in _TABLE.items()}
+    return table, frozenset(get_string_id(p) for p in _PUNCT_BEFORE)
+
+
 def _doc_array(doc: Any) -> Any:
     """``doc.to_array([IDX, LENGTH, IS_PUNCT, IS_SPACE, LOWER, ORTH])`` (token attributes in bulk)."""
     from spacy.attrs import IDX, IS_PUNCT, IS_SPACE, LENGTH, LOWER, ORTH
@@ -200,14 +209,10 @@ def _token_cuts(text: str, doc: Any, spans: list[tuple[int, int]], arr: Any = No
     cand = np.flatnonzero(np.isin(arr[kept, 4], word_hashes)).tolist()
     kept_idx = arr[kept, 0].tolist()
     kept_len = arr[kept, 1].tolist()
-    lows: dict[int, str] = {}
 
     def low(j: int) -> str:
-        w = lows.get(j)
-        if w is None:
-            a = kept_idx[j]
-            w = lows[j] = text[a : a + kept_len[j]].lower()
-        return w
+        a = kept_idx[j]
+        return text[a : a + kept_len[j]].lower()
 
     starts = [lo for lo, _ in spans]
 
@@ -225,6 +230,8 @@ def _token_cuts(text: str, doc: Any, spans: list[tuple[int, int]], arr: Any = No
         if k >= 0:
             out[k].append(m.end())
     skip_until = -1
+    lh = arr[kept, 4].tolist()  # hashes of the lowercased tokens: equal words have equal hashes
+    h_table, h_punct = _hashed_table()
     for i in cand:
         if not i or i < skip_until:
             continue
@@ -235,14 +242,17 @@ def _token_cuts(text: str, doc: Any, spans: list[tuple[int, int]], arr: Any = No
         if k < 0:
             continue
         start = i
-        after_punct = low(i - 1) in _PUNCT_BEFORE
+        after_punct = lh[i - 1] in h_punct and low(i - 1) in _PUNCT_BEFORE
         if w == "and":
-            if not after_punct or i + 1 >= n or low(i + 1) not in _TABLE:
+            if not after_punct or i + 1 >= n:
+                continue
+            w = low(i + 1)
+            if w not in _TABLE:
                 continue
             i += 1  # ", and so …": the cut goes before "and"
-        for rest, splits in _TABLE[low(i)]:
+        for rest_h, rest, splits in h_table[w]:
             width = len(rest)
-            if i + width < n and all(low(i + 1 + q) == r for q, r in enumerate(rest)):
+            if i + width < n and tuple(lh[i + 1 : i + 1 + width]) == rest_h and all(low(i + 1 + q) == r for q, r in enumerate(rest)):
                 if after_punct or (splits and not (i + width + 1 < n and low(i + width + 1)[:1].isdigit())):
                     out[k].append(kept_idx[start])
                 skip_until = i + width + 1
