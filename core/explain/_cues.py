@@ -71,6 +71,27 @@ _FIRST_WORDS = frozenset(c.phrase.split()[0] for c in CUES) | {"and", "but"}
 _FIRST = re.compile(r"^[\W_]*(\w+)")
 
 
+def _lead_by_word() -> dict[str, re.Pattern[str]]:
+    """Per opening word, :data:`_LEAD` restricted to the phrases that can match after it.
+
+    A phrase starts at the text's first word character and its first word is that whole
+    word, so only phrases with that first word can match; "and" / "but" (the optional
+    prefixes) keep the full pattern.  The phrases keep their order, so the same one wins.
+    """
+    order = sorted(_BY_PHRASE, key=len, reverse=True)
+    out: dict[str, re.Pattern[str]] = {}
+    for word in _FIRST_WORDS:
+        if word in ("and", "but"):
+            out[word] = _LEAD
+            continue
+        alt = "|".join(re.escape(p) for p in order if p.split()[0] == word)
+        out[word] = re.compile(rf"^[\W_]*({alt})(?![\w])", re.IGNORECASE)
+    return out
+
+
+_LEAD_BY_WORD = _lead_by_word()
+
+
 def lead_cue(text: str) -> Cue | None:
     """The cue phrase that opens *text*, if any (longest match wins).
 
@@ -78,9 +99,12 @@ def lead_cue(text: str) -> Cue | None:
     ('RESULT', 'back')
     """
     first = _FIRST.match(text)
-    if first is None or first.group(1).lower() not in _FIRST_WORDS:
+    if first is None:
         return None
-    m = _LEAD.match(text)
+    lead = _LEAD_BY_WORD.get(first.group(1).lower())
+    if lead is None:
+        return None
+    m = lead.match(text)
     if not m:
         return None
     phrase = m.group(1).lower()
