@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 from causalcheck.explain._cues import Cue, lead_cue
@@ -376,14 +378,16 @@ class _Profile:
     sentences: int
 
 
+_LASTGROUP = attrgetter("lastgroup")
+
+
 @lru_cache(maxsize=64)
 def _profile(answer: str, question_stems: frozenset[str]) -> _Profile:
     """What the criterion judge reads from an answer (computed once per answer, not per criterion)."""
     pieces, stems = _novel_sentences(answer, question_stems)
     text = " ".join(pieces)
-    counts = {"c": 0, "h": 0, "o": 0}
-    for m in _COUNTS.finditer(text.lower()):  # lowercase patterns: faster than IGNORECASE
-        counts[str(m.lastgroup)] += 1
+    # lowercase patterns: faster than IGNORECASE; the matches are counted by group in C
+    counts = Counter(map(_LASTGROUP, _COUNTS.finditer(text.lower())))
     return _Profile(
         text=text,
         stems=frozenset(stems),
