@@ -82,35 +82,24 @@ def _token_arrays(doc: Any) -> tuple[list[int], list[int], list[int]]:
 
 
 def _rule_sentences(
-    text: str,
-    idx: list[int],
-    length: list[int],
-    punct: list[int],
-    punct_chars: Any,
-    pieces: list[str] | None = None,
-    enders: list[int] | None = None,
+    text: str, idx: list[int], length: list[int], punct: list[int], punct_chars: Any, pieces: list[str] | None = None
 ) -> list[tuple[int, int]]:
     """Sentence character spans by spaCy's ``sentencizer`` rule: a sentence starts at the first
-    token after a sentence-final punctuation token that is not punctuation itself.
-
-    *enders* = the indices of the tokens whose text is in *punct_chars*, when the caller has them.
-    """
+    token after a sentence-final punctuation token that is not punctuation itself."""
     n = len(idx)
     if n == 0:
         return []
-    if enders is None:
-        if pieces is None:
-            pieces = [text[a : a + ln] for a, ln in zip(idx, length, strict=True)]
-        # only tokens in punct_chars change the state; jump from one to the next
-        enders = [k for k, piece in enumerate(pieces) if piece in punct_chars]
-    is_ender = set(enders)
+    if pieces is None:
+        pieces = [text[a : a + ln] for a, ln in zip(idx, length, strict=True)]
     starts = [0]
     i = 0
+    # only tokens in punct_chars change the state; jump from one to the next
+    enders = [k for k, piece in enumerate(pieces) if piece in punct_chars]
     for k in enders:
         if k < i:
             continue
         j = k + 1
-        while j < n and (punct[j] or j in is_ender):
+        while j < n and (punct[j] or pieces[j] in punct_chars):
             j += 1
         if j < n:
             starts.append(j)
@@ -161,60 +150,24 @@ _SEMICOLON = re.compile(r";\s*(?=\S)")
 _COMMA_NEXT = re.compile(r",\s+(?=\S)")
 
 
-@lru_cache(maxsize=1)
-def _hash_tables() -> tuple[Any, Any]:
-    """``(hashes of the cue first words and "and", hashes of the sentencizer's punctuation)`` as
-    numpy arrays of spaCy string hashes (``LOWER`` / ``ORTH`` values), to find candidate tokens in bulk."""
-    import numpy as np
-    from spacy.strings import get_string_id
-
-    words = np.array(sorted({get_string_id(w) for w in [*_TABLE, "and"]}), dtype=np.uint64)
-    punct = np.array(sorted({get_string_id(c) for c in _blank_pipeline().get_pipe("sentencizer").punct_chars}), dtype=np.uint64)
-    return words, punct
-
-
-@lru_cache(maxsize=1)
-def _hashed_table() -> tuple[dict[str, list[tuple[tuple[int, ...], tuple[str, ...], bool]]], frozenset[int]]:
-    """:data:`_TABLE` with the spaCy hashes of each cue's remaining words, and the hashes of :data:`_PUNCT_BEFORE`."""
-    from spacy.strings import get_string_id
-
-    table = {w: [(tuple(get_string_id(r) for r in rest), rest, splits) for rest, splits in entries] for w, entries in _TABLE.items()}
-    return table, frozenset(get_string_id(p) for p in _PUNCT_BEFORE)
-
-
-def _doc_array(doc: Any) -> Any:
-    """``doc.to_array([IDX, LENGTH, IS_PUNCT, IS_SPACE, LOWER, ORTH])`` (token attributes in bulk)."""
-    from spacy.attrs import IDX, IS_PUNCT, IS_SPACE, LENGTH, LOWER, ORTH
-
-    return doc.to_array([IDX, LENGTH, IS_PUNCT, IS_SPACE, LOWER, ORTH])
-
-
-def _token_cuts(text: str, doc: Any, spans: list[tuple[int, int]], arr: Any = None) -> list[list[int]]:
+def _token_cuts(
+    text: str, doc: Any, spans: list[tuple[int, int]], arrays: tuple[list[int], list[str]] | None = None
+) -> list[list[int]]:
     """Rule cut positions per sentence span (module docstring rules); only cue tokens are visited.
 
-    *arr* = :func:`_doc_array` of *doc* when the caller already has it.  Candidate tokens (a
-    cue's first word or "and", by the hash of the lowercased token) are found in bulk; the
-    lowercased text is built only for them and their neighbours.
+    *arrays* = ``(token offsets, token texts)`` when the caller already has them.
     """
-    import numpy as np
-
-    out: list[list[int]] = [[] for _ in spans]
-    if len(doc) == 0:
-        return out
-    if arr is None:
-        arr = _doc_array(doc)
-    kept = np.flatnonzero(arr[:, 3] == 0)  # tokens that are not whitespace
-    n = len(kept)
-    word_hashes, _ = _hash_tables()
-    cand = np.flatnonzero(np.isin(arr[kept, 4], word_hashes)).tolist()
-    kept_idx = arr[kept, 0].tolist()
-    kept_len = arr[kept, 1].tolist()
-
-    def low(j: int) -> str:
-        a = kept_idx[j]
-        return text[a : a + kept_len[j]].lower()
-
+    if arrays is None:
+        all_idx, all_len, _ = _token_arrays(doc)
+        pieces = [text[a : a + ln] for a, ln in zip(all_idx, all_len, strict=True)]
+    else:
+        all_idx, pieces = arrays
+    keep = [k for k, piece in enumerate(pieces) if not piece.isspace()]
+    idxs = [all_idx[k] for k in keep]
+    lows = [pieces[k].lower() for k in keep]
+    n = len(lows)
     starts = [lo for lo, _ in spans]
+    out: list[list[int]] = [[] for _ in spans]
 
     def span_of(pos: int) -> int:
         k = bisect_right(starts, pos) - 1
@@ -230,31 +183,23 @@ def _token_cuts(text: str, doc: Any, spans: list[tuple[int, int]], arr: Any = No
         if k >= 0:
             out[k].append(m.end())
     skip_until = -1
-    lh = arr[kept, 4].tolist()  # hashes of the lowercased tokens: equal words have equal hashes
-    h_table, h_punct = _hashed_table()
-    for i in cand:
-        if not i or i < skip_until:
+    for i in [j for j, w in enumerate(lows) if j and (w in _TABLE or w == "and")]:
+        if i < skip_until:
             continue
-        w = low(i)
-        if w not in _TABLE and w != "and":
-            continue  # a hash collision
-        k = span_of(kept_idx[i])
+        k = span_of(idxs[i])
         if k < 0:
             continue
         start = i
-        after_punct = lh[i - 1] in h_punct and low(i - 1) in _PUNCT_BEFORE
-        if w == "and":
-            if not after_punct or i + 1 >= n:
-                continue
-            w = low(i + 1)
-            if w not in _TABLE:
+        after_punct = lows[i - 1] in _PUNCT_BEFORE
+        if lows[i] == "and":
+            if not after_punct or i + 1 >= n or lows[i + 1] not in _TABLE:
                 continue
             i += 1  # ", and so …": the cut goes before "and"
-        for rest_h, rest, splits in h_table[w]:
+        for rest, splits in _TABLE[lows[i]]:
             width = len(rest)
-            if i + width < n and tuple(lh[i + 1 : i + 1 + width]) == rest_h and all(low(i + 1 + q) == r for q, r in enumerate(rest)):
-                if after_punct or (splits and not (i + width + 1 < n and low(i + width + 1)[:1].isdigit())):
-                    out[k].append(kept_idx[start])
+            if i + width < n and tuple(lows[i + 1 : i + 1 + width]) == rest:
+                if after_punct or (splits and not (i + width + 1 < n and lows[i + width + 1][:1].isdigit())):
+                    out[k].append(idxs[start])
                 skip_until = i + width + 1
                 break
     return out
@@ -287,18 +232,13 @@ class RuleSegmenter:
             raise InputFormatError(f"text={text!r:.60} must be a string")
         if not text.strip():
             return []
-        import numpy as np
-
         nlp = _blank_pipeline()
         doc = nlp.make_doc(text)
-        arr = _doc_array(doc)
-        idx, length, punct = arr[:, 0].tolist(), arr[:, 1].tolist(), arr[:, 2].tolist()
-        punct_chars = nlp.get_pipe("sentencizer").punct_chars
-        # only tokens whose text is in punct_chars (found by ORTH hash, then checked) end a sentence
-        enders = [k for k in np.flatnonzero(np.isin(arr[:, 5], _hash_tables()[1])).tolist() if text[idx[k] : idx[k] + length[k]] in punct_chars]
-        sents = _rule_sentences(text, idx, length, punct, punct_chars, enders=enders)
+        idx, length, punct = _token_arrays(doc)
+        pieces = [text[a : a + ln] for a, ln in zip(idx, length, strict=True)]
+        sents = _rule_sentences(text, idx, length, punct, nlp.get_pipe("sentencizer").punct_chars, pieces)
         spans = _sentence_spans(text, doc, sents)
-        per_span = dict(zip(spans, _token_cuts(text, doc, spans, arr), strict=True))
+        per_span = dict(zip(spans, _token_cuts(text, doc, spans, (idx, pieces)), strict=True))
         return _assemble(text, spans, lambda lo, hi: sorted(set(per_span[(lo, hi)])))
 
 
