@@ -46,9 +46,17 @@ __all__ = [
 CAUSAL_TYPES: frozenset[str] = frozenset({"CAUSE", "CONDITION", "RESULT", "CONSEQUENCE"})
 
 
+_CAUSAL_MEMO: dict[str, bool] = {}
+
+
 def is_causal(relation_type: str) -> bool:
     """True when *relation_type* (any case) is one of :data:`CAUSAL_TYPES`."""
-    return relation_type.upper() in CAUSAL_TYPES
+    known = _CAUSAL_MEMO.get(relation_type)
+    if known is None:
+        known = relation_type.upper() in CAUSAL_TYPES
+        if len(_CAUSAL_MEMO) < 4096:  # relation labels are few; bound the memo anyway
+            _CAUSAL_MEMO[relation_type] = known
+    return known
 
 
 @dataclass(frozen=True)
@@ -250,12 +258,13 @@ def _longest_path(nodes: Sequence[str], pairs: Sequence[tuple[str, str]]) -> int
 def graph_stats(graph: ExplanationGraph) -> GraphStats:
     """Compute :class:`GraphStats` for *graph*."""
     node_ids = list(dict.fromkeys(n.id for n in graph.nodes))
-    causal = [(e.source, e.target) for e in graph.edges if e.causal and e.source != e.target]
+    causal_edges = [e for e in graph.edges if is_causal(e.relation_type)]
+    causal = [(e.source, e.target) for e in causal_edges if e.source != e.target]
     comps = _weak_components(node_ids, ((e.source, e.target) for e in graph.edges))
     return GraphStats(
         nodes=len(node_ids),
         edges=len(graph.edges),
-        causal_edges=sum(1 for e in graph.edges if e.causal),
+        causal_edges=len(causal_edges),
         longest_path=_longest_path(node_ids, causal),
         components=len(comps),
         largest_component=comps[0] if comps else 0,
@@ -386,13 +395,13 @@ def check_graph(graph: ExplanationGraph, *, merge_restated: bool = True) -> tupl
     """
     from causalcheck.solvers.contradictions import direction_contradictions
 
-    causal_ids = {n for e in graph.edges if e.causal for n in (e.source, e.target)}
+    causal_ids = {n for e in graph.edges if is_causal(e.relation_type) for n in (e.source, e.target)}
     if not causal_ids:
         return ()
     mapping = claim_classes(graph, causal_ids) if merge_restated else {}
     pairs = []
     for e in graph.edges:
-        if not e.causal:
+        if not is_causal(e.relation_type):
             continue
         a, b = mapping.get(e.source, e.source), mapping.get(e.target, e.target)
         if a and b and a != b:

@@ -28,7 +28,7 @@ import re
 from collections.abc import Sequence
 
 from causalcheck.explain._cues import Cue, lead_cue, starts_with_anaphor
-from causalcheck.explain.rst import EDU, Relation, RSTRecord, build_tree_nodes, render_rst
+from causalcheck.explain.rst import EDU, Relation, RSTRecord, TreeNode, build_tree_nodes, render_rst
 from causalcheck.explain.segment import Segmenter, get_segmenter
 
 __all__ = ["OfflineParser", "extract_relations"]
@@ -83,6 +83,30 @@ def extract_relations(text: str, edus: Sequence[EDU]) -> list[Relation]:
     return rels
 
 
+def _tree_nodes(rels: Sequence[Relation]) -> tuple[TreeNode, ...]:
+    """:func:`~.rst.build_tree_nodes` of *rels*, read straight from plain ``EDU<n>`` references.
+
+    Any other reference form goes through :func:`~.rst.build_tree_nodes` itself.
+    """
+    num: dict[str, int] = {}
+    for rel in rels:
+        for ref in (rel.source, rel.target):
+            if ref not in num:
+                digits = ref[3:]
+                if not (ref.startswith("EDU") and digits.isascii() and digits.isdigit()):
+                    return build_tree_nodes(rels)
+                num[ref] = int(digits)
+    nodes = []
+    for i, rel in enumerate(rels, start=1):
+        a, b = rel.source, rel.target
+        na, nb = num[a], num[b]
+        left, right = (a, b) if na <= nb else (b, a)
+        lo, hi = (na, nb) if na <= nb else (nb, na)
+        sat, nuc = (a, b) if rel.nuclearity in ("SN", "NS") else (None, None)
+        nodes.append(TreeNode(f"node_{i}", (lo, hi), f"EDU{lo}" if lo == hi else f"EDU{lo}-{hi}", rel.type, rel.nuclearity, left, right, sat, nuc))
+    return tuple(nodes)
+
+
 class OfflineParser:
     """:class:`~.judges.AnswerParser` without a model: segment with *segmenter*, then :func:`extract_relations`."""
 
@@ -96,7 +120,7 @@ class OfflineParser:
             raw_output="",
             edus=tuple(edus),
             relations=tuple(rels),
-            tree_nodes=build_tree_nodes(rels),
+            tree_nodes=_tree_nodes(rels),
             ascii_lines=(),
             source="offline",
             error=None,
