@@ -94,7 +94,8 @@ def _tree_nodes(rels: Sequence[Relation]) -> tuple[TreeNode, ...]:
             if ref not in num:
                 digits = ref[3:]
                 if not (ref.startswith("EDU") and digits.isascii() and digits.isdigit()):
-                    return build_tree_nodes(rels)
+                    general: tuple[TreeNode, ...] = build_tree_nodes(rels)
+                    return general
                 num[ref] = int(digits)
     nodes = []
     for i, rel in enumerate(rels, start=1):
