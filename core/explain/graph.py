@@ -59,7 +59,7 @@ def is_causal(relation_type: str) -> bool:
     return known
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GraphNode:
     """One EDU as a graph node."""
 
@@ -70,7 +70,7 @@ class GraphNode:
         return {"id": self.id, "text": self.text}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GraphEdge:
     """A directed edge ``source -> target`` labelled with a relation type and the projection reason."""
 

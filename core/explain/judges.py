@@ -52,7 +52,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EdgeJudgment:
     """One edge verdict: ``score`` 1.0 (supported) or 0.0; ``raw`` the judge's reply (``"yes"``/``"no"``).
 
@@ -96,7 +96,7 @@ class EdgeJudgment:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CriterionJudgment:
     """One criterion verdict: an integer ``score`` 1..10, a ``reason``, the judge's parsed ``raw`` object."""
 
