@@ -30,8 +30,10 @@ al., *Programming Z3*, §"unsat cores"); deletion-based core minimisation is Mar
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
 
 from causalcheck.diagnostics import Diagnostic
 from causalcheck.graph import CausalGraph, Edge
@@ -68,29 +70,81 @@ def _is_simple_cycle(edges: Sequence[Edge]) -> bool:
     return len(_cycle_order(edges)) == len(edges)
 
 
+class _Z3Ranks(threading.local):
+    """Per-thread z3 state reused across calls: one context and the rank / edge-literal
+    constants (created once, grown on demand).
+
+    Each query gets a fresh solver on this context, so its answer does not depend on earlier
+    queries (a solver reused through push/pop keeps its search heuristics and can return a
+    different core for the same graph).  A forked child process builds its own state (the
+    pid is checked).
+    """
+
+    pid: int | None = None
+    ctx: Any = None
+    ranks: list[Any]
+    literals: list[Any]
+
+    def reset(self) -> None:
+        import z3
+
+        self.pid = os.getpid()
+        self.ctx = z3.Context()
+        self.ranks = []
+        self.literals = []
+
+    def grow(self, nodes: int, edges: int) -> None:
+        import z3
+
+        while len(self.ranks) < nodes:
+            self.ranks.append(z3.Int(f"rank_{len(self.ranks)}", self.ctx))
+        while len(self.literals) < edges:
+            self.literals.append(z3.Bool(f"edge_{len(self.literals)}", self.ctx))
+
+
+_Z3 = _Z3Ranks()
+
+
 def _z3_core(edges: Sequence[Edge], minimize: Literal["cycle", "deletion"] = "cycle") -> tuple[Edge, ...] | None:
     """Minimal unsat core of the rank constraints of *edges*, or ``None`` when satisfiable."""
     import z3
+    from z3 import z3core
 
     # One integer rank per node and one Boolean literal per edge: edge_i => rank(u) < rank(v).
-    # The constraints are handed over as SMT-LIB text, which is several times faster than
-    # building them term by term through the Python API.
+    # The terms are built with the C API on cached constants (the Python term builders cost
+    # far more than the solver on graphs this size).
     ranks: dict[str, int] = {}
     for e in edges:
         for n in e.pair:
             ranks.setdefault(n, len(ranks))
-    smt = [f"(declare-const rank_{i} Int)" for i in range(len(ranks))]
-    smt += [f"(declare-const edge_{i} Bool)" for i in range(len(edges))]
-    smt += [
-        f"(assert (=> edge_{i} (< rank_{ranks[e.source]} rank_{ranks[e.target]})))" for i, e in enumerate(edges)
-    ]
-    solver = z3.SimpleSolver()  # plain incremental solver: no tactic preprocessing per call
-    solver.from_string("\n".join(smt))
-    literals = [z3.Bool(f"edge_{i}") for i in range(len(edges))]
-    index = {str(p): i for i, p in enumerate(literals)}
-    if solver.check(*literals) != z3.unsat:
+    state = _Z3
+    if state.pid != os.getpid():
+        state.reset()
+    state.grow(len(ranks), len(edges))
+    ref = state.ctx.ref()
+    # a fresh plain incremental solver (no tactic preprocessing); `solver` owns it until we return
+    solver = z3.SimpleSolver(ctx=state.ctx)
+    raw = solver.solver
+    rank = [r.as_ast() for r in state.ranks[: len(ranks)]]
+    literals = [p.as_ast() for p in state.literals[: len(edges)]]
+    index = {z3core.Z3_get_ast_id(ref, p): i for i, p in enumerate(literals)}
+    for p, e in zip(literals, edges, strict=True):
+        # each new term is kept alive by the context until the next one is made, which is
+        # what this chain relies on: lt -> implies -> asserted (the solver holds it)
+        lt = z3core.Z3_mk_lt(ref, rank[ranks[e.source]], rank[ranks[e.target]])
+        z3core.Z3_solver_assert(ref, raw, z3core.Z3_mk_implies(ref, p, lt))
+
+    def unsat(subset: Sequence[int]) -> bool:
+        assumptions = (z3.Ast * len(subset))(*[literals[j] for j in subset])
+        return bool(z3core.Z3_solver_check_assumptions(ref, raw, len(subset), assumptions) == z3.Z3_L_FALSE)
+
+    def core() -> list[int]:
+        vector = z3.AstVector(z3core.Z3_solver_get_unsat_core(ref, raw), state.ctx)  # holds its elements
+        return [index[z3core.Z3_get_ast_id(ref, z3core.Z3_ast_vector_get(ref, vector.vector, k))] for k in range(len(vector))]
+
+    if not unsat(range(len(edges))):
         return None
-    kept = sorted(index[str(p)] for p in solver.unsat_core())
+    kept = sorted(core())
     if _is_simple_cycle([edges[i] for i in kept]):
         return _cycle_order([edges[i] for i in kept])
     if minimize == "cycle":
@@ -105,9 +159,9 @@ def _z3_core(edges: Sequence[Edge], minimize: Literal["cycle", "deletion"] = "cy
     i = 0
     while i < len(kept):
         trial = kept[:i] + kept[i + 1 :]
-        if trial and solver.check(*[literals[j] for j in trial]) == z3.unsat:
-            core = {index[str(p)] for p in solver.unsat_core()}
-            kept = [j for j in trial if j in core]
+        if trial and unsat(trial):
+            shrunk = set(core())
+            kept = [j for j in trial if j in shrunk]
         else:
             i += 1
     return _cycle_order([edges[i] for i in kept])
@@ -115,13 +169,53 @@ def _z3_core(edges: Sequence[Edge], minimize: Literal["cycle", "deletion"] = "cy
 
 def _cyclic_part(graph: CausalGraph) -> tuple[Edge, ...]:
     """Edges that can lie on a cycle: self-loops and edges inside a strongly connected component."""
-    import networkx as nx
-
-    component: dict[str, int] = {}
-    for k, nodes in enumerate(nx.strongly_connected_components(graph.to_networkx())):
-        for n in nodes:
-            component[n] = k
+    component = _components(graph.edges)
     return tuple(e for e in graph.edges if e.source == e.target or component[e.source] == component[e.target])
+
+
+def _components(edges: Sequence[Edge]) -> dict[str, int]:
+    """Strongly connected component number of every endpoint (iterative Tarjan, linear time).
+
+    Plain dictionaries rather than a networkx graph: building the graph costs more than the
+    search on hypotheses of this size.
+    """
+    succ: dict[str, list[str]] = {}
+    for e in edges:
+        succ.setdefault(e.source, []).append(e.target)
+        succ.setdefault(e.target, [])
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    component: dict[str, int] = {}
+    stack: list[str] = []
+    for root in succ:
+        if root in order:
+            continue
+        order[root] = low[root] = len(order)
+        stack.append(root)
+        work = [(root, iter(succ[root]))]
+        while work:
+            node, children = work[-1]
+            for child in children:
+                if child not in order:
+                    order[child] = low[child] = len(order)
+                    stack.append(child)
+                    work.append((child, iter(succ[child])))
+                    break
+                if child not in component:  # on the stack
+                    low[node] = min(low[node], order[child])
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[node])
+                if low[node] == order[node]:
+                    k = len(component)
+                    while True:
+                        member = stack.pop()
+                        component[member] = k
+                        if member == node:
+                            break
+    return component
 
 
 def _nx_core(graph: CausalGraph) -> tuple[Edge, ...] | None:
