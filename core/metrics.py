@@ -49,6 +49,7 @@ __all__ = [
     "coefficient_prf",
     "edge_prf",
     "formula_error",
+    "formula_errors",
     "frequency_hit",
     "normalize_pairs",
     "parent_prf",
@@ -121,6 +122,10 @@ def set_prf(pred: Iterable[Any], true: Iterable[Any]) -> PRF:
 def _pair(item: Any) -> Pair:
     if type(item) is tuple and len(item) == 2 and type(item[0]) is str and type(item[1]) is str:
         return (_norm(item[0]), _norm(item[1]))
+    if type(item) is dict and "from" in item and "to" in item:
+        a, b = item["from"], item["to"]
+        if type(a) is str and type(b) is str:
+            return (_norm(a), _norm(b))
     if isinstance(item, Mapping):
         if "from" not in item or "to" not in item:
             raise InputFormatError(f"edge {item!r} must have 'from' and 'to'")
@@ -169,7 +174,11 @@ def shd(pred_pairs: Iterable[Any], true_pairs: Iterable[Any], *, double_count_re
     >>> shd([("b", "a"), ("c", "a")], [("a", "b")])
     SHD(total=2, missing=0, extra=1, reversed=1)
     """
-    p, t = normalize_pairs(pred_pairs), normalize_pairs(true_pairs)
+    return _shd_sets(normalize_pairs(pred_pairs), normalize_pairs(true_pairs), double_count_reversal)
+
+
+def _shd_sets(p: frozenset[Pair], t: frozenset[Pair], double_count_reversal: bool = False) -> SHD:
+    """:func:`shd` of already normalised pair sets."""
     only_t, only_p = t - p, p - t
     rev = sum(1 for a, b in only_t if (b, a) in only_p)
     missing = len(only_t) - rev
@@ -406,26 +415,52 @@ def formula_error(
     else from *values* (the reactor crystal's properties); exact name first, then
     case-insensitive.  ``hit`` is ``|predicted − target| ≤ tolerance``.
     """
+    return formula_errors(equation, [(values, target)], coefficients, tolerance)[0]
+
+
+def _lookup(name: str, src: Mapping[str, Any]) -> float | None:
+    """*name*'s numeric value in *src*: exact key first, then case-insensitive."""
+    value = _number(src.get(name))
+    if value is None:
+        low = name.lower()
+        for key, raw in src.items():
+            if str(key).lower() == low and _number(raw) is not None:
+                return _number(raw)
+    return value
+
+
+def formula_errors(
+    equation: str,
+    rows: Sequence[tuple[Mapping[str, float], float]],
+    coefficients: Mapping[str, Any] | None = None,
+    tolerance: float = 5.0,
+) -> list[FormulaResult]:
+    """:func:`formula_error` for several ``(values, target)`` rows with one equation and one
+    set of coefficients (the names found in *coefficients* are looked up once)."""
     compiled = _compile(equation)
     if isinstance(compiled, str):
-        return FormulaResult(None, target, None, None, (), compiled)
+        return [FormulaResult(None, target, None, None, (), compiled) for _, target in rows]
     tree, names = compiled
+    coeffs = coefficients or {}
+    fixed = {name: _lookup(name, coeffs) for name in names}
+    return [_evaluate(equation, tree, names, fixed, values, target, tolerance) for values, target in rows]
+
+
+def _evaluate(
+    equation: str,
+    tree: Any,
+    names: tuple[str, ...],
+    fixed: Mapping[str, float | None],
+    values: Mapping[str, float],
+    target: float,
+    tolerance: float,
+) -> FormulaResult:
     env: dict[str, float] = {}
-    sources: list[Mapping[str, Any]] = [coefficients or {}, values]
     missing: list[str] = []
     for name in names:
-        found: float | None = None
-        for src in sources:
-            value = _number(src.get(name))
-            if value is None:
-                low = name.lower()
-                for key, raw in src.items():
-                    if str(key).lower() == low and _number(raw) is not None:
-                        value = _number(raw)
-                        break
-            if value is not None:
-                found = value
-                break
+        found = fixed[name]
+        if found is None:
+            found = _lookup(name, values)
         if found is None:
             missing.append(name)
         else:

@@ -125,7 +125,7 @@ def hypothesis_of(record: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
 
 
 def _rounded(props: Mapping[str, float], freq: float | None) -> tuple[Any, ...]:
-    return (tuple(sorted((k, round(v, 2)) for k, v in props.items())), None if freq is None else round(freq, 2))
+    return (tuple(sorted([(k, round(v, 2)) for k, v in props.items()])), None if freq is None else round(freq, 2))
 
 
 def _state_index(states: tuple[ShownState, ...]) -> dict[tuple[Any, ...], int]:
@@ -244,7 +244,7 @@ def _solver_check(record: Mapping[str, Any], nodes: list[str], tolerance: float)
 def _fit_check(
     hyp: Mapping[str, Any] | None, entries: list[Entry], fit_tolerance: float
 ) -> list[Diagnostic]:
-    from causalcheck.metrics import formula_error
+    from causalcheck.metrics import formula_errors
 
     if hyp is None:
         return []
@@ -262,10 +262,9 @@ def _fit_check(
         ]
     bad: list[str] = []
     worst = 0.0
-    for e in entries:
-        if e.freq is None:
-            continue
-        res = formula_error(eq, e.props, e.freq, coeffs, fit_tolerance)
+    checked = [e for e in entries if e.freq is not None]
+    results = formula_errors(eq, [(e.props, e.freq) for e in checked if e.freq is not None], coeffs, fit_tolerance)
+    for e, res in zip(checked, results, strict=True):
         if res.abs_error is not None and res.abs_error > fit_tolerance:
             bad.append(e.id)
             worst = max(worst, res.abs_error)
@@ -316,10 +315,16 @@ def audit_episode(
         data = None if step.record is None else _maybe_json(step.record.get("past_data"))
         if not isinstance(data, list):
             continue
-        entries: list[Entry] = []
         fresh: list[Entry] = []
-        cur: list[Entry | None] = []
-        for pos, item in enumerate(data):
+        # entries copied unchanged from the previous record (the usual case) are reused: the
+        # list comparison is one C-level pass (identical objects short-circuit)
+        same = min(len(data), len(prev_raw))
+        while same and data[:same] != prev_raw[:same]:
+            same = next(i for i in range(same) if data[i] != prev_raw[i])
+        cur: list[Entry | None] = prev_entries[:same]
+        entries: list[Entry] = [e for e in cur if e is not None]
+        for pos in range(same, len(data)):
+            item = data[pos]
             if not isinstance(item, Mapping):
                 cur.append(None)
                 continue

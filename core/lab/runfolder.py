@@ -484,11 +484,116 @@ def _state_of(obj: Any) -> tuple[dict[str, float], float | None] | None:
     if isinstance(obj.get("props"), Mapping):
         props = {_norm(str(k)): v for k, v in obj["props"].items() if _num(v) is not None}
         return {k: float(v) for k, v in props.items()}, _num(obj.get("freq"))
-    values = {_norm(str(k)): float(v) for k, v in obj.items() if _num(v) is not None}
+    values: dict[str, float] = {}
+    for k, v in obj.items():
+        t = type(v)
+        if t is float or t is int or _num(v) is not None:
+            values[_norm(k if type(k) is str else str(k))] = float(v)
     if not values:
         return None
     freq = values.pop(FREQ, None)
     return values, freq
+
+
+_PAST_DATA_KEY = '"past_data":'
+_JSON_WS = re.compile(r"[ \t\n\r]*")
+
+
+def _decode_step_line(
+    raw: str, decoder: json.JSONDecoder, prev: tuple[str, list[Any]] | None
+) -> tuple[Any, tuple[str, list[Any]] | None]:
+    """``json.loads(raw)`` for a step line, decoding the record's ``past_data`` incrementally.
+
+    Agents copy their evidence forward, so a step's ``past_data`` array usually starts with
+    the exact text of the previous step's array: only the new elements are decoded and the
+    previous elements (equal values, decoded from identical text) are reused.  The array's
+    span is replaced by ``NaN`` for decoding the rest of the line; that the NaN lands at
+    ``record.past_data`` proves the span was that value.  Anything unusual raises
+    ``ValueError`` and the caller decodes the line plainly.  Returns the object and
+    ``(array text, elements)`` for the next line.
+    """
+    k = raw.find(_PAST_DATA_KEY)
+    if k == -1 or raw.find(_PAST_DATA_KEY, k + 1) != -1 or "NaN" in raw:
+        raise ValueError("no single past_data key")
+    s = _JSON_WS.match(raw, k + len(_PAST_DATA_KEY)).end()  # type: ignore[union-attr]
+    if raw[s : s + 1] != "[":
+        raise ValueError("past_data is not an array")
+    items: list[Any]
+    if prev is not None and prev[1] and raw.startswith(prev[0], s):
+        items = list(prev[1])
+        j = s + len(prev[0])
+        ws = _JSON_WS.match
+        while True:
+            j = ws(raw, j).end()  # type: ignore[union-attr]
+            c = raw[j : j + 1]
+            if c == "]":
+                end = j + 1
+                break
+            if c != ",":
+                raise ValueError("unexpected text in past_data")
+            value, j = decoder.raw_decode(raw, ws(raw, j + 1).end())  # type: ignore[union-attr]
+            items.append(value)
+    else:
+        value, end = decoder.raw_decode(raw, s)
+        if not isinstance(value, list):
+            raise ValueError("past_data is not an array")
+        items = value
+    obj = json.loads(raw[:s] + "NaN" + raw[end:])
+    rec = obj.get("record") if isinstance(obj, dict) else None
+    if not isinstance(rec, dict):
+        raise ValueError("no record object")
+    placed = rec.get("past_data")
+    if not isinstance(placed, float) or placed == placed:
+        raise ValueError("past_data span is not the record's")
+    rec["past_data"] = items
+    return obj, (raw[s : end - 1], items)
+
+
+def _read_trajectory_fast(path: Path) -> Any:
+    """:func:`causalcheck.lab.trajectory.read_trajectory` for a well-formed file, faster.
+
+    Returns ``None`` for anything it does not handle (unreadable file, a line that is not a
+    JSON object, a missing or repeated header, ...): the caller then uses the reference
+    reader, which raises its usual error.
+    """
+    from causalcheck.lab.trajectory import Trajectory
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    decoder = json.JSONDecoder()
+    header: dict[str, Any] | None = None
+    steps: list[dict[str, Any]] = []
+    summary: dict[str, Any] | None = None
+    prev: tuple[str, list[Any]] | None = None
+    for raw in text.splitlines():
+        if not raw.strip():
+            continue
+        try:
+            obj, prev = _decode_step_line(raw, decoder, prev)
+        except (ValueError, IndexError):
+            try:
+                obj = json.loads(raw)
+            except json.JSONDecodeError:
+                return None
+            prev = None
+        if not isinstance(obj, dict):
+            return None
+        kind = obj.pop("type", None)
+        if kind == "header":
+            if header is not None:
+                return None
+            header = obj
+        elif kind == "step":
+            steps.append(obj)
+        elif kind == "summary":
+            summary = obj
+        else:
+            return None
+    if header is None or summary is None:
+        return None
+    return Trajectory(header, tuple(steps), summary)
 
 
 def load_trajectory_episode(path: str | Path) -> EpisodeData:
@@ -496,7 +601,7 @@ def load_trajectory_episode(path: str | Path) -> EpisodeData:
     from causalcheck.lab.trajectory import read_trajectory
 
     p = Path(path)
-    traj = read_trajectory(p)
+    traj = _read_trajectory_fast(p) or read_trajectory(p)
     header = traj.header
     config = _check_config(header.get("config"), f"{p}: header")
     warnings: list[str] = []

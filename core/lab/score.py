@@ -244,6 +244,7 @@ def score_episode(
     truth = _true_graph(config)
     true_pairs = truth.pairs
     graph_key = (truth.nodes, true_pairs)
+    true_pairs_n = M.normalize_pairs(true_pairs)  # as M.shd normalises them
     coeff_truth = M.true_coefficients(config)
     true_parents = {q for q in true_pairs if q[1] == FREQ}
     true_roots = M.roots_upstream_of(true_pairs)
@@ -255,6 +256,9 @@ def score_episode(
     current_step: int | None = None
     targets: set[str] = set()
     memo: dict[tuple[Any, ...], tuple[M.PRF, M.PRF, M.PRF, M.PRF, M.SHD]] = {}
+    n_targets = -1
+    sorted_targets: tuple[str, ...] = ()
+    size: int | None = None
     for st in ep.steps:
         if st.record_error:
             warnings.append(st.record_error)
@@ -277,16 +281,15 @@ def score_episode(
                 M.set_prf({q for q in current[0] if q[1] == FREQ}, true_parents),
                 M.set_prf(M._roots(current[0], FREQ), true_roots),
                 M.coefficient_prf(current[2], config, coefficient_tolerance, truth=coeff_truth),
-                M.shd(current[0], true_pairs),
+                M._shd_sets(current[0], true_pairs_n),
             )
         e, p, r, c, s = memo[key]
-        frozen_targets = frozenset(targets)
-        steps.append(
-            StepScore(
-                st.index + 1, current_step, e, p, r, c, s, tuple(sorted(frozen_targets)),
-                _CACHE.size(truth, frozen_targets, graph_key),
-            )
-        )
+        if len(targets) != n_targets:  # the target set only grows: unchanged size, same I-MEC
+            n_targets = len(targets)
+            frozen_targets = frozenset(targets)
+            sorted_targets = tuple(sorted(frozen_targets))
+            size = _CACHE.size(truth, frozen_targets, graph_key)
+        steps.append(StepScore(st.index + 1, current_step, e, p, r, c, s, sorted_targets, size))
     if unknown:
         warnings.append(f"hypothesis names node(s) {sorted(unknown)!r} that are not in the true graph {sorted(known)!r}")
 
