@@ -221,6 +221,7 @@ class OfflineEdgeJudge:
                 cursor = pos + len(needle)
         units: dict[str, _Unit] = {}
         premise: dict[str, bool] = {}
+        gap_cues: dict[str, Cue | None] = {}
         out = []
         edge_list = graph.edges
         for i in edges:
@@ -233,7 +234,7 @@ class OfflineEdgeJudge:
             if t_unit is None:
                 t_unit = units[t_raw] = _unit(t_raw)
             ok, why = _judge_units(
-                text, q_stems, s_unit, t_unit, e.relation_type.upper(), where.get(e.source, -1), where.get(e.target, -1), premise
+                text, q_stems, s_unit, t_unit, e.relation_type.upper(), where.get(e.source, -1), where.get(e.target, -1), premise, gap_cues
             )
             out.append(EdgeJudgment(1.0 if ok else 0.0, "yes" if ok else "no", rationale=why))
         return out
@@ -242,7 +243,7 @@ class OfflineEdgeJudge:
     def _judge(
         text: str, q_stems: frozenset[str], s_raw: str, t_raw: str, label: str, s_pos: int = -1, t_pos: int = -1
     ) -> tuple[bool, str]:
-        return _judge_units(text, q_stems, _unit(s_raw), _unit(t_raw), label, s_pos, t_pos, {})
+        return _judge_units(text, q_stems, _unit(s_raw), _unit(t_raw), label, s_pos, t_pos, {}, {})
 
 
 class _Unit(NamedTuple):
@@ -263,9 +264,18 @@ def _unit(raw: str) -> _Unit:
 
 
 def _judge_units(
-    text: str, q_stems: frozenset[str], su: _Unit, tu: _Unit, label: str, s_pos: int, t_pos: int, premise: dict[str, bool]
+    text: str,
+    q_stems: frozenset[str],
+    su: _Unit,
+    tu: _Unit,
+    label: str,
+    s_pos: int,
+    t_pos: int,
+    premise: dict[str, bool],
+    gap_cues: dict[str, Cue | None],
 ) -> tuple[bool, str]:
-    """The rules of :class:`OfflineEdgeJudge` for one edge; *premise* memoises :func:`_is_premise` per text."""
+    """The rules of :class:`OfflineEdgeJudge` for one edge; *premise* and *gap_cues* memoise
+    :func:`_is_premise` and the cue of the text between two units (the same few cue words recur)."""
     s, t = su.text, tu.text
     if not s or not t:
         return False, "rule 1: an endpoint has no text"
@@ -285,7 +295,12 @@ def _judge_units(
         return False, "rule 2: the endpoints overlap"
     gap = text[a_pos + len(a) : b_pos]
     core = gap.strip(" \t,;:—–-()\"'“”’") if gap else gap
-    gap_cue = lead_cue(core) if core else None
+    gap_cue = None
+    if core:
+        if core in gap_cues:
+            gap_cue = gap_cues[core]
+        else:
+            gap_cue = gap_cues[core] = lead_cue(core)
     if core and (gap_cue is None or len(core) > len(gap_cue.phrase) + 1):
         return False, "rule 2: the units are not adjacent in the text"
     later_cue = gap_cue or bu.cue

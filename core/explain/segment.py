@@ -37,6 +37,7 @@ from causalcheck.explain.rst import EDU
 __all__ = ["ParserSegmenter", "RuleSegmenter", "Segmenter", "get_segmenter", "segmenter_names"]
 
 _MIN_WORDS = 3
+_NEWLINES = re.compile(r"\n+")
 _WORDS = re.compile(r"\w+")
 _OPENER = re.compile(r"^[\W_]*(?:if|unless|when|whenever|once|because|since|although|though|even if|even though|while|given that)\b", re.IGNORECASE)
 
@@ -114,9 +115,9 @@ def _sentence_spans(text: str, doc: Any, sents: list[tuple[int, int]] | None = N
     raw = sents if sents is not None else [(s.start_char, s.end_char) for s in doc.sents]
     for lo, hi in raw:
         pos = lo
-        for m in re.finditer(r"\n+", text[lo:hi]):
-            spans.append((pos, lo + m.start()))
-            pos = lo + m.end()
+        for m in _NEWLINES.finditer(text, lo, hi):
+            spans.append((pos, m.start()))
+            pos = m.end()
         spans.append((pos, hi))
     out = []
     for lo, hi in spans:
