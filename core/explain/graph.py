@@ -200,10 +200,42 @@ def _weak_components(nodes: Sequence[str], pairs: Iterable[tuple[str, str]]) -> 
     return sorted(sizes.values(), reverse=True)
 
 
+def _dag_longest_path(pairs: Sequence[tuple[str, str]]) -> int | None:
+    """Longest path in edges when *pairs* form a DAG (Kahn's order, one pass); ``None`` when they contain a cycle.
+
+    Nodes outside *pairs* are isolated and add nothing, so only the endpoints are visited.
+    """
+    succ: dict[str, list[str]] = {}
+    indeg: dict[str, int] = {}
+    for a, b in pairs:
+        succ.setdefault(a, []).append(b)
+        indeg[b] = indeg.get(b, 0) + 1
+        indeg.setdefault(a, 0)
+    dist = dict.fromkeys(indeg, 0)
+    todo = [n for n, d in indeg.items() if d == 0]
+    done = 0
+    while todo:
+        n = todo.pop()
+        done += 1
+        step = dist[n] + 1
+        for m in succ.get(n, ()):
+            if dist[m] < step:
+                dist[m] = step
+            indeg[m] -= 1
+            if indeg[m] == 0:
+                todo.append(m)
+    if done < len(indeg):
+        return None
+    return max(dist.values())
+
+
 def _longest_path(nodes: Sequence[str], pairs: Sequence[tuple[str, str]]) -> int:
     """Longest directed path in edges, over the condensation (strongly connected components collapsed)."""
     if not pairs:
         return 0
+    dag = _dag_longest_path(pairs)
+    if dag is not None:
+        return dag
     # Strongly connected components by an iterative Kosaraju (networkx would be a heavy import).
     names = list(dict.fromkeys([*nodes, *(n for p in pairs for n in p)]))
     succ: dict[str, list[str]] = {n: [] for n in names}
