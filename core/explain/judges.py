@@ -375,10 +375,11 @@ def _novel_sentences(answer: str, question_stems: frozenset[str]) -> tuple[list[
     """The sentences of *answer* that add a content stem beyond the question, and all their stems."""
     keep: list[str] = []
     stems: set[str] = set()
-    for m in SENTENCE_PIECES.finditer(answer):
-        piece_stems = content_stems(m.group())
-        if piece_stems - question_stems - _META_WORDS:
-            keep.append(m.group())
+    known = question_stems | _META_WORDS
+    for piece in SENTENCE_PIECES.findall(answer):
+        piece_stems = content_stems(piece)
+        if not piece_stems <= known:  # a stem beyond the question and the meta words
+            keep.append(piece)
             stems |= piece_stems
     return keep, stems
 
