@@ -169,8 +169,12 @@ def _z3_core(edges: Sequence[Edge], minimize: Literal["cycle", "deletion"] = "cy
 
 def _cyclic_part(graph: CausalGraph) -> tuple[Edge, ...]:
     """Edges that can lie on a cycle: self-loops and edges inside a strongly connected component."""
-    component = _components(graph.edges)
-    return tuple(e for e in graph.edges if e.source == e.target or component[e.source] == component[e.target])
+    return _cyclic_edges(graph.edges)
+
+
+def _cyclic_edges(edges: Sequence[Edge]) -> tuple[Edge, ...]:
+    component = _components(edges)
+    return tuple(e for e in edges if e.source == e.target or component[e.source] == component[e.target])
 
 
 def _components(edges: Sequence[Edge]) -> dict[str, int]:
@@ -258,14 +262,16 @@ def find_cycle_cores(graph: CausalGraph, *, limit: int = 5) -> list[tuple[Edge, 
     if limit < 1:
         raise ValueError(f"limit={limit!r} must be at least 1")
     cores: list[tuple[Edge, ...]] = []
-    g = CausalGraph((), _cyclic_part(graph))
-    while len(cores) < limit and g.edges:
-        core = find_cycle_core(g)
-        if core is None:
+    # the cyclic part of a cyclic part is itself, so each round recomputes it only once,
+    # after dropping the previous core's edges
+    part = _cyclic_part(graph)
+    while len(cores) < limit and part:
+        core = _z3_core(part)
+        if core is None:  # pragma: no cover - a non-empty cyclic part always has a cycle
             break
         cores.append(core)
         drop = set(core)
-        g = g.with_edges(e for e in g.edges if e not in drop)
+        part = _cyclic_edges([e for e in part if e not in drop])
     return cores
 
 

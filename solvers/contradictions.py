@@ -26,7 +26,8 @@ def direction_contradictions(
     graph: CausalGraph, reference: Iterable[tuple[str, str]] = ()
 ) -> tuple[Diagnostic, ...]:
     """``direction-contradiction`` for each pair asserted both ways, ``contradicts-reference`` for each reversed reference edge."""
-    pairs = [(normalize_node(a), normalize_node(b)) for a, b in (e.pair for e in graph.edges)]
+    norm = {n: normalize_node(n) for n in graph.nodes}  # once per node, not once per endpoint
+    pairs = [(norm[e.source], norm[e.target]) for e in graph.edges]
     present = set(pairs)
     out: list[Diagnostic] = []
     seen: set[frozenset[str]] = set()
