@@ -70,17 +70,25 @@ class DataFit:
 
 
 def _q(x: float) -> Fraction:
-    return Fraction(repr(float(x)))
+    """The decimal a float prints as, exactly (``0.1`` is 1/10, not the nearest binary fraction)."""
+    x = float(x)
+    if x.is_integer() and -_EXACT_INT < x < _EXACT_INT:  # prints as the integer itself: skip the string parse
+        return Fraction(int(x))
+    return Fraction(repr(x))
+
+
+_EXACT_INT = 1e15  # below this an integral float's repr is its integer value digit for digit
 
 
 def _usable(eq: Equation, points: Sequence[DataPoint]) -> tuple[list[DataPoint], list[tuple[str, str]]]:
     ok: list[DataPoint] = []
     skipped: list[tuple[str, str]] = []
+    variables = eq.variables  # a tree walk per access
     for p in points:
         if p.freq is None:
             skipped.append((p.id, "no frequency"))
             continue
-        missing = [v for v in eq.variables if p.value(v) is None]
+        missing = [v for v in variables if p.value(v) is None]
         if missing:
             skipped.append((p.id, "no value for " + ", ".join(missing)))
             continue
