@@ -98,11 +98,12 @@ def _entry(item: Mapping[str, Any], pos: int) -> Entry:
     """One entry as numbers (*pos* names it when it has no ``id``)."""
     raw_props = item.get("props")
     props: dict[str, float] = {}
-    if isinstance(raw_props, Mapping):
+    if type(raw_props) is dict or isinstance(raw_props, Mapping):
         for k, v in raw_props.items():
-            f = _num(v)
+            t = type(v)
+            f = float(v) if t is float or t is int else _num(v)
             if f is not None:
-                props[_norm(str(k))] = f
+                props[_norm(k if type(k) is str else str(k))] = f
     freq = _num(item.get("freq"))
     if freq is None and FREQ in props:
         freq = props.pop(FREQ)

@@ -479,9 +479,9 @@ def _num(value: Any) -> float | None:
 
 
 def _state_of(obj: Any) -> tuple[dict[str, float], float | None] | None:
-    if not isinstance(obj, Mapping):
+    if not (type(obj) is dict or isinstance(obj, Mapping)):
         return None
-    if isinstance(obj.get("props"), Mapping):
+    if "props" in obj and isinstance(obj.get("props"), Mapping):
         props = {_norm(str(k)): v for k, v in obj["props"].items() if _num(v) is not None}
         return {k: float(v) for k, v in props.items()}, _num(obj.get("freq"))
     values: dict[str, float] = {}
@@ -616,8 +616,12 @@ def load_trajectory_episode(path: str | Path) -> EpisodeData:
     steps: list[StepData] = []
     for i, line in enumerate(traj.steps):
         rec = line.get("record")
-        action = line.get("action") if isinstance(line.get("action"), Mapping) else {}
-        response = line.get("response") if isinstance(line.get("response"), Mapping) else {}
+        action = line.get("action")
+        if not (type(action) is dict or isinstance(action, Mapping)):
+            action = {}
+        response = line.get("response")
+        if not (type(response) is dict or isinstance(response, Mapping)):
+            response = {}
         accepted = bool(response.get("accepted", True))
         intervention = None
         submission = None
@@ -631,20 +635,19 @@ def load_trajectory_episode(path: str | Path) -> EpisodeData:
             if submission is None:
                 submission = _num(action.get("value"))
         obs = line.get("observation")
-        seen = _state_of(obs.get("state")) if isinstance(obs, Mapping) else None
+        seen = _state_of(obs.get("state")) if type(obs) is dict or isinstance(obs, Mapping) else None
         if seen:
             shown.append(ShownState(seen[0], seen[1], f"manipulator before step {i + 1}", i))
         st = _state_of(response.get("state"))
         if st and accepted:
             shown.append(ShownState(st[0], st[1], f"manipulator after step {i + 1}", i + 1))
-        is_submit = kind in ("finish", "stop", "end") or bool(
-            isinstance(rec, Mapping) and str(rec.get("action", "")).upper() == "SUBMIT"
-        )
+        rec_ok = type(rec) is dict or isinstance(rec, Mapping)
+        is_submit = kind in ("finish", "stop", "end") or bool(rec_ok and str(rec.get("action", "")).upper() == "SUBMIT")
         steps.append(
             StepData(
                 i,
-                rec if isinstance(rec, Mapping) else None,
-                None if isinstance(rec, Mapping) else f"step {i + 1}: record={str(rec)[:60]!r} is not an object",
+                rec if rec_ok else None,
+                None if rec_ok else f"step {i + 1}: record={str(rec)[:60]!r} is not an object",
                 intervention,
                 submission,
                 is_submit,

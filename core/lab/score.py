@@ -255,7 +255,8 @@ def score_episode(
     current: tuple[frozenset[tuple[str, str]], str, Mapping[str, Any]] = (frozenset(), "", {})
     current_step: int | None = None
     targets: set[str] = set()
-    memo: dict[tuple[Any, ...], tuple[M.PRF, M.PRF, M.PRF, M.PRF, M.SHD]] = {}
+    memo: dict[frozenset[tuple[str, str]], tuple[M.PRF, M.PRF, M.PRF, M.SHD]] = {}
+    coeff_memo: dict[tuple[tuple[str, str], ...], M.PRF] = {}
     n_targets = -1
     sorted_targets: tuple[str, ...] = ()
     size: int | None = None
@@ -265,8 +266,9 @@ def score_episode(
         hyp = hypothesis_of(st.record)
         if hyp is not None and _is_nonempty(hyp):
             pairs, problems, eq, coeffs = _hyp_parts(hyp)
-            warnings.extend(f"step {st.index + 1}: {p}" for p in problems)
-            unknown.update(n for pair in pairs for n in pair if n not in known)
+            if problems:
+                warnings.extend(f"step {st.index + 1}: {p}" for p in problems)
+            unknown.update({n for pair in pairs for n in pair} - known)
             current = (pairs, eq, coeffs)
             current_step = st.index + 1
         if st.intervention is not None:
@@ -274,16 +276,20 @@ def score_episode(
                 targets.add(st.intervention[0])
             else:
                 warnings.append(f"step {st.index + 1}: intervention on unknown node {st.intervention[0]!r}")
-        key = (current[0], tuple(sorted((str(k), repr(v)) for k, v in current[2].items())))
-        if key not in memo:
-            memo[key] = (
+        # the edge metrics depend on the pairs only, the coefficient metric on the coefficients only
+        edge_metrics = memo.get(current[0])
+        if edge_metrics is None:
+            edge_metrics = memo[current[0]] = (
                 M.set_prf(current[0], true_pairs),
                 M.set_prf({q for q in current[0] if q[1] == FREQ}, true_parents),
                 M.set_prf(M._roots(current[0], FREQ), true_roots),
-                M.coefficient_prf(current[2], config, coefficient_tolerance, truth=coeff_truth),
                 M._shd_sets(current[0], true_pairs_n),
             )
-        e, p, r, c, s = memo[key]
+        e, p, r, s = edge_metrics
+        ckey = tuple(sorted([(str(k), repr(v)) for k, v in current[2].items()]))
+        c = coeff_memo.get(ckey)
+        if c is None:
+            c = coeff_memo[ckey] = M.coefficient_prf(current[2], config, coefficient_tolerance, truth=coeff_truth)
         if len(targets) != n_targets:  # the target set only grows: unchanged size, same I-MEC
             n_targets = len(targets)
             frozen_targets = frozenset(targets)
