@@ -226,7 +226,7 @@ def _dag_longest_path(pairs: Sequence[tuple[str, str]]) -> int | None:
                 todo.append(m)
     if done < len(indeg):
         return None
-    return max(dist.values())
+    return max(dist.values(), default=0)
 
 
 def _longest_path(nodes: Sequence[str], pairs: Sequence[tuple[str, str]]) -> int:
