@@ -355,7 +355,9 @@ def _body(p: re.Pattern[str]) -> str:
     return re.sub(r"\((?!\?)", "(?:", p.pattern[3:-3])
 
 
-_COUNTS = re.compile(rf"\b(?:(?P<c>{_body(_CAUSAL_CUES)})|(?P<h>{_body(_HEDGES)})|(?P<o>{_body(_OVERCONFIDENT)}))\b")
+# every alternative starts with a lowercase letter, so the leading look-ahead changes no match; it
+# lets the regex engine skip spaces and punctuation quickly
+_COUNTS = re.compile(rf"(?=[a-z])\b(?:(?P<c>{_body(_CAUSAL_CUES)})|(?P<h>{_body(_HEDGES)})|(?P<o>{_body(_OVERCONFIDENT)}))\b")
 #: Rubric boilerplate that says nothing about a question's content.
 _RUBRIC_WORDS = content_stems(
     "answer answers response assesses assess evaluates evaluate evaluation whether explains explain explanation "
