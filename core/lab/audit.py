@@ -132,8 +132,12 @@ def _rounded(props: Mapping[str, float], freq: float | None) -> tuple[Any, ...]:
 def _state_index(states: tuple[ShownState, ...]) -> dict[tuple[Any, ...], int]:
     """Exact-match fast path: rounded state → the earliest step it was visible from."""
     out: dict[tuple[Any, ...], int] = {}
+    keys: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # states are often shown twice (after a step, before the next)
     for st in states:
-        key = _rounded(st.props, st.freq)
+        raw = (tuple(st.props.items()), st.freq)
+        key = keys.get(raw)
+        if key is None:
+            key = keys[raw] = _rounded(st.props, st.freq)
         out[key] = min(out.get(key, st.visible_from), st.visible_from)
     return out
 
