@@ -72,6 +72,15 @@ def test_z3_and_networkx_cores_have_the_same_guarantee(g):
     assert len(used) == len(set(used))
 
 
+@given(graphs(max_edges=30))
+def test_cyclic_part_matches_networkx_components(g):
+    """The edges handed to z3 are exactly the self-loops and the edges inside a networkx SCC."""
+    from causalcheck.solvers.acyclicity import _cyclic_part
+
+    comp = {n: k for k, c in enumerate(nx.strongly_connected_components(g.to_networkx())) for n in c}
+    assert _cyclic_part(g) == tuple(e for e in g.edges if e.source == e.target or comp[e.source] == comp[e.target])
+
+
 @given(dags())
 def test_dags_have_no_contradictions(g):
     """A DAG never asserts both directions, and agrees with itself as a reference."""

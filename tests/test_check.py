@@ -61,6 +61,37 @@ def test_disjoint_cycles_are_all_found():
     assert sorted(len(c) for c in cores) == [2, 3]
 
 
+def test_cores_do_not_depend_on_earlier_queries():
+    """The z3 state reused across calls never changes the answer for a graph (fresh solver per query)."""
+    import random
+
+    rnd = random.Random(7)
+    graphs = []
+    for _ in range(100):
+        n = rnd.randint(3, 20)
+        graphs.append(CausalGraph.from_pairs([(f"N{rnd.randrange(n)}", f"N{rnd.randrange(n)}") for _ in range(3 * n)]))
+    first = [find_cycle_cores(g, limit=20) for g in graphs]
+    again = [find_cycle_cores(g, limit=20) for g in reversed(graphs)][::-1]
+    assert first == again
+    few = graphs[:20]
+    assert [find_cycle_core(g, minimize="deletion") for g in few] == [
+        find_cycle_core(g, minimize="deletion") for g in reversed(few)
+    ][::-1]
+
+
+def test_cores_in_another_thread():
+    """Each thread gets its own z3 context; results agree with the main thread's."""
+    import threading
+
+    g = CausalGraph.from_pairs([("A", "B"), ("B", "C"), ("C", "A"), ("C", "D"), ("D", "D")])
+    out: list[object] = []
+    t = threading.Thread(target=lambda: out.append(find_cycle_cores(g)))
+    t.start()
+    t.join()
+    assert out == [find_cycle_cores(g)]
+    assert sorted(len(c) for c in out[0]) == [1, 3]  # type: ignore[union-attr]
+
+
 # ----------------------------------------------------------------------- contradictions
 def test_direction_contradiction_within_hypothesis():
     """A -> B with B -> A is one contradiction naming both edges."""
