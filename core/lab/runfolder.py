@@ -506,15 +506,16 @@ def _decode_step_line(
 
     Agents copy their evidence forward, so a step's ``past_data`` array usually starts with
     the exact text of the previous step's array: only the new elements are decoded and the
-    previous elements (equal values, decoded from identical text) are reused.  The array's
+    previous elements (equal values, decoded from identical text) are reused, so consecutive
+    records share those element objects (records are read-only here).  The array's
     span is replaced by ``NaN`` for decoding the rest of the line; that the NaN lands at
     ``record.past_data`` proves the span was that value.  Anything unusual raises
     ``ValueError`` and the caller decodes the line plainly.  Returns the object and
     ``(array text, elements)`` for the next line.
     """
     k = raw.find(_PAST_DATA_KEY)
-    if k == -1 or raw.find(_PAST_DATA_KEY, k + 1) != -1 or "NaN" in raw:
-        raise ValueError("no single past_data key")
+    if k == -1 or "NaN" in raw:
+        raise ValueError("no past_data key, or NaN in the line")
     s = _JSON_WS.match(raw, k + len(_PAST_DATA_KEY)).end()  # type: ignore[union-attr]
     if raw[s : s + 1] != "[":
         raise ValueError("past_data is not an array")
