@@ -180,22 +180,28 @@ def close_essential(
     return directed, undirected
 
 
-def _acyclic(n: int, edges: Sequence[Pair]) -> bool:
+def cyclic_remainder(n: int, edges: Sequence[Pair]) -> list[int]:
+    """Nodes ``0..n-1`` left over by Kahn's algorithm: empty iff *edges* form a DAG.
+
+    The remainder is every node on a directed cycle or downstream of one.
+    """
     indeg = [0] * n
     children: list[list[int]] = [[] for _ in range(n)]
     for a, b in edges:
         children[a].append(b)
         indeg[b] += 1
     stack = [v for v in range(n) if indeg[v] == 0]
-    seen = 0
     while stack:
         v = stack.pop()
-        seen += 1
         for w in children[v]:
             indeg[w] -= 1
             if indeg[w] == 0:
                 stack.append(w)
-    return seen == n
+    return [v for v in range(n) if indeg[v] > 0]
+
+
+def _acyclic(n: int, edges: Sequence[Pair]) -> bool:
+    return not cyclic_remainder(n, edges)
 
 
 def enumerate_members(

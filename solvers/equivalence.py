@@ -35,7 +35,7 @@ from typing import Any
 from causalcheck.errors import InputFormatError
 from causalcheck.graph import CausalGraph
 
-from ._meek import close_essential, enumerate_members, gc_paused
+from ._meek import close_essential, cyclic_remainder, enumerate_members, gc_paused
 
 __all__ = [
     "PDAG",
@@ -98,22 +98,9 @@ def _indexed(graph: CausalGraph) -> tuple[dict[str, int], list[tuple[int, int]]]
 
 
 def _require_acyclic(graph: CausalGraph, n: int, edges: list[tuple[int, int]]) -> None:
-    indeg = [0] * n
-    children: list[list[int]] = [[] for _ in range(n)]
-    for a, b in edges:
-        children[a].append(b)
-        indeg[b] += 1
-    stack = [v for v in range(n) if indeg[v] == 0]
-    seen = 0
-    while stack:
-        v = stack.pop()
-        seen += 1
-        for w in children[v]:
-            indeg[w] -= 1
-            if indeg[w] == 0:
-                stack.append(w)
-    if seen != n:
-        on_cycle = sorted(graph.nodes[v] for v in range(n) if indeg[v] > 0)
+    remainder = cyclic_remainder(n, edges)
+    if remainder:
+        on_cycle = sorted(graph.nodes[v] for v in remainder)
         raise InputFormatError(f"graph={str(graph)!r} has a cycle through {on_cycle!r}; a DAG is required")
 
 
