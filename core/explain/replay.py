@@ -32,7 +32,7 @@ from typing import Any, Literal
 
 from causalcheck.errors import DSLSyntaxError, InputFormatError
 from causalcheck.explain.data import parse_item
-from causalcheck.explain.graph import ExplanationGraph, check_graph, graph_stats
+from causalcheck.explain.graph import ExplanationGraph
 from causalcheck.explain.judges import CriterionJudgment, EdgeJudgment
 from causalcheck.explain.rst import (
     RSTRecord,
@@ -43,11 +43,9 @@ from causalcheck.explain.rst import (
 from causalcheck.explain.scoring import (
     ItemResult,
     PMMode,
-    compute_final,
+    assemble_result,
     compute_pm,
     compute_rm,
-    failure_modes,
-    premise_overlap,
 )
 
 __all__ = ["ReplayItem", "ReplayReport", "replay_file", "replay_payload"]
@@ -178,42 +176,34 @@ def _replay_item(obj: Mapping[str, Any], index: int, pm_mode: PMMode, check_pars
     else:  # holistic rubric record: the score is the judge's 0..1 number
         rm = min(max(_float(rm_rec.get("score", 0.0), "metrics.rm.score"), 0.0), 1.0)
         raw10 = rm * 10
-    final = compute_final(pm, rm)
     record = RSTRecord.from_json(obj.get("parsed_rst") or {})
     parse_match = _reparse(obj, record, graph) if check_parse else None
-    stats = graph_stats(graph)
     answer = str(obj.get("model_answer") or "")
-    premise = premise_overlap(item, answer)
     degraded = [f"edge #{i} judgment failed: {j.error}" for i, j in enumerate(judgments) if j is not None and j.degraded]
     degraded += [f"criterion {i} judgment failed: {c.error}" for i, c in enumerate(cjs, start=1) if c.degraded]
     if record.source == "heuristic":
         degraded.insert(0, f"parser fell back to the heuristic graph: {record.error}")
-    names = [c.name for c in (item.rubric.criteria if item.rubric else ())]
-    result = ItemResult(
-        item=item,
-        answer=answer,
+    result = assemble_result(
+        item,
+        answer,
+        text=answer,
         pm=pm,
         rm=rm,
         rm_raw10=raw10,
-        final=final,
         record=record,
         graph=graph,
-        edge_judgments=tuple(judgments),
-        criterion_judgments=tuple(cjs),
-        stats=stats,
-        diagnostics=check_graph(graph),
-        failure_modes=failure_modes(pm, rm, stats, premise, [c.score for c in cjs], names),
-        degraded=bool(degraded),
-        degraded_reasons=tuple(degraded),
+        edge_judgments=judgments,
+        criterion_judgments=cjs,
+        criterion_names=[c.name for c in (item.rubric.criteria if item.rubric else ())],
+        degraded=degraded,
         pm_mode=pm_mode,
-        premise_overlap=premise,
     )
     recorded = (
         _float(obj.get("pm_score"), "pm_score"),
         _float(obj.get("rm_score"), "rm_score"),
         _float(obj.get("total_score"), "total_score"),
     )
-    return ReplayItem(item.key, recorded, (pm, rm, final), parse_match, record.source, result)
+    return ReplayItem(item.key, recorded, (pm, rm, result.final), parse_match, record.source, result)
 
 
 def replay_payload(payload: Any, *, pm_mode: PMMode | Literal["auto"] = "auto", check_parse: bool = True) -> ReplayReport:

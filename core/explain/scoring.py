@@ -285,24 +285,63 @@ def score_item(
             degraded.append(f"criterion {idx} ({crit.name}) judgment failed: {cj.error}")
         cjs.append(cj)
     rm, raw10 = compute_rm([c.score for c in cjs])
-    final = compute_final(pm, rm)
+    return assemble_result(
+        item,
+        answer,
+        text=text,
+        pm=pm,
+        rm=rm,
+        rm_raw10=raw10,
+        record=record,
+        graph=graph,
+        edge_judgments=aligned,
+        criterion_judgments=cjs,
+        criterion_names=[c.name for c in criteria],
+        degraded=degraded,
+        warnings=warnings,
+        pm_mode=pm_mode,
+    )
+
+
+def assemble_result(
+    item: WhatIfItem,
+    answer: str,
+    *,
+    text: str,
+    pm: float,
+    rm: float,
+    rm_raw10: float,
+    record: RSTRecord,
+    graph: ExplanationGraph,
+    edge_judgments: Sequence[EdgeJudgment | None],
+    criterion_judgments: Sequence[CriterionJudgment],
+    criterion_names: Sequence[str],
+    degraded: Sequence[str],
+    warnings: Sequence[str] = (),
+    pm_mode: PMMode = "causal",
+) -> ItemResult:
+    """Build an :class:`ItemResult` from judged parts: Final, graph statistics, graph checks and
+    failure modes are derived here the same way for fresh scoring and for replay.
+
+    *text* is what the parser and judges saw (the answer after removing text addressed to a
+    judge); premise overlap is measured on it.
+    """
     stats = graph_stats(graph)
     premise = premise_overlap(item, text)
-    modes = failure_modes(pm, rm, stats, premise, [c.score for c in cjs], [c.name for c in criteria])
     return ItemResult(
         item=item,
         answer=answer,
         pm=pm,
         rm=rm,
-        rm_raw10=raw10,
-        final=final,
+        rm_raw10=rm_raw10,
+        final=compute_final(pm, rm),
         record=record,
         graph=graph,
-        edge_judgments=tuple(aligned),
-        criterion_judgments=tuple(cjs),
+        edge_judgments=tuple(edge_judgments),
+        criterion_judgments=tuple(criterion_judgments),
         stats=stats,
         diagnostics=check_graph(graph),
-        failure_modes=modes,
+        failure_modes=failure_modes(pm, rm, stats, premise, [c.score for c in criterion_judgments], list(criterion_names)),
         degraded=bool(degraded),
         degraded_reasons=tuple(degraded),
         warnings=tuple(warnings),
