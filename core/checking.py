@@ -266,7 +266,9 @@ def example_path(name: str) -> Path:
 
 
 # ---------------------------------------------------------------------- dispatch
-def _from_text(text: str, source: str) -> tuple[list[StepRecord] | None, Hypothesis | None]:
+def _from_text(
+    text: str, source: str, strict: bool = False
+) -> tuple[list[StepRecord] | None, Hypothesis | None]:
     from causalcheck.parsing import parse_hypothesis
     from causalcheck.trajectory import records_from_text
 
@@ -274,20 +276,24 @@ def _from_text(text: str, source: str) -> tuple[list[StepRecord] | None, Hypothe
     if not body:
         raise InputFormatError(f"{source}: the input is empty; expected a record (JSON), a trajectory or a hypothesis")
     if body.startswith(("{", "[", "```", "<think>")) or source.endswith((".json", ".jsonl")):
-        return records_from_text(text, source=source), None
+        return records_from_text(text, source=source, strict=strict), None
     try:
         return None, parse_hypothesis(text, source=source)
     except DSLSyntaxError as exc:
         if "{" in text:
             try:
-                return records_from_text(text, source=source), None
+                return records_from_text(text, source=source, strict=strict), None
             except (DSLSyntaxError, InputFormatError):
                 pass
         raise exc from None
 
 
-def load_checkable(obj: Any) -> tuple[list[StepRecord] | None, Hypothesis | None, str]:
-    """Resolve *obj* (path, ``example:<name>``, text, dict) to records or a hypothesis, and a label."""
+def load_checkable(obj: Any, *, strict: bool = False) -> tuple[list[StepRecord] | None, Hypothesis | None, str]:
+    """Resolve *obj* (path, ``example:<name>``, text, dict) to records or a hypothesis, and a label.
+
+    With *strict*, a step whose model output cannot be parsed raises instead of becoming an
+    ``unparseable-record`` finding.
+    """
     from causalcheck.trajectory import find_record_file, read_text
 
     label = None
@@ -298,7 +304,7 @@ def load_checkable(obj: Any) -> tuple[list[StepRecord] | None, Hypothesis | None
         p = Path(obj)
         if p.is_dir():
             p = find_record_file(p)
-        records, hyp = _from_text(read_text(p), str(p))
+        records, hyp = _from_text(read_text(p), str(p), strict)
         return records, hyp, label or str(p)
     if isinstance(obj, str):
         if not obj.strip():
@@ -306,7 +312,7 @@ def load_checkable(obj: Any) -> tuple[list[StepRecord] | None, Hypothesis | None
         looks_like_path = "\n" not in obj and not any(c in obj for c in "{}=") and "->" not in obj
         if looks_like_path and ("/" in obj or "." in obj):
             raise InputFormatError(f"path={obj!r} does not exist")
-        records, hyp = _from_text(obj, "<string>")
+        records, hyp = _from_text(obj, "<string>", strict)
         return records, hyp, "<string>"
     if isinstance(obj, Mapping):
         from causalcheck.parsing import parse_record_obj
@@ -324,6 +330,7 @@ def check(
     tolerance: float = 0.01,
     nodes: Iterable[str] | None = None,
     data: Sequence[DataPoint] = (),
+    strict: bool = False,
 ) -> CheckReport | list[CheckReport]:
     """Check anything that holds hypotheses; one report, or a list (one per step) for trajectories.
 
@@ -339,7 +346,7 @@ def check(
         return check_record(obj, reference=ref, tolerance=tolerance, nodes=nodes)
     if isinstance(obj, (list, tuple)) and all(isinstance(r, StepRecord) for r in obj):
         return check_trajectory(obj, reference=ref, tolerance=tolerance, nodes=nodes)
-    records, hyp, source = load_checkable(obj)
+    records, hyp, source = load_checkable(obj, strict=strict)
     if hyp is not None:
         return check_hypothesis(hyp, data=data, reference=ref, tolerance=tolerance, nodes=nodes, subject=source)
     assert records is not None

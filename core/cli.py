@@ -63,6 +63,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except UnicodeDecodeError as exc:
+        print(f"causalcheck: error: an input file is not UTF-8 text: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except OSError as exc:  # unreadable input, an output path that is a file, a full disk, ...
+        where = f" ({exc.filename!s})" if getattr(exc, "filename", None) else ""
+        print(f"causalcheck: error: cannot read or write a file{where}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_INPUT
     except Exception as exc:  # a bug, not bad input
         if getattr(args, "debug", False):
             raise

@@ -151,7 +151,9 @@ def handle(args: argparse.Namespace) -> int:
     if not args.tolerance >= 0:
         raise InputFormatError(f"--tolerance={args.tolerance!r} must be a number >= 0")
     nodes = [n.strip() for n in args.nodes.split(",") if n.strip()] if args.nodes else None
-    result = check(args.path, reference=_reference(args.reference), tolerance=args.tolerance, nodes=nodes)
+    result = check(
+        args.path, reference=_reference(args.reference), tolerance=args.tolerance, nodes=nodes, strict=args.strict
+    )
     trajectory = isinstance(result, list)
     reports = result if isinstance(result, list) else [result]
     problems = sum(not r.ok for r in reports)

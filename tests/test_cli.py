@@ -55,3 +55,21 @@ def test_version() -> None:
         [sys.executable, "-m", "causalcheck", "--version"], capture_output=True, text=True, check=True
     )
     assert out.stdout.startswith("causalcheck ")
+
+
+def test_output_path_that_is_a_file_exits_2(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """An --out that is an existing file is a usage error (exit 2) naming the path, not a crash."""
+    blocker = tmp_path / "out"
+    blocker.write_text("not a folder")
+    code = main(["lab", "run", "--suite", "mini", "--agent", "random", "--limit", "1", "--out", str(blocker), "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2 and "out" in err and "internal error" not in err
+
+
+def test_non_utf8_suite_exits_2(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A suite file that is not UTF-8 is reported as bad input (exit 2), not a crash."""
+    bad = tmp_path / "latin1.jsonl"
+    bad.write_bytes("{\"graph_id\": \"caf\xe9\"}\n".encode("latin-1"))
+    code = main(["lab", "run", "--suite", str(bad), "--agent", "random", "--out", str(tmp_path / "o"), "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2 and "UTF-8" in err

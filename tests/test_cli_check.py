@@ -184,3 +184,20 @@ def test_console_script_never_prints_a_traceback(tmp_path):
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr
     assert f"{path}:2:" in proc.stderr and "^" in proc.stderr
+
+
+def test_strict_makes_an_unparseable_step_fatal(tmp_path, capsys):
+    """--strict: a step whose model output cannot be parsed exits 2; without it, 1 with a finding."""
+    good = {"memory": "m", "past_data": [], "hypothesis": {"edges": [], "freq_equation": "", "coefficients": {}},
+            "experiment": {}, "action": "TALK", "arg1": 1}
+    raw = tmp_path / "raw_io.jsonl"
+    raw.write_text(
+        json.dumps({"step": 1, "raw_input": "x", "raw_output": json.dumps(good)}, indent=2)
+        + "\n"
+        + json.dumps({"step": 2, "raw_input": "x", "raw_output": "I will now think about it."}, indent=2)
+        + "\n"
+    )
+    code, out, _ = _run(capsys, str(raw))
+    assert code == 1 and "unparseable-record" in out
+    code, _, err = _run(capsys, "--strict", str(raw))
+    assert code == 2 and err
