@@ -255,9 +255,31 @@ def data_consistency(
     fixed = {k: v for k, v in h.coefficients.items() if v is not None}
     try:
         stated = fit_points(eq, usable, fixed, tolerance)
-    except CausalCheckError as exc:
-        out.append(Diagnostic("data-not-checked", f"the equation cannot be evaluated on the data: {exc}", "info"))
-        return tuple(out)
+    except CausalCheckError:
+        # some points cannot be evaluated (division by zero, overflow): name them and check the rest
+        failing: list[tuple[str, str]] = []
+        for point in usable:
+            try:
+                fit_points(eq, [point], fixed, tolerance)
+            except CausalCheckError as exc:
+                failing.append((point.id, str(exc)))
+        bad_ids = {pid for pid, _ in failing}
+        out.append(
+            Diagnostic(
+                "data-not-checked",
+                f"the equation cannot be evaluated on {len(failing) or len(usable)} recorded point(s): "
+                + "; ".join(f"{pid}: {why}" for pid, why in failing[:5]),
+                "warning",
+                elements=tuple(pid for pid, _ in failing),
+            )
+        )
+        usable = [pt for pt in usable if pt.id not in bad_ids]
+        if not failing or not usable:
+            return tuple(out)
+        try:
+            stated = fit_points(eq, usable, fixed, tolerance)
+        except CausalCheckError:
+            return tuple(out)
     if stated is None:
         if eq.variables and not set(eq.coefficient_names) - set(fixed):
             res = point_residuals(h, usable, eq)

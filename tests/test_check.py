@@ -303,3 +303,18 @@ def test_docstring_examples(module):
 
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_point_that_cannot_be_evaluated_does_not_hide_the_others():
+    """Division by zero on one point is a warning naming it; the other points are still checked."""
+    from causalcheck import parse_hypothesis
+    from causalcheck.records import DataPoint
+
+    h = parse_hypothesis("a -> resonanceFreq\nresonanceFreq = base + c_a/a\nbase = 1\nc_a = 1\n")
+    points = [DataPoint("p0", {"a": 0.0}, 1.0), DataPoint("p1", {"a": 2.0}, 500.0)]
+    report = check_hypothesis(h, data=points)
+    by_code = {d.code: d for d in report.diagnostics}
+    assert by_code["data-not-checked"].severity == "warning"
+    assert by_code["data-not-checked"].elements == ("p0",)
+    assert by_code["data-mismatch"].severity == "error" and "p1" in by_code["data-mismatch"].message
+    assert not report.ok
