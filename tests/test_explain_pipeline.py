@@ -316,3 +316,25 @@ def test_paraphrases_of_official_questions_score_near_the_floor(whatif_benchmark
     assert all(r.ok for r in results)
     summary = summarize(results)
     assert summary.pm_mean <= 0.05 and summary.total_mean <= 0.10
+
+
+def test_resume_rescores_changed_answers_and_refuses_changed_options(tmp_path, capsys):
+    """Resuming into the same --out re-scores items whose answer changed and refuses changed options."""
+    from causalcheck.cli import main
+
+    out = tmp_path / "out"
+    answers = tmp_path / "a.jsonl"
+    key = load_benchmark("demo").items[0].key
+    good = _demo()[1]["demo-strong"][key]
+    answers.write_text(json.dumps({"id": key, "answer": good}) + "\n")
+    base = ["explain", "score", "--benchmark", "demo", "--answers", str(answers), "--out", str(out), "--limit", "1"]
+    assert main(base) == 0
+    first = json.loads((out / "a_metrics_offline.json").read_text())["summary"]["total_mean"]
+    answers.write_text(json.dumps({"id": key, "answer": "Nothing would happen."}) + "\n")
+    assert main(base) == 0
+    second = json.loads((out / "a_metrics_offline.json").read_text())["summary"]["total_mean"]
+    assert second < first  # the changed answer was scored again, not reused
+    capsys.readouterr()
+    assert main([*base, "--pm-mode", "all"]) == 2
+    assert "different pm_mode" in capsys.readouterr().err
+    assert main([*base, "--pm-mode", "all", "--fresh"]) == 0

@@ -19,6 +19,7 @@ Exit codes: 0 done, 1 replay mismatch, 2 bad input (see :mod:`causalcheck.cli`).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from collections.abc import Callable
@@ -200,12 +201,31 @@ def score_answers(
     for aset in sets:
         stem = result_stem(aset.model, judges.judge_name)
         jsonl = out / f"{stem}.jsonl"
-        if not resume and jsonl.exists():
-            jsonl.unlink()
+        run_file = out / f"{stem}.run"  # JSON fingerprint; not *.json so result-file globs skip it
+        if not resume:
+            for stale in (jsonl, run_file):
+                if stale.exists():
+                    stale.unlink()
+        options = {
+            "judge": judges.judge_name,
+            "parser": judges.parser_name,
+            "pm_mode": pm_mode,
+            "judge_edges": judge_edges,
+            "max_chars": max_chars,
+            "strip_injections": strip_injections,
+        }
+        answer_hashes = _answer_hashes(items, aset)
+        previous_hashes = _check_resumable(run_file, jsonl, options)
+        run_file.write_text(
+            json.dumps({"options": options, "answers": {**previous_hashes, **answer_hashes}}, indent=2, sort_keys=True) + "\n",
+            encoding="utf-8",
+        )
         wanted = {it.key for it in items}
         latest = {r.key: r for r in read_rows(jsonl) if r.key in wanted}  # later lines win
         # failed and degraded items are scored again; the others are kept
         done = {k for k, r in latest.items() if r.ok and not r.degraded}
+        # an item whose answer changed since it was scored is scored again (later lines win)
+        done = {k for k in done if previous_hashes.get(k, answer_hashes[k]) == answer_hashes[k]}
         rows = [r for r in latest.values() if r.key in done]
         if jsonl.exists():  # drop a line torn by a killed run, so the next line does not join it
             data = jsonl.read_bytes()
@@ -330,3 +350,44 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         (out / f"{stem}.md").write_text(markdown_report(summarize(rows), rows, title=f"replay of {Path(args.result).name}"), encoding="utf-8")
         print(f"wrote {out / stem}.json / .md", file=sys.stderr)
     return 0 if report.ok else 1
+
+
+def _answer_hashes(items: Any, aset: Any) -> dict[str, str]:
+    """sha256 of each item's answer text (of ``""`` when it has none), keyed by item key."""
+    import hashlib
+
+    out: dict[str, str] = {}
+    for it in items:
+        ans = aset.get(it)
+        text = ans.text if ans is not None and ans.text is not None else ""
+        out[it.key] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return out
+
+
+def _check_resumable(run_file: Path, jsonl: Path, options: dict[str, Any]) -> dict[str, str]:
+    """Refuse to resume results scored with other options; return the answer hashes they were scored on.
+
+    Results of a different judge, parser, PM mode, edge-judging mode or answer limit must not be
+    mixed into one file.  Changed answers are not an error: those items are scored again.
+    """
+    from causalcheck.errors import InputFormatError
+
+    if not jsonl.exists() or not run_file.exists():
+        return {}
+    try:
+        previous = json.loads(run_file.read_text(encoding="utf-8"))
+    except ValueError:
+        return {}
+    if not isinstance(previous, dict):
+        return {}
+    raw_options = previous.get("options")
+    old_options: dict[str, Any] = raw_options if isinstance(raw_options, dict) else {}
+    changed = sorted(k for k in options if old_options.get(k) != options[k])
+    if changed:
+        raise InputFormatError(
+            f"{jsonl} holds results scored with a different {', '.join(changed)} "
+            f"(was {', '.join(f'{k}={old_options.get(k)!r}' for k in changed)}); "
+            "use another --out, or --fresh to discard them"
+        )
+    answers = previous.get("answers")
+    return {str(k): str(v) for k, v in answers.items()} if isinstance(answers, dict) else {}
