@@ -100,3 +100,21 @@ def test_replay_of_corrupt_records_raises_input_errors(whatif_result: Path, path
     target[path[-1]] = value
     with pytest.raises(InputFormatError, match=match):
         replay_payload(payload)
+
+
+def test_our_result_files_record_pm_mode_and_replay_with_it(tmp_path):
+    """A result scored with --pm-mode all records it in meta; replay 'auto' then uses it and matches."""
+    import json
+
+    from causalcheck.cli import main
+    from causalcheck.explain.replay import replay_file
+
+    out = tmp_path / "o"
+    args = ["explain", "score", "--benchmark", "demo", "--answers", "demo", "--model", "demo-weak", "--out", str(out), "--pm-mode", "all"]
+    assert main(args) == 0
+    [path] = sorted(out.glob("*_metrics_*.json"))
+    payload = json.loads(path.read_text())
+    assert payload["meta"]["pm_mode"] == "all"
+    assert "PM over all edges" in path.with_suffix(".md").read_text()
+    report = replay_file(path)
+    assert report.pm_mode == "all" and report.summary_match

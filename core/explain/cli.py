@@ -260,12 +260,13 @@ def score_answers(
             parser_model=judges.parser_name,
             source_answers=aset.source,
             timestamp=stamp,
+            pm_mode=pm_mode,
         )
         write_json(out / f"{stem}.json", payload)
         summary = summarize(rows)
         order = {it.key: i for i, it in enumerate(bench.items)}
         rows.sort(key=lambda r: order.get(r.key, len(order)))
-        md = markdown_report(summary, rows, title=f"{aset.model} — judged by {judges.judge_name}")
+        md = markdown_report(summary, rows, title=f"{aset.model} — judged by {judges.judge_name}", pm_mode=pm_mode)
         (out / f"{stem}.md").write_text(md, encoding="utf-8")
         log(f"wrote {out / stem}.json / .jsonl / .md")
         summaries.append((aset.model, summary))

@@ -212,7 +212,13 @@ def replay_payload(payload: Any, *, pm_mode: PMMode | Literal["auto"] = "auto", 
         raise InputFormatError("a result file must be an object with an 'items' list")
     if pm_mode not in ("auto", "causal", "all"):
         raise InputFormatError(f"pm_mode={pm_mode!r} must be 'auto', 'causal' or 'all'")
-    mode: PMMode = ("causal" if "state" in payload else "all") if pm_mode == "auto" else pm_mode
+    recorded = payload.get("meta", {}).get("pm_mode") if isinstance(payload.get("meta"), dict) else None
+    if pm_mode != "auto":
+        mode: PMMode = pm_mode
+    elif recorded in ("causal", "all"):
+        mode = recorded  # written by causalcheck
+    else:  # official files: the May-2026 layout (with "state") used the causal PM
+        mode = "causal" if "state" in payload else "all"
     items = tuple(_replay_item(obj, i, mode, check_parse) for i, obj in enumerate(payload["items"]))
     n = len(items)
 

@@ -244,8 +244,13 @@ def build_payload(
     parser_model: str,
     source_answers: str,
     timestamp: str,
+    pm_mode: str | None = None,
 ) -> dict[str, Any]:
-    """The official result-file object from rows (rows keep benchmark order)."""
+    """The official result-file object from rows (rows keep benchmark order).
+
+    *pm_mode*, when given, is recorded as ``meta.pm_mode`` (an addition to the official
+    layout, which other readers ignore) so that ``explain replay`` recomputes PM the same way.
+    """
     order = {it.key: i for i, it in enumerate(benchmark.items)}
     rows = sorted(rows, key=lambda r: order.get(r.key, len(order)))
     summary = summarize(rows)
@@ -265,6 +270,7 @@ def build_payload(
             "failure_count": len(failed),
             "concurrency": 1,
             "status": "complete" if len(rows) >= total else "partial",
+            **({"pm_mode": pm_mode} if pm_mode is not None else {}),
         },
         "state": {
             "total": total,
@@ -284,13 +290,14 @@ def _pct(x: float | None) -> str:
     return "–" if x is None else f"{100 * x:.2f}"
 
 
-def markdown_report(summary: Summary, rows: Sequence[ResultRow], *, title: str) -> str:
+def markdown_report(summary: Summary, rows: Sequence[ResultRow], *, title: str, pm_mode: str = "causal") -> str:
     """Domain table, failure-mode counts and per-item table in Markdown."""
     out = [f"# {title}", "", "| Domain | n | PM | RM | Final |", "|---|---:|---:|---:|---:|"]
     for row in summary.rows:
         name = f"**{row.bucket}**" if row.bucket == "Overall" else row.bucket
         out.append(f"| {name} | {row.n} | {_pct(row.pm)} | {_pct(row.rm)} | {_pct(row.final)} |")
-    out += ["", "Scores ×100. PM over causal edges (CAUSE, CONDITION, RESULT, CONSEQUENCE).", ""]
+    basis = "all edges" if pm_mode == "all" else "causal edges (CAUSE, CONDITION, RESULT, CONSEQUENCE)"
+    out += ["", f"Scores ×100. PM over {basis}.", ""]
     below = sum(1 for r in rows if r.ok and r.final < 0.6)
     out += [f"## Failure modes (Final < 60: {below} of {summary.n_items} answers)", "", "| Mode | answers |", "|---|---:|"]
     out += [f"| {m} | {summary.failure_counts.get(m, 0)} |" for m in FAILURE_MODES]
