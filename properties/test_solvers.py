@@ -89,11 +89,16 @@ def test_dags_have_no_contradictions(g):
 
 @given(graphs())
 def test_contradictions_name_real_edges(g):
-    """Each direction contradiction names two edges of the graph that reverse each other."""
+    """Each direction contradiction names two edges of the graph that reverse each other, and every
+    pair of opposite edges is reported."""
+    reported = set()
     for d in direction_contradictions(g):
         first, second = (tuple(x.split(" -> ")) for x in d.elements)
         assert first[::-1] == second
         assert first in g.pairs and second in g.pairs
+        reported.add(frozenset([first, second]))
+    expected = {frozenset([(a, b), (b, a)]) for a, b in g.pairs if a != b and (b, a) in g.pairs}
+    assert reported == expected
 
 
 @st.composite
