@@ -292,19 +292,6 @@ def test_public_check_is_the_function_however_imported():
     assert not isinstance(report, list) and report.codes()[0] == "cycle"
 
 
-@pytest.mark.parametrize(
-    "module",
-    ["causalcheck.equation", "causalcheck.solvers.acyclicity", "causalcheck.solvers.contradictions"],
-)
-def test_docstring_examples(module):
-    """The examples in the module docstrings run as doctests."""
-    import doctest
-    import importlib
-
-    result = doctest.testmod(importlib.import_module(module))
-    assert result.attempted > 0 and result.failed == 0
-
-
 def test_a_point_that_cannot_be_evaluated_does_not_hide_the_others():
     """Division by zero on one point is a warning naming it; the other points are still checked."""
     from causalcheck import parse_hypothesis

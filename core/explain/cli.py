@@ -25,7 +25,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from types import ModuleType
+
+    from causalcheck.explain.scoring import JudgeEdges, PMMode
 
 __all__ = ["Judges", "make_judges", "register", "score_answers"]
 
@@ -146,6 +151,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     rp.add_argument("--no-parse-check", action="store_true", help="skip re-deriving the recorded graphs")
     rp.set_defaults(handler=_cmd_replay)
 
+    answer_cmd: ModuleType | None
     try:  # `explain answer` (model-generated answers) lives with the LLM back-end
         from causalcheck.explain import answer as answer_cmd
     except ImportError:  # pragma: no cover - optional back-end
@@ -162,8 +168,8 @@ def score_answers(
     judges: Judges,
     *,
     model: str | None = None,
-    pm_mode: str = "causal",
-    judge_edges: str = "all",
+    pm_mode: PMMode = "causal",
+    judge_edges: JudgeEdges = "all",
     limit: int | None = None,
     max_chars: int = 200_000,
     strip_injections: bool = True,

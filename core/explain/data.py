@@ -255,7 +255,7 @@ def _read_json(path: Path) -> Any:
 
 
 def _demo_path(name: str) -> Path:
-    return Path(str(resources.files("causalcheck").joinpath("data", name)))
+    return Path(str(resources.files("causalcheck") / "data" / name))
 
 
 def load_benchmark(path: str | Path) -> Benchmark:

@@ -654,13 +654,15 @@ def load_trajectory_episode(path: str | Path) -> EpisodeData:
                 is_submit,
             )
         )
-    reactor = header.get("reactor") if isinstance(header.get("reactor"), Mapping) else {}
+    raw_reactor = header.get("reactor")
+    reactor: Mapping[str, Any] = raw_reactor if isinstance(raw_reactor, Mapping) else {}
     rprops = reactor.get("props") if isinstance(reactor.get("props"), Mapping) else None
     reactor_props = {str(k): float(v) for k, v in rprops.items() if _num(v) is not None} if rprops else None
     target = _num(reactor.get("target_freq"))
     if target is None and reactor_props:
         target = true_target_frequency(config, reactor_props)
-    budgets = header.get("budgets") if isinstance(header.get("budgets"), Mapping) else {}
+    raw_budgets = header.get("budgets")
+    budgets: Mapping[str, Any] = raw_budgets if isinstance(raw_budgets, Mapping) else {}
     summary = traj.summary
     success = summary.get("success")
     graph_id = str(header.get("graph_id") or config.get("graph_id") or p.stem)
