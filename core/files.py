@@ -1,0 +1,346 @@
+"""Files causalcheck reads and writes: durable writes, run-folder locks, safe input, provenance.
+
+An evaluation tool is only worth its results, so every result file goes through this module:
+
+* :func:`atomic_write_text` / :func:`atomic_write_bytes` / :func:`atomic_write_json` write a
+  temporary file in the destination's folder, ``fsync`` it, ``rename`` it over the
+  destination and ``fsync`` the folder: a reader sees the old complete file or the new
+  complete file, never a torn one — also on a full disk or after ``kill -9`` (the previous
+  result survives a failed write).  New files get the usual ``0666 & ~umask`` permissions.
+* :func:`append_line` appends one line to a JSON-lines log and ``fsync`` s it (resumable runs
+  append one line per finished unit of work).
+* :class:`RunLock` holds an exclusive lock on a run folder while it is written; a second
+  writer gets :class:`RunLockedError` naming the holder.  The lock is an ``flock`` on
+  ``<folder>/.causalcheck.lock``, released by the kernel when the holder exits, however it
+  exits — a stale lock file never blocks a later run.
+* :func:`read_input_bytes` / :func:`read_input_text` read a file given by a user: only
+  regular files (a FIFO or ``/dev/zero`` would block or never end), at most a stated size,
+  UTF-8 (a BOM is dropped), with an :class:`~causalcheck.errors.InputFormatError` naming the
+  path and the reason for anything else.
+* :class:`Provenance` is the record every run and result file carries: the causalcheck
+  version, the command and its options, a timestamp, and the SHA-256 of every input read.
+  The timestamp honours ``SOURCE_DATE_EPOCH`` (the reproducible-builds convention), so a
+  rerun can be made byte-identical.
+
+>>> import tempfile, pathlib
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> path = atomic_write_text(folder / "result.txt", "complete\\n")
+>>> path.read_text()
+'complete\\n'
+>>> with RunLock(folder, command="causalcheck doc"):
+...     pass
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import hashlib
+import json
+import os
+import stat
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from causalcheck.errors import CausalCheckError, InputFormatError
+
+__all__ = [
+    "DEFAULT_MAX_INPUT_BYTES",
+    "LOCK_NAME",
+    "Provenance",
+    "RunLock",
+    "RunLockedError",
+    "append_line",
+    "atomic_write_bytes",
+    "atomic_write_json",
+    "atomic_write_text",
+    "read_input_bytes",
+    "read_input_text",
+    "sha256_bytes",
+    "sha256_file",
+    "timestamp",
+]
+
+#: Largest input file read by default (bytes).  Real inputs are far smaller: the official
+#: 220-item WhatIfBench result files are 16–20 MB.
+DEFAULT_MAX_INPUT_BYTES = 512 * 1024 * 1024
+
+#: Name of the lock file inside a locked run folder.
+LOCK_NAME = ".causalcheck.lock"
+
+
+class RunLockedError(CausalCheckError):
+    """Another process is writing the run folder (the message names it)."""
+
+
+# --------------------------------------------------------------------------- writes
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make a rename in *folder* durable (best effort: not every file system supports it)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
+    """Replace *path* by *data* atomically and durably (temporary file, fsync, rename).
+
+    The folder is created when missing.  On any failure (a full disk, a signal) the
+    temporary file is removed and the previous content of *path*, if any, is untouched.
+    """
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    for _ in range(100):
+        tmp = out.parent / f".{out.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
+        except FileExistsError:
+            continue
+        break
+    else:  # pragma: no cover - 100 random names all taken
+        raise CausalCheckError(f"cannot create a temporary file next to {str(out)!r}")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, out)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    _fsync_folder(out.parent)
+    return out
+
+
+def atomic_write_text(path: str | Path, text: str) -> Path:
+    """:func:`atomic_write_bytes` of *text* encoded as UTF-8."""
+    return atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_write_json(path: str | Path, value: Any, *, indent: int | None = 2) -> Path:
+    """Write *value* as JSON (UTF-8, ``ensure_ascii=False``, a final newline) atomically.
+
+    ``NaN`` / ``Infinity`` are refused (they are not JSON).
+    """
+    text = json.dumps(value, ensure_ascii=False, indent=indent, allow_nan=False)
+    return atomic_write_text(path, text + "\n")
+
+
+def append_line(path: str | Path, line: str) -> None:
+    """Append *line* (a newline is added) to *path* and fsync it: a finished unit of work survives a crash."""
+    if "\n" in line:
+        raise InputFormatError(f"line={line[:60]!r} must not contain a newline")
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    with p.open("a", encoding="utf-8") as fh:
+        fh.write(line + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+# --------------------------------------------------------------------------- locks
+
+
+class RunLock:
+    """An exclusive lock on a run folder, held while the folder is written.
+
+    Use as a context manager.  Entering creates the folder if needed and takes an ``flock``
+    on ``<folder>/.causalcheck.lock``; when another process holds it, :class:`RunLockedError`
+    names that process (its pid, command and start time, which the holder writes into the
+    lock file).  The kernel drops the lock when the holder exits, also on ``kill -9``.
+    """
+
+    def __init__(self, folder: str | Path, *, command: str = "causalcheck") -> None:
+        self.folder = Path(folder)
+        self.command = command
+        self._fd: int | None = None
+
+    @property
+    def path(self) -> Path:
+        return self.folder / LOCK_NAME
+
+    def acquire(self) -> None:
+        import fcntl
+
+        if self._fd is not None:
+            raise CausalCheckError(f"the lock on {str(self.folder)!r} is already held by this object")
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:
+            raise InputFormatError(f"--out {str(self.folder)!r} exists and is not a folder") from None
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = ""
+            try:
+                holder = os.pread(fd, 4096, 0).decode("utf-8", "replace").strip()
+            finally:
+                os.close(fd)
+            shown = f" ({holder})" if holder else ""
+            raise RunLockedError(
+                f"folder={str(self.folder)!r} is being written by another causalcheck process{shown}; "
+                "wait for it to finish or write to another folder"
+            ) from None
+        except BaseException:
+            os.close(fd)
+            raise
+        info = f"pid {os.getpid()}, started {timestamp()}, command: {self.command}"
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, info.encode("utf-8"), 0)
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is None:
+            return
+        import fcntl
+
+        fd, self._fd = self._fd, None
+        with contextlib.suppress(OSError):  # best effort: the holder note is informational
+            os.ftruncate(fd, 0)
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+    def __enter__(self) -> RunLock:
+        self.acquire()
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.release()
+
+
+# --------------------------------------------------------------------------- reads
+
+
+def read_input_bytes(path: str | Path, *, max_bytes: int = DEFAULT_MAX_INPUT_BYTES, what: str = "input") -> bytes:
+    """The bytes of a regular file given by a user, with a clear error for anything else.
+
+    Refuses, with an :class:`~causalcheck.errors.InputFormatError` naming *path*: a missing
+    path, a folder, anything that is not a regular file (a FIFO, a device such as
+    ``/dev/zero``, a socket — reading them would block or never end), a file larger than
+    *max_bytes*, and a file that cannot be read.
+    """
+    p = Path(path)
+    try:
+        st = p.stat()
+    except FileNotFoundError:
+        raise InputFormatError(f"{what} path={str(p)!r} does not exist") from None
+    except OSError as exc:
+        raise InputFormatError(f"{what} path={str(p)!r} cannot be read: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise InputFormatError(f"{what} path={str(p)!r} is a folder, expected a file")
+    if not stat.S_ISREG(st.st_mode):
+        raise InputFormatError(
+            f"{what} path={str(p)!r} is not a regular file (a pipe, device or socket); "
+            "causalcheck reads files only, so that a read can neither block nor run forever"
+        )
+    if st.st_size > max_bytes:
+        raise InputFormatError(f"{what} path={str(p)!r} has {st.st_size} bytes; the limit is {max_bytes}")
+    try:
+        with p.open("rb") as fh:
+            data = fh.read(max_bytes + 1)
+    except OSError as exc:
+        raise InputFormatError(f"{what} path={str(p)!r} cannot be read: {exc.strerror or exc}") from None
+    if len(data) > max_bytes:  # grew while we read it
+        raise InputFormatError(f"{what} path={str(p)!r} has more than {max_bytes} bytes; the limit is {max_bytes}")
+    return data
+
+
+def read_input_text(path: str | Path, *, max_bytes: int = DEFAULT_MAX_INPUT_BYTES, what: str = "input") -> str:
+    """:func:`read_input_bytes` decoded as UTF-8 (a BOM is dropped); binary or non-UTF-8 files are refused."""
+    data = read_input_bytes(path, max_bytes=max_bytes, what=what)
+    if b"\x00" in data[:8192]:
+        raise InputFormatError(f"{what} path={str(path)!r} looks binary (it contains NUL bytes); expected text")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputFormatError(
+            f"{what} path={str(path)!r} is not UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start})"
+        ) from None
+
+
+def sha256_bytes(data: bytes) -> str:
+    """Hex SHA-256 of *data*."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def sha256_file(path: str | Path) -> str:
+    """Hex SHA-256 of the file at *path* (read in chunks)."""
+    h = hashlib.sha256()
+    with Path(path).open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+# --------------------------------------------------------------------------- provenance
+
+
+def timestamp() -> str:
+    """Now as an ISO-8601 UTC timestamp (``2026-12-01T08:49:02Z``); ``SOURCE_DATE_EPOCH`` overrides it."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if epoch:
+        try:
+            moment = _dt.datetime.fromtimestamp(int(epoch), tz=_dt.timezone.utc)
+        except (ValueError, OverflowError, OSError):
+            raise InputFormatError(f"SOURCE_DATE_EPOCH={epoch!r} must be whole seconds since 1970") from None
+    else:
+        moment = _dt.datetime.now(tz=_dt.timezone.utc)
+    return moment.replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+@dataclass
+class Provenance:
+    """What produced a result: tool version, command, options, time, and every input read.
+
+    ``inputs`` lists ``{"path", "sha256", "bytes"}`` per file, in the order they were
+    added; a file added twice is listed once.  ``to_json()`` is what result files embed
+    (under ``"provenance"``).
+    """
+
+    command: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    started: str = field(default_factory=timestamp)
+    inputs: list[dict[str, Any]] = field(default_factory=list)
+
+    def add_input(self, path: str | Path, *, data: bytes | None = None) -> str:
+        """Record one input file (hashing *data* when given, else the file); returns its hash."""
+        shown = str(path)
+        for item in self.inputs:
+            if item["path"] == shown:
+                return str(item["sha256"])
+        if data is None:
+            digest = sha256_file(path)
+            size = Path(path).stat().st_size
+        else:
+            digest, size = sha256_bytes(data), len(data)
+        self.inputs.append({"path": shown, "sha256": digest, "bytes": size})
+        return digest
+
+    def add_inputs(self, paths: Iterable[str | Path]) -> None:
+        for p in paths:
+            self.add_input(p)
+
+    def to_json(self) -> dict[str, Any]:
+        from causalcheck import __version__
+
+        return {
+            "tool": "causalcheck",
+            "version": __version__,
+            "command": self.command,
+            "options": dict(self.options),
+            "started": self.started,
+            "inputs": [dict(i) for i in self.inputs],
+        }

@@ -1,0 +1,184 @@
+"""Durable writes, run-folder locks, safe input reading and provenance (causalcheck.files)."""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from causalcheck.errors import InputFormatError
+from causalcheck.files import (
+    LOCK_NAME,
+    Provenance,
+    RunLock,
+    RunLockedError,
+    append_line,
+    atomic_write_json,
+    atomic_write_text,
+    read_input_bytes,
+    read_input_text,
+    sha256_bytes,
+    timestamp,
+)
+
+
+def test_atomic_write_replaces_the_file_and_leaves_no_temporary(tmp_path):
+    """The destination holds the new text and no temporary file is left behind."""
+    p = tmp_path / "sub" / "r.json"
+    atomic_write_text(p, "old\n")
+    atomic_write_json(p, {"a": 1})
+    assert p.read_text() == '{\n  "a": 1\n}\n'
+    assert [x.name for x in p.parent.iterdir()] == ["r.json"]
+
+
+def test_a_failed_write_keeps_the_previous_complete_file(tmp_path, monkeypatch):
+    """A full disk during fsync leaves the old content intact and removes the temporary file."""
+    p = tmp_path / "r.txt"
+    atomic_write_text(p, "complete result\n")
+
+    def full(_fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(OSError):
+        atomic_write_text(p, "new partial result\n")
+    assert p.read_text() == "complete result\n"
+    assert [x.name for x in tmp_path.iterdir()] == ["r.txt"]
+
+
+def test_new_files_follow_the_umask(tmp_path):
+    """Result files get 0666 & ~umask (0644 under umask 022), not mkstemp's 0600."""
+    old = os.umask(0o022)
+    try:
+        p = atomic_write_text(tmp_path / "r.txt", "x")
+    finally:
+        os.umask(old)
+    assert p.stat().st_mode & 0o777 == 0o644
+
+
+def test_json_refuses_nan(tmp_path):
+    """NaN is not JSON: refused before anything is written."""
+    with pytest.raises(ValueError):
+        atomic_write_json(tmp_path / "r.json", {"x": float("nan")})
+    assert not (tmp_path / "r.json").exists()
+
+
+def test_append_line_appends_and_refuses_newlines(tmp_path):
+    """Each call adds exactly one line; a value with a newline would corrupt the log."""
+    p = tmp_path / "log.jsonl"
+    append_line(p, '{"a": 1}')
+    append_line(p, '{"a": 2}')
+    assert p.read_text().splitlines() == ['{"a": 1}', '{"a": 2}']
+    with pytest.raises(InputFormatError):
+        append_line(p, "a\nb")
+
+
+_HOLDER = """
+import sys, time
+from causalcheck.files import RunLock
+with RunLock(sys.argv[1], command="holder test"):
+    print("locked", flush=True)
+    time.sleep(60)
+"""
+
+
+def _start_holder(folder):
+    proc = subprocess.Popen([sys.executable, "-c", _HOLDER, str(folder)], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "locked"
+    return proc
+
+
+def test_a_second_writer_is_refused_and_told_who_holds_the_lock(tmp_path):
+    """While another process holds the folder, RunLock raises and names the holder."""
+    proc = _start_holder(tmp_path)
+    try:
+        with pytest.raises(RunLockedError) as info, RunLock(tmp_path):
+            pass
+        assert f"pid {proc.pid}" in str(info.value) and "holder test" in str(info.value)
+    finally:
+        proc.kill()
+        proc.communicate()
+
+
+def test_the_lock_dies_with_its_holder(tmp_path):
+    """After kill -9 of the holder the folder can be locked again (no stale lock)."""
+    proc = _start_holder(tmp_path)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.communicate()
+    assert (tmp_path / LOCK_NAME).exists()
+    with RunLock(tmp_path):
+        pass
+
+
+def test_lock_on_a_path_that_is_a_file(tmp_path):
+    """--out naming an existing file is bad input, not an internal error."""
+    f = tmp_path / "file"
+    f.write_text("x")
+    with pytest.raises(InputFormatError), RunLock(f):
+        pass
+
+
+def test_reading_refuses_fifos_and_devices(tmp_path):
+    """A FIFO and /dev/zero are refused at once instead of blocking or reading forever."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    start = time.monotonic()
+    with pytest.raises(InputFormatError, match="not a regular file"):
+        read_input_bytes(fifo)
+    with pytest.raises(InputFormatError, match="not a regular file"):
+        read_input_bytes("/dev/zero")
+    assert time.monotonic() - start < 5
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [(b"a\x00b", "binary"), (b"\xff\xfe\xfa", "not UTF-8"), (b"x" * 101, "limit is 100")],
+)
+def test_reading_names_the_problem(tmp_path, content, message):
+    """Binary, non-UTF-8 and oversized files give a message naming the path and the reason."""
+    p = tmp_path / "in.json"
+    p.write_bytes(content)
+    with pytest.raises(InputFormatError, match=message) as info:
+        read_input_text(p, max_bytes=100)
+    assert str(p) in str(info.value)
+
+
+def test_reading_missing_paths_and_folders(tmp_path):
+    """A missing path and a folder are named in the error."""
+    with pytest.raises(InputFormatError, match="does not exist"):
+        read_input_text(tmp_path / "nope")
+    with pytest.raises(InputFormatError, match="is a folder"):
+        read_input_text(tmp_path)
+
+
+def test_reading_drops_a_bom(tmp_path):
+    """A UTF-8 byte-order mark is not part of the text."""
+    p = tmp_path / "bom.txt"
+    p.write_bytes("\ufeff{}".encode())
+    assert read_input_text(p) == "{}"
+
+
+def test_provenance_records_inputs_once_with_hashes(tmp_path, monkeypatch):
+    """Inputs are listed once each with their SHA-256; SOURCE_DATE_EPOCH fixes the time."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
+    p = tmp_path / "a.txt"
+    p.write_bytes(b"abc")
+    prov = Provenance("causalcheck test", {"x": 1})
+    prov.add_input(p)
+    prov.add_input(p)
+    doc = prov.to_json()
+    assert doc["started"] == "1970-01-01T00:00:00Z" == timestamp()
+    assert doc["inputs"] == [{"path": str(p), "sha256": sha256_bytes(b"abc"), "bytes": 3}]
+    assert doc["tool"] == "causalcheck" and doc["version"] and doc["options"] == {"x": 1}
+
+
+def test_bad_source_date_epoch_is_input_error(monkeypatch):
+    """A malformed SOURCE_DATE_EPOCH is reported, not a crash."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
+    with pytest.raises(InputFormatError, match="SOURCE_DATE_EPOCH"):
+        timestamp()
