@@ -49,3 +49,27 @@ def whatif_benchmark() -> Path:
 def whatif_result() -> Path:
     """The official judged result file (gpt-5.5 answers, gpt-5.5 judge)."""
     return _need(WHATIF_RESULT)
+
+
+# --------------------------------------------------------------------------- named graphs
+# The field's small graphs (chain, fork, collider, diamond, ...) live once in
+# causalcheck.named_graphs; tests take them as fixtures instead of redefining them.
+from causalcheck.named_graphs import NAMED_GRAPHS  # noqa: E402
+
+
+def _named_fixture(name: str):  # type: ignore[no-untyped-def]
+    def fixture():  # type: ignore[no-untyped-def]
+        return NAMED_GRAPHS[name]
+
+    fixture.__doc__ = f"The named graph {name!r} (causalcheck.named_graphs)."
+    return pytest.fixture(name=name)(fixture)
+
+
+for _name in NAMED_GRAPHS:
+    globals()[f"_fixture_{_name}"] = _named_fixture(_name)
+
+
+@pytest.fixture(params=sorted(NAMED_GRAPHS))
+def named(request):
+    """Each named graph in turn, as ``(name, graph)`` (one parametrized run over all of them)."""
+    return request.param, NAMED_GRAPHS[request.param]
