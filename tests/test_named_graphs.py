@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from causalcheck.errors import InputFormatError
 from causalcheck.named_graphs import NAMED_GRAPHS, named_graph
 from causalcheck.solvers.acyclicity import find_cycle_core
