@@ -12,7 +12,7 @@ import pytest
 from causalcheck.cli import main
 from causalcheck.errors import DSLSyntaxError
 from causalcheck.explain.data import WhatIfItem, load_answer_sets, load_benchmark
-from causalcheck.explain.graph import ExplanationGraph
+from causalcheck.explain.explanation_graph import ExplanationGraph
 from causalcheck.explain.judges import EdgeJudgment, OfflineCriterionJudge, OfflineEdgeJudge
 from causalcheck.explain.relations import OfflineParser
 from causalcheck.explain.rst import RSTRecord, project_to_graph
@@ -274,7 +274,7 @@ def test_fresh_runs_are_byte_identical(tmp_path: Path) -> None:
 
 def test_failure_mode_definitions() -> None:
     """Each failure mode fires on its documented condition, and none fire at Final >= 0.6."""
-    from causalcheck.explain.graph import GraphStats
+    from causalcheck.explain.explanation_graph import GraphStats
     from causalcheck.explain.scoring import failure_modes
 
     chain = GraphStats(nodes=6, edges=5, causal_edges=3, longest_path=3, components=1, largest_component=6)
@@ -290,7 +290,7 @@ def test_failure_mode_definitions() -> None:
 
 def test_resume_rescores_degraded_items(tmp_path: Path) -> None:
     """Items scored with a failing judge are degraded; a resumed run with a working judge redoes only them."""
-    from causalcheck.explain.cli import Judges, score_answers
+    from causalcheck.explain.run import Judges, score_answers
 
     flaky = Judges(PARSER, _FlakyEdgeJudge(), CRIT, "j", "p")
     good = Judges(PARSER, EDGE, CRIT, "j", "p")
