@@ -61,7 +61,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     sc.add_argument("--out", required=True, metavar="DIR", help="output folder (result JSON, JSONL, Markdown per answer model)")
     sc.add_argument("--model", metavar="NAME", help="score only this answer model of a multi-model answers file")
     sc.add_argument("--pm-mode", choices=("causal", "all"), default="causal", help="PM over causal edges (default, May-2026) or all edges (April-2026)")
-    sc.add_argument("--judge-edges", choices=("all", "causal"), default="all", help="judge every edge (default, as the original) or only causal ones")
+    sc.add_argument("--judge-edges", choices=("all", "causal"), default=None, help="judge every edge (default, as the original) or only causal ones")
     sc.add_argument("--segmenter", default="rules", metavar="NAME", help="offline EDU segmenter: rules (default) or parser:<spaCy pipeline>")
     sc.add_argument("--limit", type=_positive, metavar="N", help="only the first N benchmark items")
     sc.add_argument("--max-answer-chars", type=_positive, default=200_000, metavar="N", help="reject longer answers (default 200000)")
@@ -114,7 +114,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
         judges,
         model=args.model,
         pm_mode=args.pm_mode,
-        judge_edges=args.judge_edges,
+        judge_edges=args.judge_edges or judges.judge_edges,
         limit=args.limit,
         max_chars=args.max_answer_chars,
         strip_injections=not args.keep_injections,

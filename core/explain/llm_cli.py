@@ -30,9 +30,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["LLMComponents", "add_cli_options", "judges_from_args", "make_llm_components"]
 
-_AUTO = "auto"
-
-
 @dataclass(frozen=True)
 class LLMComponents:
     """What ``explain score --judge/--parser MODEL`` plugs into the scorer.
@@ -66,10 +63,6 @@ def add_cli_options(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--judge-all-edges", action="store_true", help="with --judge: judge every edge as the original does (default: only the causal edges PM uses)")
     g.add_argument("--parser-compat", choices=("full", "anchor"), default="full", help="anchor: drop span refs and ignore NS like the original parser")
     add_llm_arguments(parser)
-    # ``--judge-edges`` (explain score) defaults to "causal" with an LLM judge, "all" offline;
-    # judges_from_args() resolves this marker before the scorer reads it.
-    if any(a.dest == "judge_edges" for a in parser._actions):
-        parser.set_defaults(judge_edges=_AUTO)
 
 
 def make_llm_components(args: argparse.Namespace, *, llm_override: LLM | None = None) -> LLMComponents | None:
@@ -119,15 +112,12 @@ def _log_accounting(components: LLMComponents) -> None:
 def judges_from_args(args: argparse.Namespace) -> Judges | None:
     """Judge factory for ``explain score`` (see the module docstring).
 
-    Also resolves ``--judge-edges``: ``causal`` with an LLM edge judge unless
-    ``--judge-all-edges`` or an explicit ``--judge-edges`` says otherwise, ``all`` offline.
+    The judges' default edge-judging mode (used without ``--judge-edges``) is ``causal`` with
+    an LLM edge judge, ``all`` offline; ``--judge-all-edges`` sets ``--judge-edges all``.
     """
-    components = make_llm_components(args)
-    llm_edges = components is not None and components.edge_judge is not None
     if getattr(args, "judge_all_edges", False):
         args.judge_edges = "all"
-    elif getattr(args, "judge_edges", None) in (None, _AUTO):
-        args.judge_edges = "causal" if llm_edges else "all"
+    components = make_llm_components(args)
     if components is None:
         return None
     from causalcheck.explain.judges import OfflineCriterionJudge, OfflineEdgeJudge
@@ -149,4 +139,5 @@ def judges_from_args(args: argparse.Namespace) -> Judges | None:
         judge_name=components.judge_model or "offline",
         parser_name=parser_name,
         on_done=lambda: _log_accounting(components),
+        judge_edges="causal" if components.edge_judge is not None else "all",
     )

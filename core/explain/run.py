@@ -78,6 +78,9 @@ class Judges:
     parser_name: str
     #: Called once after scoring (the LLM back-end logs its call/cost accounting here).
     on_done: Callable[[], None] | None = None
+    #: The edges judged when ``--judge-edges`` is not given: ``"all"`` (as the original), or
+    #: ``"causal"`` (the LLM back-end with a model edge judge: same PM, fewer calls).
+    judge_edges: JudgeEdges = "all"
 
 
 # ---------------------------------------------------------------------- the back-end registry
