@@ -16,9 +16,13 @@ maps, not a hand-written list:
   private *module* (``causalcheck.explain._cues``) may be imported by the modules of its own
   package (``causalcheck.explain.*``), for its public names.
 
-Both rules are plain functions over parsed sources (:func:`import_cycles`,
-:func:`private_uses`), so the last tests plant a cycle and a private import and show that
-they are caught.
+A third rule keeps the adapters at the edge: outside :mod:`causalcheck.adapters`, only the
+functions of :data:`ADAPTER_EDGES` (each builds model clients from options) import them —
+never at module level, not even for types.
+
+The rules are plain functions over parsed sources (:func:`import_cycles`,
+:func:`private_uses`, :func:`adapter_imports`), so the last tests plant a cycle, a private
+import and an adapter import and show that they are caught.
 """
 
 from __future__ import annotations
@@ -90,13 +94,15 @@ class Import:
 
     ``module``: the causalcheck module it resolves to; ``name``: the name taken from it
     (``None`` when the module itself is imported); ``type_only``: under ``TYPE_CHECKING``;
-    ``lazy_export``: inside a package ``__init__``'s ``__getattr__``; ``line`` for messages.
+    ``lazy_export``: inside a package ``__init__``'s ``__getattr__``; ``function``: the innermost
+    function it is in (``None`` at module level); ``line`` for messages.
     """
 
     module: str
     name: str | None
     type_only: bool
     lazy_export: bool
+    function: str | None
     line: int
 
 
@@ -155,29 +161,30 @@ def imports_of(source: Source, sources: Mapping[str, Source], *, through_front_d
                 return target, name
         return base, name
 
-    def visit(node: ast.AST, type_only: bool, lazy: bool) -> None:
+    def visit(node: ast.AST, type_only: bool, lazy: bool, function: str | None) -> None:
         if isinstance(node, ast.If) and _is_type_checking(node.test):
             for child in node.body:
-                visit(child, True, lazy)
+                visit(child, True, lazy, function)
             for child in node.orelse:
-                visit(child, type_only, lazy)
+                visit(child, type_only, lazy, function)
             return
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and source.is_package and node.name == "__getattr__":
-            lazy = True
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            function = node.name
+            lazy = lazy or (source.is_package and node.name == "__getattr__")
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name in sources:
-                    found.append(Import(alias.name, None, type_only, lazy, node.lineno))
+                    found.append(Import(alias.name, None, type_only, lazy, function, node.lineno))
         elif isinstance(node, ast.ImportFrom):
             base = _base(source, node)
             for alias in node.names:
                 hit = resolve(base, alias.name)
                 if hit is not None:
-                    found.append(Import(hit[0], hit[1], type_only, lazy, node.lineno))
+                    found.append(Import(hit[0], hit[1], type_only, lazy, function, node.lineno))
         for child in ast.iter_child_nodes(node):
-            visit(child, type_only, lazy)
+            visit(child, type_only, lazy, function)
 
-    visit(source.tree, False, False)
+    visit(source.tree, False, False, None)
     return found
 
 
@@ -247,9 +254,16 @@ def _shortest_cycle(graph: Mapping[str, set[str]], start: str, component: set[st
 
 
 def import_cycles(sources: Mapping[str, Source]) -> list[str]:
-    """One line per cycle, ``a -> b -> a``: the shortest cycle through the first module of each component."""
+    """One line per strongly connected component: its shortest cycle ``a -> b -> a`` and, when
+    more modules are tangled in it, how many."""
     graph = import_graph(sources)
-    return [" -> ".join(_shortest_cycle(graph, comp[0], set(comp))) for comp in _components(graph)]
+    out: list[str] = []
+    for comp in _components(graph):
+        members = set(comp)
+        path = min((_shortest_cycle(graph, start, members) for start in comp), key=lambda p: (len(p), p))
+        extra = f"  ({len(comp)} modules in this cycle's component)" if len(comp) > len(path) - 1 else ""
+        out.append(" -> ".join(path) + extra)
+    return out
 
 
 # ---------------------------------------------------------------------- rule 2: no private names
@@ -321,6 +335,37 @@ def private_uses(sources: Mapping[str, Source]) -> list[str]:
     ]
 
 
+# ---------------------------------------------------------------------- rule 3: adapters only at the edges
+ADAPTERS = "causalcheck.adapters"
+
+#: The functions outside the adapters that may import them: each builds model clients from
+#: command-line or agent options.  Everything else in the core sees only the protocols of
+#: ``causalcheck.protocols`` (so it can never ask for an adapter's class).
+ADAPTER_EDGES: frozenset[tuple[str, str]] = frozenset(
+    {
+        ("causalcheck.explain.answer", "add_answer_arguments"),
+        ("causalcheck.explain.answer", "run_answer"),
+        ("causalcheck.explain.llm_cli", "add_cli_options"),
+        ("causalcheck.explain.llm_cli", "make_llm_components"),
+        ("causalcheck.lab.llm_agent", "make_llm_agent"),
+    }
+)
+
+
+def adapter_imports(sources: Mapping[str, Source]) -> list[str]:
+    """One line per import of the adapters from outside them that is not in a listed edge function."""
+    out: list[str] = []
+    for name, source in sorted(sources.items()):
+        if name == ADAPTERS or name.startswith(ADAPTERS + "."):
+            continue
+        for imp in imports_of(source, sources, through_front_doors=False):
+            if imp.module == ADAPTERS or imp.module.startswith(ADAPTERS + "."):
+                where = "module level" if imp.function is None else f"{imp.function}()"
+                if imp.function is None or (name, imp.function) not in ADAPTER_EDGES:
+                    out.append(f"{name}:{imp.line} imports {imp.module} at {where}")
+    return out
+
+
 # ---------------------------------------------------------------------- the tests
 SOURCES = installed_sources()
 
@@ -343,6 +388,33 @@ def test_no_private_names_across_modules() -> None:
     """No module imports or reads another module's private name, or another package's private module."""
     problems = private_uses(SOURCES)
     assert not problems, "private names used across modules:\n" + "\n".join(problems)
+
+
+def test_core_imports_adapters_only_where_it_builds_clients() -> None:
+    """No core module imports an adapter for a type or a class check; only the listed edge functions build clients."""
+    problems = adapter_imports(SOURCES)
+    assert not problems, "adapters imported outside the edge functions:\n" + "\n".join(problems)
+
+
+def test_an_adapter_import_in_library_code_is_caught() -> None:
+    """A TYPE_CHECKING import of an adapter type, or one inside an unlisted function, is reported."""
+    planted = sources_from_text(
+        {
+            "causalcheck": "",
+            "causalcheck.adapters": "",
+            "causalcheck.adapters._client": "class LLMClient: ...\n",
+            "causalcheck.lab.llm_agent": "def make_llm_agent():\n    from causalcheck.adapters import LLMRun\n",
+            "causalcheck.explain.llm": (
+                "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from causalcheck.adapters import LLMClient\n"
+                "def judge(llm):\n    from causalcheck.adapters._client import LLMClient\n    return isinstance(llm, LLMClient)\n"
+            ),
+        },
+        packages={"causalcheck", "causalcheck.adapters"},
+    )
+    assert adapter_imports(planted) == [
+        "causalcheck.explain.llm:3 imports causalcheck.adapters at module level",
+        "causalcheck.explain.llm:5 imports causalcheck.adapters._client at judge()",
+    ]
 
 
 def test_a_planted_cycle_is_caught_and_named() -> None:
