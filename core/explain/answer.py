@@ -30,10 +30,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from causalcheck.errors import BudgetExceededError, InputFormatError
-from causalcheck.protocols import LLM, Completion, LLMError, Request, complete_parsed, meter_summary
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.explain.data import WhatIfItem
+    from causalcheck.protocols import LLM, Completion
 
 __all__ = [
     "AnswerRunSummary",
@@ -158,6 +158,7 @@ async def generate_answers(
     """Answer every item not yet answered in *out* (see the module docstring)."""
     import asyncio
 
+    from causalcheck.protocols import LLMError, Request, complete_parsed, meter_summary
     from causalcheck.redaction import redact
 
     path = Path(out)

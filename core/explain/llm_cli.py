@@ -20,12 +20,12 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from causalcheck.explain.llm import LLMCriterionJudge, LLMEdgeJudge, LLMParser
 from causalcheck.explain.run import Judges
 
 if TYPE_CHECKING:  # pragma: no cover
     import argparse
 
+    from causalcheck.explain.llm import LLMCriterionJudge, LLMEdgeJudge, LLMParser
     from causalcheck.protocols import LLM, AnswerParser, Meter
 
 __all__ = ["LLMComponents", "add_cli_options", "judges_from_args", "make_llm_components"]
@@ -71,6 +71,7 @@ def make_llm_components(args: argparse.Namespace, *, llm_override: LLM | None = 
     ``llm_override`` replaces every model (tests pass a :class:`~causalcheck.adapters.ScriptedLLM`).
     """
     from causalcheck.adapters import llm_run_from_args, setup_llm_logging
+    from causalcheck.explain.llm import LLMCriterionJudge, LLMEdgeJudge, LLMParser
 
     judge = getattr(args, "judge", None)
     parser_model = getattr(args, "parser_model", None) or judge

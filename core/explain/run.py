@@ -33,7 +33,6 @@ needs no argparse (the options object is only read).
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import json
 import time
@@ -43,13 +42,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from causalcheck.errors import InputFormatError
-from causalcheck.protocols import AnswerParser, CriterionJudge, EdgeJudge
 
 if TYPE_CHECKING:  # pragma: no cover
     import argparse
 
     from causalcheck.explain.data import AnswerSet, WhatIfItem
     from causalcheck.explain.scoring import JudgeEdges, PMMode, Summary
+    from causalcheck.protocols import AnswerParser, CriterionJudge, EdgeJudge
 
 __all__ = [
     "ARGUMENT_HOOKS",
@@ -184,6 +183,8 @@ class ScoreOptions:
 
 def answer_hashes(items: Sequence[WhatIfItem], answers: AnswerSet) -> dict[str, str]:
     """SHA-256 of each item's answer text (of ``""`` when it has none), keyed by item key."""
+    import hashlib
+
     out: dict[str, str] = {}
     for it in items:
         ans = answers.get(it)
