@@ -1,7 +1,9 @@
-"""Model adapters: one small protocol, the providers behind it, and the call cache.
+"""Model adapters: the providers behind the core's one small model protocol, and the call cache.
 
 Everything in causalcheck that needs a language model receives an object satisfying
-:class:`LLM` — ``await llm.complete(Request)`` → :class:`Completion` — and nothing else.
+:class:`~causalcheck.protocols.LLM` — ``await llm.complete(Request)`` → :class:`Completion` —
+and nothing else.  The protocol and its values live in the core (:mod:`causalcheck.protocols`)
+and are re-exported here (``from causalcheck.adapters import LLM, Request, Completion`` works).
 This package supplies the implementations (an OpenAI-compatible adapter for OpenAI,
 OpenRouter, vLLM, llama.cpp and Ollama; Anthropic; a :class:`ScriptedLLM` fake) and the
 machinery around them: a content-addressed SQLite :class:`CallCache` with a replay mode,
@@ -21,36 +23,36 @@ _EXPORTS: dict[str, str] = {
     "CACHE_MODES": "causalcheck.adapters._cache",
     "CacheMode": "causalcheck.adapters._cache",
     "CallCache": "causalcheck.adapters._cache",
-    "Completion": "causalcheck.adapters._types",
-    "CostLimitError": "causalcheck.adapters._types",
+    "Completion": "causalcheck.protocols",
+    "CostLimitError": "causalcheck.adapters._errors",
     "CostMeter": "causalcheck.adapters._client",
     "default_cache_path": "causalcheck.adapters._registry",
     "fault": "causalcheck.adapters._fake",
-    "LLM": "causalcheck.adapters._types",
+    "LLM": "causalcheck.protocols",
     "llm_run_from_args": "causalcheck.adapters._registry",
     "LLMClient": "causalcheck.adapters._client",
-    "LLMError": "causalcheck.adapters._types",
+    "LLMError": "causalcheck.protocols",
     "LLMRun": "causalcheck.adapters._registry",
     "make_llm": "causalcheck.adapters._registry",
-    "Message": "causalcheck.adapters._types",
+    "Message": "causalcheck.protocols",
     "OpenAICompatibleLLM": "causalcheck.adapters._openai",
     "parse_model_string": "causalcheck.adapters._registry",
     "Prices": "causalcheck.adapters._client",
     "ProviderLimits": "causalcheck.adapters._client",
     "PROVIDERS": "causalcheck.adapters._registry",
-    "redact": "causalcheck.adapters._secrets",
-    "RedactingFilter": "causalcheck.adapters._secrets",
-    "register_secret": "causalcheck.adapters._secrets",
-    "ReplayMissError": "causalcheck.adapters._types",
-    "Request": "causalcheck.adapters._types",
+    "redact": "causalcheck.redaction",
+    "RedactingFilter": "causalcheck.redaction",
+    "register_secret": "causalcheck.redaction",
+    "ReplayMissError": "causalcheck.adapters._errors",
+    "Request": "causalcheck.protocols",
     "request_key": "causalcheck.adapters._cache",
     "RetryPolicy": "causalcheck.adapters._client",
-    "run_sync": "causalcheck.adapters._loop",
+    "run_sync": "causalcheck.aio",
     "ScriptedLLM": "causalcheck.adapters._fake",
     "setup_llm_logging": "causalcheck.adapters._registry",
-    "TransientLLMError": "causalcheck.adapters._types",
+    "TransientLLMError": "causalcheck.protocols",
     "truncated": "causalcheck.adapters._fake",
-    "Usage": "causalcheck.adapters._types",
+    "Usage": "causalcheck.protocols",
 }
 
 __all__ = [
@@ -106,6 +108,18 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover
+    from causalcheck.aio import run_sync
+    from causalcheck.protocols import (
+        LLM,
+        Completion,
+        LLMError,
+        Message,
+        Request,
+        TransientLLMError,
+        Usage,
+    )
+    from causalcheck.redaction import RedactingFilter, redact, register_secret
+
     from ._anthropic import AnthropicLLM
     from ._cache import CACHE_MODES, CacheMode, CallCache, request_key
     from ._client import (
@@ -115,8 +129,8 @@ if TYPE_CHECKING:  # pragma: no cover
         ProviderLimits,
         RetryPolicy,
     )
+    from ._errors import CostLimitError, ReplayMissError
     from ._fake import ScriptedLLM, fault, truncated
-    from ._loop import run_sync
     from ._openai import OpenAICompatibleLLM
     from ._options import add_llm_arguments
     from ._registry import (
@@ -127,16 +141,4 @@ if TYPE_CHECKING:  # pragma: no cover
         make_llm,
         parse_model_string,
         setup_llm_logging,
-    )
-    from ._secrets import RedactingFilter, redact, register_secret
-    from ._types import (
-        LLM,
-        Completion,
-        CostLimitError,
-        LLMError,
-        Message,
-        ReplayMissError,
-        Request,
-        TransientLLMError,
-        Usage,
     )

@@ -13,9 +13,10 @@ import asyncio
 import json
 from typing import Any
 
+from causalcheck.protocols import Completion, LLMError, Request, TransientLLMError, Usage
+from causalcheck.redaction import redact, register_secret
+
 from ._openai import clean_endpoint
-from ._secrets import redact, register_secret
-from ._types import Completion, LLMError, Request, TransientLLMError, Usage
 
 __all__ = ["AnthropicLLM"]
 

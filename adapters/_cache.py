@@ -30,8 +30,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from causalcheck.errors import InputFormatError
-
-from ._types import Completion, Request, Usage
+from causalcheck.protocols import Completion, Request, Usage
 
 __all__ = ["CACHE_MODES", "CacheMode", "CallCache", "request_key"]
 

@@ -1,7 +1,10 @@
 """Robust execution of model calls: cache, concurrency limit, retries, cost accounting.
 
-:class:`LLMClient` wraps any :class:`~causalcheck.adapters.LLM` and is itself one, so the
+:class:`LLMClient` wraps any :class:`~causalcheck.protocols.LLM` and is itself one, so the
 code that needs a model never knows whether it talks to the network, the cache or a fake.
+It also has both optional capabilities of the protocol: it is a
+:class:`~causalcheck.protocols.ParsingLLM` (``complete_parsed``, steps 4–5) and a
+:class:`~causalcheck.protocols.MeteredLLM` (``meter``, a :class:`CostMeter`).
 For every call it
 
 1. looks the request up in the :class:`~causalcheck.adapters.CallCache` (a hit costs nothing
@@ -27,22 +30,17 @@ import logging
 import threading
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from causalcheck.errors import InputFormatError
+from causalcheck.protocols import LLM, Completion, LLMError, Request, TransientLLMError, Usage
+from causalcheck.redaction import redact
 
 from ._cache import CallCache, request_key
-from ._secrets import redact
-from ._types import (
-    LLM,
-    Completion,
-    CostLimitError,
-    LLMError,
-    ReplayMissError,
-    Request,
-    TransientLLMError,
-    Usage,
-)
+from ._errors import CostLimitError, ReplayMissError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from causalcheck.protocols import MeteredLLM, ParsingLLM
 
 __all__ = ["CostMeter", "LLMClient", "Prices", "ProviderLimits", "RetryPolicy"]
 
@@ -257,7 +255,7 @@ class ProviderLimits:
 
 
 class LLMClient:
-    """An :class:`~causalcheck.adapters.LLM` with cache, limits, retries and accounting.
+    """An :class:`~causalcheck.protocols.LLM` with cache, limits, retries and accounting.
 
     ``sleep`` is injectable so tests of the backoff schedule need not wait.
     """
@@ -299,6 +297,12 @@ class LLMClient:
         """The completion for *request* (see the module docstring for the steps)."""
         completion, _ = await self.complete_parsed(request, None)
         return completion
+
+    @overload
+    async def complete_parsed(self, request: Request, parse: Callable[[Completion], T]) -> tuple[Completion, T]: ...
+
+    @overload
+    async def complete_parsed(self, request: Request, parse: None) -> tuple[Completion, None]: ...
 
     async def complete_parsed(
         self, request: Request, parse: Callable[[Completion], T] | None
@@ -384,3 +388,9 @@ class LLMClient:
         kind = getattr(last, "kind", "error")
         raise LLMError(redact(f"{self.name} failed after {attempt} attempts ({kind}): {last}"))
 
+
+
+if TYPE_CHECKING:  # pragma: no cover - a static check: the client has both optional capabilities
+
+    def _capabilities(client: LLMClient) -> tuple[ParsingLLM, MeteredLLM]:
+        return client, client

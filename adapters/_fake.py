@@ -20,7 +20,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import TypeAlias
 
-from ._types import Completion, LLMError, Request, TransientLLMError, Usage
+from causalcheck.protocols import Completion, LLMError, Request, TransientLLMError, Usage
 
 __all__ = ["ScriptedLLM", "fault", "truncated"]
 

@@ -18,8 +18,8 @@ import threading
 from typing import Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 
-from ._secrets import redact, register_secret
-from ._types import Completion, LLMError, Request, TransientLLMError, Usage
+from causalcheck.protocols import Completion, LLMError, Request, TransientLLMError, Usage
+from causalcheck.redaction import redact, register_secret
 
 __all__ = ["OpenAICompatibleLLM", "clean_endpoint"]
 

@@ -30,14 +30,14 @@ from pathlib import Path
 from typing import Any
 
 from causalcheck.errors import InputFormatError
+from causalcheck.protocols import LLM, LLMError
+from causalcheck.redaction import RedactingFilter
 
 from ._anthropic import AnthropicLLM
 from ._cache import CacheMode, CallCache
 from ._client import CostMeter, LLMClient, Prices, ProviderLimits, RetryPolicy
 from ._openai import OpenAICompatibleLLM
 from ._options import add_llm_arguments
-from ._secrets import RedactingFilter
-from ._types import LLM, LLMError
 
 __all__ = [
     "PROVIDERS",

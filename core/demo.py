@@ -11,23 +11,31 @@ It runs the three parts of causalcheck end to end on data shipped with the packa
 4. **Explain** — the bundled WhatIfBench-format demo set scored with the offline parser and
    judges (``causalcheck explain score``).
 
-Each stage is the same code path as its own command; rerunning the demo into the same folder
-resumes instead of duplicating work.  No network and no API key are used.
+Each stage is the same code path as its own command — it is parsed and run by the very
+command parsers ``causalcheck`` registered next to ``demo`` (so this module needs no import
+of :mod:`causalcheck.cli`); rerunning the demo into the same folder resumes instead of
+duplicating work.  No network and no API key are used.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import io
-import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+__all__ = ["register", "run"]
+
 
 def register(sub: Any) -> None:
-    """Add ``causalcheck demo`` to the top-level subparsers."""
+    """Add ``causalcheck demo`` to the top-level subparsers *sub*.
+
+    The stages are dispatched through ``sub.choices`` (command name → its parser) when the
+    demo runs, i.e. through every command registered on *sub* by then.
+    """
     p = sub.add_parser(
         "demo",
         help="run the main job on bundled data, offline (lab + scoring + check + explain)",
@@ -35,14 +43,12 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--out", default="runs/demo", metavar="DIR", help="output folder (default runs/demo)")
     p.add_argument("--quiet", action="store_true", help="print only the final summary")
-    p.set_defaults(handler=run)
+    p.set_defaults(handler=functools.partial(run, commands=sub.choices))
 
 
-def _stage(title: str, argv: Sequence[str], quiet: bool) -> int:
-    from causalcheck.cli import build_parser
-
+def _stage(commands: Mapping[str, argparse.ArgumentParser], title: str, argv: Sequence[str], quiet: bool) -> int:
     print(f"\n== {title}: causalcheck {' '.join(argv)}", flush=True)
-    args = build_parser().parse_args(list(argv))
+    args = commands[argv[0]].parse_args(list(argv[1:]))
     if quiet:
         buf = io.StringIO()
         with contextlib.redirect_stdout(buf):
@@ -53,24 +59,26 @@ def _stage(title: str, argv: Sequence[str], quiet: bool) -> int:
     return code
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run every stage; exit 0 when all of them ran (findings are results, not failures)."""
+def run(args: argparse.Namespace, *, commands: Mapping[str, argparse.ArgumentParser]) -> int:
+    """Run every stage through *commands* (``causalcheck`` command name → its parser); exit 0
+    when all of them ran (findings are results, not failures)."""
+    stage = functools.partial(_stage, commands)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     quiet = bool(args.quiet)
     lab = out / "lab"
     codes: dict[str, int] = {}
-    codes["lab run (planner)"] = _stage(
+    codes["lab run (planner)"] = stage(
         "lab run (planner)",
         ["lab", "run", "--suite", "mini", "--agent", "planner", "--seeds", "1", "--out", str(lab / "planner"), "--resume", "--quiet"],
         quiet,
     )
-    codes["lab run (random)"] = _stage(
+    codes["lab run (random)"] = stage(
         "lab run (random)",
         ["lab", "run", "--suite", "mini", "--agent", "random", "--seeds", "1", "--out", str(lab / "random"), "--resume", "--quiet"],
         quiet,
     )
-    codes["lab score"] = _stage(
+    codes["lab score"] = stage(
         "lab score",
         ["lab", "score", str(lab / "planner"), str(lab / "random"), "--out", str(out / "lab-scores"), "--bootstrap", "200"],
         quiet,
@@ -78,13 +86,13 @@ def run(args: argparse.Namespace) -> int:
     trajectories = sorted((lab / "planner").rglob("*.jsonl"))
     trajectories = [t for t in trajectories if t.name != "summary.jsonl"]
     if trajectories:
-        codes["check (planner trajectory)"] = _stage(
+        codes["check (planner trajectory)"] = stage(
             "check (planner trajectory)", ["check", str(trajectories[0])], quiet
         )
-    codes["check (example with drift)"] = _stage(
+    codes["check (example with drift)"] = stage(
         "check (example with drift)", ["check", "example:trajectory"], quiet
     )
-    codes["explain score"] = _stage(
+    codes["explain score"] = stage(
         "explain score",
         ["explain", "score", "--benchmark", "demo", "--answers", "demo", "--out", str(out / "explain"), "--timestamp", "20260101-000000"],
         quiet,
@@ -100,8 +108,3 @@ def run(args: argparse.Namespace) -> int:
     print(f"  outputs in {out}/")
     return 2 if failed else 0
 
-
-if __name__ == "__main__":  # pragma: no cover
-    from causalcheck.cli import main
-
-    sys.exit(main(["demo", *sys.argv[1:]]))

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from causalcheck.errors import CausalCheckError
-from causalcheck.explain.graph import CAUSAL_TYPES, ExplanationGraph, GraphEdge, GraphNode
+from causalcheck.explain.explanation_graph import (
+    CAUSAL_TYPES,
+    ExplanationGraph,
+    GraphEdge,
+    GraphNode,
+)
 from causalcheck.explain.judges import EdgeJudgment
 from causalcheck.explain.rst import (
     EDU,

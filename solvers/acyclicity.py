@@ -38,7 +38,7 @@ from typing import Any, Literal
 from causalcheck.diagnostics import Diagnostic
 from causalcheck.graph import CausalGraph, Edge
 
-__all__ = ["acyclicity_diagnostics", "find_cycle_core", "find_cycle_cores", "is_acyclic"]
+__all__ = ["acyclicity_diagnostics", "cycle_order", "find_cycle_core", "find_cycle_cores", "is_acyclic"]
 
 
 def is_acyclic(graph: CausalGraph) -> bool:
@@ -48,8 +48,13 @@ def is_acyclic(graph: CausalGraph) -> bool:
     return bool(nx.is_directed_acyclic_graph(graph.to_networkx()))
 
 
-def _cycle_order(edges: Sequence[Edge]) -> tuple[Edge, ...]:
-    """Order the edges of one cycle head-to-tail, starting at the smallest edge."""
+def cycle_order(edges: Sequence[Edge]) -> tuple[Edge, ...]:
+    """Order the edges of one cycle head-to-tail, starting at the smallest edge.
+
+    >>> from causalcheck.graph import Edge
+    >>> [str(e) for e in cycle_order([Edge("C", "A"), Edge("B", "C"), Edge("A", "B")])]
+    ['A -> B', 'B -> C', 'C -> A']
+    """
     by_source = {e.source: e for e in edges}
     start = min(edges)
     out = [start]
@@ -67,7 +72,7 @@ def _is_simple_cycle(edges: Sequence[Edge]) -> bool:
     targets = [e.target for e in edges]
     if len(set(sources)) != len(edges) or set(sources) != set(targets):
         return False
-    return len(_cycle_order(edges)) == len(edges)
+    return len(cycle_order(edges)) == len(edges)
 
 
 class _Z3Ranks(threading.local):
@@ -146,7 +151,7 @@ def _z3_core(edges: Sequence[Edge], minimize: Literal["cycle", "deletion"] = "cy
         return None
     kept = sorted(core())
     if _is_simple_cycle([edges[i] for i in kept]):
-        return _cycle_order([edges[i] for i in kept])
+        return cycle_order([edges[i] for i in kept])
     if minimize == "cycle":
         # every unsatisfiable set of rank constraints contains a directed cycle, and a simple
         # cycle is a minimal one: extract it from the (small) core's edges
@@ -164,7 +169,7 @@ def _z3_core(edges: Sequence[Edge], minimize: Literal["cycle", "deletion"] = "cy
             kept = [j for j in trial if j in shrunk]
         else:
             i += 1
-    return _cycle_order([edges[i] for i in kept])
+    return cycle_order([edges[i] for i in kept])
 
 
 def _cyclic_part(graph: CausalGraph) -> tuple[Edge, ...]:
@@ -231,7 +236,7 @@ def _nx_core(graph: CausalGraph) -> tuple[Edge, ...] | None:
     except nx.NetworkXNoCycle:
         return None
     lookup = {e.pair: e for e in graph.edges}
-    return _cycle_order([lookup[(u, v)] for u, v, *_ in cyc])
+    return cycle_order([lookup[(u, v)] for u, v, *_ in cyc])
 
 
 def find_cycle_core(

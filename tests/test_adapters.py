@@ -154,3 +154,18 @@ def test_import_is_lazy() -> None:
     code = "import sys, causalcheck.adapters; print(sorted(m for m in ('openai', 'anthropic', 'numpy', 'httpx') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_public_names_resolve_and_the_protocol_is_the_cores() -> None:
+    """Every name in ``causalcheck.adapters.__all__`` resolves; the protocol and its values are the core's own objects."""
+    import causalcheck.adapters as adapters
+    import causalcheck.protocols as protocols
+    from causalcheck.aio import run_sync as core_run_sync
+
+    for name in adapters.__all__:
+        assert getattr(adapters, name) is not None, name
+    for name in ("LLM", "Request", "Completion", "Message", "Usage", "LLMError", "TransientLLMError"):
+        assert getattr(adapters, name) is getattr(protocols, name), name
+    assert adapters.run_sync is core_run_sync
+    for adapter in (ScriptedLLM(), OpenAICompatibleLLM("m", base_url="http://127.0.0.1:9/v1", api_key=None)):
+        assert isinstance(adapter, protocols.LLM)

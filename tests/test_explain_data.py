@@ -14,7 +14,12 @@ from causalcheck.explain.data import (
     load_answers,
     load_benchmark,
 )
-from causalcheck.explain.graph import ExplanationGraph, GraphEdge, GraphNode, graph_stats
+from causalcheck.explain.explanation_graph import (
+    ExplanationGraph,
+    GraphEdge,
+    GraphNode,
+    graph_stats,
+)
 from causalcheck.explain.segment import RuleSegmenter, get_segmenter
 
 

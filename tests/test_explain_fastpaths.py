@@ -6,7 +6,7 @@ import random
 import re
 
 from causalcheck.explain import _cues
-from causalcheck.explain import graph as explain_graph
+from causalcheck.explain import explanation_graph as explain_graph
 from causalcheck.explain.relations import _tree_nodes
 from causalcheck.explain.rst import Relation, build_tree_nodes
 from causalcheck.graph import CausalGraph, Edge

@@ -12,7 +12,7 @@ import pytest
 from causalcheck.cli import main
 from causalcheck.errors import DSLSyntaxError
 from causalcheck.explain.data import WhatIfItem, load_answer_sets, load_benchmark
-from causalcheck.explain.graph import ExplanationGraph
+from causalcheck.explain.explanation_graph import ExplanationGraph
 from causalcheck.explain.judges import EdgeJudgment, OfflineCriterionJudge, OfflineEdgeJudge
 from causalcheck.explain.relations import OfflineParser
 from causalcheck.explain.rst import RSTRecord, project_to_graph
@@ -274,7 +274,7 @@ def test_fresh_runs_are_byte_identical(tmp_path: Path) -> None:
 
 def test_failure_mode_definitions() -> None:
     """Each failure mode fires on its documented condition, and none fire at Final >= 0.6."""
-    from causalcheck.explain.graph import GraphStats
+    from causalcheck.explain.explanation_graph import GraphStats
     from causalcheck.explain.scoring import failure_modes
 
     chain = GraphStats(nodes=6, edges=5, causal_edges=3, longest_path=3, components=1, largest_component=6)
@@ -290,7 +290,7 @@ def test_failure_mode_definitions() -> None:
 
 def test_resume_rescores_degraded_items(tmp_path: Path) -> None:
     """Items scored with a failing judge are degraded; a resumed run with a working judge redoes only them."""
-    from causalcheck.explain.cli import Judges, score_answers
+    from causalcheck.explain.run import Judges, score_answers
 
     flaky = Judges(PARSER, _FlakyEdgeJudge(), CRIT, "j", "p")
     good = Judges(PARSER, EDGE, CRIT, "j", "p")
@@ -303,6 +303,29 @@ def test_resume_rescores_degraded_items(tmp_path: Path) -> None:
     assert not any(it["metrics"]["degraded"] for it in second["items"]) and len(second["items"]) == 2
     lines = (tmp_path / "demo-strong_metrics_j.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 4
+
+
+def test_registered_back_end_adds_options_and_builds_the_judges(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A factory in JUDGE_FACTORIES and a hook in ARGUMENT_HOOKS (registry of explain.run) drive ``explain score``."""
+    import argparse
+
+    from causalcheck.explain import run
+
+    def hook(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--my-judge", action="store_true")
+
+    def factory(args: argparse.Namespace) -> run.Judges | None:
+        return run.Judges(PARSER, EDGE, CRIT, "mine", "my-parser") if args.my_judge else None
+
+    monkeypatch.setattr(run, "ARGUMENT_HOOKS", [hook])
+    monkeypatch.setattr(run, "JUDGE_FACTORIES", [factory])
+    assert run.argument_hooks()[0] is hook and run.judge_factories()[0] is factory
+    assert run.make_judges(argparse.Namespace(my_judge=False, judge=None, parser_model=None)).judge_name == "offline"
+    argv = ["explain", "score", "--benchmark", "demo", "--answers", "demo", "--model", "demo-weak", "--limit", "1"]
+    assert main([*argv, "--out", str(tmp_path), "--my-judge"]) == 0
+    meta = json.loads((tmp_path / "demo-weak_metrics_mine.json").read_text(encoding="utf-8"))["meta"]
+    assert (meta["judge_model"], meta["parser_model"]) == ("mine", "my-parser")
+    capsys.readouterr()
 
 
 def test_paraphrases_of_official_questions_score_near_the_floor(whatif_benchmark: Path) -> None:

@@ -141,7 +141,7 @@ def test_parser_failure_raises_after_one_reask() -> None:
 
 def test_judges_degrade_with_error_instead_of_silent_zero() -> None:
     """Unusable replies become degraded judgments that carry the error."""
-    from causalcheck.explain.graph import ExplanationGraph, GraphEdge, GraphNode
+    from causalcheck.explain.explanation_graph import ExplanationGraph, GraphEdge, GraphNode
 
     item = parse_item({"id": 1, "question": "What if?", "domain": "STEM"})
     graph = ExplanationGraph((GraphNode("EDU1", "a"), GraphNode("EDU2", "b")), (GraphEdge("EDU1", "EDU2", "CAUSE"),))

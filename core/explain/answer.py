@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any
 from causalcheck.errors import BudgetExceededError, InputFormatError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from causalcheck.adapters import LLM, Completion
     from causalcheck.explain.data import WhatIfItem
+    from causalcheck.protocols import LLM, Completion
 
 __all__ = [
     "AnswerRunSummary",
@@ -158,7 +158,8 @@ async def generate_answers(
     """Answer every item not yet answered in *out* (see the module docstring)."""
     import asyncio
 
-    from causalcheck.adapters import LLMClient, LLMError, Request, redact
+    from causalcheck.protocols import LLMError, Request, complete_parsed, meter_summary
+    from causalcheck.redaction import redact
 
     path = Path(out)
     if path.exists() and not resume:
@@ -187,11 +188,7 @@ async def generate_answers(
     async def one(item: WhatIfItem) -> None:
         req = Request.chat(answer_messages(item), temperature=temperature, max_tokens=max_tokens)
         try:
-            if isinstance(llm, LLMClient):
-                comp, _ = await llm.complete_parsed(req, _accept)
-            else:
-                comp = await llm.complete(req)
-                _accept(comp)
+            comp, _ = await complete_parsed(llm, req, _accept)
         except BudgetExceededError:
             raise
         except (LLMError, ValueError) as exc:
@@ -215,8 +212,7 @@ async def generate_answers(
                 break
     finally:
         fh.close()
-    meter = llm.meter.summary() if isinstance(llm, LLMClient) else {}
-    return AnswerRunSummary(counts["ok"], counts["failed"], len(items) - len(todo), len(items), stopped, meter)
+    return AnswerRunSummary(counts["ok"], counts["failed"], len(items) - len(todo), len(items), stopped, meter_summary(llm))
 
 
 def add_answer_arguments(parser: argparse.ArgumentParser) -> None:
@@ -234,8 +230,14 @@ def add_answer_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_answer(args: argparse.Namespace, *, llm_override: LLM | None = None) -> int:
-    """Handler of ``explain answer``; prints a JSON summary, returns the exit code (3 when stopped by --max-cost)."""
-    from causalcheck.adapters import llm_run_from_args, run_sync, setup_llm_logging
+    """Handler of ``explain answer``; prints a JSON summary, returns the exit code (3 when stopped by --max-cost).
+
+    The command-line edge: the model client (cache, retries, ``--max-cost``) is built from the
+    options here (:func:`causalcheck.adapters.llm_run_from_args`); *llm_override* replaces the
+    model behind it (tests pass a scripted fake).
+    """
+    from causalcheck.adapters import llm_run_from_args, setup_llm_logging
+    from causalcheck.aio import run_sync
     from causalcheck.explain.data import load_benchmark
 
     setup_llm_logging()

@@ -1,4 +1,4 @@
-"""Judge and parser protocols, and the offline judges.
+"""Judgments, the judge and parser protocols, and the offline judges.
 
 PRISM scores an answer with two kinds of judgment:
 
@@ -9,8 +9,8 @@ PRISM scores an answer with two kinds of judgment:
   criterion's five bands (the Rubric Metric is their mean divided by 10).
 
 Anything that implements :class:`EdgeJudge`, :class:`CriterionJudge` or
-:class:`AnswerParser` plugs into :func:`causalcheck.explain.scoring.score_item`: the
-offline judges here, the LLM-backed ones in :mod:`causalcheck.explain.llm`, or recorded
+:class:`AnswerParser` (protocols defined in :mod:`causalcheck.protocols`, re-exported here)
+plugs into :func:`causalcheck.explain.scoring.score_item`: the offline judges here, the LLM-backed ones in :mod:`causalcheck.explain.llm`, or recorded
 judgments replayed from a result file.  A judgment that could not be obtained (API error,
 unparseable reply) must come back with ``degraded=True`` and an ``error`` — it is scored
 as the original does (edge 0.0, criterion 1) but the item is flagged, never silently a
@@ -29,17 +29,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from causalcheck.explain._cues import Cue, lead_cue
 from causalcheck.explain._text import SENTENCE_PIECES, content_stems
 from causalcheck.explain.data import BAND_KEYS
-from causalcheck.explain.graph import CAUSAL_TYPES
+from causalcheck.explain.explanation_graph import CAUSAL_TYPES
+from causalcheck.protocols import AnswerParser, CriterionJudge, EdgeJudge
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.explain.data import Criterion, WhatIfItem
-    from causalcheck.explain.graph import ExplanationGraph
-    from causalcheck.explain.rst import RSTRecord
+    from causalcheck.explain.explanation_graph import ExplanationGraph
 
 __all__ = [
     "AnswerParser",
@@ -105,46 +105,6 @@ class CriterionJudgment:
     raw: Mapping[str, Any] = field(default_factory=dict)
     error: str | None = None
     degraded: bool = False
-
-
-@runtime_checkable
-class EdgeJudge(Protocol):
-    """Judges graph edges against the answer text."""
-
-    def judge_edges(
-        self,
-        item: WhatIfItem,
-        answer: str,
-        graph: ExplanationGraph,
-        edges: Sequence[int],
-    ) -> list[EdgeJudgment]:
-        """One judgment per index in *edges* (indices into ``graph.edges``), in the same order."""
-        ...
-
-
-@runtime_checkable
-class CriterionJudge(Protocol):
-    """Scores an answer on one rubric criterion."""
-
-    def judge_criterion(
-        self,
-        item: WhatIfItem,
-        answer: str,
-        criterion: Criterion,
-        index: int,
-    ) -> CriterionJudgment:
-        """The verdict for criterion number *index* (1-based) of the item's rubric."""
-        ...
-
-
-@runtime_checkable
-class AnswerParser(Protocol):
-    """Turns an answer into an RST record (EDUs + relations)."""
-
-    def parse(self, answer: str) -> RSTRecord:
-        """Parse *answer*.  May raise :class:`~causalcheck.errors.CausalCheckError`; the scorer then
-        falls back to :func:`~causalcheck.explain.rst.heuristic_fallback` and flags the item degraded."""
-        ...
 
 
 # ====================================================================== offline judges

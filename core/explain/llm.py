@@ -2,9 +2,11 @@
 
 These implement the protocols of :mod:`causalcheck.explain.judges`, so
 :func:`causalcheck.explain.scoring.score_item` runs the same pipeline whether the judgments
-come from the offline judges or from a model.  Each component takes an
-:class:`~causalcheck.adapters.LLM` — normally an :class:`~causalcheck.adapters.LLMClient`,
+come from the offline judges or from a model.  Each component takes any
+:class:`~causalcheck.protocols.LLM` — normally an :class:`~causalcheck.adapters.LLMClient`,
 which adds the call cache, retries and cost accounting — and calls it at temperature 0.
+A model with the :class:`~causalcheck.protocols.ParsingLLM` capability (the client has it)
+is asked again when its reply cannot be read; a plain model is asked once.
 
 * :class:`LLMParser` asks for the PRISM text format (``EDUs:`` / ``RST ANALYSIS:`` /
   ``TREE STRUCTURE:``) and reads it with :func:`~causalcheck.explain.rst.parse_rst_output`
@@ -27,44 +29,41 @@ resumed run redoes them.  Errors that must stop the run — ``--max-cost`` reach
 cache miss (both :class:`~causalcheck.errors.BudgetExceededError`) — are not caught here.
 
 The prompts are our own wording of the published protocol (prism-spec §3.2, §4.1, §4.3).
+The command-line wiring (``--judge`` / ``--parser``, building the clients from the options)
+is :mod:`causalcheck.explain.llm_cli`.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Coroutine, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from causalcheck.errors import BudgetExceededError, InputFormatError
+from causalcheck.protocols import LLM, Completion, LLMError, Request, complete_parsed
 
 if TYPE_CHECKING:  # pragma: no cover
-    from causalcheck.adapters import LLM, Completion, LLMRun
     from causalcheck.explain.data import Criterion, WhatIfItem
-    from causalcheck.explain.graph import ExplanationGraph
+    from causalcheck.explain.explanation_graph import ExplanationGraph
     from causalcheck.explain.judges import CriterionJudgment, EdgeJudgment
     from causalcheck.explain.rst import RSTRecord
 
 __all__ = [
     "CRITERION_SCHEMA",
-    "LLMComponents",
     "LLMCriterionJudge",
     "LLMEdgeJudge",
     "LLMParser",
-    "add_cli_options",
     "criterion_messages",
     "edge_messages",
     "extract_json_object",
-    "judges_from_args",
-    "make_llm_components",
     "parse_criterion_reply",
     "parse_yes_no",
     "parser_messages",
 ]
 
 Compat = Literal["full", "anchor"]
+T = TypeVar("T")
 
 RELATION_LABELS: tuple[str, ...] = (
     "ELABORATION", "EXPLANATION", "EVIDENCE", "EXAMPLE", "CONTRAST", "COMPARISON",
@@ -254,22 +253,20 @@ def parse_criterion_reply(text: str) -> tuple[int, str, dict[str, Any]]:
 
 
 # ------------------------------------------------------------------ components
-def _run(coro: Any) -> Any:
-    from causalcheck.adapters import run_sync
+def _run(coro: Coroutine[Any, Any, T]) -> T:
+    from causalcheck.aio import run_sync
 
     return run_sync(coro)
 
 
-def _request(messages: list[dict[str, str]], **params: Any) -> Any:
-    from causalcheck.adapters import Request
-
+def _request(messages: list[dict[str, str]], **params: Any) -> Request:
     return Request.chat(messages, **params)
 
 
 def _failure_text(exc: BaseException) -> str:
-    from causalcheck.adapters import redact
+    from causalcheck.redaction import redact
 
-    return str(redact(str(exc)))[:500]
+    return redact(str(exc))[:500]
 
 
 class LLMParser:
@@ -283,7 +280,6 @@ class LLMParser:
         self.max_tokens = max_tokens
 
     async def aparse(self, answer: str) -> RSTRecord:
-        from causalcheck.adapters import LLMClient
         from causalcheck.explain.rst import parse_rst_output
 
         req = _request(parser_messages(answer), temperature=0.0, max_tokens=self.max_tokens)
@@ -291,16 +287,12 @@ class LLMParser:
         def read(c: Completion) -> RSTRecord:
             return parse_rst_output(c.text, compat=self.compat)
 
-        if isinstance(self.llm, LLMClient):
-            _, record = await self.llm.complete_parsed(req, read)
-            assert record is not None
-            return record
-        return read(await self.llm.complete(req))
+        _, record = await complete_parsed(self.llm, req, read)
+        return record
 
     def parse(self, answer: str) -> RSTRecord:
         """The RST record of *answer*; raises :class:`~causalcheck.errors.CausalCheckError` on failure."""
-        out: RSTRecord = _run(self.aparse(answer))
-        return out
+        return _run(self.aparse(answer))
 
 
 class LLMEdgeJudge:
@@ -311,21 +303,15 @@ class LLMEdgeJudge:
         self.max_tokens = max_tokens
 
     async def ajudge(self, question: str, answer: str, source: str, target: str, relation: str) -> EdgeJudgment:
-        from causalcheck.adapters import LLMClient, LLMError
         from causalcheck.explain.judges import EdgeJudgment
 
         req = _request(edge_messages(question, answer, source, target, relation), temperature=0.0, max_tokens=self.max_tokens)
         try:
-            if isinstance(self.llm, LLMClient):
-                comp, score = await self.llm.complete_parsed(req, lambda c: parse_yes_no(c.text))
-            else:
-                comp = await self.llm.complete(req)
-                score = parse_yes_no(comp.text)
+            _, score = await complete_parsed(self.llm, req, lambda c: parse_yes_no(c.text))
         except BudgetExceededError:
             raise
         except (LLMError, ValueError) as exc:
             return EdgeJudgment(score=0.0, raw="", error=_failure_text(exc), degraded=True)
-        assert score is not None
         return EdgeJudgment(score=score, raw="yes" if score == 1.0 else "no")
 
     async def ajudge_edges(self, item: WhatIfItem, answer: str, graph: ExplanationGraph, edges: Sequence[int]) -> list[EdgeJudgment]:
@@ -340,8 +326,7 @@ class LLMEdgeJudge:
 
     def judge_edges(self, item: WhatIfItem, answer: str, graph: ExplanationGraph, edges: Sequence[int]) -> list[EdgeJudgment]:
         """One judgment per index in *edges*, in order."""
-        out: list[EdgeJudgment] = _run(self.ajudge_edges(item, answer, graph, edges))
-        return out
+        return _run(self.ajudge_edges(item, answer, graph, edges))
 
 
 class LLMCriterionJudge:
@@ -355,7 +340,6 @@ class LLMCriterionJudge:
         self._memo: dict[str, CriterionJudgment] = {}
 
     async def ajudge(self, question: str, answer: str, criterion: Mapping[str, Any]) -> CriterionJudgment:
-        from causalcheck.adapters import LLMClient, LLMError
         from causalcheck.explain.judges import CriterionJudgment
 
         req = _request(
@@ -365,16 +349,12 @@ class LLMCriterionJudge:
             json_schema=CRITERION_SCHEMA if self.use_schema else None,
         )
         try:
-            if isinstance(self.llm, LLMClient):
-                _, parsed = await self.llm.complete_parsed(req, lambda c: parse_criterion_reply(c.text))
-            else:
-                parsed = parse_criterion_reply((await self.llm.complete(req)).text)
+            _, parsed = await complete_parsed(self.llm, req, lambda c: parse_criterion_reply(c.text))
         except BudgetExceededError:
             raise
         except (LLMError, ValueError) as exc:
             err = _failure_text(exc)
             return CriterionJudgment(score=1, reason="", raw={"score": 1, "reason": "", "error": err}, error=err, degraded=True)
-        assert parsed is not None
         score, reason, obj = parsed
         return CriterionJudgment(score=score, reason=reason, raw=obj)
 
@@ -403,130 +383,4 @@ class LLMCriterionJudge:
         hit = self._memo.pop(json.dumps(wanted, sort_keys=True), None)
         if hit is not None:
             return hit
-        out: CriterionJudgment = _run(self.ajudge(item.question, answer, wanted))
-        return out
-
-
-# ------------------------------------------------------------------ CLI wiring
-@dataclass(frozen=True)
-class LLMComponents:
-    """What ``explain score --judge/--parser MODEL`` plugs into the scorer.
-
-    ``parser`` / ``edge_judge`` / ``criterion_judge`` are ``None`` where no model was asked
-    for (the caller keeps its offline component); ``judge_edges`` is ``"causal"`` unless
-    ``--judge-all-edges``; ``run`` holds the cache and the cost meter.
-    """
-
-    run: LLMRun
-    parser: LLMParser | None
-    edge_judge: LLMEdgeJudge | None
-    criterion_judge: LLMCriterionJudge | None
-    judge_edges: Literal["causal", "all"]
-    judge_model: str | None
-    parser_model: str | None
-
-    def accounting(self) -> dict[str, Any]:
-        """Calls, cache hits, retries, tokens and cost so far (JSON-ready)."""
-        return dict(self.run.meter.summary())
-
-
-def add_cli_options(parser: argparse.ArgumentParser) -> None:
-    """Add ``--judge MODEL``, ``--parser MODEL``, ``--judge-all-edges``, ``--parser-compat`` and
-    the shared model-call options (endpoint, cache, retries, concurrency, ``--max-cost``)."""
-    from causalcheck.adapters import add_llm_arguments
-
-    g = parser.add_argument_group("LLM judges (optional; offline judges are the default)")
-    g.add_argument("--judge", default=None, metavar="MODEL", help="LLM edge + criterion judge, e.g. openai/gpt-4o")
-    g.add_argument("--parser", dest="parser_model", default=None, metavar="MODEL", help="LLM RST parser (default: the --judge model)")
-    g.add_argument("--judge-all-edges", action="store_true", help="with --judge: judge every edge as the original does (default: only the causal edges PM uses)")
-    g.add_argument("--parser-compat", choices=("full", "anchor"), default="full", help="anchor: drop span refs and ignore NS like the original parser")
-    add_llm_arguments(parser)
-    # ``--judge-edges`` (explain score) defaults to "causal" with an LLM judge, "all" offline;
-    # judges_from_args() resolves this marker before the scorer reads it.
-    if any(a.dest == "judge_edges" for a in parser._actions):
-        parser.set_defaults(judge_edges=_AUTO)
-
-
-_AUTO = "auto"
-
-
-def make_llm_components(args: argparse.Namespace, *, llm_override: LLM | None = None) -> LLMComponents | None:
-    """Build the LLM parser and judges from :func:`add_cli_options`' options; ``None`` without ``--judge``/``--parser``.
-
-    ``llm_override`` replaces every model (tests pass a :class:`~causalcheck.adapters.ScriptedLLM`).
-    """
-    from causalcheck.adapters import llm_run_from_args, setup_llm_logging
-
-    judge = getattr(args, "judge", None)
-    parser_model = getattr(args, "parser_model", None) or judge
-    if not judge and not parser_model and llm_override is None:
-        return None
-    setup_llm_logging()
-    run = llm_run_from_args(args)
-    parser = edge = crit = None
-    if parser_model or llm_override is not None:
-        parser = LLMParser(run.client(llm_override or parser_model), compat=getattr(args, "parser_compat", "full"))  # type: ignore[arg-type,unused-ignore]
-    if judge or llm_override is not None:
-        client = run.client(llm_override or judge)  # type: ignore[arg-type,unused-ignore]
-        edge, crit = LLMEdgeJudge(client), LLMCriterionJudge(client)
-    return LLMComponents(
-        run=run,
-        parser=parser,
-        edge_judge=edge,
-        criterion_judge=crit,
-        judge_edges="all" if getattr(args, "judge_all_edges", False) else "causal",
-        judge_model=judge,
-        parser_model=parser_model,
-    )
-
-
-def _log_accounting(components: LLMComponents) -> None:
-    import logging
-
-    summary = components.accounting()
-    logging.getLogger("causalcheck.llm").info(
-        "model calls: %d sent, %d from cache, %d retries, $%.4f; per model: %s",
-        summary["calls"],
-        summary["cache_hits"],
-        summary["retries"],
-        summary["cost_usd"],
-        json.dumps(summary["models"], sort_keys=True),
-    )
-
-
-def judges_from_args(args: argparse.Namespace) -> Any:
-    """Judge factory for ``explain score`` (``causalcheck.explain.cli.JUDGE_FACTORIES``).
-
-    Returns the explain CLI's ``Judges`` with the LLM parser / judges asked for by ``--parser``
-    / ``--judge`` (offline ones where no model was given), or ``None`` without either option.
-    Also resolves ``--judge-edges``: ``causal`` with an LLM edge judge unless
-    ``--judge-all-edges`` or an explicit ``--judge-edges`` says otherwise, ``all`` offline.
-    The run's accounting (calls, cache hits, retries, cost) is logged when scoring is done.
-    """
-    components = make_llm_components(args)
-    llm_edges = components is not None and components.edge_judge is not None
-    if getattr(args, "judge_all_edges", False):
-        args.judge_edges = "all"
-    elif getattr(args, "judge_edges", None) in (None, _AUTO):
-        args.judge_edges = "causal" if llm_edges else "all"
-    if components is None:
-        return None
-    from causalcheck.explain.cli import Judges
-    from causalcheck.explain.judges import OfflineCriterionJudge, OfflineEdgeJudge
-
-    parser: Any = components.parser
-    parser_name = components.parser_model or ""
-    if parser is None:
-        from causalcheck.explain.relations import OfflineParser
-        from causalcheck.explain.segment import get_segmenter
-
-        segmenter = get_segmenter(getattr(args, "segmenter", "rules") or "rules")
-        parser, parser_name = OfflineParser(segmenter), f"offline-{segmenter.name}"
-    return Judges(
-        parser=parser,
-        edge_judge=components.edge_judge or OfflineEdgeJudge(),
-        criterion_judge=components.criterion_judge or OfflineCriterionJudge(),
-        judge_name=components.judge_model or "offline",
-        parser_name=parser_name,
-        on_done=lambda: _log_accounting(components),
-    )
+        return _run(self.ajudge(item.question, answer, wanted))

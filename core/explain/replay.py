@@ -32,7 +32,7 @@ from typing import Any, Literal
 
 from causalcheck.errors import DSLSyntaxError, InputFormatError
 from causalcheck.explain.data import parse_item
-from causalcheck.explain.graph import ExplanationGraph
+from causalcheck.explain.explanation_graph import ExplanationGraph
 from causalcheck.explain.judges import CriterionJudgment, EdgeJudgment
 from causalcheck.explain.rst import (
     RSTRecord,

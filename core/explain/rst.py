@@ -45,7 +45,7 @@ from itertools import pairwise
 from typing import Any, Literal
 
 from causalcheck.errors import DSLSyntaxError, InputFormatError
-from causalcheck.explain.graph import ExplanationGraph, GraphEdge, GraphNode
+from causalcheck.explain.explanation_graph import ExplanationGraph, GraphEdge, GraphNode
 
 __all__ = [
     "EDU",

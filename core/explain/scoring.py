@@ -42,20 +42,15 @@ from causalcheck.diagnostics import Diagnostic
 from causalcheck.errors import CausalCheckError, InputFormatError
 from causalcheck.explain._text import content_stems, latin_share, split_injections, text_stems
 from causalcheck.explain.data import WhatIfItem, criteria_of
-from causalcheck.explain.graph import (
+from causalcheck.explain.explanation_graph import (
     ExplanationGraph,
     GraphStats,
     check_graph,
     graph_stats,
 )
-from causalcheck.explain.judges import (
-    AnswerParser,
-    CriterionJudge,
-    CriterionJudgment,
-    EdgeJudge,
-    EdgeJudgment,
-)
+from causalcheck.explain.judges import CriterionJudgment, EdgeJudgment
 from causalcheck.explain.rst import RSTRecord, heuristic_fallback, project_to_graph
+from causalcheck.protocols import AnswerParser, CriterionJudge, EdgeJudge
 
 __all__ = [
     "BUCKETS",

@@ -28,11 +28,12 @@ import re
 from bisect import bisect_right
 from functools import lru_cache
 from itertools import pairwise
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from causalcheck.errors import InputFormatError
 from causalcheck.explain._cues import CUES
 from causalcheck.explain.rst import EDU
+from causalcheck.protocols import Segmenter
 
 __all__ = ["ParserSegmenter", "RuleSegmenter", "Segmenter", "get_segmenter", "segmenter_names"]
 
@@ -40,17 +41,6 @@ _MIN_WORDS = 3
 _NEWLINES = re.compile(r"\n+")
 _WORDS = re.compile(r"\w+")
 _OPENER = re.compile(r"^[\W_]*(?:if|unless|when|whenever|once|because|since|although|though|even if|even though|while|given that)\b", re.IGNORECASE)
-
-
-@runtime_checkable
-class Segmenter(Protocol):
-    """Splits text into EDUs with character offsets."""
-
-    name: str
-
-    def segment(self, text: str) -> list[EDU]:
-        """EDUs of *text* in order, ids ``EDU1``…, ``text[e.start:e.end] == e.text``."""
-        ...
 
 
 @lru_cache(maxsize=4)

@@ -1,6 +1,7 @@
-"""The :class:`Agent` protocol and the offline agents (random, observational, planner).
+"""The agent registry and the offline agents (random, observational, planner).
 
-An agent is anything with::
+An agent is anything with (the :class:`~causalcheck.protocols.Agent` protocol, re-exported
+here with its :class:`~causalcheck.protocols.AgentStep`)::
 
     reset(task: TaskInfo) -> None          # once per episode, before the first act()
     act(observation: Observation) -> AgentStep
@@ -36,33 +37,24 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any
 
 from causalcheck.errors import InputFormatError
 from causalcheck.graph import FREQ
+from causalcheck.lab.planner import (
+    Evidence,
+    Mechanisms,
+    evidence_from_task,
+    hypothesis_record,
+    parent_features,
+    predict_freq,
+)
+from causalcheck.protocols import Agent, AgentStep
+
+if TYPE_CHECKING:  # pragma: no cover
+    from causalcheck.lab.episode import LabAction, Observation, TaskInfo
 
 __all__ = ["AGENTS", "OFFLINE_AGENTS", "Agent", "AgentStep", "ObservationalAgent", "RandomAgent", "make_agent"]
-
-
-@dataclass(frozen=True)
-class AgentStep:
-    """What an agent returns each step: its record, the action, and optional extra info."""
-
-    record: Mapping[str, Any]
-    action: Any
-    info: Mapping[str, Any] = field(default_factory=dict)
-
-
-@runtime_checkable
-class Agent(Protocol):
-    """Anything that can play a lab episode."""
-
-    def reset(self, task: Any) -> None:
-        """Start a new episode with the task description (:class:`~causalcheck.lab.episode.TaskInfo`)."""
-
-    def act(self, observation: Any) -> AgentStep:
-        """Choose the next step from the current :class:`~causalcheck.lab.episode.Observation`."""
 
 
 #: Agent name → ``"module:factory"``.  The factory is called as ``factory(seed=..., **options)``.
@@ -103,27 +95,24 @@ class _Base:
         self.seed = seed
         self.rng = np.random.default_rng([seed, 7])
 
-    def reset(self, task: Any) -> None:
+    def reset(self, task: TaskInfo) -> None:
         import zlib
 
         import numpy as np
-        from causalcheck.lab.planner import Evidence
 
         self.task = task
         # the graph id enters the stream so one seed gives different choices on different graphs
         self.rng = np.random.default_rng([self.seed, 7, zlib.crc32(str(task.graph_id).encode("utf-8"))])
         self.ev: Evidence | None = None
-        self.mech: Any = None
+        self.mech: Mechanisms | None = None
         self.pending: tuple[str, float] | None = None
         self.prediction: float | None = None
         self.submitted: list[float] = []
         self.family = task.equation_family if task.equation_family in ("linear", "quadratic") else "linear"
 
-    def _absorb(self, obs: Any) -> None:
-        from causalcheck.lab.planner import _evidence_from_task
-
+    def _absorb(self, obs: Observation) -> None:
         if self.ev is None:
-            self.ev = _evidence_from_task(self.task, obs.state)
+            self.ev = evidence_from_task(self.task, obs.state)
         resp = obs.response
         if self.pending is not None and resp.get("accepted") and "state" in resp:
             tgt, value = self.pending
@@ -139,9 +128,7 @@ class _Base:
             )
         self.pending = None
 
-    def _record(self, thought: str, experiment: Mapping[str, Any], action: Any) -> AgentStep:
-        from causalcheck.lab.planner import hypothesis_record
-
+    def _record(self, thought: str, experiment: Mapping[str, Any], action: LabAction) -> AgentStep:
         record = {
             "memory": f"{self.name} agent; prediction: {self.prediction}",
             "thought": thought,
@@ -152,14 +139,13 @@ class _Base:
         }
         return AgentStep(record, action)
 
-    def _fit_freq(self, parents: list[str]) -> Any:
+    def _fit_freq(self, parents: list[str]) -> Mechanisms:
         """Least-squares frequency equation over *parents* from every recorded state."""
         import numpy as np
-        from causalcheck.lab.planner import Mechanisms, _feats
 
         assert self.ev is not None
         states = self.ev.states()
-        rows = [[1.0, *[f for p in parents for f in _feats(self.family, s[p])]] for s in states]
+        rows = [[1.0, *[f for p in parents for f in parent_features(self.family, s[p])]] for s in states]
         y = np.asarray([s[FREQ] for s in states], dtype=float)
         coef, *_ = np.linalg.lstsq(np.asarray(rows, dtype=float), y, rcond=None)
         width = 2 if self.family == "quadratic" else 1
@@ -168,9 +154,8 @@ class _Base:
         }
         return Mechanisms(self.family, {FREQ: tuple(parents)}, {FREQ: coefs}, round(float(coef[0]), 4), 0.0)
 
-    def _reactor(self, obs: Any, edges: list[tuple[str, str]]) -> AgentStep:
+    def _reactor(self, obs: Observation, edges: list[tuple[str, str]]) -> AgentStep:
         from causalcheck.lab.episode import LabAction
-        from causalcheck.lab.planner import Mechanisms, predict_freq
 
         if obs.reactor_props is None:
             return self._record("Open the reactor.", {}, LabAction("open_reactor"))
@@ -202,7 +187,7 @@ class RandomAgent(_Base):
 
     name = "random"
 
-    def reset(self, task: Any) -> None:
+    def reset(self, task: TaskInfo) -> None:
         super().reset(task)
         budget = int(task.budgets["interventions"])
         self.n_interventions = int(self.rng.integers(0, budget + 1)) if budget > 0 else 0
@@ -224,7 +209,7 @@ class RandomAgent(_Base):
                 edges.append((before[int(self.rng.integers(0, len(before)))], FREQ))
         return edges
 
-    def act(self, obs: Any) -> AgentStep:
+    def act(self, obs: Observation) -> AgentStep:
         from causalcheck.lab.episode import LabAction
 
         self._absorb(obs)
@@ -255,7 +240,7 @@ class ObservationalAgent(_Base):
         self.method = method
         self.alpha = alpha
 
-    def reset(self, task: Any) -> None:
+    def reset(self, task: TaskInfo) -> None:
         super().reset(task)
         self.edges: list[tuple[str, str]] = []
 
@@ -298,7 +283,7 @@ class ObservationalAgent(_Base):
             out = [(a, b) if a != FREQ else (b, a) for a, b in out]
         return out
 
-    def act(self, obs: Any) -> AgentStep:
+    def act(self, obs: Observation) -> AgentStep:
         from causalcheck.lab.episode import LabAction
 
         self._absorb(obs)

@@ -37,9 +37,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from causalcheck.errors import BudgetExceededError, InputFormatError
+from causalcheck.protocols import LLM, AgentStep, LLMError, Request
 
 if TYPE_CHECKING:  # pragma: no cover
-    from causalcheck.adapters import LLM
+    from causalcheck.lab.episode import Observation, TaskInfo
 
 __all__ = ["LLMAgent", "extract_record", "make_llm_agent"]
 
@@ -133,7 +134,7 @@ class LLMAgent:
         self.reset(None)
 
     # -------------------------------------------------------------- state
-    def reset(self, task: Any) -> None:
+    def reset(self, task: TaskInfo | None) -> None:
         self.task = task
         self.memory = ""
         self.past_data: list[Any] = []
@@ -164,7 +165,8 @@ class LLMAgent:
 
     # -------------------------------------------------------------- model calls
     def _ask(self, messages: list[dict[str, str]]) -> tuple[dict[str, Any] | None, str | None]:
-        from causalcheck.adapters import LLMError, Request, redact, run_sync
+        from causalcheck.aio import run_sync
+        from causalcheck.redaction import redact
 
         req = Request.chat(
             messages, temperature=self.temperature, max_tokens=self.max_tokens, json_mode=self.json_mode, seed=self.seed
@@ -194,8 +196,7 @@ class LLMAgent:
             return [f"the record could not be read: {exc}"]
         return [d.message for d in report.errors]
 
-    def act(self, observation: Any) -> Any:
-        from causalcheck.lab.agents import AgentStep
+    def act(self, observation: Observation) -> AgentStep:
         from causalcheck.lab.episode import LabAction
 
         obs_text = getattr(observation, "text", "") or ""
@@ -264,7 +265,12 @@ def make_llm_agent(
     max_retries: int = 4,
     timeout: float = 120.0,
 ) -> LLMAgent:
-    """Factory for the lab registry: ``make_agent("llm", seed=s, options={"model": "openai/gpt-4o", ...})``."""
+    """Factory for the lab registry: ``make_agent("llm", seed=s, options={"model": "openai/gpt-4o", ...})``.
+
+    The options edge of the agent: the model client (call cache, retries, ``max_cost``) is
+    built here from the agent options; :class:`LLMAgent` itself takes any
+    :class:`~causalcheck.protocols.LLM`.
+    """
     from causalcheck.adapters import LLMRun, RetryPolicy, setup_llm_logging
 
     if llm is None and not model:

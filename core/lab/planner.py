@@ -32,11 +32,25 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from causalcheck.graph import FREQ
+from causalcheck.protocols import AgentStep
 
-__all__ = ["Evidence", "Mechanisms", "PlannerAgent", "hypothesis_record", "predict_freq", "solve_mechanisms"]
+if TYPE_CHECKING:  # pragma: no cover
+    from causalcheck.lab.episode import LabAction, Observation, TaskInfo
+
+__all__ = [
+    "Evidence",
+    "Mechanisms",
+    "PlannerAgent",
+    "evidence_from_task",
+    "hypothesis_record",
+    "parent_features",
+    "predict_freq",
+    "predict_state",
+    "solve_mechanisms",
+]
 
 _MOVE_TOL = 0.011
 
@@ -109,7 +123,12 @@ class Mechanisms:
         return [(p, n) for n, ps in self.parents.items() for p in ps]
 
 
-def _feats(family: str, x: float) -> list[float]:
+def parent_features(family: str, x: float) -> list[float]:
+    """The regression features of one parent value: ``[x², x]`` (quadratic) or ``[x]`` (linear).
+
+    >>> parent_features("quadratic", 3.0), parent_features("linear", 3.0)
+    ([9.0, 3.0], [3.0])
+    """
     return [x * x, x] if family == "quadratic" else [x]
 
 
@@ -147,7 +166,7 @@ def _rows(ev: Evidence, z: str, cands: Sequence[str], family: str) -> tuple[list
             row = [1.0]
             slack = 0.0
             for p in cands:
-                row += _feats(family, s[p])
+                row += parent_features(family, s[p])
                 slack += 1.0 + (2 * abs(s[p]) if family == "quadratic" else 0.0)
             xs.append(row)
             ys.append(s[z])
@@ -159,7 +178,7 @@ def _rows(ev: Evidence, z: str, cands: Sequence[str], family: str) -> tuple[list
             row = []
             slack = 0.0
             for p in cands:
-                row += [a - b for a, b in zip(_feats(family, after[p]), _feats(family, before[p]), strict=False)]
+                row += [a - b for a, b in zip(parent_features(family, after[p]), parent_features(family, before[p]), strict=False)]
                 slack += 2.0 + (4 * abs(after[p]) if family == "quadratic" else 0.0)
             xs.append(row)
             ys.append(after[z] - before[z])
@@ -302,7 +321,9 @@ def hypothesis_record(mech: Mechanisms | None) -> dict[str, Any]:
     return {"edges": edges, "freq_equation": f"{FREQ} = " + " + ".join(terms), "coefficients": coefficients}
 
 
-def _evidence_from_task(task: Any, initial_state: Mapping[str, float]) -> Evidence:
+def evidence_from_task(task: TaskInfo, initial_state: Mapping[str, float]) -> Evidence:
+    """The evidence an episode starts with: the task's prior records and bootstrap states
+    (one sequence each) and the manipulator's initial state as sequence 0."""
     nodes = (*task.properties, FREQ)
     ev = Evidence(tuple(nodes))
     for rec in task.prior_records:
@@ -338,7 +359,7 @@ class PlannerAgent:
         self.verify = verify
         self.rounds = rounds
 
-    def reset(self, task: Any) -> None:
+    def reset(self, task: TaskInfo) -> None:
         self.task = task
         self.ev: Evidence | None = None
         self.mech: Mechanisms | None = None
@@ -404,9 +425,7 @@ class PlannerAgent:
                 return x, float(round(value))
         return None
 
-    def _record(self, thought: str, experiment: Mapping[str, Any], action: Any) -> Any:
-        from causalcheck.lab.agents import AgentStep
-
+    def _record(self, thought: str, experiment: Mapping[str, Any], action: LabAction) -> AgentStep:
         imec = self._imec()
         hyp = hypothesis_record(self.mech)
         memory = (
@@ -424,11 +443,11 @@ class PlannerAgent:
         return AgentStep(record, action, {"imec_size": imec})
 
     # ---------------------------------------------------------------- the loop
-    def act(self, obs: Any) -> Any:
+    def act(self, obs: Observation) -> AgentStep:
         from causalcheck.lab.episode import LabAction
 
         if self.ev is None:
-            self.ev = _evidence_from_task(self.task, obs.state)
+            self.ev = evidence_from_task(self.task, obs.state)
         ev = self.ev
         resp = obs.response
         if self.pending is not None and resp.get("accepted") and "state" in resp:

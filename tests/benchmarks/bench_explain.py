@@ -138,7 +138,7 @@ def anchor_agreement() -> None:
     import json
 
     from causalcheck.explain.data import parse_item
-    from causalcheck.explain.graph import ExplanationGraph
+    from causalcheck.explain.explanation_graph import ExplanationGraph
 
     path = _anchor_path()
     if not path.exists():

@@ -5,7 +5,13 @@ provider client; they are never part of a request, a cache key, a cache row or a
 What can still leak is an error message: some providers echo (part of) a bad key back in a
 401 body.  :func:`redact` scrubs every registered secret and anything shaped like a provider
 key from a text, and :class:`RedactingFilter` applies it to every log record of the
-``causalcheck`` loggers.
+``causalcheck`` loggers.  The adapters register the keys they are given
+(:func:`register_secret`); the core redacts every model error text it writes.  (All three
+are also exported by :mod:`causalcheck.adapters`.)
+
+>>> register_secret("hunter2-doctest-value")
+>>> redact("HTTP 401: key hunter2-doctest-value rejected; Bearer abcdefgh12345")
+'HTTP 401: key [REDACTED] rejected; [REDACTED]'
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """Explanation graphs: EDUs as nodes, labelled discourse relations as directed edges.
 
+(Not to be confused with :mod:`causalcheck.graph`, the causal graphs of lab hypotheses over
+named variables; an explanation graph is built from the text of one answer.)
+
 PRISM turns an answer into a graph whose nodes are elementary discourse units (EDUs) and
 whose edges are the RST relations projected onto EDU pairs (see :mod:`.rst`).  The JSON
 shape is the official ``parsed_dag``::
@@ -357,7 +360,7 @@ def _find_cycle_like_networkx(cg: CausalGraph) -> tuple[Edge, ...] | None:
     meet there is skipped by ``find_cycle`` anyway (the explored set is closed under
     reachability), so the cycle found is the same.
     """
-    from causalcheck.solvers.acyclicity import _cycle_order
+    from causalcheck.solvers.acyclicity import cycle_order
 
     succ: dict[str, dict[str, None]] = {n: {} for n in cg.nodes}
     lookup: dict[tuple[str, str], Edge] = {}
@@ -407,7 +410,7 @@ def _find_cycle_like_networkx(cg: CausalGraph) -> tuple[Edge, ...] | None:
             previous_head = head
         if final is not None:
             k = next(i for i, (t, _) in enumerate(path) if t == final)
-            cycle: tuple[Edge, ...] = _cycle_order([lookup[p] for p in path[k:]])
+            cycle: tuple[Edge, ...] = cycle_order([lookup[p] for p in path[k:]])
             return cycle
         explored.update(seen)
     return None

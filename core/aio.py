@@ -1,9 +1,15 @@
 """One background event loop for the synchronous entry points.
 
-The model clients are asynchronous (many calls in flight, one semaphore per provider).  Code
-that is synchronous — a judge protocol method, a lab agent's ``act`` — calls
-:func:`run_sync`, which runs the coroutine on a single daemon loop thread shared by the whole
-process, so every semaphore, HTTP connection pool and rate limit lives on one loop.
+The :class:`~causalcheck.protocols.LLM` protocol is asynchronous (many calls in flight, one
+semaphore per provider).  Code that is synchronous — a judge protocol method, a lab agent's
+``act`` — calls :func:`run_sync`, which runs the coroutine on a single daemon loop thread
+shared by the whole process, so every semaphore, HTTP connection pool and rate limit lives
+on one loop.  (Also exported as :func:`causalcheck.adapters.run_sync`.)
+
+>>> async def answer() -> int:
+...     return 42
+>>> run_sync(answer())
+42
 """
 
 from __future__ import annotations

@@ -1,0 +1,144 @@
+"""``explain score --judge MODEL [--parser MODEL]``: the LLM judges at the command-line edge.
+
+The LLM parser and judges themselves (:mod:`causalcheck.explain.llm`) take any
+:class:`~causalcheck.protocols.LLM`; this module is where command-line options become model
+clients — the one place in explain that builds adapters
+(:func:`causalcheck.adapters.llm_run_from_args`: call cache, retries, concurrency, cost meter).
+It is a built-in back-end of the registry in :mod:`causalcheck.explain.run`:
+
+* :func:`add_cli_options` (a ``BUILTIN_ARGUMENT_HOOKS`` entry) adds ``--judge``, ``--parser``,
+  ``--judge-all-edges``, ``--parser-compat`` and the shared model-call options;
+* :func:`judges_from_args` (a ``BUILTIN_JUDGE_FACTORIES`` entry) returns
+  :class:`~causalcheck.explain.run.Judges` with the LLM components asked for (offline ones
+  where no model was given), or ``None`` without ``--judge`` / ``--parser``; the run's call
+  and cost accounting is logged when scoring is done.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from causalcheck.explain.run import Judges
+
+if TYPE_CHECKING:  # pragma: no cover
+    import argparse
+
+    from causalcheck.explain.llm import LLMCriterionJudge, LLMEdgeJudge, LLMParser
+    from causalcheck.protocols import LLM, AnswerParser, Meter
+
+__all__ = ["LLMComponents", "add_cli_options", "judges_from_args", "make_llm_components"]
+
+@dataclass(frozen=True)
+class LLMComponents:
+    """What ``explain score --judge/--parser MODEL`` plugs into the scorer.
+
+    ``parser`` / ``edge_judge`` / ``criterion_judge`` are ``None`` where no model was asked
+    for (the caller keeps its offline component); ``judge_edges`` is ``"causal"`` unless
+    ``--judge-all-edges``; ``meter`` is the run's shared cost meter.
+    """
+
+    meter: Meter
+    parser: LLMParser | None
+    edge_judge: LLMEdgeJudge | None
+    criterion_judge: LLMCriterionJudge | None
+    judge_edges: Literal["causal", "all"]
+    judge_model: str | None
+    parser_model: str | None
+
+    def accounting(self) -> dict[str, Any]:
+        """Calls, cache hits, retries, tokens and cost so far (JSON-ready)."""
+        return dict(self.meter.summary())
+
+
+def add_cli_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--judge MODEL``, ``--parser MODEL``, ``--judge-all-edges``, ``--parser-compat`` and
+    the shared model-call options (endpoint, cache, retries, concurrency, ``--max-cost``)."""
+    from causalcheck.adapters import add_llm_arguments
+
+    g = parser.add_argument_group("LLM judges (optional; offline judges are the default)")
+    g.add_argument("--judge", default=None, metavar="MODEL", help="LLM edge + criterion judge, e.g. openai/gpt-4o")
+    g.add_argument("--parser", dest="parser_model", default=None, metavar="MODEL", help="LLM RST parser (default: the --judge model)")
+    g.add_argument("--judge-all-edges", action="store_true", help="with --judge: judge every edge as the original does (default: only the causal edges PM uses)")
+    g.add_argument("--parser-compat", choices=("full", "anchor"), default="full", help="anchor: drop span refs and ignore NS like the original parser")
+    add_llm_arguments(parser)
+
+
+def make_llm_components(args: argparse.Namespace, *, llm_override: LLM | None = None) -> LLMComponents | None:
+    """Build the LLM parser and judges from :func:`add_cli_options`' options; ``None`` without ``--judge``/``--parser``.
+
+    ``llm_override`` replaces every model (tests pass a :class:`~causalcheck.adapters.ScriptedLLM`).
+    """
+    from causalcheck.adapters import llm_run_from_args, setup_llm_logging
+    from causalcheck.explain.llm import LLMCriterionJudge, LLMEdgeJudge, LLMParser
+
+    judge = getattr(args, "judge", None)
+    parser_model = getattr(args, "parser_model", None) or judge
+    if not judge and not parser_model and llm_override is None:
+        return None
+    setup_llm_logging()
+    run = llm_run_from_args(args)
+    parser = edge = crit = None
+    if parser_model or llm_override is not None:
+        parser = LLMParser(run.client(llm_override or parser_model), compat=getattr(args, "parser_compat", "full"))  # type: ignore[arg-type,unused-ignore]
+    if judge or llm_override is not None:
+        client = run.client(llm_override or judge)  # type: ignore[arg-type,unused-ignore]
+        edge, crit = LLMEdgeJudge(client), LLMCriterionJudge(client)
+    return LLMComponents(
+        meter=run.meter,
+        parser=parser,
+        edge_judge=edge,
+        criterion_judge=crit,
+        judge_edges="all" if getattr(args, "judge_all_edges", False) else "causal",
+        judge_model=judge,
+        parser_model=parser_model,
+    )
+
+
+def _log_accounting(components: LLMComponents) -> None:
+    import logging
+
+    summary = components.accounting()
+    logging.getLogger("causalcheck.llm").info(
+        "model calls: %d sent, %d from cache, %d retries, $%.4f; per model: %s",
+        summary["calls"],
+        summary["cache_hits"],
+        summary["retries"],
+        summary["cost_usd"],
+        json.dumps(summary["models"], sort_keys=True),
+    )
+
+
+def judges_from_args(args: argparse.Namespace) -> Judges | None:
+    """Judge factory for ``explain score`` (see the module docstring).
+
+    The judges' default edge-judging mode (used without ``--judge-edges``) is ``causal`` with
+    an LLM edge judge, ``all`` offline; ``--judge-all-edges`` sets ``--judge-edges all``.
+    """
+    if getattr(args, "judge_all_edges", False):
+        args.judge_edges = "all"
+    components = make_llm_components(args)
+    if components is None:
+        return None
+    from causalcheck.explain.judges import OfflineCriterionJudge, OfflineEdgeJudge
+
+    parser: AnswerParser
+    parser_name = components.parser_model or ""
+    if components.parser is not None:
+        parser = components.parser
+    else:
+        from causalcheck.explain.relations import OfflineParser
+        from causalcheck.explain.segment import get_segmenter
+
+        segmenter = get_segmenter(getattr(args, "segmenter", "rules") or "rules")
+        parser, parser_name = OfflineParser(segmenter), f"offline-{segmenter.name}"
+    return Judges(
+        parser=parser,
+        edge_judge=components.edge_judge or OfflineEdgeJudge(),
+        criterion_judge=components.criterion_judge or OfflineCriterionJudge(),
+        judge_name=components.judge_model or "offline",
+        parser_name=parser_name,
+        on_done=lambda: _log_accounting(components),
+        judge_edges="causal" if components.edge_judge is not None else "all",
+    )

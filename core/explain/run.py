@@ -1,0 +1,326 @@
+"""Score answer files: benchmark + answers in → every item scored → resumable result files → summary.
+
+The explain counterpart of :mod:`causalcheck.lab.runner`.  :func:`score_answers` loads a
+WhatIfBench file and an answers file, and for every answer model in it scores each item with
+:func:`~causalcheck.explain.scoring.score_item` and writes, in the output folder
+(``<stem>`` = ``<answer>_metrics_<judge>``, :func:`~causalcheck.explain.report.result_stem`)::
+
+    <stem>.jsonl   one line per scored item, appended (and flushed) as the run goes
+    <stem>.run     what the results were scored with: the options and a SHA-256 per answer
+    <stem>.json    the official result layout, rebuilt from the lines
+    <stem>.md      the per-domain table and failure modes
+
+**Resume.**  A rerun into the same folder keeps every item that was scored cleanly and scores
+again the items that failed, that were *degraded* (a parser or judge fell back), or whose
+answer text changed since (its hash differs from the one in ``<stem>.run``).  Later lines of
+the JSONL win; a line torn by a killed run is cut off first.  Results scored with other
+options — judge, parser, PM mode, edge-judging mode, answer limit, injection setting
+(:class:`ScoreOptions`) — are never mixed into one file: :func:`score_answers` refuses them
+(``resume=False`` discards them instead).
+
+**Judges.**  :class:`Judges` bundles the parser, the two judges (the
+:class:`~causalcheck.protocols.AnswerParser`, :class:`~causalcheck.protocols.EdgeJudge` and
+:class:`~causalcheck.protocols.CriterionJudge` protocols) and the names written into result
+files.  :func:`make_judges` builds them from command-line options: each factory of
+:data:`JUDGE_FACTORIES` is asked first, then the built-in back-ends of
+:data:`BUILTIN_JUDGE_FACTORIES` (``"module:function"`` names, imported only when asked — the
+LLM judges of ``--judge`` / ``--parser``), and the offline parser and judges
+(:func:`offline_judges`) answer when none claims the options.  :func:`argument_hooks` lists
+what adds options to ``explain score`` the same way (:data:`ARGUMENT_HOOKS`, then
+:data:`BUILTIN_ARGUMENT_HOOKS`).  This registry is the one place back-ends are found; it
+needs no argparse (the options object is only read).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from causalcheck.errors import InputFormatError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import argparse
+
+    from causalcheck.explain.data import AnswerSet, WhatIfItem
+    from causalcheck.explain.scoring import JudgeEdges, PMMode, Summary
+    from causalcheck.protocols import AnswerParser, CriterionJudge, EdgeJudge
+
+__all__ = [
+    "ARGUMENT_HOOKS",
+    "BUILTIN_ARGUMENT_HOOKS",
+    "BUILTIN_JUDGE_FACTORIES",
+    "JUDGE_FACTORIES",
+    "Judges",
+    "ScoreOptions",
+    "answer_hashes",
+    "argument_hooks",
+    "judge_factories",
+    "make_judges",
+    "offline_judges",
+    "score_answers",
+]
+
+
+@dataclass(frozen=True)
+class Judges:
+    """The parser, the two judges and the names written into result files."""
+
+    parser: AnswerParser
+    edge_judge: EdgeJudge
+    criterion_judge: CriterionJudge
+    judge_name: str
+    parser_name: str
+    #: Called once after scoring (the LLM back-end logs its call/cost accounting here).
+    on_done: Callable[[], None] | None = None
+    #: The edges judged when ``--judge-edges`` is not given: ``"all"`` (as the original), or
+    #: ``"causal"`` (the LLM back-end with a model edge judge: same PM, fewer calls).
+    judge_edges: JudgeEdges = "all"
+
+
+# ---------------------------------------------------------------------- the back-end registry
+#: Extra argument hooks, ``fn(score_parser)``: add the options of a judge back-end to ``explain score``.
+ARGUMENT_HOOKS: list[Callable[[argparse.ArgumentParser], None]] = []
+#: Judge factories tried before the built-in ones: ``fn(args) -> Judges | None`` (``None``: not mine).
+JUDGE_FACTORIES: list[Callable[[argparse.Namespace], Judges | None]] = []
+#: The built-in back-ends' hooks and factories, as ``"module:function"`` (imported on first use).
+BUILTIN_ARGUMENT_HOOKS: tuple[str, ...] = ("causalcheck.explain.llm_cli:add_cli_options",)
+BUILTIN_JUDGE_FACTORIES: tuple[str, ...] = ("causalcheck.explain.llm_cli:judges_from_args",)
+
+
+def _load(target: str) -> Any:
+    """The object a ``"module:function"`` name points to, or ``None`` when its module cannot be imported."""
+    module, _, attr = target.partition(":")
+    try:
+        return getattr(importlib.import_module(module), attr)
+    except ImportError:  # pragma: no cover - an optional back-end that is not installed
+        return None
+
+
+def argument_hooks() -> list[Callable[[argparse.ArgumentParser], None]]:
+    """:data:`ARGUMENT_HOOKS`, then the built-in hooks (each once)."""
+    hooks = list(ARGUMENT_HOOKS)
+    for target in BUILTIN_ARGUMENT_HOOKS:
+        hook = _load(target)
+        if hook is not None and hook not in hooks:
+            hooks.append(hook)
+    return hooks
+
+
+def judge_factories() -> list[Callable[[argparse.Namespace], Judges | None]]:
+    """:data:`JUDGE_FACTORIES`, then the built-in factories (each once)."""
+    factories = list(JUDGE_FACTORIES)
+    for target in BUILTIN_JUDGE_FACTORIES:
+        build = _load(target)
+        if build is not None and build not in factories:
+            factories.append(build)
+    return factories
+
+
+def offline_judges(segmenter: str = "rules") -> Judges:
+    """The offline parser (with the named segmenter, loaded now) and the offline judges.
+
+    A segmenter pipeline that is not installed is a usage error here (exit 2), not a
+    per-item parser failure later.
+    """
+    from causalcheck.explain.judges import OfflineCriterionJudge, OfflineEdgeJudge
+    from causalcheck.explain.relations import OfflineParser
+    from causalcheck.explain.segment import get_segmenter
+
+    seg = get_segmenter(segmenter)
+    load = getattr(seg, "load", None)
+    if load is not None:
+        load()
+    return Judges(
+        parser=OfflineParser(seg),
+        edge_judge=OfflineEdgeJudge(),
+        criterion_judge=OfflineCriterionJudge(),
+        judge_name="offline",
+        parser_name=f"offline-{seg.name}",
+    )
+
+
+def make_judges(args: argparse.Namespace) -> Judges:
+    """Build parser and judges from command-line options (offline unless a factory claims *args*).
+
+    Factories are tried in order (:func:`judge_factories`); the first that returns
+    :class:`Judges` wins, else :func:`offline_judges` with ``args.segmenter``.
+    """
+    for factory in judge_factories():
+        built = factory(args)
+        if built is not None:
+            return built
+    return offline_judges(getattr(args, "segmenter", "rules") or "rules")
+
+
+# ---------------------------------------------------------------------- scoring a run
+@dataclass(frozen=True)
+class ScoreOptions:
+    """Everything besides the answers that determines a result: results scored with other
+    options are not resumed (their fingerprint, :meth:`to_json`, is kept in ``<stem>.run``)."""
+
+    judge: str
+    parser: str
+    pm_mode: str
+    judge_edges: str
+    max_chars: int
+    strip_injections: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "judge": self.judge,
+            "parser": self.parser,
+            "pm_mode": self.pm_mode,
+            "judge_edges": self.judge_edges,
+            "max_chars": self.max_chars,
+            "strip_injections": self.strip_injections,
+        }
+
+
+def answer_hashes(items: Sequence[WhatIfItem], answers: AnswerSet) -> dict[str, str]:
+    """SHA-256 of each item's answer text (of ``""`` when it has none), keyed by item key."""
+    import hashlib
+
+    out: dict[str, str] = {}
+    for it in items:
+        ans = answers.get(it)
+        text = ans.text if ans is not None and ans.text is not None else ""
+        out[it.key] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return out
+
+
+def _check_resumable(run_file: Path, jsonl: Path, options: Mapping[str, Any]) -> dict[str, str]:
+    """Refuse to resume results scored with other options; return the answer hashes they were scored on.
+
+    Changed answers are not an error: those items are scored again.
+    """
+    if not jsonl.exists() or not run_file.exists():
+        return {}
+    try:
+        previous = json.loads(run_file.read_text(encoding="utf-8"))
+    except ValueError:
+        return {}
+    if not isinstance(previous, dict):
+        return {}
+    raw_options = previous.get("options")
+    old_options: dict[str, Any] = raw_options if isinstance(raw_options, dict) else {}
+    changed = sorted(k for k in options if old_options.get(k) != options[k])
+    if changed:
+        raise InputFormatError(
+            f"{jsonl} holds results scored with a different {', '.join(changed)} "
+            f"(was {', '.join(f'{k}={old_options.get(k)!r}' for k in changed)}); "
+            "use another --out, or --fresh to discard them"
+        )
+    answers = previous.get("answers")
+    return {str(k): str(v) for k, v in answers.items()} if isinstance(answers, dict) else {}
+
+
+def score_answers(
+    benchmark_path: str,
+    answers_path: str,
+    out_dir: str | Path,
+    judges: Judges,
+    *,
+    model: str | None = None,
+    pm_mode: PMMode = "causal",
+    judge_edges: JudgeEdges = "all",
+    limit: int | None = None,
+    max_chars: int = 200_000,
+    strip_injections: bool = True,
+    timestamp: str | None = None,
+    resume: bool = True,
+    log: Callable[[str], None] = lambda s: None,
+) -> list[tuple[str, Summary]]:
+    """Score every answer set; write the result files (module docstring); return ``[(answer_model, Summary)]``."""
+    from causalcheck.explain.data import load_answer_sets, load_benchmark
+    from causalcheck.explain.report import (
+        build_payload,
+        markdown_report,
+        read_rows,
+        result_stem,
+        row_of,
+        write_json,
+    )
+    from causalcheck.explain.scoring import score_item, summarize
+
+    bench = load_benchmark(benchmark_path)
+    items = bench.items[:limit] if limit else bench.items
+    sets = load_answer_sets(answers_path)
+    if model is not None:
+        sets = tuple(s for s in sets if s.model == model)
+        if not sets:
+            raise InputFormatError(f"model={model!r} must be one of {[s.model for s in load_answer_sets(answers_path)]!r}")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    stamp = timestamp or time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    options = ScoreOptions(judges.judge_name, judges.parser_name, pm_mode, judge_edges, max_chars, strip_injections).to_json()
+    summaries: list[tuple[str, Summary]] = []
+    for aset in sets:
+        stem = result_stem(aset.model, judges.judge_name)
+        jsonl = out / f"{stem}.jsonl"
+        run_file = out / f"{stem}.run"  # JSON fingerprint; not *.json so result-file globs skip it
+        if not resume:
+            for stale in (jsonl, run_file):
+                if stale.exists():
+                    stale.unlink()
+        hashes = answer_hashes(items, aset)
+        previous_hashes = _check_resumable(run_file, jsonl, options)
+        run_file.write_text(
+            json.dumps({"options": options, "answers": {**previous_hashes, **hashes}}, indent=2, sort_keys=True) + "\n",
+            encoding="utf-8",
+        )
+        wanted = {it.key for it in items}
+        latest = {r.key: r for r in read_rows(jsonl) if r.key in wanted}  # later lines win
+        # failed and degraded items are scored again; the others are kept
+        done = {k for k, r in latest.items() if r.ok and not r.degraded}
+        # an item whose answer changed since it was scored is scored again (later lines win)
+        done = {k for k in done if previous_hashes.get(k, hashes[k]) == hashes[k]}
+        rows = [r for r in latest.values() if r.key in done]
+        if jsonl.exists():  # drop a line torn by a killed run, so the next line does not join it
+            data = jsonl.read_bytes()
+            if data and not data.endswith(b"\n"):
+                jsonl.write_bytes(data[: data.rfind(b"\n") + 1])
+        with jsonl.open("a", encoding="utf-8") as fh:
+            for item in items:
+                if item.key in done:
+                    continue
+                ans = aset.get(item)
+                result = score_item(
+                    item,
+                    ans.text if ans else None,
+                    judges.parser,
+                    judges.edge_judge,
+                    judges.criterion_judge,
+                    pm_mode=pm_mode,
+                    judge_edges=judge_edges,
+                    max_chars=max_chars,
+                    strip_injections=strip_injections,
+                    answer_error=(ans.error if ans else "no answer for this item"),
+                )
+                row = row_of(result)
+                fh.write(json.dumps(row.to_json(), ensure_ascii=False) + "\n")
+                fh.flush()
+                rows.append(row)
+        payload = build_payload(
+            rows,
+            bench,
+            answer_model=aset.model,
+            judge_model=judges.judge_name,
+            parser_model=judges.parser_name,
+            source_answers=aset.source,
+            timestamp=stamp,
+            pm_mode=pm_mode,
+        )
+        write_json(out / f"{stem}.json", payload)
+        summary = summarize(rows)
+        order = {it.key: i for i, it in enumerate(bench.items)}
+        rows.sort(key=lambda r: order.get(r.key, len(order)))
+        md = markdown_report(summary, rows, title=f"{aset.model} — judged by {judges.judge_name}", pm_mode=pm_mode)
+        (out / f"{stem}.md").write_text(md, encoding="utf-8")
+        log(f"wrote {out / stem}.json / .jsonl / .md")
+        summaries.append((aset.model, summary))
+    return summaries

@@ -1,0 +1,455 @@
+"""Architecture rules of the installed ``causalcheck`` package, read from its source.
+
+Two rules (BRIEF, style guide), checked on every module the package installs — the modules
+are found through the imported packages' ``__path__``, so the test sees what an install
+maps, not a hand-written list:
+
+* **no import cycles** among causalcheck modules, counting module-level *and*
+  function-level imports (an import inside a function still makes two modules depend on
+  each other).  Not counted: imports under ``if TYPE_CHECKING:`` (they never run) and the
+  lazy ``__getattr__`` of a package ``__init__``.  A name imported from a package front door
+  (``from causalcheck.adapters import LLMRun``) is followed to the module the package
+  re-exports it from (its ``_EXPORTS`` table or its ``from .m import name`` lines); edges
+  into a package ``__init__`` itself are re-export plumbing and ignored;
+* **no private name across modules**: ``from causalcheck.x import _y`` and ``x._y`` on an
+  imported causalcheck module are errors unless ``x`` is the importing module itself.  A
+  private *module* (``causalcheck.explain._cues``) may be imported by the modules of its own
+  package (``causalcheck.explain.*``), for its public names.
+
+A third rule keeps the adapters at the edge: outside :mod:`causalcheck.adapters`, only the
+functions of :data:`ADAPTER_EDGES` (each builds model clients from options) import them —
+never at module level, not even for types.
+
+The rules are plain functions over parsed sources (:func:`import_cycles`,
+:func:`private_uses`, :func:`adapter_imports`), so the last tests plant a cycle, a private
+import and an adapter import and show that they are caught.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import pkgutil
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    tomllib = pytest.importorskip("tomli")
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGES: list[str] = list(
+    tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
+)
+
+#: Private-name uses that another branch of issue 9 removes (lab/score.py, lab/trajectory.py,
+#: trajectory.py, lab/runfolder.py, lab/audit.py, checking.py): ``(importing module, "module._name")``.
+#: The lead deletes these entries when merging that branch; nothing else may be added here.
+PENDING_PRIVATE_USES: frozenset[tuple[str, str]] = frozenset(
+    {
+        ("causalcheck.lab.score", "causalcheck.metrics._roots"),  # M._roots
+        ("causalcheck.lab.score", "causalcheck.metrics._shd_sets"),  # M._shd_sets
+        ("causalcheck.trajectory", "causalcheck.parsing._looks_like_record"),
+    }
+)
+
+
+@dataclass(frozen=True)
+class Source:
+    """One module: dotted ``name``, whether it is a package ``__init__``, and its parsed ``tree``."""
+
+    name: str
+    is_package: bool
+    tree: ast.Module
+
+
+def installed_sources() -> dict[str, Source]:
+    """Every module of the installed causalcheck packages, parsed (only the packages themselves are imported)."""
+    out: dict[str, Source] = {}
+    for package in PACKAGES:
+        mod = importlib.import_module(package)
+        folder = Path(mod.__path__[0])
+        out[package] = Source(package, True, ast.parse((folder / "__init__.py").read_text(encoding="utf-8")))
+        for info in pkgutil.iter_modules(mod.__path__, package + "."):
+            if not info.ispkg:
+                path = folder / (info.name.rpartition(".")[2] + ".py")
+                out[info.name] = Source(info.name, False, ast.parse(path.read_text(encoding="utf-8")))
+    return out
+
+
+def sources_from_text(modules: Mapping[str, str], packages: set[str]) -> dict[str, Source]:
+    """Sources for planted examples: dotted name -> code; *packages* are the ``__init__`` modules."""
+    return {name: Source(name, name in packages, ast.parse(code)) for name, code in modules.items()}
+
+
+# ---------------------------------------------------------------------- reading imports
+@dataclass(frozen=True)
+class Import:
+    """One imported name of a module.
+
+    ``module``: the causalcheck module it resolves to; ``name``: the name taken from it
+    (``None`` when the module itself is imported); ``type_only``: under ``TYPE_CHECKING``;
+    ``lazy_export``: inside a package ``__init__``'s ``__getattr__``; ``function``: the innermost
+    function it is in (``None`` at module level); ``line`` for messages.
+    """
+
+    module: str
+    name: str | None
+    type_only: bool
+    lazy_export: bool
+    function: str | None
+    line: int
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    if isinstance(test, ast.Name):
+        return test.id == "TYPE_CHECKING"
+    return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+
+
+def _base(importer: Source, node: ast.ImportFrom) -> str:
+    """The absolute module name of ``from <base> import ...`` (relative imports resolved)."""
+    if not node.level:
+        return node.module or ""
+    base = importer.name if importer.is_package else importer.name.rpartition(".")[0]
+    for _ in range(node.level - 1):
+        base = base.rpartition(".")[0]
+    return f"{base}.{node.module}" if node.module else base
+
+
+def _reexports(package: Source) -> dict[str, str]:
+    """Name -> defining module for what a package ``__init__`` re-exports (``_EXPORTS`` and ``from .m import n``)."""
+    out: dict[str, str] = {}
+    for node in ast.walk(package.tree):
+        if isinstance(node, ast.ImportFrom):
+            base = _base(package, node)
+            for alias in node.names:
+                out.setdefault(alias.asname or alias.name, base)
+        elif (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Dict)
+            and any(isinstance(t, ast.Name) and t.id == "_EXPORTS" for t in node.targets)
+        ):
+            for key, value in zip(node.value.keys, node.value.values, strict=True):
+                if isinstance(key, ast.Constant) and isinstance(value, ast.Constant):
+                    out[str(key.value)] = str(value.value)
+    return out
+
+
+def imports_of(source: Source, sources: Mapping[str, Source], *, through_front_doors: bool) -> list[Import]:
+    """Every import in *source* that resolves to a module in *sources*.
+
+    ``from P import m`` of a submodule ``P.m`` resolves to ``P.m``; any other name to ``P`` —
+    or, with *through_front_doors*, when ``P`` is a package that re-exports the name, to the
+    module that defines it.
+    """
+    found: list[Import] = []
+
+    def resolve(base: str, name: str) -> tuple[str, str | None] | None:
+        if f"{base}.{name}" in sources:
+            return f"{base}.{name}", None
+        if base not in sources:
+            return None
+        if through_front_doors and sources[base].is_package:
+            target = _reexports(sources[base]).get(name)
+            if target in sources and target != source.name:
+                return target, name
+        return base, name
+
+    def visit(node: ast.AST, type_only: bool, lazy: bool, function: str | None) -> None:
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            for child in node.body:
+                visit(child, True, lazy, function)
+            for child in node.orelse:
+                visit(child, type_only, lazy, function)
+            return
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            function = node.name
+            lazy = lazy or (source.is_package and node.name == "__getattr__")
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in sources:
+                    found.append(Import(alias.name, None, type_only, lazy, function, node.lineno))
+        elif isinstance(node, ast.ImportFrom):
+            base = _base(source, node)
+            for alias in node.names:
+                hit = resolve(base, alias.name)
+                if hit is not None:
+                    found.append(Import(hit[0], hit[1], type_only, lazy, function, node.lineno))
+        for child in ast.iter_child_nodes(node):
+            visit(child, type_only, lazy, function)
+
+    visit(source.tree, False, False, None)
+    return found
+
+
+# ---------------------------------------------------------------------- rule 1: no cycles
+def import_graph(sources: Mapping[str, Source]) -> dict[str, set[str]]:
+    """Module -> the modules it imports when it runs (module or function level; see the module docstring)."""
+    graph: dict[str, set[str]] = {}
+    for name, source in sources.items():
+        graph[name] = {
+            imp.module
+            for imp in imports_of(source, sources, through_front_doors=True)
+            if not imp.type_only and not imp.lazy_export and imp.module != name and not sources[imp.module].is_package
+        }
+    return graph
+
+
+def _components(graph: Mapping[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+
+    def connect(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, set())):
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp: list[str] = []
+            while not comp or comp[-1] != v:
+                comp.append(stack.pop())
+                on_stack.discard(comp[-1])
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            connect(v)
+    return sorted(out)
+
+
+def _shortest_cycle(graph: Mapping[str, set[str]], start: str, component: set[str]) -> list[str]:
+    """The shortest ``start -> ... -> start`` inside one component (breadth first)."""
+    parent: dict[str, str] = {start: start}
+    frontier = [start]
+    while frontier:
+        following: list[str] = []
+        for v in frontier:
+            for w in sorted(graph.get(v, set()) & component):
+                if w == start:
+                    path = [v]
+                    while path[-1] != start:
+                        path.append(parent[path[-1]])
+                    return [*reversed(path), start]
+                if w not in parent:
+                    parent[w] = v
+                    following.append(w)
+        frontier = following
+    raise AssertionError(f"{start} is on no cycle of its component")  # pragma: no cover
+
+
+def import_cycles(sources: Mapping[str, Source]) -> list[str]:
+    """One line per strongly connected component: its shortest cycle ``a -> b -> a`` and, when
+    more modules are tangled in it, how many."""
+    graph = import_graph(sources)
+    out: list[str] = []
+    for comp in _components(graph):
+        members = set(comp)
+        path = min((_shortest_cycle(graph, start, members) for start in comp), key=lambda p: (len(p), p))
+        extra = f"  ({len(comp)} modules in this cycle's component)" if len(comp) > len(path) - 1 else ""
+        out.append(" -> ".join(path) + extra)
+    return out
+
+
+# ---------------------------------------------------------------------- rule 2: no private names
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _outside_its_package(importer: str, module: str) -> bool:
+    """Whether *module* lies below a private module ``P._m`` while *importer* is outside package ``P``."""
+    parts = module.split(".")
+    for k, part in enumerate(parts):
+        if _private(part):
+            owner = ".".join(parts[:k])
+            return not (importer == owner or importer.startswith(owner + "."))
+    return False
+
+
+def _dotted(expr: ast.expr) -> list[str] | None:
+    """``a.b.c`` -> ``["a", "b", "c"]``; ``None`` for anything but a chain of names."""
+    parts: list[str] = []
+    while isinstance(expr, ast.Attribute):
+        parts.append(expr.attr)
+        expr = expr.value
+    return [expr.id, *reversed(parts)] if isinstance(expr, ast.Name) else None
+
+
+def _bound_modules(source: Source, sources: Mapping[str, Source]) -> dict[str, str]:
+    """Local name -> causalcheck module bound to it by an import (``import a.b`` binds ``a``)."""
+    bound: dict[str, str] = {}
+    for node in ast.walk(source.tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in sources:
+                    if alias.asname:
+                        bound[alias.asname] = alias.name
+                    else:
+                        bound[alias.name.partition(".")[0]] = alias.name.partition(".")[0]
+        elif isinstance(node, ast.ImportFrom):
+            base = _base(source, node)
+            for alias in node.names:
+                if f"{base}.{alias.name}" in sources:
+                    bound[alias.asname or alias.name] = f"{base}.{alias.name}"
+    return bound
+
+
+def private_uses(sources: Mapping[str, Source]) -> list[str]:
+    """One line per use of another module's private name, or of a private module outside its package."""
+    problems: list[tuple[str, int, str, str]] = []  # (module, line, what, "module._name")
+    for name, source in sorted(sources.items()):
+        for imp in imports_of(source, sources, through_front_doors=False):
+            if imp.module == name:
+                continue
+            if _outside_its_package(name, imp.module):
+                problems.append((name, imp.line, "imports private module", imp.module))
+            elif imp.name is not None and _private(imp.name):
+                problems.append((name, imp.line, "imports private name", f"{imp.module}.{imp.name}"))
+        bound = _bound_modules(source, sources)
+        for node in ast.walk(source.tree):
+            if isinstance(node, ast.Attribute) and _private(node.attr):
+                chain = _dotted(node.value)
+                if chain is not None and chain[0] in bound:
+                    target = ".".join([bound[chain[0]], *chain[1:]])
+                    if target in sources and target != name:
+                        problems.append((name, node.lineno, "uses private name", f"{target}.{node.attr}"))
+    return [
+        f"{module}:{line} {what} {used}"
+        for module, line, what, used in sorted(set(problems))
+        if (module, used) not in PENDING_PRIVATE_USES
+    ]
+
+
+# ---------------------------------------------------------------------- rule 3: adapters only at the edges
+ADAPTERS = "causalcheck.adapters"
+
+#: The functions outside the adapters that may import them: each builds model clients from
+#: command-line or agent options.  Everything else in the core sees only the protocols of
+#: ``causalcheck.protocols`` (so it can never ask for an adapter's class).
+ADAPTER_EDGES: frozenset[tuple[str, str]] = frozenset(
+    {
+        ("causalcheck.explain.answer", "add_answer_arguments"),
+        ("causalcheck.explain.answer", "run_answer"),
+        ("causalcheck.explain.llm_cli", "add_cli_options"),
+        ("causalcheck.explain.llm_cli", "make_llm_components"),
+        ("causalcheck.lab.llm_agent", "make_llm_agent"),
+    }
+)
+
+
+def adapter_imports(sources: Mapping[str, Source]) -> list[str]:
+    """One line per import of the adapters from outside them that is not in a listed edge function."""
+    out: list[str] = []
+    for name, source in sorted(sources.items()):
+        if name == ADAPTERS or name.startswith(ADAPTERS + "."):
+            continue
+        for imp in imports_of(source, sources, through_front_doors=False):
+            if imp.module == ADAPTERS or imp.module.startswith(ADAPTERS + "."):
+                where = "module level" if imp.function is None else f"{imp.function}()"
+                if imp.function is None or (name, imp.function) not in ADAPTER_EDGES:
+                    out.append(f"{name}:{imp.line} imports {imp.module} at {where}")
+    return out
+
+
+# ---------------------------------------------------------------------- the tests
+SOURCES = installed_sources()
+
+
+def test_the_scan_sees_the_installed_package() -> None:
+    """Core, adapters and solvers modules are scanned, and imports through a package front door resolve."""
+    assert {"causalcheck.cli", "causalcheck.adapters._client", "causalcheck.solvers.equivalence"} <= set(SOURCES)
+    graph = import_graph(SOURCES)
+    assert "causalcheck.errors" in graph["causalcheck.cli"]
+    assert "causalcheck.adapters._registry" in graph["causalcheck.explain.answer"]  # via causalcheck.adapters
+
+
+def test_no_import_cycles() -> None:
+    """No two causalcheck modules import each other, directly or through others (function-level imports count)."""
+    cycles = import_cycles(SOURCES)
+    assert not cycles, "import cycles:\n" + "\n".join(cycles)
+
+
+def test_no_private_names_across_modules() -> None:
+    """No module imports or reads another module's private name, or another package's private module."""
+    problems = private_uses(SOURCES)
+    assert not problems, "private names used across modules:\n" + "\n".join(problems)
+
+
+def test_core_imports_adapters_only_where_it_builds_clients() -> None:
+    """No core module imports an adapter for a type or a class check; only the listed edge functions build clients."""
+    problems = adapter_imports(SOURCES)
+    assert not problems, "adapters imported outside the edge functions:\n" + "\n".join(problems)
+
+
+def test_an_adapter_import_in_library_code_is_caught() -> None:
+    """A TYPE_CHECKING import of an adapter type, or one inside an unlisted function, is reported."""
+    planted = sources_from_text(
+        {
+            "causalcheck": "",
+            "causalcheck.adapters": "",
+            "causalcheck.adapters._client": "class LLMClient: ...\n",
+            "causalcheck.lab.llm_agent": "def make_llm_agent():\n    from causalcheck.adapters import LLMRun\n",
+            "causalcheck.explain.llm": (
+                "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from causalcheck.adapters import LLMClient\n"
+                "def judge(llm):\n    from causalcheck.adapters._client import LLMClient\n    return isinstance(llm, LLMClient)\n"
+            ),
+        },
+        packages={"causalcheck", "causalcheck.adapters"},
+    )
+    assert adapter_imports(planted) == [
+        "causalcheck.explain.llm:3 imports causalcheck.adapters at module level",
+        "causalcheck.explain.llm:5 imports causalcheck.adapters._client at judge()",
+    ]
+
+
+def test_a_planted_cycle_is_caught_and_named() -> None:
+    """A function-level import that closes a loop is reported with its path; TYPE_CHECKING and front-door edges are not."""
+    planted = sources_from_text(
+        {
+            "pkg": "_EXPORTS = {'thing': 'pkg.c'}\ndef __getattr__(name):\n    import pkg.a\n",
+            "pkg.a": "import pkg.b\nfrom typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import pkg.c\n",
+            "pkg.b": "def f():\n    from pkg import a\n",
+            "pkg.c": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import a\nfrom pkg import d\n",
+            "pkg.d": "def g():\n    from pkg import thing\n",
+        },
+        packages={"pkg"},
+    )
+    assert import_graph(planted)["pkg.d"] == {"pkg.c"}  # followed through the front door
+    assert import_cycles(planted) == ["pkg.a -> pkg.b -> pkg.a", "pkg.c -> pkg.d -> pkg.c"]
+
+
+def test_a_planted_private_import_is_caught() -> None:
+    """``from m import _x``, ``m._x`` and another package's private module are reported; own privates are not."""
+    planted = sources_from_text(
+        {
+            "pkg": "",
+            "pkg.a": "_x = 1\ny = _x\n",
+            "pkg.b": "from pkg.a import _x\n",
+            "pkg.c": "from pkg import a\nz = a._x\n",
+            "pkg.sub": "",
+            "pkg.sub._impl": "def f():\n    return 1\n",
+            "pkg.sub.front": "from pkg.sub._impl import f\nfrom . import _impl\nw = _impl.f\n",
+            "pkg.d": "def g():\n    import pkg.sub._impl\n",
+        },
+        packages={"pkg", "pkg.sub"},
+    )
+    assert private_uses(planted) == [
+        "pkg.b:1 imports private name pkg.a._x",
+        "pkg.c:2 uses private name pkg.a._x",
+        "pkg.d:2 imports private module pkg.sub._impl",
+    ]
