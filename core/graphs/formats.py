@@ -34,7 +34,7 @@ GML conventions.  As written by ``networkx.write_gml`` of :func:`~causalcheck.gr
 nodes by ``label``, ``directed 1``, the edge attribute ``marks`` for non-directed edges.
 
 >>> g = parse_text("A -> B -> C <- D; nodes: E")
->>> print(format_text(g))
+>>> print(format_text(g), end="")
 nodes: A, B, C, D, E
 A -> B
 B -> C

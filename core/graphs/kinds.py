@@ -22,13 +22,14 @@ verify by looking at the graph, not a bare yes/no.
   directed cycle, no arrowhead at an endpoint of an undirected edge.
 * :func:`cpdag_of` — the CPDAG of a DAG (the Meek closure in :mod:`causalcheck.solvers.equivalence`).
 
->>> g = Graph.from_text("a -> b -- c")
+>>> from causalcheck.graphs.formats import parse_text
+>>> g = parse_text("a -> b -- c")
 >>> c = check_cpdag(g)
 >>> bool(c), c.rule, str(c.edge)
 (False, 'R1', 'b -- c')
 >>> print(c.reason)
 Meek's rule R1 orients 'b -- c' as 'b -> c': 'a' -> 'b' and 'a' is not adjacent to 'c'
->>> str(cpdag_of(Graph.from_text("a -> b -> c")))
+>>> str(cpdag_of(parse_text("a -> b -> c")))
 'a -- b; b -- c'
 """
 
@@ -134,7 +135,8 @@ def _directed_cycle(g: Graph, claim: str) -> Certificate | None:
 def check_dag(g: Graph) -> Certificate:
     """A DAG: every edge ``->`` and no directed cycle.
 
-    >>> print(check_dag(Graph.from_text("a -> b -> c -> a")).reason)
+    >>> from causalcheck.graphs.formats import parse_text
+    >>> print(check_dag(parse_text("a -> b -> c -> a")).reason)
     directed cycle a -> b -> c -> a
     """
     bad = _first(lambda: _bad_mark(g, {"->"}, "DAG"), lambda: _directed_cycle(g, "DAG"))
@@ -256,9 +258,10 @@ def _extension(g: Graph, p: _Pdag, claim: str) -> Graph | Certificate:
 def consistent_extension(g: Graph) -> Graph | None:
     """A DAG extending the PDAG *g* without new v-structures (Dor & Tarsi), or None if none exists.
 
-    >>> str(consistent_extension(Graph.from_text("a -> b -- c")))
+    >>> from causalcheck.graphs.formats import parse_text
+    >>> str(consistent_extension(parse_text("a -> b -- c")))
     'a -> b; b -> c'
-    >>> consistent_extension(Graph.from_text("a -- b -- c -- d -- a")) is None
+    >>> consistent_extension(parse_text("a -- b -- c -- d -- a")) is None
     True
     """
     bad = _bad_mark(g, {"->", "--"}, "PDAG")
@@ -290,9 +293,10 @@ def cpdag_of(dag: Graph) -> Graph:
 def check_cpdag(g: Graph) -> Certificate:
     """Is *g* the CPDAG of some DAG?  A failing certificate names the edge and the rule.
 
-    >>> print(check_cpdag(Graph.from_text("a -> b")).reason)
+    >>> from causalcheck.graphs.formats import parse_text
+    >>> print(check_cpdag(parse_text("a -> b")).reason)
     'a -> b' is unprotected: no v-structure or Meek rule forces it, so the CPDAG of every consistent extension has 'a -- b'
-    >>> check_cpdag(Graph.from_text("a -> c <- b")).ok
+    >>> check_cpdag(parse_text("a -> c <- b")).ok
     True
     """
     claim = "CPDAG"
@@ -416,9 +420,10 @@ def _inducing_path(g: Graph, a: str, b: str) -> list[str] | None:
 def check_mag(g: Graph) -> Certificate:
     """A maximal ancestral graph: ancestral, and no inducing path between non-adjacent nodes.
 
-    >>> print(check_mag(Graph.from_text("a -> b -> c; a <-> c")).reason)
+    >>> from causalcheck.graphs.formats import parse_text
+    >>> print(check_mag(parse_text("a -> b -> c; a <-> c")).reason)
     'a <-> c' with 'a' an ancestor of 'c': an almost directed cycle
-    >>> c = check_mag(Graph.from_text("a <-> b <-> c <-> d; b -> d; c -> a"))
+    >>> c = check_mag(parse_text("a <-> b <-> c <-> d; b -> d; c -> a"))
     >>> c.rule, c.witness
     ('inducing path', ('a', 'b', 'c', 'd'))
     """

@@ -26,7 +26,7 @@ A :class:`Graph` keeps node names exactly as given (no trimming, no aliasing: se
 refuses a second edge between the same two nodes with an error naming both edges.  Two
 graphs are equal when they have the same node set and the same edge set.
 
->>> g = Graph.from_text("X -> Y <- Z; Z -- W")
+>>> g = Graph.from_edges([("X", "->", "Y"), ("Y", "<-", "Z"), ("Z", "--", "W")])
 >>> g.nodes, [str(e) for e in g.edges]
 (('X', 'Y', 'Z', 'W'), ['X -> Y', 'Z -> Y', 'W -- Z'])
 >>> g.parents("Y"), g.neighbors("Z"), g.kind
@@ -236,7 +236,7 @@ class Graph:
     ``"MAG"`` (also ``<->``), ``"PAG"`` (any circle) — whether the graph is a *valid*
     member (acyclic, a CPDAG, ancestral, ...) is answered by :mod:`causalcheck.graphs.kinds`.
 
-    >>> Graph.from_text("a -> b") == Graph.from_text("b <- a")
+    >>> Graph.from_edges([("a", "->", "b")]) == Graph.from_edges([("b", "<-", "a")])
     True
     >>> Graph.from_edges([("a", "->", "b"), ("b", "--", "a")])
     Traceback (most recent call last):
@@ -294,13 +294,6 @@ class Graph:
     def from_directed(cls, pairs: Iterable[tuple[str, str]], nodes: Iterable[str] = ()) -> Graph:
         """A directed graph from ``(cause, effect)`` pairs."""
         return cls(tuple(nodes), tuple(GraphEdge.directed(a, b) for a, b in pairs))
-
-    @classmethod
-    def from_text(cls, text: str) -> Graph:
-        """Parse causalcheck's plain-text graph format (see :mod:`causalcheck.graphs.formats`)."""
-        from causalcheck.graphs.formats import parse_text
-
-        return parse_text(text)
 
     # ------------------------------------------------------------------ equality
     def __eq__(self, other: object) -> bool:

@@ -122,7 +122,9 @@ def _marks(g: Graph) -> dict[frozenset[str], tuple[tuple[str, Mark], tuple[str, 
 def shd(truth: Graph, estimate: Graph, *, double: bool = False) -> int:
     """Structural Hamming distance over node pairs (causal-learn's ``SHD``; see the module docstring).
 
-    >>> shd(Graph.from_text("a -> b"), Graph.from_text("b -> a")), shd(Graph.from_text("a -> b"), Graph.from_text("b -> a"), double=True)
+    >>> from causalcheck.graphs.formats import parse_text
+    >>> ab, ba = parse_text("a -> b"), parse_text("b -> a")
+    >>> shd(ab, ba), shd(ab, ba, double=True)
     (1, 2)
     """
     total = 0
