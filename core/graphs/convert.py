@@ -284,7 +284,6 @@ def from_matrix(
     if diag.size:
         v = labels[int(diag[0])]
         raise InputFormatError(f"matrix diagonal entry [{v!r}, {v!r}] = {arr[diag[0], diag[0]]!r}: self-loops are not graphs here")
-    n = len(labels)
     if conv == "causallearn":
         present = arr != 0
         one_sided = np.argwhere(present != present.T)
@@ -330,7 +329,6 @@ def from_matrix(
     ii, jj = np.nonzero(np.triu(both, 1))
     for i, j in zip(ii.tolist(), jj.tolist(), strict=True):
         edges.append(GraphEdge(labels[i], labels[j], Mark.TAIL, Mark.TAIL))
-    del n
     return Graph(tuple(labels), tuple(edges))
 
 
@@ -381,17 +379,45 @@ def from_causallearn(g: Any) -> Graph:
 def to_causallearn(graph: Graph, order: Sequence[str] | None = None) -> Any:
     """A causal-learn ``GeneralGraph`` with ``GraphNode`` nodes named exactly as *graph*'s.
 
-    Its ``graph`` matrix is written directly in causal-learn's endpoint convention (the
-    result equals what ``GeneralGraph.add_edge`` builds, without its per-edge cost).
+    Its ``graph`` matrix is written in causal-learn's endpoint convention and its ``dpath``
+    (``dpath[x, y] == 1`` iff ``y`` is ``x`` or an ancestor of ``x`` along directed edges)
+    is computed in one pass; the result equals what ``GeneralGraph.add_edge`` builds edge by
+    edge (tested), without its O(n) work per edge and O(n²) set-up.
     """
     from causallearn.graph.GeneralGraph import GeneralGraph
     from causallearn.graph.GraphNode import GraphNode
 
     names = graph.order(order)
-    cl = GeneralGraph([GraphNode(n) for n in names])
+    n = len(names)
+    nodes = [GraphNode(name) for name in names]
+    cl = GeneralGraph([])
+    cl.nodes = nodes
+    cl.num_vars = n
+    cl.node_map = {node: i for i, node in enumerate(nodes)}
     cl.graph = to_matrix(graph, convention="causallearn", order=names).astype(int)
-    cl.reconstitute_dpath(cl.get_graph_edges())
+    cl.dpath = _ancestor_matrix(n, [(i, j) for i, j, mi, mj in graph.indexed(names)[1] if mi is Mark.TAIL and mj is Mark.ARROW])
     return cl
+
+
+def _ancestor_matrix(n: int, directed: Sequence[tuple[int, int]]) -> Any:
+    """``D[x, y] == 1`` iff ``y == x`` or ``y`` has a directed path to ``x`` (causal-learn's ``dpath``)."""
+    import numpy as np
+
+    children: list[list[int]] = [[] for _ in range(n)]
+    for a, b in directed:
+        children[a].append(b)
+    d = np.zeros((n, n), dtype=int)
+    for y in range(n):  # every node reachable from y has y as an ancestor
+        seen = {y}
+        stack = [y]
+        while stack:
+            v = stack.pop()
+            for w in children[v]:
+                if w not in seen:
+                    seen.add(w)
+                    stack.append(w)
+        d[list(seen), y] = 1
+    return d
 
 
 # --------------------------------------------------------------------------- pgmpy
