@@ -145,7 +145,7 @@ def is_causallearn_graph(obj: object) -> bool:
 def is_matrix(obj: object) -> bool:
     """True for a NumPy array, a pandas DataFrame or a list of equal-length lists."""
     mod = _module_of(obj)
-    if mod.startswith("numpy") or mod.startswith("pandas."):
+    if mod.startswith("numpy") or mod == "pandas" or mod.startswith("pandas."):
         return hasattr(obj, "shape")
     return isinstance(obj, list) and bool(obj) and all(isinstance(r, list | tuple) for r in obj)
 
@@ -219,7 +219,8 @@ def _normalize_convention(convention: str | None) -> str:
 def _matrix_and_names(matrix: Any, names: Sequence[str] | None) -> tuple[np.ndarray, list[str]]:
     import numpy as np
 
-    if _module_of(matrix).startswith("pandas."):
+    mod = _module_of(matrix)
+    if mod == "pandas" or mod.startswith("pandas."):
         if not hasattr(matrix, "columns"):
             raise InputFormatError(f"a pandas {type(matrix).__name__} is not an adjacency matrix; pass a DataFrame")
         cols = [str(c) for c in matrix.columns]

@@ -157,7 +157,8 @@ def parse_text(text: str, *, source: str = "<string>") -> Graph:
         parts = stmt.children
         names = [_unquote(str(p.children[0])) for p in parts[::2]]
         b.node(names[0])
-        for k, tok in enumerate(parts[1::2]):
+        for k, edge in enumerate(parts[1::2]):
+            tok = edge.children[0]
             b.edge(names[k], str(tok), names[k + 1], tok)
     return b.graph()
 
@@ -224,7 +225,8 @@ def parse_dagitty(text: str, *, source: str = "<string>") -> Graph:
             return [name]
         parts = [c for c in item.children if getattr(c, "data", None) != "attrs"]
         groups = [group(p) for p in parts[::2]]
-        for k, tok in enumerate(parts[1::2]):
+        for k, edge in enumerate(parts[1::2]):
+            tok = edge.children[0]
             token = _DAGITTY_TOKEN.get(str(tok), str(tok))
             for left in groups[k]:
                 for right in groups[k + 1]:
@@ -464,7 +466,10 @@ def format_causallearn(graph: Graph) -> str:
             raise InputFormatError(f"node name {n!r} cannot be written in causal-learn's text format (no spaces or ';')")
     out = ["Graph Nodes:", ";".join(graph.nodes), "", "Graph Edges:"]
     for k, e in enumerate(graph.edges, start=1):
-        out.append(f"{k}. {e.u} {_CL_LEFT_CHAR[e.mark_u]}-{_CL_RIGHT_CHAR[e.mark_v]} {e.v}")
+        u, v, mu, mv = e.u, e.v, e.mark_u, e.mark_v
+        if (mu, mv) == (Mark.CIRCLE, Mark.TAIL):  # causal-learn only stores this edge as 'v --o u'
+            u, v, mu, mv = v, u, mv, mu
+        out.append(f"{k}. {u} {_CL_LEFT_CHAR[mu]}-{_CL_RIGHT_CHAR[mv]} {v}")
     return "\n".join(out) + "\n"
 
 

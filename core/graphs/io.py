@@ -63,6 +63,8 @@ def guess_format(text: str, path: str | None = None) -> str:
         fmt = SUFFIXES.get(Path(path).suffix.lower())
         if fmt == "csv":
             return _csv_kind(text)
+        if fmt == "text" and text.lstrip("\ufeff \t\r\n").lower().startswith("graph nodes:"):
+            return "causallearn"  # causal-learn writes its text format to .txt files
         if fmt is not None:
             return fmt
     head = text.lstrip("\ufeff \t\r\n")
@@ -80,7 +82,8 @@ def guess_format(text: str, path: str | None = None) -> str:
         return "gml"
     if low.startswith("graph nodes:"):
         return "causallearn"
-    if "," in head.splitlines()[0] if head else False:
+    first_line = head.splitlines()[0] if head else ""
+    if "," in first_line and not low.startswith("nodes") and not any(t in first_line for t in ("->", "<-", "--")):
         return _csv_kind(head)
     return "text"
 
