@@ -177,7 +177,7 @@ def test_dataframe_names_and_mismatch():
     plain = pd.DataFrame([[0, 1], [0, 0]], columns=["a", "b"])  # default RangeIndex: columns only
     assert from_matrix(plain, convention="row_to_column") == parse_text("a -> b")
     bad = pd.DataFrame([[0, 1], [0, 0]], index=["b", "a"], columns=["a", "b"])
-    with pytest.raises(InputFormatError, match="index .* and columns .* must name the same nodes"):
+    with pytest.raises(InputFormatError, match=r"index .* and columns .* must name the same nodes"):
         from_matrix(bad, convention="row_to_column")
 
 
@@ -209,5 +209,5 @@ def test_pgmpy_dag_and_pdag_round_trip():
 
 def test_read_graph_refuses_unknown_objects():
     """An object no adapter knows gives a message naming its type."""
-    with pytest.raises(InputFormatError, match="builtins.set"):
+    with pytest.raises(InputFormatError, match=r"builtins\.set"):
         read_graph({1, 2})

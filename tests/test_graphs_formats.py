@@ -97,9 +97,8 @@ def test_reads_networkx_write_dot(tmp_path):
 
 def test_reads_causallearn_to_pydot():
     """causal-learn's GraphUtils.to_pydot (integer ids, labels, dir=both arrowtail/arrowhead) reads back."""
-    from causallearn.utils.GraphUtils import GraphUtils
-
     from causalcheck.graphs.convert import to_causallearn
+    from causallearn.utils.GraphUtils import GraphUtils
 
     g = parse_text("a -> b; b -- c; c <-> d; d o-> e; e o-o f; f o-- g")
     dot = GraphUtils.to_pydot(to_causallearn(g)).to_string()
@@ -168,9 +167,8 @@ def test_dagitty_keeps_header_and_attributes():
 
 def test_causallearn_text_format_both_ways(tmp_path):
     """str(GeneralGraph) parses to the same graph, and causal-learn's txt2generalgraph reads what we write."""
-    from causallearn.utils.TXT2GeneralGraph import txt2generalgraph
-
     from causalcheck.graphs.convert import from_causallearn, to_causallearn
+    from causallearn.utils.TXT2GeneralGraph import txt2generalgraph
 
     g = parse_text("a -> b; b -- c; c <-> d; d o-> e; e o-o f; f o-- g")
     assert parse_causallearn(str(to_causallearn(g))) == g

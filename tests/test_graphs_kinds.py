@@ -91,9 +91,8 @@ def test_cpdag_directed_cycle_and_marks():
 
 def test_cpdag_of_matches_causallearn_dag2cpdag():
     """cpdag_of equals causal-learn's dag2cpdag on random DAGs, and every result passes check_cpdag."""
-    from causallearn.utils.DAG2CPDAG import dag2cpdag
-
     from causalcheck.graphs.convert import from_causallearn, to_causallearn
+    from causallearn.utils.DAG2CPDAG import dag2cpdag
 
     rng = np.random.default_rng(7)
     for _ in range(60):

@@ -283,9 +283,13 @@ def _dot_mark(shape: str | None, default: Mark) -> Mark:
     return Mark.ARROW
 
 
+_DOT_ESCAPE = re.compile(r'\\(["\\])')
+
+
 def _dot_unquote(name: str) -> str:
+    """A DOT id without its quotes; ``\\"`` and ``\\\\`` are unescaped (what :func:`format_dot` writes)."""
     if len(name) >= 2 and name[0] == '"' and name[-1] == '"':
-        return name[1:-1].replace('\\"', '"')
+        return _DOT_ESCAPE.sub(r"\1", name[1:-1])
     return name
 
 
@@ -481,12 +485,10 @@ _EDGE_COLS = ("edge", "marks", "type")
 
 
 def _csv_rows(text: str) -> list[list[str]]:
-    sample = text[:4096]
-    try:
-        dialect: Any = csv.Sniffer().sniff(sample, delimiters=",;\t")
-    except csv.Error:
-        dialect = csv.excel
-    return [row for row in csv.reader(io.StringIO(text), dialect) if any(c.strip() for c in row)]
+    """CSV rows; the delimiter is ',' when the first line has one, else ';', else a tab."""
+    first = text.lstrip("\ufeff").split("\n", 1)[0]
+    delimiter = next((d for d in (",", ";", "\t") if d in first), ",")
+    return [row for row in csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=delimiter) if any(row)]
 
 
 def parse_edgelist_csv(text: str, *, source: str = "<string>") -> Graph:
