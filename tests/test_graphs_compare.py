@@ -220,8 +220,17 @@ def test_lingam_matrix_by_documented_convention():
     assert good.shd == 0 and good.directed.f1 == 1.0
     wrong = compare(TRUTH, read_graph(b, names=names, convention="row_to_column"))
     assert wrong.directed.tp == 0 and wrong.skeleton.f1 == 1.0
-    lingam = pytest.importorskip("lingam", reason="lingam is optional (not installed: it pins scipy<=1.13.1)")
-    assert lingam  # pragma: no cover - only with lingam installed
+
+
+def test_lingam_directlingam_output(data):
+    """DirectLiNGAM's adjacency_matrix_ reads with every non-zero entry as an edge (lingam optional)."""
+    lingam = pytest.importorskip("lingam", reason="lingam is optional (its wheel pins scipy<=1.13.1, not installed here)")
+    model = lingam.DirectLiNGAM(random_state=0)
+    model.fit(data)
+    b = model.adjacency_matrix_
+    g = read_graph(b, names=list(TRUTH.nodes), convention="lingam")
+    assert len(g.edges) == int((b != 0).sum())
+    assert compare(TRUTH, g).skeleton.tp + compare(TRUTH, g).skeleton.fp == len(g.edges)
 
 
 def test_networkx_and_pgmpy_estimates():

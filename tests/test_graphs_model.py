@@ -185,3 +185,15 @@ def test_causalgraph_to_networkx_writes_gml():
     text = "\n".join(nx.generate_gml(g))
     assert 'label "CAUSE"' in text
     assert CausalGraph.from_networkx(nx.parse_gml(text)) == cg
+
+
+def test_read_graph_takes_causalab_objects():
+    """read_graph accepts a CausalGraph and a Hypothesis (names exactly as they are in them)."""
+    from causalcheck.graphs import read_graph
+    from causalcheck.records import Hypothesis
+
+    cg = CausalGraph.from_pairs([("density", "resonanceFreq")])
+    assert read_graph(cg) == parse_text("density -> resonanceFreq")
+    assert read_graph(Hypothesis(graph=cg)) == parse_text("density -> resonanceFreq")
+    assert GraphEdge.directed("density", "resonanceFreq") in read_graph(cg)
+    assert GraphEdge.undirected("density", "resonanceFreq") not in read_graph(cg)

@@ -311,7 +311,7 @@ class Graph:
         return len(self.edges)
 
     def __contains__(self, item: object) -> bool:
-        return item in self._by_pair.values() if isinstance(item, GraphEdge) else False
+        return isinstance(item, GraphEdge) and self._by_pair.get(frozenset((item.u, item.v))) == item
 
     def __str__(self) -> str:
         return "; ".join(str(e) for e in self.edges) or "(no edges)"
