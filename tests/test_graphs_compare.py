@@ -285,3 +285,19 @@ def test_all_pairs_of_three_node_graphs_shd_is_a_metric():
     for x, y in itertools.product(dags, repeat=2):
         assert shd(x, y) == shd(y, x)
         assert (shd(x, y) == 0) == (x == y)
+
+
+def test_shd_double_equals_cdt_formula_on_dags():
+    """shd_double equals CDT's SHD(double_for_anticausal=True): sum |A_true - A_est| over 0/1 adjacency matrices."""
+    rng = np.random.default_rng(13)
+    for _ in range(200):
+        n = int(rng.integers(2, 8))
+        t, e = random_dag(n, 0.4, rng), random_dag(n, 0.4, rng)
+        a, b = to_matrix(t, convention="row_to_column"), to_matrix(e, convention="row_to_column", order=t.nodes)
+        cdt_double = int(np.abs(a.astype(int) - b.astype(int)).sum())
+        diff = np.abs(a.astype(int) - b.astype(int))
+        diff = np.minimum(diff + diff.T, 1)
+        cdt_single = int(diff.sum() // 2)
+        r = compare(t, e)
+        assert r.shd_double == cdt_double
+        assert r.shd == cdt_single

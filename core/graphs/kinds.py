@@ -224,8 +224,13 @@ def _meek_violation(g: Graph, p: _Pdag, claim: str) -> Certificate | None:
 
 
 def _chordality(g: Graph, p: _Pdag, claim: str) -> Certificate | None:
+    import networkx as nx
     from causalcheck.solvers.equivalence import chordless_cycle
 
+    und = nx.Graph()
+    und.add_edges_from(p.undirected)
+    if nx.is_chordal(und):  # linear time; the witness search below runs only on failure
+        return None
     cyc = chordless_cycle(len(p.names), p.undirected)
     if not cyc:
         return None
