@@ -197,3 +197,9 @@ def test_read_graph_takes_causalab_objects():
     assert read_graph(Hypothesis(graph=cg)) == parse_text("density -> resonanceFreq")
     assert GraphEdge.directed("density", "resonanceFreq") in read_graph(cg)
     assert GraphEdge.undirected("density", "resonanceFreq") not in read_graph(cg)
+
+
+def test_edges_sort_across_graphs():
+    """Edges with the same endpoints and different marks sort (marks order circle < tail < arrow)."""
+    edges = [GraphEdge.parse("a", tok, "b") for tok in ("<->", "->", "--", "o->", "o-o")]
+    assert [e.token for e in sorted(edges)] == ["o-o", "o->", "--", "->", "<->"]

@@ -63,6 +63,12 @@ class Mark(enum.Enum):
     def __repr__(self) -> str:
         return f"Mark.{self.name}"
 
+    def __lt__(self, other: object) -> bool:
+        """Marks order as circle < tail < arrow (the canonical-orientation order), so edges sort."""
+        if not isinstance(other, Mark):
+            return NotImplemented
+        return _RANK[self] < _RANK[other]
+
 
 _RANK = {Mark.CIRCLE: 0, Mark.TAIL: 1, Mark.ARROW: 2}
 
