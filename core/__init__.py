@@ -15,24 +15,33 @@ _EXPORTS: dict[str, str] = {
     "Action": "causalcheck.records",
     "CausalCheckError": "causalcheck.errors",
     "CausalGraph": "causalcheck.graph",
+    "Certificate": "causalcheck.graphs.kinds",
     "CheckReport": "causalcheck.diagnostics",
+    "Comparison": "causalcheck.graphs.scores",
     "DSLSyntaxError": "causalcheck.errors",
     "DataPoint": "causalcheck.records",
     "Diagnostic": "causalcheck.diagnostics",
     "Edge": "causalcheck.graph",
     "Experiment": "causalcheck.records",
     "FREQ": "causalcheck.graph",
+    "Graph": "causalcheck.graphs.model",
+    "GraphEdge": "causalcheck.graphs.model",
     "Hypothesis": "causalcheck.records",
     "InputFormatError": "causalcheck.errors",
     "Intervention": "causalcheck.records",
+    "Mark": "causalcheck.graphs.model",
+    "NamePolicy": "causalcheck.graphs.names",
     "StepRecord": "causalcheck.records",
     "check": "causalcheck.checking",
     "check_hypothesis": "causalcheck.checking",
+    "compare": "causalcheck.graphs.scores",
     "format_hypothesis": "causalcheck.parsing",
     "normalize_node": "causalcheck.graph",
     "parse_equation": "causalcheck.parsing",
     "parse_hypothesis": "causalcheck.parsing",
     "parse_record": "causalcheck.parsing",
+    "read_graph": "causalcheck.graphs.io",
+    "write_graph": "causalcheck.graphs.io",
 }
 
 __all__ = sorted([*_EXPORTS, "__version__"])
@@ -56,6 +65,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.diagnostics import CheckReport, Diagnostic
     from causalcheck.errors import CausalCheckError, DSLSyntaxError, InputFormatError
     from causalcheck.graph import FREQ, CausalGraph, Edge, normalize_node
+    from causalcheck.graphs.io import read_graph, write_graph
+    from causalcheck.graphs.kinds import Certificate
+    from causalcheck.graphs.model import Graph, GraphEdge, Mark
+    from causalcheck.graphs.names import NamePolicy
+    from causalcheck.graphs.scores import Comparison, compare
     from causalcheck.parsing import (
         format_hypothesis,
         parse_equation,

@@ -236,13 +236,19 @@ class CausalGraph:
         return a
 
     def to_networkx(self) -> nx.DiGraph:
-        """A ``networkx.DiGraph`` with the same nodes, edges and ``label`` attributes."""
+        """A ``networkx.DiGraph`` with the same nodes, edges and ``label`` attributes.
+
+        An edge without a label gets no ``label`` attribute (never ``None``, which GML cannot hold).
+        """
         import networkx as nx
 
         g = nx.DiGraph()
         g.add_nodes_from(self.nodes)
         for e in self.edges:
-            g.add_edge(e.source, e.target, label=e.label)
+            if e.label is None:
+                g.add_edge(e.source, e.target)
+            else:
+                g.add_edge(e.source, e.target, label=e.label)
         return g
 
     def to_causallearn_matrix(self, order: Sequence[str] | None = None) -> np.ndarray:
@@ -275,15 +281,64 @@ class CausalGraph:
 
     @classmethod
     def from_causallearn_matrix(cls, matrix: Any, order: Sequence[str]) -> CausalGraph:
-        """Inverse of :meth:`to_causallearn_matrix` for directed edges (undirected ones are dropped)."""
-        n = len(order)
-        pairs = [
-            (order[i], order[j])
-            for i in range(n)
-            for j in range(n)
-            if matrix[j][i] == 1 and matrix[i][j] == -1
-        ]
-        return cls.from_pairs(pairs, order)
+        """Inverse of :meth:`to_causallearn_matrix`; refuses a matrix with any non-directed edge.
+
+        A CausalGraph holds directed edges only: undirected, bidirected or circle edges (PC's
+        CPDAG, FCI's PAG) raise :class:`InputFormatError` naming them — read such matrices
+        with :func:`causalcheck.read_graph` (``convention="causallearn"``) instead.
+        """
+        from causalcheck.graphs.convert import from_matrix
+
+        general = from_matrix(matrix, list(order), convention="causallearn")
+        return cls.from_general(general)
+
+    # ------------------------------------------------------------------ general graphs
+    def to_general(self) -> Any:
+        """This graph as a :class:`causalcheck.graphs.Graph` (lossless: labels go to ``meta["labels"]``).
+
+        Raises :class:`InputFormatError` for what the general model cannot hold: an edge and
+        its reverse, or one pair with two different labels.
+
+        >>> g = CausalGraph.from_pairs([("a", "b", "CAUSE")], ["c"])
+        >>> CausalGraph.from_general(g.to_general()) == g
+        True
+        """
+        from causalcheck.graphs.model import Graph, GraphEdge
+
+        labels: dict[tuple[str, str], str] = {}
+        seen: dict[tuple[str, str], Edge] = {}
+        for e in self.edges:
+            other = seen.get(e.pair) or seen.get((e.target, e.source))
+            if other is not None:
+                raise InputFormatError(
+                    f"edges {str(other)!r} and {str(e)!r} join one pair; a general graph holds one edge per pair"
+                )
+            seen[e.pair] = e
+            if e.label is not None:
+                labels[e.pair] = e.label
+        meta: dict[str, Any] = dict(self.meta)
+        if labels:
+            meta["labels"] = labels
+        return Graph(self.nodes, tuple(GraphEdge.directed(e.source, e.target) for e in self.edges), meta)
+
+    @classmethod
+    def from_general(cls, graph: Any) -> CausalGraph:
+        """A CausalGraph from a directed :class:`causalcheck.graphs.Graph` (names kept exactly).
+
+        Edge labels are restored from ``graph.meta["labels"]``; an edge that is not ``->``
+        raises :class:`InputFormatError` naming every such edge.
+        """
+        bad = [str(e) for e in graph.edges if not e.is_directed]
+        if bad:
+            raise InputFormatError(
+                f"a CausalGraph holds directed edges only; {len(bad)} edge(s) are not directed: {bad!r}. "
+                "Keep them with causalcheck.read_graph(...), which returns a causalcheck.graphs.Graph"
+            )
+        raw = graph.meta.get("labels", {}) if isinstance(graph.meta, Mapping) else {}
+        labels = raw if isinstance(raw, Mapping) else {}
+        meta = {k: v for k, v in graph.meta.items() if k != "labels"} if isinstance(graph.meta, Mapping) else {}
+        edges = tuple(Edge(e.u, e.v, labels.get((e.u, e.v))) for e in graph.edges)
+        return cls(tuple(graph.nodes), edges, meta)
 
     def __str__(self) -> str:
         return "; ".join(str(e) for e in self.edges) or "(no edges)"

@@ -35,7 +35,17 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-__all__ = ["close_essential", "enumerate_members", "gc_paused", "v_structures"]
+__all__ = [
+    "chordless_cycle",
+    "close_essential",
+    "cyclic_remainder",
+    "directed_cycle",
+    "dor_tarsi",
+    "enumerate_members",
+    "gc_paused",
+    "meek_rule",
+    "v_structures",
+]
 
 
 @contextmanager
@@ -80,6 +90,41 @@ def v_structures(n: int, edges: Sequence[Pair]) -> frozenset[tuple[int, int, int
     return frozenset(out)
 
 
+def meek_rule(
+    a: int,
+    b: int,
+    adj: Sequence[set[int]],
+    dpa: Sequence[set[int]],
+    dch: Sequence[set[int]],
+    und: Sequence[set[int]],
+) -> int:
+    """The first of Meek's rules R1–R4 that orients the undirected ``a - b`` as ``a -> b`` (0: none).
+
+    *adj* holds every adjacency, *dpa*/*dch* the directed parents/children and *und* the
+    undirected neighbours of each node (the rules as listed in the module docstring).
+    """
+    adj_b = adj[b]
+    for c in dpa[a]:  # R1
+        if c not in adj_b:
+            return 1
+    dpa_b = dpa[b]
+    if dch[a] & dpa_b:  # R2
+        return 2
+    cands = [c for c in und[a] if c in dpa_b]  # R3
+    if len(cands) > 1:
+        for i, c in enumerate(cands):
+            adj_c = adj[c]
+            for d in cands[i + 1 :]:
+                if d not in adj_c:
+                    return 3
+    for c in und[a]:  # R4
+        if c in adj_b:
+            continue
+        if dch[c] & dpa_b:
+            return 4
+    return 0
+
+
 def close_essential(
     n: int, edges: Sequence[Pair], targets: Sequence[frozenset[int]]
 ) -> tuple[set[Pair], set[Pair]]:
@@ -118,30 +163,7 @@ def close_essential(
             und[b].add(a)
 
     def fires(a: int, b: int) -> bool:
-        adj_b = adj[b]
-        # R1
-        for c in dpa[a]:
-            if c not in adj_b:
-                return True
-        # R2
-        dpa_b = dpa[b]
-        if dch[a] & dpa_b:
-            return True
-        # R3
-        cands = [c for c in und[a] if c in dpa_b]
-        if len(cands) > 1:
-            for i, c in enumerate(cands):
-                adj_c = adj[c]
-                for d in cands[i + 1 :]:
-                    if d not in adj_c:
-                        return True
-        # R4
-        for c in und[a]:
-            if c in adj_b:
-                continue
-            if dch[c] & dpa_b:
-                return True
-        return False
+        return meek_rule(a, b, adj, dpa, dch, und) != 0
 
     queue: deque[Pair] = deque()
     queued: set[Pair] = set()
@@ -235,3 +257,141 @@ def enumerate_members(
         count += 1
         if limit is not None and count >= limit:
             return
+
+
+def directed_cycle(n: int, edges: Sequence[Pair]) -> list[int]:
+    """One directed cycle ``[v0, v1, ..., v0]`` of *edges* (empty list: acyclic).
+
+    Iterative depth-first search (no recursion limit); the cycle found is deterministic
+    for a given edge order.
+    """
+    children: list[list[int]] = [[] for _ in range(n)]
+    for a, b in edges:
+        children[a].append(b)
+    state = [0] * n  # 0 new, 1 on stack, 2 done
+    parent = [-1] * n
+    for root in range(n):
+        if state[root]:
+            continue
+        stack: list[tuple[int, int]] = [(root, 0)]
+        state[root] = 1
+        while stack:
+            v, i = stack[-1]
+            if i < len(children[v]):
+                stack[-1] = (v, i + 1)
+                w = children[v][i]
+                if state[w] == 0:
+                    state[w] = 1
+                    parent[w] = v
+                    stack.append((w, 0))
+                elif state[w] == 1:
+                    cycle = [v]
+                    while cycle[-1] != w:
+                        cycle.append(parent[cycle[-1]])
+                    cycle.reverse()
+                    return [*cycle, w]
+            else:
+                state[v] = 2
+                stack.pop()
+    return []
+
+
+def dor_tarsi(n: int, directed: Sequence[Pair], undirected: Sequence[Pair]) -> tuple[list[Pair], list[int]]:
+    """Dor & Tarsi (1992): orient the undirected edges of a PDAG without new v-structures or cycles.
+
+    Returns ``(edges, stuck)``: when *stuck* is empty, *edges* is a consistent extension
+    (every edge of the PDAG, directed ones kept, as ``(cause, effect)``); otherwise none
+    exists and *stuck* lists the nodes left when no node could be removed.  A node ``x``
+    is removed when it has no directed child among the remaining nodes and every
+    undirected neighbour of ``x`` is adjacent to every other remaining neighbour of ``x``;
+    its undirected edges are then oriented into ``x``.
+    """
+    dch: list[set[int]] = [set() for _ in range(n)]
+    dpa: list[set[int]] = [set() for _ in range(n)]
+    und: list[set[int]] = [set() for _ in range(n)]
+    adj: list[set[int]] = [set() for _ in range(n)]
+    for a, b in directed:
+        dch[a].add(b)
+        dpa[b].add(a)
+        adj[a].add(b)
+        adj[b].add(a)
+    for a, b in undirected:
+        und[a].add(b)
+        und[b].add(a)
+        adj[a].add(b)
+        adj[b].add(a)
+    out: list[Pair] = list(directed)
+    alive = set(range(n))
+
+    def removable(x: int) -> bool:
+        if dch[x]:
+            return False
+        nbrs = adj[x]
+        for y in und[x]:
+            adj_y = adj[y]
+            for z in nbrs:
+                if z != y and z not in adj_y:
+                    return False
+        return True
+
+    candidates = deque(sorted(alive))
+    queued = set(alive)
+    while candidates:
+        x = candidates.popleft()
+        queued.discard(x)
+        if x not in alive or not removable(x):
+            continue
+        alive.discard(x)
+        touched = adj[x]
+        for y in und[x]:
+            out.append((y, x))
+            und[y].discard(x)
+        for y in dpa[x]:
+            dch[y].discard(x)
+        for y in touched:
+            adj[y].discard(x)
+        for y in touched:
+            if y not in queued:
+                queued.add(y)
+                candidates.append(y)
+        adj[x] = set()
+        und[x] = set()
+        dpa[x] = set()
+    return out, sorted(alive)
+
+
+def chordless_cycle(n: int, undirected: Sequence[Pair]) -> list[int]:
+    """A chordless cycle of length >= 4 in the undirected graph *undirected* (empty: chordal).
+
+    For each node ``x`` and non-adjacent neighbours ``a, b`` of ``x``, a shortest path from
+    ``a`` to ``b`` avoiding the other neighbours of ``x`` closes a chordless cycle through
+    ``x``; a graph has a chordless cycle iff some such path exists.  Returned as
+    ``[x, a, ..., b]`` (the cycle closes back to ``x``).
+    """
+    adj: list[set[int]] = [set() for _ in range(n)]
+    for a, b in undirected:
+        adj[a].add(b)
+        adj[b].add(a)
+    for x in range(n):
+        nb = sorted(adj[x])
+        for i, a in enumerate(nb):
+            for b in nb[i + 1 :]:
+                if b in adj[a]:
+                    continue
+                blocked = adj[x] - {a, b}
+                blocked.add(x)
+                prev = {a: -1}
+                frontier = deque([a])
+                while frontier and b not in prev:
+                    v = frontier.popleft()
+                    for w in sorted(adj[v]):
+                        if w not in prev and w not in blocked:
+                            prev[w] = v
+                            frontier.append(w)
+                if b in prev:
+                    path = [b]
+                    while path[-1] != a:
+                        path.append(prev[path[-1]])
+                    path.reverse()
+                    return [x, *path]
+    return []

@@ -15,6 +15,11 @@ interventional Markov equivalence classes", JMLR 13).  The class is drawn as the
 each factor counted exactly by clique-picking (Wienöbst, Bannach & Liśkiewicz 2021, the
 ``cliquepicking`` package).  Sizes are Python ints: exact at any size.
 
+The integer kernels (``close_essential``, ``meek_rule``, ``dor_tarsi``, ``directed_cycle``,
+``chordless_cycle``, ``v_structures``, ``cyclic_remainder``) are public here for graph code
+that works over ``0..n-1`` (:mod:`causalcheck.graphs.kinds` builds its certificates on them).
+:func:`consistent_extension` is Dor & Tarsi's extension of a PDAG to a DAG.
+
 CausaLab note (causalab-spec §4.9): an agent's targets are ∅ plus each distinct single node
 it intervened on; the lab's shift interventions are counted as such targets.
 
@@ -35,17 +40,36 @@ from typing import Any
 from causalcheck.errors import InputFormatError
 from causalcheck.graph import CausalGraph
 
-from ._meek import close_essential, cyclic_remainder, enumerate_members, gc_paused
+from ._meek import (
+    chordless_cycle,
+    close_essential,
+    cyclic_remainder,
+    directed_cycle,
+    dor_tarsi,
+    enumerate_members,
+    gc_paused,
+    meek_rule,
+    v_structures,
+)
 
 __all__ = [
     "PDAG",
+    "chordless_cycle",
+    "close_essential",
+    "consistent_extension",
     "cpdag",
+    "cyclic_remainder",
+    "directed_cycle",
+    "dor_tarsi",
     "enumerate_equivalent_dags",
     "essential_graph_size",
+    "gc_paused",
     "imec_size",
     "interventional_essential_graph",
     "mec_size",
+    "meek_rule",
     "normalize_targets",
+    "v_structures",
 ]
 
 
@@ -255,3 +279,20 @@ def enumerate_equivalent_dags(
     names = graph.nodes
     for member in enumerate_members(len(index), edges, tidx, limit):
         yield CausalGraph.from_pairs([(names[a], names[b]) for a, b in member], names)
+
+
+def consistent_extension(pdag: PDAG) -> CausalGraph | None:
+    """A DAG with *pdag*'s skeleton, directed edges and v-structures (Dor & Tarsi 1992), or None.
+
+    >>> p = PDAG(("a", "b", "c"), frozenset({("a", "b")}), frozenset({frozenset({"b", "c"})}))
+    >>> sorted(consistent_extension(p).pairs)
+    [('a', 'b'), ('b', 'c')]
+    """
+    index = {v: i for i, v in enumerate(pdag.nodes)}
+    directed = sorted((index[a], index[b]) for a, b in pdag.directed)
+    undirected = sorted(tuple(sorted(index[v] for v in e)) for e in pdag.undirected)
+    edges, stuck = dor_tarsi(len(index), directed, [(a, b) for a, b in undirected])
+    if stuck:
+        return None
+    names = pdag.nodes
+    return CausalGraph.from_pairs([(names[a], names[b]) for a, b in edges], names)

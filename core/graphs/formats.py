@@ -1,0 +1,628 @@
+"""Graph file formats: parse and print each one; :mod:`causalcheck.graphs.io` picks the format.
+
+==============  ===============================  ==========================================
+format          looks like                       marks
+==============  ===============================  ==========================================
+``text``        ``A -> B -> C <- D``             all (``->`` ``<-`` ``--`` ``<->`` ``o->``
+                                                 ``<-o`` ``o-o`` ``o--`` ``--o``)
+``dagitty``     ``pdag { a -> b -- c }``         all (circles written ``@``: ``@->``)
+``dot``         ``digraph { a -> b }``           all (``dir``/``arrowhead``/``arrowtail``)
+``gml``         ``graph [ directed 1 ... ]``     all (edge attribute ``marks``)
+``causallearn`` ``Graph Edges: 1. X1 --> X2``    all (``-->`` ``---`` ``<->`` ``o->`` ...)
+``edgelist``    CSV ``source,target,edge``       all (``edge`` column holds the token)
+``adjacency``   CSV, header row of names         0/1 (``->``, ``--``), or causal-learn codes
+``json``        ``{"nodes": [...], "edges":      all
+                [["a", "->", "b"]]}``
+==============  ===============================  ==========================================
+
+Every reader returns a :class:`~causalcheck.graphs.Graph` with names exactly as written
+(quoted names keep spaces) and raises :class:`~causalcheck.errors.DSLSyntaxError` (line,
+column, expected tokens, caret) for text that does not parse, or
+:class:`~causalcheck.errors.InputFormatError` for a well-formed file that is not a graph
+(two different edges between one pair, an unknown mark).  Every writer is the reader's
+inverse on the graphs the format can hold.
+
+DOT conventions.  In a ``digraph`` an edge ``u -> v`` is directed unless its ``dir``
+attribute says otherwise: ``dir=none`` is ``u -- v``; ``dir=both`` reads the mark at ``u``
+from ``arrowtail`` and the mark at ``v`` from ``arrowhead`` (``none`` → tail, ``odot`` /
+``circle`` → circle, any other shape → arrowhead), which is how causal-learn's
+``GraphUtils.to_pydot`` writes PAGs; in a ``graph`` (undirected) edges are ``--``.  A node's
+``label`` attribute, when present, is its name (causal-learn writes integer ids with
+labels).  A pair written both ways with plain arrows is an undirected edge.
+
+GML conventions.  As written by ``networkx.write_gml`` of :func:`~causalcheck.graphs.convert.to_networkx`:
+nodes by ``label``, ``directed 1``, the edge attribute ``marks`` for non-directed edges.
+
+>>> g = parse_text("A -> B -> C <- D; nodes: E")
+>>> print(format_text(g), end="")
+nodes: A, B, C, D, E
+A -> B
+B -> C
+D -> C
+>>> str(parse_dagitty('pag { x @-> y <- z ; z @-@ w }'))
+'x o-> y; z -> y; w o-o z'
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from causalcheck.errors import DSLSyntaxError, InputFormatError
+from causalcheck.graphs.model import EDGE_TOKENS, Graph, GraphEdge, Mark
+
+__all__ = [
+    "FORMATS",
+    "format_adjacency_csv",
+    "format_causallearn",
+    "format_dagitty",
+    "format_dot",
+    "format_edgelist_csv",
+    "format_gml",
+    "format_json",
+    "format_text",
+    "parse_adjacency_csv",
+    "parse_causallearn",
+    "parse_dagitty",
+    "parse_dot",
+    "parse_edgelist_csv",
+    "parse_gml",
+    "parse_json",
+    "parse_text",
+]
+
+_PLAIN_NAME = re.compile(r"[^\W][\w.]*")
+
+
+def _quote(name: str, reserved: Iterable[str] = ()) -> str:
+    if _PLAIN_NAME.fullmatch(name) and name not in reserved:
+        return name
+    return json.dumps(name, ensure_ascii=False)
+
+
+def _unquote(token: str) -> str:
+    if token.startswith('"'):
+        value = json.loads(token)
+        if not isinstance(value, str):  # pragma: no cover - the grammar admits only strings
+            raise InputFormatError(f"name {token!r} is not a string")
+        return value
+    return token
+
+
+class _Builder:
+    """Collects nodes and edges from a parse tree and reports a repeated pair at its position."""
+
+    def __init__(self, text: str, source: str) -> None:
+        self.text = text
+        self.source = source
+        self.nodes: dict[str, None] = {}
+        self.edges: dict[frozenset[str], GraphEdge] = {}
+
+    def node(self, name: str) -> None:
+        self.nodes.setdefault(name, None)
+
+    def edge(self, left: str, token: str, right: str, pos: Any) -> None:
+        mu, mv = EDGE_TOKENS[token]
+        try:
+            e = GraphEdge(left, right, mu, mv)
+        except InputFormatError as exc:
+            raise self._error(str(exc), pos) from None
+        key = frozenset((e.u, e.v))
+        old = self.edges.get(key)
+        if old is not None and old != e:
+            raise self._error(
+                f"second edge between {e.u!r} and {e.v!r}: {str(e)!r} after {str(old)!r}; "
+                "a graph holds at most one edge per node pair",
+                pos,
+            )
+        self.edges.setdefault(key, e)
+        self.node(left)
+        self.node(right)
+
+    def _error(self, message: str, tok: Any) -> DSLSyntaxError:
+        line = getattr(tok, "line", 1) or 1
+        column = getattr(tok, "column", 1) or 1
+        return DSLSyntaxError(message, text=self.text, line=line, column=column, source=self.source)
+
+    def graph(self, meta: dict[str, Any] | None = None) -> Graph:
+        return Graph(tuple(self.nodes), tuple(self.edges.values()), meta or {})
+
+
+def _parse(grammar: str, text: str, source: str, what: str) -> Any:
+    from causalcheck._lark import parser, syntax_error
+    from lark.exceptions import UnexpectedInput
+
+    try:
+        return parser(grammar).parse(text)
+    except UnexpectedInput as exc:
+        raise syntax_error(exc, text, grammar=grammar, source=source, what=what) from None
+
+
+# --------------------------------------------------------------------------- text
+
+
+def parse_text(text: str, *, source: str = "<string>") -> Graph:
+    """causalcheck's plain-text graph format (``grammar/graph.lark``)."""
+    tree = _parse("graph", text, source, "bad graph statement")
+    b = _Builder(text, source)
+    for stmt in tree.children:
+        if stmt.data == "nodes":
+            for node in stmt.children:
+                b.node(_unquote(str(node.children[0])))
+            continue
+        parts = stmt.children
+        names = [_unquote(str(p.children[0])) for p in parts[::2]]
+        b.node(names[0])
+        for k, edge in enumerate(parts[1::2]):
+            tok = edge.children[0]
+            b.edge(names[k], str(tok), names[k + 1], tok)
+    return b.graph()
+
+
+def format_text(graph: Graph) -> str:
+    """The plain-text format: a ``nodes:`` line, then one edge per line (``parse_text`` inverts it)."""
+    q = [_quote(n, ("nodes",)) for n in graph.nodes]
+    lines = [f"nodes: {', '.join(q)}"] if graph.nodes else []
+    lines += [f"{_quote(e.u, ('nodes',))} {e.token} {_quote(e.v, ('nodes',))}" for e in graph.edges]
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+# --------------------------------------------------------------------------- dagitty
+
+_DAGITTY_TOKEN = {"@->": "o->", "<-@": "<-o", "@-@": "o-o", "@--": "o--", "--@": "--o"}
+_TO_DAGITTY = {"o->": "@->", "o-o": "@-@", "o--": "@--"}
+_DAGITTY_TYPE = {"DAG": "dag", "PDAG": "pdag", "MAG": "mag", "PAG": "pag"}
+
+
+def parse_dagitty(text: str, *, source: str = "<string>") -> Graph:
+    """The DAGitty syntax (``grammar/dagitty.lark``); node attributes go to ``meta["attributes"]``.
+
+    ``meta["dagitty_type"]`` keeps the header (``dag``, ``pdag``, ``mag``, ``pag``, ``graph``).
+    """
+    tree = _parse("dagitty", text, source, "bad dagitty statement")
+    b = _Builder(text, source)
+    attributes: dict[str, dict[str, str | bool]] = {}
+    graph_attributes: dict[str, str] = {}
+    header = "dag"
+
+    def value(tree_: Any) -> str:
+        return _unquote(str(tree_.children[0]))
+
+    def read_attrs(node_name: str | None, attrs: Any) -> None:
+        for attr in attrs.children:
+            key = str(attr.children[0])
+            val: str | bool = value(attr.children[1]) if len(attr.children) > 1 else True
+            if node_name is not None:
+                attributes.setdefault(node_name, {})[key] = val
+
+    def items(children: Sequence[Any]) -> list[str]:
+        mentioned: list[str] = []
+        for item in children:
+            mentioned.extend(statement(item))
+        return mentioned
+
+    def group(g: Any) -> list[str]:
+        first = g.children[0]
+        if getattr(first, "data", None) == "node":
+            name = _unquote(str(first.children[0]))
+            b.node(name)
+            return [name]
+        return items(g.children)
+
+    def statement(item: Any) -> list[str]:
+        if item.data == "graph_attr":
+            graph_attributes[str(item.children[0])] = value(item.children[1])
+            return []
+        if item.data == "node_stmt":
+            name = _unquote(str(item.children[0].children[0]))
+            b.node(name)
+            if len(item.children) > 1:
+                read_attrs(name, item.children[1])
+            return [name]
+        parts = [c for c in item.children if getattr(c, "data", None) != "attrs"]
+        groups = [group(p) for p in parts[::2]]
+        for k, edge in enumerate(parts[1::2]):
+            tok = edge.children[0]
+            token = _DAGITTY_TOKEN.get(str(tok), str(tok))
+            for left in groups[k]:
+                for right in groups[k + 1]:
+                    b.edge(left, token, right, tok)
+        return [n for g in groups for n in g]
+
+    children = list(tree.children)
+    if children and not hasattr(children[0], "data"):
+        header = str(children.pop(0))
+    items(children)
+    meta: dict[str, Any] = {"dagitty_type": header}
+    if attributes:
+        meta["attributes"] = attributes
+    if graph_attributes:
+        meta["graph_attributes"] = graph_attributes
+    return b.graph(meta)
+
+
+def format_dagitty(graph: Graph, graph_type: str | None = None) -> str:
+    """DAGitty syntax; the header is *graph_type* or follows ``graph.kind`` (``dag``/``pdag``/``mag``/``pag``).
+
+    Node attributes kept in ``graph.meta["attributes"]`` (from :func:`parse_dagitty`) are written back.
+    """
+    header = graph_type or _DAGITTY_TYPE[graph.kind]
+    attrs = graph.meta.get("attributes", {}) if isinstance(graph.meta, dict) else {}
+    lines = [f"{header} {{"]
+    for n in graph.nodes:
+        a = attrs.get(n) if isinstance(attrs, dict) else None
+        if a:
+            parts = [k if v is True else f"{k}={json.dumps(str(v))}" for k, v in a.items()]
+            lines.append(f"{_quote(n, _DAGITTY_TYPE.values())} [{','.join(parts)}]")
+        else:
+            lines.append(_quote(n, (*_DAGITTY_TYPE.values(), "graph")))
+    reserved = (*_DAGITTY_TYPE.values(), "graph")
+    for e in graph.edges:
+        lines.append(f"{_quote(e.u, reserved)} {_TO_DAGITTY.get(e.token, e.token)} {_quote(e.v, reserved)}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- DOT
+
+_SHAPE_CIRCLE = {"odot", "dot", "circle", "ocircle"}
+
+
+def _dot_mark(shape: str | None, default: Mark) -> Mark:
+    if shape is None:
+        return default
+    s = shape.strip('"').lower()
+    if s == "none":
+        return Mark.TAIL
+    if s in _SHAPE_CIRCLE:
+        return Mark.CIRCLE
+    return Mark.ARROW
+
+
+_DOT_ESCAPE = re.compile(r'\\(["\\])')
+
+
+def _dot_unquote(name: str) -> str:
+    """A DOT id without its quotes; ``\\"`` and ``\\\\`` are unescaped (what :func:`format_dot` writes)."""
+    if len(name) >= 2 and name[0] == '"' and name[-1] == '"':
+        return _DOT_ESCAPE.sub(r"\1", name[1:-1])
+    return name
+
+
+def parse_dot(text: str, *, source: str = "<string>", symmetric: str = "undirected") -> Graph:
+    """Graphviz DOT, read with pydot (the parser networkx's ``nx_pydot`` uses)."""
+    import pydot
+    from causalcheck.graphs.convert import assemble
+
+    try:
+        graphs = pydot.graph_from_dot_data(text)
+    except Exception as exc:  # pydot raises pyparsing errors of several types
+        line = getattr(exc, "lineno", 1) or 1
+        col = getattr(exc, "col", 1) or 1
+        raise DSLSyntaxError(f"bad DOT graph: {getattr(exc, 'msg', exc)}", text=text, line=line, column=col, source=source) from None
+    if not graphs:
+        raise DSLSyntaxError("bad DOT graph: no graph found", text=text, source=source)
+    if len(graphs) > 1:
+        raise InputFormatError(f"{source}: holds {len(graphs)} DOT graphs; pass one")
+    root = graphs[0]
+    directed = root.get_type() == "digraph"
+    labels: dict[str, str] = {}
+    order: list[str] = []
+    edges_raw: list[Any] = []
+
+    def walk(g: Any) -> None:
+        for node in g.get_nodes():
+            raw = node.get_name()
+            if raw in ("node", "edge", "graph"):
+                continue
+            label = node.get_attributes().get("label")
+            labels[raw] = _dot_unquote(str(label)) if label is not None else _dot_unquote(raw)
+            order.append(raw)
+        edges_raw.extend(g.get_edges())
+        for sub in g.get_subgraphs():
+            walk(sub)
+
+    walk(root)
+    items: list[tuple[str, str, Mark, Mark]] = []
+    for e in edges_raw:
+        src, dst = e.get_source(), e.get_destination()
+        if not isinstance(src, str) or not isinstance(dst, str):
+            raise InputFormatError(f"{source}: DOT edges between subgraphs are not supported ({e.to_string()!r})")
+        for raw in (src, dst):
+            if raw not in labels:
+                labels[raw] = _dot_unquote(raw)
+                order.append(raw)
+        attrs = e.get_attributes()
+        dir_ = str(attrs.get("dir", "forward" if directed else "none")).strip('"')
+        if dir_ == "none":
+            mu, mv = Mark.TAIL, Mark.TAIL
+        elif dir_ == "both":
+            mu, mv = _dot_mark(attrs.get("arrowtail"), Mark.ARROW), _dot_mark(attrs.get("arrowhead"), Mark.ARROW)
+        elif dir_ == "back":
+            mu, mv = _dot_mark(attrs.get("arrowtail"), Mark.ARROW), Mark.TAIL
+        elif dir_ == "forward":
+            mu, mv = Mark.TAIL, _dot_mark(attrs.get("arrowhead"), Mark.ARROW)
+        else:
+            raise InputFormatError(f"{source}: DOT edge {e.to_string()!r} has dir={dir_!r}; expected forward, back, both or none")
+        items.append((labels[src], labels[dst], mu, mv))
+    nodes = list(dict.fromkeys(labels[r] for r in order))
+    return assemble(nodes, items, symmetric="error" if symmetric == "error" else "undirected", source=source)
+
+
+_DOT_SHAPE = {Mark.TAIL: "none", Mark.ARROW: "normal", Mark.CIRCLE: "odot"}
+
+
+def _dot_id(name: str) -> str:
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def format_dot(graph: Graph) -> str:
+    """A ``digraph``: ``->`` edges plain, others ``dir=both`` with ``arrowtail``/``arrowhead`` (causal-learn's style)."""
+    lines = ["digraph {"]
+    lines += [f"  {_dot_id(n)};" for n in graph.nodes]
+    for e in graph.edges:
+        if e.is_directed:
+            lines.append(f"  {_dot_id(e.u)} -> {_dot_id(e.v)};")
+        else:
+            lines.append(
+                f"  {_dot_id(e.u)} -> {_dot_id(e.v)} [dir=both, arrowtail={_DOT_SHAPE[e.mark_u]}, "
+                f"arrowhead={_DOT_SHAPE[e.mark_v]}];"
+            )
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- GML
+
+
+def parse_gml(text: str, *, source: str = "<string>") -> Graph:
+    """GML as ``networkx.read_gml`` reads it (nodes by ``label``), then the networkx adapter."""
+    import networkx as nx
+    from causalcheck.graphs.convert import from_networkx
+
+    try:
+        g = nx.parse_gml(text, label="label")
+    except nx.NetworkXError as exc:
+        raise InputFormatError(f"{source}: not a GML graph: {exc}") from None
+    return from_networkx(g)
+
+
+def format_gml(graph: Graph) -> str:
+    """GML via ``networkx.generate_gml`` of :func:`~causalcheck.graphs.convert.to_networkx`."""
+    import networkx as nx
+    from causalcheck.graphs.convert import to_networkx
+
+    return "\n".join(nx.generate_gml(to_networkx(graph))) + "\n"
+
+
+# --------------------------------------------------------------------------- causal-learn text
+
+_CL_EDGE = re.compile(r"^\s*(\d+)\.\s+(\S+)\s+([<o-])-([>o-])\s+(\S+)(\s.*)?$")
+_CL_LEFT = {"-": Mark.TAIL, "<": Mark.ARROW, "o": Mark.CIRCLE}
+_CL_RIGHT = {"-": Mark.TAIL, ">": Mark.ARROW, "o": Mark.CIRCLE}
+_CL_LEFT_CHAR = {Mark.TAIL: "-", Mark.ARROW: "<", Mark.CIRCLE: "o"}
+_CL_RIGHT_CHAR = {Mark.TAIL: "-", Mark.ARROW: ">", Mark.CIRCLE: "o"}
+
+
+def parse_causallearn(text: str, *, source: str = "<string>") -> Graph:
+    """causal-learn's text format (``GraphUtils.graph_string`` / ``txt2generalgraph``)::
+
+        Graph Nodes:
+        X1;X2;X3
+
+        Graph Edges:
+        1. X1 --> X2
+        2. X2 o-> X3
+    """
+    lines = text.splitlines()
+    nodes: list[str] = []
+    b = _Builder(text, source)
+    section = ""
+    for lineno, raw in enumerate(lines, start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        words = line.split()
+        if len(words) > 1 and words[1] == "Nodes:":
+            section = "nodes"
+            continue
+        if len(words) > 1 and words[1] == "Edges:":
+            section = "edges"
+            continue
+        if section == "nodes":
+            nodes.extend(n for n in line.split(";") if n)
+            for n in nodes:
+                b.node(n)
+            section = ""
+            continue
+        m = _CL_EDGE.match(raw)
+        if m:
+            _, left, lm, rm, right, _ = m.groups()
+            mu, mv = _CL_LEFT[lm], _CL_RIGHT[rm]
+            tok = type("Pos", (), {"line": lineno, "column": 1})()
+            for name in (left, right):
+                if nodes and name not in b.nodes:
+                    raise DSLSyntaxError(
+                        f"edge names {name!r}, which is not in the 'Graph Nodes:' line", text=text, line=lineno, column=1, source=source
+                    )
+            token = next(t for t, marks in EDGE_TOKENS.items() if marks == (mu, mv))
+            b.edge(left, token, right, tok)
+            continue
+        raise DSLSyntaxError(
+            "bad causal-learn graph line: expected 'Graph Nodes:', a ';'-separated node line, "
+            "'Graph Edges:' or an edge like '1. X1 --> X2'",
+            text=text,
+            line=lineno,
+            column=1,
+            source=source,
+        )
+    return b.graph()
+
+
+def format_causallearn(graph: Graph) -> str:
+    """causal-learn's text format (what ``str(GeneralGraph)`` prints); names may not contain spaces or ';'."""
+    for n in graph.nodes:
+        if not n or any(c.isspace() for c in n) or ";" in n:
+            raise InputFormatError(f"node name {n!r} cannot be written in causal-learn's text format (no spaces or ';')")
+    out = ["Graph Nodes:", ";".join(graph.nodes), "", "Graph Edges:"]
+    for k, e in enumerate(graph.edges, start=1):
+        u, v, mu, mv = e.u, e.v, e.mark_u, e.mark_v
+        if (mu, mv) == (Mark.CIRCLE, Mark.TAIL):  # causal-learn only stores this edge as 'v --o u'
+            u, v, mu, mv = v, u, mv, mu
+        out.append(f"{k}. {u} {_CL_LEFT_CHAR[mu]}-{_CL_RIGHT_CHAR[mv]} {v}")
+    return "\n".join(out) + "\n"
+
+
+# --------------------------------------------------------------------------- CSV
+
+_SOURCE_COLS = ("source", "from", "cause", "u")
+_TARGET_COLS = ("target", "to", "effect", "v")
+_EDGE_COLS = ("edge", "marks", "type")
+
+
+def _csv_rows(text: str) -> list[list[str]]:
+    """CSV rows; the delimiter is ',' when the first line has one, else ';', else a tab."""
+    first = text.lstrip("\ufeff").split("\n", 1)[0]
+    delimiter = next((d for d in (",", ";", "\t") if d in first), ",")
+    return [row for row in csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=delimiter) if any(row)]
+
+
+def parse_edgelist_csv(text: str, *, source: str = "<string>") -> Graph:
+    """An edge-list CSV with a header: ``source,target`` and an optional ``edge`` column of tokens.
+
+    Accepted header names: source/from/cause, target/to/effect, edge/marks/type (case
+    ignored); other columns (a weight) are ignored.  A row with an empty target declares an
+    isolated node.  A missing ``edge`` means ``->``.
+    """
+    rows = _csv_rows(text)
+    if not rows:
+        raise InputFormatError(f"{source}: empty edge-list CSV")
+    header = [h.strip().lower() for h in rows[0]]
+
+    def col(options: Sequence[str]) -> int | None:
+        return next((header.index(o) for o in options if o in header), None)
+
+    si, ti, ei = col(_SOURCE_COLS), col(_TARGET_COLS), col(_EDGE_COLS)
+    if si is None or ti is None:
+        raise InputFormatError(
+            f"{source}: edge-list CSV header {rows[0]!r} needs a source column ({'/'.join(_SOURCE_COLS)}) "
+            f"and a target column ({'/'.join(_TARGET_COLS)})"
+        )
+    b = _Builder(text, source)
+    for lineno, row in enumerate(rows[1:], start=2):
+        cells = row + [""] * (len(header) - len(row))
+        s, t = cells[si], cells[ti]
+        token = cells[ei].strip() if ei is not None and cells[ei].strip() else "->"
+        pos = type("Pos", (), {"line": lineno, "column": 1})()
+        if not s:
+            raise DSLSyntaxError("edge-list row has an empty source", text=text, line=lineno, column=1, source=source)
+        if not t:
+            b.node(s)
+            continue
+        if token not in EDGE_TOKENS:
+            raise DSLSyntaxError(
+                f"edge-list row has edge={token!r}; expected one of {list(EDGE_TOKENS)!r}",
+                text=text,
+                line=lineno,
+                column=1,
+                source=source,
+            )
+        b.edge(s, token, t, pos)
+    return b.graph()
+
+
+def format_edgelist_csv(graph: Graph) -> str:
+    """``source,target,edge`` rows; each node without an edge gets a row ``name,,``."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["source", "target", "edge"])
+    touched = {n for e in graph.edges for n in (e.u, e.v)}
+    for n in graph.nodes:
+        if n not in touched:
+            w.writerow([n, "", ""])
+    for e in graph.edges:
+        w.writerow([e.u, e.v, e.token])
+    return buf.getvalue()
+
+
+def parse_adjacency_csv(text: str, *, source: str = "<string>", convention: str | None = None) -> Graph:
+    """An adjacency CSV: a header row of names, then one row per node (a leading name column is optional).
+
+    *convention* defaults to ``"row_to_column"`` (what :func:`format_adjacency_csv` writes);
+    see :func:`causalcheck.graphs.convert.from_matrix` for the others.
+    """
+    from causalcheck.graphs.convert import from_matrix
+
+    rows = _csv_rows(text)
+    if not rows:
+        raise InputFormatError(f"{source}: empty adjacency CSV")
+    header = [c.strip() for c in rows[0]]
+    body = rows[1:]
+    indexed = bool(header) and (header[0] == "" or (all(len(r) == len(header) for r in body) and len(header) == len(body) + 1))
+    names = header[1:] if indexed else header
+    if len(body) != len(names):
+        raise InputFormatError(f"{source}: the header names {len(names)} nodes but there are {len(body)} rows")
+    matrix: list[list[float]] = []
+    for lineno, row in enumerate(body, start=2):
+        cells = row[1:] if indexed else row
+        if indexed and row[0].strip() != names[lineno - 2]:
+            raise InputFormatError(
+                f"{source}: line {lineno} is labelled {row[0].strip()!r} but column {lineno - 1} is {names[lineno - 2]!r}"
+            )
+        if len(cells) != len(names):
+            raise InputFormatError(f"{source}: line {lineno} has {len(cells)} values, expected {len(names)}")
+        try:
+            matrix.append([float(c) if c.strip() else 0.0 for c in cells])
+        except ValueError:
+            raise InputFormatError(f"{source}: line {lineno} has a value that is not a number: {cells!r}") from None
+    return from_matrix(matrix, names, convention=convention or "row_to_column")
+
+
+def format_adjacency_csv(graph: Graph, *, convention: str = "row_to_column") -> str:
+    """Header ``,A,B,...`` then one labelled row per node (pandas reads it with ``index_col=0``)."""
+    from causalcheck.graphs.convert import to_matrix
+
+    a = to_matrix(graph, convention=convention)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["", *graph.nodes])
+    for name, row in zip(graph.nodes, a.tolist(), strict=True):
+        w.writerow([name, *row])
+    return buf.getvalue()
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+def parse_json(text: str, *, source: str = "<string>") -> Graph:
+    """``{"nodes": [...], "edges": [[left, token, right], ...]}`` (:meth:`Graph.to_dict`)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DSLSyntaxError(f"bad graph JSON: {exc.msg}", text=text, line=exc.lineno, column=exc.colno, source=source) from None
+    return Graph.from_dict(data)
+
+
+def format_json(graph: Graph) -> str:
+    """:meth:`Graph.to_dict` as indented JSON."""
+    return json.dumps(graph.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+
+Parser = Callable[..., Graph]
+Printer = Callable[[Graph], str]
+
+#: Format name -> (parser, printer).
+FORMATS: dict[str, tuple[Parser, Printer]] = {
+    "text": (parse_text, format_text),
+    "dagitty": (parse_dagitty, format_dagitty),
+    "dot": (parse_dot, format_dot),
+    "gml": (parse_gml, format_gml),
+    "causallearn": (parse_causallearn, format_causallearn),
+    "edgelist": (parse_edgelist_csv, format_edgelist_csv),
+    "adjacency": (parse_adjacency_csv, format_adjacency_csv),
+    "json": (parse_json, format_json),
+}

@@ -1,0 +1,199 @@
+"""``read_graph`` and ``write_graph``: one entry point for every format and adapter.
+
+``read_graph(source)`` accepts
+
+* a :class:`~causalcheck.graphs.Graph` (returned as is) or a CausaLab
+  :class:`~causalcheck.graph.CausalGraph` / :class:`~causalcheck.records.Hypothesis`;
+* a library object: networkx ``DiGraph``/``Graph`` (pgmpy's ``DAG``/``PDAG`` included),
+  causal-learn ``GeneralGraph`` / ``Dag``, or a causal-learn result that holds one (``cg.G``
+  of PC, the graph of GES's ``Record['G']``; pass FCI's first return value);
+* a matrix — NumPy array, pandas DataFrame or nested lists — with ``names=`` (a DataFrame
+  has them) and an explicit ``convention=`` (see :mod:`causalcheck.graphs.convert`);
+* a path (``str`` or :class:`pathlib.Path`) or the text itself.
+
+The format of a file is taken from *format*, else from the suffix (``.txt`` / ``.graph``
+text, ``.dagitty``, ``.dot`` / ``.gv``, ``.gml``, ``.json``, ``.csv`` — an edge list when
+its header has source/target columns, an adjacency matrix otherwise), else from the
+content (a ``dag {`` header, ``digraph``, ``graph [``, ``Graph Nodes:``, a JSON object).
+*names* applies a :class:`~causalcheck.graphs.NamePolicy` (default: names kept exactly).
+
+>>> read_graph("X -> Y <- Z").kind
+'DAG'
+>>> read_graph("pdag { a -- b }").edges[0].is_undirected
+True
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from causalcheck.errors import InputFormatError
+from causalcheck.graphs.model import Graph
+from causalcheck.graphs.names import NamePolicy, apply_policy
+
+__all__ = ["SUFFIXES", "guess_format", "read_graph", "write_graph"]
+
+#: File suffix -> format name.
+SUFFIXES: dict[str, str] = {
+    ".txt": "text",
+    ".graph": "text",
+    ".dagitty": "dagitty",
+    ".dot": "dot",
+    ".gv": "dot",
+    ".gml": "gml",
+    ".json": "json",
+    ".csv": "csv",
+    ".tsv": "csv",
+}
+
+
+def _csv_kind(text: str) -> str:
+    first = text.lstrip("\ufeff").splitlines()[0].lower() if text.strip() else ""
+    cells = {c.strip().strip('"') for c in first.replace(";", ",").replace("\t", ",").split(",")}
+    if cells & {"source", "from", "cause", "u"} and cells & {"target", "to", "effect", "v"}:
+        return "edgelist"
+    return "adjacency"
+
+
+def guess_format(text: str, path: str | None = None) -> str:
+    """The format name for *text* (from *path*'s suffix when it has a known one)."""
+    if path is not None:
+        fmt = SUFFIXES.get(Path(path).suffix.lower())
+        if fmt == "csv":
+            return _csv_kind(text)
+        if fmt == "text" and text.lstrip("\ufeff \t\r\n").lower().startswith("graph nodes:"):
+            return "causallearn"  # causal-learn writes its text format to .txt files
+        if fmt is not None:
+            return fmt
+    head = text.lstrip("\ufeff \t\r\n")
+    low = head[:200].lower()
+    if low.startswith("{") or low.startswith("["):
+        if low.startswith("{") and ('"edges"' in low or '"nodes"' in low):
+            return "json"
+        return "dagitty"
+    first = low.split("{", 1)[0].strip()
+    if first in ("dag", "pdag", "mag", "pag") or (first == "graph" and "{" in low and "graph [" not in low):
+        return "dagitty"
+    if low.startswith(("digraph", "strict", "graph {", "graph{")) or first.startswith(("digraph", "strict")):
+        return "dot"
+    if low.startswith("graph [") or low.startswith("graph\n[") or low.startswith("graph["):
+        return "gml"
+    if low.startswith("graph nodes:"):
+        return "causallearn"
+    first_line = head.splitlines()[0] if head else ""
+    if "," in first_line and not low.startswith("nodes") and not any(t in first_line for t in ("->", "<-", "--")):
+        return _csv_kind(head)
+    return "text"
+
+
+def _looks_like_path(source: str) -> bool:
+    if "\n" in source or len(source) > 4096:
+        return False
+    if any(tok in source for tok in ("->", "<-", "--", "{", ";")):
+        return os.path.exists(source)
+    return True
+
+
+def _from_object(obj: Any, *, names: Any, convention: str | None, symmetric: str) -> Graph | None:
+    from causalcheck.graphs import convert
+
+    if isinstance(obj, Graph):
+        return obj
+    mod = type(obj).__module__ or ""
+    if mod == "causalcheck.graph" and hasattr(obj, "to_general"):
+        g: Graph = obj.to_general()
+        return g
+    if mod == "causalcheck.records" and hasattr(obj, "graph"):
+        g = obj.graph.to_general()
+        return g
+    if convert.is_pgmpy(obj) and convert.is_networkx(obj):
+        return convert.from_pgmpy(obj)
+    if convert.is_networkx(obj):
+        return convert.from_networkx(obj, symmetric="error" if symmetric == "error" else "undirected")
+    if convert.is_causallearn_graph(obj):
+        return convert.from_causallearn(obj)
+    inner = getattr(obj, "G", None)  # causal-learn CausalGraph (PC's result)
+    if inner is not None and convert.is_causallearn_graph(inner):
+        return convert.from_causallearn(inner)
+    if isinstance(obj, dict) and convert.is_causallearn_graph(obj.get("G")):  # GES's Record
+        return convert.from_causallearn(obj["G"])
+    if convert.is_matrix(obj):
+        return convert.from_matrix(obj, names, convention=convention, symmetric="error" if symmetric == "error" else "undirected")
+    if isinstance(obj, dict) and "edges" in obj:
+        return Graph.from_dict(obj)
+    return None
+
+
+def read_graph(
+    source: Any,
+    format: str | None = None,
+    *,
+    names: Any = None,
+    convention: str | None = None,
+    policy: NamePolicy | str | None = None,
+    symmetric: str = "undirected",
+) -> Graph:
+    """Read a graph from a path, a text or a library object (see the module docstring).
+
+    *names* is the node-name list for a bare matrix; *convention* its reading; *policy* a
+    :class:`~causalcheck.graphs.NamePolicy` (or ``"exact"`` / ``"causalab"``) applied to
+    the result; *symmetric* (``"undirected"`` or ``"error"``) how a pair written both ways
+    with plain arrows is read.
+    """
+    from causalcheck.graphs.formats import FORMATS, parse_adjacency_csv, parse_dot
+
+    if format is not None and format not in FORMATS:
+        raise InputFormatError(f"format={format!r} must be one of {sorted(FORMATS)!r}")
+    if not isinstance(source, str | os.PathLike):
+        graph = _from_object(source, names=names, convention=convention, symmetric=symmetric)
+        if graph is None:
+            raise InputFormatError(
+                f"cannot read a graph from a {type(source).__module__}.{type(source).__name__}: expected a path, "
+                "a text, a networkx/pgmpy/causal-learn graph, or a matrix with names= and convention="
+            )
+        return apply_policy(graph, policy)
+    path: str | None = None
+    if isinstance(source, os.PathLike) or _looks_like_path(source):
+        path = os.fspath(source)
+        try:
+            text = Path(path).read_text(encoding="utf-8-sig")
+        except FileNotFoundError:
+            if isinstance(source, os.PathLike) or Path(path).suffix.lower() in SUFFIXES:
+                raise InputFormatError(f"graph file {path!r} does not exist") from None
+            text, path = os.fspath(source), None
+    else:
+        text = source
+    fmt = format or guess_format(text, path)
+    where = path or "<string>"
+    if fmt == "adjacency":
+        graph = parse_adjacency_csv(text, source=where, convention=convention)
+    elif fmt == "dot":
+        graph = parse_dot(text, source=where, symmetric=symmetric)
+    else:
+        graph = FORMATS[fmt][0](text, source=where)
+    return apply_policy(graph, policy)
+
+
+def write_graph(graph: Any, path: str | os.PathLike[str] | None = None, format: str | None = None) -> str:
+    """Write *graph* (anything :func:`read_graph` accepts as an object) to *path*; return the text.
+
+    The format is *format*, else the suffix of *path* (``.csv`` writes an edge list), else
+    the plain-text format.  With ``path=None`` nothing is written.
+    """
+    from causalcheck.graphs.formats import FORMATS
+
+    g = read_graph(graph) if not isinstance(graph, Graph) else graph
+    fmt = format
+    if fmt is None and path is not None:
+        fmt = SUFFIXES.get(Path(path).suffix.lower())
+        if fmt == "csv":
+            fmt = "edgelist"
+    fmt = fmt or "text"
+    if fmt not in FORMATS:
+        raise InputFormatError(f"format={fmt!r} must be one of {sorted(FORMATS)!r}")
+    text = FORMATS[fmt][1](g)
+    if path is not None:
+        Path(path).write_text(text, encoding="utf-8")
+    return text

@@ -1,0 +1,506 @@
+"""The general graph model: named nodes, at most one edge per pair, two endpoint marks per edge.
+
+Causal-discovery methods return more than directed graphs.  PC and GES return a CPDAG with
+undirected edges ``a -- b``; FCI returns a PAG whose edges carry circle marks ``a o-> b``;
+latent confounding is drawn as ``a <-> b``.  All of them are one structure: an edge is a
+pair of nodes with a *mark* at each end, and a mark is a tail, an arrowhead or a circle.
+
+=========  ==================  =========================================
+token      marks (left, right)  reading
+=========  ==================  =========================================
+``->``     tail, arrow          directed: left causes right
+``--``     tail, tail           undirected (CPDAG) or selection (MAG)
+``<->``    arrow, arrow         bidirected: latent confounding
+``o->``    circle, arrow        PAG: right is not an ancestor of left
+``o-o``    circle, circle       PAG: nothing known
+``o--``    circle, tail         PAG: left or selection
+=========  ==================  =========================================
+
+The mirrored tokens (``<-``, ``<-o``, ``--o``) are the same edges written the other way.
+:class:`GraphEdge` stores every edge in one *canonical* orientation — the left mark is
+the lower in the order circle < tail < arrow, and a symmetric edge has its names in sorted
+order — so that two spellings of one edge compare equal.
+
+A :class:`Graph` keeps node names exactly as given (no trimming, no aliasing: see
+:mod:`causalcheck.graphs.names` for dialects that do), keeps node order (first seen), and
+refuses a second edge between the same two nodes with an error naming both edges.  Two
+graphs are equal when they have the same node set and the same edge set.
+
+>>> g = Graph.from_edges([("X", "->", "Y"), ("Y", "<-", "Z"), ("Z", "--", "W")])
+>>> g.nodes, [str(e) for e in g.edges]
+(('X', 'Y', 'Z', 'W'), ['X -> Y', 'Z -> Y', 'W -- Z'])
+>>> g.parents("Y"), g.neighbors("Z"), g.kind
+(('X', 'Z'), ('W',), 'PDAG')
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Literal
+
+from causalcheck.errors import InputFormatError
+
+__all__ = [
+    "EDGE_TOKENS",
+    "Graph",
+    "GraphEdge",
+    "GraphKind",
+    "Mark",
+    "parse_edge_token",
+]
+
+
+class Mark(enum.Enum):
+    """The mark at one end of an edge."""
+
+    TAIL = "tail"
+    ARROW = "arrow"
+    CIRCLE = "circle"
+
+    def __repr__(self) -> str:
+        return f"Mark.{self.name}"
+
+    def __lt__(self, other: object) -> bool:
+        """Marks order as circle < tail < arrow (the canonical-orientation order), so edges sort."""
+        if not isinstance(other, Mark):
+            return NotImplemented
+        return _RANK[self] < _RANK[other]
+
+
+_RANK = {Mark.CIRCLE: 0, Mark.TAIL: 1, Mark.ARROW: 2}
+
+#: Every edge token the text formats accept, with its (left mark, right mark).
+EDGE_TOKENS: Mapping[str, tuple[Mark, Mark]] = {
+    "->": (Mark.TAIL, Mark.ARROW),
+    "<-": (Mark.ARROW, Mark.TAIL),
+    "--": (Mark.TAIL, Mark.TAIL),
+    "<->": (Mark.ARROW, Mark.ARROW),
+    "o->": (Mark.CIRCLE, Mark.ARROW),
+    "<-o": (Mark.ARROW, Mark.CIRCLE),
+    "o-o": (Mark.CIRCLE, Mark.CIRCLE),
+    "o--": (Mark.CIRCLE, Mark.TAIL),
+    "--o": (Mark.TAIL, Mark.CIRCLE),
+}
+
+#: The kinds a graph's marks allow (validity is checked by :mod:`causalcheck.graphs.kinds`).
+GraphKind = Literal["DAG", "PDAG", "MAG", "PAG"]
+
+
+def parse_edge_token(token: str) -> tuple[Mark, Mark]:
+    """``(left mark, right mark)`` of an edge token such as ``"o->"``.
+
+    >>> parse_edge_token("<-o")
+    (Mark.ARROW, Mark.CIRCLE)
+    """
+    try:
+        return EDGE_TOKENS[token]
+    except KeyError:
+        raise InputFormatError(f"edge token={token!r} must be one of {list(EDGE_TOKENS)!r}") from None
+
+
+@dataclass(frozen=True, order=True)
+class GraphEdge:
+    """An edge ``u *-* v`` with the mark ``mark_u`` at ``u`` and ``mark_v`` at ``v``.
+
+    Construction puts the edge in canonical orientation (see the module docstring), so
+    ``GraphEdge("b", "a", Mark.ARROW, Mark.TAIL)`` *is* ``a -> b``.
+
+    >>> GraphEdge("b", "a", Mark.ARROW, Mark.TAIL)
+    GraphEdge(u='a', v='b', mark_u=Mark.TAIL, mark_v=Mark.ARROW)
+    >>> str(GraphEdge.parse("y", "<-o", "x")), GraphEdge.parse("a", "->", "b").is_directed
+    ('x o-> y', True)
+    """
+
+    u: str
+    v: str
+    mark_u: Mark
+    mark_v: Mark
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.mark_u, Mark) or not isinstance(self.mark_v, Mark):
+            raise InputFormatError(
+                f"edge marks ({self.mark_u!r}, {self.mark_v!r}) must be causalcheck.graphs.Mark values"
+            )
+        for name in (self.u, self.v):
+            if not isinstance(name, str) or not name:
+                raise InputFormatError(f"node name {name!r} must be a non-empty string")
+        if self.u == self.v:
+            raise InputFormatError(f"edge {self.u!r} {self.token} {self.v!r} is a self-loop; graphs here have none")
+        ru, rv = _RANK[self.mark_u], _RANK[self.mark_v]
+        if ru > rv or (ru == rv and self.u > self.v):
+            u, v, mu, mv = self.v, self.u, self.mark_v, self.mark_u
+            object.__setattr__(self, "u", u)
+            object.__setattr__(self, "v", v)
+            object.__setattr__(self, "mark_u", mu)
+            object.__setattr__(self, "mark_v", mv)
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def parse(cls, left: str, token: str, right: str) -> GraphEdge:
+        """The edge ``left token right``, e.g. ``GraphEdge.parse("a", "o->", "b")``."""
+        mu, mv = parse_edge_token(token)
+        return cls(left, right, mu, mv)
+
+    @classmethod
+    def directed(cls, cause: str, effect: str) -> GraphEdge:
+        """``cause -> effect``."""
+        return cls(cause, effect, Mark.TAIL, Mark.ARROW)
+
+    @classmethod
+    def undirected(cls, a: str, b: str) -> GraphEdge:
+        """``a -- b``."""
+        return cls(a, b, Mark.TAIL, Mark.TAIL)
+
+    @classmethod
+    def bidirected(cls, a: str, b: str) -> GraphEdge:
+        """``a <-> b``."""
+        return cls(a, b, Mark.ARROW, Mark.ARROW)
+
+    # ------------------------------------------------------------------ views
+    @property
+    def token(self) -> str:
+        """The edge token read from ``u`` to ``v`` (``"->"``, ``"o-o"``, ...)."""
+        return _TOKEN_OF[(self.mark_u, self.mark_v)]
+
+    @property
+    def pair(self) -> frozenset[str]:
+        """The two endpoints, unordered."""
+        return frozenset((self.u, self.v))
+
+    @property
+    def is_directed(self) -> bool:
+        """True for ``u -> v``."""
+        return self.mark_u is Mark.TAIL and self.mark_v is Mark.ARROW
+
+    @property
+    def is_undirected(self) -> bool:
+        """True for ``u -- v``."""
+        return self.mark_u is Mark.TAIL and self.mark_v is Mark.TAIL
+
+    @property
+    def is_bidirected(self) -> bool:
+        """True for ``u <-> v``."""
+        return self.mark_u is Mark.ARROW and self.mark_v is Mark.ARROW
+
+    @property
+    def has_circle(self) -> bool:
+        """True when either end is a circle."""
+        return Mark.CIRCLE in (self.mark_u, self.mark_v)
+
+    def mark_at(self, node: str) -> Mark:
+        """The mark at *node* (an endpoint of this edge)."""
+        if node == self.u:
+            return self.mark_u
+        if node == self.v:
+            return self.mark_v
+        raise InputFormatError(f"node={node!r} is not an endpoint of the edge {self}")
+
+    def other(self, node: str) -> str:
+        """The endpoint that is not *node*."""
+        if node == self.u:
+            return self.v
+        if node == self.v:
+            return self.u
+        raise InputFormatError(f"node={node!r} is not an endpoint of the edge {self}")
+
+    def renamed(self, mapping: Mapping[str, str]) -> GraphEdge:
+        """The same marks between renamed endpoints (names missing from *mapping* kept)."""
+        return GraphEdge(mapping.get(self.u, self.u), mapping.get(self.v, self.v), self.mark_u, self.mark_v)
+
+    def __str__(self) -> str:
+        return f"{self.u} {self.token} {self.v}"
+
+
+_TOKEN_OF: dict[tuple[Mark, Mark], str] = {marks: tok for tok, marks in EDGE_TOKENS.items()}
+
+
+def _kind(edges: Iterable[GraphEdge]) -> GraphKind:
+    undirected = bidirected = False
+    for e in edges:
+        if e.has_circle:
+            return "PAG"
+        if e.is_bidirected:
+            bidirected = True
+        elif e.is_undirected:
+            undirected = True
+    if bidirected:
+        return "MAG"
+    return "PDAG" if undirected else "DAG"
+
+
+@dataclass(frozen=True, eq=False)
+class Graph:
+    """Named nodes and marked edges (at most one per node pair).
+
+    ``nodes`` keeps first-seen order (edge endpoints are added); ``edges`` keeps the given
+    order with exact repeats removed.  A second, *different* edge between the same pair
+    raises :class:`~causalcheck.errors.InputFormatError` naming both.  ``kind`` tells which
+    family the marks fit: ``"DAG"`` (only ``->``), ``"PDAG"`` (``->`` and ``--``),
+    ``"MAG"`` (also ``<->``), ``"PAG"`` (any circle) — whether the graph is a *valid*
+    member (acyclic, a CPDAG, ancestral, ...) is answered by :mod:`causalcheck.graphs.kinds`.
+
+    >>> Graph.from_edges([("a", "->", "b")]) == Graph.from_edges([("b", "<-", "a")])
+    True
+    >>> Graph.from_edges([("a", "->", "b"), ("b", "--", "a")])
+    Traceback (most recent call last):
+    ...
+    causalcheck.errors.InputFormatError: two edges between 'a' and 'b': 'a -> b' and 'a -- b'; a graph holds at most one edge per node pair
+    """
+
+    nodes: tuple[str, ...] = ()
+    edges: tuple[GraphEdge, ...] = ()
+    meta: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        seen: dict[str, None] = {}
+        for name in self.nodes:
+            if not isinstance(name, str) or not name:
+                raise InputFormatError(f"node name {name!r} must be a non-empty string")
+            seen.setdefault(name, None)
+        by_pair: dict[frozenset[str], GraphEdge] = {}
+        edges: list[GraphEdge] = []
+        for e in self.edges:
+            if not isinstance(e, GraphEdge):
+                raise InputFormatError(f"edge {e!r} must be a GraphEdge")
+            key = frozenset((e.u, e.v))
+            old = by_pair.get(key)
+            if old is not None:
+                if old != e:
+                    raise InputFormatError(
+                        f"two edges between {old.u!r} and {old.v!r}: {str(old)!r} and {str(e)!r}; "
+                        "a graph holds at most one edge per node pair"
+                    )
+                continue
+            by_pair[key] = e
+            edges.append(e)
+            seen.setdefault(e.u, None)
+            seen.setdefault(e.v, None)
+        object.__setattr__(self, "nodes", tuple(seen))
+        object.__setattr__(self, "edges", tuple(edges))
+        self.__dict__["_by_pair"] = by_pair
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def from_edges(cls, edges: Iterable[GraphEdge | tuple[str, str, str]], nodes: Iterable[str] = ()) -> Graph:
+        """Build from :class:`GraphEdge` values or ``(left, token, right)`` triples."""
+        out = []
+        for e in edges:
+            if isinstance(e, GraphEdge):
+                out.append(e)
+            elif isinstance(e, tuple) and len(e) == 3:
+                out.append(GraphEdge.parse(str(e[0]), str(e[1]), str(e[2])))
+            else:
+                raise InputFormatError(f"edge {e!r} must be a GraphEdge or a (left, token, right) triple")
+        return cls(tuple(nodes), tuple(out))
+
+    @classmethod
+    def from_directed(cls, pairs: Iterable[tuple[str, str]], nodes: Iterable[str] = ()) -> Graph:
+        """A directed graph from ``(cause, effect)`` pairs."""
+        return cls(tuple(nodes), tuple(GraphEdge.directed(a, b) for a, b in pairs))
+
+    # ------------------------------------------------------------------ equality
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Graph):
+            return NotImplemented
+        return set(self.nodes) == set(other.nodes) and set(self.edges) == set(other.edges)
+
+    def __hash__(self) -> int:
+        return hash((frozenset(self.nodes), frozenset(self.edges)))
+
+    def __iter__(self) -> Iterator[GraphEdge]:
+        return iter(self.edges)
+
+    def __len__(self) -> int:
+        return len(self.edges)
+
+    def __contains__(self, item: object) -> bool:
+        return isinstance(item, GraphEdge) and self._by_pair.get(frozenset((item.u, item.v))) == item
+
+    def __str__(self) -> str:
+        return "; ".join(str(e) for e in self.edges) or "(no edges)"
+
+    def __repr__(self) -> str:
+        return f"Graph(nodes={list(self.nodes)!r}, edges={[str(e) for e in self.edges]!r})"
+
+    # ------------------------------------------------------------------ local views
+    @property
+    def _by_pair(self) -> dict[frozenset[str], GraphEdge]:
+        value: dict[frozenset[str], GraphEdge] = self.__dict__["_by_pair"]
+        return value
+
+    @cached_property
+    def _incident(self) -> dict[str, list[GraphEdge]]:
+        inc: dict[str, list[GraphEdge]] = {n: [] for n in self.nodes}
+        for e in self.edges:
+            inc[e.u].append(e)
+            inc[e.v].append(e)
+        return inc
+
+    @cached_property
+    def index(self) -> Mapping[str, int]:
+        """Position of every node in :attr:`nodes`."""
+        return {n: i for i, n in enumerate(self.nodes)}
+
+    @property
+    def kind(self) -> GraphKind:
+        """Which family the marks fit: ``"DAG"``, ``"PDAG"``, ``"MAG"`` or ``"PAG"``."""
+        return _kind(self.edges)
+
+    def _require(self, node: str) -> None:
+        if node not in self.index:
+            raise InputFormatError(f"node={node!r} is not in the graph {list(self.nodes)!r}")
+
+    def edge(self, a: str, b: str) -> GraphEdge | None:
+        """The edge between *a* and *b*, or None."""
+        return self._by_pair.get(frozenset((a, b)))
+
+    def has_edge(self, a: str, b: str) -> bool:
+        """True when *a* and *b* are adjacent."""
+        return frozenset((a, b)) in self._by_pair
+
+    def mark(self, at: str, other: str) -> Mark | None:
+        """The mark at *at* on the edge between *at* and *other* (None: not adjacent)."""
+        e = self.edge(at, other)
+        return None if e is None else e.mark_at(at)
+
+    def incident(self, node: str) -> tuple[GraphEdge, ...]:
+        """Edges touching *node*, in edge order."""
+        self._require(node)
+        return tuple(self._incident[node])
+
+    def adjacent(self, node: str) -> tuple[str, ...]:
+        """Nodes joined to *node* by any edge."""
+        return tuple(e.other(node) for e in self.incident(node))
+
+    def _select(self, node: str, near: Mark, far: Mark) -> tuple[str, ...]:
+        return tuple(
+            e.other(node) for e in self.incident(node) if e.mark_at(node) is near and e.mark_at(e.other(node)) is far
+        )
+
+    def parents(self, node: str) -> tuple[str, ...]:
+        """Nodes ``p`` with ``p -> node``."""
+        return self._select(node, Mark.ARROW, Mark.TAIL)
+
+    def children(self, node: str) -> tuple[str, ...]:
+        """Nodes ``c`` with ``node -> c``."""
+        return self._select(node, Mark.TAIL, Mark.ARROW)
+
+    def neighbors(self, node: str) -> tuple[str, ...]:
+        """Nodes ``w`` with ``node -- w``."""
+        return self._select(node, Mark.TAIL, Mark.TAIL)
+
+    def spouses(self, node: str) -> tuple[str, ...]:
+        """Nodes ``w`` with ``node <-> w``."""
+        return self._select(node, Mark.ARROW, Mark.ARROW)
+
+    def into(self, node: str) -> tuple[str, ...]:
+        """Nodes whose edge has an arrowhead at *node* (``w *-> node``: colliders are made of these)."""
+        return tuple(e.other(node) for e in self.incident(node) if e.mark_at(node) is Mark.ARROW)
+
+    # ------------------------------------------------------------------ global views
+    @property
+    def directed_pairs(self) -> frozenset[tuple[str, str]]:
+        """``(cause, effect)`` of every ``->`` edge."""
+        return frozenset((e.u, e.v) for e in self.edges if e.is_directed)
+
+    @property
+    def undirected_pairs(self) -> frozenset[frozenset[str]]:
+        """Endpoints of every ``--`` edge."""
+        return frozenset(e.pair for e in self.edges if e.is_undirected)
+
+    @property
+    def skeleton(self) -> frozenset[frozenset[str]]:
+        """Endpoints of every edge, whatever its marks."""
+        return frozenset(self._by_pair)
+
+    def ancestors(self, node: str) -> frozenset[str]:
+        """Nodes with a directed (``->``) path to *node*."""
+        self._require(node)
+        seen: set[str] = set()
+        stack = list(self.parents(node))
+        while stack:
+            cur = stack.pop()
+            if cur not in seen:
+                seen.add(cur)
+                stack.extend(self.parents(cur))
+        return frozenset(seen)
+
+    def descendants(self, node: str) -> frozenset[str]:
+        """Nodes reachable from *node* by a directed (``->``) path."""
+        self._require(node)
+        seen: set[str] = set()
+        stack = list(self.children(node))
+        while stack:
+            cur = stack.pop()
+            if cur not in seen:
+                seen.add(cur)
+                stack.extend(self.children(cur))
+        return frozenset(seen)
+
+    def indexed(self, order: Sequence[str] | None = None) -> tuple[tuple[str, ...], list[tuple[int, int, Mark, Mark]]]:
+        """``(names, [(i, j, mark_i, mark_j), ...])`` over *order* (default: :attr:`nodes`)."""
+        names = self.order(order)
+        pos = {n: i for i, n in enumerate(names)}
+        return names, [(pos[e.u], pos[e.v], e.mark_u, e.mark_v) for e in self.edges]
+
+    def order(self, order: Sequence[str] | None) -> tuple[str, ...]:
+        """*order* checked to be a permutation of :attr:`nodes` (None: :attr:`nodes`)."""
+        if order is None:
+            return self.nodes
+        names = tuple(order)
+        if len(set(names)) != len(names):
+            raise InputFormatError(f"order={list(names)!r} repeats a node")
+        if set(names) != set(self.nodes):
+            missing = [n for n in self.nodes if n not in set(names)]
+            extra = [n for n in names if n not in self.index]
+            raise InputFormatError(
+                f"order={list(names)!r} must list exactly the graph's nodes (missing {missing!r}, unknown {extra!r})"
+            )
+        return names
+
+    # ------------------------------------------------------------------ derived graphs
+    def with_edges(self, edges: Iterable[GraphEdge]) -> Graph:
+        """Same nodes, *edges* instead of the current ones."""
+        return Graph(self.nodes, tuple(edges), self.meta)
+
+    def with_nodes(self, nodes: Iterable[str]) -> Graph:
+        """The same edges over *nodes* (their order first; edge endpoints are kept)."""
+        return Graph(tuple(nodes), self.edges, self.meta)
+
+    def renamed(self, mapping: Mapping[str, str]) -> Graph:
+        """Nodes renamed through *mapping*; two nodes renamed onto one name raise."""
+        new = [mapping.get(n, n) for n in self.nodes]
+        if len(set(new)) != len(new):
+            clash: dict[str, list[str]] = {}
+            for old, nn in zip(self.nodes, new, strict=True):
+                clash.setdefault(nn, []).append(old)
+            merged = {k: v for k, v in clash.items() if len(v) > 1}
+            raise InputFormatError(f"renaming would merge nodes {merged!r}")
+        return Graph(tuple(new), tuple(e.renamed(mapping) for e in self.edges), self.meta)
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"kind", "nodes": [...], "edges": [[left, token, right], ...]}`` (JSON-ready)."""
+        return {
+            "kind": self.kind,
+            "nodes": list(self.nodes),
+            "edges": [[e.u, e.token, e.v] for e in self.edges],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Graph:
+        """Inverse of :meth:`to_dict` (``kind`` is recomputed, not trusted)."""
+        if not isinstance(data, Mapping) or "edges" not in data:
+            raise InputFormatError(f"graph JSON={data!r} must be an object with 'edges' (and optional 'nodes')")
+        nodes = data.get("nodes", [])
+        edges = data["edges"]
+        if not isinstance(nodes, list) or not isinstance(edges, list):
+            raise InputFormatError("graph JSON 'nodes' and 'edges' must be lists")
+        triples = []
+        for e in edges:
+            if not isinstance(e, list | tuple) or len(e) != 3:
+                raise InputFormatError(f"graph JSON edge={e!r} must be [left, token, right]")
+            triples.append((str(e[0]), str(e[1]), str(e[2])))
+        return cls.from_edges(triples, [str(n) for n in nodes])

@@ -1,0 +1,308 @@
+"""``compare(truth, estimate)``: the structure-learning metrics, each with its convention.
+
+Both arguments are anything :func:`~causalcheck.graphs.read_graph` accepts (a graph, a
+file, a networkx / pgmpy / causal-learn object); both must have the same node names
+(``nodes="union"`` adds the missing ones as isolated nodes).  No edge is ever dropped: an
+edge with marks a metric cannot use makes that metric ``None`` with a note saying why.
+
+**Basis.**  When the truth is a DAG and the estimate has undirected edges (PC's or GES's
+CPDAG), the mark-level metrics compare the estimate with the CPDAG of the truth — what the
+method could at best recover — and ``basis`` says ``"cpdag(truth)"``; pass
+``basis="given"`` to compare with the DAG itself.  Skeleton figures and the adjustment
+identification distances always use the graphs as given.
+
+Metric conventions (*pair* = unordered node pair, *marks* = the two endpoint marks):
+
+* ``shd`` — causal-learn's ``SHD``: the number of pairs whose edge differs in presence or in
+  any mark (a reversed, missing, extra or re-marked edge each count 1).
+* ``shd_double`` — as ``shd``, but a pair present in both graphs with *both* marks different
+  (a reversal ``a -> b`` vs ``b -> a``) counts 2; equals CDT's ``SHD(double_for_anticausal=True)``
+  on DAGs.
+* ``cpdag_shd`` — ``shd`` between the CPDAG of the truth and the CPDAG of the estimate (a DAG's
+  CPDAG; a CPDAG as is; a PDAG via its consistent extension).  ``None`` for MAGs and PAGs.
+* ``skeleton`` — causal-learn's ``AdjacencyConfusion``: over pairs, TP adjacent in both, FP
+  only in the estimate, FN only in the truth, TN in neither.
+* ``arrowhead`` — causal-learn's ``ArrowConfusion``: over ordered pairs ``(i, j)``, an
+  arrowhead at ``j`` on the edge ``i *-> j``; TP both graphs have it, FP only the estimate, FN
+  only the truth (also where the estimate has no edge), TN the rest of the ``n²`` cells
+  (diagonal included, as causal-learn counts).
+* ``directed`` — directed edges ``a -> b`` as a set: TP in both, FP only in the estimate, FN
+  only in the truth (a reversed edge is one FP and one FN).
+* precision ``TP/(TP+FP)``, recall ``TP/(TP+FN)``, F1 their harmonic mean; ``None`` when the
+  denominator is 0.
+* ``sid`` — structural intervention distance (Peters & Bühlmann 2015) via ``gadjid.sid``:
+  DAG truth and DAG estimate only.
+* ``parent_aid``, ``ancestor_aid``, ``oset_aid`` — adjustment identification distances
+  (Henckel, Würtzen & Weichwald 2024) via ``gadjid``: truth and estimate each a DAG or a
+  CPDAG.  Each :class:`Distance` holds the count of mis-identified ordered pairs and
+  gadjid's normalised value (count / ``n(n-1)``).
+
+>>> c = compare("a -> b -> c", "a -> b <- c")
+>>> c.shd, c.shd_double, c.skeleton.f1, c.directed.tp, c.sid.count
+(1, 2, 1.0, 1, 3)
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from causalcheck.errors import InputFormatError
+from causalcheck.graphs.model import Graph, Mark
+
+__all__ = ["Comparison", "Confusion", "Distance", "compare", "confusion", "shd"]
+
+
+@dataclass(frozen=True)
+class Confusion:
+    """Counts and rates of one confusion table (``None`` where a rate is 0/0)."""
+
+    tp: int
+    fp: int
+    fn: int
+    tn: int
+    precision: float | None
+    recall: float | None
+    f1: float | None
+
+
+def confusion(tp: int, fp: int, fn: int, tn: int) -> Confusion:
+    """A :class:`Confusion` with precision, recall and F1 computed from the counts.
+
+    >>> confusion(3, 1, 2, 0).precision, confusion(0, 0, 0, 5).f1
+    (0.75, None)
+    """
+    p = tp / (tp + fp) if tp + fp else None
+    r = tp / (tp + fn) if tp + fn else None
+    f1 = None
+    if p is not None and r is not None:
+        f1 = 2 * p * r / (p + r) if p + r else 0.0
+    return Confusion(tp, fp, fn, tn, p, r, f1)
+
+
+@dataclass(frozen=True)
+class Distance:
+    """A gadjid distance: ``count`` mistakes, ``normalized`` = count / number of ordered pairs."""
+
+    count: int
+    normalized: float
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The result of :func:`compare` (see the module docstring for every convention)."""
+
+    nodes: int
+    truth_kind: str
+    estimate_kind: str
+    basis: str
+    shd: int
+    shd_double: int
+    cpdag_shd: int | None
+    skeleton: Confusion
+    arrowhead: Confusion
+    directed: Confusion
+    sid: Distance | None
+    parent_aid: Distance | None
+    ancestor_aid: Distance | None
+    oset_aid: Distance | None
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready nested dict (``None`` stays ``null``)."""
+        out = asdict(self)
+        out["notes"] = list(self.notes)
+        return out
+
+
+def _marks(g: Graph) -> dict[frozenset[str], tuple[tuple[str, Mark], tuple[str, Mark]]]:
+    return {e.pair: ((e.u, e.mark_u), (e.v, e.mark_v)) for e in g.edges}
+
+
+def shd(truth: Graph, estimate: Graph, *, double: bool = False) -> int:
+    """Structural Hamming distance over node pairs (causal-learn's ``SHD``; see the module docstring).
+
+    >>> from causalcheck.graphs.formats import parse_text
+    >>> ab, ba = parse_text("a -> b"), parse_text("b -> a")
+    >>> shd(ab, ba), shd(ab, ba, double=True)
+    (1, 2)
+    """
+    total = 0
+    for pair in truth.skeleton | estimate.skeleton:
+        a, b = sorted(pair)
+        t, e = truth.edge(a, b), estimate.edge(a, b)
+        if t is None or e is None:
+            total += 1
+            continue
+        ta, tb = t.mark_at(a), t.mark_at(b)
+        ea, eb = e.mark_at(a), e.mark_at(b)
+        if (ta, tb) == (ea, eb):
+            continue
+        total += 2 if double and ta is not ea and tb is not eb else 1
+    return total
+
+
+def _skeleton(truth: Graph, estimate: Graph) -> Confusion:
+    t, e = truth.skeleton, estimate.skeleton
+    n = len(truth.nodes)
+    tp = len(t & e)
+    fp = len(e - t)
+    fn = len(t - e)
+    return confusion(tp, fp, fn, n * (n - 1) // 2 - tp - fp - fn)
+
+
+def _arrowheads(g: Graph) -> set[tuple[str, str]]:
+    out: set[tuple[str, str]] = set()
+    for e in g.edges:
+        if e.mark_v is Mark.ARROW:
+            out.add((e.u, e.v))
+        if e.mark_u is Mark.ARROW:
+            out.add((e.v, e.u))
+    return out
+
+
+def _arrowhead(truth: Graph, estimate: Graph) -> Confusion:
+    t, e = _arrowheads(truth), _arrowheads(estimate)
+    n = len(truth.nodes)
+    tp, fp, fn = len(t & e), len(e - t), len(t - e)
+    return confusion(tp, fp, fn, n * n - tp - fp - fn)
+
+
+def _directed(truth: Graph, estimate: Graph) -> Confusion:
+    t, e = truth.directed_pairs, estimate.directed_pairs
+    n = len(truth.nodes)
+    tp, fp, fn = len(t & e), len(e - t), len(t - e)
+    return confusion(tp, fp, fn, n * (n - 1) - tp - fp - fn)
+
+
+def _as_cpdag(g: Graph) -> tuple[Graph | None, str | None]:
+    """The CPDAG a DAG / CPDAG / PDAG stands for, or ``(None, why not)``."""
+    from causalcheck.graphs.kinds import check_cpdag, check_dag, consistent_extension, cpdag_of
+
+    if g.kind == "DAG":
+        dag = check_dag(g)
+        return (cpdag_of(g), None) if dag.ok else (None, dag.reason)
+    if g.kind == "PDAG":
+        cert = check_cpdag(g)
+        if cert.ok:
+            return g, None
+        ext = consistent_extension(g)
+        if ext is None:
+            return None, cert.reason
+        return cpdag_of(ext), f"not a CPDAG ({cert.reason}); used the CPDAG of its consistent extension"
+    return None, f"a {g.kind} has no CPDAG"
+
+
+def _gadjid_matrix(g: Graph, order: tuple[str, ...]) -> Any:
+    import numpy as np
+
+    names, idx = g.indexed(order)
+    n = len(names)
+    a = np.zeros((n, n), dtype=np.int8)
+    for i, j, mi, mj in idx:
+        if mi is Mark.TAIL and mj is Mark.ARROW:
+            a[i, j] = 1
+        else:
+            a[min(i, j), max(i, j)] = 2
+    return a
+
+
+def _gadjid_kind(g: Graph) -> tuple[str | None, str | None]:
+    """``("dag" | "cpdag", None)`` when gadjid can take *g*, else ``(None, why)``."""
+    from causalcheck.graphs.kinds import check_cpdag, check_dag
+
+    if g.kind == "DAG":
+        cert = check_dag(g)
+        return ("dag", None) if cert.ok else (None, cert.reason)
+    if g.kind == "PDAG":
+        cert = check_cpdag(g)
+        return ("cpdag", None) if cert.ok else (None, f"gadjid needs a DAG or a valid CPDAG: {cert.reason}")
+    return None, f"gadjid takes DAGs and CPDAGs, not a {g.kind}"
+
+
+def _distances(truth: Graph, estimate: Graph, notes: list[str]) -> dict[str, Distance | None]:
+    out: dict[str, Distance | None] = {"sid": None, "parent_aid": None, "ancestor_aid": None, "oset_aid": None}
+    tk, twhy = _gadjid_kind(truth)
+    ek, ewhy = _gadjid_kind(estimate)
+    if tk is None or ek is None:
+        notes.append(f"SID/AID not computed: {'truth' if tk is None else 'estimate'}: {twhy or ewhy}")
+        return out
+    import gadjid
+
+    order = truth.nodes
+    t, e = _gadjid_matrix(truth, order), _gadjid_matrix(estimate, order)
+    for name in ("parent_aid", "ancestor_aid", "oset_aid"):
+        norm, count = getattr(gadjid, name)(t, e, edge_direction="from row to column")
+        out[name] = Distance(int(count), float(norm))
+    if tk == "dag" and ek == "dag":
+        norm, count = gadjid.sid(t, e, edge_direction="from row to column")
+        out["sid"] = Distance(int(count), float(norm))
+    else:
+        notes.append("SID not computed: it is defined for two DAGs (use parent_aid, its CPDAG generalisation)")
+    return out
+
+
+def compare(
+    truth: Any,
+    estimate: Any,
+    *,
+    basis: Literal["auto", "given"] = "auto",
+    nodes: Literal["same", "union"] = "same",
+    truth_format: str | None = None,
+    estimate_format: str | None = None,
+) -> Comparison:
+    """Score *estimate* against *truth* (see the module docstring for every metric's convention)."""
+    from causalcheck.graphs.io import read_graph
+    from causalcheck.graphs.kinds import cpdag_of
+
+    if basis not in ("auto", "given"):
+        raise InputFormatError(f"basis={basis!r} must be 'auto' or 'given'")
+    if nodes not in ("same", "union"):
+        raise InputFormatError(f"nodes={nodes!r} must be 'same' or 'union'")
+    t = read_graph(truth, truth_format)
+    e = read_graph(estimate, estimate_format)
+    ts, es = set(t.nodes), set(e.nodes)
+    if ts != es:
+        if nodes == "same":
+            raise InputFormatError(
+                f"truth and estimate have different nodes: only in truth {sorted(ts - es)!r}, "
+                f"only in estimate {sorted(es - ts)!r} (pass nodes='union' to add missing nodes as isolated)"
+            )
+        t = t.with_nodes([*t.nodes, *(n for n in e.nodes if n not in ts)])
+        e = e.with_nodes([*t.nodes])
+    notes: list[str] = []
+    reference = t
+    basis_name = "truth"
+    if basis == "auto" and t.kind == "DAG" and e.kind == "PDAG":
+        from causalcheck.graphs.kinds import check_dag
+
+        if check_dag(t).ok:
+            reference = cpdag_of(t)
+            basis_name = "cpdag(truth)"
+    cpdag_shd: int | None = None
+    tc, twhy = _as_cpdag(t)
+    ec, ewhy = _as_cpdag(e)
+    if tc is not None and ec is not None:
+        cpdag_shd = shd(tc, ec)
+        if ewhy:
+            notes.append(f"cpdag_shd: estimate {ewhy}")
+    else:
+        notes.append(f"cpdag_shd not computed: {'truth' if tc is None else 'estimate'}: {twhy or ewhy}")
+    dist = _distances(t, e, notes)
+    return Comparison(
+        nodes=len(t.nodes),
+        truth_kind=t.kind,
+        estimate_kind=e.kind,
+        basis=basis_name,
+        shd=shd(reference, e),
+        shd_double=shd(reference, e, double=True),
+        cpdag_shd=cpdag_shd,
+        skeleton=_skeleton(t, e),
+        arrowhead=_arrowhead(reference, e),
+        directed=_directed(reference, e),
+        sid=dist["sid"],
+        parent_aid=dist["parent_aid"],
+        ancestor_aid=dist["ancestor_aid"],
+        oset_aid=dist["oset_aid"],
+        notes=tuple(notes),
+    )

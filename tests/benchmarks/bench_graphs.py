@@ -1,0 +1,136 @@
+"""Benchmark: the graph adapters at 1 000 nodes, against the old path and the libraries' own conversions.
+
+Graphs: a random sparse CPDAG-like PDAG over ``n`` nodes (each node gets 0–2 parents among
+earlier nodes, seeded ``numpy.random.Generator``; every fifth edge undirected).  Timed
+(best of ``--repeat`` runs, same process, same input):
+
+* ``from_matrix(G, convention="causallearn")`` (ours) vs the old
+  ``CausalGraph.from_causallearn_matrix`` path (a Python double loop over all n² cells; run on
+  the directed part, the only part it could read) and vs causal-learn reading its own
+  matrix (``GeneralGraph.get_graph_edges()``);
+* ``from_causallearn(GeneralGraph)`` vs causal-learn's ``get_graph_edges()`` on the same object;
+* ``from_networkx(DiGraph)`` vs ``networkx.to_numpy_array`` of the same graph;
+* ``to_matrix`` / ``to_networkx`` vs ``networkx.from_numpy_array`` building the same graph;
+* ``to_causallearn`` vs building the GeneralGraph edge by edge with ``add_edge`` (causal-learn's
+  own way, which also pays an O(n²) set-up in ``GeneralGraph.__init__``);
+* ``shd`` of two CPDAGs vs causal-learn's ``SHD`` on the same pair (its O(n²) loop over pairs).
+
+Goal: reading adapters ≤ 30 ms at 1 000 nodes.  Ratios > 1 mean ours is faster.
+
+Usage: python tests/benchmarks/bench_graphs.py [--nodes N] [--repeat R] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from causalcheck.graph import CausalGraph
+from causalcheck.graphs.convert import (
+    from_causallearn,
+    from_matrix,
+    from_networkx,
+    to_causallearn,
+    to_matrix,
+    to_networkx,
+)
+from causalcheck.graphs.model import Graph, GraphEdge
+
+
+def random_pdag(n: int, rng: np.random.Generator) -> Graph:
+    names = [f"X{i + 1}" for i in range(n)]
+    edges = []
+    k = 0
+    for j in range(1, n):
+        for i in rng.choice(j, size=min(j, int(rng.integers(0, 3))), replace=False):
+            k += 1
+            a, b = names[int(i)], names[j]
+            edges.append(GraphEdge.undirected(a, b) if k % 5 == 0 else GraphEdge.directed(a, b))
+    return Graph(tuple(names), tuple(edges))
+
+
+def best(fn: Callable[[], Any], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def row(label: str, ours: float, ref: float, ref_label: str) -> None:
+    print(f"{label:<34} {ours * 1e3:9.2f} ms   {ref_label:<40} {ref * 1e3:9.2f} ms   ratio {ref / ours:7.1f}x")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--nodes", type=int, default=1000)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    import networkx as nx
+    from causallearn.graph.Edge import Edge as ClEdge
+    from causallearn.graph.Endpoint import Endpoint
+    from causallearn.graph.GeneralGraph import GeneralGraph
+    from causallearn.graph.GraphNode import GraphNode
+
+    rng = np.random.default_rng(args.seed)
+    g = random_pdag(args.nodes, rng)
+    names = list(g.nodes)
+    cl_matrix = to_matrix(g, convention="causallearn").astype(int)
+    directed_only = Graph(g.nodes, tuple(e for e in g.edges if e.is_directed))
+    cl_directed = to_matrix(directed_only, convention="causallearn").astype(int)
+    cl_graph = to_causallearn(g)
+    nxg = to_networkx(directed_only)
+    amat = to_matrix(directed_only, convention="row_to_column")
+    print(f"n = {args.nodes} nodes, {len(g.edges)} edges ({len(g.undirected_pairs)} undirected); best of {args.repeat}")
+    print(f"{'ours':<34} {'':>12}   {'reference':<40}")
+
+    ours = best(lambda: from_matrix(cl_matrix, names, convention="causallearn"), args.repeat)
+    old = best(lambda: CausalGraph.from_pairs(
+        [(names[i], names[j]) for i in range(len(names)) for j in range(len(names))
+         if cl_directed[j][i] == 1 and cl_directed[i][j] == -1], names), 1)
+    row("from_matrix(causallearn)", ours, old, "old from_causallearn_matrix (n² loop)")
+    row("from_matrix(causallearn)", ours, best(cl_graph.get_graph_edges, args.repeat), "causal-learn get_graph_edges()")
+    ours = best(lambda: from_causallearn(cl_graph), args.repeat)
+    row("from_causallearn(GeneralGraph)", ours, best(cl_graph.get_graph_edges, args.repeat), "causal-learn get_graph_edges()")
+    ours = best(lambda: from_networkx(nxg), args.repeat)
+    row("from_networkx(DiGraph)", ours, best(lambda: nx.to_numpy_array(nxg), args.repeat), "networkx to_numpy_array")
+    ours = best(lambda: from_matrix(amat, names, convention="row_to_column"), args.repeat)
+    row("from_matrix(row_to_column)", ours, best(lambda: nx.from_numpy_array(amat, create_using=nx.DiGraph), args.repeat), "networkx from_numpy_array")
+    ours = best(lambda: to_matrix(g, convention="causallearn"), args.repeat)
+    row("to_matrix(causallearn)", ours, best(lambda: nx.to_numpy_array(nxg), args.repeat), "networkx to_numpy_array")
+    ours = best(lambda: to_networkx(g), args.repeat)
+    row("to_networkx", ours, best(lambda: nx.from_numpy_array(amat, create_using=nx.DiGraph), args.repeat), "networkx from_numpy_array")
+
+    def cl_own() -> None:
+        nodes = [GraphNode(n) for n in names]
+        gg = GeneralGraph(nodes)
+        pos = dict(zip(names, nodes, strict=True))
+        for e in g.edges:
+            m2 = Endpoint.ARROW if e.is_directed else Endpoint.TAIL
+            gg.add_edge(ClEdge(pos[e.u], pos[e.v], Endpoint.TAIL, m2))
+
+    ours = best(lambda: to_causallearn(g), 1)
+    row("to_causallearn", ours, best(cl_own, 1), "causal-learn add_edge loop")
+
+    from causalcheck.graphs.kinds import cpdag_of
+    from causalcheck.graphs.scores import shd
+    from causallearn.graph.SHD import SHD
+
+    def as_dag(p: Graph) -> Graph:  # orient every edge along the node order (acyclic)
+        pos = p.index
+        return Graph(p.nodes, tuple(GraphEdge.directed(*sorted((e.u, e.v), key=pos.__getitem__)) for e in p.edges))
+
+    dag, other = as_dag(g), as_dag(random_pdag(args.nodes, rng))
+    a, b = cpdag_of(dag), cpdag_of(other)
+    ca, cb = to_causallearn(a), to_causallearn(b)
+    ours = best(lambda: shd(a, b), args.repeat)
+    row("shd (CPDAGs)", ours, best(lambda: SHD(ca, cb).get_shd(), 1), "causal-learn SHD (same CPDAGs)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,264 @@
+"""Formats: files written by networkx, pydot, causal-learn and dagitty's documented syntax; errors with positions."""
+
+from __future__ import annotations
+
+import json
+
+import networkx as nx
+import pytest
+from causalcheck.errors import DSLSyntaxError, InputFormatError
+from causalcheck.graphs import read_graph, write_graph
+from causalcheck.graphs.formats import (
+    FORMATS,
+    format_causallearn,
+    format_dot,
+    parse_adjacency_csv,
+    parse_causallearn,
+    parse_dagitty,
+    parse_dot,
+    parse_edgelist_csv,
+    parse_gml,
+    parse_text,
+)
+from causalcheck.graphs.io import guess_format
+
+ALL_MARKS = parse_text('a -> b; b -- c; c <-> d; d o-> e; e o-o f; f o-- g; nodes: h, "two words"')
+
+
+# --------------------------------------------------------------------------- our text format
+
+
+def test_text_chains_mirrors_comments_and_quotes():
+    """Chains, mirrored tokens, comments, nodes: lines and quoted names all parse."""
+    g = parse_text(
+        """
+        # a comment line
+        nodes: Z, "Age (years)"
+        A -> B -> C <- D      # chain
+        A <- E; C -- F; F <-> G
+        G o-> H; H <-o I; I o-o J; J o-- K; K --o L
+        "Age (years)" -> A
+        """
+    )
+    assert g.nodes[:2] == ("Z", "Age (years)")
+    want = {"A -> B", "B -> C", "D -> C", "E -> A", "C -- F", "F <-> G", "G o-> H", "I o-> H",
+            "I o-o J", "J o-- K", "L o-- K", "Age (years) -> A"}
+    assert {str(e) for e in g.edges} == want
+
+
+def test_text_names_exact_and_node_named_o():
+    """A node may be called 'o' (only spaced circle marks are marks); names are not trimmed inside quotes."""
+    g = parse_text('o -> b o-> c; " x " -> c')
+    assert {str(e) for e in g.edges} == {"o -> b", "b o-> c", " x  -> c"}
+
+
+def test_text_syntax_error_has_position_expected_and_caret():
+    """A bad token gives line, column, the expected tokens and a caret."""
+    with pytest.raises(DSLSyntaxError) as info:
+        parse_text("a -> b\nb => c", source="g.txt")
+    err = info.value
+    assert (err.line, err.column) == (2, 3)
+    assert err.source == "g.txt" and "^" in err.snippet
+    assert any("->" in e for e in err.expected)
+
+
+def test_text_second_edge_error_points_at_it():
+    """A second edge on one pair is a DSLSyntaxError at the second edge's token, naming both edges."""
+    with pytest.raises(DSLSyntaxError, match=r"'a -- b' after 'a -> b'") as info:
+        parse_text("a -> b\nb -- a")
+    assert (info.value.line, info.value.column) == (2, 3)
+
+
+# --------------------------------------------------------------------------- files written by other tools
+
+
+def test_reads_networkx_write_gml(tmp_path):
+    """A GML file written by networkx.write_gml (plain DiGraph and our marks attribute) reads back."""
+    from causalcheck.graphs.convert import to_networkx
+
+    plain = nx.DiGraph([("x", "y"), ("y", "z")])
+    plain.add_node("w")
+    nx.write_gml(plain, tmp_path / "plain.gml")
+    assert read_graph(tmp_path / "plain.gml") == parse_text("x -> y -> z; nodes: w")
+    nx.write_gml(to_networkx(ALL_MARKS), tmp_path / "marks.gml")
+    assert read_graph(tmp_path / "marks.gml") == ALL_MARKS
+    undirected = nx.Graph([("p", "q")])
+    nx.write_gml(undirected, tmp_path / "u.gml")
+    assert read_graph(tmp_path / "u.gml") == parse_text("p -- q")
+
+
+def test_reads_networkx_write_dot(tmp_path):
+    """A DOT file written by networkx.nx_pydot.write_dot reads back (both-way pairs are undirected)."""
+    g = nx.DiGraph([("x", "y"), ("y", "z"), ("z", "y")])
+    g.add_node("lonely")
+    nx.nx_pydot.write_dot(g, tmp_path / "g.dot")
+    assert read_graph(tmp_path / "g.dot") == parse_text("x -> y -- z; nodes: lonely")
+
+
+def test_reads_causallearn_to_pydot():
+    """causal-learn's GraphUtils.to_pydot (integer ids, labels, dir=both arrowtail/arrowhead) reads back."""
+    from causalcheck.graphs.convert import to_causallearn
+    from causallearn.utils.GraphUtils import GraphUtils
+
+    g = parse_text("a -> b; b -- c; c <-> d; d o-> e; e o-o f; f o-- g")
+    dot = GraphUtils.to_pydot(to_causallearn(g)).to_string()
+    assert parse_dot(dot) == g
+
+
+def test_reads_hand_written_pydot_and_dot_attributes():
+    """pydot-built graphs and hand-written DOT with dir/arrowhead/arrowtail attributes."""
+    import pydot
+
+    d = pydot.Dot(graph_type="digraph")
+    d.add_edge(pydot.Edge("a", "b"))
+    d.add_edge(pydot.Edge("b", "c", dir="none"))
+    d.add_edge(pydot.Edge("c", "d", dir="both"))
+    d.add_edge(pydot.Edge("d", "e", dir="both", arrowtail="odot", arrowhead="normal"))
+    d.add_edge(pydot.Edge("f", "e", dir="back"))
+    assert parse_dot(d.to_string()) == parse_text("a -> b -- c <-> d o-> e; e -> f")
+    text = 'graph G { "x y" -- z; subgraph s { z -- w } }'
+    assert parse_dot(text) == parse_text('"x y" -- z -- w')
+
+
+def test_dot_errors():
+    """Unparseable DOT is a DSLSyntaxError; an unknown dir value names it."""
+    with pytest.raises(DSLSyntaxError, match="bad DOT"):
+        parse_dot("digraph { a -> }")
+    with pytest.raises(InputFormatError, match="dir='sideways'"):
+        parse_dot("digraph { a -> b [dir=sideways] }")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # from ?dagitty (the R package's documentation): variable statements with attributes
+        ('dag { x [exposure,pos="1,0"] y [outcome] x -> y <- z }', "x -> y <- z"),
+        # ?dagitty: bidirected edges in DAGs
+        ("dag{ x <-> m <-> y <- x }", "x <-> m <-> y; x -> y"),
+        # ?orientPDAG
+        ("pdag { x -> y -- z }", "x -> y -- z"),
+        # ?graphType
+        ("mag{ x<-> y }", "x <-> y"),
+        # ?AncestralRelations: 'graph' header and mixed edges
+        ("graph{ a <-> x -> b ; c -- x <- d }", "a <-> x -> b; c -- x; d -> x"),
+        # ?dagitty: PAG edges with circle marks written @
+        ("pag { a @-@ b ; b @-> c ; c -> d ; d @-- e ; f --@ e }", "a o-o b o-> c -> d o-- e; f --o e"),
+        # groups: 'x -> { y z }' and nested statements
+        ("dag { m -> { a b -> c } ; bb=\"0,0,1,1\" }", "m -> a; m -> b; m -> c; b -> c"),
+        ('dag { "Age (years)" -> "x y" }', '"Age (years)" -> "x y"'),
+    ],
+)
+def test_dagitty_documented_syntax(text, expected):
+    """Graphs in the syntax of dagitty's documentation parse to the expected edges."""
+    assert parse_dagitty(text) == parse_text(expected)
+
+
+def test_dagitty_keeps_header_and_attributes():
+    """The header and node attributes survive a parse / print / parse round trip."""
+    g = parse_dagitty('dag { x [exposure,pos="1,0"] y [outcome] x -> y }')
+    assert g.meta["dagitty_type"] == "dag"
+    assert g.meta["attributes"] == {"x": {"exposure": True, "pos": "1,0"}, "y": {"outcome": True}}
+    again = parse_dagitty(write_graph(g, format="dagitty"))
+    assert again == g and again.meta["attributes"] == g.meta["attributes"]
+    with pytest.raises(DSLSyntaxError) as info:
+        parse_dagitty("dag { x -> }")
+    assert info.value.line == 1 and info.value.column == 12
+
+
+def test_causallearn_text_format_both_ways(tmp_path):
+    """str(GeneralGraph) parses to the same graph, and causal-learn's txt2generalgraph reads what we write."""
+    from causalcheck.graphs.convert import from_causallearn, to_causallearn
+    from causallearn.utils.TXT2GeneralGraph import txt2generalgraph
+
+    g = parse_text("a -> b; b -- c; c <-> d; d o-> e; e o-o f; f o-- g")
+    assert parse_causallearn(str(to_causallearn(g))) == g
+    path = tmp_path / "g.txt"
+    path.write_text(format_causallearn(g), encoding="utf-8")
+    assert from_causallearn(txt2generalgraph(str(path))) == g
+    assert read_graph(path) == g  # guessed from 'Graph Nodes:'
+    with pytest.raises(InputFormatError, match="cannot be written"):
+        format_causallearn(parse_text('"a b" -> c'))
+    with pytest.raises(DSLSyntaxError) as info:
+        parse_causallearn("Graph Nodes:\nX1;X2\n\nGraph Edges:\n1. X1 --> X3\n")
+    assert info.value.line == 5
+
+
+def test_edgelist_csv_columns_and_errors():
+    """Edge-list CSV: aliases of the header, default '->', isolated nodes, extra columns, bad tokens."""
+    g = parse_edgelist_csv("from,to,weight\nA,B,0.5\nC,,\n")
+    assert g == parse_text("A -> B; nodes: C")
+    g = parse_edgelist_csv("source;target;edge\nA;B;o->\nB;C;--\n")
+    assert g == parse_text("A o-> B -- C")
+    with pytest.raises(InputFormatError, match="needs a source column"):
+        parse_edgelist_csv("a,b\n1,2\n")
+    with pytest.raises(DSLSyntaxError, match="edge='=>'") as info:
+        parse_edgelist_csv("source,target,edge\nA,B,=>\n")
+    assert info.value.line == 2
+
+
+def test_adjacency_csv_with_and_without_index():
+    """Adjacency CSV: a header row of names, optional leading name column, symmetric = undirected."""
+    assert parse_adjacency_csv(",a,b,c\na,0,1,0\nb,0,0,1\nc,0,1,0\n") == parse_text("a -> b -- c")
+    assert parse_adjacency_csv("a,b\n0,1\n0,0\n") == parse_text("a -> b")
+    assert parse_adjacency_csv("a,b\n0,1\n0,0\n", convention="lingam") == parse_text("b -> a")
+    with pytest.raises(InputFormatError, match="labelled 'c'"):
+        parse_adjacency_csv(",a,b\nc,0,1\nb,0,0\n")
+    with pytest.raises(InputFormatError, match="not a number"):
+        parse_adjacency_csv("a,b\n0,x\n0,0\n")
+
+
+def test_read_graph_guesses_formats(tmp_path):
+    """read_graph takes texts and paths; the format comes from the suffix or the content."""
+    g = parse_text("a -> b -- c")
+    for fmt, suffix in [("text", ".txt"), ("dagitty", ".dagitty"), ("dot", ".dot"), ("gml", ".gml"),
+                        ("edgelist", ".csv"), ("json", ".json"), ("causallearn", ".txt")]:
+        text = write_graph(g, format=fmt)
+        assert read_graph(text) == g, fmt
+        path = tmp_path / f"g_{fmt}{suffix}"
+        path.write_text(text, encoding="utf-8")
+        assert read_graph(path) == g, fmt
+        assert read_graph(str(path)) == g, fmt
+    adj = tmp_path / "adj.csv"
+    write_graph(g, adj, format="adjacency")
+    assert guess_format(adj.read_text(), str(adj)) == "adjacency"
+    assert read_graph(adj) == g
+    assert json.loads(write_graph(g, format="json"))["kind"] == "PDAG"
+
+
+def test_write_graph_suffix_and_errors(tmp_path):
+    """write_graph picks the format from the suffix; unknown formats and missing files are refused."""
+    g = parse_text("a -> b")
+    write_graph(g, tmp_path / "g.dot")
+    assert (tmp_path / "g.dot").read_text().startswith("digraph")
+    write_graph(g, tmp_path / "g.csv")
+    assert (tmp_path / "g.csv").read_text().startswith("source,target,edge")
+    with pytest.raises(InputFormatError, match="format='yaml'"):
+        write_graph(g, format="yaml")
+    with pytest.raises(InputFormatError, match="does not exist"):
+        read_graph(tmp_path / "missing.gml")
+    with pytest.raises(InputFormatError, match="format='yaml'"):
+        read_graph("a -> b", format="yaml")
+
+
+def test_every_format_round_trips_all_marks():
+    """Each format that can hold circle and bidirected marks round-trips a graph that has them all."""
+    for name, (parse, show) in FORMATS.items():
+        if name == "adjacency":
+            continue
+        g = ALL_MARKS if name != "causallearn" else parse_text("a -> b; b -- c; c <-> d; d o-> e; e o-o f; f o-- g")
+        assert parse(show(g)) == g, name
+
+
+def test_dot_writer_output_is_valid_dot():
+    """Our DOT output parses with pydot and renders marks with causal-learn's attributes."""
+    import pydot
+
+    text = format_dot(ALL_MARKS)
+    assert pydot.graph_from_dot_data(text)
+    assert "arrowtail=odot" in text and "dir=both" in text
+
+
+def test_gml_rejects_garbage():
+    """Malformed GML is an InputFormatError naming the source."""
+    with pytest.raises(InputFormatError, match="not a GML graph"):
+        parse_gml("graph [ node [ id 0 ] node [ id 0 ] ]", source="x.gml")
