@@ -27,6 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The full argument parser (used by ``main`` and by the docs tests)."""
     from causalcheck import cli_check, demo
     from causalcheck.explain import cli as explain_cli
+    from causalcheck.graphs import cli as graphs_cli
     from causalcheck.lab import cli as lab_cli
 
     parser = argparse.ArgumentParser(
@@ -38,6 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     cli_check.register(sub)
+    graphs_cli.register(sub)
     lab_cli.register(sub)
     explain_cli.register(sub)
     demo.register(sub)
