@@ -9,14 +9,13 @@ import warnings
 import networkx as nx
 import numpy as np
 import pytest
+from _graphs import random_dag
 from causalcheck.errors import InputFormatError
 from causalcheck.graphs import Graph, GraphEdge, compare, read_graph
 from causalcheck.graphs.convert import to_causallearn, to_matrix
 from causalcheck.graphs.formats import parse_text
 from causalcheck.graphs.kinds import check_cpdag, cpdag_of
 from causalcheck.graphs.scores import shd
-
-from tests.test_graphs_kinds import random_dag
 
 TRUTH = parse_text("X1 -> X3 <- X2; X3 -> X4 -> X5 -> X6; X1 -> X5; nodes: X7")
 

@@ -105,7 +105,7 @@ def test_to_causallearn_equals_add_edge_build():
     from causalcheck.graphs.kinds import cpdag_of
 
     rng = np.random.default_rng(3)
-    from tests.test_graphs_kinds import random_dag
+    from _graphs import random_dag
 
     for g in [ALL_MARKS, *(cpdag_of(random_dag(8, 0.35, rng)) for _ in range(10)), *(random_dag(8, 0.35, rng) for _ in range(10))]:
         ours, theirs = to_causallearn(g), _cl_graph_by_add_edge(g)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 import pytest
+from _graphs import random_dag
 from causalcheck.errors import InputFormatError
 from causalcheck.graphs import Graph, GraphEdge
 from causalcheck.graphs.formats import parse_text
@@ -18,18 +17,6 @@ from causalcheck.graphs.kinds import (
     cpdag_of,
     validate,
 )
-
-
-def random_dag(n: int, p: float, rng: np.random.Generator) -> Graph:
-    """A DAG over X1..Xn: each forward pair (in a shuffled order) is an edge with probability p."""
-    names = [f"X{i + 1}" for i in range(n)]
-    order = rng.permutation(n)
-    edges = [
-        GraphEdge.directed(names[order[i]], names[order[j]])
-        for i, j in itertools.combinations(range(n), 2)
-        if rng.random() < p
-    ]
-    return Graph(tuple(names), tuple(edges))
 
 
 def test_dag_cycle_is_named():
