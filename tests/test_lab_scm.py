@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from causalcheck.errors import InputFormatError
-from causalcheck.lab.scm import SCM, parse_polynomial
+from causalcheck.lab.scm import SCM, parse_computation
 from causalcheck.lab.suites import load_suite
 
 CHAIN = {
@@ -25,18 +25,23 @@ CHAIN = {
 }
 
 
-def test_parse_polynomial_handles_powers_and_signs() -> None:
+def test_computation_polynomial_handles_powers_and_signs() -> None:
     """`^` is a power, subtraction and unary minus give negative coefficients."""
-    poly = parse_polynomial("c + 2 * (x ^ 2) - -x - 3*x")
+    poly = parse_computation("c + 2 * (x ^ 2) - -x - 3*x").polynomial()
     assert poly == {(("c", 1),): 1.0, (("x", 2),): 2.0, (("x", 1),): -2.0}
 
 
-@pytest.mark.parametrize("text", ["", "x(", "f(x)", "x ** y", "x / y", "'a'"])
-def test_parse_polynomial_rejects_non_polynomials(text: str) -> None:
+def test_computation_names_stay_as_written() -> None:
+    """A computation's names are not normalised: ``freq`` is a param name, not the frequency."""
+    assert parse_computation("base + freq * x").polynomial() == {(("base", 1),): 1.0, (("freq", 1), ("x", 1)): 1.0}
+
+
+@pytest.mark.parametrize("text", ["", "x(", "f(x)", "x ** y", "x / y", "'a'", "x ^ 9", "x / (y - y)"])
+def test_computation_rejects_non_polynomials(text: str) -> None:
     """Anything that is not a polynomial in names is an InputFormatError naming the text."""
     with pytest.raises(InputFormatError) as err:
-        parse_polynomial(text)
-    assert repr(text) in str(err.value)
+        parse_computation(text, source="cfg").polynomial(what="cfg")
+    assert repr(text) in str(err.value) and "cfg" in str(err.value)
 
 
 def test_chain_evaluation_uses_crystal_base_not_param() -> None:
