@@ -79,6 +79,27 @@ def test_shift_keeps_parents_active() -> None:
 
 
 @pytest.mark.parametrize(
+    ("node", "base", "value", "target", "old_formula"),
+    [
+        ("b", 0.07, 0.39, 81.645, 81.32),  # half-way: round(81.645 - 0.32) = 81.33; round(0.07 + 81.255) = 81.32
+        ("a", 12.34, 12.34, 2.675, 2.68),  # root: round(v) = 2.67; b + (v - x) = 2.6750000000000007 -> 2.68
+        ("b", 1.5, 2.25, 3e16 + 1, 2.9999999999999996e16),  # huge: the detour through b + (v - x) loses a digit
+    ],
+)
+def test_shift_rounds_the_new_base_like_the_original(node: str, base: float, value: float, target: float, old_formula: float) -> None:
+    """A root's new base is round(v, 2), a hybrid's round(v − (x − b), 2) — not round(b + (v − x), 2)."""
+    scm = SCM.from_config(CHAIN)
+    j = scm.index[node]
+    bases, values = [0.0] * 3, [0.0] * 3
+    bases[j], values[j] = base, value
+    expected = round(target, 2) if not scm.has_parents(j) else round(target - (value - base), 2)
+    assert round(base + (target - value), 2) == old_formula != expected
+    assert scm.shift_base(bases, values, j, target) == expected
+    scm.shift_inplace(bases, values, j, target)
+    assert bases[j] == expected
+
+
+@pytest.mark.parametrize(
     ("patch", "needle"),
     [
         ({"edges": [{"from": "a", "to": "b"}]}, "edges declare"),

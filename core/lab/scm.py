@@ -8,10 +8,13 @@ equation text stands for the crystal's current base.  The frequency node's inter
 ``base_freq`` is a fixed constant.  Nodes are evaluated parents-first and every value is
 rounded to 2 decimals (Python's ``round(x, 2)``) before its children read it.
 
-Interventions (§2.4) are *shifts*: "set X to v" moves the crystal's base of X by
-``v − x`` (``x`` the current noise-free value), so X shows ``v`` but keeps listening to its
-parents.  For a root this equals ``do(X = v)``.  A hard ``do(X = v)`` (which freezes X) is
-available as an option.
+Interventions (§2.4) are *shifts*: "set X to v" moves the crystal's base of X so that X
+shows ``v`` but keeps listening to its parents.  The arithmetic is the original's: a root's
+new base is ``round(v, 2)``; a node with parents gets ``round(v − (x − b_X), 2)`` (``x`` its
+current noise-free value) — not ``round(b_X + (v − x), 2)``, which is the same number in
+exact arithmetic but rounds differently on half-way inputs (``81.645``) and loses digits at
+large magnitudes.  For a root this equals ``do(X = v)``.  A hard ``do(X = v)`` (which
+freezes X) is available as an option.
 
 The optional hidden disturbance (§1.6) adds ``w·h`` to the affected nodes, in topological
 order, so descendants see the perturbed value; it is applied by the caller passing ``h``.
@@ -338,7 +341,8 @@ class SCM:
         shifts = []
         for j in range(n):
             desc = self.descendants(j)
-            body = [f"def shift_{j}(b, v, target):", f"    b[{j}] = round(b[{j}] + (target - v[{j}]), 2)"]
+            base = f"round(target - (v[{j}] - b[{j}]), 2)" if self.has_parents(j) else "round(target, 2)"
+            body = [f"def shift_{j}(b, v, target):", f"    b[{j}] = {base}"]
             body += [assign[i] for i in self.order if i == j or i in desc]
             shifts.append("\n".join(body))
         namespace: dict[str, Any] = {}
@@ -407,9 +411,20 @@ class SCM:
         vals = self.evaluate_list(base_list, **kwargs)
         return {self.nodes[i]: vals[i] for i in self.order}
 
+    def has_parents(self, node: int) -> bool:
+        """True when *node*'s equation reads another node (a "hybrid"; otherwise a root)."""
+        eq = self.equations[node]
+        return bool(eq.terms or eq.general)
+
     def shift_base(self, bases: Sequence[float], values: Sequence[float], node: int, target: float) -> float:
-        """The new crystal base of *node* so its noise-free value becomes *target* (2-dp rounded)."""
-        return round(bases[node] + (target - values[node]), 2)
+        """The new crystal base of *node* so its noise-free value becomes *target* (2-dp rounded).
+
+        The original's arithmetic: ``round(target, 2)`` for a root,
+        ``round(target − (x − b), 2)`` for a node with parents (see the module docstring).
+        """
+        if self.has_parents(node):
+            return round(target - (values[node] - bases[node]), 2)
+        return round(target, 2)
 
     def descendants(self, node: int) -> frozenset[int]:
         """Indices of the nodes reachable from *node*."""
