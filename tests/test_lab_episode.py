@@ -99,6 +99,23 @@ def test_anchor_ceiling_is_optional() -> None:
     assert ep2.step(LabAction.submit(12345)).response["submitted"] == 12345
 
 
+def test_anchor_submissions_cannot_activate_on_the_last_submission() -> None:
+    """With anchor_submissions the 3rd correct submission fails (count before check); by default it succeeds."""
+    for anchor, success in ((True, False), (False, True)):
+        ep = Episode(_graph(), EpisodeConfig(anchor_submissions=anchor))
+        ep.reset(1)
+        ep.step(LabAction.submit(-50))
+        ep.step(LabAction.submit(-50))
+        obs = ep.step(LabAction.submit(ep.target_freq))
+        assert obs.success is success and obs.done and ep.submissions_used == 3
+    ep = Episode(_graph(), EpisodeConfig(anchor_submissions=True))
+    ep.reset(1)
+    ep.step(LabAction.submit(-50))
+    assert ep.step(LabAction.submit(ep.target_freq)).success  # the 2nd can still activate
+    assert "anchor_submissions" not in EpisodeConfig().to_json()
+    assert EpisodeConfig(**EpisodeConfig(anchor_submissions=True).to_json()).anchor_submissions
+
+
 def test_shift_versus_hard_do() -> None:
     """Under shifts a set child keeps following its parent; under do() it is frozen."""
     for mode, expected_follow in (("shift", True), ("do", False)):

@@ -11,7 +11,9 @@ Budgets (all in :class:`EpisodeConfig`): ``interventions`` (default: the graph's
 ``budget`` = 4(k−1); 0 for golden suites as in the anchor scripts), ``submissions`` = 3,
 ``tolerance`` = ±5 Hz (strict: ``|f − F*| < 5``).  Submissions are clamped at 0; the
 anchor's 10 000 Hz ceiling (which makes some large-graph targets unreachable, §8.8) is off
-by default and available as ``freq_ceiling=10000``.  Opening the reactor (or submitting a
+by default and available as ``freq_ceiling=10000``.  The original reactor counts a submission
+before checking the limit, so only its first ``submissions − 1`` can activate it;
+``anchor_submissions=True`` reproduces that (default: every submission can).  Opening the reactor (or submitting a
 frequency) locks the manipulator for the rest of the episode (§2.5).  Actions the
 environment cannot do (unknown property, non-numeric value, spent budget, locked machine)
 are *refused*: the episode continues, the step is counted and the observation says why.
@@ -90,6 +92,7 @@ class EpisodeConfig:
     known_structure: bool = False
     max_steps: int | None = None
     freq_ceiling: float | None = None
+    anchor_submissions: bool = False
 
     def __post_init__(self) -> None:
         for name in ("prior_records", "submissions"):
@@ -110,6 +113,8 @@ class EpisodeConfig:
             raise InputFormatError(f"freq_ceiling={self.freq_ceiling!r} must be a positive number or None")
         if self.max_steps is not None and (not isinstance(self.max_steps, int) or self.max_steps < 1):
             raise InputFormatError(f"max_steps={self.max_steps!r} must be a positive integer or None")
+        if not isinstance(self.anchor_submissions, bool):
+            raise InputFormatError(f"anchor_submissions={self.anchor_submissions!r} must be true or false")
 
     @classmethod
     def from_tag(cls, tag: str, **kwargs: Any) -> EpisodeConfig:
@@ -120,7 +125,16 @@ class EpisodeConfig:
         return cls(prior_records=int(m.group(1)), interventions=int(m.group(2)), **kwargs)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """The fields as JSON; options added later are written only when set (older run folders still resume)."""
+        d = asdict(self)
+        for name, default in _LATER_OPTIONS.items():
+            if d.get(name) == default:
+                del d[name]
+        return d
+
+
+#: Options added after run folders existed, with their defaults (left out of ``to_json`` when default).
+_LATER_OPTIONS: dict[str, Any] = {"anchor_submissions": False}
 
 
 @dataclass(frozen=True)
@@ -582,7 +596,9 @@ class Episode:
             clamped = min(clamped, float(self.config.freq_ceiling))
         self.submissions_used += 1
         self.submitted.append(clamped)
-        hit = abs(clamped - self.target_freq) < self.config.tolerance
+        # The original counts the submission before it checks the limit, so its last one cannot activate.
+        can_activate = not self.config.anchor_submissions or self.submissions_used < self.config.submissions
+        hit = can_activate and abs(clamped - self.target_freq) < self.config.tolerance
         if hit:
             self.success = True
             self.done = True
