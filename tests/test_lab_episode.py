@@ -61,6 +61,16 @@ def test_refusals_never_crash_and_are_counted() -> None:
     assert obs.interventions_used == 2 and obs.interventions_left == 0 and obs.step == 8
 
 
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), "NaN", "Infinity", "-Infinity", True, False])
+def test_nan_infinity_and_booleans_are_refused_without_spending_budget(value: object) -> None:
+    """The original accepts NaN, Infinity and true as values and spends a use; we refuse them and spend nothing."""
+    ep = Episode(_graph())
+    ep.reset(1)
+    obs = ep.step(LabAction.intervene("a", value))
+    assert obs.response["accepted"] is False and "finite number" in obs.response["refused"]
+    assert obs.interventions_used == 0 and obs.state == ep.manipulator_initial
+
+
 def test_reactor_locks_manipulator_and_checks_tolerance_strictly() -> None:
     """Opening the reactor locks the machine; |f − F*| < 5 activates, exactly 5 does not."""
     ep = Episode(_graph())
