@@ -344,6 +344,7 @@ class _State:
     h: float = 0.0
     base_int: list[bool] = field(default_factory=list)
     h_int: bool = True
+    types: dict[str, bool] | None = None
 
 
 class Episode:
@@ -372,6 +373,11 @@ class Episode:
         self._eq_int = _int_equations(graph)
         idx = self.scm.index
         self._parents = tuple(tuple(idx[p] for p in self.scm.graph.parents(n)) for n in self.scm.nodes)
+        self._needs_base = tuple(eq.base_coef != 0.0 for eq in self.scm.equations)
+        self._int_order = tuple(i for i in self.scm.order if self._eq_int[i])
+        #: each node and its descendants, by name (what an intervention can turn into floats)
+        self._downstream = tuple((n, *sorted(self.scm.graph.descendants(n))) for n in self.scm.nodes)
+        self._affected: frozenset[int] = frozenset()
 
     # ------------------------------------------------------------------ set-up
     def _crystal_bases(self, seed: int, role: int) -> list[float]:
@@ -404,16 +410,16 @@ class Episode:
         self, base_int: Sequence[bool], fixed: Mapping[int, float] = {}, h_int: bool | None = None
     ) -> list[bool]:
         """Which node values the original holds as ints (see :func:`_int_equations`)."""
-        scm = self.scm
-        flags = [False] * len(scm.nodes)
-        for i in scm.order:
-            ok = i not in fixed and self._eq_int[i]
-            if ok and scm.equations[i].base_coef != 0.0:
-                ok = base_int[i]
-            ok = ok and all(flags[p] for p in self._parents[i])
-            if ok and h_int is not None and i in self._affected:
-                ok = h_int
-            flags[i] = ok
+        flags = [False] * len(self._eq_int)
+        affected = self._affected if h_int is False else ()
+        for i in self._int_order:  # evaluation order, nodes whose equation can stay int
+            if (self._needs_base[i] and not base_int[i]) or i in fixed or i in affected:
+                continue
+            for p in self._parents[i]:
+                if not flags[p]:
+                    break
+            else:
+                flags[i] = True
         return flags
 
     def _hidden_is_int(self, raw_h: Any) -> bool:
@@ -478,7 +484,7 @@ class Episode:
         self.reactor_values = rvals
         self.target_freq = rvals[scm.freq]
         self.reactor_props = {scm.nodes[i]: rvals[i] for i in scm.order if i != scm.freq}
-        self._reactor_int = self._int_flags(self._base_types(meta.get("reactor")))
+        self._reactor_types = dict(zip(scm.nodes, self._int_flags(self._base_types(meta.get("reactor"))), strict=True))
         self.manipulator_initial = {scm.nodes[i]: shown[i] for i in scm.order}
         self._prior_shown: list[dict[str, int | float]] = []
         self.prior = self._prior_records(seed)
@@ -557,10 +563,10 @@ class Episode:
             oracle_chains=tuple(tuple(c) for c in chains),
             candidates=cands,
         )
-        flags = self._int_flags(st.base_int, st.fixed, st.h_int if self._hidden is not None else None)
-        types = {scm.nodes[i]: flags[i] for i in range(len(scm.nodes))}
-        reactor_types = {scm.nodes[i]: self._reactor_int[i] for i in range(len(scm.nodes))}
-        return replace(obs, text=_observation_text(obs, self.scm, types, reactor_types))
+        if st.types is None:  # recomputed only after an intervention changed a base or h
+            flags = self._int_flags(st.base_int, st.fixed, st.h_int if self._hidden is not None else None)
+            st.types = dict(zip(scm.nodes, flags, strict=True))
+        return replace(obs, text=_observation_text(obs, self.scm, st.types, self._reactor_types))
 
     # ------------------------------------------------------------------ stepping
     def step(self, action: LabAction) -> Observation:
@@ -640,6 +646,11 @@ class Episode:
             st.clean = scm.evaluate_list(st.bases, fixed=st.fixed or None)
         hid = self._hidden
         st.base_int[j] = False  # the original stores the set value as a float
+        if hid is None and st.types is not None:  # only j and what it feeds can turn float
+            for n in self._downstream[j]:
+                st.types[n] = False
+        else:
+            st.types = None
         if hid is not None:
             k = int(self._hrng.integers(0, len(hid.value_space)))
             st.h = float(hid.value_space[k])
@@ -846,7 +857,11 @@ def _observation_text(obs: Observation, scm: Any, types: Mapping[str, bool], rea
         elif resp.get("message"):
             lines.append(str(resp["message"]))
     lines.append("Crystal Analysis:")
-    lines += [f"  {disp.get(n, n)}: {_show(v, types.get(n, False))}" for n, v in obs.state.items()]
+    # _show inlined: this runs for every node of every step
+    lines += [
+        f"  {disp.get(n, n)}: {int(v) if types.get(n) and float(v).is_integer() else float(v)!r}"
+        for n, v in obs.state.items()
+    ]
     lines.append("  " + "\u2500" * 19)
     lines.append(
         f"  Uses: {obs.interventions_used}/{obs.interventions_used + obs.interventions_left} "
