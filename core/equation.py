@@ -700,28 +700,33 @@ class Equation:
 
 
 # ---------------------------------------------------------------------- parsing
-def _to_expr(tree: Any, classify: Any) -> Expr:
-    from lark import Token, Tree
+_BINARY: dict[str, Literal["+", "-", "*", "/"]] = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
 
-    if isinstance(tree, Token):  # pragma: no cover - the grammar wraps every token
-        raise InputFormatError(f"unexpected token {tree!r}")
-    assert isinstance(tree, Tree)
-    kind = tree.data
-    ch = tree.children
-    if kind == "number":
-        value = float(str(ch[0]))
-        if not math.isfinite(value):
-            raise _BigNumber(ch[0])
-        return Num(value)
-    if kind == "name":
-        sym: Sym = classify(str(ch[0]))
-        return sym
-    if kind in ("neg", "pos"):
-        return Unary("-" if kind == "neg" else "+", _to_expr(ch[0], classify))
-    if kind == "pow":
-        return BinOp("^", _to_expr(ch[0], classify), _to_expr(ch[2], classify))
-    op = {"add": "+", "sub": "-", "mul": "*", "div": "/"}[str(kind)]
-    return BinOp(op, _to_expr(ch[0], classify), _to_expr(ch[1], classify))  # type: ignore[arg-type]
+
+def _to_expr(tree: Any, classify: Any) -> Expr:
+    """Our tree from lark's parse tree (lark's classes are imported once per parse, not per node)."""
+    from lark import Tree
+
+    def conv(t: Any) -> Expr:
+        if not isinstance(t, Tree):  # pragma: no cover - the grammar wraps every token
+            raise InputFormatError(f"unexpected token {t!r}")
+        kind = t.data
+        ch = t.children
+        if kind == "number":
+            value = float(str(ch[0]))
+            if not math.isfinite(value):
+                raise _BigNumber(ch[0])
+            return Num(value)
+        if kind == "name":
+            sym: Sym = classify(str(ch[0]))
+            return sym
+        if kind == "neg" or kind == "pos":
+            return Unary("-" if kind == "neg" else "+", conv(ch[0]))
+        if kind == "pow":
+            return BinOp("^", conv(ch[0]), conv(ch[2]))
+        return BinOp(_BINARY[str(kind)], conv(ch[0]), conv(ch[1]))
+
+    return conv(tree)
 
 
 def parse_equation(
