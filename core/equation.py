@@ -19,20 +19,38 @@ The expression grammar is ``grammar/equation.lark`` (LALR): ``+ - * /``, powers 
 ``-x^2 == -(x^2)``), parentheses and JSON numbers.  :meth:`Equation.evaluate` computes
 the value without sympy; :meth:`Equation.to_sympy` gives the sympy expression for algebra;
 :meth:`Equation.linear_form` writes the right-hand side, for fixed variable values, as an
-affine function of the coefficients (what a data-consistency solver needs).
+affine function of the coefficients (what a data-consistency solver needs);
+:meth:`Equation.polynomial` expands it into monomials (what the lab's SCM compiles).
+
+**One arithmetic, compiled once.**  Every number is a float and every operation is the
+Python float operation of the same name, applied in the order of the tree: ``a + b*c + d``
+is ``(a + (b*c)) + d``.  So a value is exactly what Python computes for the same
+expression with float constants — including its failures: ``x/0`` raises
+``ZeroDivisionError``, ``10.0**400`` raises ``OverflowError``, ``(-8.0)**0.5`` is complex,
+``1e308*10`` is ``inf``.  :func:`compile_expr` turns a tree into a Python function of
+positional floats by printing it as Python source with float literals and the minimal
+parentheses (Python's precedence and associativity for these operators are the grammar's,
+so the source means the same tree) and compiling that once; :func:`evaluate_tree` is the
+reference tree walk it must agree with bit for bit (``properties/test_equation_compile.py``).
+:func:`python_source` is the printer, also used by the SCM to inline its equations into
+straight-line code.  The source never contains input text: names become argument names or
+the caller's bindings, numbers become ``repr`` of floats.
 
 >>> eq = parse_equation("freq = base + c_density*density")
 >>> eq.target, eq.variables, eq.coefficient_names
 ('resonanceFreq', ('density',), ('base', 'c_density'))
 >>> eq.evaluate({"density": 14}, {"base": 25, "c_density": 2})
 53.0
+>>> python_source(parse_equation("a - (b - c) * -d ^ 2").rhs)
+'a - (b - c) * -d ** 2.0'
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -44,14 +62,19 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "BinOp",
+    "CompiledExpr",
     "Equation",
     "Expr",
+    "Monomial",
     "Num",
     "Sym",
     "Term",
     "Unary",
+    "compile_expr",
+    "evaluate_tree",
     "is_coefficient_name",
     "parse_equation",
+    "python_source",
 ]
 
 _COEFF_RE = re.compile(
@@ -168,6 +191,193 @@ def _names(e: Expr | None, coefficient: bool) -> tuple[str, ...]:
     return tuple(seen)
 
 
+# ---------------------------------------------------------------------- compiled evaluation
+_APPLY: dict[str, Callable[[Any, Any], Any]] = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": lambda a, b: a / b,
+    "^": lambda a, b: a**b,
+}
+
+
+def _symbols(e: Expr) -> tuple[Sym, ...]:
+    seen: dict[Sym, None] = {}
+    for node in _walk(e):
+        if isinstance(node, Sym):
+            seen.setdefault(node, None)
+    return tuple(seen)
+
+
+def evaluate_tree(expr: Expr, env: Mapping[Sym, float | complex]) -> float | complex:
+    """The reference value of *expr*: a plain walk, left operand first, Python float operations.
+
+    No checks: ``/`` by zero raises ``ZeroDivisionError``, an overflowing ``**`` raises
+    ``OverflowError``, a negative base with a fractional exponent gives a complex number
+    that later operations carry along — exactly what Python does with the same expression.
+    Iterative, so any tree the parser builds can be walked.
+
+    >>> evaluate_tree(parse_equation("2^3^2 - x").rhs, {Sym("x"): 0.5})
+    511.5
+    """
+    out: list[Any] = []
+    stack: list[tuple[Expr, bool]] = [(expr, False)]
+    while stack:
+        e, ready = stack.pop()
+        if isinstance(e, Num):
+            out.append(e.value)
+        elif isinstance(e, Sym):
+            out.append(env[e])
+        elif isinstance(e, Unary):
+            if ready:
+                x = out.pop()
+                out.append(-x if e.op == "-" else +x)
+            else:
+                stack += [(e, True), (e.operand, False)]
+        elif ready:
+            b = out.pop()
+            out.append(_APPLY[e.op](out.pop(), b))
+        else:
+            stack += [(e, True), (e.right, False), (e.left, False)]
+    result: float | complex = out[0]
+    return result
+
+
+def _py_prec(e: Expr) -> int:
+    """Python precedence of *e*'s printed form: 1 sum, 2 product, 3 unary, 4 power, 5 atom."""
+    if isinstance(e, BinOp):
+        return {"+": 1, "-": 1, "*": 2, "/": 2, "^": 4}[e.op]
+    if isinstance(e, Unary):
+        return 3
+    if isinstance(e, Num) and math.isfinite(e.value) and math.copysign(1.0, e.value) < 0:
+        return 3
+    return 5
+
+
+def python_source(
+    expr: Expr,
+    bind: Callable[[Sym], str] | None = None,
+    constants: list[float] | None = None,
+) -> str:
+    """*expr* as Python source that means the same tree: float literals, minimal parentheses.
+
+    *bind* gives the source for a name (default: the name itself); the caller must bind
+    names to Python primaries (``_0``, ``v[3]``).  A non-finite number is appended to
+    *constants* and printed as ``_k<i>`` (the caller binds it); without *constants* it is
+    refused.  Python's precedence and associativity of ``+ - * / ** unary`` are the
+    grammar's, so ``ast.parse`` of the result gives back the tree.
+
+    >>> python_source(parse_equation("-(x^2)^y + 3/(a*b)").rhs)
+    '-(x ** 2.0) ** y + 3.0 / (a * b)'
+    """
+    name = bind if bind is not None else (lambda s: s.name)
+
+    def src(e: Expr) -> str:
+        if isinstance(e, Num):
+            if math.isfinite(e.value):
+                return repr(float(e.value))
+            if constants is None:
+                raise InputFormatError(f"number={e.value!r} has no Python literal; pass constants=[] to bind it")
+            constants.append(e.value)
+            return f"_k{len(constants) - 1}"
+        if isinstance(e, Sym):
+            return name(e)
+        if isinstance(e, Unary):
+            inner = src(e.operand)
+            return e.op + (f"({inner})" if _py_prec(e.operand) < 3 else inner)
+        left, right = src(e.left), src(e.right)
+        if e.op == "^":
+            if _py_prec(e.left) < 5:
+                left = f"({left})"
+            if _py_prec(e.right) < 3:
+                right = f"({right})"
+            return f"{left} ** {right}"
+        p = _py_prec(e)
+        if _py_prec(e.left) < p:
+            left = f"({left})"
+        if _py_prec(e.right) <= p:
+            right = f"({right})"
+        return f"{left} {e.op} {right}"
+
+    return src(expr)
+
+
+@dataclass(frozen=True, eq=False)
+class CompiledExpr:
+    """An expression compiled once into a Python function of positional floats.
+
+    ``function(*args)`` takes one value per entry of ``symbols`` (the distinct names in
+    first-seen order) and returns exactly :func:`evaluate_tree`'s value — float, or complex
+    after a fractional power of a negative number — or raises what it raises.  ``source``
+    is the compiled Python text (``""`` when the tree was too deep for Python's compiler
+    and ``function`` walks it instead).  Pickles by recompiling.
+    """
+
+    expr: Expr
+    symbols: tuple[Sym, ...]
+    source: str
+    function: Callable[..., Any]
+
+    def __call__(self, *args: float) -> float | complex:
+        result: float | complex = self.function(*args)
+        return result
+
+    def __reduce__(self) -> tuple[Callable[[Expr], CompiledExpr], tuple[Expr]]:
+        return (compile_expr, (self.expr,))
+
+
+def compile_expr(expr: Expr) -> CompiledExpr:
+    """Compile *expr* (see :class:`CompiledExpr`).
+
+    >>> f = compile_expr(parse_equation("base + c_A*A").rhs)
+    >>> [s.name for s in f.symbols], f.source, f(1, 2, 3.5)
+    (['base', 'c_A', 'A'], 'lambda _0, _1, _2: _0 + _1 * _2', 8.0)
+    """
+    symbols = _symbols(expr)
+    args = {s: f"_{i}" for i, s in enumerate(symbols)}
+    constants: list[float] = []
+    try:
+        source = f"lambda {', '.join(args.values())}: {python_source(expr, args.__getitem__, constants)}"
+        # The source holds only argument names, float literals and operators (never input
+        # text), and runs without builtins.
+        namespace: dict[str, Any] = {"__builtins__": {}, **{f"_k{i}": c for i, c in enumerate(constants)}}
+        function = eval(compile(source, "<equation>", "eval"), namespace)
+    except (RecursionError, MemoryError, SyntaxError):  # nesting beyond Python's compiler limits
+
+        def function(*values: float) -> float | complex:
+            return evaluate_tree(expr, dict(zip(symbols, values, strict=True)))
+
+        source = ""
+    return CompiledExpr(expr, symbols, source, function)
+
+
+#: A monomial of :meth:`Equation.polynomial`: sorted ``(name, power)`` pairs; ``()`` is the constant.
+Monomial = tuple[tuple[str, int], ...]
+
+
+def _mono_mul(a: Monomial, b: Monomial) -> Monomial:
+    powers: dict[str, int] = {}
+    for name, p in (*a, *b):
+        powers[name] = powers.get(name, 0) + p
+    return tuple(sorted(powers.items()))
+
+
+def _poly_add(a: dict[Monomial, float], b: dict[Monomial, float], sign: float = 1.0) -> dict[Monomial, float]:
+    out = dict(a)
+    for m, c in b.items():
+        out[m] = out.get(m, 0.0) + sign * c
+    return {m: c for m, c in out.items() if c != 0.0}
+
+
+def _poly_mul(a: dict[Monomial, float], b: dict[Monomial, float]) -> dict[Monomial, float]:
+    out: dict[Monomial, float] = {}
+    for ma, ca in a.items():
+        for mb, cb in b.items():
+            m = _mono_mul(ma, mb)
+            out[m] = out.get(m, 0.0) + ca * cb
+    return {m: c for m, c in out.items() if c != 0.0}
+
+
 @dataclass(frozen=True)
 class Term:
     """One additive term of the right-hand side, with its sign (``+1`` or ``-1``)."""
@@ -259,6 +469,11 @@ class Equation:
         return self.canonical()
 
     # ------------------------------------------------------------------ evaluation
+    @functools.cached_property
+    def compiled(self) -> CompiledExpr | None:
+        """The right-hand side compiled once (:func:`compile_expr`); ``None`` for the empty equation."""
+        return None if self.rhs is None else compile_expr(self.rhs)
+
     def evaluate(
         self,
         values: Mapping[str, float | None],
@@ -267,8 +482,35 @@ class Equation:
         """The right-hand side for the given variable *values* and *coefficients*.
 
         Raises :class:`~causalcheck.errors.InputFormatError` when a name has no numeric value
-        or the arithmetic is undefined (division by zero, overflow, a complex power).
+        or the arithmetic is undefined (division by zero, overflow, a complex power) or not
+        finite.  Runs the :attr:`compiled` function; when that fails or is not a finite
+        float, the checked tree walk runs instead and says why (the first problem in
+        left-to-right order).
         """
+        compiled = self.compiled
+        if compiled is not None:
+            args: list[float] = []
+            for s in compiled.symbols:
+                v = (coefficients if s.is_coefficient else values).get(s.name)
+                if v is None or isinstance(v, bool) or not isinstance(v, (int, float)):
+                    break
+                args.append(float(v))
+            else:
+                try:
+                    result = compiled.function(*args)
+                except (OverflowError, ZeroDivisionError):
+                    pass
+                else:
+                    if type(result) is float and math.isfinite(result):
+                        return result
+        return self._evaluate_checked(values, coefficients)
+
+    def _evaluate_checked(
+        self,
+        values: Mapping[str, float | None],
+        coefficients: Mapping[str, float | None],
+    ) -> float:
+        """:meth:`evaluate` as a tree walk that checks every step and names what went wrong."""
         if self.rhs is None:
             raise InputFormatError(f"equation={self.text!r} is empty and cannot be evaluated")
 
@@ -378,6 +620,52 @@ class Equation:
             raise InputFormatError(f"equation={self.text!r} cannot be evaluated: {exc}") from None
         return c, {k: x for k, x in w.items()}
 
+    def polynomial(self, *, max_power: int = 8, what: str = "equation") -> dict[Monomial, float]:
+        """The right-hand side expanded into ``{monomial: coefficient}`` over its names.
+
+        Integer powers ``0 … max_power`` of any sub-expression and division by a non-zero
+        constant are allowed; monomials whose coefficient cancels to 0 are dropped.  Names
+        are taken as written (variables and coefficients alike).  Raises
+        :class:`~causalcheck.errors.InputFormatError` naming ``what=<text>`` otherwise.
+
+        >>> parse_equation("b + 2 * x ^ 2 - x").polynomial()
+        {(('b', 1),): 1.0, (('x', 2),): 2.0, (('x', 1),): -1.0}
+        """
+        if self.rhs is None:
+            raise InputFormatError(f"{what}={self.text!r} must be a non-empty expression")
+
+        def walk(e: Expr) -> dict[Monomial, float]:
+            if isinstance(e, Num):
+                return {(): e.value} if e.value != 0 else {}
+            if isinstance(e, Sym):
+                return {((e.name, 1),): 1.0}
+            if isinstance(e, Unary):
+                inner = walk(e.operand)
+                return {m: -c for m, c in inner.items()} if e.op == "-" else inner
+            left, right = walk(e.left), walk(e.right)
+            if e.op == "+":
+                return _poly_add(left, right)
+            if e.op == "-":
+                return _poly_add(left, right, -1.0)
+            if e.op == "*":
+                return _poly_mul(left, right)
+            if e.op == "/":
+                if set(right) - {()} or not right:
+                    raise InputFormatError(f"{what}={self.text!r} divides by a variable or zero")
+                return {m: c / right[()] for m, c in left.items()}
+            exp = right.get((), 0.0) if set(right) <= {()} else None
+            if exp is None or exp != int(exp) or exp < 0 or exp > max_power:
+                raise InputFormatError(f"{what}={self.text!r} has a power that is not a small non-negative integer")
+            out: dict[Monomial, float] = {(): 1.0}
+            for _ in range(int(exp)):
+                out = _poly_mul(out, left)
+            return out
+
+        try:
+            return walk(self.rhs)
+        except RecursionError:
+            raise InputFormatError(f"{what}={self.text!r} nests too deeply") from None
+
     def is_linear_in_coefficients(self) -> bool:
         """True when the right-hand side is affine in its coefficients for any variable values."""
         probe = {v: 1.5 for v in self.variables}
@@ -412,28 +700,33 @@ class Equation:
 
 
 # ---------------------------------------------------------------------- parsing
-def _to_expr(tree: Any, classify: Any) -> Expr:
-    from lark import Token, Tree
+_BINARY: dict[str, Literal["+", "-", "*", "/"]] = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
 
-    if isinstance(tree, Token):  # pragma: no cover - the grammar wraps every token
-        raise InputFormatError(f"unexpected token {tree!r}")
-    assert isinstance(tree, Tree)
-    kind = tree.data
-    ch = tree.children
-    if kind == "number":
-        value = float(str(ch[0]))
-        if not math.isfinite(value):
-            raise _BigNumber(ch[0])
-        return Num(value)
-    if kind == "name":
-        sym: Sym = classify(str(ch[0]))
-        return sym
-    if kind in ("neg", "pos"):
-        return Unary("-" if kind == "neg" else "+", _to_expr(ch[0], classify))
-    if kind == "pow":
-        return BinOp("^", _to_expr(ch[0], classify), _to_expr(ch[2], classify))
-    op = {"add": "+", "sub": "-", "mul": "*", "div": "/"}[str(kind)]
-    return BinOp(op, _to_expr(ch[0], classify), _to_expr(ch[1], classify))  # type: ignore[arg-type]
+
+def _to_expr(tree: Any, classify: Any) -> Expr:
+    """Our tree from lark's parse tree (lark's classes are imported once per parse, not per node)."""
+    from lark import Tree
+
+    def conv(t: Any) -> Expr:
+        if not isinstance(t, Tree):  # pragma: no cover - the grammar wraps every token
+            raise InputFormatError(f"unexpected token {t!r}")
+        kind = t.data
+        ch = t.children
+        if kind == "number":
+            value = float(str(ch[0]))
+            if not math.isfinite(value):
+                raise _BigNumber(ch[0])
+            return Num(value)
+        if kind == "name":
+            sym: Sym = classify(str(ch[0]))
+            return sym
+        if kind == "neg" or kind == "pos":
+            return Unary("-" if kind == "neg" else "+", conv(ch[0]))
+        if kind == "pow":
+            return BinOp("^", conv(ch[0]), conv(ch[2]))
+        return BinOp(_BINARY[str(kind)], conv(ch[0]), conv(ch[1]))
+
+    return conv(tree)
 
 
 def parse_equation(
@@ -444,10 +737,14 @@ def parse_equation(
     source: str = "<equation>",
     offset: int = 0,
     document: str | None = None,
+    raw_names: bool = False,
 ) -> Equation:
     """Parse a structural equation; ``""`` gives the empty equation.
 
     *coefficients* and *nodes* are hints for sorting names (see the module docstring).
+    With *raw_names* no name is normalised (the target and variables stay as written, so
+    ``freq`` stays ``freq``): the form for evaluating a formula whose names are looked up
+    as written (the formula error, the SCM's ``computation`` strings).
     Raises :class:`~causalcheck.errors.DSLSyntaxError` with line, column, the expected tokens
     and a caret.  *offset*/*document* place *text* inside a larger document for messages.
     """
@@ -479,12 +776,14 @@ def parse_equation(
     except RecursionError:
         raise DSLSyntaxError(f"equation nests too deeply ({len(text)} characters)", text=text, source=source) from None
     coeff_hint = set(coefficients)
-    node_hint = {normalize_node(n) for n in nodes}
+    node_hint = set(nodes) if raw_names else {normalize_node(n) for n in nodes}
+
+    norm_name: Callable[[str], str] = (lambda n: n) if raw_names else normalize_node
 
     def classify(name: str) -> Sym:
         if name in coeff_hint:
             return Sym(name, True)
-        norm = normalize_node(name)
+        norm = norm_name(name)
         if norm in node_hint:
             return Sym(norm, False)
         if is_coefficient_name(name):
@@ -493,7 +792,7 @@ def parse_equation(
 
     children = tree.children
     if len(children) == 2:
-        target: str | None = normalize_node(str(children[0]))
+        target: str | None = str(children[0]) if raw_names else normalize_node(str(children[0]))
         body = children[1]
     else:
         target, body = None, children[0]

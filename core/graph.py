@@ -16,6 +16,7 @@ all of them onto ``resonanceFreq`` exactly as the official scorer does (causalab
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -35,13 +36,17 @@ _FREQ_ALIASES = frozenset({"freq", "resonancefreq", "frequency", "resonancefrequ
 _STRIP = re.compile(r"[\s_\-]+")
 
 
+# Both are pure functions of a string that run for every node name of every record, edge and
+# step, so they are memoised here, once (bounded; the cached function pickles by name).
+@functools.lru_cache(maxsize=16384)
 def is_freq_alias(name: str) -> bool:
-    """True when *name* is one of the spellings the official scorer accepts for the frequency."""
+    """True when *name* is one of the spellings the official scorer accepts for the frequency (memoised)."""
     return _STRIP.sub("", name.strip()).lower() in _FREQ_ALIASES
 
 
+@functools.lru_cache(maxsize=16384)
 def normalize_node(name: str) -> str:
-    """Trim *name* and map every frequency alias to :data:`FREQ`; other names keep their case.
+    """Trim *name* and map every frequency alias to :data:`FREQ`; other names keep their case (memoised).
 
     >>> normalize_node(" Resonance_Freq "), normalize_node("density")
     ('resonanceFreq', 'density')

@@ -29,7 +29,6 @@ symmetric in its two arguments (missing and extra swap).
 
 from __future__ import annotations
 
-import ast
 import functools
 import math
 import re
@@ -37,7 +36,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from causalcheck.errors import InputFormatError
+from causalcheck.equation import CompiledExpr, parse_equation
+from causalcheck.errors import CausalCheckError, InputFormatError
 from causalcheck.graph import FREQ, normalize_node
 
 __all__ = [
@@ -62,9 +62,6 @@ __all__ = [
 ]
 
 Pair = tuple[str, str]
-
-#: Memoised :func:`normalize_node` (pure; scoring calls it for every edge of every step).
-_norm = functools.lru_cache(maxsize=8192)(normalize_node)
 
 
 @dataclass(frozen=True)
@@ -121,11 +118,11 @@ def set_prf(pred: Iterable[Any], true: Iterable[Any]) -> PRF:
 
 def _pair(item: Any) -> Pair:
     if type(item) is tuple and len(item) == 2 and type(item[0]) is str and type(item[1]) is str:
-        return (_norm(item[0]), _norm(item[1]))
+        return (normalize_node(item[0]), normalize_node(item[1]))
     if type(item) is dict and "from" in item and "to" in item:
         a, b = item["from"], item["to"]
         if type(a) is str and type(b) is str:
-            return (_norm(a), _norm(b))
+            return (normalize_node(a), normalize_node(b))
     if isinstance(item, Mapping):
         if "from" not in item or "to" not in item:
             raise InputFormatError(f"edge {item!r} must have 'from' and 'to'")
@@ -139,7 +136,7 @@ def _pair(item: Any) -> Pair:
             raise InputFormatError(f"edge {item!r} must be a (cause, effect) pair") from None
     if not isinstance(a, str) or not isinstance(b, str):
         raise InputFormatError(f"edge {item!r} must name its nodes with strings")
-    return (_norm(a), _norm(b))
+    return (normalize_node(a), normalize_node(b))
 
 
 def normalize_pairs(pairs: Iterable[Any]) -> frozenset[Pair]:
@@ -189,7 +186,7 @@ def _shd_sets(p: frozenset[Pair], t: frozenset[Pair], double_count_reversal: boo
 
 def roots_upstream_of(pairs: Iterable[Any], target: str = FREQ) -> frozenset[str]:
     """Nodes without parents that have a directed path to *target* (CausaLab's "root nodes")."""
-    return _roots(normalize_pairs(pairs), _norm(target))
+    return _roots(normalize_pairs(pairs), normalize_node(target))
 
 
 def _roots(edges: Iterable[Pair], tgt: str) -> frozenset[str]:
@@ -354,50 +351,18 @@ class FormulaResult:
         }
 
 
-_BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
-
-
-class _Floats(ast.NodeTransformer):
-    """Check that a tree is arithmetic only and turn every constant into a float.
-
-    Float constants make ``**`` float exponentiation (it overflows instead of building huge
-    integers), so the checked tree can be compiled and evaluated without builtins.
-    """
-
-    def generic_visit(self, node: ast.AST) -> ast.AST:
-        if isinstance(node, ast.Constant):
-            const = _number(node.value)
-            if const is None:
-                raise ValueError(f"unsupported constant {node.value!r}")
-            return ast.copy_location(ast.Constant(const), node)
-        ok = (
-            isinstance(node, (ast.Expression, ast.Name, ast.Load))
-            or (isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.UAdd, ast.USub)))
-            or (isinstance(node, ast.BinOp) and isinstance(node.op, _BINOPS))
-            or isinstance(node, (ast.UAdd, ast.USub, *_BINOPS))
-        )
-        if not ok:
-            raise ValueError(f"unsupported element {type(node).__name__}")
-        return super().generic_visit(node)
-
-
 @functools.lru_cache(maxsize=1024)
-def _compile(equation: str) -> tuple[Any, tuple[str, ...]] | str:
-    """Compiled right-hand side and its names, or the reason it cannot be used (memoised)."""
+def _prepare(equation: str) -> CompiledExpr | str:
+    """The compiled right-hand side (names as written), or why it cannot be used (memoised)."""
     text = equation.split("=", 1)[1] if "=" in equation else equation
-    text = text.strip().replace("^", "**")
-    if not text:
+    if not text.strip():
         return "empty equation"
     try:
-        tree = ast.parse(text, mode="eval")
-    except SyntaxError:
+        compiled = parse_equation(text, raw_names=True).compiled
+    except CausalCheckError:
         return f"equation {equation!r} does not parse"
-    names = tuple(sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}))
-    try:
-        checked = ast.fix_missing_locations(_Floats().visit(tree))
-    except ValueError as exc:
-        return f"cannot evaluate {equation!r}: {exc}"
-    return compile(checked, "<equation>", "eval"), names
+    assert compiled is not None
+    return compiled
 
 
 def formula_error(
@@ -409,10 +374,12 @@ def formula_error(
 ) -> FormulaResult:
     """Evaluate a frequency equation on the reactor crystal and compare with the TRUE target.
 
-    The right-hand side (text after the first ``=``) may use numbers, ``+ - * /``, ``**`` or
-    ``^`` (power, as in the SCM files; the published scorer rejects ``^``), parentheses and
-    names.  A name takes its value from *coefficients* (numeric entries of the hypothesis),
-    else from *values* (the reactor crystal's properties); exact name first, then
+    The right-hand side (text after the first ``=``) is read with the equation grammar
+    (:mod:`causalcheck.equation`): numbers, ``+ - * /``, ``**`` or ``^`` (power, as in the
+    SCM files; the published scorer rejects ``^``), parentheses and names; it is evaluated
+    with float arithmetic in Python's order (:func:`~causalcheck.equation.compile_expr`).
+    A name takes its value from *coefficients* (numeric entries of the hypothesis), else
+    from *values* (the reactor crystal's properties); exact name first, then
     case-insensitive.  ``hit`` is ``|predicted − target| ≤ tolerance``.
     """
     return formula_errors(equation, [(values, target)], coefficients, tolerance)[0]
@@ -437,38 +404,38 @@ def formula_errors(
 ) -> list[FormulaResult]:
     """:func:`formula_error` for several ``(values, target)`` rows with one equation and one
     set of coefficients (the names found in *coefficients* are looked up once)."""
-    compiled = _compile(equation)
+    compiled = _prepare(equation)
     if isinstance(compiled, str):
         return [FormulaResult(None, target, None, None, (), compiled) for _, target in rows]
-    tree, names = compiled
+    names = tuple(sorted(s.name for s in compiled.symbols))
     coeffs = coefficients or {}
-    fixed = {name: _lookup(name, coeffs) for name in names}
-    return [_evaluate(equation, tree, names, fixed, values, target, tolerance) for values, target in rows]
+    fixed = {s.name: _lookup(s.name, coeffs) for s in compiled.symbols}
+    return [_evaluate(equation, compiled, names, fixed, values, target, tolerance) for values, target in rows]
 
 
 def _evaluate(
     equation: str,
-    tree: Any,
+    compiled: CompiledExpr,
     names: tuple[str, ...],
     fixed: Mapping[str, float | None],
     values: Mapping[str, float],
     target: float,
     tolerance: float,
 ) -> FormulaResult:
-    env: dict[str, float] = {}
+    args: list[float] = []
     missing: list[str] = []
-    for name in names:
-        found = fixed[name]
+    for s in compiled.symbols:
+        found = fixed[s.name]
         if found is None:
-            found = _lookup(name, values)
+            found = _lookup(s.name, values)
         if found is None:
-            missing.append(name)
+            missing.append(s.name)
         else:
-            env[name] = found
+            args.append(found)
     if missing:
-        return FormulaResult(None, target, None, None, names, f"no value for {missing!r}")
+        return FormulaResult(None, target, None, None, names, f"no value for {sorted(missing)!r}")
     try:
-        value = eval(tree, {"__builtins__": {}}, env)  # checked arithmetic-only code, see _Floats
+        value = compiled.function(*args)
     except (ZeroDivisionError, OverflowError) as exc:
         return FormulaResult(None, target, None, None, names, f"cannot evaluate {equation!r}: {exc}")
     if not isinstance(value, float):

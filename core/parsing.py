@@ -39,9 +39,7 @@ from typing import Any
 from causalcheck._extract import candidates
 from causalcheck.equation import Equation, format_number, is_coefficient_name, parse_equation
 from causalcheck.errors import CausalCheckError, DSLSyntaxError, InputFormatError
-from causalcheck.graph import FREQ, CausalGraph, Edge
-from causalcheck.graph import is_freq_alias as _graph_is_freq_alias
-from causalcheck.graph import normalize_node as _graph_normalize_node
+from causalcheck.graph import FREQ, CausalGraph, Edge, is_freq_alias, normalize_node
 from causalcheck.records import (
     Action,
     DataPoint,
@@ -202,19 +200,6 @@ def _node(name: Any, where: str, warn: _Warn) -> str | None:
 def _norm_key(key: str) -> str:
     k = re.sub(r"[\s\-]+", "_", key.strip()).lower()
     return _KEY_ALIASES.get(k, k)
-
-
-# Node names repeat in every entry of every record; memoise the normalisation.
-@lru_cache(maxsize=4096)
-def normalize_node(name: str) -> str:
-    """Cached :func:`causalcheck.graph.normalize_node`."""
-    return str(_graph_normalize_node(name))
-
-
-@lru_cache(maxsize=4096)
-def is_freq_alias(name: str) -> bool:
-    """Cached :func:`causalcheck.graph.is_freq_alias`."""
-    return bool(_graph_is_freq_alias(name))
 
 
 # ============================================================================ hypothesis (JSON)

@@ -107,3 +107,24 @@ def test_compiled_shift_equals_reference_evaluation(g: SuiteGraph, moves: list[t
         ref_bases[j] = scm.shift_base(ref_bases, ref_vals, j, v)
         ref_vals = scm.evaluate_list(ref_bases, fixed={})
         assert vals == ref_vals and bases == ref_bases
+
+
+@settings(max_examples=200)
+@given(
+    graphs,
+    st.integers(0, 60),
+    st.floats(-1e6, 1e6).map(lambda x: round(x, 2)),
+    st.one_of(st.floats(-1e18, 1e18), st.integers(-10**6, 10**6).map(lambda k: k / 1000 + 0.0005)),
+)
+def test_shift_base_is_the_originals_arithmetic(g: SuiteGraph, pick: int, base: float, target: float) -> None:
+    """shift_base and the compiled shift equal a transcription of the original: round(v) for roots, round(v − (x − b)) else."""
+    scm = g.scm
+    j = scm.controllable[pick % len(scm.controllable)]
+    bases = [float((7 * i) % 100) for i in range(len(scm.nodes))]
+    bases[j] = base
+    vals = scm.evaluate_list(bases)
+    x, b = vals[j], bases[j]
+    original = round(target - (x - b), 2) if scm.graph.parents(scm.nodes[j]) else round(target, 2)
+    assert scm.shift_base(bases, vals, j, target) == original
+    scm.shift_inplace(bases, vals, j, target)
+    assert bases[j] == original

@@ -2,8 +2,21 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
-from causalcheck.equation import BinOp, Num, Sym, Unary, is_coefficient_name, parse_equation
+from causalcheck.equation import (
+    BinOp,
+    Expr,
+    Num,
+    Sym,
+    Unary,
+    compile_expr,
+    evaluate_tree,
+    is_coefficient_name,
+    parse_equation,
+    python_source,
+)
 from causalcheck.errors import CausalCheckError, DSLSyntaxError, InputFormatError
 
 
@@ -87,6 +100,77 @@ def test_evaluate_undefined_arithmetic():
         parse_equation("x^0.5").evaluate({"x": -4})
     with pytest.raises(CausalCheckError):
         parse_equation("10^x").evaluate({"x": 1e6})
+
+
+def test_evaluate_reports_the_first_problem_left_to_right():
+    """The compiled fast path falls back to the checked walk, so the message names the first failure in order."""
+    with pytest.raises(InputFormatError, match="divides by zero"):
+        parse_equation("1/0 + x").evaluate({})
+    with pytest.raises(InputFormatError, match="'x'"):
+        parse_equation("x + 1/0").evaluate({})
+    with pytest.raises(InputFormatError, match="evaluates to inf"):
+        parse_equation("x*10").evaluate({"x": 1e308})
+
+
+def test_evaluate_keeps_python_float_order():
+    """``a + b*c + d`` is ((a + b·c) + d) and constants are floats: the result is Python's, bit for bit."""
+    eq = parse_equation("a + b*c + d")
+    vals = {"a": 0.1, "b": 0.2, "c": 0.3, "d": 1e16}
+    assert eq.evaluate(vals) == (0.1 + 0.2 * 0.3) + 1e16
+    assert parse_equation("2^-1074 * 2^1023").evaluate({}) == 2.0**-1074 * 2.0**1023
+    with pytest.raises(InputFormatError, match="out of range"):
+        parse_equation("2^1024").evaluate({})  # float power: overflow, not a huge integer
+    assert parse_equation("-2^2").evaluate({}) == -4.0 and parse_equation("(-2)^2").evaluate({}) == 4.0
+
+
+def test_compiled_source_and_pickle():
+    """The compiled function is Python source over argument names and float literals; it pickles by recompiling."""
+    eq = parse_equation("freq = base + c_A*A^2")
+    f = eq.compiled
+    assert f is not None and f.source == "lambda _0, _1, _2: _0 + _1 * _2 ** 2.0"
+    again = pickle.loads(pickle.dumps(eq))
+    assert again == eq and again.evaluate({"A": 3}, {"base": 1, "c_A": 2}) == 19.0
+    assert pickle.loads(pickle.dumps(f))(1.0, 2.0, 3.0) == 19.0
+
+
+def test_deep_trees_compile_or_fall_back_to_the_walk():
+    """A tree beyond Python's nesting limit is walked instead of compiled, with the same value."""
+    deep: Expr = Sym("x")
+    for k in range(300):
+        deep = BinOp("-", Num(float(k)), deep)  # right-nested: 300 levels of parentheses
+    f = compile_expr(deep)
+    assert f.source == ""
+    assert f(0.5) == evaluate_tree(deep, {Sym("x"): 0.5})
+    flat: Expr = Sym("x")
+    for k in range(300):
+        flat = BinOp("+", flat, Num(float(k)))  # left-nested: no parentheses needed
+    g = compile_expr(flat)
+    assert g.source and "(" not in g.source and g(0.5) == evaluate_tree(flat, {Sym("x"): 0.5})
+
+
+def test_python_source_binds_non_finite_numbers():
+    """inf and nan have no literal: they are bound as constants, or refused without a constants list."""
+    consts: list[float] = []
+    assert python_source(BinOp("*", Num(float("inf")), Sym("x")), constants=consts) == "_k0 * x"
+    assert consts == [float("inf")]
+    with pytest.raises(InputFormatError, match="inf"):
+        python_source(Num(float("inf")))
+
+
+def test_raw_names_keep_frequency_spellings():
+    """With raw_names nothing is normalised: ``freq`` stays ``freq``."""
+    assert parse_equation("freq = base + Freq", raw_names=True).variables == ("Freq",)
+    assert parse_equation("freq = base + Freq", raw_names=True).target == "freq"
+    assert parse_equation("freq = base + Freq").variables == ("resonanceFreq",)
+
+
+def test_polynomial_expansion():
+    """polynomial() multiplies out products and integer powers; it refuses division by a name and big powers."""
+    assert parse_equation("(a + 1)^2 / 2").polynomial() == {(("a", 2),): 0.5, (("a", 1),): 1.0, (): 0.5}
+    with pytest.raises(InputFormatError, match="divides"):
+        parse_equation("1/a").polynomial()
+    with pytest.raises(InputFormatError, match="power"):
+        parse_equation("a^9").polynomial()
 
 
 def test_linear_form_in_coefficients():

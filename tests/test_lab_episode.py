@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -61,6 +62,16 @@ def test_refusals_never_crash_and_are_counted() -> None:
     assert obs.interventions_used == 2 and obs.interventions_left == 0 and obs.step == 8
 
 
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), "NaN", "Infinity", "-Infinity", True, False])
+def test_nan_infinity_and_booleans_are_refused_without_spending_budget(value: object) -> None:
+    """The original accepts NaN, Infinity and true as values and spends a use; we refuse them and spend nothing."""
+    ep = Episode(_graph())
+    ep.reset(1)
+    obs = ep.step(LabAction.intervene("a", value))
+    assert obs.response["accepted"] is False and "finite number" in obs.response["refused"]
+    assert obs.interventions_used == 0 and obs.state == ep.manipulator_initial
+
+
 def test_reactor_locks_manipulator_and_checks_tolerance_strictly() -> None:
     """Opening the reactor locks the machine; |f − F*| < 5 activates, exactly 5 does not."""
     ep = Episode(_graph())
@@ -97,6 +108,23 @@ def test_anchor_ceiling_is_optional() -> None:
     ep2 = Episode(_graph())
     ep2.reset(1)
     assert ep2.step(LabAction.submit(12345)).response["submitted"] == 12345
+
+
+def test_anchor_submissions_cannot_activate_on_the_last_submission() -> None:
+    """With anchor_submissions the 3rd correct submission fails (count before check); by default it succeeds."""
+    for anchor, success in ((True, False), (False, True)):
+        ep = Episode(_graph(), EpisodeConfig(anchor_submissions=anchor))
+        ep.reset(1)
+        ep.step(LabAction.submit(-50))
+        ep.step(LabAction.submit(-50))
+        obs = ep.step(LabAction.submit(ep.target_freq))
+        assert obs.success is success and obs.done and ep.submissions_used == 3
+    ep = Episode(_graph(), EpisodeConfig(anchor_submissions=True))
+    ep.reset(1)
+    ep.step(LabAction.submit(-50))
+    assert ep.step(LabAction.submit(ep.target_freq)).success  # the 2nd can still activate
+    assert "anchor_submissions" not in EpisodeConfig().to_json()
+    assert EpisodeConfig(**EpisodeConfig(anchor_submissions=True).to_json()).anchor_submissions
 
 
 def test_shift_versus_hard_do() -> None:
@@ -192,3 +220,64 @@ def test_step_before_reset_and_step_limit() -> None:
     for _ in range(3):
         obs = ep.step(LabAction("wait"))
     assert obs.done and ep.done_reason == "step-limit"
+
+
+def _sample_prompts(sample_run: Path) -> list[str]:
+    """The raw prompts of the official sample run (raw_io.jsonl is concatenated pretty-printed JSON)."""
+    text = (sample_run / "raw_io.jsonl").read_text(encoding="utf-8")
+    dec, i, out = json.JSONDecoder(), 0, []
+    while i < len(text):
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if i >= len(text):
+            break
+        obj, i = dec.raw_decode(text, i)
+        raw = obj["raw_input"]
+        out.append(raw if isinstance(raw, str) else json.dumps(raw, ensure_ascii=False))
+    return out
+
+
+def _unescape(prompt: str) -> str:
+    """The prompt with the JSON escapes of its embedded UI text undone (``\\n``, ``\\u2500``)."""
+    return re.sub(r"\\u([0-9a-fA-F]{4})", lambda m: chr(int(m.group(1), 16)), prompt.replace("\\n", "\n"))
+
+
+def _block(prompt: str, start: str, end: str) -> list[str]:
+    """The lines of the first block of *prompt* from the line *start* to the line containing *end*."""
+    lines = _unescape(prompt).splitlines()
+    first = next(k for k, line in enumerate(lines) if line.strip() == start)
+    last = next(k for k in range(first, len(lines)) if end in lines[k])
+    return lines[first : last + 1]
+
+
+def test_texts_print_like_the_original(sample_run: Path) -> None:
+    """Prior records, the manipulator block and the reactor block read as in the official sample prompts.
+
+    The sample crystal (4nodes_0; manipulator density 39, moisture 86, quantumSize base 70;
+    reactor 97, 34, base 17) is put in through crystal presets; after "moisture to 50" the
+    values are the sample's ``Moisture: 50.0`` / ``Resonance Frequency (Hz): 114.0``.
+    """
+    config = json.loads((sample_run / "graph_config.json").read_text(encoding="utf-8"))
+    config["quadratic_metadata"] = {
+        "property_manipulator": {"density": 39, "moisture": 86, "quantumSize": 70},
+        "reactor": {"density": 97, "moisture": 34, "quantumSize": 17},
+    }
+    ep = Episode(parse_suite_record(config), EpisodeConfig(interventions=12))
+    task, obs0 = ep.reset(1)
+    prompts = _sample_prompts(sample_run)
+    theirs = [line for line in _unescape(prompts[0]).splitlines() if line.startswith("- Observation")]
+    ours = [line for line in task.text.splitlines() if line.startswith("- Observation")]
+    assert ours == theirs == [
+        "- Observation 1: {'density': 14, 'moisture': 3, 'resonanceFreq': 42.0, 'quantumSize': 95}",
+        "- Observation 2: {'density': 35, 'moisture': 31, 'resonanceFreq': 91.0, 'quantumSize': 129}",
+    ]
+    manipulator = [p for p in prompts if "Crystal Analysis:" in p]
+    assert _block(obs0.text, "Crystal Analysis:", "Uses:") == _block(manipulator[0], "Crystal Analysis:", "Uses:")
+    obs = ep.step(LabAction.intervene("moisture", 50))
+    after = next(p for p in manipulator if "Moisture: 50.0" in p)
+    assert _block(obs.text, "Crystal Analysis:", "Uses:") == _block(after, "Crystal Analysis:", "Uses:")
+    obs = ep.step(LabAction("open_reactor"))
+    reactor = next(p for p in prompts if "Crystal properties (directly shown):" in p)
+    theirs_r = [line for line in _block(reactor, "Crystal properties (directly shown):", "quantumSize") if "temperatureC" not in line]
+    assert _block(obs.text, "Crystal properties (directly shown):", "quantumSize") == theirs_r  # no distractor here
+    assert "Usage: 0/3 submissions." in obs.text.splitlines() and "Usage: 0/3 submissions." in _unescape(reactor)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from causalcheck.errors import InputFormatError
-from causalcheck.lab.scm import SCM, parse_polynomial
+from causalcheck.lab.scm import SCM, parse_computation
 from causalcheck.lab.suites import load_suite
 
 CHAIN = {
@@ -25,18 +25,23 @@ CHAIN = {
 }
 
 
-def test_parse_polynomial_handles_powers_and_signs() -> None:
+def test_computation_polynomial_handles_powers_and_signs() -> None:
     """`^` is a power, subtraction and unary minus give negative coefficients."""
-    poly = parse_polynomial("c + 2 * (x ^ 2) - -x - 3*x")
+    poly = parse_computation("c + 2 * (x ^ 2) - -x - 3*x").polynomial()
     assert poly == {(("c", 1),): 1.0, (("x", 2),): 2.0, (("x", 1),): -2.0}
 
 
-@pytest.mark.parametrize("text", ["", "x(", "f(x)", "x ** y", "x / y", "'a'"])
-def test_parse_polynomial_rejects_non_polynomials(text: str) -> None:
+def test_computation_names_stay_as_written() -> None:
+    """A computation's names are not normalised: ``freq`` is a param name, not the frequency."""
+    assert parse_computation("base + freq * x").polynomial() == {(("base", 1),): 1.0, (("freq", 1), ("x", 1)): 1.0}
+
+
+@pytest.mark.parametrize("text", ["", "x(", "f(x)", "x ** y", "x / y", "'a'", "x ^ 9", "x / (y - y)"])
+def test_computation_rejects_non_polynomials(text: str) -> None:
     """Anything that is not a polynomial in names is an InputFormatError naming the text."""
     with pytest.raises(InputFormatError) as err:
-        parse_polynomial(text)
-    assert repr(text) in str(err.value)
+        parse_computation(text, source="cfg").polynomial(what="cfg")
+    assert repr(text) in str(err.value) and "cfg" in str(err.value)
 
 
 def test_chain_evaluation_uses_crystal_base_not_param() -> None:
@@ -71,6 +76,27 @@ def test_shift_keeps_parents_active() -> None:
     vals = scm.evaluate_list(bases)
     assert vals[idx["b"]] == 53
     assert scm.bases_from_values(vals)[idx["b"]] == bases[idx["b"]]
+
+
+@pytest.mark.parametrize(
+    ("node", "base", "value", "target", "old_formula"),
+    [
+        ("b", 0.07, 0.39, 81.645, 81.32),  # half-way: round(81.645 - 0.32) = 81.33; round(0.07 + 81.255) = 81.32
+        ("a", 12.34, 12.34, 2.675, 2.68),  # root: round(v) = 2.67; b + (v - x) = 2.6750000000000007 -> 2.68
+        ("b", 1.5, 2.25, 3e16 + 1, 2.9999999999999996e16),  # huge: the detour through b + (v - x) loses a digit
+    ],
+)
+def test_shift_rounds_the_new_base_like_the_original(node: str, base: float, value: float, target: float, old_formula: float) -> None:
+    """A root's new base is round(v, 2), a hybrid's round(v − (x − b), 2) — not round(b + (v − x), 2)."""
+    scm = SCM.from_config(CHAIN)
+    j = scm.index[node]
+    bases, values = [0.0] * 3, [0.0] * 3
+    bases[j], values[j] = base, value
+    expected = round(target, 2) if not scm.has_parents(j) else round(target - (value - base), 2)
+    assert round(base + (target - value), 2) == old_formula != expected
+    assert scm.shift_base(bases, values, j, target) == expected
+    scm.shift_inplace(bases, values, j, target)
+    assert bases[j] == expected
 
 
 @pytest.mark.parametrize(

@@ -160,7 +160,9 @@ def test_formula_error_uses_the_true_target() -> None:
 @pytest.mark.parametrize(
     ("equation", "reason"),
     [("", "empty"), ("f = 2 +", "does not parse"), ("f = k*x", "no value"), ("f = 1/(x-x)", "cannot evaluate"),
-     ("f = __import__('os')", "cannot evaluate"), ("f = (0-8)^0.5", "not real"), ("f = 10^10^10", "cannot evaluate"), ("f = x.real", "cannot evaluate")],
+     ("f = __import__('os')", "does not parse"), ("f = (0-8)^0.5", "not real"), ("f = 10^10^10", "cannot evaluate"),
+     ("f = x.real", "does not parse"), ("f = 1e400 * x", "does not parse"), ("f = 0^-1", "cannot evaluate"),
+     ("f = 1e308 * 10 * x", "not finite")],
 )
 def test_formula_error_reports_why_it_could_not_evaluate(equation: str, reason: str) -> None:
     """Unevaluable equations give a reason instead of raising."""

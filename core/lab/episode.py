@@ -11,7 +11,9 @@ Budgets (all in :class:`EpisodeConfig`): ``interventions`` (default: the graph's
 ``budget`` = 4(k−1); 0 for golden suites as in the anchor scripts), ``submissions`` = 3,
 ``tolerance`` = ±5 Hz (strict: ``|f − F*| < 5``).  Submissions are clamped at 0; the
 anchor's 10 000 Hz ceiling (which makes some large-graph targets unreachable, §8.8) is off
-by default and available as ``freq_ceiling=10000``.  Opening the reactor (or submitting a
+by default and available as ``freq_ceiling=10000``.  The original reactor counts a submission
+before checking the limit, so only its first ``submissions − 1`` can activate it;
+``anchor_submissions=True`` reproduces that (default: every submission can).  Opening the reactor (or submitting a
 frequency) locks the manipulator for the rest of the episode (§2.5).  Actions the
 environment cannot do (unknown property, non-numeric value, spent budget, locked machine)
 are *refused*: the episode continues, the step is counted and the observation says why.
@@ -23,7 +25,12 @@ hidden disturbance from ``default_rng([seed, 2, crc32(graph_id)])``; the same se
 same episode on any machine and in any process.
 
 Observations come as structured data (:class:`Observation`) and as the text an LLM would
-see (``Observation.text`` and ``TaskInfo.text``).  The action vocabulary
+see (``Observation.text`` and ``TaskInfo.text``).  The text prints numbers, records and
+status blocks as the original does: a value the original holds as a Python int (integer
+bases, JSON-int coefficients, no float on the way) prints as ``39``, any other as a float
+(``50.0``); prior records are Python dicts in evaluation order with the frequency in its
+place; the manipulator block is ``Crystal Analysis:`` … ``Uses: u/N (Remaining: r)`` and
+the reactor block ``Crystal properties (directly shown):`` … ``Usage: u/N submissions.``.  The action vocabulary
 (:class:`LabAction`) is small: ``intervene`` (prop, value), ``open_reactor``,
 ``submit_frequency`` (value), ``finish`` and ``wait``; :meth:`LabAction.from_record`
 reads it from a record's action fields (``{"action": "INTERVENE", "arg1": prop,
@@ -90,6 +97,7 @@ class EpisodeConfig:
     known_structure: bool = False
     max_steps: int | None = None
     freq_ceiling: float | None = None
+    anchor_submissions: bool = False
 
     def __post_init__(self) -> None:
         for name in ("prior_records", "submissions"):
@@ -110,6 +118,8 @@ class EpisodeConfig:
             raise InputFormatError(f"freq_ceiling={self.freq_ceiling!r} must be a positive number or None")
         if self.max_steps is not None and (not isinstance(self.max_steps, int) or self.max_steps < 1):
             raise InputFormatError(f"max_steps={self.max_steps!r} must be a positive integer or None")
+        if not isinstance(self.anchor_submissions, bool):
+            raise InputFormatError(f"anchor_submissions={self.anchor_submissions!r} must be true or false")
 
     @classmethod
     def from_tag(cls, tag: str, **kwargs: Any) -> EpisodeConfig:
@@ -120,7 +130,16 @@ class EpisodeConfig:
         return cls(prior_records=int(m.group(1)), interventions=int(m.group(2)), **kwargs)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """The fields as JSON; options added later are written only when set (older run folders still resume)."""
+        d = asdict(self)
+        for name, default in _LATER_OPTIONS.items():
+            if d.get(name) == default:
+                del d[name]
+        return d
+
+
+#: Options added after run folders existed, with their defaults (left out of ``to_json`` when default).
+_LATER_OPTIONS: dict[str, Any] = {"anchor_submissions": False}
 
 
 @dataclass(frozen=True)
@@ -260,6 +279,62 @@ def _to_number(value: Any) -> float | None:
     return f if math.isfinite(f) else None
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _typed(value: float, is_int: bool) -> int | float:
+    """*value* with the Python type the original holds it in (ints stay ints)."""
+    return int(value) if is_int and float(value).is_integer() else float(value)
+
+
+def _show(value: float, is_int: bool) -> str:
+    """How the original prints a property value: ``39`` for an int, ``50.0`` / ``114.25`` for a float."""
+    return repr(_typed(value, is_int))
+
+
+#: The reactor dialog lists these keys in this order (those present; causalab-spec §2.6).
+REACTOR_KEY_ORDER = ("temperatureC", "moisture", "density", "quantumSize", "radiation", "pressure", "ph", "conductivity")
+
+_FLOAT_LITERAL = re.compile(r"\d\.|\.\d|\d[eE]")
+_NEGATIVE_POWER = re.compile(r"(\^|\*\*)\s*\(?\s*-")
+
+
+def _int_equations(graph: SuiteGraph) -> tuple[bool, ...]:
+    """Per node: does the original's evaluation keep a Python int when every input is an int?
+
+    The original evaluates ``computation`` with the params as JSON gives them (``1`` is an
+    int, ``25.0`` a float) and ints for crystal bases drawn with ``randint``; ``round(int, 2)``
+    stays an int.  So a value is an int iff every param it reads is a JSON int, the text has
+    no float literal, no ``/`` and no negative power, and every base and parent it reads is
+    an int.  This is the static part (params and text).
+    """
+    from causalcheck.lab.scm import parse_computation
+
+    scm = graph.scm
+    params = graph.config.get("params") or {}
+    nodes = graph.config.get("nodes") or {}
+    out: list[bool] = []
+    for i, name in enumerate(scm.nodes):
+        spec = nodes.get(name) if isinstance(nodes, Mapping) else None
+        comp = spec.get("computation") if isinstance(spec, Mapping) else None
+        if not isinstance(comp, str):
+            out.append(True)
+            continue
+        if "/" in comp or _FLOAT_LITERAL.search(comp) or _NEGATIVE_POWER.search(comp):
+            out.append(False)
+            continue
+        eq = parse_computation(comp)
+        ctrl = i in scm.controllable
+        ok = True
+        for ident in (*eq.variables, *eq.coefficient_names):
+            if ident in scm.index or (ctrl and ident in (f"base_{name}", "base")):
+                continue
+            ok = ok and _is_int(params.get(ident))
+        out.append(ok)
+    return tuple(out)
+
+
 @dataclass
 class _State:
     bases: list[float]
@@ -267,6 +342,9 @@ class _State:
     shown: list[float]
     fixed: dict[int, float] = field(default_factory=dict)
     h: float = 0.0
+    base_int: list[bool] = field(default_factory=list)
+    h_int: bool = True
+    types: dict[str, bool] | None = None
 
 
 class Episode:
@@ -292,6 +370,14 @@ class Episode:
         self.intervention_budget = budget
         self.max_steps = self.config.max_steps or 4 * budget + 20
         self._reset_done = False
+        self._eq_int = _int_equations(graph)
+        idx = self.scm.index
+        self._parents = tuple(tuple(idx[p] for p in self.scm.graph.parents(n)) for n in self.scm.nodes)
+        self._needs_base = tuple(eq.base_coef != 0.0 for eq in self.scm.equations)
+        self._int_order = tuple(i for i in self.scm.order if self._eq_int[i])
+        #: each node and its descendants, by name (what an intervention can turn into floats)
+        self._downstream = tuple((n, *sorted(self.scm.graph.descendants(n))) for n in self.scm.nodes)
+        self._affected: frozenset[int] = frozenset()
 
     # ------------------------------------------------------------------ set-up
     def _crystal_bases(self, seed: int, role: int) -> list[float]:
@@ -310,6 +396,35 @@ class Episode:
                 rng = np.random.default_rng([seed, role, _crc(name)])
                 bases[i] = float(rng.integers(0, 101))
         return bases
+
+    def _base_types(self, preset: Any) -> list[bool]:
+        """Which crystal bases the original holds as ints: drawn ones (``randint``) and JSON-int presets."""
+        scm = self.scm
+        out = [False] * len(scm.nodes)
+        for i in scm.controllable:
+            name = scm.nodes[i]
+            out[i] = _is_int(preset[name]) if isinstance(preset, Mapping) and name in preset else True
+        return out
+
+    def _int_flags(
+        self, base_int: Sequence[bool], fixed: Mapping[int, float] = {}, h_int: bool | None = None
+    ) -> list[bool]:
+        """Which node values the original holds as ints (see :func:`_int_equations`)."""
+        flags = [False] * len(self._eq_int)
+        affected = self._affected if h_int is False else ()
+        for i in self._int_order:  # evaluation order, nodes whose equation can stay int
+            if (self._needs_base[i] and not base_int[i]) or i in fixed or i in affected:
+                continue
+            for p in self._parents[i]:
+                if not flags[p]:
+                    break
+            else:
+                flags[i] = True
+        return flags
+
+    def _hidden_is_int(self, raw_h: Any) -> bool:
+        """Whether ``edge_weight · h`` is an int in the original (JSON ints for both)."""
+        return _is_int(self._raw_hidden.get("edge_weight", 0.5)) and _is_int(raw_h)
 
     def _prior_records(self, seed: int) -> list[dict[str, Any]]:
         import numpy as np
@@ -334,6 +449,8 @@ class Episode:
                     bases[i] = float(np_rng.integers(0, 101))
             vals = scm.evaluate_list(bases)
             records.append(self._entry(f"{k}/{n}", vals))
+            flags = self._int_flags(self._base_types(preset))
+            self._prior_shown.append({scm.nodes[i]: _typed(vals[i], flags[i]) for i in scm.order})
         return records
 
     def _entry(self, ident: str, vals: Sequence[float]) -> dict[str, Any]:
@@ -357,13 +474,19 @@ class Episode:
         clean = scm.evaluate_list(mb)
         h0 = hid.initial_value if hid else 0.0
         shown = scm.evaluate_list(mb, h=h0, affected=self._affected, weight=hid.edge_weight if hid else 1.0)
-        self._st = _State(mb, clean, shown, {}, h0)
+        meta = self.graph.quadratic_metadata if isinstance(self.graph.quadratic_metadata, Mapping) else {}
+        raw_hidden = self.graph.config.get("hidden_variable") if hid else None
+        self._raw_hidden = raw_hidden if isinstance(raw_hidden, Mapping) else {}
+        h_int = self._hidden_is_int(self._raw_hidden.get("initial_value", 0.0))
+        self._st = _State(mb, clean, shown, {}, h0, self._base_types(meta.get("property_manipulator")), h_int)
         rb = self._crystal_bases(seed, 1)
         rvals = scm.evaluate_list(rb)
         self.reactor_values = rvals
         self.target_freq = rvals[scm.freq]
         self.reactor_props = {scm.nodes[i]: rvals[i] for i in scm.order if i != scm.freq}
+        self._reactor_types = dict(zip(scm.nodes, self._int_flags(self._base_types(meta.get("reactor"))), strict=True))
         self.manipulator_initial = {scm.nodes[i]: shown[i] for i in scm.order}
+        self._prior_shown: list[dict[str, int | float]] = []
         self.prior = self._prior_records(seed)
         self.interventions_used = 0
         self.submissions_used = 0
@@ -416,7 +539,7 @@ class Episode:
             structure=structure,
             text="",
         )
-        return replace(info, text=_task_text(info))
+        return replace(info, text=_task_text(info, self._prior_shown))
 
     def _observe(self, response: Mapping[str, Any], chains: Sequence[Sequence[str]]) -> Observation:
         scm = self.scm
@@ -440,7 +563,10 @@ class Episode:
             oracle_chains=tuple(tuple(c) for c in chains),
             candidates=cands,
         )
-        return replace(obs, text=_observation_text(obs, self.task, self.scm))
+        if st.types is None:  # recomputed only after an intervention changed a base or h
+            flags = self._int_flags(st.base_int, st.fixed, st.h_int if self._hidden is not None else None)
+            st.types = dict(zip(scm.nodes, flags, strict=True))
+        return replace(obs, text=_observation_text(obs, self.scm, st.types, self._reactor_types))
 
     # ------------------------------------------------------------------ stepping
     def step(self, action: LabAction) -> Observation:
@@ -519,8 +645,17 @@ class Episode:
                 st.fixed[j] = round(value, 2)
             st.clean = scm.evaluate_list(st.bases, fixed=st.fixed or None)
         hid = self._hidden
+        st.base_int[j] = False  # the original stores the set value as a float
+        if hid is None and st.types is not None:  # only j and what it feeds can turn float
+            for n in self._downstream[j]:
+                st.types[n] = False
+        else:
+            st.types = None
         if hid is not None:
-            st.h = float(hid.value_space[int(self._hrng.integers(0, len(hid.value_space)))])
+            k = int(self._hrng.integers(0, len(hid.value_space)))
+            st.h = float(hid.value_space[k])
+            raw_space = self._raw_hidden.get("value_space")
+            st.h_int = self._hidden_is_int(raw_space[k] if isinstance(raw_space, list) and k < len(raw_space) else st.h)
             st.shown = scm.evaluate_list(
                 st.bases, h=st.h, affected=self._affected, weight=hid.edge_weight, fixed=st.fixed or None
             )
@@ -582,7 +717,9 @@ class Episode:
             clamped = min(clamped, float(self.config.freq_ceiling))
         self.submissions_used += 1
         self.submitted.append(clamped)
-        hit = abs(clamped - self.target_freq) < self.config.tolerance
+        # The original counts the submission before it checks the limit, so its last one cannot activate.
+        can_activate = not self.config.anchor_submissions or self.submissions_used < self.config.submissions
+        hit = can_activate and abs(clamped - self.target_freq) < self.config.tolerance
         if hit:
             self.success = True
             self.done = True
@@ -642,7 +779,8 @@ def _consistent(g: CausalGraph, t: Mapping[str, Any], tol: float = 0.01) -> bool
 
 
 # ---------------------------------------------------------------------- text rendering
-def _task_text(info: TaskInfo) -> str:
+def _task_text(info: TaskInfo, records: Sequence[Mapping[str, int | float]]) -> str:
+    """The task text; *records* are the prior records as the original prints them (evaluation order, typed)."""
     b = info.budgets
     disp = info.display_names
     lines = [
@@ -673,9 +811,8 @@ def _task_text(info: TaskInfo) -> str:
         "",
         f"Prior measurement records ({len(info.prior_records)}):",
     ]
-    for k, rec in enumerate(info.prior_records, 1):
-        shown = {**rec["props"], info.target: rec["freq"]}
-        lines.append(f"- Observation {k}: {shown}")
+    for k, shown in enumerate(records, 1):
+        lines.append(f"- Observation {k}: {dict(shown)}")
     if info.bootstrap:
         lines.append("Provided golden intervention data:")
         for e in info.bootstrap:
@@ -703,7 +840,14 @@ def _task_text(info: TaskInfo) -> str:
     return "\n".join(lines)
 
 
-def _observation_text(obs: Observation, task: TaskInfo | None, scm: Any) -> str:
+def _observation_text(obs: Observation, scm: Any, types: Mapping[str, bool], reactor_types: Mapping[str, bool]) -> str:
+    """The observation as text, with the original's blocks, line formats and number types.
+
+    The manipulator block is the original's "Crystal Analysis" (display names in evaluation
+    order, a rule, ``Uses: u/N (Remaining: r)``); the reactor block is its "Crystal properties
+    (directly shown)" (keys in :data:`REACTOR_KEY_ORDER`, then any other) and
+    ``Usage: u/N submissions.``.  *types* say which values the original holds as ints.
+    """
     disp = dict(zip(scm.nodes, scm.display_names, strict=False))
     lines = [f"Step {obs.step} — phase: {obs.phase}"]
     resp = obs.response
@@ -712,10 +856,15 @@ def _observation_text(obs: Observation, task: TaskInfo | None, scm: Any) -> str:
             lines.append(f"Refused: {resp.get('refused')}")
         elif resp.get("message"):
             lines.append(str(resp["message"]))
-    lines.append("Manipulator crystal:")
-    lines += [f"  {disp.get(n, n)}: {_fmt(v)}" for n, v in obs.state.items()]
+    lines.append("Crystal Analysis:")
+    # _show inlined: this runs for every node of every step
+    lines += [
+        f"  {disp.get(n, n)}: {int(v) if types.get(n) and float(v).is_integer() else float(v)!r}"
+        for n, v in obs.state.items()
+    ]
+    lines.append("  " + "\u2500" * 19)
     lines.append(
-        f"Uses: {obs.interventions_used}/{obs.interventions_used + obs.interventions_left} "
+        f"  Uses: {obs.interventions_used}/{obs.interventions_used + obs.interventions_left} "
         f"(Remaining: {obs.interventions_left})"
     )
     for chain in obs.oracle_chains:
@@ -725,9 +874,11 @@ def _observation_text(obs: Observation, task: TaskInfo | None, scm: Any) -> str:
         for g in obs.candidates:
             lines.append("  " + ("; ".join(f"{a} -> {b}" for a, b in g) or "(no edges)"))
     if obs.reactor_props is not None:
-        lines.append("Reactor crystal properties (directly shown):")
-        lines += [f"  - {k}: {_fmt(v)}" for k, v in obs.reactor_props.items()]
-        lines.append(f"Submissions: {obs.submissions_used}/{obs.submissions_used + obs.submissions_left}")
+        props = obs.reactor_props
+        keys = [k for k in REACTOR_KEY_ORDER if k in props] + [k for k in props if k not in REACTOR_KEY_ORDER]
+        lines.append("Crystal properties (directly shown):")
+        lines += [f"- {k}: {_show(props[k], reactor_types.get(k, False))}" for k in keys]
+        lines.append(f"Usage: {obs.submissions_used}/{obs.submissions_used + obs.submissions_left} submissions.")
     if obs.done:
         lines.append("The episode is over." + (" The reactor is activated." if obs.success else ""))
     return "\n".join(lines)

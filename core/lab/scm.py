@@ -8,107 +8,75 @@ equation text stands for the crystal's current base.  The frequency node's inter
 ``base_freq`` is a fixed constant.  Nodes are evaluated parents-first and every value is
 rounded to 2 decimals (Python's ``round(x, 2)``) before its children read it.
 
-Interventions (§2.4) are *shifts*: "set X to v" moves the crystal's base of X by
-``v − x`` (``x`` the current noise-free value), so X shows ``v`` but keeps listening to its
-parents.  For a root this equals ``do(X = v)``.  A hard ``do(X = v)`` (which freezes X) is
-available as an option.
+Interventions (§2.4) are *shifts*: "set X to v" moves the crystal's base of X so that X
+shows ``v`` but keeps listening to its parents.  The arithmetic is the original's: a root's
+new base is ``round(v, 2)``; a node with parents gets ``round(v − (x − b_X), 2)`` (``x`` its
+current noise-free value) — not ``round(b_X + (v − x), 2)``, which is the same number in
+exact arithmetic but rounds differently on half-way inputs (``81.645``) and loses digits at
+large magnitudes.  For a root this equals ``do(X = v)``.  A hard ``do(X = v)`` (which
+freezes X) is available as an option.
 
 The optional hidden disturbance (§1.6) adds ``w·h`` to the affected nodes, in topological
 order, so descendants see the perturbed value; it is applied by the caller passing ``h``.
 
-Compilation turns each equation into a list of ``(coefficient, parent index, power)`` terms
-(by walking the Python AST of the expression — no ``eval``), so one evaluation is a short
-loop over arrays.  Equations that are not sums of single-parent monomials (never in the
-released data) fall back to a general polynomial evaluation.
+Compilation reads each ``computation`` with the equation grammar
+(:func:`~causalcheck.equation.parse_equation`, names as written), expands it with
+:meth:`~causalcheck.equation.Equation.polynomial` and folds the params in, giving
+``const + base_coef·b_X + Σ coef·parent^power`` (:class:`NodeEquation`); monomials over
+several parents (never in the released data) are kept as a general part.  That form is
+written back as an expression tree (:meth:`NodeEquation.expr`) and printed by
+:func:`~causalcheck.equation.python_source` into straight-line code — one function for a
+full evaluation and one per node for a shift, which recomputes only its descendants.  The
+arithmetic is float arithmetic in the order written, so the compiled code and the loop in
+:meth:`SCM.evaluate_list` give the same bits.
 """
 
 from __future__ import annotations
 
-import ast
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from causalcheck.errors import InputFormatError
+from causalcheck.equation import (
+    BinOp,
+    Equation,
+    Expr,
+    Monomial,
+    Num,
+    Sym,
+    parse_equation,
+    python_source,
+)
+from causalcheck.errors import CausalCheckError, InputFormatError
 from causalcheck.graph import FREQ, CausalGraph, Edge
 
-__all__ = ["SCM", "NodeEquation", "Term", "parse_polynomial"]
-
-#: A monomial is a sorted tuple of ``(identifier, power)`` pairs; ``()`` is the constant.
-Monomial = tuple[tuple[str, int], ...]
+__all__ = ["SCM", "NodeEquation", "Term", "parse_computation"]
 
 _BASE = "__crystal_base__"
 
 
-def _mono_mul(a: Monomial, b: Monomial) -> Monomial:
-    powers: dict[str, int] = {}
-    for name, p in (*a, *b):
-        powers[name] = powers.get(name, 0) + p
-    return tuple(sorted(powers.items()))
+@functools.lru_cache(maxsize=4096)
+def _parse(text: str) -> Equation:
+    return parse_equation(text, raw_names=True, source="computation")
 
 
-def _poly_add(a: dict[Monomial, float], b: dict[Monomial, float], sign: float = 1.0) -> dict[Monomial, float]:
-    out = dict(a)
-    for m, c in b.items():
-        out[m] = out.get(m, 0.0) + sign * c
-    return {m: c for m, c in out.items() if c != 0.0}
+def parse_computation(text: str, *, source: str = "<equation>") -> Equation:
+    """A node's ``computation`` string read with the equation grammar (names as written, memoised).
 
+    Raises :class:`~causalcheck.errors.InputFormatError` naming *source* and the text when it
+    is empty or does not parse.
 
-def _poly_mul(a: dict[Monomial, float], b: dict[Monomial, float]) -> dict[Monomial, float]:
-    out: dict[Monomial, float] = {}
-    for ma, ca in a.items():
-        for mb, cb in b.items():
-            m = _mono_mul(ma, mb)
-            out[m] = out.get(m, 0.0) + ca * cb
-    return {m: c for m, c in out.items() if c != 0.0}
-
-
-def parse_polynomial(text: str, *, source: str = "<equation>") -> dict[Monomial, float]:
-    """Parse an arithmetic expression (``+ - * /``, ``^`` or ``**`` with integer powers) into a polynomial.
-
-    >>> parse_polynomial("b + 2 * x ^ 2 - x")
-    {(('b', 1),): 1.0, (('x', 2),): 2.0, (('x', 1),): -1.0}
+    >>> parse_computation("base_b + coeff_a_b * (a ^ 2)").polynomial()
+    {(('base_b', 1),): 1.0, (('a', 2), ('coeff_a_b', 1)): 1.0}
     """
     if not isinstance(text, str) or not text.strip():
         raise InputFormatError(f"{source}: computation={text!r} must be a non-empty expression")
     try:
-        tree = ast.parse(text.replace("^", "**"), mode="eval")
-    except SyntaxError as exc:
-        raise InputFormatError(f"{source}: computation={text!r} is not an arithmetic expression ({exc.msg})") from None
-
-    def walk(node: ast.AST) -> dict[Monomial, float]:
-        if isinstance(node, ast.Expression):
-            return walk(node.body)
-        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
-            return {(): float(node.value)} if node.value != 0 else {}
-        if isinstance(node, ast.Name):
-            return {((node.id, 1),): 1.0}
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-            inner = walk(node.operand)
-            return {m: -c for m, c in inner.items()} if isinstance(node.op, ast.USub) else inner
-        if isinstance(node, ast.BinOp):
-            left, right = walk(node.left), walk(node.right)
-            if isinstance(node.op, ast.Add):
-                return _poly_add(left, right)
-            if isinstance(node.op, ast.Sub):
-                return _poly_add(left, right, -1.0)
-            if isinstance(node.op, ast.Mult):
-                return _poly_mul(left, right)
-            if isinstance(node.op, ast.Div):
-                if set(right) - {()} or not right:
-                    raise InputFormatError(f"{source}: computation={text!r} divides by a variable or zero")
-                return {m: c / right[()] for m, c in left.items()}
-            if isinstance(node.op, ast.Pow):
-                exp = right.get((), 0.0) if set(right) <= {()} else None
-                if exp is None or exp != int(exp) or exp < 0 or exp > 8:
-                    raise InputFormatError(f"{source}: computation={text!r} has a power that is not a small non-negative integer")
-                out: dict[Monomial, float] = {(): 1.0}
-                for _ in range(int(exp)):
-                    out = _poly_mul(out, left)
-                return out
-        raise InputFormatError(f"{source}: computation={text!r} uses an unsupported construct {type(node).__name__}")
-
-    return walk(tree)
+        return _parse(text)
+    except CausalCheckError as exc:
+        detail = getattr(exc, "message", str(exc))
+        raise InputFormatError(f"{source}: computation={text!r} is not an arithmetic expression ({detail})") from None
 
 
 @dataclass(frozen=True)
@@ -133,6 +101,34 @@ class NodeEquation:
     base_coef: float
     terms: tuple[Term, ...]
     general: tuple[tuple[tuple[tuple[int, int], ...], float], ...] = ()
+
+    def expr(self) -> Expr:
+        """This equation as an expression tree over ``b`` (the crystal base) and ``v<j>`` (node j).
+
+        The operations are those of :meth:`SCM.evaluate_list`, in its order:
+        ``((const + base_coef·b) + coef·v^power) + …``; ``base_coef·b`` is left out when
+        ``base_coef`` is 0 (a base of a non-controllable node is ignored) and written ``b``
+        when it is 1 (``1.0 * b`` is ``b``, bit for bit).  ``const`` always starts the sum:
+        ``0.0 + b`` turns a base of ``-0.0`` into ``0.0`` exactly like the loop does.
+
+        >>> NodeEquation(2, 0.0, 1.0, (Term(-1.5, 0, 1), Term(0.25, 1, 2))).expr() == BinOp(
+        ...     "+", BinOp("+", BinOp("+", Num(0.0), Sym("b")), BinOp("*", Num(-1.5), Sym("v0"))),
+        ...     BinOp("*", Num(0.25), BinOp("^", Sym("v1"), Num(2.0))))
+        True
+        """
+        e: Expr = Num(self.const)
+        if self.base_coef != 0.0:
+            base: Expr = Sym("b") if self.base_coef == 1.0 else BinOp("*", Num(self.base_coef), Sym("b"))
+            e = BinOp("+", e, base)
+        for t in self.terms:
+            x: Expr = Sym(f"v{t.parent}") if t.power == 1 else BinOp("^", Sym(f"v{t.parent}"), Num(float(t.power)))
+            e = BinOp("+", e, BinOp("*", Num(t.coef), x))
+        for mono, c in self.general:
+            prod: Expr = Num(c)
+            for p, pw in mono:
+                prod = BinOp("*", prod, BinOp("^", Sym(f"v{p}"), Num(float(pw))))
+            e = BinOp("+", e, prod)
+        return e
 
 
 def _num(value: Any, what: str) -> float:
@@ -202,7 +198,8 @@ class SCM:
                     raise InputFormatError(f"{source}: nodes[{name!r}] is not controllable and has no computation")
                 poly: dict[Monomial, float] = {((_BASE, 1),): 1.0}
             else:
-                raw = parse_polynomial(comp, source=f"{source}: nodes[{name!r}].computation")
+                where = f"{source}: nodes[{name!r}].computation"
+                raw = parse_computation(comp, source=where).polynomial(what=where)
                 poly = {}
                 for mono, coef in raw.items():
                     new: list[tuple[str, int]] = []
@@ -321,38 +318,36 @@ class SCM:
         return bases
 
     # ------------------------------------------------------------------ compiled fast paths
-    def _expr(self, i: int, vals: str, bases: str) -> str:
-        """Python source of node *i*'s rounded value (same operation order as :meth:`evaluate_list`)."""
-        eq = self.equations[i]
-        src = f"({eq.const!r} + {eq.base_coef!r} * {bases}[{i}])"
-        for t in eq.terms:
-            x = f"{vals}[{t.parent}]" if t.power == 1 else f"{vals}[{t.parent}] ** {t.power}"
-            src = f"({src} + {t.coef!r} * {x})"
-        for mono, c in eq.general:
-            prod = f"{c!r}"
-            for p, pw in mono:
-                prod = f"({prod} * {vals}[{p}] ** {pw})"
-            src = f"({src} + {prod})"
-        return f"round({src}, 2)"
+    def _expr(self, i: int, vals: str, bases: str, constants: list[float]) -> str:
+        """Python source of node *i*'s rounded value (same operations as :meth:`evaluate_list`)."""
+
+        def bind(s: Sym) -> str:
+            return f"{bases}[{i}]" if s.name == "b" else f"{vals}[{s.name[1:]}]"
+
+        return f"round({python_source(self.equations[i].expr(), bind, constants)}, 2)"
 
     def _compile(self) -> tuple[Any, tuple[Any, ...]]:
         cached = self.__dict__.get("_compiled")
         if cached is not None:
             return cached  # type: ignore[no-any-return]
-        # The generated source contains only float reprs and integer indices produced above,
-        # never text from the input file, so exec() here cannot run foreign code.
+        # The generated source holds only float literals, integer indices and operators
+        # (python_source binds every name here), never text from the input file.
         n = len(self.nodes)
+        constants: list[float] = []
+        assign = {i: f"    v[{i}] = {self._expr(i, 'v', 'b', constants)}" for i in self.order}
         lines = ["def evaluate(b):", f"    v = [0.0] * {n}"]
-        lines += [f"    v[{i}] = {self._expr(i, 'v', 'b')}" for i in self.order]
+        lines += [assign[i] for i in self.order]
         lines.append("    return v")
         shifts = []
         for j in range(n):
             desc = self.descendants(j)
-            body = [f"def shift_{j}(b, v, target):", f"    b[{j}] = round(b[{j}] + (target - v[{j}]), 2)"]
-            body += [f"    v[{i}] = {self._expr(i, 'v', 'b')}" for i in self.order if i == j or i in desc]
+            base = f"round(target - (v[{j}] - b[{j}]), 2)" if self.has_parents(j) else "round(target, 2)"
+            body = [f"def shift_{j}(b, v, target):", f"    b[{j}] = {base}"]
+            body += [assign[i] for i in self.order if i == j or i in desc]
             shifts.append("\n".join(body))
         namespace: dict[str, Any] = {}
-        exec("\n".join(lines) + "\n\n" + "\n\n".join(shifts), {"round": round}, namespace)
+        scope: dict[str, Any] = {"round": round, **{f"_k{k}": c for k, c in enumerate(constants)}}
+        exec("\n".join(lines) + "\n\n" + "\n\n".join(shifts), scope, namespace)
         compiled = (namespace["evaluate"], tuple(namespace[f"shift_{j}"] for j in range(n)))
         object.__setattr__(self, "_compiled", compiled)
         return compiled
@@ -416,9 +411,20 @@ class SCM:
         vals = self.evaluate_list(base_list, **kwargs)
         return {self.nodes[i]: vals[i] for i in self.order}
 
+    def has_parents(self, node: int) -> bool:
+        """True when *node*'s equation reads another node (a "hybrid"; otherwise a root)."""
+        eq = self.equations[node]
+        return bool(eq.terms or eq.general)
+
     def shift_base(self, bases: Sequence[float], values: Sequence[float], node: int, target: float) -> float:
-        """The new crystal base of *node* so its noise-free value becomes *target* (2-dp rounded)."""
-        return round(bases[node] + (target - values[node]), 2)
+        """The new crystal base of *node* so its noise-free value becomes *target* (2-dp rounded).
+
+        The original's arithmetic: ``round(target, 2)`` for a root,
+        ``round(target − (x − b), 2)`` for a node with parents (see the module docstring).
+        """
+        if self.has_parents(node):
+            return round(target - (values[node] - bases[node]), 2)
+        return round(target, 2)
 
     def descendants(self, node: int) -> frozenset[int]:
         """Indices of the nodes reachable from *node*."""
