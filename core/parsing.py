@@ -11,7 +11,10 @@ Three inputs, three grammars (all in ``grammar/``, all LALR):
   repairs the drift seen in real runs — int vs float, numeric strings, ``null``s, unknown
   keys, frequency aliases (``freq`` → ``resonanceFreq``), a non-intervention written into
   ``experiment`` (``{"target_prop": "none"}``) — and lists every repair in
-  ``StepRecord.warnings``.  Only input that holds no record at all raises.
+  ``StepRecord.warnings``.  Only input that holds no record at all raises.  Readers of whole
+  episodes pass a :class:`ParseMemo`, so the entries and hypotheses an agent repeats from step
+  to step are converted once (well-formed values also take fast paths that give the same
+  result as the repairing code).
 * **Hypotheses**: :func:`parse_hypothesis` takes the CausaLab JSON form
   ``{"edges": [{"from", "to"}], "freq_equation", "coefficients"}`` (a dict or JSON text) or
   causalcheck's plain-text format (``hypothesis.lark``)::
@@ -555,11 +558,12 @@ class ParseMemo:
     input must not change while the memo is in use.
     """
 
-    __slots__ = ("_entries", "_hypotheses", "_last")
+    __slots__ = ("_entries", "_graphs", "_hypotheses", "_last")
 
     def __init__(self) -> None:
         self._entries: dict[tuple[int, int], tuple[Any, DataPoint | None, tuple[str, ...]]] = {}
         self._hypotheses: dict[tuple[Any, ...], tuple[Hypothesis, tuple[str, ...]]] = {}
+        self._graphs: dict[tuple[Any, ...], CausalGraph | None] = {}
         # the previous past_data list and its conversion, entry by entry
         self._last: tuple[list[Any], list[DataPoint | None], list[tuple[int, tuple[str, ...]]]] = ([], [], [])
 
@@ -586,7 +590,7 @@ class ParseMemo:
         for _, group in notes:
             for note in group:
                 warn(note)
-        return tuple(p for p in points if p is not None) if None in points else tuple(points)  # type: ignore[arg-type]
+        return tuple(p for p in points if p is not None)
 
     def hypothesis(self, obj: Mapping[str, Any], warn: _Warn) -> Hypothesis:
         """``_hypothesis_from_obj(obj, warn)``, converted once per distinct plain hypothesis."""
@@ -596,21 +600,28 @@ class ParseMemo:
         hit = self._hypotheses.get(key)
         if hit is None:
             notes: list[str] = []
-            hit = self._hypotheses[key] = (_plain_hypothesis(key) or _hypothesis_from_obj(obj, notes.append), tuple(notes))
+            plain = _plain_hypothesis(key, self._graphs)
+            hit = self._hypotheses[key] = (plain or _hypothesis_from_obj(obj, notes.append), tuple(notes))
         for note in hit[1]:
             warn(note)
         return hit[0]
 
 
-def _plain_hypothesis(key: tuple[Any, ...]) -> Hypothesis | None:
-    """The hypothesis of a plain key when nothing needs a repair (else ``None``: the general path decides)."""
+def _plain_hypothesis(key: tuple[Any, ...], graphs: dict[tuple[Any, ...], CausalGraph | None]) -> Hypothesis | None:
+    """The hypothesis of a plain key when nothing needs a repair (else ``None``: the general path decides).
+
+    *graphs* remembers the graph of each edge list (agents often keep the edges and refit the
+    coefficients); graphs are immutable, so they are shared.
+    """
     pairs, eq, values = key
-    edges = []
-    for a, b in pairs:
-        e = _plain_edge(a, b)
-        if e is None:
-            return None
-        edges.append(e)
+    if pairs in graphs:
+        graph = graphs[pairs]
+    else:
+        found = [_plain_edge(a, b) for a, b in pairs]
+        edges = tuple(e for e in found if e is not None)
+        graph = graphs[pairs] = CausalGraph((), edges) if len(edges) == len(found) else None
+    if graph is None:
+        return None
     coefficients: dict[str, float | None] = {}
     for name, v in values:
         if type(v) is str:  # a zero or null, kept apart by its text (see _plain_hypothesis_key)
@@ -619,7 +630,7 @@ def _plain_hypothesis(key: tuple[Any, ...]) -> Hypothesis | None:
             coefficients[name.strip()] = float(v)
         else:
             return None
-    return Hypothesis(CausalGraph((), tuple(edges)), eq, coefficients, FREQ)
+    return Hypothesis(graph, eq, coefficients, FREQ)
 
 
 def _plain_hypothesis_key(obj: Any) -> tuple[Any, ...] | None:
@@ -722,8 +733,22 @@ def parse_record(text: str | Mapping[str, Any], *, source: str = "<string>") -> 
 
 
 def _plain_datapoint(entry: Any) -> DataPoint | None:
-    """The point of an entry ``{"id": str, "props": {name: number}, "freq": number}`` needing no repair, else ``None``."""
-    if type(entry) is not dict or len(entry) != 3 or "freq" not in entry:
+    """The point of an entry ``{"id": str, "props": {name: number}, "freq": number}`` (optionally with
+    ``"intervention": {"target_prop": str, "target_value": number}``) needing no repair, else ``None``."""
+    if type(entry) is not dict or "freq" not in entry:
+        return None
+    intervention: Intervention | None = None
+    if len(entry) == 4:
+        iv = entry.get("intervention")
+        if type(iv) is not dict or len(iv) != 2:
+            return None
+        prop: Any = iv.get("target_prop")
+        value: Any = iv.get("target_value")
+        t = type(value)
+        if type(prop) is not str or not (t is float or t is int) or not math.isfinite(value):
+            return None
+        intervention = Intervention(normalize_node(prop), float(value))
+    elif len(entry) != 3:
         return None
     ident, raw, freq = entry.get("id"), entry.get("props"), entry["freq"]
     if type(ident) is not str or type(raw) is not dict:
@@ -747,7 +772,7 @@ def _plain_datapoint(entry: Any) -> DataPoint | None:
             props[name] = None
         else:
             return None
-    return DataPoint(ident, props, freq, None, {})
+    return DataPoint(ident, props, freq, intervention, {})
 
 
 def _datapoint(entry: Any, i: int, warn: _Warn) -> DataPoint | None:
@@ -809,6 +834,19 @@ def _datapoint(entry: Any, i: int, warn: _Warn) -> DataPoint | None:
 
 
 def _experiment(v: Any, warn: _Warn, past: Sequence[DataPoint]) -> Experiment:
+    if type(v) is dict and len(v) == 2:  # fast path: {"target_prop": P, "target_value": number}, nothing to repair
+        prop: Any = v.get("target_prop")
+        value: Any = v.get("target_value")
+        t = type(value)
+        if type(prop) is str and (t is float or t is int) and math.isfinite(value):
+            name = normalize_node(prop)
+            if (
+                name
+                and name != FREQ
+                and prop.strip().lower() not in _NO_TARGET
+                and (any(name in p.props for p in past) or not any(p.props for p in past))
+            ):
+                return Experiment(name, float(value), {})
     if v is None:
         warn("experiment=None read as {}")
         return Experiment()
@@ -824,10 +862,9 @@ def _experiment(v: Any, warn: _Warn, past: Sequence[DataPoint]) -> Experiment:
         warn(f"experiment.target_prop={prop!r} means no intervention; read as {{}} (the format asks for {{}})")
         return Experiment(None, None, {**extras, "raw_target_prop": prop, "raw_target_value": v.get("target_value")})
     name = normalize_node(prop)
-    known_props = {n for p in past for n in p.props} if name != FREQ else set()
     if name == FREQ:
         warn(f"experiment.target_prop={prop!r} is the frequency, which cannot be intervened on")
-    elif known_props and name not in known_props:
+    elif not any(name in p.props for p in past) and (known_props := {n for p in past for n in p.props}):
         warn(
             f"experiment.target_prop={prop!r} is not a property seen in past_data "
             f"({', '.join(sorted(known_props))}); experiment misused for a non-intervention step?"
@@ -836,6 +873,11 @@ def _experiment(v: Any, warn: _Warn, past: Sequence[DataPoint]) -> Experiment:
 
 
 def _action(obj: Mapping[str, Any], warn: _Warn) -> Action:
+    v = obj.get("action")
+    if type(v) is str and obj.get("chosen_dialog_option_int") is None and obj.get("value") is None:
+        name = v.strip()  # fast path: one upper-case action name, nothing to repair
+        if name and name == name.upper():
+            return Action("action", name, obj.get("arg1"), obj.get("arg2"))
     forms = [k for k in ("action", "chosen_dialog_option_int", "value") if k in obj and obj[k] is not None]
     if len(forms) > 1:
         warn(f"record has several action forms {forms!r}; used {forms[0]!r}")
@@ -908,7 +950,7 @@ def parse_record_obj(
     :class:`~causalcheck.errors.InputFormatError` when *obj* is not an object or has none of
     the record keys.
     """
-    if not isinstance(obj, Mapping):
+    if type(obj) is not dict and not isinstance(obj, Mapping):
         raise InputFormatError(f"{source}: record={obj!r} must be a JSON object")
     notes: list[str] = list(warnings)
     warn = notes.append
@@ -950,7 +992,9 @@ def parse_record_obj(
     past: tuple[DataPoint, ...] | None = None
     if "past_data" in data:
         raw = data["past_data"]
-        if isinstance(raw, str):
+        if type(raw) is list:
+            pass  # the usual case
+        elif isinstance(raw, str):
             try:
                 raw = json.loads(raw) if raw.strip() else []
                 warn("past_data is JSON text inside a string; decoded it")
@@ -960,10 +1004,10 @@ def parse_record_obj(
         if raw is None:
             warn("past_data=None read as []")
             raw = []
-        if isinstance(raw, Mapping):
+        if type(raw) is not list and isinstance(raw, Mapping):
             warn("past_data is a single object; read as a list of one entry")
             raw = [raw]
-        if not isinstance(raw, list):
+        if type(raw) is not list and not isinstance(raw, list):
             warn(f"past_data={raw!r} must be a list of entries; ignored")
             raw = []
         if memo is None:
@@ -975,7 +1019,9 @@ def parse_record_obj(
     hypothesis: Hypothesis | None = None
     if "hypothesis" in data:
         raw_h = data["hypothesis"]
-        if isinstance(raw_h, str):
+        if type(raw_h) is dict:
+            hypothesis = _hypothesis_from_obj(raw_h, warn) if memo is None else memo.hypothesis(raw_h, warn)
+        elif isinstance(raw_h, str):
             if raw_h.strip():
                 try:
                     hypothesis = parse_hypothesis(raw_h, source=f"{source} (hypothesis string)")

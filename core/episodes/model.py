@@ -151,11 +151,14 @@ class Episode:
     """One episode from any supported source (see the module docstring).
 
     ``config`` is the true graph config (the official suite record), ``None`` for
-    ``kind="records"``; ``golden`` the suite's golden trace entries (``bootstrap_past_data``),
-    parsed; ``shown`` every state the environment displayed, in order; ``reactor_props`` /
-    ``target_freq`` the reactor crystal and its true frequency F*; ``success`` the task outcome
-    (``None`` when unknown); budgets and ``submissions_used`` as far as the source says.
-    ``warnings`` are problems of the source that did not stop the reading.
+    ``kind="records"`` or when the source's config is unusable (``config_error`` then says
+    why; :meth:`require_config` raises it); ``golden`` the suite's golden trace entries
+    (``bootstrap_past_data``), parsed; ``shown`` every state the environment displayed, in
+    order; ``reactor_props`` / ``target_freq`` the reactor crystal and its true frequency F*;
+    ``success`` the task outcome (``None`` when unknown); budgets, ``submissions_used`` and
+    ``interventions_used`` as far as the source counts them (the executed interventions are
+    also on the steps).  ``warnings`` are problems of the source that did not stop the
+    reading; ``extras`` holds source details (our trajectories: ``agent``, ``done_reason``).
     """
 
     source: str

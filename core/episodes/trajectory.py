@@ -45,16 +45,12 @@ _norm = functools.lru_cache(maxsize=8192)(normalize_node)
 
 @dataclass(frozen=True)
 class Trajectory:
-    """A parsed trajectory file: the header, the step lines and the summary (all JSON dicts)."""
+    """The decoded lines of a trajectory file: the header, the step lines and the summary (JSON objects
+    without their ``type``).  The typed view is :func:`trajectory_episode`'s."""
 
     header: Mapping[str, Any]
     steps: tuple[Mapping[str, Any], ...] = ()
     summary: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def records(self) -> list[Mapping[str, Any]]:
-        """The agent's CausaLab-format records, one per step."""
-        return [s.get("record") or {} for s in self.steps]
 
     def lines(self) -> list[dict[str, Any]]:
         """Every line of the file as a JSON object, in file order."""
