@@ -834,6 +834,8 @@ def _datapoint(entry: Any, i: int, warn: _Warn) -> DataPoint | None:
 
 
 def _experiment(v: Any, warn: _Warn, past: Sequence[DataPoint]) -> Experiment:
+    if type(v) is dict and not v:  # fast path: {} (no intervention this step)
+        return Experiment(None, None, {})
     if type(v) is dict and len(v) == 2:  # fast path: {"target_prop": P, "target_value": number}, nothing to repair
         prop: Any = v.get("target_prop")
         value: Any = v.get("target_value")
@@ -959,9 +961,12 @@ def parse_record_obj(
     keys = tuple(obj)
     if all(type(k) is str for k in keys):  # records of one run share their keys: plan them once
         known, unknown, renamed = _key_plan(keys)
-        data = {nk: obj[k] for k, nk in known}
-        extras = {k: obj[k] for k in unknown}
-        notes.extend(renamed)
+        if unknown or renamed:
+            data = {nk: obj[k] for k, nk in known}
+            extras = {k: obj[k] for k in unknown}
+            notes.extend(renamed)
+        else:  # every key is a record key as written: read the object itself (it is not changed)
+            data = obj  # type: ignore[assignment]
     else:
         for k, v in obj.items():
             if not isinstance(k, str):
@@ -980,6 +985,8 @@ def parse_record_obj(
             f"expected some of {', '.join(RECORD_KEYS)}"
         )
     bare = [k for k in _HYP_KEYS if k in data]
+    if bare:
+        data = dict(data)  # *obj* itself may be data: never change it
     if bare and "hypothesis" not in data:
         warn("a bare hypothesis object; read as a record with only a hypothesis")
         data = {"hypothesis": {k: data.pop(k) for k in list(data) if k in _HYP_KEYS}, **data}
@@ -1039,13 +1046,14 @@ def parse_record_obj(
             warn(f"hypothesis={raw_h!r} must be an object {{'edges', 'freq_equation', 'coefficients'}}; ignored")
 
     experiment = _experiment(data["experiment"], warn, past or ()) if "experiment" in data else None
+    memory, thought = data.get("memory"), data.get("thought")
     return StepRecord(
-        memory=_text_field("memory", data.get("memory"), warn),
-        thought=_text_field("thought", data.get("thought"), warn),
+        memory=memory if memory is None or type(memory) is str else _text_field("memory", memory, warn),
+        thought=thought if thought is None or type(thought) is str else _text_field("thought", thought, warn),
         past_data=past,
         hypothesis=hypothesis,
         experiment=experiment,
         action=_action(data, warn),
         extras=extras,
-        warnings=tuple(dict.fromkeys(notes)),
+        warnings=tuple(dict.fromkeys(notes)) if notes else (),
     )
