@@ -25,7 +25,8 @@ EXIT_INTERNAL = 70
 
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser (used by ``main`` and by the docs tests)."""
-    from causalcheck import cli_check, demo
+    from causalcheck import demo
+    from causalcheck.checking import cli as cli_check
     from causalcheck.explain import cli as explain_cli
     from causalcheck.graphs import cli as graphs_cli
     from causalcheck.lab import cli as lab_cli

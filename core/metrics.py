@@ -54,9 +54,11 @@ __all__ = [
     "normalize_pairs",
     "parent_prf",
     "root_prf",
+    "roots_normalized",
     "roots_upstream_of",
     "set_prf",
     "shd",
+    "shd_normalized",
     "task_accuracy",
     "true_coefficients",
 ]
@@ -171,11 +173,20 @@ def shd(pred_pairs: Iterable[Any], true_pairs: Iterable[Any], *, double_count_re
     >>> shd([("b", "a"), ("c", "a")], [("a", "b")])
     SHD(total=2, missing=0, extra=1, reversed=1)
     """
-    return _shd_sets(normalize_pairs(pred_pairs), normalize_pairs(true_pairs), double_count_reversal)
+    return shd_normalized(normalize_pairs(pred_pairs), normalize_pairs(true_pairs), double_count_reversal=double_count_reversal)
 
 
-def _shd_sets(p: frozenset[Pair], t: frozenset[Pair], double_count_reversal: bool = False) -> SHD:
-    """:func:`shd` of already normalised pair sets."""
+def shd_normalized(
+    pred: frozenset[Pair], true: frozenset[Pair], *, double_count_reversal: bool = False
+) -> SHD:
+    """:func:`shd` of pair sets that are already normalised (:func:`normalize_pairs`): no copying.
+
+    For callers that score many hypotheses against one truth (the lab scorer).
+
+    >>> shd_normalized(frozenset({("b", "a")}), frozenset({("a", "b"), ("a", "c")}))
+    SHD(total=2, missing=1, extra=0, reversed=1)
+    """
+    p, t = pred, true
     only_t, only_p = t - p, p - t
     rev = sum(1 for a, b in only_t if (b, a) in only_p)
     missing = len(only_t) - rev
@@ -186,10 +197,16 @@ def _shd_sets(p: frozenset[Pair], t: frozenset[Pair], double_count_reversal: boo
 
 def roots_upstream_of(pairs: Iterable[Any], target: str = FREQ) -> frozenset[str]:
     """Nodes without parents that have a directed path to *target* (CausaLab's "root nodes")."""
-    return _roots(normalize_pairs(pairs), normalize_node(target))
+    return roots_normalized(normalize_pairs(pairs), normalize_node(target))
 
 
-def _roots(edges: Iterable[Pair], tgt: str) -> frozenset[str]:
+def roots_normalized(edges: Iterable[Pair], target: str = FREQ) -> frozenset[str]:
+    """:func:`roots_upstream_of` for already normalised pairs and target: no copying.
+
+    >>> sorted(roots_normalized({("a", "b"), ("b", "resonanceFreq"), ("c", "d")}))
+    ['a']
+    """
+    tgt = target
     parents: dict[str, set[str]] = {}
     for a, b in edges:
         parents.setdefault(b, set()).add(a)

@@ -5,13 +5,16 @@ Three inputs, three grammars (all in ``grammar/``, all LALR):
 * **Step records** (causalab-spec §3): one JSON object per agent step with ``memory``,
   ``thought``, ``past_data``, ``hypothesis``, ``experiment`` and one action form.
   :func:`parse_record` finds the object inside ``<think>`` blocks, code fences and prose
-  (:mod:`causalcheck._extract`), decodes it (``json`` first, then ``record.lark``, which
+  (:mod:`causalcheck.jsontext`, the controller's order), decodes it (``json`` first, then ``record.lark``, which
   also accepts trailing commas and reports errors with line, column, expected tokens and a
   caret), and converts it to a :class:`~causalcheck.records.StepRecord`.  The conversion
   repairs the drift seen in real runs — int vs float, numeric strings, ``null``s, unknown
   keys, frequency aliases (``freq`` → ``resonanceFreq``), a non-intervention written into
   ``experiment`` (``{"target_prop": "none"}``) — and lists every repair in
-  ``StepRecord.warnings``.  Only input that holds no record at all raises.
+  ``StepRecord.warnings``.  Only input that holds no record at all raises.  Readers of whole
+  episodes pass a :class:`ParseMemo`, so the entries and hypotheses an agent repeats from step
+  to step are converted once (well-formed values also take fast paths that give the same
+  result as the repairing code).
 * **Hypotheses**: :func:`parse_hypothesis` takes the CausaLab JSON form
   ``{"edges": [{"from", "to"}], "freq_equation", "coefficients"}`` (a dict or JSON text) or
   causalcheck's plain-text format (``hypothesis.lark``)::
@@ -36,10 +39,10 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from causalcheck._extract import candidates
 from causalcheck.equation import Equation, format_number, is_coefficient_name, parse_equation
 from causalcheck.errors import CausalCheckError, DSLSyntaxError, InputFormatError
 from causalcheck.graph import FREQ, CausalGraph, Edge, is_freq_alias, normalize_node
+from causalcheck.jsontext import Candidate, candidates
 from causalcheck.records import (
     Action,
     DataPoint,
@@ -52,8 +55,11 @@ from causalcheck.records import (
 __all__ = [
     "RECORD_KEYS",
     "Equation",
+    "ParseMemo",
     "decode_json",
+    "dropped_content",
     "format_hypothesis",
+    "looks_like_record",
     "parse_equation",
     "parse_hypothesis",
     "parse_record",
@@ -74,6 +80,7 @@ RECORD_KEYS = (
     "value",
 )
 _HYP_KEYS = ("edges", "freq_equation", "coefficients")
+_ALL_KEYS = frozenset({*RECORD_KEYS, *_HYP_KEYS})
 _KEY_ALIASES = {
     "pastdata": "past_data",
     "data": "past_data",
@@ -207,7 +214,22 @@ _EDGE_FROM = ("from", "source", "cause", "parent", "src", "head")
 _EDGE_TO = ("to", "target", "effect", "child", "dst", "tail")
 
 
+@lru_cache(maxsize=8192)
+def _plain_edge(a: str, b: str) -> Edge | None:
+    """``Edge(a, b)`` when the names need no repair (shared: edges are immutable), else ``None``."""
+    na, nb = normalize_node(a), normalize_node(b)
+    if na and nb and (na != FREQ or a.strip() == FREQ) and (nb != FREQ or b.strip() == FREQ):
+        return Edge(na, nb, None)
+    return None
+
+
 def _edge(item: Any, i: int, warn: _Warn) -> Edge | None:
+    if type(item) is dict and len(item) == 2:  # fast path: {"from": A, "to": B}, nothing to repair
+        a, b = item.get("from"), item.get("to")
+        if type(a) is str and type(b) is str:
+            plain = _plain_edge(a, b)
+            if plain is not None:
+                return plain
     where = f"hypothesis.edges[{i}]"
     label: Any = None
     if isinstance(item, Mapping):
@@ -237,6 +259,9 @@ def _edge(item: Any, i: int, warn: _Warn) -> Edge | None:
     if label is not None and not isinstance(label, str):
         label = str(label)
     return Edge(a, b, label or None)
+
+
+_HYP_OBJ_KEYS = frozenset({"edges", "coefficients", "nodes", "target", *_EQ_KEYS})
 
 
 def _hypothesis_from_obj(obj: Mapping[str, Any], warn: _Warn) -> Hypothesis:
@@ -272,7 +297,11 @@ def _hypothesis_from_obj(obj: Mapping[str, Any], warn: _Warn) -> Hypothesis:
         warn(f"hypothesis.coefficients={raw_coeffs!r} must be an object name -> number; ignored")
         raw_coeffs = {}
     for name, value in raw_coeffs.items():
-        v, _ = _number(value, f"hypothesis.coefficients[{name!r}]", warn)
+        t = type(value)
+        if (t is float or t is int) and math.isfinite(value):  # fast path: a plain number
+            v: float | None = float(value)
+        else:
+            v, _ = _number(value, f"hypothesis.coefficients[{name!r}]", warn)
         coefficients[str(name).strip()] = v
     nodes: list[str] = []
     raw_nodes = obj.get("nodes", [])
@@ -285,8 +314,7 @@ def _hypothesis_from_obj(obj: Mapping[str, Any], warn: _Warn) -> Hypothesis:
                 nodes.append(norm)
     target = obj.get("target", FREQ)
     target = normalize_node(target) if isinstance(target, str) and target.strip() else FREQ
-    known = {"edges", "coefficients", "nodes", "target", *_EQ_KEYS}
-    extra = sorted(str(k) for k in obj if k not in known)
+    extra = sorted(str(k) for k in obj if k not in _HYP_OBJ_KEYS)
     if extra:
         warn(f"hypothesis has unknown keys {extra!r}; ignored them")
     return Hypothesis(CausalGraph(tuple(nodes), tuple(edges)), equation, coefficients, target)
@@ -470,11 +498,149 @@ def parse_hypothesis(text_or_obj: Any, *, source: str = "<string>") -> Hypothesi
 
 
 # ============================================================================ records
-def _looks_like_record(obj: Any) -> bool:
+def looks_like_record(obj: Any) -> bool:
+    """True when *obj* is a JSON object with at least one step-record or hypothesis key.
+
+    Key spelling drift counts (``"Past Data"`` is ``past_data``).
+
+    >>> looks_like_record({"Past Data": []}), looks_like_record({"step": 1, "raw_input": "x"})
+    (True, False)
+    """
     if not isinstance(obj, Mapping):
         return False
     keys = {_norm_key(str(k)) for k in obj}
     return bool(keys & {*RECORD_KEYS, *_HYP_KEYS})
+
+
+def dropped_content(warnings: Sequence[str]) -> tuple[str, ...]:
+    """The repairs among *warnings* (``StepRecord.warnings``) that had to drop content.
+
+    Every repair that discards part of the record says ``ignored`` (an edge that is not
+    ``{"from", "to"}``, a non-numeric value, ...); unknown top-level keys are not content.
+
+    >>> dropped_content(("key 'Past Data' read as 'past_data'", "hypothesis.edges[0]=3 is not an edge {...}; ignored"))
+    ('hypothesis.edges[0]=3 is not an edge {...}; ignored',)
+    """
+    return tuple(w for w in warnings if "ignored" in w and not w.startswith("ignored unknown keys"))
+
+
+class ParseMemo:
+    """The parts of an episode's records that repeat, converted once.
+
+    Agents copy their evidence forward and often restate the same hypothesis, so a
+    trajectory repeats the same ``past_data`` entries and hypotheses step after step.
+    Readers pass one memo to every :func:`parse_record_obj` call of an episode:
+
+    * an entry is remembered by the identity of the decoded object and its position — the
+      lab trajectory reader decodes a copied-forward entry into the *same* object; the memo
+      keeps the object alive, so an id can never be reused by another object;
+    * a hypothesis in the plain form ``{"edges": [{"from", "to"}, ...], "freq_equation",
+      "coefficients": {name: number}}`` is remembered by its content (the key holds every
+      value the conversion reads, so equal keys convert to equal hypotheses).
+
+    The repairs a remembered part needed are replayed into every record that holds it.
+    Converted parts are shared between records: they must not be mutated, and decoded
+    input must not change while the memo is in use.
+    """
+
+    __slots__ = ("_entries", "_graphs", "_hypotheses", "_last")
+
+    def __init__(self) -> None:
+        self._entries: dict[tuple[int, int], tuple[Any, DataPoint | None, tuple[str, ...]]] = {}
+        self._hypotheses: dict[tuple[Any, ...], tuple[Hypothesis, tuple[str, ...]]] = {}
+        self._graphs: dict[tuple[Any, ...], CausalGraph | None] = {}
+        # the previous past_data list and its conversion, entry by entry
+        self._last: tuple[list[Any], list[DataPoint | None], list[tuple[int, tuple[str, ...]]]] = ([], [], [])
+
+    def points(self, raw: list[Any], warn: _Warn) -> tuple[DataPoint, ...]:
+        """The data points of a ``past_data`` list (entries it shares with the previous list are not looked up)."""
+        last_raw, last_points, last_notes = self._last
+        n = min(len(raw), len(last_raw))
+        j = 0
+        while j < n and raw[j] is last_raw[j]:
+            j += 1
+        points = last_points[:j]
+        notes = [(k, group) for k, group in last_notes if k < j] if last_notes else []
+        for i in range(j, len(raw)):
+            entry = raw[i]
+            key = (id(entry), i)
+            hit = self._entries.get(key)
+            if hit is None or hit[0] is not entry:
+                found: list[str] = []
+                hit = self._entries[key] = (entry, _datapoint(entry, i, found.append), tuple(found))
+            points.append(hit[1])
+            if hit[2]:
+                notes.append((i, hit[2]))
+        self._last = (raw, points, notes)
+        for _, group in notes:
+            for note in group:
+                warn(note)
+        return tuple(p for p in points if p is not None)
+
+    def hypothesis(self, obj: Mapping[str, Any], warn: _Warn) -> Hypothesis:
+        """``_hypothesis_from_obj(obj, warn)``, converted once per distinct plain hypothesis."""
+        key = _plain_hypothesis_key(obj)
+        if key is None:
+            return _hypothesis_from_obj(obj, warn)
+        hit = self._hypotheses.get(key)
+        if hit is None:
+            notes: list[str] = []
+            plain = _plain_hypothesis(key, self._graphs)
+            hit = self._hypotheses[key] = (plain or _hypothesis_from_obj(obj, notes.append), tuple(notes))
+        for note in hit[1]:
+            warn(note)
+        return hit[0]
+
+
+def _plain_hypothesis(key: tuple[Any, ...], graphs: dict[tuple[Any, ...], CausalGraph | None]) -> Hypothesis | None:
+    """The hypothesis of a plain key when nothing needs a repair (else ``None``: the general path decides).
+
+    *graphs* remembers the graph of each edge list (agents often keep the edges and refit the
+    coefficients); graphs are immutable, so they are shared.
+    """
+    pairs, eq, values = key
+    if pairs in graphs:
+        graph = graphs[pairs]
+    else:
+        found = [_plain_edge(a, b) for a, b in pairs]
+        edges = tuple(e for e in found if e is not None)
+        graph = graphs[pairs] = CausalGraph((), edges) if len(edges) == len(found) else None
+    if graph is None:
+        return None
+    coefficients: dict[str, float | None] = {}
+    for name, v in values:
+        if type(v) is str:  # a zero or null, kept apart by its text (see _plain_hypothesis_key)
+            coefficients[name.strip()] = None if v == "None" else float(v)
+        elif math.isfinite(v):
+            coefficients[name.strip()] = float(v)
+        else:
+            return None
+    return Hypothesis(graph, eq, coefficients, FREQ)
+
+
+def _plain_hypothesis_key(obj: Any) -> tuple[Any, ...] | None:
+    """Everything :func:`_hypothesis_from_obj` reads from a plain hypothesis, or ``None`` for other shapes."""
+    if type(obj) is not dict or len(obj) != 3:
+        return None
+    edges, eq, coeffs = obj.get("edges"), obj.get("freq_equation"), obj.get("coefficients")
+    if type(edges) is not list or type(eq) is not str or type(coeffs) is not dict:
+        return None
+    pairs = []
+    for e in edges:
+        if type(e) is not dict or len(e) != 2:
+            return None
+        a, b = e.get("from"), e.get("to")
+        if type(a) is not str or type(b) is not str:
+            return None
+        pairs.append((a, b))
+    values = []
+    for k, v in coeffs.items():
+        t = type(v)
+        if type(k) is not str or not (t is float or t is int or v is None):
+            return None
+        # 1 and 1.0 may share a key (both convert to 1.0 without a repair); zeros keep their sign
+        values.append((k, v if v else str(v)))
+    return (tuple(pairs), eq, tuple(values))
 
 
 def parse_record(text: str | Mapping[str, Any], *, source: str = "<string>") -> StepRecord:
@@ -515,8 +681,6 @@ def parse_record(text: str | Mapping[str, Any], *, source: str = "<string>") -> 
     tried: set[tuple[int, int]] = set()
 
     def all_candidates() -> Any:
-        from causalcheck._extract import Candidate
-
         yield from candidates(text)
         brace = text.find("{")
         yield Candidate(text[brace:].rstrip(), brace, ("ignored prose before the JSON object",))
@@ -533,7 +697,7 @@ def parse_record(text: str | Mapping[str, Any], *, source: str = "<string>") -> 
         except DSLSyntaxError as exc:
             errors.append(exc)
             continue
-        if _looks_like_record(obj):
+        if looks_like_record(obj):
             repairs = list(cand.repairs)
             if lenient:
                 repairs.append("the JSON was not strict (e.g. a trailing comma); read it leniently")
@@ -553,7 +717,53 @@ def parse_record(text: str | Mapping[str, Any], *, source: str = "<string>") -> 
     )
 
 
+def _plain_datapoint(entry: Any) -> DataPoint | None:
+    """The point of an entry ``{"id": str, "props": {name: number}, "freq": number}`` (optionally with
+    ``"intervention": {"target_prop": str, "target_value": number}``) needing no repair, else ``None``."""
+    if type(entry) is not dict or "freq" not in entry:
+        return None
+    intervention: Intervention | None = None
+    if len(entry) == 4:
+        iv = entry.get("intervention")
+        if type(iv) is not dict or len(iv) != 2:
+            return None
+        prop: Any = iv.get("target_prop")
+        value: Any = iv.get("target_value")
+        t = type(value)
+        if type(prop) is not str or not (t is float or t is int) or not math.isfinite(value):
+            return None
+        intervention = Intervention(normalize_node(prop), float(value))
+    elif len(entry) != 3:
+        return None
+    ident, raw, freq = entry.get("id"), entry.get("props"), entry["freq"]
+    if type(ident) is not str or type(raw) is not dict:
+        return None
+    if freq is not None:
+        t = type(freq)
+        if not (t is float or t is int) or not math.isfinite(freq):
+            return None
+        freq = float(freq)
+    props: dict[str, float | None] = {}
+    for k, v in raw.items():
+        if type(k) is not str:
+            return None
+        name = normalize_node(k)
+        if not name or name == FREQ:
+            return None
+        t = type(v)
+        if (t is float or t is int) and math.isfinite(v):
+            props[name] = float(v)
+        elif v is None:
+            props[name] = None
+        else:
+            return None
+    return DataPoint(ident, props, freq, intervention, {})
+
+
 def _datapoint(entry: Any, i: int, warn: _Warn) -> DataPoint | None:
+    plain = _plain_datapoint(entry)
+    if plain is not None:
+        return plain
     where = f"past_data[{i}]"
     if not isinstance(entry, Mapping):
         warn(f"{where}={entry!r} is not an entry {{'id', 'props', 'freq'}}; ignored")
@@ -608,7 +818,22 @@ def _datapoint(entry: Any, i: int, warn: _Warn) -> DataPoint | None:
     return DataPoint(ident, props, freq, intervention, extras)
 
 
-def _experiment(v: Any, warn: _Warn, known_props: set[str]) -> Experiment:
+def _experiment(v: Any, warn: _Warn, past: Sequence[DataPoint]) -> Experiment:
+    if type(v) is dict and not v:  # fast path: {} (no intervention this step)
+        return Experiment(None, None, {})
+    if type(v) is dict and len(v) == 2:  # fast path: {"target_prop": P, "target_value": number}, nothing to repair
+        prop: Any = v.get("target_prop")
+        value: Any = v.get("target_value")
+        t = type(value)
+        if type(prop) is str and (t is float or t is int) and math.isfinite(value):
+            name = normalize_node(prop)
+            if (
+                name
+                and name != FREQ
+                and prop.strip().lower() not in _NO_TARGET
+                and (any(name in p.props for p in past) or not any(p.props for p in past))
+            ):
+                return Experiment(name, float(value), {})
     if v is None:
         warn("experiment=None read as {}")
         return Experiment()
@@ -626,7 +851,7 @@ def _experiment(v: Any, warn: _Warn, known_props: set[str]) -> Experiment:
     name = normalize_node(prop)
     if name == FREQ:
         warn(f"experiment.target_prop={prop!r} is the frequency, which cannot be intervened on")
-    elif known_props and name not in known_props:
+    elif not any(name in p.props for p in past) and (known_props := {n for p in past for n in p.props}):
         warn(
             f"experiment.target_prop={prop!r} is not a property seen in past_data "
             f"({', '.join(sorted(known_props))}); experiment misused for a non-intervention step?"
@@ -635,6 +860,11 @@ def _experiment(v: Any, warn: _Warn, known_props: set[str]) -> Experiment:
 
 
 def _action(obj: Mapping[str, Any], warn: _Warn) -> Action:
+    v = obj.get("action")
+    if type(v) is str and obj.get("chosen_dialog_option_int") is None and obj.get("value") is None:
+        name = v.strip()  # fast path: one upper-case action name, nothing to repair
+        if name and name == name.upper():
+            return Action("action", name, obj.get("arg1"), obj.get("arg2"))
     forms = [k for k in ("action", "chosen_dialog_option_int", "value") if k in obj and obj[k] is not None]
     if len(forms) > 1:
         warn(f"record has several action forms {forms!r}; used {forms[0]!r}")
@@ -675,51 +905,88 @@ def _text_field(name: str, v: Any, warn: _Warn) -> str | None:
     return json.dumps(v, sort_keys=True)
 
 
+@lru_cache(maxsize=1024)
+def _key_plan(keys: tuple[str, ...]) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...], tuple[str, ...]]:
+    """``(record keys as (written, normalised), unknown keys, rename repairs)`` of a record's keys, in order."""
+    known: list[tuple[str, str]] = []
+    unknown: list[str] = []
+    renamed: list[str] = []
+    for k in keys:
+        nk = _norm_key(k)
+        if nk in _ALL_KEYS:
+            if nk != k:
+                renamed.append(f"key {k!r} read as {nk!r}")
+            known.append((k, nk))
+        else:
+            unknown.append(k)
+    return tuple(known), tuple(unknown), tuple(renamed)
+
+
 def parse_record_obj(
-    obj: Mapping[str, Any], *, source: str = "<string>", warnings: Sequence[str] = ()
+    obj: Mapping[str, Any],
+    *,
+    source: str = "<string>",
+    warnings: Sequence[str] = (),
+    memo: ParseMemo | None = None,
 ) -> StepRecord:
     """Convert a decoded JSON object into a :class:`~causalcheck.records.StepRecord`.
 
     A bare hypothesis object (``{"edges", "freq_equation", "coefficients"}``) is read as a
-    record holding only that hypothesis.  Raises :class:`~causalcheck.errors.InputFormatError`
-    when *obj* is not an object or has none of the record keys.
+    record holding only that hypothesis.  *memo* (an :class:`ParseMemo` shared by the
+    records of one episode) converts each repeated ``past_data`` entry once.  Raises
+    :class:`~causalcheck.errors.InputFormatError` when *obj* is not an object or has none of
+    the record keys.
     """
-    if not isinstance(obj, Mapping):
+    if type(obj) is not dict and not isinstance(obj, Mapping):
         raise InputFormatError(f"{source}: record={obj!r} must be a JSON object")
     notes: list[str] = list(warnings)
     warn = notes.append
     data: dict[str, Any] = {}
     extras: dict[str, Any] = {}
-    for k, v in obj.items():
-        if not isinstance(k, str):
-            extras[str(k)] = v
-            continue
-        nk = _norm_key(k)
-        if nk in RECORD_KEYS or nk in _HYP_KEYS:
-            if nk != k:
-                warn(f"key {k!r} read as {nk!r}")
-            data[nk] = v
-        else:
-            extras[k] = v
+    keys = tuple(obj)
+    if all(type(k) is str for k in keys):  # records of one run share their keys: plan them once
+        known, unknown, renamed = _key_plan(keys)
+        if unknown or renamed:
+            data = {nk: obj[k] for k, nk in known}
+            extras = {k: obj[k] for k in unknown}
+            notes.extend(renamed)
+        else:  # every key is a record key as written: read the object itself (it is not changed)
+            data = obj  # type: ignore[assignment]
+    else:
+        for k, v in obj.items():
+            if not isinstance(k, str):
+                extras[str(k)] = v
+                continue
+            nk = _norm_key(k)
+            if nk in _ALL_KEYS:
+                if nk != k:
+                    warn(f"key {k!r} read as {nk!r}")
+                data[nk] = v
+            else:
+                extras[k] = v
     if not data:
         raise InputFormatError(
             f"{source}: not a step record: keys {sorted(map(str, obj))[:8]!r}; "
             f"expected some of {', '.join(RECORD_KEYS)}"
         )
-    if set(data) & set(_HYP_KEYS) and "hypothesis" not in data:
+    bare = [k for k in _HYP_KEYS if k in data]
+    if bare:
+        data = dict(data)  # *obj* itself may be data: never change it
+    if bare and "hypothesis" not in data:
         warn("a bare hypothesis object; read as a record with only a hypothesis")
         data = {"hypothesis": {k: data.pop(k) for k in list(data) if k in _HYP_KEYS}, **data}
-    elif set(data) & set(_HYP_KEYS):
-        for k in _HYP_KEYS:
-            if k in data:
-                extras[k] = data.pop(k)
+    elif bare:
+        for k in bare:
+            extras[k] = data.pop(k)
     if extras:
         warn(f"ignored unknown keys {sorted(extras)[:8]!r}")
 
     past: tuple[DataPoint, ...] | None = None
     if "past_data" in data:
         raw = data["past_data"]
-        if isinstance(raw, str):
+        if type(raw) is list:
+            pass  # the usual case
+        elif isinstance(raw, str):
             try:
                 raw = json.loads(raw) if raw.strip() else []
                 warn("past_data is JSON text inside a string; decoded it")
@@ -729,19 +996,24 @@ def parse_record_obj(
         if raw is None:
             warn("past_data=None read as []")
             raw = []
-        if isinstance(raw, Mapping):
+        if type(raw) is not list and isinstance(raw, Mapping):
             warn("past_data is a single object; read as a list of one entry")
             raw = [raw]
-        if not isinstance(raw, list):
+        if type(raw) is not list and not isinstance(raw, list):
             warn(f"past_data={raw!r} must be a list of entries; ignored")
             raw = []
-        points = [_datapoint(e, i, warn) for i, e in enumerate(raw)]
-        past = tuple(p for p in points if p is not None)
+        if memo is None:
+            points = [_datapoint(e, i, warn) for i, e in enumerate(raw)]
+            past = tuple(p for p in points if p is not None)
+        else:
+            past = memo.points(raw, warn)
 
     hypothesis: Hypothesis | None = None
     if "hypothesis" in data:
         raw_h = data["hypothesis"]
-        if isinstance(raw_h, str):
+        if type(raw_h) is dict:
+            hypothesis = _hypothesis_from_obj(raw_h, warn) if memo is None else memo.hypothesis(raw_h, warn)
+        elif isinstance(raw_h, str):
             if raw_h.strip():
                 try:
                     hypothesis = parse_hypothesis(raw_h, source=f"{source} (hypothesis string)")
@@ -751,22 +1023,22 @@ def parse_record_obj(
             else:
                 hypothesis = Hypothesis()
         elif isinstance(raw_h, Mapping):
-            hypothesis = _hypothesis_from_obj(raw_h, warn)
+            hypothesis = _hypothesis_from_obj(raw_h, warn) if memo is None else memo.hypothesis(raw_h, warn)
         elif raw_h is None:
             warn("hypothesis=None read as the empty hypothesis")
             hypothesis = Hypothesis()
         else:
             warn(f"hypothesis={raw_h!r} must be an object {{'edges', 'freq_equation', 'coefficients'}}; ignored")
 
-    known_props = {n for p in past or () for n in p.props}
-    experiment = _experiment(data["experiment"], warn, known_props) if "experiment" in data else None
+    experiment = _experiment(data["experiment"], warn, past or ()) if "experiment" in data else None
+    memory, thought = data.get("memory"), data.get("thought")
     return StepRecord(
-        memory=_text_field("memory", data.get("memory"), warn),
-        thought=_text_field("thought", data.get("thought"), warn),
+        memory=memory if memory is None or type(memory) is str else _text_field("memory", memory, warn),
+        thought=thought if thought is None or type(thought) is str else _text_field("thought", thought, warn),
         past_data=past,
         hypothesis=hypothesis,
         experiment=experiment,
         action=_action(data, warn),
         extras=extras,
-        warnings=tuple(dict.fromkeys(notes)),
+        warnings=tuple(dict.fromkeys(notes)) if notes else (),
     )

@@ -8,12 +8,12 @@ import re
 
 import pytest
 from causalcheck._lark import parser
+from causalcheck.episodes import records_from_text
 from causalcheck.equation import parse_equation
 from causalcheck.errors import CausalCheckError
 from causalcheck.graph import FREQ, CausalGraph, Edge, is_freq_alias
 from causalcheck.parsing import format_hypothesis, parse_hypothesis, parse_record, parse_record_obj
 from causalcheck.records import Hypothesis
-from causalcheck.trajectory import records_from_text
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark

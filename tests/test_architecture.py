@@ -47,18 +47,6 @@ PACKAGES: list[str] = list(
     tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
 )
 
-#: Private-name uses that another branch of issue 9 removes (lab/score.py, lab/trajectory.py,
-#: trajectory.py, lab/runfolder.py, lab/audit.py, checking.py): ``(importing module, "module._name")``.
-#: The lead deletes these entries when merging that branch; nothing else may be added here.
-PENDING_PRIVATE_USES: frozenset[tuple[str, str]] = frozenset(
-    {
-        ("causalcheck.lab.score", "causalcheck.metrics._roots"),  # M._roots
-        ("causalcheck.lab.score", "causalcheck.metrics._shd_sets"),  # M._shd_sets
-        ("causalcheck.trajectory", "causalcheck.parsing._looks_like_record"),
-    }
-)
-
-
 @dataclass(frozen=True)
 class Source:
     """One module: dotted ``name``, whether it is a package ``__init__``, and its parsed ``tree``."""
@@ -331,7 +319,6 @@ def private_uses(sources: Mapping[str, Source]) -> list[str]:
     return [
         f"{module}:{line} {what} {used}"
         for module, line, what, used in sorted(set(problems))
-        if (module, used) not in PENDING_PRIVATE_USES
     ]
 
 

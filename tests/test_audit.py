@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from causalcheck.lab.audit import audit_episode, entries_of
-from causalcheck.lab.runfolder import EpisodeData, ShownState, StepData, load_run_folder
+from causalcheck.episodes import Episode, ShownState, Step, load_run_folder
+from causalcheck.lab.audit import Entry, audit_episode
+from causalcheck.parsing import parse_record_obj
 
 CONFIG = {
     "graph_id": "t_0",
@@ -23,19 +24,19 @@ def _entry(eid: str, a: float, b: float, freq: float, **extra: Any) -> dict[str,
     return {"id": eid, "props": {"a": a, "b": b}, "freq": freq, **extra}
 
 
-def _episode(records: list[dict[str, Any]], *, success: bool | None = True, interventions: int = 1) -> EpisodeData:
+def _episode(records: list[dict[str, Any]], *, success: bool | None = True, interventions: int = 1) -> Episode:
     steps = tuple(
-        StepData(i, rec, intervention=("a", 20.0) if i == 0 and interventions else None)
+        Step(i, i, parse_record_obj(rec) if rec else None, intervention=("a", 20.0) if i == 0 and interventions else None)
         for i, rec in enumerate(records)
     )
-    return EpisodeData(
+    return Episode(
         source="synthetic", kind="trajectory", suite="t", graph_id="t_0", experiment_id="t_0", seed="1",
         config=CONFIG, steps=steps, shown=(PRIOR, AFTER_1), success=success,
         intervention_budget=4, submission_budget=3, submissions_used=1,
     )
 
 
-def _codes(ep: EpisodeData) -> dict[str, list[str]]:
+def _codes(ep: Episode) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for d in audit_episode(ep).diagnostics:
         out.setdefault(d.code, []).extend(d.elements)
@@ -141,10 +142,16 @@ def test_budget_left_is_premature_only_for_failed_episodes() -> None:
     assert report.meta["interventions_unused"] == 3 and report.meta["submissions_unused"] == 2
 
 
-def test_entries_of_tolerates_drift() -> None:
-    """past_data given as a JSON string, with string numbers and nulls, is read; junk is skipped."""
-    rec = {"past_data": '[{"id": "0/2", "props": {"a": "1.5", "b": null}, "freq": 3}, 7]'}
-    entries = entries_of(rec)
-    assert entries is not None and len(entries) == 1
+def test_entries_come_from_the_parsed_record() -> None:
+    """past_data given as a JSON string, with string numbers and nulls, is read by the parser; junk is skipped."""
+    rec = parse_record_obj({"past_data": '[{"id": "0/2", "props": {"a": "1.5", "b": null}, "freq": 3}, 7]'})
+    entries = [Entry.of(p) for p in rec.past_data or ()]
+    assert len(entries) == 1
     assert entries[0].props == {"a": 1.5} and entries[0].freq == 3.0
-    assert entries_of({"past_data": None}) is None
+    assert Entry.of(entries[0].point()) == entries[0]
+
+
+def test_a_step_without_records_is_skipped() -> None:
+    """Steps with no record, or a record without past_data, leave the evidence of earlier steps in force."""
+    data = {"past_data": [_entry("0/4", 1, 5, 13)]}
+    assert _codes(_episode([data, {}, {"action": "WAIT"}]))["altered-entry"] == ["0/4"]

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from causalcheck.cli_check import run
+from causalcheck.checking.cli import run
 
 GOOD_RECORD = {
     "past_data": [{"id": "0/2", "props": {"A": 1, "B": 2}, "freq": 5.0}],

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from causalcheck.errors import InputFormatError
+from causalcheck.errors import DSLSyntaxError, InputFormatError
 from causalcheck.lab import cli as lab_cli
 from causalcheck.lab.runner import run_suite
 from causalcheck.lab.trajectory import read_trajectory, write_trajectory
@@ -67,17 +67,17 @@ def test_results_do_not_depend_on_worker_count(tmp_path: Path) -> None:
 
 
 def test_trajectory_reader_rejects_incomplete_files(tmp_path: Path) -> None:
-    """No header, no summary, non-JSON or an unknown line type are InputFormatErrors."""
+    """No header, no summary or an unknown line type are InputFormatErrors; non-JSON is a DSLSyntaxError with its position."""
     p = write_trajectory(tmp_path / "t.jsonl", {"graph_id": "g"}, [{"step": 0}], {"success": False})
     assert read_trajectory(p).summary == {"success": False}
     for text, needle in [
         ('{"type": "step"}\n', "no header"),
         ('{"type": "header"}\n', "no summary"),
-        ("nonsense\n", "not JSON"),
+        ("nonsense\n", "t.jsonl:1:1: not valid JSON"),
         ('{"type": "header"}\n{"type": "dance"}\n', "'dance'"),
     ]:
         p.write_text(text)
-        with pytest.raises(InputFormatError, match=needle):
+        with pytest.raises(DSLSyntaxError if "JSON" in needle else InputFormatError, match=needle):
             read_trajectory(p)
 
 

@@ -322,3 +322,27 @@ def test_non_text_inputs_rejected():
     """parse_hypothesis names the offending value for unsupported types."""
     with pytest.raises(InputFormatError, match="42"):
         parse_hypothesis(42)
+
+
+def test_parse_memo_gives_what_the_plain_parse_gives():
+    """Records parsed with a shared ParseMemo equal records parsed alone: values, zeros' signs, ints, repairs."""
+    from causalcheck.parsing import ParseMemo
+
+    entry = {"id": "0", "props": {"a": 1, "Freq": 3}, "freq": 2}
+    plain_entry = {"id": "1", "props": {"a": 1.5}, "freq": 4.0, "intervention": {"target_prop": "a", "target_value": 1.5}}
+    hyps = [
+        {"edges": [{"from": "a", "to": "freq"}], "freq_equation": "resonanceFreq = base + c_a*a", "coefficients": {"base": 0, "c_a": 1}},
+        {"edges": [{"from": "a", "to": "freq"}], "freq_equation": "resonanceFreq = base + c_a*a", "coefficients": {"base": -0.0, "c_a": 1.0}},
+        {"edges": [{"from": "a", "to": "resonanceFreq"}], "freq_equation": "resonanceFreq = base + c_a*a", "coefficients": {"base": None, "c_a": float("inf")}},
+        {"edges": [{"from": "a", "to": "resonanceFreq"}], "freq_equation": "resonanceFreq = base + c_a*a", "coefficients": {" base ": 2, "c_a": 1}},
+    ]
+    memo = ParseMemo()
+    past: list[object] = []
+    for h in hyps * 2:
+        past = [*past, entry, plain_entry]
+        raw = {"past_data": past, "hypothesis": h, "experiment": {"target_prop": "a", "target_value": 2}, "action": "wait"}
+        with_memo, alone = parse_record_obj(raw, memo=memo), parse_record_obj(raw)
+        assert with_memo == alone
+        assert repr(with_memo.hypothesis) == repr(alone.hypothesis)
+        assert with_memo.warnings == alone.warnings
+        assert [p.extras for p in with_memo.past_data or ()] == [p.extras for p in alone.past_data or ()]

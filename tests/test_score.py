@@ -10,13 +10,13 @@ import shutil
 from pathlib import Path
 
 import pytest
-from causalcheck.lab import score_cli
-from causalcheck.lab.runfolder import (
+from causalcheck.episodes import (
     discover_episodes,
     load_run_folder,
-    read_json_stream,
+    read_json_values,
     true_target_frequency,
 )
+from causalcheck.lab import score_cli
 from causalcheck.lab.score import (
     rollup,
     score_episode,
@@ -155,14 +155,17 @@ def test_bad_inputs_are_reported_per_episode_while_the_batch_is_scored(sample_ru
     assert scored["unknown"].final["edge_f1"] < scored["good"].final["edge_f1"]
 
 
-def test_read_json_stream_reads_concatenated_pretty_json(tmp_path: Path) -> None:
-    """Pretty-printed objects back to back are read one by one; a truncated tail is an error."""
+def test_read_json_values_reads_concatenated_pretty_json(tmp_path: Path) -> None:
+    """Pretty-printed objects back to back are read one by one; a truncated tail is an error naming file and line."""
+    from causalcheck.errors import DSLSyntaxError
+
     p = tmp_path / "x.jsonl"
     p.write_text('{\n  "a": 1\n}\n{"b": [1,\n 2]}\n', encoding="utf-8")
-    assert read_json_stream(p) == [{"a": 1}, {"b": [1, 2]}]
+    assert read_json_values(p) == [{"a": 1}, {"b": [1, 2]}]
     p.write_text('{"a": 1}\n{"b": [1,', encoding="utf-8")
-    with pytest.raises(Exception, match="truncated or invalid"):
-        read_json_stream(p)
+    with pytest.raises(DSLSyntaxError, match="truncated") as info:
+        read_json_values(p)
+    assert info.value.source == str(p) and info.value.line == 2
 
 
 def test_own_trajectories_are_discovered_and_scored(own_runs: Path) -> None:
@@ -245,7 +248,7 @@ def test_lab_score_through_the_main_cli(sample_run: Path, tmp_path: Path) -> Non
 
 def test_raw_output_with_think_block_and_fence(sample_run: Path, tmp_path: Path) -> None:
     """Records wrapped in <think> blocks and code fences are recovered from raw_io outputs."""
-    from causalcheck.lab.runfolder import read_json_stream as stream
+    from causalcheck.episodes import read_json_values as stream
 
     folder = tmp_path / "exp" / "seed_1"
     shutil.copytree(sample_run, folder)

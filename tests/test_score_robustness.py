@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from causalcheck.lab.runfolder import read_json_stream
+from causalcheck.episodes import read_json_values
 from causalcheck.lab.score import score_paths
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -79,7 +79,7 @@ def test_damaged_run_folders_never_crash(
     target = next(folder.glob("*_tracking*.jsonl")) if which == "tracking" else folder / (
         "raw_io.jsonl" if which == "raw_io" else which
     )
-    values = read_json_stream(target)
+    values = read_json_values(target)
     k = data.draw(st.integers(0, len(values) - 1))
     path = data.draw(st.sampled_from(_paths(values[k])))
     values[k] = _replace(values[k], path, junk)

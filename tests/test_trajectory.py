@@ -1,27 +1,28 @@
-"""Loading trajectories: official run folders, JSONL, lab trajectories, concatenated JSON."""
+"""Loading records through the episode layer: official run folders, JSONL, lab trajectories, concatenated JSON."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
+from causalcheck.episodes import Unparsed, load_records, records_from_text
 from causalcheck.errors import DSLSyntaxError, InputFormatError
-from causalcheck.trajectory import iter_json_objects, load_records, records_from_text
+from causalcheck.jsontext import iter_json_values
 
 REC = {"past_data": [], "hypothesis": {"edges": [], "freq_equation": "", "coefficients": {}}, "action": "TALK", "arg1": 5}
 
 
-def test_iter_json_objects_concatenated_pretty_json():
+def test_iter_json_values_concatenated_pretty_json():
     """Pretty-printed objects written back to back decode one by one."""
     text = json.dumps({"a": 1}, indent=2) + json.dumps([2, 3]) + "\n\n" + json.dumps("x", indent=4) + "  "
-    assert list(iter_json_objects(text)) == [{"a": 1}, [2, 3], "x"]
+    assert list(iter_json_values(text)) == [{"a": 1}, [2, 3], "x"]
 
 
-def test_iter_json_objects_error_position():
+def test_iter_json_values_error_position():
     """A broken object in the middle raises at its line and column."""
     text = '{"a": 1}\n{"b": 2,\n "c" 3}\n'
     with pytest.raises(DSLSyntaxError) as info:
-        list(iter_json_objects(text, source="t.jsonl"))
+        list(iter_json_values(text, source="t.jsonl"))
     assert (info.value.line, info.value.column) == (3, 6)
     assert '":"' in info.value.expected
 
@@ -79,7 +80,7 @@ def test_unparseable_step_does_not_abort(tmp_path):
     rows = [{"step": 1, "raw_output": json.dumps(REC)}, {"step": 2, "raw_output": "I am not sure what to do."}]
     path.write_text("".join(json.dumps(r, indent=2) for r in rows))
     recs = load_records(tmp_path)
-    assert "parse_error" in recs[1].extras and recs[1].warnings[0].startswith("unparseable record")
+    assert isinstance(recs[1], Unparsed) and "no JSON object found" in recs[1].reason and recs[1].step == 2
     with pytest.raises(DSLSyntaxError):
         load_records(path, strict=True)
 

@@ -205,30 +205,22 @@ def parse_yes_no(text: str) -> float:
     raise ValueError(f"reply={text[:80]!r} must start with yes or no")
 
 
-_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL | re.IGNORECASE)
-
-
 def extract_json_object(text: str) -> dict[str, Any]:
     """The first JSON object in *text*: inside a ``` fence if there is one, else anywhere.
+
+    The first-object policy of :func:`causalcheck.jsontext.first_object`.
 
     >>> extract_json_object('Sure! {"score": 7, "reason": "ok"} hope that helps')
     {'score': 7, 'reason': 'ok'}
 
     Raises :class:`ValueError` when there is none (e.g. JSON cut off at ``max_tokens``).
     """
-    s = text.strip()
-    fenced = _FENCE.search(s)
-    if fenced:
-        s = fenced.group(1).strip()
-    decoder = json.JSONDecoder()
-    for m in re.finditer(r"\{", s):
-        try:
-            obj, _ = decoder.raw_decode(s, m.start())
-        except json.JSONDecodeError:
-            continue
-        if isinstance(obj, dict):
-            return obj
-    raise ValueError(f"reply={text[:80]!r} holds no complete JSON object")
+    from causalcheck.jsontext import first_object
+
+    obj = first_object(text)
+    if obj is None:
+        raise ValueError(f"reply={text[:80]!r} holds no complete JSON object")
+    return obj
 
 
 def parse_criterion_reply(text: str) -> tuple[int, str, dict[str, Any]]:

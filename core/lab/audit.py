@@ -19,24 +19,27 @@ moment it was displayed, and reports :class:`~causalcheck.diagnostics.Diagnostic
   ones) — interventions or reactor submissions left at the end.
 
 Values match when they differ by at most ``tolerance`` (0.01: the simulator rounds to 2 dp).
-Step numbers in messages are 1-based, like the official ``raw_io`` ``step`` field.
+Step numbers in messages are 1-based, like the official ``raw_io`` ``step`` field
+(:data:`causalcheck.episodes.SCORE_NUMBERING`).  The audit works on the typed episode of
+:mod:`causalcheck.episodes`: entries are the parsed :class:`~causalcheck.records.DataPoint` s
+of each step's record (so the parser's repairs — numeric strings, frequency aliases, a
+``past_data`` serialised into a string — apply here too) and the final hypothesis is the
+parsed one.
 """
 
 from __future__ import annotations
 
-import functools
-import json
-from collections.abc import Mapping
+import dataclasses
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from causalcheck.diagnostics import CheckReport, Diagnostic
-from causalcheck.graph import FREQ, normalize_node
-from causalcheck.lab.runfolder import EpisodeData, ShownState
+from causalcheck.episodes import SCORE_NUMBERING, Episode, ShownState
+from causalcheck.graph import FREQ
+from causalcheck.records import DataPoint, Hypothesis, Intervention, StepRecord
 
-__all__ = ["Entry", "audit_episode", "entries_of", "hypothesis_of"]
-
-_norm = functools.lru_cache(maxsize=8192)(normalize_node)
+__all__ = ["Entry", "audit_episode"]
 
 
 @dataclass(frozen=True)
@@ -56,73 +59,21 @@ class Entry:
         freq = "null" if self.freq is None else f"{self.freq:g}"
         return f"{{{vals}; freq={freq}}}"
 
+    @classmethod
+    def of(cls, point: DataPoint) -> Entry:
+        """The numeric view of a parsed entry (properties without a number are left out)."""
+        iv = point.intervention
+        return cls(
+            point.id,
+            {k: v for k, v in point.props.items() if v is not None},
+            point.freq,
+            None if iv is None else (iv.target_prop, iv.target_value),
+        )
 
-def _num(value: Any) -> float | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, str):
-        try:
-            return float(value)
-        except ValueError:
-            return None
-    return None
-
-
-def _maybe_json(value: Any) -> Any:
-    if isinstance(value, str) and value.strip()[:1] in ("[", "{"):
-        try:
-            return json.loads(value)
-        except json.JSONDecodeError:
-            return value
-    return value
-
-
-def entries_of(record: Mapping[str, Any] | None) -> list[Entry] | None:
-    """The ``past_data`` entries of a record (``None`` when the key is absent or not a list)."""
-    if record is None:
-        return None
-    data = _maybe_json(record.get("past_data"))
-    if not isinstance(data, list):
-        return None
-    out: list[Entry] = []
-    for pos, item in enumerate(data):
-        if not isinstance(item, Mapping):
-            continue
-        out.append(_entry(item, pos))
-    return out
-
-
-def _entry(item: Mapping[str, Any], pos: int) -> Entry:
-    """One entry as numbers (*pos* names it when it has no ``id``)."""
-    raw_props = item.get("props")
-    props: dict[str, float] = {}
-    if type(raw_props) is dict or isinstance(raw_props, Mapping):
-        for k, v in raw_props.items():
-            t = type(v)
-            f = float(v) if t is float or t is int else _num(v)
-            if f is not None:
-                props[_norm(k if type(k) is str else str(k))] = f
-    freq = _num(item.get("freq"))
-    if freq is None and FREQ in props:
-        freq = props.pop(FREQ)
-    props.pop(FREQ, None)
-    iv = item.get("intervention")
-    intervention = None
-    if isinstance(iv, Mapping) and isinstance(iv.get("target_prop"), str):
-        tv = _num(iv.get("target_value"))
-        if tv is not None:
-            intervention = (_norm(iv["target_prop"]), tv)
-    return Entry(str(item.get("id", f"#{pos}")), props, freq, intervention)
-
-
-def hypothesis_of(record: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
-    """The record's hypothesis object (a JSON string is decoded), or ``None``."""
-    if record is None:
-        return None
-    hyp = _maybe_json(record.get("hypothesis"))
-    return hyp if isinstance(hyp, Mapping) else None
+    def point(self) -> DataPoint:
+        """The entry as a :class:`~causalcheck.records.DataPoint` (for the core's checks)."""
+        iv = self.intervention
+        return DataPoint(self.id, dict(self.props), self.freq, None if iv is None else Intervention(*iv))
 
 
 def _rounded(props: Mapping[str, float], freq: float | None) -> tuple[Any, ...]:
@@ -159,7 +110,8 @@ def _agree(entry: Entry, state: ShownState, tol: float) -> tuple[int, list[str]]
     return good, bad
 
 
-def _audit_entry(entry: Entry, step: int, shown: tuple[ShownState, ...], tol: float) -> Diagnostic | None:
+def _audit_entry(entry: Entry, step: int, number: int, shown: tuple[ShownState, ...], tol: float) -> Diagnostic | None:
+    """The finding for *entry*, first written at step index *step* (shown to people as *number*), or ``None``."""
     if not entry.props and entry.freq is None:
         return None
     best: tuple[int, int, ShownState, list[str]] | None = None
@@ -174,7 +126,7 @@ def _audit_entry(entry: Entry, step: int, shown: tuple[ShownState, ...], tol: fl
             cand = (good, -st.visible_from, st, bad)
         if best is None or cand[:2] > best[:2]:
             best = cand
-    where = f"entry {entry.id!r} written at step {step + 1}"
+    where = f"entry {entry.id!r} written at step {number}"
     if best is not None and not best[3]:
         st = best[2]
         return Diagnostic(
@@ -182,7 +134,7 @@ def _audit_entry(entry: Entry, step: int, shown: tuple[ShownState, ...], tol: fl
             f"{where} holds {entry.describe()} before the environment showed it ({st.label})",
             "warning",
             (entry.id,),
-            {"step": step + 1, "shown": st.label},
+            {"step": number, "shown": st.label},
         )
     if best is not None and len(best[3]) == 1:
         st, field = best[2], best[3][0]
@@ -195,39 +147,33 @@ def _audit_entry(entry: Entry, step: int, shown: tuple[ShownState, ...], tol: fl
                 f"it then showed {field}={saw!r} ({st.label})",
                 "error",
                 (entry.id,),
-                {"step": step + 1, "field": field, "written": wrote, "shown": saw, "state": st.label},
+                {"step": number, "field": field, "written": wrote, "shown": saw, "state": st.label},
             )
         return Diagnostic(
             "altered-entry",
             f"{where} gives {field}={wrote!r} but the environment showed {field}={saw!r} ({st.label})",
             "error",
             (entry.id,),
-            {"step": step + 1, "field": field, "written": wrote, "shown": saw, "state": st.label},
+            {"step": number, "field": field, "written": wrote, "shown": saw, "state": st.label},
         )
     return Diagnostic(
         "fabricated-entry",
         f"{where} holds {entry.describe()}, which matches no state the environment showed",
         "error",
         (entry.id,),
-        {"step": step + 1},
+        {"step": number},
     )
 
 
-def _entry_json(e: Entry) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": e.id, "props": dict(e.props), "freq": e.freq}
-    if e.intervention is not None:
-        out["intervention"] = {"target_prop": e.intervention[0], "target_value": e.intervention[1]}
-    return out
-
-
-def _solver_check(record: Mapping[str, Any], nodes: list[str], tolerance: float) -> list[Diagnostic]:
+def _solver_check(
+    record: StepRecord, entries: Sequence[Entry], nodes: list[str], tolerance: float
+) -> list[Diagnostic]:
     """``hypothesis-contradicts-evidence`` from the core's data-consistency solver (empty if it agrees)."""
-    from causalcheck.checking import check_record
+    from causalcheck.checking.hypothesis import check_record
     from causalcheck.errors import CausalCheckError
-    from causalcheck.parsing import parse_record
 
     try:
-        rec = parse_record(record)
+        rec = dataclasses.replace(record, past_data=tuple(e.point() for e in entries), warnings=())
         report = check_record(rec, nodes=nodes, tolerance=tolerance)
     except CausalCheckError as exc:
         return [Diagnostic("solver-check-failed", f"the final record could not be checked: {exc}", "info")]
@@ -246,18 +192,13 @@ def _solver_check(record: Mapping[str, Any], nodes: list[str], tolerance: float)
     ]
 
 
-def _fit_check(
-    hyp: Mapping[str, Any] | None, entries: list[Entry], fit_tolerance: float
-) -> list[Diagnostic]:
+def _fit_check(hyp: Hypothesis | None, entries: list[Entry], fit_tolerance: float) -> list[Diagnostic]:
     from causalcheck.metrics import formula_errors
 
-    if hyp is None:
+    if hyp is None or not hyp.equation.strip():
         return []
-    eq = hyp.get("freq_equation")
-    coeffs = hyp.get("coefficients")
-    if not isinstance(eq, str) or not eq.strip() or not isinstance(coeffs, Mapping):
-        return []
-    if any(_num(v) is None for v in coeffs.values()):
+    eq, coeffs = hyp.equation, hyp.coefficients
+    if any(v is None for v in coeffs.values()):
         return [
             Diagnostic(
                 "hypothesis-undetermined",
@@ -288,7 +229,7 @@ def _fit_check(
 
 
 def audit_episode(
-    ep: EpisodeData, tolerance: float = 0.01, fit_tolerance: float = 0.5, *, solver_checks: bool = True
+    ep: Episode, tolerance: float = 0.01, fit_tolerance: float = 0.5, *, solver_checks: bool = True
 ) -> CheckReport:
     """Audit one episode; the report's ``meta`` holds the budget figures.
 
@@ -299,13 +240,12 @@ def audit_episode(
     minimal conflicting set of entries) supply the finding and its details.
     """
     shown = list(ep.shown)
-    boot = ep.config.get("bootstrap_past_data")
     made: list[tuple[str, float]] = []
-    if isinstance(boot, list):
-        for entry in entries_of({"past_data": boot}) or []:
-            shown.append(ShownState(entry.props, entry.freq, f"golden entry {entry.id}", 0))
-            if entry.intervention:
-                made.append(entry.intervention)
+    for point in ep.golden:
+        entry = Entry.of(point)
+        shown.append(ShownState(entry.props, entry.freq, f"golden entry {entry.id}", 0))
+        if entry.intervention:
+            made.append(entry.intervention)
     states = tuple(shown)
     made.extend(s.intervention for s in ep.steps if s.intervention is not None)
 
@@ -314,39 +254,38 @@ def audit_episode(
     flagged: dict[str, Diagnostic] = {}
     final_entries: list[Entry] = []
     index = _state_index(states) if tolerance >= 0.01 else {}
-    prev_raw: list[Any] = []
-    prev_entries: list[Entry | None] = []
+    prev_points: tuple[DataPoint, ...] = ()
+    prev_entries: list[Entry] = []
     for step in ep.steps:
-        data = None if step.record is None else _maybe_json(step.record.get("past_data"))
-        if not isinstance(data, list):
+        data = step.past_data
+        if data is None:
             continue
+        number = step.number(SCORE_NUMBERING)
         fresh: list[Entry] = []
-        # entries copied unchanged from the previous record (the usual case) are reused: the
-        # list comparison is one C-level pass (identical objects short-circuit)
-        same = min(len(data), len(prev_raw))
-        while same and data[:same] != prev_raw[:same]:
-            same = next(i for i in range(same) if data[i] != prev_raw[i])
-        cur: list[Entry | None] = prev_entries[:same]
-        entries: list[Entry] = [e for e in cur if e is not None]
-        for pos in range(same, len(data)):
-            item = data[pos]
-            if not isinstance(item, Mapping):
-                cur.append(None)
+        # entries copied unchanged from the previous record (the usual case) are reused; the
+        # episode reader hands repeated entries over as the same objects, so the comparison
+        # short-circuits on identity
+        entries: list[Entry] = []
+        n_prev = len(prev_points)
+        for pos, point in enumerate(data):
+            if pos < n_prev and (point is prev_points[pos] or point == prev_points[pos]):
+                entries.append(prev_entries[pos])
                 continue
-            previous = prev_entries[pos] if pos < len(prev_raw) and item == prev_raw[pos] else None
-            entry = previous if previous is not None else _entry(item, pos)
-            if previous is None:
-                fresh.append(entry)
-            cur.append(entry)
+            entry = Entry.of(point)
+            fresh.append(entry)
             entries.append(entry)
-        prev_raw, prev_entries = data, cur
+        prev_points, prev_entries = data, entries
         final_entries = entries
         for e in fresh:
             if seen_versions.get(e.id) == e.key():
                 continue
             seen_versions[e.id] = e.key()
             first = index.get(_rounded(e.props, e.freq))
-            d = None if first is not None and first <= step.index else _audit_entry(e, step.index, states, tolerance)
+            d = (
+                None
+                if first is not None and first <= step.index
+                else _audit_entry(e, step.index, number, states, tolerance)
+            )
             if d is not None:
                 flagged[e.id] = d
             else:
@@ -357,7 +296,7 @@ def audit_episode(
                 diags.append(
                     Diagnostic(
                         "intervention-never-made",
-                        f"entry {e.id!r} (step {step.index + 1}) records intervention "
+                        f"entry {e.id!r} (step {number}) records intervention "
                         f"{e.intervention[0]}={e.intervention[1]:g}, which was never executed",
                         "error",
                         (e.id,),
@@ -369,17 +308,11 @@ def audit_episode(
         note = " (still in the final record)" if kept else " (later corrected or dropped)"
         diags.append(Diagnostic(d.code, d.message + note, d.severity, d.elements, {**d.data, "uncorrected": kept}))
 
-    final_hyp = None
-    final_record = None
-    for step in ep.steps:
-        h = hypothesis_of(step.record)
-        if h and (h.get("edges") or h.get("freq_equation") or h.get("coefficients")):
-            final_hyp, final_record = h, step.record
-    found = _fit_check(final_hyp, final_entries, fit_tolerance)
-    if solver_checks and final_record is not None and found:
-        nodes = [str(n) for n in ep.config.get("nodes") or ()]
-        record = {**final_record, "past_data": [_entry_json(e) for e in final_entries]}
-        found = _solver_check(record, nodes, fit_tolerance) or found
+    final = ep.final()
+    found = _fit_check(None if final is None else final[1], final_entries, fit_tolerance)
+    if solver_checks and final is not None and final[0].parsed is not None and found:
+        nodes = [str(n) for n in (ep.config or {}).get("nodes") or ()]
+        found = _solver_check(final[0].parsed, final_entries, nodes, fit_tolerance) or found
     diags.extend(found)
 
     used = sum(1 for s in ep.steps if s.intervention is not None)

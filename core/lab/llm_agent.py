@@ -32,7 +32,6 @@ Registered in the lab as ``--agent llm --model MODEL`` (agent options: ``base_ur
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -70,40 +69,20 @@ def _cut(text: str, limit: int = STATE_LIMIT) -> str:
     return text if len(text) <= limit else text[:limit]
 
 
-_THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
-_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL | re.IGNORECASE)
-
-
 def extract_record(text: str) -> dict[str, Any]:
     """The JSON record in a model reply (see the module docstring); raises :class:`ValueError`.
+
+    The controller's order of :func:`causalcheck.jsontext.controller_object`.
 
     >>> extract_record('<think>hm</think> ```json\\n{"action": "OPEN_REACTOR"}\\n```')
     {'action': 'OPEN_REACTOR'}
     """
-    s = _THINK.sub("", text).strip()
-    fenced = _FENCE.search(s)
-    candidates = [fenced.group(1).strip()] if fenced else []
-    candidates.append(s)
-    for cand in candidates:
-        try:
-            obj = json.loads(cand)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(obj, dict):
-            return obj
-    # last balanced top-level {...} (the official controller's last resort)
-    from causalcheck._extract import balanced_objects
+    from causalcheck.jsontext import controller_object
 
-    spans = balanced_objects(s)
-    if spans:
-        lo, hi = spans[-1]
-        try:
-            obj = json.loads(s[lo:hi])
-        except json.JSONDecodeError:
-            obj = None
-        if isinstance(obj, dict):
-            return obj
-    raise ValueError(f"reply={text[:80]!r} holds no JSON record")
+    obj = controller_object(text)
+    if obj is None:
+        raise ValueError(f"reply={text[:80]!r} holds no JSON record")
+    return obj
 
 
 class LLMAgent:

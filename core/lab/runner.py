@@ -14,8 +14,10 @@ so results are identical for any worker count.  The summary is recomputed from t
 
 Metric conventions: all-edge F1 and SHD (a reversed edge counts once, as CausaLab does) are
 :func:`causalcheck.metrics.edge_prf` / :func:`causalcheck.metrics.shd` on the last
-non-empty hypothesis of the episode; task accuracy is the share of episodes whose reactor
-was activated.
+non-empty hypothesis of the episode (:meth:`causalcheck.episodes.Episode.final`: the records
+are read by the episode layer, so every edge spelling its parser accepts counts); task
+accuracy is the share of episodes whose reactor was activated.  The folder summary is
+recomputed from the episode files with the same functions.
 """
 
 from __future__ import annotations
@@ -27,17 +29,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from causalcheck.episodes import Episode as EpisodeRecord
+from causalcheck.episodes import Trajectory, load_episode, read_trajectory, trajectory_episode
 from causalcheck.errors import InputFormatError
 from causalcheck.lab.episode import Episode, EpisodeConfig
 from causalcheck.lab.suites import Suite, SuiteGraph, load_suite
-from causalcheck.lab.trajectory import (
-    TRAJECTORY_FORMAT,
-    atomic_write_text,
-    read_trajectory,
-    write_trajectory,
-)
+from causalcheck.lab.trajectory import TRAJECTORY_FORMAT, atomic_write_text, write_trajectory
+from causalcheck.metrics import edge_prf, normalize_pairs, parent_prf, shd
 
-__all__ = ["RunSpec", "episode_filename", "run_episode", "run_suite", "summarize_folder"]
+__all__ = ["RunSpec", "episode_filename", "graph_metrics", "run_episode", "run_suite", "summarize_folder"]
 
 
 @dataclass(frozen=True)
@@ -67,20 +67,26 @@ def episode_filename(index: int, graph_id: str, seed: int) -> str:
     return f"{index:03d}_{safe}_s{seed}.jsonl"
 
 
-def _final_hypothesis(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    for rec in reversed(records):
-        hyp = rec.get("hypothesis")
-        if isinstance(hyp, Mapping) and (hyp.get("edges") or hyp.get("freq_equation") or hyp.get("coefficients")):
-            return dict(hyp)
-    return {"edges": [], "freq_equation": "", "coefficients": {}}
+def graph_metrics(ep: EpisodeRecord, true_pairs: Any) -> dict[str, Any]:
+    """All-edge F1, frequency-parent F1 and SHD of the episode's final hypothesis against *true_pairs*."""
+    final = ep.final()
+    pred = sorted(final[1].graph.pairs) if final is not None else []
+    return {
+        "edge_f1": edge_prf(pred, true_pairs).f1,
+        "parent_f1": parent_prf(pred, true_pairs).f1,
+        "shd": shd(pred, true_pairs).total,
+    }
 
 
-def _pairs(hyp: Mapping[str, Any]) -> list[tuple[str, str]]:
-    out = []
-    for e in hyp.get("edges") or []:
-        if isinstance(e, Mapping) and isinstance(e.get("from"), str) and isinstance(e.get("to"), str):
-            out.append((e["from"], e["to"]))
-    return out
+def _final_as_written(ep: EpisodeRecord, steps: Sequence[Mapping[str, Any]]) -> Any:
+    """The final hypothesis as the agent wrote it (its JSON form when it was written as text)."""
+    final = ep.final()
+    if final is None:
+        return {"edges": [], "freq_equation": "", "coefficients": {}}
+    step, hyp = final
+    written = steps[step.index].get("record")
+    raw = written.get("hypothesis") if isinstance(written, Mapping) else None
+    return dict(raw) if isinstance(raw, Mapping) else hyp.to_json()
 
 
 def run_episode(
@@ -94,8 +100,6 @@ def run_episode(
     candidates: Sequence[Any] = (),
 ) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
     """Play one episode; returns the trajectory's header, step lines and summary."""
-    from causalcheck.metrics import edge_prf, parent_prf, shd
-
     cfg = config or EpisodeConfig()
     ep = Episode(graph, cfg, candidates=candidates)
     task, obs = ep.reset(seed)
@@ -129,15 +133,11 @@ def run_episode(
         if out.info:
             line["info"] = dict(out.info)
         steps.append(line)
-    final = _final_hypothesis([s["record"] for s in steps])
-    true = sorted(graph.scm.graph.pairs)
-    pred = _pairs(final)
+    played = trajectory_episode(Trajectory(header, tuple(steps), {}), source=graph.graph_id)
     summary = {
         **ep.summary(),
-        "final_hypothesis": final,
-        "edge_f1": edge_prf(pred, true).f1,
-        "parent_f1": parent_prf(pred, true).f1,
-        "shd": shd(pred, true).total,
+        "final_hypothesis": _final_as_written(played, steps),
+        **graph_metrics(played, sorted(graph.scm.graph.pairs)),
     }
     return header, steps, summary
 
@@ -285,12 +285,17 @@ def _mean(xs: Sequence[float]) -> float | None:
 
 
 def summarize_folder(out_dir: str | Path) -> dict[str, Any]:
-    """Per-suite, per-agent means over every episode file in *out_dir*/episodes."""
-    groups: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
+    """Per-suite, per-agent means over every episode file in *out_dir*/episodes.
+
+    Each file is read by the episode layer; its metrics are recomputed from the final
+    hypothesis (:func:`graph_metrics`), the counts are the environment's.
+    """
+    groups: dict[tuple[str, str], list[tuple[EpisodeRecord, dict[str, Any]]]] = {}
     for path in sorted((Path(out_dir) / "episodes").glob("*.jsonl")):
-        traj = read_trajectory(path)
-        key = (str(traj.header.get("suite", "")), str(traj.header.get("agent", "")))
-        groups.setdefault(key, []).append(traj.summary)
+        ep = load_episode("trajectory", path)
+        true = sorted(normalize_pairs(ep.require_config()["edges"]))
+        key = (ep.suite, str(ep.extras.get("agent") or ""))
+        groups.setdefault(key, []).append((ep, graph_metrics(ep, true)))
     rows = []
     for (suite, agent), items in sorted(groups.items()):
         rows.append(
@@ -298,11 +303,11 @@ def summarize_folder(out_dir: str | Path) -> dict[str, Any]:
                 "suite": suite,
                 "agent": agent,
                 "episodes": len(items),
-                "task_accuracy": _mean([1.0 if s.get("success") else 0.0 for s in items]),
-                "edge_f1": _mean([float(s.get("edge_f1", 0.0)) for s in items]),
-                "shd": _mean([float(s.get("shd", 0)) for s in items]),
-                "interventions_used": _mean([float(s.get("interventions_used", 0)) for s in items]),
-                "submissions_used": _mean([float(s.get("submissions_used", 0)) for s in items]),
+                "task_accuracy": _mean([1.0 if ep.success else 0.0 for ep, _ in items]),
+                "edge_f1": _mean([float(m["edge_f1"]) for _, m in items]),
+                "shd": _mean([float(m["shd"]) for _, m in items]),
+                "interventions_used": _mean([float(ep.interventions_used or 0) for ep, _ in items]),
+                "submissions_used": _mean([float(ep.submissions_used or 0) for ep, _ in items]),
             }
         )
     return {"rows": rows}

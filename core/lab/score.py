@@ -1,7 +1,8 @@
 """Re-score lab episodes: per-step and final mechanism metrics, I-MEC sizes, roll-ups.
 
 For each episode (an official run folder or one of our trajectories, read by
-:mod:`causalcheck.lab.runfolder`):
+:mod:`causalcheck.episodes` into the typed model whose records were parsed once by the
+tolerant record parser — so every edge spelling the parser accepts is scored):
 
 * **per step** — the hypothesis in force after the step (the last non-empty one, carried
   forward like the official visualiser), scored with :mod:`causalcheck.metrics` against the
@@ -18,7 +19,9 @@ For each episode (an official run folder or one of our trajectories, read by
 
 An episode that cannot be read is reported in ``failures`` with its reason; the others are
 scored.  A hypothesis naming nodes outside the true graph is scored (its edges are wrong)
-and the episode carries a warning naming them.
+and the episode carries a warning naming them; a step whose output is not a record, and
+hypothesis content the parser had to drop, are warnings too.  Step numbers are 1-based
+(:data:`causalcheck.episodes.SCORE_NUMBERING`).
 """
 
 from __future__ import annotations
@@ -32,10 +35,19 @@ from pathlib import Path
 from typing import Any
 
 from causalcheck import metrics as M
+from causalcheck.episodes import (
+    SCORE_NUMBERING,
+    Episode,
+    Unparsed,
+    discover_episodes,
+    load_episode,
+    nonempty_hypothesis,
+)
 from causalcheck.errors import CausalCheckError
 from causalcheck.graph import FREQ, CausalGraph, normalize_node
-from causalcheck.lab.audit import audit_episode, hypothesis_of
-from causalcheck.lab.runfolder import EpisodeData, discover_episodes, load_episode
+from causalcheck.lab.audit import audit_episode
+from causalcheck.parsing import dropped_content
+from causalcheck.records import Hypothesis
 
 __all__ = [
     "EpisodeScore",
@@ -200,47 +212,20 @@ class _ImecCache:
 _CACHE = _ImecCache()
 
 
-def _hyp_parts(hyp: Mapping[str, Any]) -> tuple[frozenset[tuple[str, str]], list[str], str, Mapping[str, Any]]:
-    problems: list[str] = []
-    raw_edges = hyp.get("edges")
-    pairs: set[tuple[str, str]] = set()
-    if isinstance(raw_edges, list):
-        try:
-            pairs.update(M.normalize_pairs(raw_edges))
-        except CausalCheckError:
-            for item in raw_edges:
-                try:
-                    pairs.update(M.normalize_pairs([item]))
-                except CausalCheckError as exc:
-                    problems.append(str(exc))
-    elif raw_edges is not None:
-        problems.append(f"hypothesis edges={str(raw_edges)[:60]!r} must be a list")
-    eq = hyp.get("freq_equation")
-    coeffs = hyp.get("coefficients")
-    return (
-        frozenset(pairs),
-        problems,
-        eq if isinstance(eq, str) else "",
-        coeffs if isinstance(coeffs, Mapping) else {},
-    )
-
-
-def _is_nonempty(hyp: Mapping[str, Any] | None) -> bool:
-    return bool(hyp) and bool(hyp.get("edges") or hyp.get("freq_equation") or hyp.get("coefficients"))  # type: ignore[union-attr]
-
-
 # --------------------------------------------------------------------------- scoring
 
 
 def score_episode(
-    ep: EpisodeData, *, coefficient_tolerance: float = 1e-6, audit: bool = True, solver_checks: bool = True
+    ep: Episode, *, coefficient_tolerance: float = 1e-6, audit: bool = True, solver_checks: bool = True
 ) -> EpisodeScore:
-    """Score one loaded episode (never raises for content problems: they become warnings).
+    """Score one loaded episode (content problems become warnings).
 
     *audit* runs :func:`~causalcheck.lab.audit.audit_episode`; *solver_checks* lets it call
     the core's exact data-consistency solver when the arithmetic check finds a contradiction.
+    Raises :class:`~causalcheck.errors.InputFormatError` only for an episode without a usable
+    true graph config (records without an environment cannot be scored).
     """
-    config = ep.config
+    config = ep.require_config()
     truth = _true_graph(config)
     true_pairs = truth.pairs
     graph_key = (truth.nodes, true_pairs)
@@ -252,50 +237,63 @@ def score_episode(
     warnings = list(ep.warnings)
     unknown: set[str] = set()
     steps: list[StepScore] = []
-    current: tuple[frozenset[tuple[str, str]], str, Mapping[str, Any]] = (frozenset(), "", {})
+    current: tuple[frozenset[tuple[str, str]], str, Mapping[str, float | None]] = (frozenset(), "", {})
+    current_hyp: Hypothesis | None = None
     current_step: int | None = None
     targets: set[str] = set()
     memo: dict[frozenset[tuple[str, str]], tuple[M.PRF, M.PRF, M.PRF, M.SHD]] = {}
     coeff_memo: dict[tuple[tuple[str, str], ...], M.PRF] = {}
+
+    def metrics_of(
+        pairs: frozenset[tuple[str, str]], coeffs: Mapping[str, float | None]
+    ) -> tuple[M.PRF, M.PRF, M.PRF, M.SHD, M.PRF]:
+        # the edge metrics depend on the pairs only, the coefficient metric on the coefficients only
+        edge_metrics = memo.get(pairs)
+        if edge_metrics is None:
+            edge_metrics = memo[pairs] = (
+                M.set_prf(pairs, true_pairs),
+                M.set_prf({q for q in pairs if q[1] == FREQ}, true_parents),
+                M.set_prf(M.roots_normalized(pairs, FREQ), true_roots),
+                M.shd_normalized(pairs, true_pairs_n),
+            )
+        ckey = tuple(sorted([(str(k), repr(v)) for k, v in coeffs.items()]))
+        c = coeff_memo.get(ckey)
+        if c is None:
+            c = coeff_memo[ckey] = M.coefficient_prf(coeffs, config, coefficient_tolerance, truth=coeff_truth)
+        return (*edge_metrics, c)
+
+    current_metrics = metrics_of(current[0], current[2])
     n_targets = -1
     sorted_targets: tuple[str, ...] = ()
     size: int | None = None
     for st in ep.steps:
-        if st.record_error:
-            warnings.append(st.record_error)
-        hyp = hypothesis_of(st.record)
-        if hyp is not None and _is_nonempty(hyp):
-            pairs, problems, eq, coeffs = _hyp_parts(hyp)
-            if problems:
-                warnings.extend(f"step {st.index + 1}: {p}" for p in problems)
-            unknown.update({n for pair in pairs for n in pair} - known)
-            current = (pairs, eq, coeffs)
-            current_step = st.index + 1
+        number = st.number(SCORE_NUMBERING)
+        if isinstance(st.record, Unparsed):
+            warnings.append(st.record.summary)
+        rec = st.parsed
+        hyp = nonempty_hypothesis(rec)
+        if rec is not None and hyp is not None:
+            lost = [w for w in dropped_content(rec.warnings) if w.startswith("hypothesis")] if rec.warnings else ()
+            warnings.extend(f"step {number}: {w}" for w in lost)
+            if hyp is not current_hyp:  # the episode reader shares a restated hypothesis: scored once
+                pairs = hyp.graph.pairs  # normalised by the parser, as metrics.normalize_pairs would
+                unknown.update({n for pair in pairs for n in pair} - known)
+                current = (pairs, hyp.equation, hyp.coefficients)
+                current_metrics = metrics_of(pairs, hyp.coefficients)
+                current_hyp = hyp
+            current_step = number
         if st.intervention is not None:
             if st.intervention[0] in known:
                 targets.add(st.intervention[0])
             else:
-                warnings.append(f"step {st.index + 1}: intervention on unknown node {st.intervention[0]!r}")
-        # the edge metrics depend on the pairs only, the coefficient metric on the coefficients only
-        edge_metrics = memo.get(current[0])
-        if edge_metrics is None:
-            edge_metrics = memo[current[0]] = (
-                M.set_prf(current[0], true_pairs),
-                M.set_prf({q for q in current[0] if q[1] == FREQ}, true_parents),
-                M.set_prf(M._roots(current[0], FREQ), true_roots),
-                M._shd_sets(current[0], true_pairs_n),
-            )
-        e, p, r, s = edge_metrics
-        ckey = tuple(sorted([(str(k), repr(v)) for k, v in current[2].items()]))
-        c = coeff_memo.get(ckey)
-        if c is None:
-            c = coeff_memo[ckey] = M.coefficient_prf(current[2], config, coefficient_tolerance, truth=coeff_truth)
+                warnings.append(f"step {number}: intervention on unknown node {st.intervention[0]!r}")
+        e, p, r, s, c = current_metrics
         if len(targets) != n_targets:  # the target set only grows: unchanged size, same I-MEC
             n_targets = len(targets)
             frozen_targets = frozenset(targets)
             sorted_targets = tuple(sorted(frozen_targets))
             size = _CACHE.size(truth, frozen_targets, graph_key)
-        steps.append(StepScore(st.index + 1, current_step, e, p, r, c, s, sorted_targets, size))
+        steps.append(StepScore(number, current_step, e, p, r, c, s, sorted_targets, size))
     if unknown:
         warnings.append(f"hypothesis names node(s) {sorted(unknown)!r} that are not in the true graph {sorted(known)!r}")
 

@@ -1,8 +1,11 @@
 """Trajectory files: one JSONL file per lab episode.
 
 A trajectory is the complete, replayable account of one episode (one graph, one seed, one
-agent).  It is written by :mod:`causalcheck.lab.runner` and read by the lab scorer and by
-:func:`causalcheck.trajectory.load_records`.  Every line is one JSON object with a ``type``:
+agent).  This module defines the format and writes it (:func:`write_trajectory`, used by
+:mod:`causalcheck.lab.runner`); reading is the episode layer's job:
+:func:`causalcheck.episodes.read_trajectory` returns the lines as a :class:`Trajectory`
+(re-exported here) and :func:`causalcheck.episodes.read_episode` the typed episode that
+``check``, ``lab score`` and the audit consume.  Every line is one JSON object with a ``type``:
 
 ``header`` (first line, exactly one)::
 
@@ -54,39 +57,16 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from causalcheck.errors import InputFormatError
+from causalcheck.episodes.trajectory import Trajectory, read_trajectory
 
-__all__ = ["TRAJECTORY_FORMAT", "Trajectory", "read_trajectory", "write_trajectory"]
+__all__ = ["TRAJECTORY_FORMAT", "Trajectory", "atomic_write_text", "read_trajectory", "write_trajectory"]
 
 #: Value of the header's ``format`` key.
 TRAJECTORY_FORMAT = "causalcheck-trajectory/1"
-
-
-@dataclass(frozen=True)
-class Trajectory:
-    """A parsed trajectory file: the header, the step lines and the summary (all JSON dicts)."""
-
-    header: Mapping[str, Any]
-    steps: tuple[Mapping[str, Any], ...] = ()
-    summary: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def records(self) -> list[Mapping[str, Any]]:
-        """The agent's CausaLab-format records, one per step."""
-        return [s.get("record") or {} for s in self.steps]
-
-    def lines(self) -> list[dict[str, Any]]:
-        """Every line of the file as a JSON object, in file order."""
-        return [
-            {"type": "header", **dict(self.header)},
-            *({"type": "step", **dict(s)} for s in self.steps),
-            {"type": "summary", **dict(self.summary)},
-        ]
 
 
 def _dumps(obj: Any) -> str:
@@ -122,46 +102,3 @@ def write_trajectory(
     out = Path(path)
     atomic_write_text(out, text)
     return out
-
-
-def _parse_lines(lines: Sequence[str], source: str) -> Trajectory:
-    header: dict[str, Any] | None = None
-    steps: list[dict[str, Any]] = []
-    summary: dict[str, Any] | None = None
-    for lineno, raw in enumerate(lines, 1):
-        if not raw.strip():
-            continue
-        try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise InputFormatError(f"{source}:{lineno}: line is not JSON ({exc.msg}): {raw[:80]!r}") from None
-        if not isinstance(obj, dict):
-            raise InputFormatError(f"{source}:{lineno}: line={raw[:80]!r} must be a JSON object")
-        kind = obj.pop("type", None)
-        if kind == "header":
-            if header is not None:
-                raise InputFormatError(f"{source}:{lineno}: second header line")
-            header = obj
-        elif kind == "step":
-            steps.append(obj)
-        elif kind == "summary":
-            summary = obj
-        else:
-            raise InputFormatError(
-                f"{source}:{lineno}: type={kind!r} must be one of 'header', 'step', 'summary'"
-            )
-    if header is None:
-        raise InputFormatError(f"{source}: no header line (is this a causalcheck trajectory?)")
-    if summary is None:
-        raise InputFormatError(f"{source}: no summary line (the episode did not finish)")
-    return Trajectory(header, tuple(steps), summary)
-
-
-def read_trajectory(path: str | Path) -> Trajectory:
-    """Read a trajectory file written by :func:`write_trajectory`."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputFormatError(f"cannot read trajectory path={str(p)!r}: {exc.strerror}") from None
-    return _parse_lines(text.splitlines(), str(p))

@@ -18,8 +18,8 @@ from typing import Any
 
 __all__ = ["register", "run"]
 
-_MARK = {"error": "error  ", "warning": "warning", "info": "info   "}
-_STYLE = {"error": "bold red", "warning": "yellow", "info": "dim"}
+# The text after this docstring's first paragraph is the command's --help description.
+# Reads through causalcheck.checking.api.check, prints with causalcheck.checking.report.
 
 
 def _add_arguments(p: argparse.ArgumentParser) -> None:
@@ -68,8 +68,8 @@ def register(subparsers: Any) -> None:
 def _reference(path: str | None) -> list[tuple[str, str]]:
     if not path:
         return []
+    from causalcheck.episodes import read_text
     from causalcheck.parsing import parse_hypothesis
-    from causalcheck.trajectory import read_text
 
     h = parse_hypothesis(read_text(path), source=path)
     if not h.graph.edges:
@@ -79,7 +79,7 @@ def _reference(path: str | None) -> list[tuple[str, str]]:
     return sorted(h.graph.pairs)
 
 
-def _emit(lines: list[tuple[str, str | None]]) -> None:
+def _emit(lines: Sequence[tuple[str, str | None]]) -> None:
     if sys.stdout.isatty():
         from rich.console import Console
 
@@ -90,56 +90,11 @@ def _emit(lines: list[tuple[str, str | None]]) -> None:
         sys.stdout.write("".join(text + "\n" for text, _ in lines))
 
 
-def _render(reports: list[Any], source: str, trajectory: bool, verbose: bool) -> list[tuple[str, str | None]]:
-    from causalcheck.checking import first_data_conflict
-
-    out: list[tuple[str, str | None]] = []
-    if trajectory:
-        out.append((f"{source}: {len(reports)} steps", "bold"))
-    previous: tuple[str | None, Any] | None = None
-    last_shown: tuple[str, list[str]] | None = None
-    for r in reports:
-        head = r.subject
-        if r.meta.get("action"):
-            head += f"  [{r.meta['action']}]"
-        out.append((head, "bold"))
-        hyp = r.meta.get("hypothesis")
-        if hyp is None and "unparseable-record" not in r.codes():
-            out.append(("  hypothesis: (none)", None))
-        elif hyp == "":
-            out.append(("  hypothesis: (empty)", None))
-        elif hyp is not None:
-            if trajectory and previous is not None and previous[1] == hyp:
-                out.append((f"  hypothesis: unchanged since {previous[0]}", None))
-            else:
-                out.append(("  hypothesis:", None))
-                out.extend((f"    {line}", None) for line in str(hyp).splitlines())
-                previous = (r.subject, hyp)
-        shown = [d for d in r.diagnostics if verbose or not trajectory or d.severity != "info"]
-        messages = [d.message for d in shown]
-        if trajectory and shown and last_shown is not None and last_shown[1] == messages:
-            out.append((f"  {len(shown)} finding(s), the same as at {last_shown[0]}", _STYLE[shown[0].severity]))
-            continue
-        last_shown = (r.subject, messages)
-        for d in shown:
-            out.append((f"  {_MARK[d.severity]} {d.code}: {d.message}", _STYLE[d.severity]))
-            if d.code == "record-drift" and (verbose or not trajectory):
-                out.extend((f"      - {w}", "dim") for w in d.elements)
-        if not any(d.severity != "info" for d in shown):
-            out.append(("  ok", "green"))
-    problems = sum(not r.ok for r in reports)
-    if trajectory:
-        k = first_data_conflict(reports)
-        tail = f"; the recorded data stop agreeing with the hypothesis at {reports[k].subject}" if k is not None else ""
-        out.append((f"summary: {len(reports)} steps, {problems} with problems{tail}", "bold"))
-    elif problems == 0:
-        out.append(("no problems found", "green"))
-    return out
-
-
 def handle(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code (errors propagate to :func:`causalcheck.cli.main`)."""
-    from causalcheck.checking import check, example_names
+    from causalcheck.checking.api import check
+    from causalcheck.checking.examples import example_names
+    from causalcheck.checking.report import render_text, report_payload
     from causalcheck.errors import InputFormatError
 
     if args.list_examples:
@@ -156,26 +111,12 @@ def handle(args: argparse.Namespace) -> int:
     )
     trajectory = isinstance(result, list)
     reports = result if isinstance(result, list) else [result]
-    problems = sum(not r.ok for r in reports)
     if args.json:
-        from causalcheck.checking import first_data_conflict
-
-        k = first_data_conflict(reports)
-        payload = {
-            "source": args.path,
-            "kind": "trajectory" if trajectory else "single",
-            "ok": problems == 0,
-            "summary": {
-                "reports": len(reports),
-                "with_problems": problems,
-                "first_data_conflict_step": reports[k].meta.get("step") if k is not None else None,
-            },
-            "reports": [r.to_json() for r in reports],
-        }
+        payload = report_payload(reports, args.path, trajectory)
         sys.stdout.write(json.dumps(payload, indent=2, sort_keys=False, default=str) + "\n")
     else:
-        _emit(_render(reports, args.path, trajectory, args.verbose))
-    return 1 if problems else 0
+        _emit(render_text(reports, args.path, trajectory, args.verbose))
+    return 1 if any(not r.ok for r in reports) else 0
 
 
 def run(argv: Sequence[str]) -> int:

@@ -1,0 +1,76 @@
+"""Data in: what ``check`` was given — a path, ``example:<name>``, text or a dict — as records or a hypothesis.
+
+Records are read through the episode layer (:mod:`causalcheck.episodes`: every file
+layout, each step's output parsed once, numbered as ``check`` prints it); text that is not
+JSON is tried as a plain-text hypothesis (:func:`causalcheck.parsing.parse_hypothesis`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from causalcheck.checking.examples import example_path
+from causalcheck.episodes import Unparsed, find_record_file, read_text, records_from_text
+from causalcheck.errors import DSLSyntaxError, InputFormatError
+from causalcheck.records import Hypothesis, StepRecord
+
+__all__ = ["Checkable", "load_checkable"]
+
+#: What an input resolves to: step records (or ``None``), a hypothesis (or ``None``), and a label.
+Checkable = tuple[list[StepRecord | Unparsed] | None, Hypothesis | None, str]
+
+
+def _from_text(
+    text: str, source: str, strict: bool = False
+) -> tuple[list[StepRecord | Unparsed] | None, Hypothesis | None]:
+    from causalcheck.parsing import parse_hypothesis
+
+    body = text.lstrip()
+    if not body:
+        raise InputFormatError(f"{source}: the input is empty; expected a record (JSON), a trajectory or a hypothesis")
+    if body.startswith(("{", "[", "```", "<think>")) or source.endswith((".json", ".jsonl")):
+        return records_from_text(text, source=source, strict=strict), None
+    try:
+        return None, parse_hypothesis(text, source=source)
+    except DSLSyntaxError as exc:
+        if "{" in text:
+            try:
+                return records_from_text(text, source=source, strict=strict), None
+            except (DSLSyntaxError, InputFormatError):
+                pass
+        raise exc from None
+
+
+def load_checkable(obj: Any, *, strict: bool = False) -> Checkable:
+    """Resolve *obj* (path, ``example:<name>``, text, dict) to records or a hypothesis, and a label.
+
+    With *strict*, a step whose model output cannot be parsed raises instead of becoming an
+    ``unparseable-record`` finding.
+    """
+    label = None
+    if isinstance(obj, str) and obj.startswith("example:"):
+        label = obj
+        obj = example_path(obj.split(":", 1)[1])
+    if isinstance(obj, Path) or (isinstance(obj, str) and "\n" not in obj and len(obj) < 4096 and Path(obj).exists()):
+        p = Path(obj)
+        if p.is_dir():
+            p = find_record_file(p)
+        records, hyp = _from_text(read_text(p), str(p), strict)
+        return records, hyp, label or str(p)
+    if isinstance(obj, str):
+        if not obj.strip():
+            raise InputFormatError("the input is empty: give a path, a hypothesis or a record")
+        looks_like_path = "\n" not in obj and not any(c in obj for c in "{}=") and "->" not in obj
+        if looks_like_path and ("/" in obj or "." in obj):
+            raise InputFormatError(f"path={obj!r} does not exist")
+        records, hyp = _from_text(obj, "<string>", strict)
+        return records, hyp, "<string>"
+    if isinstance(obj, Mapping):
+        from causalcheck.parsing import parse_record_obj
+
+        return [parse_record_obj(obj)], None, "<dict>"
+    raise InputFormatError(
+        f"obj={obj!r} must be a path, text, Hypothesis, StepRecord or a list of StepRecords"
+    )

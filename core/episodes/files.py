@@ -1,0 +1,77 @@
+"""Files and folders: reading text with useful messages, JSON streams, and a folder's record file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from causalcheck.errors import InputFormatError
+from causalcheck.jsontext import iter_json_values
+
+__all__ = ["find_record_file", "read_json_values", "read_text"]
+
+
+def read_text(path: str | Path) -> str:
+    """The UTF-8 text of *path* (a BOM is dropped), with messages for missing, binary and undecodable files."""
+    p = Path(path)
+    if not p.exists():
+        raise InputFormatError(f"path={str(p)!r} does not exist")
+    if p.is_dir():
+        raise InputFormatError(f"path={str(p)!r} is a directory, expected a file")
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise InputFormatError(f"path={str(p)!r} cannot be read: {exc.strerror or exc}") from None
+    if b"\x00" in data[:8192]:
+        raise InputFormatError(f"path={str(p)!r} looks binary (it contains NUL bytes); expected JSON or text")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputFormatError(
+            f"path={str(p)!r} is not UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start}); "
+            "expected JSON or text"
+        ) from None
+    return text
+
+
+def read_json_values(path: str | Path) -> list[Any]:
+    """Every JSON value of a file of JSONL or concatenated (pretty-printed) JSON.
+
+    Raises :class:`~causalcheck.errors.DSLSyntaxError` naming the file, line and column when
+    the file is truncated or not JSON (the values before the problem are not returned: a
+    damaged file is not scored), :class:`~causalcheck.errors.InputFormatError` when it cannot
+    be read.
+    """
+    return list(iter_json_values(read_text(path), source=str(path)))
+
+
+_DIR_PATTERNS = ("raw_io.jsonl", "*_tracking_simple.jsonl", "*_tracking.jsonl", "*.jsonl", "*.json")
+_NOT_RECORDS = ("graph_config.json", "source_config.json", "run.json", "summary.json")
+
+
+def find_record_file(folder: str | Path) -> Path:
+    """The file of a run folder that holds its records (``raw_io.jsonl`` first: it has the model's own text).
+
+    A causalcheck lab run folder keeps one trajectory per episode under ``episodes/``; it
+    is accepted when it holds exactly one.
+    """
+    d = Path(folder)
+    for pattern in _DIR_PATTERNS:
+        for f in sorted(d.glob(pattern)):
+            if f.is_file() and f.name not in _NOT_RECORDS:
+                if pattern == "*.json" and f.name.endswith("_data.json"):
+                    continue
+                return f
+    episodes = sorted((d / "episodes").glob("*.jsonl")) if (d / "episodes").is_dir() else []
+    if len(episodes) == 1:
+        return episodes[0]
+    if episodes:
+        shown = ", ".join(e.name for e in episodes[:3])
+        raise InputFormatError(
+            f"directory={str(d)!r} is a lab run with {len(episodes)} episode trajectories ({shown}, ...); "
+            "check one of them (episodes/<file>.jsonl), or score the whole run with 'causalcheck lab score'"
+        )
+    raise InputFormatError(
+        f"directory={str(d)!r} holds no records: looked for {', '.join(_DIR_PATTERNS)} "
+        "(an official run folder has raw_io.jsonl)"
+    )

@@ -1,0 +1,209 @@
+"""The typed episode: what every reader of :mod:`causalcheck.episodes` produces.
+
+An :class:`Episode` is one agent's run through one task, whatever file it came from.  Its
+:class:`Step` s hold the agent's record, parsed **once** by the tolerant record parser into a
+:class:`~causalcheck.records.StepRecord` — or, when the model output holds no record, an
+:class:`Unparsed` marker that carries the reason — plus what the environment did with it
+(the intervention it executed, the value submitted to the reactor).  Around the steps the
+episode keeps what the scorer and the evidence audit need: the true graph config, every
+state the environment *showed* and from which step on (:class:`ShownState`), the golden
+trace entries of the suite, the reactor crystal, the outcome and the budgets.
+
+Files without an environment (one record, JSONL of records, ``raw_io.jsonl`` alone) give an
+episode of ``kind="records"``: steps only, no config.
+
+**Step numbering.**  A step has two numbers, kept apart on purpose:
+
+* :attr:`Step.index` — its 0-based position in the episode (the only number code relies on);
+* :attr:`Step.label` — what the file called the step (``raw_io`` counts from 1, our
+  trajectories from 0, JSONL records may have none: ``None``).
+
+:meth:`Step.number` turns them into the number people see.  Two constants say which style
+each command prints: :data:`CHECK_NUMBERING` (``causalcheck check`` shows the file's own
+label) and :data:`SCORE_NUMBERING` (``lab score`` and the audit count from 1).  Making the
+commands agree is a one-line change of one of those constants.
+
+>>> s = Step(index=0, label=0)
+>>> s.number(CHECK_NUMBERING), s.number(SCORE_NUMBERING)
+(0, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from causalcheck.errors import CausalCheckError, InputFormatError
+from causalcheck.records import DataPoint, Hypothesis, StepRecord
+
+__all__ = [
+    "CHECK_NUMBERING",
+    "SCORE_NUMBERING",
+    "Episode",
+    "EpisodeKind",
+    "Numbering",
+    "ShownState",
+    "Step",
+    "Unparsed",
+    "nonempty_hypothesis",
+]
+
+#: How a step number is shown: ``"file"`` — the file's own label (the position counted from
+#: 1 when the file has none); ``"position"`` — the position counted from 1.
+Numbering = Literal["file", "position"]
+
+#: The step numbers ``causalcheck check`` prints (and ``StepRecord.step`` of :func:`~causalcheck.episodes.load_records`).
+CHECK_NUMBERING: Numbering = "file"
+#: The step numbers ``causalcheck lab score`` and the evidence audit print.
+SCORE_NUMBERING: Numbering = "position"
+
+#: ``"official"`` — a CausaLab seed folder; ``"trajectory"`` — one of our lab trajectories;
+#: ``"records"`` — records without an environment (a record file, JSONL, ``raw_io.jsonl``, ...).
+EpisodeKind = Literal["official", "trajectory", "records"]
+
+
+@dataclass(frozen=True)
+class Unparsed:
+    """A step whose model output could not be read as a record (the controller would ``WAIT``).
+
+    ``reason`` is the parser's message (it names the position); ``error`` is the exception
+    itself, for callers that must fail on it; ``step`` mirrors :attr:`StepRecord.step`.
+    """
+
+    reason: str
+    error: CausalCheckError | None = field(default=None, compare=False, repr=False)
+    step: int | None = field(default=None, compare=False)
+
+    @property
+    def summary(self) -> str:
+        """The first line of the reason."""
+        return self.reason.splitlines()[0] if self.reason else "unparseable record"
+
+
+@dataclass(frozen=True)
+class ShownState:
+    """Values the environment displayed together (one crystal state or one prior record).
+
+    ``visible_from`` is the first step index whose record could use it (``0`` = before the
+    first step; a state shown in answer to step ``s`` has ``visible_from = s + 1``).
+    """
+
+    props: Mapping[str, float]
+    freq: float | None
+    label: str
+    visible_from: int
+
+
+@dataclass(frozen=True)
+class Step:
+    """One agent step: its record and what the environment did with it.
+
+    ``record`` is the parsed record, an :class:`Unparsed` marker, or ``None`` when the source
+    has no output for the step at all.  ``intervention`` is ``(node, value)`` of an
+    intervention the environment *executed* in answer to this step; ``submission`` a value
+    the reactor accepted.  Numbering: see the module docstring.
+    """
+
+    index: int
+    label: int | None = None
+    record: StepRecord | Unparsed | None = None
+    intervention: tuple[str, float] | None = None
+    submission: float | None = None
+
+    def number(self, numbering: Numbering = SCORE_NUMBERING) -> int:
+        """The step number people see, in the given style (module docstring)."""
+        if numbering == "file" and self.label is not None:
+            return self.label
+        return self.index + 1
+
+    @property
+    def parsed(self) -> StepRecord | None:
+        """The record when it was parsed, else ``None``."""
+        return self.record if isinstance(self.record, StepRecord) else None
+
+    @property
+    def hypothesis(self) -> Hypothesis | None:
+        """The record's hypothesis when it is non-empty (:func:`nonempty_hypothesis`)."""
+        return nonempty_hypothesis(self.record)
+
+    @property
+    def past_data(self) -> tuple[DataPoint, ...] | None:
+        """The record's ``past_data`` (``None`` when the record has none or was not parsed)."""
+        rec = self.parsed
+        return None if rec is None else rec.past_data
+
+
+def nonempty_hypothesis(record: StepRecord | Unparsed | None) -> Hypothesis | None:
+    """The hypothesis of *record* when it has edges, an equation or coefficients.
+
+    This is CausaLab's "predicted graph" rule (causalab-spec §4.1): the scorer, the audit and
+    the runner all take the last step for which this is not ``None``.
+    """
+    if not isinstance(record, StepRecord):
+        return None
+    h = record.hypothesis
+    return None if h is None or h.is_empty else h
+
+
+@dataclass(frozen=True)
+class Episode:
+    """One episode from any supported source (see the module docstring).
+
+    ``config`` is the true graph config (the official suite record), ``None`` for
+    ``kind="records"`` or when the source's config is unusable (``config_error`` then says
+    why; :meth:`require_config` raises it); ``golden`` the suite's golden trace entries
+    (``bootstrap_past_data``), parsed; ``shown`` every state the environment displayed, in
+    order; ``reactor_props`` / ``target_freq`` the reactor crystal and its true frequency F*;
+    ``success`` the task outcome (``None`` when unknown); budgets, ``submissions_used`` and
+    ``interventions_used`` as far as the source counts them (the executed interventions are
+    also on the steps).  ``warnings`` are problems of the source that did not stop the
+    reading; ``extras`` holds source details (our trajectories: ``agent``, ``done_reason``).
+    """
+
+    source: str
+    kind: EpisodeKind
+    steps: tuple[Step, ...]
+    config: Mapping[str, Any] | None = None
+    suite: str = ""
+    graph_id: str = ""
+    experiment_id: str = ""
+    seed: str = ""
+    golden: tuple[DataPoint, ...] = ()
+    shown: tuple[ShownState, ...] = ()
+    reactor_props: Mapping[str, float] | None = None
+    target_freq: float | None = None
+    success: bool | None = None
+    intervention_budget: int | None = None
+    submission_budget: int | None = None
+    submissions_used: int | None = None
+    interventions_used: int | None = None
+    warnings: tuple[str, ...] = ()
+    extras: Mapping[str, Any] = field(default_factory=dict)
+    config_error: str | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def records(self) -> list[StepRecord | Unparsed | None]:
+        """The step records in step order."""
+        return [s.record for s in self.steps]
+
+    def require_config(self) -> Mapping[str, Any]:
+        """The true graph config; raises :class:`~causalcheck.errors.InputFormatError` without a usable one.
+
+        ``config_error`` holds the reader's message when the source had an unusable config.
+        """
+        if self.config is not None:
+            return self.config
+        if self.config_error:
+            raise InputFormatError(self.config_error)
+        raise InputFormatError(
+            f"{self.source}: holds records only, no true graph config (score a lab trajectory or an official run folder)"
+        )
+
+    def final(self) -> tuple[Step, Hypothesis] | None:
+        """The last step with a non-empty hypothesis and that hypothesis (the predicted graph)."""
+        for step in reversed(self.steps):
+            h = step.hypothesis
+            if h is not None:
+                return step, h
+        return None

@@ -1,0 +1,307 @@
+"""Reading official CausaLab run folders (causalab-spec §5.3) into an :class:`~causalcheck.episodes.model.Episode`.
+
+A seed folder holds:
+
+* ``graph_config.json`` — the true graph (required);
+* ``raw_io.jsonl`` — ``{step, raw_input, raw_output}`` objects, **concatenated pretty-printed
+  JSON** (not one object per line); ``raw_output`` is the model's text;
+* ``*_tracking.jsonl`` / ``*_tracking_simple.jsonl`` — ``{dialog_box, lastActionMessage,
+  action}`` objects, same layout; entry *i* pairs the record of step *i* (``action``, as the
+  official controller decoded it) with what the environment answered to it;
+* ``*_complete.txt`` — ``1`` / ``0`` (task accuracy); ``*_data.json`` — run metadata.
+
+A step's record is the tracking ``action`` (the published scorer's order), else the
+``raw_output`` text read by the tolerant record parser.  What was shown is read from the
+dialog text: the manipulator's ``Crystal Analysis`` block (``Moisture: 50.0``, ``Resonance
+Frequency (Hz): 114.0``, ``Uses: 1/12 (Remaining: 11)``), the reactor's ``Crystal properties
+(directly shown)`` block and ``Frequency set to X Hz``, and the prior records
+``- Observation 1: {...}`` of the task text.  Without tracking files the observation JSON
+embedded in the next step's ``raw_input`` is used instead.
+
+The official folders do not contain the reactor's true frequency F*; it is recomputed from
+the graph config and the reactor properties shown (the frequency's structural equation).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from causalcheck.episodes.config import (
+    check_config,
+    golden_entries,
+    suite_of,
+    true_target_frequency,
+)
+from causalcheck.episodes.files import read_json_values
+from causalcheck.episodes.model import Episode, ShownState, Step, Unparsed
+from causalcheck.episodes.reading import RecordReader
+from causalcheck.errors import CausalCheckError, InputFormatError
+from causalcheck.graph import FREQ, normalize_node
+from causalcheck.jsontext import first_object
+from causalcheck.records import StepRecord
+
+__all__ = ["is_run_folder", "load_run_folder"]
+
+
+# --------------------------------------------------------------------------- dialog text
+
+_NUM = r"[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
+_USES = re.compile(r"Uses:\s*(\d+)\s*/\s*(\d+)")
+_ENTER = re.compile(r"Enter new value for ([^:\n]+):")
+_SAID_VALUE = re.compile(rf"You said:\s*\{{'value':\s*({_NUM})\}}")
+_FREQ_SET = re.compile(rf"Frequency set to ({_NUM}) Hz")
+_SUBMISSIONS = re.compile(r"Usage:\s*(\d+)\s*/\s*(\d+)\s*submissions")
+_OBS_LINE = re.compile(r"^\s*-\s*Observation\s+(\d+):\s*(\{.*\})\s*$", re.M)
+
+
+def _crystal_analysis(text: str, display: Mapping[str, str]) -> dict[str, float] | None:
+    """Values of the last ``Crystal Analysis`` block in *text*, keyed by node name."""
+    pos = text.rfind("Crystal Analysis:")
+    if pos == -1:
+        return None
+    values: dict[str, float] = {}
+    for line in text[pos:].splitlines()[1:]:
+        stripped = line.strip()
+        if not stripped or stripped.startswith(("─", "Uses:")):
+            break
+        m = re.match(rf"(.+?):\s*({_NUM})\s*$", stripped)
+        if m is None:
+            continue
+        name = display.get(m.group(1).strip(), normalize_node(m.group(1)))
+        values[name] = float(m.group(2))
+    return values or None
+
+
+def _reactor_props(text: str) -> dict[str, float] | None:
+    pos = text.rfind("Crystal properties (directly shown):")
+    if pos == -1:
+        return None
+    values: dict[str, float] = {}
+    for line in text[pos:].splitlines()[1:]:
+        m = re.match(rf"\s*-\s*([^:]+):\s*({_NUM})\s*$", line)
+        if m is None:
+            if values:
+                break
+            continue
+        values[m.group(1).strip()] = float(m.group(2))
+    return values or None
+
+
+def _display_map(config: Mapping[str, Any]) -> dict[str, str]:
+    nodes = config.get("nodes")
+    out: dict[str, str] = {}
+    if isinstance(nodes, Mapping):
+        for key, spec in nodes.items():
+            out[str(key)] = normalize_node(str(key))
+            if isinstance(spec, Mapping) and isinstance(spec.get("display_name"), str):
+                out[spec["display_name"]] = normalize_node(str(key))
+    return out
+
+
+# --------------------------------------------------------------------------- official folders
+
+
+def is_run_folder(path: Path) -> bool:
+    """True when *path* looks like an official seed folder (any of its characteristic files)."""
+    return (
+        (path / "raw_io.jsonl").is_file()
+        or (path / "graph_config.json").is_file()
+        or any(path.glob("*_tracking*.jsonl"))
+        or any(path.glob("*_complete.txt"))
+    )
+
+
+def _observation_from_raw_input(raw_input: str) -> str:
+    """Dialog text and last action message from the observation JSON inside a prompt."""
+    pos = raw_input.rfind("Current Environment Observation")
+    if pos == -1:
+        return ""
+    obj = first_object(raw_input[pos:])
+    if obj is None:
+        return ""
+    ui = obj.get("ui") if isinstance(obj.get("ui"), Mapping) else obj
+    parts: list[str] = []
+    if isinstance(ui, Mapping):
+        msg = ui.get("lastActionMessage")
+        if isinstance(msg, str):
+            parts.append(msg)
+        box = ui.get("dialog_box")
+        if isinstance(box, Mapping) and isinstance(box.get("dialogIn"), str):
+            parts.append(box["dialogIn"])
+    return "\n".join(parts)
+
+
+def load_run_folder(path: str | Path) -> Episode:
+    """Read one official CausaLab seed folder (see the module docstring).
+
+    Raises :class:`~causalcheck.errors.InputFormatError` for a folder without a usable
+    ``graph_config.json`` or without any step file, :class:`~causalcheck.errors.DSLSyntaxError`
+    for a file that is not (or not complete) JSON; content problems of single steps are
+    :class:`~causalcheck.episodes.model.Unparsed` markers or warnings.
+    """
+    folder = Path(path)
+    if not folder.is_dir():
+        raise InputFormatError(f"run folder path={str(folder)!r} does not exist or is not a directory")
+    cfg_path = folder / "graph_config.json"
+    if not cfg_path.is_file():
+        raise InputFormatError(f"run folder {str(folder)!r} has no graph_config.json (the true graph is needed)")
+    cfg_values = read_json_values(cfg_path)
+    if len(cfg_values) != 1:
+        raise InputFormatError(f"{cfg_path.name}: expected one JSON object, found {len(cfg_values)}")
+    config = check_config(cfg_values[0], str(cfg_path))
+    warnings: list[str] = []
+
+    tracking: list[Any] = []
+    for pattern in ("*_tracking.jsonl", "*_tracking_simple.jsonl"):
+        files = sorted(folder.glob(pattern))
+        if files:
+            tracking = read_json_values(files[0])
+            break
+    raw_io: list[Any] = []
+    if (folder / "raw_io.jsonl").is_file():
+        raw_io = [o for o in read_json_values(folder / "raw_io.jsonl") if isinstance(o, Mapping)]
+    if not raw_io and not tracking:
+        raise InputFormatError(f"run folder {str(folder)!r} has neither raw_io.jsonl nor a tracking file")
+
+    # agent records, one per step: tracking actions first (the scorer's order), else raw_io
+    n_steps = max(len(raw_io), len(tracking))
+    reader = RecordReader()
+    records: list[StepRecord | Unparsed | None] = [None] * n_steps
+    labels: list[int | None] = [None] * n_steps
+    for i in range(n_steps):
+        label = raw_io[i].get("step") if i < len(raw_io) else None
+        labels[i] = label if type(label) is int else None
+        where = f"{folder} (step {i + 1})"
+        action = tracking[i].get("action") if i < len(tracking) and isinstance(tracking[i], Mapping) else None
+        if isinstance(action, Mapping):
+            records[i] = reader.read(action, where)
+        elif i < len(raw_io):
+            records[i] = reader.read(raw_io[i].get("raw_output"), where, what="raw_output")
+
+    # text the environment showed in answer to each step
+    answers: list[str] = []
+    for i in range(n_steps):
+        if i < len(tracking) and isinstance(tracking[i], Mapping):
+            t = tracking[i]
+            box = t.get("dialog_box")
+            text = str(t.get("lastActionMessage") or "")
+            if isinstance(box, Mapping) and isinstance(box.get("dialogIn"), str):
+                text += "\n" + box["dialogIn"]
+            answers.append(text)
+        elif i + 1 < len(raw_io) and isinstance(raw_io[i + 1].get("raw_input"), str):
+            answers.append(_observation_from_raw_input(raw_io[i + 1]["raw_input"]))
+        else:
+            answers.append("")
+
+    display = _display_map(config)
+    shown: list[ShownState] = []
+    first_prompt = raw_io[0].get("raw_input") if raw_io else None
+    task_text = first_prompt if isinstance(first_prompt, str) else ""
+    if not task_text:
+        data_files = sorted(folder.glob("*_data.json"))
+        if data_files:
+            try:
+                data = read_json_values(data_files[0])
+                if data and isinstance(data[0], Mapping):
+                    task_text = str(data[0].get("task_description") or "")
+            except CausalCheckError as exc:
+                warnings.append(str(exc).splitlines()[0])
+    for m in _OBS_LINE.finditer(task_text):
+        try:
+            obs = ast.literal_eval(m.group(2))
+        except (ValueError, SyntaxError):
+            warnings.append(f"prior record line {m.group(0)[:60]!r} is not a dict")
+            continue
+        if not isinstance(obs, dict):
+            continue
+        values = {normalize_node(str(k)): float(v) for k, v in obs.items() if isinstance(v, (int, float))}
+        freq = values.pop(FREQ, None)
+        shown.append(ShownState(values, freq, f"prior record {m.group(1)}", 0))
+
+    steps: list[Step] = []
+    pending_prop: str | None = None
+    last_uses = 0
+    submissions_used: int | None = None
+    reactor: dict[str, float] | None = None
+    budget = config.get("budget") if isinstance(config.get("budget"), int) else None
+    for i in range(n_steps):
+        text = answers[i]
+        intervention: tuple[str, float] | None = None
+        submission: float | None = None
+        said = _SAID_VALUE.search(text)
+        state = _crystal_analysis(text, display) if "property manipulator said" in text or "Crystal Analysis" in text else None
+        uses_m = _USES.search(text)
+        if uses_m:
+            uses = int(uses_m.group(1))
+            budget = int(uses_m.group(2))
+            if uses > last_uses and said and pending_prop is not None:
+                intervention = (pending_prop, float(said.group(1)))
+            last_uses = max(last_uses, uses)
+        if state is not None:
+            freq = state.pop(FREQ, None)
+            label = f"manipulator after step {i + 1}"
+            shown.append(ShownState(state, freq, label, i + 1))
+        enter = _ENTER.search(text)
+        if enter:
+            pending_prop = display.get(enter.group(1).strip(), normalize_node(enter.group(1)))
+        elif intervention is not None:
+            pending_prop = None
+        props = _reactor_props(text)
+        if props is not None:
+            reactor = props
+        fs = _FREQ_SET.search(text)
+        sub_m = _SUBMISSIONS.search(text)
+        if fs and sub_m:
+            used = int(sub_m.group(1))
+            if submissions_used is None or used > submissions_used:
+                submission = float(fs.group(1))
+            submissions_used = used
+        steps.append(Step(i, labels[i], records[i], intervention, submission))
+
+    # reactor properties may only be in prompts (fallback without tracking)
+    if reactor is None:
+        for o in raw_io:
+            ri = o.get("raw_input")
+            if isinstance(ri, str) and "Crystal properties (directly shown)" in ri:
+                props = _reactor_props(_observation_from_raw_input(ri))
+                if props:
+                    reactor = props
+
+    success: bool | None = None
+    complete = sorted(folder.glob("*_complete.txt"))
+    if complete:
+        flag = complete[0].read_text(encoding="utf-8", errors="replace").strip()
+        if flag in ("0", "1"):
+            success = flag == "1"
+        else:
+            warnings.append(f"{complete[0].name}: content {flag[:20]!r} is not 0 or 1")
+    else:
+        warnings.append("no *_complete.txt: task accuracy unknown")
+
+    graph_id = str(config.get("graph_id") or folder.parent.name)
+    target = true_target_frequency(config, reactor) if reactor else None
+    return Episode(
+        source=str(folder),
+        kind="official",
+        steps=tuple(steps),
+        config=config,
+        suite=suite_of(graph_id),
+        graph_id=graph_id,
+        experiment_id=folder.parent.name,
+        seed=folder.name,
+        golden=golden_entries(config),
+        shown=tuple(shown),
+        reactor_props=reactor,
+        target_freq=target,
+        success=success,
+        intervention_budget=budget,
+        submission_budget=3,
+        submissions_used=submissions_used,
+        warnings=tuple(warnings),
+    )
+
+

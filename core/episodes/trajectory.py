@@ -1,0 +1,330 @@
+"""Reading our lab trajectories (``causalcheck-trajectory/1``, defined in :mod:`causalcheck.lab.trajectory`).
+
+:func:`read_trajectory` returns the file's lines as a :class:`Trajectory` (header, step
+lines, summary) and enforces
+the layout: one header, step lines, one summary; :func:`trajectory_episode` turns that into
+an :class:`~causalcheck.episodes.model.Episode`: the agent's records parsed once, the states
+the environment showed (prior records, the manipulator before and after each step) and
+when, the interventions it executed, submissions, the outcome and the budgets.
+
+Agents copy their evidence forward, so a long trajectory repeats its ``past_data`` in every
+line.  A private fast path decodes a step line's ``past_data`` incrementally (only the
+entries appended since the previous line) and hands the same entry objects to the record
+parser, whose memo then converts each entry once; it gives up on anything unusual and the
+plain reader — the one JSON stream decoder, :func:`causalcheck.jsontext.iter_json_spans` —
+reads the file.  Tests prove both paths equal.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeGuard
+
+from causalcheck.episodes.config import (
+    check_config,
+    golden_entries,
+    suite_of,
+    true_target_frequency,
+)
+from causalcheck.episodes.files import read_text
+from causalcheck.episodes.model import Episode, ShownState, Step
+from causalcheck.episodes.reading import RecordReader
+from causalcheck.errors import InputFormatError
+from causalcheck.graph import FREQ, normalize_node
+from causalcheck.jsontext import iter_json_spans
+
+__all__ = ["Trajectory", "read_trajectory", "trajectory_episode", "trajectory_from_text"]
+
+_norm = functools.lru_cache(maxsize=8192)(normalize_node)
+
+
+@dataclass(frozen=True)
+class Trajectory:
+    """The decoded lines of a trajectory file: the header, the step lines and the summary (JSON objects
+    without their ``type``).  The typed view is :func:`trajectory_episode`'s."""
+
+    header: Mapping[str, Any]
+    steps: tuple[Mapping[str, Any], ...] = ()
+    summary: Mapping[str, Any] = field(default_factory=dict)
+
+    def lines(self) -> list[dict[str, Any]]:
+        """Every line of the file as a JSON object, in file order."""
+        return [
+            {"type": "header", **dict(self.header)},
+            *({"type": "step", **dict(s)} for s in self.steps),
+            {"type": "summary", **dict(self.summary)},
+        ]
+
+
+# --------------------------------------------------------------------------- the file
+def read_trajectory(path: str | Path) -> Trajectory:
+    """Read a trajectory file written by :func:`causalcheck.lab.trajectory.write_trajectory`.
+
+    Raises :class:`~causalcheck.errors.InputFormatError` for a missing or unreadable file,
+    a line that is not a typed object, a missing header or summary (an unfinished episode),
+    and :class:`~causalcheck.errors.DSLSyntaxError` (file, line, column, caret) for text that
+    is not JSON.
+    """
+    p = Path(path)
+    return trajectory_from_text(read_text(p), source=str(p))
+
+
+def trajectory_from_text(text: str, *, source: str = "<string>", fast: bool = True) -> Trajectory:
+    """:func:`read_trajectory` of the text of a file.
+
+    *fast* (the default) tries the incremental decoder first (module docstring); ``False``
+    reads with the plain decoder only.  Both give equal results, or the plain decoder's error.
+    """
+    found = _read_fast(text) if fast else None
+    return found if found is not None else _read_plain(text, source)
+
+
+def _read_plain(text: str, source: str) -> Trajectory:
+    """The reference reader: every JSON value of the text, each a typed line."""
+    header: dict[str, Any] | None = None
+    steps: list[dict[str, Any]] = []
+    summary: dict[str, Any] | None = None
+    for start, obj in iter_json_spans(text, source=source):
+        where = f"{source}:{text.count(chr(10), 0, start) + 1}"
+        if not isinstance(obj, dict):
+            raise InputFormatError(f"{where}: value={json.dumps(obj)[:80]!r} must be a JSON object")
+        kind = obj.pop("type", None)
+        if kind == "header":
+            if header is not None:
+                raise InputFormatError(f"{where}: second header line")
+            header = obj
+        elif kind == "step":
+            steps.append(obj)
+        elif kind == "summary":
+            summary = obj
+        else:
+            raise InputFormatError(f"{where}: type={kind!r} must be one of 'header', 'step', 'summary'")
+    if header is None:
+        raise InputFormatError(f"{source}: no header line (is this a causalcheck trajectory?)")
+    if summary is None:
+        raise InputFormatError(f"{source}: no summary line (the episode did not finish)")
+    return Trajectory(header, tuple(steps), summary)
+
+
+_PAST_DATA_KEY = '"past_data":'
+_JSON_WS = re.compile(r"[ \t\n\r]*")
+
+
+def _decode_step_line(
+    raw: str, decoder: json.JSONDecoder, prev: tuple[str, list[Any]] | None
+) -> tuple[Any, tuple[str, list[Any]] | None]:
+    """``json.loads(raw)`` for a step line, decoding the record's ``past_data`` incrementally.
+
+    A step's ``past_data`` array usually starts with the exact text of the previous step's
+    array: only the new elements are decoded and the previous elements (equal values,
+    decoded from identical text) are reused, so consecutive records share those element
+    objects (records are read-only).  The array's span is replaced by ``NaN`` for decoding
+    the rest of the line; that the NaN lands at ``record.past_data`` proves the span was that
+    value.  Anything unusual raises ``ValueError`` and the caller decodes the line plainly.
+    Returns the object and ``(array text, elements)`` for the next line.
+    """
+    k = raw.find(_PAST_DATA_KEY)
+    if k == -1 or "NaN" in raw:
+        raise ValueError("no past_data key, or NaN in the line")
+    s = _JSON_WS.match(raw, k + len(_PAST_DATA_KEY)).end()  # type: ignore[union-attr]
+    if raw[s : s + 1] != "[":
+        raise ValueError("past_data is not an array")
+    items: list[Any]
+    if prev is not None and prev[1] and raw.startswith(prev[0], s):
+        items = list(prev[1])
+        j = s + len(prev[0])
+        ws = _JSON_WS.match
+        while True:
+            j = ws(raw, j).end()  # type: ignore[union-attr]
+            c = raw[j : j + 1]
+            if c == "]":
+                end = j + 1
+                break
+            if c != ",":
+                raise ValueError("unexpected text in past_data")
+            value, j = decoder.raw_decode(raw, ws(raw, j + 1).end())  # type: ignore[union-attr]
+            items.append(value)
+    else:
+        value, end = decoder.raw_decode(raw, s)
+        if not isinstance(value, list):
+            raise ValueError("past_data is not an array")
+        items = value
+    obj = json.loads(raw[:s] + "NaN" + raw[end:])
+    rec = obj.get("record") if isinstance(obj, dict) else None
+    if not isinstance(rec, dict):
+        raise ValueError("no record object")
+    placed = rec.get("past_data")
+    if not isinstance(placed, float) or placed == placed:
+        raise ValueError("past_data span is not the record's")
+    rec["past_data"] = items
+    return obj, (raw[s : end - 1], items)
+
+
+def _read_fast(text: str) -> Trajectory | None:
+    """:func:`_read_plain` for a well-formed file (one JSON object per line), faster.
+
+    Returns ``None`` for anything it does not handle (a line that is not one JSON object, a
+    missing or repeated header, ...): the caller then uses the plain reader, which reads it
+    or raises its usual error.
+    """
+    decoder = json.JSONDecoder()
+    header: dict[str, Any] | None = None
+    steps: list[dict[str, Any]] = []
+    summary: dict[str, Any] | None = None
+    prev: tuple[str, list[Any]] | None = None
+    for raw in text.split("\n"):
+        if not raw.strip():
+            continue
+        try:
+            obj, prev = _decode_step_line(raw, decoder, prev)
+        except (ValueError, IndexError, RecursionError):
+            try:
+                obj = json.loads(raw)
+            except (ValueError, RecursionError):
+                return None
+            prev = None
+        if not isinstance(obj, dict):
+            return None
+        kind = obj.pop("type", None)
+        if kind == "header":
+            if header is not None:
+                return None
+            header = obj
+        elif kind == "step":
+            steps.append(obj)
+        elif kind == "summary":
+            summary = obj
+        else:
+            return None
+    if header is None or summary is None:
+        return None
+    return Trajectory(header, tuple(steps), summary)
+
+
+# --------------------------------------------------------------------------- the episode
+def _num(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
+
+
+def _is_map(value: Any) -> TypeGuard[Mapping[str, Any]]:
+    return type(value) is dict or isinstance(value, Mapping)
+
+
+def _state_of(obj: Any) -> tuple[dict[str, float], float | None] | None:
+    if not _is_map(obj):
+        return None
+    if "props" in obj and isinstance(obj.get("props"), Mapping):
+        props = {_norm(str(k)): v for k, v in obj["props"].items() if _num(v) is not None}
+        return {k: float(v) for k, v in props.items()}, _num(obj.get("freq"))
+    values: dict[str, float] = {}
+    for k, v in obj.items():
+        t = type(v)
+        if t is float or t is int or _num(v) is not None:
+            values[_norm(k if type(k) is str else str(k))] = float(v)
+    if not values:
+        return None
+    freq = values.pop(FREQ, None)
+    return values, freq
+
+
+def trajectory_episode(traj: Trajectory, *, source: str = "<trajectory>", memo: bool = True) -> Episode:
+    """The episode of a read trajectory (see the module docstring).
+
+    Never raises for content: a step whose record cannot be read becomes an
+    :class:`~causalcheck.episodes.model.Unparsed` marker; an unusable header ``config`` is
+    reported by :meth:`Episode.require_config`.  *memo* converts repeated record parts once
+    (:class:`~causalcheck.episodes.reading.RecordReader`); the result is the same without it.
+    """
+    header = traj.header
+    config: Mapping[str, Any] | None
+    config_error: str | None = None
+    try:
+        config = check_config(header.get("config"), f"{source}: header")
+    except InputFormatError as exc:
+        config, config_error = None, str(exc)
+    shown: list[ShownState] = []
+    for k, rec in enumerate(header.get("prior_records") or []):
+        st = _state_of(rec)
+        if st:
+            shown.append(ShownState(st[0], st[1], f"prior record {k + 1}", 0))
+    init = _state_of(header.get("manipulator_initial"))
+    if init:
+        shown.append(ShownState(init[0], init[1], "manipulator initial state", 0))
+    reader = RecordReader(memo=memo)
+    steps: list[Step] = []
+    for i, line in enumerate(traj.steps):
+        label_raw = line.get("step")
+        label = label_raw if type(label_raw) is int else None
+        where = f"{source} (step {label if label is not None else i + 1})"
+        record = reader.read(line.get("record"), where)
+        action = line.get("action")
+        if not _is_map(action):
+            action = {}
+        response = line.get("response")
+        if not _is_map(response):
+            response = {}
+        accepted = bool(response.get("accepted", True))
+        intervention = None
+        submission = None
+        kind = str(action.get("kind", ""))
+        if kind == "intervene" and accepted:
+            prop, value = action.get("prop"), _num(action.get("value"))
+            if isinstance(prop, str) and value is not None:
+                intervention = (_norm(prop), value)
+        if kind in ("submit_frequency", "submit") and accepted:
+            submission = _num(response.get("submitted"))
+            if submission is None:
+                submission = _num(action.get("value"))
+        obs = line.get("observation")
+        seen = _state_of(obs.get("state")) if _is_map(obs) else None
+        if seen:
+            shown.append(ShownState(seen[0], seen[1], f"manipulator before step {i + 1}", i))
+        st = _state_of(response.get("state"))
+        if st and accepted:
+            shown.append(ShownState(st[0], st[1], f"manipulator after step {i + 1}", i + 1))
+        steps.append(Step(i, label, record, intervention, submission))
+    raw_reactor = header.get("reactor")
+    reactor: Mapping[str, Any] = raw_reactor if _is_map(raw_reactor) else {}
+    rprops = reactor.get("props") if isinstance(reactor.get("props"), Mapping) else None
+    reactor_props = {str(k): float(v) for k, v in rprops.items() if _num(v) is not None} if rprops else None
+    target = _num(reactor.get("target_freq"))
+    if target is None and reactor_props and config is not None:
+        target = true_target_frequency(config, reactor_props)
+    raw_budgets = header.get("budgets")
+    budgets: Mapping[str, Any] = raw_budgets if _is_map(raw_budgets) else {}
+    summary = traj.summary
+    success = summary.get("success")
+    cfg = config or {}
+    graph_id = str(header.get("graph_id") or cfg.get("graph_id") or Path(source).stem)
+
+    def count(value: Any) -> int | None:
+        return value if type(value) is int else None
+
+    return Episode(
+        source=source,
+        kind="trajectory",
+        steps=tuple(steps),
+        config=config,
+        suite=str(header.get("suite") or suite_of(graph_id)),
+        graph_id=graph_id,
+        experiment_id=graph_id,
+        seed=str(header.get("seed", "")),
+        golden=golden_entries(config),
+        shown=tuple(shown),
+        reactor_props=reactor_props,
+        target_freq=target,
+        success=success if isinstance(success, bool) else None,
+        intervention_budget=count(budgets.get("interventions")) if count(budgets.get("interventions")) is not None else count(cfg.get("budget")),
+        submission_budget=count(budgets.get("submissions")),
+        submissions_used=count(summary.get("submissions_used")),
+        interventions_used=count(summary.get("interventions_used")),
+        extras={"agent": header.get("agent"), "done_reason": summary.get("done_reason")},
+        config_error=config_error,
+    )

@@ -1,0 +1,65 @@
+"""The one JSON-in-text module: the controller and first-object policies, and the stream decoder."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from causalcheck.errors import DSLSyntaxError
+from causalcheck.jsontext import (
+    candidates,
+    controller_object,
+    first_object,
+    iter_json_spans,
+    iter_json_values,
+)
+
+
+def test_controller_policy_order() -> None:
+    """Think blocks are blanked, json fences come first, then the whole text, then balanced objects last first."""
+    text = '<think>{"draft": 1}</think>\n```python\n{"py": 1}\n```\n```json\n{"j": 1}\n```'
+    bodies = [c.body.strip() for c in candidates(text)]
+    assert bodies[:2] == ['{"j": 1}', '{"py": 1}']
+    assert controller_object(text) == {"j": 1}
+    assert controller_object('plan {"a": 1} then {"b": 2}') == {"b": 2}
+    assert controller_object('{"a": 1} then {"b": 2') == {"a": 1}  # the last object is broken: the one before
+    assert controller_object("no object") is None
+
+
+def test_candidate_offsets_point_into_the_original_text() -> None:
+    """Every candidate is the slice of the original text at its offset (think blocks keep their length)."""
+    text = '<think>x</think> Here: {"a": [1, {"b": 2}]} done'
+    found = list(candidates(text))
+    assert len(found) == 2
+    for cand in found:
+        assert text[cand.start : cand.start + len(cand.body)] == cand.body
+
+
+def test_first_object_policy() -> None:
+    """The first object of the first fence that holds one, else the first complete object anywhere."""
+    assert first_object('x {"a": {"b": 1}} y {"c": 2}') == {"a": {"b": 1}}
+    assert first_object('{"outside": 1}\n```json\n{"inside": 1}\n```') == {"inside": 1}
+    assert first_object('```\nno json\n``` then {"after": 1}') == {"after": 1}
+    assert first_object('{"cut": ') is None
+
+
+@pytest.mark.parametrize("text", ["", "   ", '{"a": [', "[" * 5000])
+def test_policies_never_raise(text: str) -> None:
+    """Broken, empty and deeply nested text gives None from both policies."""
+    assert controller_object(text) is None or isinstance(controller_object(text), dict)
+    assert first_object(text) is None
+
+
+def test_stream_decoder_values_offsets_and_errors() -> None:
+    """Concatenated pretty JSON decodes value by value with offsets; the first bad character raises with its position."""
+    values = [{"a": 1}, [1, 2], "s"]
+    text = json.dumps(values[0], indent=2) + "\n" + json.dumps(values[1]) + json.dumps(values[2])
+    assert list(iter_json_values(text)) == values
+    starts = [start for start, _ in iter_json_spans(text)]
+    assert [text[s] for s in starts] == ["{", "[", '"'] and starts[0] == 0
+    with pytest.raises(DSLSyntaxError) as info:
+        list(iter_json_values('{"a": 1}\n{"b" 2}', source="f.jsonl"))
+    assert (info.value.source, info.value.line, info.value.column) == ("f.jsonl", 2, 6)
+    assert '":"' in info.value.expected and "^" in str(info.value)
+    with pytest.raises(DSLSyntaxError, match="ends too early"):
+        list(iter_json_values('{"a": [1, 2'))
