@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 from hypothesis import HealthCheck, settings
+
+# the fixtures shared with tests/ (anchors, named graphs) live in tests/_fixtures.py
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from _fixtures import *  # noqa: F403
 
 settings.register_profile(
     "ci",

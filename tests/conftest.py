@@ -1,75 +1,13 @@
-"""Shared fixtures: where the reference anchors are (skip cleanly when ../shared is absent)."""
+"""Shared fixtures for tests/: defined once in tests/_fixtures.py (properties/ uses them too)."""
 
-from __future__ import annotations
-
-import os
-from pathlib import Path
-
-import pytest
-
-REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("CAUSALCHECK_SHARED", REPO.parent / "shared"))
-ANCHORS = SHARED / "anchors"
-CAUSALAB = ANCHORS / "causalab"
-CAUSALAB_DATA = CAUSALAB / "release" / "causalab_dataset" / "data"
-SAMPLE_RUN = (
-    CAUSALAB
-    / "examples/sample_runs/react_simple-mem/obs_Causal_gpt-5-mini/4nodes/20260223-2134_dsl_right/4nodes_0_53calls/seed_1"
+from _fixtures import *  # noqa: F403  (pytest collects fixtures from the conftest namespace)
+from _fixtures import (  # noqa: F401
+    ANCHORS,
+    CAUSALAB,
+    CAUSALAB_DATA,
+    REPO,
+    SAMPLE_RUN,
+    SHARED,
+    WHATIF_BENCHMARK,
+    WHATIF_RESULT,
 )
-WHATIFBENCH = ANCHORS / "whatifbench" / "code"
-WHATIF_BENCHMARK = WHATIFBENCH / "data" / "benchmark_candidates_with_rubrics_10.json"
-WHATIF_RESULT = WHATIFBENCH / "result" / "test2" / "gpt-5.5_metrics_gpt-5.5.json"
-
-
-def _need(path: Path) -> Path:
-    if not path.exists():
-        pytest.skip(f"reference anchors not available at {path} (set CAUSALCHECK_SHARED)")
-    return path
-
-
-@pytest.fixture
-def causalab_data() -> Path:
-    """Folder of the 19 official CausaLab suite files."""
-    return _need(CAUSALAB_DATA)
-
-
-@pytest.fixture
-def sample_run() -> Path:
-    """The official recorded gpt-5-mini run folder (graph 4nodes_0, seed 1)."""
-    return _need(SAMPLE_RUN)
-
-
-@pytest.fixture
-def whatif_benchmark() -> Path:
-    """The 10-item official WhatIfBench file."""
-    return _need(WHATIF_BENCHMARK)
-
-
-@pytest.fixture
-def whatif_result() -> Path:
-    """The official judged result file (gpt-5.5 answers, gpt-5.5 judge)."""
-    return _need(WHATIF_RESULT)
-
-
-# --------------------------------------------------------------------------- named graphs
-# The field's small graphs (chain, fork, collider, diamond, ...) live once in
-# causalcheck.named_graphs; tests take them as fixtures instead of redefining them.
-from causalcheck.named_graphs import NAMED_GRAPHS  # noqa: E402
-
-
-def _named_fixture(name: str):  # type: ignore[no-untyped-def]
-    def fixture():  # type: ignore[no-untyped-def]
-        return NAMED_GRAPHS[name]
-
-    fixture.__doc__ = f"The named graph {name!r} (causalcheck.named_graphs)."
-    return pytest.fixture(name=name)(fixture)
-
-
-for _name in NAMED_GRAPHS:
-    globals()[f"_fixture_{_name}"] = _named_fixture(_name)
-
-
-@pytest.fixture(params=sorted(NAMED_GRAPHS))
-def named(request):
-    """Each named graph in turn, as ``(name, graph)`` (one parametrized run over all of them)."""
-    return request.param, NAMED_GRAPHS[request.param]

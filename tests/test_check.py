@@ -6,6 +6,7 @@ import pytest
 from causalcheck.checking import check, check_hypothesis, check_record, check_trajectory
 from causalcheck.errors import InputFormatError
 from causalcheck.graph import CausalGraph, Edge
+from causalcheck.named_graphs import NAMED_GRAPHS
 from causalcheck.parsing import parse_hypothesis, parse_record_obj
 from causalcheck.records import DataPoint, Hypothesis
 from causalcheck.solvers.acyclicity import find_cycle_core, find_cycle_cores, is_acyclic
@@ -13,10 +14,7 @@ from causalcheck.solvers.contradictions import direction_contradictions
 from causalcheck.solvers.data_consistency import data_consistency
 from causalcheck.solvers.equations import equation_consistency
 
-CHAIN = CausalGraph.from_pairs([("A", "B"), ("B", "C")])
-FORK = CausalGraph.from_pairs([("B", "A"), ("B", "C")])
-COLLIDER = CausalGraph.from_pairs([("A", "C"), ("B", "C")])
-DIAMOND = CausalGraph.from_pairs([("A", "B"), ("A", "C"), ("B", "D"), ("C", "D")])
+CHAIN, FORK, COLLIDER, DIAMOND = (NAMED_GRAPHS[n] for n in ("chain", "fork", "collider", "diamond"))
 
 
 def _pts(rows):

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from causalcheck.errors import InputFormatError
 from causalcheck.graph import FREQ, CausalGraph
+from causalcheck.named_graphs import NAMED_GRAPHS
 from causalcheck.solvers.equivalence import (
     PDAG,
     cpdag,
@@ -19,10 +20,7 @@ from causalcheck.solvers.equivalence import (
     normalize_targets,
 )
 
-CHAIN = CausalGraph.from_pairs([("a", "b"), ("b", "c")])
-FORK = CausalGraph.from_pairs([("b", "a"), ("b", "c")])
-COLLIDER = CausalGraph.from_pairs([("a", "b"), ("c", "b")])
-DIAMOND = CausalGraph.from_pairs([("a", "b"), ("a", "c"), ("b", "d"), ("c", "d")])
+CHAIN, FORK, COLLIDER, DIAMOND = (NAMED_GRAPHS[n] for n in ("chain", "fork", "collider", "diamond"))
 COMPLETE4 = CausalGraph.from_pairs([(f"x{i}", f"x{j}") for i in range(4) for j in range(i + 1, 4)])
 EMPTY = CausalGraph(("a", "b"))
 
@@ -37,21 +35,21 @@ def test_chain_cpdag_is_fully_undirected() -> None:
     """A chain has no v-structure, so its CPDAG keeps both edges undirected."""
     g = cpdag(CHAIN)
     assert g.directed == frozenset()
-    assert g.undirected == _undirected(("a", "b"), ("b", "c"))
+    assert g.undirected == _undirected(("A", "B"), ("B", "C"))
 
 
 def test_collider_cpdag_keeps_the_v_structure() -> None:
     """The two edges of a v-structure are compelled."""
     g = cpdag(COLLIDER)
-    assert g.directed == {("a", "b"), ("c", "b")}
+    assert g.directed == {("A", "C"), ("B", "C")}
     assert g.undirected == frozenset()
 
 
 def test_diamond_cpdag_orients_the_collider_only() -> None:
     """In the diamond the collider at d is compelled and the top stays undirected."""
     g = cpdag(DIAMOND)
-    assert g.directed == {("b", "d"), ("c", "d")}
-    assert g.undirected == _undirected(("a", "b"), ("a", "c"))
+    assert g.directed == {("B", "D"), ("C", "D")}
+    assert g.undirected == _undirected(("A", "B"), ("A", "C"))
 
 
 @pytest.mark.parametrize(
@@ -74,15 +72,15 @@ def test_named_graph_counts_match_enumeration(name: str) -> None:
 
 def test_intervening_on_the_middle_of_a_chain_identifies_it() -> None:
     """Targeting b orients both edges of a - b - c (each has exactly one endpoint in {b})."""
-    e = interventional_essential_graph(CHAIN, [["b"]])
-    assert e.directed == {("a", "b"), ("b", "c")}
-    assert imec_size(CHAIN, [["b"]]) == 1
+    e = interventional_essential_graph(CHAIN, [["B"]])
+    assert e.directed == {("A", "B"), ("B", "C")}
+    assert imec_size(CHAIN, [["B"]]) == 1
 
 
 def test_meek_rule_propagates_an_intervention_orientation() -> None:
     """Targeting a in a - b - c orients a -> b, and Meek R1 then orients b -> c."""
-    e = interventional_essential_graph(CHAIN, [["a"]])
-    assert e.directed == {("a", "b"), ("b", "c")}
+    e = interventional_essential_graph(CHAIN, [["A"]])
+    assert e.directed == {("A", "B"), ("B", "C")}
 
 
 def test_complete_graph_needs_interventions_to_shrink() -> None:
@@ -93,10 +91,10 @@ def test_complete_graph_needs_interventions_to_shrink() -> None:
 
 def test_a_two_node_target_orients_only_cut_edges() -> None:
     """A joint target {a, b} orients b -> c (cut) but not a - b (both endpoints inside)."""
-    e = interventional_essential_graph(CHAIN, [["a", "b"]])
-    assert ("b", "c") in e.directed
-    assert frozenset(("a", "b")) in e.undirected
-    assert imec_size(CHAIN, [["a", "b"]]) == 2
+    e = interventional_essential_graph(CHAIN, [["A", "B"]])
+    assert ("B", "C") in e.directed
+    assert frozenset(("A", "B")) in e.undirected
+    assert imec_size(CHAIN, [["A", "B"]]) == 2
 
 
 def test_counts_are_exact_integers_beyond_float_precision() -> None:
@@ -118,8 +116,8 @@ def test_size_of_a_pdag_is_the_product_over_chain_components() -> None:
 def test_pdag_to_json_is_sorted_and_stable() -> None:
     """The JSON form lists edges in sorted order."""
     data = cpdag(DIAMOND).to_json()
-    assert data["directed"] == [["b", "d"], ["c", "d"]]
-    assert data["undirected"] == [["a", "b"], ["a", "c"]]
+    assert data["directed"] == [["B", "D"], ["C", "D"]]
+    assert data["undirected"] == [["A", "B"], ["A", "C"]]
     assert isinstance(cpdag(DIAMOND), PDAG)
 
 

@@ -6,11 +6,9 @@ import numpy as np
 import pytest
 from causalcheck.errors import InputFormatError
 from causalcheck.graph import FREQ, CausalGraph, Edge, is_freq_alias, normalize_node
+from causalcheck.named_graphs import NAMED_GRAPHS
 
-CHAIN = CausalGraph.from_pairs([("A", "B"), ("B", "C")])
-FORK = CausalGraph.from_pairs([("B", "A"), ("B", "C")])
-COLLIDER = CausalGraph.from_pairs([("A", "C"), ("B", "C")])
-DIAMOND = CausalGraph.from_pairs([("A", "B"), ("A", "C"), ("B", "D"), ("C", "D")])
+CHAIN, FORK, COLLIDER, DIAMOND = (NAMED_GRAPHS[n] for n in ("chain", "fork", "collider", "diamond"))
 FIXTURES = {"chain": CHAIN, "fork": FORK, "collider": COLLIDER, "diamond": DIAMOND}
 
 
