@@ -158,6 +158,7 @@ def _rule(verb: str, a: str, token: str, b: str, origin: str) -> Rule:
 def parse_knowledge(text: str, *, source: str = "<string>") -> Knowledge:
     """Our text format (see the module docstring); syntax errors are :class:`DSLSyntaxError`."""
     from causalcheck._lark import parser, syntax_error
+    from lark import Tree
     from lark.exceptions import UnexpectedInput
 
     try:
@@ -173,6 +174,8 @@ def parse_knowledge(text: str, *, source: str = "<string>") -> Knowledge:
         return str(json.loads(tok)) if tok.startswith('"') else tok
 
     for stmt in tree.children:
+        if not isinstance(stmt, Tree):  # pragma: no cover - the grammar yields only trees here
+            continue
         if stmt.data in ("require", "forbid"):
             a, tok, b = stmt.children
             line = getattr(tok, "line", "?")

@@ -8,7 +8,7 @@ unknown member of the class, and the size of its I-MEC depends on which one.  Th
 reports the **minimum, maximum and mean** of |I-MEC(D, 𝓘)| over the members ``D``:
 
 * **exact** when the class has at most ``member_limit`` (:data:`EXACT_MEMBER_LIMIT`)
-  members: every member is listed (``cliquepicking.mec_list_dags``);
+  members: every member is listed (:func:`class_members`);
 * otherwise **estimated** from ``samples`` members drawn uniformly at random with a seeded
   ``numpy.random.Generator``.  ``cliquepicking.MecSampler`` samples uniformly too but cannot
   be seeded, so the sampler here is He, Jia & Yu's (2015) recursion on the same exact
@@ -155,17 +155,6 @@ def _cpdag_parts(cpdag: Graph) -> tuple[list[Pair], list[Pair]]:
     return directed, undirected
 
 
-def class_members(cpdag: Graph) -> list[tuple[Pair, ...]]:
-    """Every member DAG of the CPDAG *cpdag* (edges over its node indices), by clique-picking."""
-    import cliquepicking
-
-    directed, undirected = _cpdag_parts(cpdag)
-    if not undirected:
-        return [tuple(sorted(directed))]
-    arcs = directed + undirected + [(b, a) for a, b in undirected]
-    return [tuple(sorted((int(a), int(b)) for a, b in dag)) for dag in cliquepicking.mec_list_dags(arcs)]
-
-
 def _uniform_below(total: int, rng: np.random.Generator) -> int:
     """A uniform integer in ``[0, total)`` (exact for any size of *total*)."""
     bits = max(total - 1, 1).bit_length()
@@ -247,6 +236,33 @@ def _sample_component(
             return out
         r -= weight
     raise AssertionError("unreachable: r < total")  # pragma: no cover
+
+
+def _list_component(nodes: list[int], edges: list[Pair], cache: dict[frozenset[Pair], Rooted]) -> list[list[Pair]]:
+    key = frozenset(edges)
+    rooted = cache.get(key)
+    if rooted is None:
+        rooted = cache[key] = _rooted(nodes, edges)
+    out: list[list[Pair]] = []
+    for _, _, directed, undirected in rooted:
+        parts = [_list_component(cn, ce, cache) for cn, ce in _components(nodes, undirected)]
+        for combo in itertools.product(*parts):
+            out.append(list(directed) + [e for part in combo for e in part])
+    return out
+
+
+def class_members(cpdag: Graph) -> list[tuple[Pair, ...]]:
+    """Every member DAG of the CPDAG *cpdag* (edges over its node indices, sorted).
+
+    Each connected chain component is listed by its unique source: for every node ``v``,
+    the ``v``-rooted essential graph's directed edges with every combination of its chain
+    components' members (``cliquepicking.mec_list_dags`` is not used: it panics on some
+    inputs, e.g. a single undirected edge, in version 0.3.2).
+    """
+    directed, undirected = _cpdag_parts(cpdag)
+    cache: dict[frozenset[Pair], Rooted] = {}
+    parts = [_list_component(cn, ce, cache) for cn, ce in _components(range(len(cpdag.nodes)), undirected)]
+    return [tuple(sorted(directed + [e for part in combo for e in part])) for combo in itertools.product(*parts)]
 
 
 def sample_members(cpdag: Graph, samples: int, seed: int | None = 0) -> list[tuple[Pair, ...]]:

@@ -29,7 +29,7 @@ and PDAGs and ``pairwise`` for MAGs and PAGs.
 >>> m_separated(g, "a", "c", ["b"]), m_separated(g, "a", "d", ["c"])
 (True, False)
 >>> [str(s) for s in implied_independencies(g)]
-['a ⫫ d', 'a ⫫ c | b', 'b ⫫ d']
+['a ⫫ c | b, d', 'a ⫫ d', 'b ⫫ d', 'b ⫫ d | a']
 >>> [str(s) for s in implied_independencies(parse_text("a <-> b <-> c"))]
 ['a ⫫ c']
 """
@@ -269,7 +269,7 @@ def implied_independencies(graph: Graph, basis: Basis = "auto") -> tuple[CIState
     rep = representative(graph)
     pos = dict(rep.index)
     if basis == "auto":
-        basis = "local" if rep.kind == "DAG" else "pairwise"
+        basis = "local" if graph.kind in ("DAG", "PDAG") else "pairwise"
     found: set[CIStatement] = set()
     if basis == "local":
         if rep.kind != "DAG":

@@ -243,7 +243,7 @@ def _data_part(
     results = tuple(
         CITestResult(s, c, a, correction, a <= alpha) for s, c, a in zip(statements, certs, adjusted, strict=True)
     )
-    used_basis = basis if basis != "auto" else ("local" if rep.kind == "DAG" else "pairwise")
+    used_basis = basis if basis != "auto" else ("local" if g.kind in ("DAG", "PDAG") else "pairwise")
     tests = IndependenceTests(used_basis, tester.test, correction, alpha, results, tester.tests_run)
     for r in tests.rejected:
         stat = f"{r.test.statistic_name}={r.test.statistic:.3g}" + (f", dof={r.test.dof}" if r.test.dof is not None else "")
@@ -288,10 +288,14 @@ def _data_part(
         from causalcheck.graphs.structural import fit_equations
 
         stated = dict(coefficients or {})
-        for (p, c), value in stated.items():
-            if (p, c) not in g.directed_pairs:
+        for (cause, effect), value in stated.items():
+            if (cause, effect) not in g.directed_pairs:
                 findings.append(
-                    _finding("coefficient-not-an-edge", f"a coefficient {value!r} is stated for {p} -> {c}, which is not an edge of the graph", (f"{p} -> {c}",))
+                    _finding(
+                        "coefficient-not-an-edge",
+                        f"a coefficient {value!r} is stated for {cause} -> {effect}, which is not an edge of the graph",
+                        (f"{cause} -> {effect}",),
+                    )
                 )
         equations = fit_equations(g, table, stated)
         tested = [(f, c) for f in equations for c in f.coefficients if c.p_value is not None]
