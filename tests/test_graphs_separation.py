@@ -37,7 +37,7 @@ def _brute_separated(g: Graph, x: str, y: str, z: set[str]) -> bool:
     skel.add_edges_from((e.u, e.v) for e in g.edges)
     for path in nx.all_simple_paths(skel, x, y):
         ok = True
-        for prev, v, nxt in zip(path, path[1:], path[2:]):
+        for prev, v, nxt in zip(path, path[1:], path[2:], strict=False):
             collider = g.mark(v, prev) is Mark.ARROW and g.mark(v, nxt) is Mark.ARROW
             if (collider and v not in an) or (not collider and v in z):
                 ok = False

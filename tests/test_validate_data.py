@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import networkx as nx
@@ -19,14 +20,14 @@ from causalcheck.graphs.separation import local_markov_triples
 from causalcheck.graphs.structural import fit_equations
 
 
-def simulate(g: Graph, n: int, rng: np.random.Generator, weight: float = 0.8) -> dict[str, np.ndarray]:
-    """Linear-Gaussian data from the DAG g (unit noise, weights ±weight)."""
+def simulate(g: Graph, n: int, rng: np.random.Generator, weight: float = 0.8, signed: bool = True) -> dict[str, np.ndarray]:
+    """Linear-Gaussian data from the DAG g (unit noise, weights ±weight, or +weight when not signed)."""
     order = list(nx.topological_sort(to_networkx(g)))
     out: dict[str, np.ndarray] = {}
     for v in order:
         x = rng.normal(size=n)
         for p in g.parents(v):
-            x = x + weight * (1 if rng.random() < 0.5 else -1) * out[p]
+            x = x + weight * (1 if not signed or rng.random() < 0.5 else -1) * out[p]
         out[v] = x
     return {v: out[v] for v in g.nodes}
 
@@ -128,7 +129,7 @@ def test_adjust_matches_statsmodels():
     """Holm and Benjamini–Hochberg adjusted p-values equal statsmodels' multipletests."""
     multipletests = pytest.importorskip("statsmodels.stats.multitest").multipletests
     rng = np.random.default_rng(5)
-    p = list(rng.uniform(0, 0.2, 30)) + [0.0, 1.0, 0.01, 0.01]
+    p = [*list(rng.uniform(0, 0.2, 30)), 0.0, 1.0, 0.01, 0.01]
     for ours, theirs in (("holm", "holm"), ("bh", "fdr_bh")):
         assert np.allclose(adjust(p, ours), multipletests(p, method=theirs)[1])
     assert adjust([0.2, 0.01], "none") == [0.2, 0.01]
@@ -185,7 +186,7 @@ def test_true_graph_survives_and_a_wrong_one_is_falsified():
     """On a chain with strong effects the truth is not falsified; a structure that mixes up the chain is."""
     rng = np.random.default_rng(8)
     names = [f"x{i}" for i in range(7)]
-    chain = Graph.from_directed(list(zip(names, names[1:])))
+    chain = Graph.from_directed(list(itertools.pairwise(names)))
     data = simulate(chain, 2000, rng, weight=1.0)
     table = load_data(data, names)
     ok = falsify(chain, CITester(table, "fisherz"), seed=3)

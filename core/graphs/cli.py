@@ -20,6 +20,7 @@ read (a :class:`~causalcheck.errors.CausalCheckError` propagates to the caller).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from typing import Any
@@ -121,10 +122,8 @@ def register_check_options(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--suggest", type=int, default=1, metavar="K", help="suggest K further single-node interventions (default 1; 0: none)")
     g.add_argument("--drop-nan", action="store_true", help="drop data rows with missing values (reported) instead of refusing them")
     g.add_argument("--ignore-extra-columns", action="store_true", help="ignore data columns that are not nodes of the graph")
-    try:
+    with contextlib.suppress(argparse.ArgumentError):  # the parser may have --json already
         parser.add_argument("--json", action="store_true", help="print machine-readable JSON instead of text")
-    except argparse.ArgumentError:
-        pass  # the parser has --json already
 
 
 def _permutations(value: str) -> int | str:

@@ -16,10 +16,10 @@ A table is *discrete* when every column holds integers (integer or boolean dtype
 numbers with at most :data:`MAX_DISCRETE_LEVELS` distinct values in a CSV); the validator's
 ``ci_test="auto"`` then picks the χ² test, and Fisher-z otherwise.
 
->>> t = load_data({"a": [1.0, 2.0, 4.0], "b": [0.5, 0.1, 0.3]}, ["b", "a"])
+>>> t = load_data({"a": [1.0, 2.0, 4.0, 3.0, 0.0], "b": [0.5, 0.1, 0.3, 0.2, 0.9]}, ["b", "a"])
 >>> t.names, t.values.shape, t.discrete
-(('b', 'a'), (3, 2), False)
->>> load_data({"a": [1.0, 1.0]}, ["a"])
+(('b', 'a'), (5, 2), False)
+>>> load_data({"a": [1.0, 1.0, 1.0, 1.0, 1.0]}, ["a"])
 Traceback (most recent call last):
 ...
 causalcheck.errors.InputFormatError: data column(s) ['a'] are constant (values 1.0); a test needs variation
