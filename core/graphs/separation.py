@@ -234,6 +234,38 @@ def m_separated(graph: Graph, x: str, y: str, given: Iterable[str] = ()) -> bool
     return sep.separated(xi, yi, zi)
 
 
+def _local_indexed(dag: Graph) -> list[tuple[int, list[int], tuple[int, ...]]]:
+    """For every node index: (node, its non-descendant non-parents, its parents), indices sorted."""
+    names, idx = dag.indexed()
+    n = len(names)
+    children: list[list[int]] = [[] for _ in range(n)]
+    parents: list[list[int]] = [[] for _ in range(n)]
+    for i, j, _, _ in idx:
+        children[i].append(j)
+        parents[j].append(i)
+    indeg = [len(p) for p in parents]
+    order = [v for v in range(n) if indeg[v] == 0]
+    for v in order:  # Kahn: order grows while it is walked
+        for w in children[v]:
+            indeg[w] -= 1
+            if indeg[w] == 0:
+                order.append(w)
+    below = [0] * n  # bitset of descendants
+    for v in reversed(order):
+        bits = 0
+        for w in children[v]:
+            bits |= below[w] | (1 << w)
+        below[v] = bits
+    out = []
+    for v in range(n):
+        pa = tuple(sorted(parents[v]))
+        skip = below[v] | (1 << v)
+        for p in pa:
+            skip |= 1 << p
+        out.append((v, [w for w in range(n) if not skip >> w & 1], pa))
+    return out
+
+
 def local_markov_triples(dag: Graph) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
     """DoWhy's parental triples ``(X, Y, Pa(X))``: every ``Y`` a non-descendant, non-parent of ``X``.
 
@@ -244,13 +276,9 @@ def local_markov_triples(dag: Graph) -> tuple[tuple[str, str, tuple[str, ...]], 
     (('a', 'c', ()), ('b', 'c', ('a',)), ('c', 'a', ()), ('c', 'b', ()))
     """
     names = dag.nodes
-    pos = dag.index
-    out = []
-    for v in names:
-        pa = tuple(sorted(dag.parents(v), key=pos.__getitem__))
-        skip = dag.descendants(v) | set(pa) | {v}
-        out += [(v, w, pa) for w in names if w not in skip]
-    return tuple(out)
+    return tuple(
+        (names[v], names[w], tuple(names[p] for p in pa)) for v, others, pa in _local_indexed(dag) for w in others
+    )
 
 
 def _statement(a: str, b: str, given: Sequence[str], pos: dict[str, int]) -> CIStatement:
@@ -274,8 +302,12 @@ def implied_independencies(graph: Graph, basis: Basis = "auto") -> tuple[CIState
     if basis == "local":
         if rep.kind != "DAG":
             raise InputFormatError(f"basis='local' needs a DAG or a PDAG; this graph is a {graph.kind} (use 'pairwise')")
-        for x, y, pa in local_markov_triples(rep):
-            found.add(_statement(x, y, pa, pos))
+        names = rep.nodes
+        keys: set[tuple[int, int, tuple[int, ...]]] = set()
+        for v, others, pa in _local_indexed(rep):
+            for w in others:
+                keys.add((v, w, pa) if v < w else (w, v, pa))
+        return tuple(CIStatement(names[a], names[b], tuple(names[p] for p in pa)) for a, b, pa in sorted(keys))
     else:
         sep = Separator(rep)
         names = rep.nodes
