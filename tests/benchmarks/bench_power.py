@@ -113,8 +113,8 @@ def main() -> None:
                     c[2] += h
                     c[3] += 1
             for label, (f, nf, h, runs) in counts.items():
-                share = (lambda x, runs=runs: f"{x / runs:.2f}" if runs else "-")
-                tables[label].append(f"| {nodes} | {n} | {runs} | {share(f)} | {share(nf)} | {share(h)} |")
+                cells = [f"{x / runs:.2f}" if runs else "-" for x in (f, nf, h)]
+                tables[label].append(f"| {nodes} | {n} | {runs} | {' | '.join(cells)} |")
     head = "| nodes | n | graphs | falsified | not falsifiable | CI (Holm) |\n|---|---|---|---|---|---|"
     for label, title in (
         ("true", "true DAG (rejections should be rare)"),

@@ -178,7 +178,7 @@ def main() -> None:
         data = simulate(truth, args.samples, rng)
         frame = pd.DataFrame(data)
         for label, g in (("true", truth), ("wrong", random_dag(n, p, rng))):
-            ours_s, report = timed(lambda g=g: validate_graph(g, data=frame, permutations=args.permutations, seed=args.seed))
+            ours_s, report = timed(lambda g=g, frame=frame: validate_graph(g, data=frame, permutations=args.permutations, seed=args.seed))
             verdict = report.falsification.verdict
             stmts = len(report.independence.results)
             dw_s = dw_v = None
