@@ -57,6 +57,7 @@ __all__ = [
     "chordless_cycle",
     "close_essential",
     "consistent_extension",
+    "count_orientations",
     "cpdag",
     "cyclic_remainder",
     "directed_cycle",
@@ -236,6 +237,19 @@ def _count(n: int, undirected: Iterable[tuple[int, int]]) -> int:
     for comp_edges in local.values():
         size *= int(cliquepicking.mec_size(comp_edges))
     return size
+
+
+def count_orientations(n: int, undirected: Iterable[tuple[int, int]]) -> int:
+    """DAGs an (I-)essential graph over ``0..n-1`` with these undirected edges stands for.
+
+    The product over its chain components of clique-picking's exact count (the components
+    must be chordal, as those of :func:`close_essential`'s output are).
+
+    >>> count_orientations(3, [(0, 1), (1, 2)]), count_orientations(4, [(0, 1), (2, 3)])
+    (3, 4)
+    """
+    with gc_paused():
+        return _count(n, undirected)
 
 
 def essential_graph_size(pdag: PDAG) -> int:

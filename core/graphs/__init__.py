@@ -14,6 +14,11 @@ gCastle, lingam, pgmpy, DoWhy, a hand-written networkx graph):
   :func:`write_graph`.
 * :mod:`~causalcheck.graphs.scores` — :func:`compare`: SHD (DAG and CPDAG), skeleton and
   arrowhead precision/recall/F1, SID and adjustment identification distances.
+* :mod:`~causalcheck.graphs.validator` — :func:`validate_graph`: the graph against data
+  (:mod:`~causalcheck.graphs.separation`, :mod:`~causalcheck.graphs.citests`,
+  :mod:`~causalcheck.graphs.falsify`, :mod:`~causalcheck.graphs.structural`), a truth,
+  interventions (:mod:`~causalcheck.graphs.coverage`) and background knowledge
+  (:mod:`~causalcheck.graphs.background`); finding codes in :mod:`~causalcheck.graphs.codes`.
 
 Names resolve lazily, so importing the package costs nothing until a name is used.
 
@@ -29,24 +34,37 @@ from typing import TYPE_CHECKING, Any
 
 _EXPORTS: dict[str, str] = {
     "CAUSALAB": "causalcheck.graphs.names",
+    "CIStatement": "causalcheck.graphs.separation",
     "Certificate": "causalcheck.graphs.kinds",
     "Comparison": "causalcheck.graphs.scores",
     "Confusion": "causalcheck.graphs.scores",
     "EDGE_TOKENS": "causalcheck.graphs.model",
     "EXACT": "causalcheck.graphs.names",
+    "Finding": "causalcheck.graphs.validator",
     "Graph": "causalcheck.graphs.model",
     "GraphEdge": "causalcheck.graphs.model",
+    "Knowledge": "causalcheck.graphs.background",
     "Mark": "causalcheck.graphs.model",
     "NamePolicy": "causalcheck.graphs.names",
+    "VALIDATOR_CODES": "causalcheck.graphs.codes",
+    "ValidationReport": "causalcheck.graphs.validator",
     "check_cpdag": "causalcheck.graphs.kinds",
     "check_dag": "causalcheck.graphs.kinds",
+    "check_knowledge": "causalcheck.graphs.background",
     "check_mag": "causalcheck.graphs.kinds",
     "check_pag": "causalcheck.graphs.kinds",
     "compare": "causalcheck.graphs.scores",
     "consistent_extension": "causalcheck.graphs.kinds",
     "cpdag_of": "causalcheck.graphs.kinds",
+    "falsify": "causalcheck.graphs.falsify",
+    "implied_independencies": "causalcheck.graphs.separation",
+    "intervention_coverage": "causalcheck.graphs.coverage",
+    "load_data": "causalcheck.graphs.data",
+    "m_separated": "causalcheck.graphs.separation",
     "read_graph": "causalcheck.graphs.io",
+    "read_knowledge": "causalcheck.graphs.background",
     "validate": "causalcheck.graphs.kinds",
+    "validate_graph": "causalcheck.graphs.validator",
     "write_graph": "causalcheck.graphs.io",
 }
 
@@ -67,6 +85,13 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover  (redundant aliases mark re-exports)
+    from causalcheck.graphs.background import Knowledge as Knowledge
+    from causalcheck.graphs.background import check_knowledge as check_knowledge
+    from causalcheck.graphs.background import read_knowledge as read_knowledge
+    from causalcheck.graphs.codes import VALIDATOR_CODES as VALIDATOR_CODES
+    from causalcheck.graphs.coverage import intervention_coverage as intervention_coverage
+    from causalcheck.graphs.data import load_data as load_data
+    from causalcheck.graphs.falsify import falsify as falsify
     from causalcheck.graphs.io import read_graph as read_graph
     from causalcheck.graphs.io import write_graph as write_graph
     from causalcheck.graphs.kinds import Certificate as Certificate
@@ -87,3 +112,9 @@ if TYPE_CHECKING:  # pragma: no cover  (redundant aliases mark re-exports)
     from causalcheck.graphs.scores import Comparison as Comparison
     from causalcheck.graphs.scores import Confusion as Confusion
     from causalcheck.graphs.scores import compare as compare
+    from causalcheck.graphs.separation import CIStatement as CIStatement
+    from causalcheck.graphs.separation import implied_independencies as implied_independencies
+    from causalcheck.graphs.separation import m_separated as m_separated
+    from causalcheck.graphs.validator import Finding as Finding
+    from causalcheck.graphs.validator import ValidationReport as ValidationReport
+    from causalcheck.graphs.validator import validate_graph as validate_graph

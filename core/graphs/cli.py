@@ -6,16 +6,26 @@ table of the metrics of :func:`causalcheck.graphs.compare` (or ``--json``).  Exi
 0 = compared, 2 = an input could not be read (the message names the file, line and column).
 
 The lead wires :func:`register` into :mod:`causalcheck.cli`.
+
+``causalcheck check GRAPH --data CSV --truth GRAPH --interventions A,B --background FILE``
+(the graph validator, :func:`causalcheck.graphs.validate_graph`) is provided here for the
+lead to wire into ``causalcheck check``: :func:`register_check_options` adds the options to
+an existing parser (``--json`` only if the parser lacks it), :func:`run_validate` is the
+handler (it reads the graph from ``args.graph``, else ``args.path``).  Its exit codes follow
+``causalcheck check``: 0 = no error or warning, 1 = problems found, 2 = an input could not be
+read (a :class:`~causalcheck.errors.CausalCheckError` propagates to the caller).
+:func:`main_validate` runs the whole command in-process on a stand-alone parser.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from typing import Any
 
-__all__ = ["format_table", "register", "run"]
+__all__ = ["format_table", "main_validate", "register", "register_check_options", "run", "run_validate"]
 
 _FORMATS = ("text", "dagitty", "dot", "gml", "causallearn", "edgelist", "adjacency", "json")
 
@@ -86,3 +96,94 @@ def run(args: argparse.Namespace) -> int:
         print(format_table(result))
     sys.stdout.flush()
     return 0
+
+
+# --------------------------------------------------------------------------- validator options
+
+
+def register_check_options(parser: argparse.ArgumentParser) -> None:
+    """Add the graph-validator options of ``causalcheck check GRAPH ...`` to *parser*."""
+    g = parser.add_argument_group("graph validation (GRAPH is a causal graph file)")
+    g.add_argument("--data", metavar="CSV", help="observations: a CSV with one column per node (header row of names)")
+    g.add_argument("--truth", metavar="GRAPH", help="the true graph, compared with compare() (SHD, F1, SID, AID)")
+    g.add_argument(
+        "--interventions",
+        metavar="A,B",
+        help="comma-separated single-node intervention targets ('' for none): I-MEC size and the next intervention",
+    )
+    g.add_argument("--background", metavar="FILE", help="background knowledge: our text format or JSON (required/forbidden edges, tiers)")
+    g.add_argument("--graph-format", choices=_FORMATS, metavar="F", help=f"format of GRAPH ({', '.join(_FORMATS)})")
+    g.add_argument("--truth-format", choices=_FORMATS, metavar="F", help="format of the --truth file")
+    g.add_argument("--ci-test", default="auto", choices=("auto", "fisherz", "chisq", "gsq", "kci"), help="CI test (default auto: chisq for integer data, else fisherz)")
+    g.add_argument("--alpha", type=float, default=0.05, help="significance level of every test (default 0.05)")
+    g.add_argument("--correction", default="holm", choices=("holm", "bh", "none"), help="multiple-testing correction (default holm)")
+    g.add_argument("--permutations", type=_permutations, default=None, metavar="N", help="permutations of the falsification test (default 1/alpha; 0 skips; 'all')")
+    g.add_argument("--seed", type=int, default=0, help="seed of the permutations and of class sampling (default 0)")
+    g.add_argument("--suggest", type=int, default=1, metavar="K", help="suggest K further single-node interventions (default 1; 0: none)")
+    g.add_argument("--drop-nan", action="store_true", help="drop data rows with missing values (reported) instead of refusing them")
+    g.add_argument("--ignore-extra-columns", action="store_true", help="ignore data columns that are not nodes of the graph")
+    with contextlib.suppress(argparse.ArgumentError):  # the parser may have --json already
+        parser.add_argument("--json", action="store_true", help="print machine-readable JSON instead of text")
+
+
+def _permutations(value: str) -> int | str:
+    if value == "all":
+        return value
+    try:
+        return int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"permutations={value!r} must be an integer or 'all'") from None
+
+
+def run_validate(args: argparse.Namespace) -> int:
+    """Handler of ``causalcheck check GRAPH --data ...``; returns the exit code (see the module docstring)."""
+    from pathlib import Path
+
+    from causalcheck.graphs.validator import format_report, validate_graph
+
+    graph = getattr(args, "graph", None) or getattr(args, "path", None)
+    if graph is None:
+        from causalcheck.errors import InputFormatError
+
+        raise InputFormatError("no GRAPH given: pass a graph file to validate")
+    interventions = None
+    if args.interventions is not None:
+        interventions = [[t.strip()] for t in args.interventions.split(",") if t.strip()]
+    report = validate_graph(
+        Path(graph),
+        data=None if args.data is None else Path(args.data),
+        truth=None if args.truth is None else Path(args.truth),
+        interventions=interventions,
+        background=None if args.background is None else Path(args.background),
+        ci_test=args.ci_test,
+        alpha=args.alpha,
+        correction=args.correction,
+        seed=args.seed,
+        permutations=args.permutations,
+        nan="drop" if args.drop_nan else "error",
+        extra_columns="ignore" if args.ignore_extra_columns else "error",
+        suggest=args.suggest,
+        graph_format=args.graph_format,
+        truth_format=args.truth_format,
+    )
+    if args.json:
+        print(json.dumps(report.to_dict(), indent=2, default=str))
+    else:
+        print(format_report(report, verbose=True))
+    sys.stdout.flush()
+    return 0 if report.ok else 1
+
+
+def main_validate(argv: list[str]) -> int:
+    """``GRAPH [options]`` in-process on a stand-alone parser (exit 2 with the message for bad input)."""
+    from causalcheck.errors import CausalCheckError
+
+    parser = argparse.ArgumentParser(prog="causalcheck check", description="validate a causal graph")
+    parser.add_argument("graph", metavar="GRAPH", help="the graph to validate (any format read_graph reads)")
+    register_check_options(parser)
+    args = parser.parse_args(argv)
+    try:
+        return run_validate(args)
+    except CausalCheckError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2

@@ -1,0 +1,417 @@
+"""Intervention coverage: how many DAGs the data plus interventions still leave, and what to do next.
+
+For a DAG ``D`` and intervention targets 𝓘 (the observational target ∅ implied), the
+interventional Markov equivalence class I-MEC(D) is counted exactly by
+:func:`causalcheck.solvers.equivalence.imec_size` (Hauser & Bühlmann 2012; clique-picking
+counts).  When only the CPDAG is known — the usual output of PC or GES — the true DAG is one
+unknown member of the class, and the size of its I-MEC depends on which one.  This module
+reports the **minimum, maximum and mean** of |I-MEC(D, 𝓘)| over the members ``D``:
+
+* **exact** when the class has at most ``member_limit`` (:data:`EXACT_MEMBER_LIMIT`)
+  members: every member is listed (:func:`class_members`);
+* otherwise **estimated** from ``samples`` members drawn uniformly at random with a seeded
+  ``numpy.random.Generator``.  ``cliquepicking.MecSampler`` samples uniformly too but cannot
+  be seeded, so the sampler here is He, Jia & Yu's (2015) recursion on the same exact
+  counts: in a connected chordal component every orientation has a unique source, so a
+  source ``v`` is drawn with probability |AMOs rooted at ``v``| / |AMOs| — the rooted count
+  is the I-MEC size for the target ``{v}`` of any AMO with source ``v`` — and each chain
+  component of the ``v``-rooted essential graph is sampled the same way, independently.
+
+**Suggestion** (``suggest=k``): the ``k`` further single-node interventions that minimise
+the *worst-case* remaining class size over the members (ties: the expected size, i.e. the
+mean over members under a uniform prior; then node order), with the set that minimises the
+expected size reported beside it.  Candidates are the nodes on an undirected edge of the
+class (intervening elsewhere orients nothing new).  All ``k``-sets are scored while there
+are at most :data:`SCORING_BUDGET` member evaluations; beyond that the set is built greedily
+(one node at a time) and the result says so.
+
+>>> from causalcheck.graphs.formats import parse_text
+>>> c = intervention_coverage(parse_text("a -- b; b -- c"), [])
+>>> c.interventional.minimum, c.interventional.maximum, c.interventional.exact
+(3, 3, True)
+>>> s = c.suggestion; s.targets, s.worst, s.expected
+(('b',), 1, 1.0)
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from causalcheck.errors import InputFormatError
+from causalcheck.graphs.model import Graph
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+__all__ = [
+    "DEFAULT_SAMPLES",
+    "EXACT_MEMBER_LIMIT",
+    "SCORING_BUDGET",
+    "ClassSize",
+    "Coverage",
+    "Suggestion",
+    "class_members",
+    "intervention_coverage",
+    "sample_members",
+]
+
+#: A class with at most this many members is enumerated (exact figures); above, it is sampled.
+EXACT_MEMBER_LIMIT = 500
+#: Members drawn when the class is too large to enumerate.
+DEFAULT_SAMPLES = 200
+#: Most (member × candidate set) I-MEC evaluations for scoring every k-set; greedy beyond.
+SCORING_BUDGET = 50_000
+
+Pair = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class ClassSize:
+    """|I-MEC| over the members considered: exact over all of them, or a sample estimate."""
+
+    minimum: int
+    maximum: int
+    mean: float
+    exact: bool
+    members: int
+    class_size: int
+    samples: int | None = None
+    seed: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict."""
+        return {
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "mean": self.mean,
+            "exact": self.exact,
+            "members": self.members,
+            "class_size": self.class_size,
+            "samples": self.samples,
+            "seed": self.seed,
+        }
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """The next intervention(s): the worst-case choice and the expected-size choice, with figures."""
+
+    targets: tuple[str, ...]
+    worst: int
+    expected: float
+    best_expected_targets: tuple[str, ...]
+    best_expected: float
+    best_expected_worst: int
+    candidates: tuple[str, ...]
+    search: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict."""
+        return {
+            "targets": list(self.targets),
+            "worst": self.worst,
+            "expected": self.expected,
+            "best_expected_targets": list(self.best_expected_targets),
+            "best_expected": self.best_expected,
+            "best_expected_worst": self.best_expected_worst,
+            "candidates": list(self.candidates),
+            "search": self.search,
+        }
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """Observational and interventional class sizes, and a suggestion (see the module docstring)."""
+
+    graph_kind: str
+    targets: tuple[tuple[str, ...], ...]
+    observational: ClassSize
+    interventional: ClassSize
+    suggestion: Suggestion | None
+    notes: tuple[str, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict."""
+        return {
+            "graph_kind": self.graph_kind,
+            "targets": [list(t) for t in self.targets],
+            "observational": self.observational.to_dict(),
+            "interventional": self.interventional.to_dict(),
+            "suggestion": None if self.suggestion is None else self.suggestion.to_dict(),
+            "notes": list(self.notes),
+        }
+
+
+# --------------------------------------------------------------------------- members
+
+
+def _cpdag_parts(cpdag: Graph) -> tuple[list[Pair], list[Pair]]:
+    pos = cpdag.index
+    directed = [(pos[e.u], pos[e.v]) for e in cpdag.edges if e.is_directed]
+    undirected = [(pos[e.u], pos[e.v]) for e in cpdag.edges if e.is_undirected]
+    return directed, undirected
+
+
+def _uniform_below(total: int, rng: np.random.Generator) -> int:
+    """A uniform integer in ``[0, total)`` (exact for any size of *total*)."""
+    bits = max(total - 1, 1).bit_length()
+    nbytes = (bits + 7) // 8
+    while True:
+        r = int.from_bytes(rng.bytes(nbytes), "big") >> (8 * nbytes - bits)
+        if r < total:
+            return r
+
+
+def _components(nodes: Iterable[int], edges: Iterable[Pair]) -> list[tuple[list[int], list[Pair]]]:
+    adj: dict[int, list[int]] = {v: [] for v in nodes}
+    for a, b in edges:
+        adj[a].append(b)
+        adj[b].append(a)
+    seen: set[int] = set()
+    out = []
+    for v in sorted(adj):
+        if v in seen or not adj[v]:
+            continue
+        comp, stack = [], [v]
+        seen.add(v)
+        while stack:
+            u = stack.pop()
+            comp.append(u)
+            for w in adj[u]:
+                if w not in seen:
+                    seen.add(w)
+                    stack.append(w)
+        members = set(comp)
+        out.append((sorted(comp), sorted((a, b) for a, b in edges if a in members)))
+    return out
+
+
+Rooted = list[tuple[int, int, list[Pair], list[Pair]]]
+
+
+def _rooted(nodes: list[int], edges: list[Pair]) -> Rooted:
+    """For each node ``v`` of a connected chordal component: (v, #AMOs rooted at v, directed, undirected)."""
+    from causalcheck.solvers.equivalence import close_essential, count_orientations, dor_tarsi
+
+    local = {v: i for i, v in enumerate(nodes)}
+    m = len(nodes)
+    ledges = [(local[a], local[b]) for a, b in edges]
+    out: Rooted = []
+    for v in nodes:
+        lv = local[v]
+        out_v = [(lv, b if a == lv else a) for a, b in ledges if lv in (a, b)]
+        rest = [(a, b) for a, b in ledges if lv not in (a, b)]
+        ext, stuck = dor_tarsi(m, out_v, rest)
+        assert not stuck  # a chordal component has an AMO with any node as its source
+        directed, undirected = close_essential(m, ext, [frozenset({lv})])
+        weight = count_orientations(m, undirected)
+        out.append(
+            (
+                v,
+                weight,
+                [(nodes[a], nodes[b]) for a, b in directed],
+                [(nodes[a], nodes[b]) for a, b in undirected],
+            )
+        )
+    return out
+
+
+def _sample_component(
+    nodes: list[int], edges: list[Pair], rng: np.random.Generator, cache: dict[frozenset[Pair], Rooted]
+) -> list[Pair]:
+    key = frozenset(edges)
+    rooted = cache.get(key)
+    if rooted is None:
+        rooted = cache[key] = _rooted(nodes, edges)
+    total = sum(w for _, w, _, _ in rooted)
+    r = _uniform_below(total, rng)
+    for _, weight, directed, undirected in rooted:
+        if r < weight:
+            out = list(directed)
+            for cn, ce in _components(nodes, undirected):
+                out += _sample_component(cn, ce, rng, cache)
+            return out
+        r -= weight
+    raise AssertionError("unreachable: r < total")  # pragma: no cover
+
+
+def _list_component(nodes: list[int], edges: list[Pair], cache: dict[frozenset[Pair], Rooted]) -> list[list[Pair]]:
+    key = frozenset(edges)
+    rooted = cache.get(key)
+    if rooted is None:
+        rooted = cache[key] = _rooted(nodes, edges)
+    out: list[list[Pair]] = []
+    for _, _, directed, undirected in rooted:
+        parts = [_list_component(cn, ce, cache) for cn, ce in _components(nodes, undirected)]
+        for combo in itertools.product(*parts):
+            out.append(list(directed) + [e for part in combo for e in part])
+    return out
+
+
+def class_members(cpdag: Graph) -> list[tuple[Pair, ...]]:
+    """Every member DAG of the CPDAG *cpdag* (edges over its node indices, sorted).
+
+    Each connected chain component is listed by its unique source: for every node ``v``,
+    the ``v``-rooted essential graph's directed edges with every combination of its chain
+    components' members (``cliquepicking.mec_list_dags`` is not used: it panics on some
+    inputs, e.g. a single undirected edge, in version 0.3.2).
+    """
+    directed, undirected = _cpdag_parts(cpdag)
+    cache: dict[frozenset[Pair], Rooted] = {}
+    parts = [_list_component(cn, ce, cache) for cn, ce in _components(range(len(cpdag.nodes)), undirected)]
+    return [tuple(sorted(directed + [e for part in combo for e in part])) for combo in itertools.product(*parts)]
+
+
+def sample_members(cpdag: Graph, samples: int, seed: int | None = 0) -> list[tuple[Pair, ...]]:
+    """*samples* member DAGs of *cpdag*, drawn uniformly and independently (seeded; see the module docstring)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    directed, undirected = _cpdag_parts(cpdag)
+    comps = _components(range(len(cpdag.nodes)), undirected)
+    cache: dict[frozenset[Pair], Rooted] = {}
+    out = []
+    for _ in range(samples):
+        edges = list(directed)
+        for cn, ce in comps:
+            edges += _sample_component(cn, ce, rng, cache)
+        out.append(tuple(sorted(edges)))
+    return out
+
+
+# --------------------------------------------------------------------------- sizes
+
+
+def _imec(n: int, dag: Sequence[Pair], targets: Sequence[frozenset[int]]) -> int:
+    from causalcheck.solvers.equivalence import close_essential, count_orientations
+
+    _, undirected = close_essential(n, dag, targets)
+    return count_orientations(n, undirected)
+
+
+def _size(values: Sequence[int], exact: bool, class_size: int, samples: int | None, seed: int | None) -> ClassSize:
+    return ClassSize(min(values), max(values), sum(values) / len(values), exact, len(values), class_size, samples, seed)
+
+
+def _targets(graph: Graph, targets: Iterable[Iterable[str]] | Iterable[str]) -> tuple[tuple[str, ...], ...]:
+    from causalcheck.solvers.equivalence import normalize_targets
+
+    out = []
+    pos = graph.index
+    for group in normalize_targets(targets):
+        unknown = sorted(n for n in group if n not in pos)
+        if unknown:
+            raise InputFormatError(f"intervention target(s) {unknown!r} are not nodes of the graph {list(graph.nodes)!r}")
+        out.append(tuple(sorted(group, key=pos.__getitem__)))
+    return tuple(out)
+
+
+def _suggest(
+    names: tuple[str, ...],
+    members: list[tuple[Pair, ...]],
+    base: list[frozenset[int]],
+    candidates: list[int],
+    k: int,
+) -> Suggestion | None:
+    n = len(names)
+    if not candidates or k < 1:
+        return None
+    k = min(k, len(candidates))
+
+    def score(extra: Sequence[int]) -> tuple[int, float]:
+        t = base + [frozenset({v}) for v in extra]
+        sizes = [_imec(n, m, t) for m in members]
+        return max(sizes), sum(sizes) / len(sizes)
+
+    n_sets = 1
+    for i in range(k):
+        n_sets = n_sets * (len(candidates) - i) // (i + 1)
+    if n_sets * len(members) <= SCORING_BUDGET:
+        search = "exhaustive"
+        scored = [(score(c), c) for c in itertools.combinations(candidates, k)]
+    else:
+        search = "greedy"
+        chosen: list[int] = []
+        scored = []
+        for _ in range(k):
+            options = [(score([*chosen, v]), (*chosen, v)) for v in candidates if v not in chosen]
+            best = min(options, key=lambda o: (o[0][0], o[0][1], o[1]))
+            chosen = list(best[1])
+        scored = [(score(chosen), tuple(chosen))]
+    worst = min(scored, key=lambda o: (o[0][0], o[0][1], o[1]))
+    expected = min(scored, key=lambda o: (o[0][1], o[0][0], o[1]))
+    return Suggestion(
+        targets=tuple(names[v] for v in worst[1]),
+        worst=worst[0][0],
+        expected=worst[0][1],
+        best_expected_targets=tuple(names[v] for v in expected[1]),
+        best_expected=expected[0][1],
+        best_expected_worst=expected[0][0],
+        candidates=tuple(names[v] for v in candidates),
+        search=search,
+    )
+
+
+def intervention_coverage(
+    graph: Graph,
+    targets: Iterable[Iterable[str]] | Iterable[str] = (),
+    *,
+    suggest: int = 1,
+    member_limit: int = EXACT_MEMBER_LIMIT,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int | None = 0,
+) -> Coverage:
+    """Class sizes for *graph* (a DAG or a CPDAG) and *targets*, and a suggestion of *suggest* more.
+
+    A PDAG that is not a CPDAG is read as the CPDAG of its consistent extension (noted).
+    Raises :class:`InputFormatError` for a MAG or PAG, a cyclic graph or an unknown target.
+    """
+    from causalcheck.graphs.kinds import check_cpdag, check_dag, consistent_extension, cpdag_of
+    from causalcheck.solvers.equivalence import count_orientations
+
+    for name, value in (("suggest", suggest), ("member_limit", member_limit), ("samples", samples)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < (0 if name == "suggest" else 1):
+            raise InputFormatError(f"{name}={value!r} must be a {'non-negative' if name == 'suggest' else 'positive'} integer")
+    kind = graph.kind
+    notes: list[str] = []
+    groups = _targets(graph, targets)
+    pos = graph.index
+    tidx = [frozenset(pos[v] for v in g) for g in groups]
+    n = len(graph.nodes)
+    if kind == "DAG":
+        cert = check_dag(graph)
+        if not cert:
+            raise InputFormatError(f"coverage needs an acyclic graph: {cert.reason}")
+        dag = tuple(sorted((pos[e.u], pos[e.v]) for e in graph.edges))
+        cp = cpdag_of(graph)
+        mec = count_orientations(n, _cpdag_parts(cp)[1])
+        obs = ClassSize(mec, mec, float(mec), True, 1, mec)
+        size = _imec(n, dag, tidx)
+        inter = ClassSize(size, size, float(size), True, 1, mec)
+        members = [dag]
+    elif kind == "PDAG":
+        cp = graph
+        if not check_cpdag(graph):
+            ext = consistent_extension(graph)
+            if ext is None:
+                raise InputFormatError("coverage needs a CPDAG: this PDAG has no consistent extension")
+            cp = cpdag_of(ext)
+            notes.append("the PDAG is not a CPDAG; its consistent extension's CPDAG was used")
+        mec = count_orientations(n, _cpdag_parts(cp)[1])
+        obs = ClassSize(mec, mec, float(mec), True, mec, mec)
+        if mec <= member_limit:
+            members = class_members(cp)
+            inter = _size([_imec(n, m, tidx) for m in members], True, mec, None, None)
+        else:
+            members = sample_members(cp, samples, seed)
+            inter = _size([_imec(n, m, tidx) for m in members], False, mec, samples, seed)
+            notes.append(f"the class has {mec} members (> member_limit={member_limit}): figures over {samples} uniform samples, seed {seed}")
+    else:
+        raise InputFormatError(f"intervention coverage is defined for DAGs and CPDAGs, not a {kind}")
+    undirected = _cpdag_parts(cp)[1]
+    touched = sorted({v for e in undirected for v in e})
+    suggestion = _suggest(graph.nodes, members, tidx, touched, suggest) if suggest else None
+    return Coverage(kind, groups, obs, inter, suggestion, tuple(notes))

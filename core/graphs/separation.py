@@ -1,0 +1,324 @@
+"""d-separation, m-separation and the independencies a graph implies.
+
+A path between ``x`` and ``y`` is *m-connecting* given a set ``Z`` when every non-collider on
+it is outside ``Z`` and every collider (a node with an arrowhead on both of its path edges,
+``*-> v <-*``) is in ``Z`` or an ancestor of ``Z``.  ``x`` and ``y`` are *m-separated* by ``Z``
+when no path is m-connecting.  On a DAG this is d-separation (Pearl 1988); on a maximal
+ancestral graph it is Richardson & Spirtes' (2002) m-separation, with ``--`` and ``<->``
+edges; ancestors are taken along ``->`` edges.  :class:`Separator` answers by one
+breadth-first search over *(node, arrowhead at node?)* states from ``x`` (linear in the
+graph), which finds every node m-connected to ``x`` at once.
+
+Equivalence classes.  All members of a Markov equivalence class imply the same separations,
+so a CPDAG (or any PDAG with a consistent extension) is answered on a consistent extension
+(Dor & Tarsi), and a PAG on a representative MAG (Zhang 2008, Thm. 2: ``o->`` becomes
+``->``, the ``o-o`` part is oriented into a DAG without unshielded colliders; a circle
+opposite a tail, ``o--``, is read as a tail).  :func:`representative` returns that graph.
+
+Testable implications (a *basis*: the graph's other independencies follow from these by the
+graphoid axioms).  ``basis="local"`` — the local Markov conditions of a DAG, each node
+independent of its non-descendants given its parents, written pairwise ``X ⫫ Y | Pa(X)``
+for every non-descendant ``Y`` that is not a parent (the parental triples of DoWhy's
+``falsify_graph``).  ``basis="pairwise"`` — for every non-adjacent pair,
+``X ⫫ Y | An({X, Y}) \\ {X, Y}``: the pairwise Markov property of maximal ancestral graphs
+(Sadeghi & Lauritzen 2014), valid for DAGs too.  ``"auto"`` (default) is ``local`` for DAGs
+and PDAGs and ``pairwise`` for MAGs and PAGs.
+
+>>> from causalcheck.graphs.formats import parse_text
+>>> g = parse_text("a -> b -> c; d -> c")
+>>> m_separated(g, "a", "c", ["b"]), m_separated(g, "a", "d", ["c"])
+(True, False)
+>>> [str(s) for s in implied_independencies(g)]
+['a ⫫ c | b, d', 'a ⫫ d', 'b ⫫ d', 'b ⫫ d | a']
+>>> [str(s) for s in implied_independencies(parse_text("a <-> b <-> c"))]
+['a ⫫ c']
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from causalcheck.errors import InputFormatError
+from causalcheck.graphs.model import Graph, GraphEdge, Mark
+
+__all__ = [
+    "Basis",
+    "CIStatement",
+    "Separator",
+    "connected_to",
+    "implied_independencies",
+    "local_markov_triples",
+    "m_separated",
+    "representative",
+]
+
+Basis = Literal["auto", "local", "pairwise"]
+
+
+@dataclass(frozen=True, order=True)
+class CIStatement:
+    """The statement ``x ⫫ y | given``: ``x`` before ``y`` and ``given`` in the graph's node order."""
+
+    x: str
+    y: str
+    given: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        head = f"{self.x} ⫫ {self.y}"
+        return f"{head} | {', '.join(self.given)}" if self.given else head
+
+    def to_dict(self) -> dict[str, object]:
+        """``{"x", "y", "given": [...], "text"}``."""
+        return {"x": self.x, "y": self.y, "given": list(self.given), "text": str(self)}
+
+
+def representative(graph: Graph) -> Graph:
+    """A DAG or MAG with the separations of *graph*'s class (see the module docstring).
+
+    DAGs and MAGs are returned as they are; a PDAG gives a consistent extension, a PAG a
+    representative MAG.  Raises :class:`InputFormatError` when there is none.
+    """
+    from causalcheck.graphs.kinds import check_dag, check_mag, consistent_extension
+
+    kind = graph.kind
+    if kind == "DAG":
+        cert = check_dag(graph)
+        if not cert:
+            raise InputFormatError(f"the graph implies no independencies: {cert.reason}")
+        return graph
+    if kind == "PDAG":
+        ext = consistent_extension(graph)
+        if ext is None:
+            raise InputFormatError(
+                "the PDAG has no consistent extension (Dor & Tarsi), so it implies no independencies"
+            )
+        return ext
+    if kind == "MAG":
+        cert = check_mag(graph)
+        if not cert:
+            raise InputFormatError(f"the graph is not a MAG, so m-separation is not defined on it: {cert.reason}")
+        return graph
+    mag = _pag_representative(graph)
+    cert = check_mag(mag)
+    if not cert:
+        raise InputFormatError(f"the PAG has no representative MAG by Zhang's construction: {cert.reason}")
+    return mag
+
+
+def _pag_representative(graph: Graph) -> Graph:
+    from causalcheck.solvers.equivalence import dor_tarsi
+
+    names = graph.nodes
+    pos = graph.index
+    edges: list[GraphEdge] = []
+    circle: list[tuple[int, int]] = []
+    for e in graph.edges:
+        if e.mark_u is Mark.CIRCLE and e.mark_v is Mark.CIRCLE:
+            circle.append((pos[e.u], pos[e.v]))
+        elif e.mark_u is Mark.CIRCLE:  # o-> or o--: the circle becomes a tail
+            edges.append(GraphEdge(e.u, e.v, Mark.TAIL, e.mark_v))
+        else:
+            edges.append(e)
+    if circle:
+        oriented, stuck = dor_tarsi(len(names), [], circle)
+        if stuck:
+            raise InputFormatError(
+                f"the o-o edges among {[names[v] for v in stuck]!r} cannot be oriented without an unshielded collider"
+            )
+        edges += [GraphEdge.directed(names[a], names[b]) for a, b in oriented]
+    return Graph(names, tuple(edges))
+
+
+class Separator:
+    """Repeated m-separation queries on one DAG or MAG, over node indices ``0..n-1``.
+
+    ``connected(x, given)`` is the set of nodes m-connected to ``x`` given ``given``
+    (``x`` and the nodes of ``given`` themselves excluded).
+    """
+
+    def __init__(self, graph: Graph) -> None:
+        names, idx = graph.indexed()
+        n = len(names)
+        self.names = names
+        self.index = dict(graph.index)
+        # incident[v] = [(w, mark at v, mark at w)]; parents along -> edges
+        self.incident: list[list[tuple[int, bool, bool]]] = [[] for _ in range(n)]
+        self.parents: list[list[int]] = [[] for _ in range(n)]
+        for i, j, mi, mj in idx:
+            ai, aj = mi is Mark.ARROW, mj is Mark.ARROW
+            self.incident[i].append((j, ai, aj))
+            self.incident[j].append((i, aj, ai))
+            if mi is Mark.TAIL and mj is Mark.ARROW:
+                self.parents[j].append(i)
+            elif mj is Mark.TAIL and mi is Mark.ARROW:
+                self.parents[i].append(j)
+
+    def ancestors_of(self, nodes: Iterable[int]) -> set[int]:
+        """*nodes* and every node with a directed path into them."""
+        out = set(nodes)
+        stack = list(out)
+        while stack:
+            v = stack.pop()
+            for p in self.parents[v]:
+                if p not in out:
+                    out.add(p)
+                    stack.append(p)
+        return out
+
+    def connected(self, x: int, given: Iterable[int]) -> set[int]:
+        """Nodes with an m-connecting path to *x* given *given*."""
+        z = set(given)
+        an = self.ancestors_of(z)
+        incident = self.incident
+        seen: set[tuple[int, bool]] = set()
+        queue: deque[tuple[int, bool]] = deque()
+        for w, _, at_w in incident[x]:
+            state = (w, at_w)
+            if state not in seen:
+                seen.add(state)
+                queue.append(state)
+        reached: set[int] = set()
+        while queue:
+            v, arrow_in = queue.popleft()
+            reached.add(v)
+            in_z = v in z
+            in_an = v in an
+            for w, at_v, at_w in incident[v]:
+                if arrow_in and at_v:  # collider at v
+                    if not in_an:
+                        continue
+                elif in_z:
+                    continue
+                state = (w, at_w)
+                if state not in seen:
+                    seen.add(state)
+                    queue.append(state)
+        reached.discard(x)
+        reached -= z
+        return reached
+
+    def separated(self, x: int, y: int, given: Iterable[int]) -> bool:
+        """True when *x* and *y* are m-separated by *given*."""
+        return y not in self.connected(x, given)
+
+
+def _indices(sep: Separator, names: Iterable[str], what: str) -> list[int]:
+    out = []
+    for n in names:
+        if n not in sep.index:
+            raise InputFormatError(f"{what} node={n!r} is not in the graph {list(sep.names)!r}")
+        out.append(sep.index[n])
+    return out
+
+
+def connected_to(graph: Graph, x: str, given: Iterable[str] = ()) -> frozenset[str]:
+    """Nodes m-connected to *x* given *given* in *graph* (a PDAG or PAG through :func:`representative`)."""
+    sep = Separator(representative(graph))
+    (xi,) = _indices(sep, [x], "x")
+    return frozenset(sep.names[v] for v in sep.connected(xi, _indices(sep, given, "given")))
+
+
+def m_separated(graph: Graph, x: str, y: str, given: Iterable[str] = ()) -> bool:
+    """True when *given* m-separates (d-separates, on a DAG) *x* and *y* in *graph*'s class.
+
+    Raises :class:`InputFormatError` for an unknown node, or *x* / *y* in *given*.
+    """
+    sep = Separator(representative(graph))
+    xi, yi = _indices(sep, [x, y], "x/y")
+    zi = _indices(sep, given, "given")
+    if xi == yi or xi in zi or yi in zi:
+        raise InputFormatError(f"x={x!r}, y={y!r} must differ and not be in given={list(given)!r}")
+    return sep.separated(xi, yi, zi)
+
+
+def _local_indexed(dag: Graph) -> list[tuple[int, list[int], tuple[int, ...]]]:
+    """For every node index: (node, its non-descendant non-parents, its parents), indices sorted."""
+    names, idx = dag.indexed()
+    n = len(names)
+    children: list[list[int]] = [[] for _ in range(n)]
+    parents: list[list[int]] = [[] for _ in range(n)]
+    for i, j, _, _ in idx:
+        children[i].append(j)
+        parents[j].append(i)
+    indeg = [len(p) for p in parents]
+    order = [v for v in range(n) if indeg[v] == 0]
+    for v in order:  # Kahn: order grows while it is walked
+        for w in children[v]:
+            indeg[w] -= 1
+            if indeg[w] == 0:
+                order.append(w)
+    below = [0] * n  # bitset of descendants
+    for v in reversed(order):
+        bits = 0
+        for w in children[v]:
+            bits |= below[w] | (1 << w)
+        below[v] = bits
+    out = []
+    for v in range(n):
+        pa = tuple(sorted(parents[v]))
+        skip = below[v] | (1 << v)
+        for p in pa:
+            skip |= 1 << p
+        out.append((v, [w for w in range(n) if not skip >> w & 1], pa))
+    return out
+
+
+def local_markov_triples(dag: Graph) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+    """DoWhy's parental triples ``(X, Y, Pa(X))``: every ``Y`` a non-descendant, non-parent of ``X``.
+
+    In node order; a pair of roots appears twice (once from each side), as DoWhy counts it.
+
+    >>> from causalcheck.graphs.formats import parse_text
+    >>> local_markov_triples(parse_text("a -> b; c"))
+    (('a', 'c', ()), ('b', 'c', ('a',)), ('c', 'a', ()), ('c', 'b', ()))
+    """
+    names = dag.nodes
+    return tuple(
+        (names[v], names[w], tuple(names[p] for p in pa)) for v, others, pa in _local_indexed(dag) for w in others
+    )
+
+
+def _statement(a: str, b: str, given: Sequence[str], pos: dict[str, int]) -> CIStatement:
+    x, y = sorted((a, b), key=pos.__getitem__)
+    return CIStatement(x, y, tuple(sorted(given, key=pos.__getitem__)))
+
+
+def implied_independencies(graph: Graph, basis: Basis = "auto") -> tuple[CIStatement, ...]:
+    """A basis of the independencies *graph* implies (see the module docstring), without repeats.
+
+    Sorted by the position of ``x``, then ``y``, then the conditioning set.  Raises
+    :class:`InputFormatError` when the graph has no representative (see :func:`representative`).
+    """
+    if basis not in ("auto", "local", "pairwise"):
+        raise InputFormatError(f"basis={basis!r} must be 'auto', 'local' or 'pairwise'")
+    rep = representative(graph)
+    pos = dict(rep.index)
+    if basis == "auto":
+        basis = "local" if graph.kind in ("DAG", "PDAG") else "pairwise"
+    found: set[CIStatement] = set()
+    if basis == "local":
+        if rep.kind != "DAG":
+            raise InputFormatError(f"basis='local' needs a DAG or a PDAG; this graph is a {graph.kind} (use 'pairwise')")
+        names = rep.nodes
+        keys: set[tuple[int, int, tuple[int, ...]]] = set()
+        for v, others, pa in _local_indexed(rep):
+            for w in others:
+                keys.add((v, w, pa) if v < w else (w, v, pa))
+        return tuple(CIStatement(names[a], names[b], tuple(names[p] for p in pa)) for a, b, pa in sorted(keys))
+    else:
+        sep = Separator(rep)
+        names = rep.nodes
+        for i, a in enumerate(names):
+            for b in names[i + 1 :]:
+                if rep.has_edge(a, b):
+                    continue
+                an = sep.ancestors_of([pos[a], pos[b]]) - {pos[a], pos[b]}
+                found.add(_statement(a, b, [names[v] for v in an], pos))
+
+    def key(s: CIStatement) -> tuple[int, int, tuple[int, ...]]:
+        return (pos[s.x], pos[s.y], tuple(pos[g] for g in s.given))
+
+    return tuple(sorted(found, key=key))

@@ -1,0 +1,523 @@
+"""``validate_graph``: check a discovered causal graph against data, a truth, interventions and knowledge.
+
+One call, offline, a certificate for every finding::
+
+    report = validate_graph(pc_output, data=df, truth=true_dag, interventions=["X3"],
+                            background="knowledge.txt")
+    report.ok, [f.code for f in report.findings], report.to_dict()
+
+What runs (each part only when its input is given):
+
+1. **Kind** — :func:`causalcheck.graphs.kinds.validate` (DAG / CPDAG / MAG / PAG), a
+   ``graph-invalid`` error with the rule, edge and witness when it fails.
+2. **Data** (:mod:`~causalcheck.graphs.data`) — the basis of implied independencies
+   (:func:`~causalcheck.graphs.separation.implied_independencies`) tested with causal-learn
+   (:mod:`~causalcheck.graphs.citests`; Fisher-z or χ² by default), adjusted by **Holm**
+   (default; ``correction="bh"`` for Benjamini–Hochberg), each rejection a ``ci-violated``
+   error; DoWhy's permutation test (:mod:`~causalcheck.graphs.falsify`) for DAGs and
+   CPDAGs; least-squares structural equations with their noise model and t-tests of stated
+   coefficients (:mod:`~causalcheck.graphs.structural`) for DAGs.
+3. **Truth** — :func:`causalcheck.graphs.compare` (truth first), one finding per pair whose
+   edge differs.
+4. **Interventions** — :func:`~causalcheck.graphs.coverage.intervention_coverage`: the
+   I-MEC size (range over the members of a CPDAG) and the next intervention to run.
+5. **Background** — :func:`~causalcheck.graphs.background.check_knowledge`: each broken
+   rule, or minimal conflicting set (a z3 unsat core), a finding.
+
+Every finding's ``code`` is in :data:`causalcheck.graphs.codes.VALIDATOR_CODES`, with its
+severity.  ``report.ok`` is True when no finding is an error or a warning.
+
+>>> r = validate_graph("a -> b -> c", truth="a -> b <- c", interventions=[], background="forbid b -> c")
+>>> [f.code for f in r.findings]
+['truth-mark-differs', 'truth-summary', 'imec-size', 'intervention-suggestion', 'background-violated']
+>>> print(r.findings[0].message)
+the truth has 'c -> b', the graph has 'b -> c'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from causalcheck.diagnostics import Diagnostic, Severity
+from causalcheck.errors import InputFormatError
+from causalcheck.graphs.codes import VALIDATOR_CODES
+
+if TYPE_CHECKING:  # pragma: no cover
+    from causalcheck.graphs.background import KnowledgeCheck
+    from causalcheck.graphs.citests import TestCertificate
+    from causalcheck.graphs.coverage import Coverage
+    from causalcheck.graphs.data import DataTable
+    from causalcheck.graphs.falsify import Falsification
+    from causalcheck.graphs.kinds import Certificate
+    from causalcheck.graphs.model import Graph
+    from causalcheck.graphs.scores import Comparison
+    from causalcheck.graphs.separation import CIStatement
+    from causalcheck.graphs.structural import EquationFit
+
+__all__ = ["CITestResult", "Finding", "IndependenceTests", "ValidationReport", "format_report", "validate_graph"]
+
+
+class _Dictable(Protocol):
+    def to_dict(self) -> Mapping[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One finding: a stable ``code`` (see :data:`VALIDATOR_CODES`), a sentence, the elements it
+    names (edges, nodes, statements) and the certificate behind it (any object with ``to_dict``)."""
+
+    code: str
+    severity: Severity
+    message: str
+    elements: tuple[str, ...] = ()
+    certificate: _Dictable | None = None
+
+    def __post_init__(self) -> None:
+        entry = VALIDATOR_CODES.get(self.code)
+        if entry is None or self.severity not in entry.severities:
+            raise AssertionError(f"finding code={self.code!r} with severity={self.severity!r} is not registered")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict (the certificate as its own ``to_dict()``)."""
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "elements": list(self.elements),
+            "certificate": None if self.certificate is None else dict(self.certificate.to_dict()),
+        }
+
+    def to_diagnostic(self) -> Diagnostic:
+        """The same finding as a :class:`causalcheck.diagnostics.Diagnostic` (for ``causalcheck check``)."""
+        data = {} if self.certificate is None else dict(self.certificate.to_dict())
+        return Diagnostic(self.code, self.message, self.severity, self.elements, data)
+
+
+def _finding(code: str, message: str, elements: Iterable[str] = (), certificate: _Dictable | None = None, severity: Severity | None = None) -> Finding:
+    return Finding(code, severity or VALIDATOR_CODES[code].severity, message, tuple(elements), certificate)
+
+
+@dataclass(frozen=True)
+class CITestResult:
+    """One implied independence tested: the statement, the test's certificate, the adjusted p."""
+
+    statement: CIStatement
+    test: TestCertificate
+    adjusted_p: float
+    correction: str
+    rejected: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict."""
+        return {
+            "statement": self.statement.to_dict(),
+            **self.test.to_dict(),
+            "adjusted_p": self.adjusted_p,
+            "correction": self.correction,
+            "rejected": self.rejected,
+        }
+
+
+@dataclass(frozen=True)
+class IndependenceTests:
+    """Every implied independence tested, with the settings."""
+
+    basis: str
+    test: str
+    correction: str
+    alpha: float
+    results: tuple[CITestResult, ...]
+    tests_run: int
+
+    @property
+    def rejected(self) -> tuple[CITestResult, ...]:
+        """The statements the data reject after correction."""
+        return tuple(r for r in self.results if r.rejected)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict."""
+        return {
+            "basis": self.basis,
+            "test": self.test,
+            "correction": self.correction,
+            "alpha": self.alpha,
+            "statements": len(self.results),
+            "rejected": len(self.rejected),
+            "tests_run": self.tests_run,
+            "results": [r.to_dict() for r in self.results],
+        }
+
+
+@dataclass(frozen=True)
+class _Summary:
+    """A small certificate: figures as a mapping."""
+
+    figures: Mapping[str, Any]
+
+    def to_dict(self) -> Mapping[str, Any]:
+        return dict(self.figures)
+
+
+@dataclass(frozen=True)
+class ValidationReport:
+    """Everything :func:`validate_graph` found; every section ``None`` when its input was not given."""
+
+    graph: Graph
+    kind: Certificate
+    findings: tuple[Finding, ...]
+    data: DataTable | None = None
+    independence: IndependenceTests | None = None
+    falsification: Falsification | None = None
+    equations: tuple[EquationFit, ...] = ()
+    comparison: Comparison | None = None
+    coverage: Coverage | None = None
+    background: KnowledgeCheck | None = None
+    settings: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        """True when no finding is an error or a warning."""
+        return not any(f.severity in ("error", "warning") for f in self.findings)
+
+    @property
+    def errors(self) -> tuple[Finding, ...]:
+        """The findings of severity ``error``."""
+        return tuple(f for f in self.findings if f.severity == "error")
+
+    def codes(self) -> tuple[str, ...]:
+        """The finding codes in order."""
+        return tuple(f.code for f in self.findings)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict of every section."""
+        return {
+            "ok": self.ok,
+            "graph": self.graph.to_dict(),
+            "kind": self.kind.to_dict(),
+            "settings": dict(self.settings),
+            "findings": [f.to_dict() for f in self.findings],
+            "data": None if self.data is None else self.data.to_dict(),
+            "independence": None if self.independence is None else self.independence.to_dict(),
+            "falsification": None if self.falsification is None else self.falsification.to_dict(),
+            "equations": [e.to_dict() for e in self.equations],
+            "comparison": None if self.comparison is None else self.comparison.to_dict(),
+            "coverage": None if self.coverage is None else self.coverage.to_dict(),
+            "background": None if self.background is None else self.background.to_dict(),
+        }
+
+
+# --------------------------------------------------------------------------- parts
+
+
+def _data_part(
+    g: Graph,
+    table: DataTable,
+    findings: list[Finding],
+    *,
+    ci_test: str,
+    alpha: float,
+    correction: str,
+    basis: str,
+    permutations: int | str | None,
+    seed: int | None,
+    exact_counts: bool,
+    coefficients: Mapping[tuple[str, str], float] | None,
+) -> tuple[IndependenceTests | None, Falsification | None, tuple[EquationFit, ...]]:
+    from causalcheck.graphs.citests import CITester, adjust
+    from causalcheck.graphs.separation import implied_independencies, representative
+
+    if table.rows_dropped:
+        findings.append(_finding("data-rows-dropped", f"{table.rows_dropped} row(s) with NaN dropped; {table.rows} remain", (), table))
+    tester = CITester(table, ci_test)
+    try:
+        rep = representative(g)
+        statements = implied_independencies(g, basis)  # type: ignore[arg-type]
+    except InputFormatError as exc:
+        findings.append(_finding("implications-unavailable", str(exc)))
+        return None, None, ()
+    pos = {v: i for i, v in enumerate(table.names)}
+    certs = [tester.certificate(pos[s.x], pos[s.y], [pos[v] for v in s.given]) for s in statements]
+    adjusted = adjust([c.p_value for c in certs], correction)
+    results = tuple(
+        CITestResult(s, c, a, correction, a <= alpha) for s, c, a in zip(statements, certs, adjusted, strict=True)
+    )
+    used_basis = basis if basis != "auto" else ("local" if g.kind in ("DAG", "PDAG") else "pairwise")
+    tests = IndependenceTests(used_basis, tester.test, correction, alpha, results, tester.tests_run)
+    for r in tests.rejected:
+        stat = f"{r.test.statistic_name}={r.test.statistic:.3g}" + (f", dof={r.test.dof}" if r.test.dof is not None else "")
+        findings.append(
+            _finding(
+                "ci-violated",
+                f"the data reject {r.statement} ({r.test.test}: {stat}, p={r.test.p_value:.3g}, "
+                f"{correction}-adjusted p={r.adjusted_p:.3g} <= {alpha})",
+                (str(r.statement),),
+                r,
+            )
+        )
+    findings.append(
+        _finding(
+            "ci-summary",
+            f"{len(results)} implied independencies ({used_basis} basis) tested with {tester.test}; "
+            f"{len(tests.rejected)} rejected at {alpha} after {correction} correction",
+            (),
+            _Summary({"statements": len(results), "rejected": len(tests.rejected), "test": tester.test, "correction": correction}),
+        )
+    )
+    falsification = None
+    if permutations == 0 or rep.kind != "DAG":
+        why = "permutations=0" if permutations == 0 else f"the permutation test is defined for DAGs and CPDAGs, not a {g.kind}"
+        findings.append(_finding("falsification-skipped", why))
+    else:
+        from causalcheck.graphs.falsify import falsify
+
+        falsification = falsify(
+            rep, tester, significance_level=alpha, significance_ci=alpha, permutations=permutations, seed=seed, exact_counts=exact_counts
+        )
+        code = {
+            "falsified": "graph-falsified",
+            "not falsified": "graph-not-falsified",
+            "not falsifiable": "graph-not-falsifiable",
+            "not evaluable": "falsification-not-evaluable",
+        }[falsification.verdict]
+        basis_note = "" if g.kind == "DAG" else " (on a consistent extension: every member implies the same)"
+        findings.append(_finding(code, falsification.summary() + basis_note, (), falsification))
+    equations: tuple[EquationFit, ...] = ()
+    if g.kind == "DAG":
+        from causalcheck.graphs.structural import fit_equations
+
+        stated = dict(coefficients or {})
+        for (cause, effect), value in stated.items():
+            if (cause, effect) not in g.directed_pairs:
+                findings.append(
+                    _finding(
+                        "coefficient-not-an-edge",
+                        f"a coefficient {value!r} is stated for {cause} -> {effect}, which is not an edge of the graph",
+                        (f"{cause} -> {effect}",),
+                    )
+                )
+        equations = fit_equations(g, table, stated)
+        tested = [(f, c) for f in equations for c in f.coefficients if c.p_value is not None]
+        adj = adjust([c.p_value for _, c in tested if c.p_value is not None], correction)
+        for (f, c), a in zip(tested, adj, strict=True):
+            if a <= alpha:
+                findings.append(
+                    _finding(
+                        "coefficient-mismatch",
+                        f"the coefficient of {c.parent} in {f.node}'s equation is {c.estimate:.4g} ± {c.std_error:.2g}, "
+                        f"not the stated {c.stated!r} (t={c.t:.3g}, dof={f.dof}, p={c.p_value:.3g}, {correction}-adjusted p={a:.3g})",
+                        (f"{c.parent} -> {f.node}",),
+                        _Summary({**c.to_dict(), "node": f.node, "dof": f.dof, "adjusted_p": a, "correction": correction}),
+                    )
+                )
+    elif coefficients:
+        findings.append(_finding("equations-skipped", f"structural equations are fitted on DAGs only; the graph is a {g.kind}"))
+    return tests, falsification, equations
+
+
+def _truth_part(g: Graph, truth: Any, findings: list[Finding], truth_format: str | None) -> Comparison:
+    from causalcheck.graphs.io import read_graph
+    from causalcheck.graphs.kinds import cpdag_of
+    from causalcheck.graphs.scores import compare
+
+    t = read_graph(truth, truth_format)
+    comparison = compare(t, g, nodes="union")
+    ref = cpdag_of(t) if comparison.basis == "cpdag(truth)" else t
+    for pair in sorted(ref.skeleton | g.skeleton, key=lambda p: sorted(p)):
+        a, b = sorted(pair)
+        te, ge = ref.edge(a, b), g.edge(a, b)
+        if te is not None and ge is None:
+            findings.append(_finding("truth-missing-edge", f"the truth has {str(te)!r}, the graph has no edge between {a!r} and {b!r}", (str(te),)))
+        elif te is None and ge is not None:
+            findings.append(_finding("truth-extra-edge", f"the graph has {str(ge)!r}, the truth has no edge between {a!r} and {b!r}", (str(ge),)))
+        elif te is not None and ge is not None and te != ge:
+            findings.append(_finding("truth-mark-differs", f"the truth has {str(te)!r}, the graph has {str(ge)!r}", (str(ge), str(te))))
+    f1 = comparison.skeleton.f1
+    findings.append(
+        _finding(
+            "truth-summary",
+            f"SHD {comparison.shd} against the truth (basis {comparison.basis}); skeleton F1 "
+            f"{'-' if f1 is None else f'{f1:.3f}'}",
+            (),
+            comparison,
+        )
+    )
+    return comparison
+
+
+def _coverage_part(g: Graph, interventions: Any, findings: list[Finding], *, suggest: int, seed: int | None) -> Coverage | None:
+    from causalcheck.graphs.coverage import intervention_coverage
+
+    targets: Any = interventions
+    if isinstance(interventions, str):
+        targets = [[t.strip()] for t in interventions.split(",") if t.strip()]
+    try:
+        cov = intervention_coverage(g, targets, suggest=suggest, seed=seed)
+    except InputFormatError as exc:
+        if g.kind in ("MAG", "PAG") or "acyclic" in str(exc) or "extension" in str(exc):
+            findings.append(_finding("coverage-skipped", str(exc)))
+            return None
+        raise
+    i = cov.interventional
+    shown = " + ".join("{" + ", ".join(t) + "}" for t in cov.targets) or "no interventions"
+    if i.minimum == i.maximum and i.exact:
+        size = f"{i.minimum}"
+    else:
+        size = f"min {i.minimum}, max {i.maximum}, mean {i.mean:.3g}"
+    how = "exact" if i.exact else f"estimate over {i.samples} uniform samples (seed {i.seed})"
+    members = "" if g.kind == "DAG" else f" over the {i.members} member(s) considered"
+    findings.append(
+        _finding(
+            "imec-size",
+            f"with {shown}: I-MEC size {size}{members} ({how}); observational MEC size {cov.observational.class_size}",
+            tuple(",".join(t) for t in cov.targets),
+            cov,
+        )
+    )
+    s = cov.suggestion
+    if s is not None:
+        extra = ""
+        if s.best_expected_targets != s.targets:
+            extra = f"; for the expected size, intervene on {', '.join(s.best_expected_targets)} (expected {s.best_expected:.3g}, worst {s.best_expected_worst})"
+        findings.append(
+            _finding(
+                "intervention-suggestion",
+                f"next intervene on {', '.join(s.targets)}: worst-case remaining class size {s.worst}, expected {s.expected:.3g} "
+                f"({s.search} search over {len(s.candidates)} candidate node(s)){extra}",
+                s.targets,
+                s,
+            )
+        )
+    return cov
+
+
+def _background_part(g: Graph, background: Any, findings: list[Finding]) -> KnowledgeCheck:
+    from causalcheck.graphs.background import check_knowledge
+
+    check = check_knowledge(g, background)
+    for r in check.unknown:
+        missing = [v for v in (r.a, r.b) if v not in set(g.nodes)]
+        findings.append(_finding("background-unknown-node", f"the rule {r} names {missing!r}, not nodes of the graph; skipped", (str(r),), r))
+    for c in check.conflicts:
+        code = "background-violated" if len(c.rules) == 1 and c.reason.startswith("the graph has") else "background-conflict"
+        findings.append(_finding(code, c.reason, (*c.edges, *(str(r) for r in c.rules)), c))
+    return check
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def validate_graph(
+    graph: Any,
+    *,
+    data: Any = None,
+    truth: Any = None,
+    interventions: Any = None,
+    background: Any = None,
+    ci_test: str = "auto",
+    alpha: float = 0.05,
+    correction: str = "holm",
+    basis: str = "auto",
+    seed: int | None = 0,
+    permutations: int | str | None = None,
+    exact_counts: bool = False,
+    coefficients: Mapping[tuple[str, str], float] | None = None,
+    data_names: Sequence[str] | None = None,
+    nan: str = "error",
+    extra_columns: str = "error",
+    suggest: int = 1,
+    graph_format: str | None = None,
+    truth_format: str | None = None,
+) -> ValidationReport:
+    """Validate *graph* (anything :func:`~causalcheck.graphs.read_graph` reads) — see the module docstring.
+
+    Args:
+        data: a pandas DataFrame, a NumPy array (with ``data_names``), a mapping column ->
+            values, or a CSV path; columns must be the graph's nodes (``extra_columns="ignore"``
+            drops others); ``nan="drop"`` drops rows with NaN (reported).
+        truth: the true graph (any readable source); compared with :func:`compare`.
+        interventions: intervention targets — a list of node names / node sets, or ``"A,B"``
+            (each name one single-node target); ``[]`` reports the observational class.
+        background: rules (a path, text, JSON object, causal-learn ``BackgroundKnowledge``).
+        ci_test: ``"auto"``, ``"fisherz"``, ``"chisq"``, ``"gsq"`` or ``"kci"``.
+        alpha: the significance level of every test (CI tests after correction, the
+            permutation test and its per-test level, coefficient t-tests).
+        correction: ``"holm"`` (default), ``"bh"`` or ``"none"``.
+        basis: ``"auto"``, ``"local"`` or ``"pairwise"`` (see :mod:`~causalcheck.graphs.separation`).
+        seed, permutations, exact_counts: the permutation test (``permutations=None``:
+            ``⌊1/alpha⌋``; ``0`` skips it; ``"all"`` for every relabelling).
+        coefficients: stated structural coefficients ``{(parent, child): value}``.
+        suggest: how many further single-node interventions to suggest (0: none).
+    """
+    from causalcheck.graphs.io import read_graph
+    from causalcheck.graphs.kinds import validate
+
+    if not (isinstance(alpha, float | int) and 0 < alpha < 1):
+        raise InputFormatError(f"alpha={alpha!r} must be between 0 and 1")
+    g = read_graph(graph, graph_format)
+    findings: list[Finding] = []
+    cert = validate(g)
+    if not cert:
+        elements = tuple(x for x in ((str(cert.edge) if cert.edge else ""),) if x) + cert.witness
+        findings.append(_finding("graph-invalid", f"not a valid {cert.claim}: {cert.reason}", elements, cert))
+    table = independence = falsification = None
+    equations: tuple[EquationFit, ...] = ()
+    if data is not None:
+        from causalcheck.graphs.data import load_data
+
+        table = load_data(data, g.nodes, names=data_names, nan=nan, extra_columns=extra_columns)  # type: ignore[arg-type]
+        independence, falsification, equations = _data_part(
+            g,
+            table,
+            findings,
+            ci_test=ci_test,
+            alpha=float(alpha),
+            correction=correction,
+            basis=basis,
+            permutations=permutations,
+            seed=seed,
+            exact_counts=exact_counts,
+            coefficients=coefficients,
+        )
+    comparison = _truth_part(g, truth, findings, truth_format) if truth is not None else None
+    coverage = _coverage_part(g, interventions, findings, suggest=suggest, seed=seed) if interventions is not None else None
+    knowledge = _background_part(g, background, findings) if background is not None else None
+    settings = {
+        "ci_test": independence.test if independence is not None else ci_test,
+        "alpha": alpha,
+        "correction": correction,
+        "basis": basis,
+        "seed": seed,
+        "permutations": falsification.permutations if falsification is not None else permutations,
+    }
+    return ValidationReport(
+        graph=g,
+        kind=cert,
+        findings=tuple(findings),
+        data=table,
+        independence=independence,
+        falsification=falsification,
+        equations=equations,
+        comparison=comparison,
+        coverage=coverage,
+        background=knowledge,
+        settings=settings,
+    )
+
+
+_MARK = {"error": "error  ", "warning": "warning", "info": "info   "}
+
+
+def format_report(report: ValidationReport, *, verbose: bool = True) -> str:
+    """The text the command line prints: one line per finding (info lines only when *verbose*)."""
+    g = report.graph
+    lines = [f"graph: {len(g.nodes)} nodes, {len(g.edges)} edges, {g.kind} ({'valid' if report.kind else 'invalid'})"]
+    for f in report.findings:
+        if f.severity == "info" and not verbose:
+            continue
+        lines.append(f"{_MARK[f.severity]} {f.code}: {f.message}")
+    errors = len(report.errors)
+    warnings = sum(f.severity == "warning" for f in report.findings)
+    lines.append(f"{errors} error(s), {warnings} warning(s)")
+    return "\n".join(lines)
