@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import itertools
 
+import networkx as nx
 import numpy as np
 from causalcheck.graphs import Graph, GraphEdge
+from causalcheck.graphs.convert import to_networkx
 
 
 def random_dag(n: int, p: float, rng: np.random.Generator) -> Graph:
@@ -18,3 +20,15 @@ def random_dag(n: int, p: float, rng: np.random.Generator) -> Graph:
         if rng.random() < p
     ]
     return Graph(tuple(names), tuple(edges))
+
+
+def simulate(g: Graph, n: int, rng: np.random.Generator, weight: float = 0.8, signed: bool = True) -> dict[str, np.ndarray]:
+    """Linear-Gaussian data from the DAG g (unit noise, weights ±weight, or +weight when not signed)."""
+    order = list(nx.topological_sort(to_networkx(g)))
+    out: dict[str, np.ndarray] = {}
+    for v in order:
+        x = rng.normal(size=n)
+        for p in g.parents(v):
+            x = x + weight * (1 if not signed or rng.random() < 0.5 else -1) * out[p]
+        out[v] = x
+    return {v: out[v] for v in g.nodes}

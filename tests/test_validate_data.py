@@ -8,7 +8,7 @@ import math
 import networkx as nx
 import numpy as np
 import pytest
-from _graphs import random_dag
+from _graphs import random_dag, simulate
 from causalcheck.errors import InputFormatError
 from causalcheck.graphs import Graph
 from causalcheck.graphs.citests import CITester, adjust, resolve_test
@@ -18,19 +18,6 @@ from causalcheck.graphs.falsify import falsify
 from causalcheck.graphs.formats import parse_text
 from causalcheck.graphs.separation import local_markov_triples
 from causalcheck.graphs.structural import fit_equations
-
-
-def simulate(g: Graph, n: int, rng: np.random.Generator, weight: float = 0.8, signed: bool = True) -> dict[str, np.ndarray]:
-    """Linear-Gaussian data from the DAG g (unit noise, weights ±weight, or +weight when not signed)."""
-    order = list(nx.topological_sort(to_networkx(g)))
-    out: dict[str, np.ndarray] = {}
-    for v in order:
-        x = rng.normal(size=n)
-        for p in g.parents(v):
-            x = x + weight * (1 if not signed or rng.random() < 0.5 else -1) * out[p]
-        out[v] = x
-    return {v: out[v] for v in g.nodes}
-
 
 # --------------------------------------------------------------------------- loading
 
