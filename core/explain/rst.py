@@ -45,6 +45,7 @@ from itertools import pairwise
 from typing import Any, Literal
 
 from causalcheck.errors import DSLSyntaxError, InputFormatError
+from causalcheck.explain._fields import as_integer, as_list, as_mapping, as_text
 from causalcheck.explain.explanation_graph import ExplanationGraph, GraphEdge, GraphNode
 
 __all__ = [
@@ -129,23 +130,23 @@ class TreeNode:
         return out
 
     @classmethod
-    def from_json(cls, obj: Mapping[str, Any]) -> TreeNode:
-        span = obj.get("span") or [0, 0]
-        try:
-            lo, hi = int(span[0]), int(span[1])
-        except (TypeError, ValueError, IndexError) as exc:
-            raise InputFormatError(f"tree node span={span!r} must be two integers") from exc
+    def from_json(cls, obj: Mapping[str, Any], where: str = "tree node") -> TreeNode:
+        """Read a recorded tree node; a field of the wrong type raises :class:`InputFormatError`."""
+        span = as_list(obj.get("span"), f"{where}.span") or [0, 0]
+        if len(span) != 2:
+            raise InputFormatError(f"{where}.span={span!r:.60} must be two integers")
+        lo, hi = as_integer(span[0], f"{where}.span[0]"), as_integer(span[1], f"{where}.span[1]")
         sat, nuc = obj.get("satellite_child"), obj.get("nucleus_child")
         return cls(
-            id=str(obj.get("id", "")),
+            id=as_text(obj.get("id"), f"{where}.id"),
             span=(lo, hi),
-            span_ref=str(obj.get("span_ref", "")),
-            relation=str(obj.get("relation", "ELABORATION")),
-            nuclearity=str(obj.get("nuclearity", "")),
-            left_child=str(obj.get("left_child", "")),
-            right_child=str(obj.get("right_child", "")),
-            satellite_child=None if sat is None else str(sat),
-            nucleus_child=None if nuc is None else str(nuc),
+            span_ref=as_text(obj.get("span_ref"), f"{where}.span_ref"),
+            relation=as_text(obj.get("relation"), f"{where}.relation", "ELABORATION"),
+            nuclearity=as_text(obj.get("nuclearity"), f"{where}.nuclearity"),
+            left_child=as_text(obj.get("left_child"), f"{where}.left_child"),
+            right_child=as_text(obj.get("right_child"), f"{where}.right_child"),
+            satellite_child=None if sat is None else as_text(sat, f"{where}.satellite_child"),
+            nucleus_child=None if nuc is None else as_text(nuc, f"{where}.nucleus_child"),
         )
 
 
@@ -183,30 +184,42 @@ class RSTRecord:
 
     @classmethod
     def from_json(cls, obj: Any) -> RSTRecord:
-        """Read a recorded ``parsed_rst`` object."""
+        """Read a recorded ``parsed_rst`` object; a field of the wrong type raises :class:`InputFormatError`."""
         if not isinstance(obj, Mapping):
             raise InputFormatError(f"parsed_rst={obj!r:.80} must be an object")
-        edus = tuple(
-            EDU(id=str(e.get("id", "")), text=str(e.get("text", "")))
-            for e in obj.get("edus") or []
-            if isinstance(e, Mapping)
+        edus = []
+        for i, e in enumerate(as_list(obj.get("edus"), "parsed_rst.edus")):
+            if isinstance(e, Mapping):
+                w = f"parsed_rst.edus[{i}]"
+                edus.append(EDU(id=as_text(e.get("id"), f"{w}.id"), text=as_text(e.get("text"), f"{w}.text")))
+        rels = []
+        for i, r in enumerate(as_list(obj.get("relations"), "parsed_rst.relations")):
+            if isinstance(r, Mapping):
+                w = f"parsed_rst.relations[{i}]"
+                rels.append(
+                    Relation(
+                        as_text(r.get("source"), f"{w}.source"),
+                        as_text(r.get("target"), f"{w}.target"),
+                        as_text(r.get("type"), f"{w}.type"),
+                        as_text(r.get("nuclearity"), f"{w}.nuclearity", "SN"),
+                    )
+                )
+        tree = as_mapping(obj.get("tree"), "parsed_rst.tree")
+        nodes = tuple(
+            TreeNode.from_json(n, f"parsed_rst.tree.nodes[{i}]")
+            for i, n in enumerate(as_list(tree.get("nodes"), "parsed_rst.tree.nodes"))
+            if isinstance(n, Mapping)
         )
-        rels = tuple(
-            Relation(str(r.get("source", "")), str(r.get("target", "")), str(r.get("type", "")), str(r.get("nuclearity", "SN")))
-            for r in obj.get("relations") or []
-            if isinstance(r, Mapping)
-        )
-        tree = obj.get("tree") or {}
-        nodes = tuple(TreeNode.from_json(n) for n in tree.get("nodes") or [] if isinstance(n, Mapping))
+        lines = tuple(as_text(x, "parsed_rst.tree.ascii_lines[]") for x in as_list(tree.get("ascii_lines"), "parsed_rst.tree.ascii_lines"))
         err = obj.get("error")
         return cls(
-            raw_output=str(obj.get("raw_output", "") or ""),
-            edus=edus,
-            relations=rels,
+            raw_output=as_text(obj.get("raw_output"), "parsed_rst.raw_output"),
+            edus=tuple(edus),
+            relations=tuple(rels),
             tree_nodes=nodes,
-            ascii_lines=tuple(str(x) for x in tree.get("ascii_lines") or []),
-            source=str(obj.get("source", "parser")),
-            error=None if err is None else str(err),
+            ascii_lines=lines,
+            source=as_text(obj.get("source"), "parsed_rst.source", "parser"),
+            error=None if err is None else as_text(err, "parsed_rst.error"),
         )
 
 

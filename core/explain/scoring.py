@@ -226,7 +226,7 @@ def score_item(
     if max_chars < 1:
         raise InputFormatError(f"max_chars={max_chars!r} must be a positive integer")
     if answer is None or not answer.strip():
-        return _failed(item, answer or "", f"missing answer: {answer_error or 'missing answer'}")
+        return _failed(item, answer or "", f"missing answer: {answer_error or ('the answer is empty' if answer is not None else 'no answer')}")
     if len(answer) > max_chars:
         return _failed(item, answer, f"answer has {len(answer)} characters; the limit is max_chars={max_chars}")
     criteria = criteria_of(item)
