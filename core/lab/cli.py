@@ -79,6 +79,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     run.add_argument("--candidate-tool", action="store_true", help="show the candidate graphs consistent with the interventions")
     run.add_argument("--known-structure", action="store_true", help="known-structure ablation: tell the agent the true graph")
     run.add_argument("--anchor-ceiling", action="store_true", help="clamp submissions at 10000 Hz like the anchor")
+    run.add_argument("--max-steps", type=_positive, metavar="N", help="cap on agent steps per episode (default 4*interventions + 20)")
     run.add_argument("--model", metavar="MODEL", help="model name for LLM agents (passed as agent option 'model')")
     run.add_argument("--agent-opt", type=_opt, action="append", default=[], metavar="KEY=VALUE", help="extra agent option (JSON value), repeatable")
     run.add_argument("--quiet", action="store_true", help="no progress bar and no table")
@@ -117,6 +118,7 @@ def _config(args: argparse.Namespace) -> Any:
         "candidate_tool": args.candidate_tool,
         "known_structure": args.known_structure,
         "freq_ceiling": ANCHOR_FREQ_CEILING if args.anchor_ceiling else None,
+        "max_steps": args.max_steps,
     }
     if args.budget:
         return EpisodeConfig.from_tag(args.budget, **kwargs)
