@@ -11,10 +11,15 @@ JSON line per finished item to FILE::
 
 The file is read by ``explain score --answers FILE`` like the official runner JSON.
 
-Resuming (``--resume``): the file is first compacted — the last ``ok`` line of every item is
-kept, failed lines and a line torn by a killed process are dropped (atomic rewrite) — then
-only the items without an ``ok`` line are asked, so a run killed at any moment and resumed
-loses nothing and duplicates nothing.  Calls go through the call cache, so a warm re-run
+Each session first appends one provenance line ``{"causalcheck_run": {...}}`` (version,
+command, options, time, the benchmark's SHA-256), which readers of answer files skip.
+
+Resuming (``--resume``): the options are checked, then the file is compacted — the provenance
+lines and the last ``ok`` line of every item are kept, failed lines and a line torn by a killed
+process are dropped (atomic rewrite) — then only the items without an ``ok`` line are asked, so
+a run killed at any moment and resumed loses nothing and duplicates nothing.  One process
+writes a given answer file at a time (:class:`AnswerFileLock`).  A reply cut at
+``max_tokens`` is asked again and never stored.  Calls go through the call cache, so a warm re-run
 makes zero calls, and an answer that was received just before a kill is not paid twice.
 """
 

@@ -14,7 +14,10 @@ resumable result files — is :func:`causalcheck.explain.run.score_answers`, and
 and judges come from the back-end registry there (:func:`causalcheck.explain.run.make_judges`;
 a back-end adds its options, e.g. the LLM judges' ``--judge`` / ``--parser``, through
 :func:`causalcheck.explain.run.argument_hooks`).  A resumed run re-scores failed and
-degraded items.  Exit codes: 0 done, 1 replay mismatch, 2 bad input (see :mod:`causalcheck.cli`).
+degraded items.  Exit codes (:func:`exit_code`): 0 every item scored (replay: reproduced);
+1 some item failed or was skipped (an answer id matching no item; an item that cannot be
+replayed; a replay mismatch), each named on stderr and in the result file; 2 nothing could be
+scored, or bad input; 3 stopped on a limit (see :mod:`causalcheck.cli`).
 """
 
 from __future__ import annotations

@@ -13,8 +13,11 @@ For every answer model a run writes three files into the output folder:
   ``metrics.degraded`` / ``metrics.degraded_reasons`` (a judgment or parse fell back).
   Edges that were not judged have ``"score": null``.
 * ``<answer>_metrics_<judge>.jsonl`` — one line per finished item, appended as items
-  finish (``key``, scores, flags and the official item object), so an interrupted run
-  resumes: items already in it are not scored again.
+  finish (``key``, ``answer_sha256`` of the answer scored, scores, flags and the official item
+  object), so an interrupted run resumes: items already in it are not scored again.
+
+``meta.causalcheck`` (an addition other readers ignore) holds the provenance of the file —
+:class:`causalcheck.files.Provenance` — and what was not scored; the Markdown repeats it.
 * ``<answer>_metrics_<judge>.md`` — the per-domain table (STEM, HSS, Hybrid, Overall; PM,
   RM, Final ×100 like the paper's Table 2), failure-mode counts and a per-item table.
 """

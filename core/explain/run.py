@@ -12,8 +12,18 @@ WhatIfBench file and an answers file, and for every answer model in it scores ea
 
 **Resume.**  A rerun into the same folder keeps every item that was scored cleanly and scores
 again the items that failed, that were *degraded* (a parser or judge fell back), or whose
-answer text changed since (its hash differs from the one in ``<stem>.run``).  Later lines of
-the JSONL win; a line torn by a killed run is cut off first.  Results scored with other
+answer text changed since (the SHA-256 in its row — rows of older versions: in ``<stem>.run`` —
+differs).  Later lines of the JSONL win; a line torn by a killed run is cut off first.  Resume
+state is written with or after the work it describes, never before: a row and the hash of its
+answer are one appended line, and ``<stem>.run``'s answer map is rewritten after the work (its
+options are written first, as the precondition of every line appended).
+
+**Trust.**  The folder is locked while it is written (:class:`causalcheck.files.RunLock`);
+``.json`` / ``.md`` / ``.run`` are written atomically and rows appended with fsync
+(:mod:`causalcheck.files`); every result file records its provenance (``meta.causalcheck``:
+version, command, options, time, inputs with SHA-256) and what was not scored.  Scoring every
+model of an answers file removes result files of an older scoring of that file (same judge) for
+models it no longer holds, and lists them (:class:`ScoredSet.removed`).  Results scored with other
 options — judge, parser, PM mode, edge-judging mode, answer limit, injection setting
 (:class:`ScoreOptions`) — are never mixed into one file: :func:`score_answers` refuses them
 (``resume=False`` discards them instead).
