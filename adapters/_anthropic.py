@@ -13,12 +13,14 @@ import asyncio
 import json
 from typing import Any
 
+from causalcheck import safejson
+from causalcheck.errors import InputFormatError
 from causalcheck.protocols import Completion, LLMError, Request, TransientLLMError, Usage
 from causalcheck.redaction import redact, register_secret
 
 from ._openai import clean_endpoint
 
-__all__ = ["AnthropicLLM"]
+__all__ = ["AnthropicLLM", "completion_of"]
 
 API_VERSION = "2023-06-01"
 
@@ -28,7 +30,7 @@ class AnthropicLLM:
 
     def __init__(self, model: str, *, api_key: str | None, base_url: str = "https://api.anthropic.com", timeout: float = 120.0) -> None:
         if not api_key:
-            raise LLMError("anthropic models need a key: set ANTHROPIC_API_KEY or pass --api-key")
+            raise LLMError(f"model=anthropic/{model} needs a key: set the ANTHROPIC_API_KEY environment variable")
         self._model = model
         self._api_key = api_key
         register_secret(api_key)
@@ -100,22 +102,33 @@ class AnthropicLLM:
         except (urllib.error.URLError, ConnectionError, OSError) as exc:
             raise TransientLLMError(redact(f"connection error: {exc}"), kind="connection") from None
         try:
-            out = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise TransientLLMError(f"bad response: {exc}", kind="bad response") from None
+            out = safejson.loads(raw.decode("utf-8"), source="Anthropic response")
+        except (UnicodeDecodeError, InputFormatError) as exc:
+            raise TransientLLMError(f"bad response: {exc}"[:300], kind="bad response") from None
         if not isinstance(out, dict):
             raise TransientLLMError(f"bad response: {str(out)[:200]!r}", kind="bad response")
         return out
 
     async def complete(self, request: Request) -> Completion:
         out = await asyncio.to_thread(self._post, self._body(request))
-        blocks = out.get("content") or []
-        text = "".join(b.get("text", "") for b in blocks if isinstance(b, dict) and b.get("type") == "text")
-        stop = str(out.get("stop_reason") or "end_turn")
-        finish = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length"}.get(stop, stop)
-        usage = out.get("usage") or {}
-        return Completion(
-            text=text,
-            usage=Usage(int(usage.get("input_tokens", 0) or 0), int(usage.get("output_tokens", 0) or 0)),
-            finish_reason=finish,
-        )
+        return completion_of(out)
+
+
+def completion_of(out: dict[str, Any]) -> Completion:
+    """The :class:`Completion` in a Messages API response; a response of another shape is a
+    :class:`TransientLLMError` (``bad response``), never a ``TypeError``.
+
+    >>> completion_of({"content": [{"type": "text", "text": "yes"}], "stop_reason": "max_tokens"}).finish_reason
+    'length'
+    """
+    blocks = out.get("content") or []
+    usage = out.get("usage") or {}
+    stop = out.get("stop_reason") or "end_turn"
+    if not isinstance(blocks, list) or not isinstance(usage, dict) or not isinstance(stop, str):
+        raise TransientLLMError(f"bad response: {str(out)[:200]!r}", kind="bad response")
+    texts = [b.get("text", "") for b in blocks if isinstance(b, dict) and b.get("type") == "text"]
+    tokens = [usage.get("input_tokens", 0) or 0, usage.get("output_tokens", 0) or 0]
+    if not all(isinstance(t, str) for t in texts) or not all(isinstance(t, int) and not isinstance(t, bool) for t in tokens):
+        raise TransientLLMError(f"bad response: {str(out)[:200]!r}", kind="bad response")
+    finish = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length"}.get(stop, stop)
+    return Completion(text="".join(texts), usage=Usage(tokens[0], tokens[1]), finish_reason=finish)

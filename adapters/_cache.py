@@ -15,14 +15,17 @@ Modes:
   instead of calling (a replayed run is offline by construction).
 
 A warm re-run of the same command therefore makes zero calls.  Only completions that the
-caller accepted are stored (a truncated JSON answer that failed to parse is not), so a
-resumed run asks again instead of replaying the failure.
+caller accepted are stored, and never one cut at ``max_tokens`` (``finish_reason ==
+"length"``), so a resumed run asks again instead of replaying the failure.  A cache write
+that fails (a full disk) is logged and the run goes on; a path that is not a regular file
+is refused.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import sqlite3
 import threading
 import time
@@ -34,6 +37,7 @@ from causalcheck.protocols import Completion, Request, Usage
 
 __all__ = ["CACHE_MODES", "CacheMode", "CallCache", "request_key"]
 
+log = logging.getLogger("causalcheck.llm")
 CacheMode = Literal["rw", "ro", "off", "replay"]
 CACHE_MODES: tuple[str, ...] = ("rw", "ro", "off", "replay")
 
@@ -86,6 +90,10 @@ class CallCache:
         self._conn: sqlite3.Connection | None = None
         self.hits = 0
         self.misses = 0
+        if mode != "off" and self.path.exists() and not self.path.is_file():
+            raise InputFormatError(
+                f"cache={str(self.path)!r} is not a regular file (a folder, pipe or device); give an SQLite file path"
+            )
         if mode != "off":
             try:
                 if mode == "rw":
@@ -115,21 +123,38 @@ class CallCache:
         """The stored completion for *key*, or ``None``."""
         if not self.readable or self._conn is None:
             return None
-        with self._lock:
-            row = self._conn.execute(
-                "SELECT text, finish_reason, input_tokens, output_tokens FROM calls WHERE key = ?", (key,)
-            ).fetchone()
+        try:
+            with self._lock:
+                row = self._conn.execute(
+                    "SELECT text, finish_reason, input_tokens, output_tokens FROM calls WHERE key = ?", (key,)
+                ).fetchone()
+        except sqlite3.Error as exc:
+            raise InputFormatError(f"cache={str(self.path)!r} cannot be read: {exc}") from None
         if row is None:
             self.misses += 1
             return None
+        try:
+            completion = Completion(text=str(row[0]), usage=Usage(int(row[2]), int(row[3])), finish_reason=str(row[1]), cached=True)
+        except (TypeError, ValueError):  # a damaged row: a miss, asked again and overwritten
+            self.misses += 1
+            return None
         self.hits += 1
-        return Completion(text=row[0], usage=Usage(int(row[2]), int(row[3])), finish_reason=row[1], cached=True)
+        return completion
 
     def put(self, key: str, provider: str, endpoint: str, model: str, request: Request, completion: Completion) -> None:
         """Store *completion* under *key* (no-op unless the mode is ``rw``)."""
         if not self.writable or self._conn is None:
             return
+        if completion.finish_reason == "length":  # a reply cut at max_tokens is never stored
+            return
         doc = json.dumps(request_document(provider, endpoint, model, request), ensure_ascii=False, sort_keys=True)
+        try:
+            self._put(key, provider, model, doc, completion)
+        except sqlite3.Error as exc:  # a full disk or a locked file: the answer is still used, only not cached
+            log.warning("cache %s: could not store a call (%s); it will be asked again next run", self.path, exc)
+
+    def _put(self, key: str, provider: str, model: str, doc: str, completion: Completion) -> None:
+        assert self._conn is not None
         with self._lock:
             self._conn.execute(
                 "INSERT OR REPLACE INTO calls VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -15,18 +15,22 @@ For every call it
    provider, shared by every client built with the same :class:`ProviderLimits`);
 4. calls the model and retries transient failures (HTTP 429, 5xx, timeouts, reset
    connections, and — at most ``max_invalid`` times — answers the caller's ``parse``
-   rejected, e.g. JSON cut at ``max_tokens``) with exponential backoff —
+   rejected and every reply cut at ``max_tokens`` (``finish_reason == "length"``, rejected
+   whatever ``parse`` says)) with exponential backoff —
    ``min(max_delay, base_delay·2^(attempt-1))·(1 + jitter·u)`` where ``u`` is drawn from a
    ``numpy`` generator seeded with (seed, request key, attempt), so the schedule is the same
    on every run — or exactly the server's ``Retry-After`` when it sent one; every retry is
    logged on the ``causalcheck.llm`` logger;
 5. stores the accepted completion and adds its tokens and cost to the :class:`CostMeter`.
+   A reply cut at ``max_tokens`` is never stored, and one found in a cache written by an
+   older version is not served.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import threading
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -64,10 +68,12 @@ class RetryPolicy:
     def __post_init__(self) -> None:
         if self.max_attempts < 1:
             raise InputFormatError(f"max_attempts={self.max_attempts!r} must be >= 1")
-        if self.base_delay < 0 or self.max_delay < 0 or self.jitter < 0:
+        if not all(math.isfinite(v) and v >= 0 for v in (self.base_delay, self.max_delay, self.jitter)):
             raise InputFormatError(
-                f"base_delay={self.base_delay!r}, max_delay={self.max_delay!r}, jitter={self.jitter!r} must be >= 0"
+                f"base_delay={self.base_delay!r}, max_delay={self.max_delay!r}, jitter={self.jitter!r} must be finite and >= 0"
             )
+        if not (math.isfinite(self.timeout) and self.timeout > 0):
+            raise InputFormatError(f"timeout={self.timeout!r} must be a finite number of seconds > 0")
 
     def delay(self, key: str, attempt: int, retry_after: float | None) -> float:
         """Seconds to wait before attempt ``attempt + 1`` (``attempt`` is 1-based)."""
@@ -104,8 +110,8 @@ class Prices:
                 raise InputFormatError(
                     f"price for {name!r}={val!r} must be [input, output] or {{'input':…, 'output':…}} in $/Mtok"
                 ) from exc
-            if pair[0] < 0 or pair[1] < 0:
-                raise InputFormatError(f"price for {name!r}={val!r} must not be negative")
+            if not all(math.isfinite(x) and x >= 0 for x in pair):
+                raise InputFormatError(f"price for {name!r}={val!r} must be finite and not negative")
             out[str(name)] = pair
         return cls(out)
 
@@ -140,8 +146,8 @@ class CostMeter:
     """
 
     def __init__(self, prices: Prices | None = None, max_cost: float | None = None) -> None:
-        if max_cost is not None and max_cost < 0:
-            raise InputFormatError(f"max_cost={max_cost!r} must be >= 0")
+        if max_cost is not None and not (math.isfinite(max_cost) and max_cost >= 0):
+            raise InputFormatError(f"max_cost={max_cost!r} must be a finite number >= 0 (dollars)")
         self.prices = prices or Prices()
         self.max_cost = max_cost
         self._lock = threading.Lock()
@@ -316,6 +322,8 @@ class LLMClient:
         cache = self.cache
         if cache is not None and cache.readable:
             hit = cache.get(key)
+            if hit is not None and hit.finish_reason == "length":  # stored by an older version: never served
+                hit = None
             if hit is not None:
                 try:
                     parsed = parse(hit) if parse is not None else None
@@ -356,6 +364,8 @@ class LLMClient:
             if completion is not None:
                 self.meter.record_usage(self.provider, self.model, completion.usage)
                 try:
+                    if completion.finish_reason == "length":
+                        raise ValueError(f"reply cut at max_tokens={request.max_tokens}")
                     parsed = parse(completion) if parse is not None else None
                 except (ValueError, LLMError) as exc:
                     invalid += 1

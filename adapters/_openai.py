@@ -67,6 +67,12 @@ class OpenAICompatibleLLM:
         json_style: JsonStyle = "auto",
         extra_body: dict[str, Any] | None = None,
     ) -> None:
+        try:  # checked now, so a missing extra is a setup error (exit 2) before any item is scored
+            import openai  # noqa: F401
+        except ImportError:
+            raise LLMError(
+                f"model={provider}/{model} needs the 'openai' package: pip install 'causalcheck[llm]'"
+            ) from None
         self._model = model
         self._provider = provider
         self._base_url = base_url

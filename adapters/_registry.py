@@ -21,7 +21,6 @@ concurrency limits, the retry policy and the :class:`CostMeter`.
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import os
 from collections.abc import Mapping
@@ -161,12 +160,11 @@ class LLMRun:
 
 
 def _load_prices(path: str | None) -> Prices | None:
+    from causalcheck import safejson
+
     if not path:
         return None
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise InputFormatError(f"prices={path!r} must be a readable JSON file: {exc}") from exc
+    data = safejson.load_file(path, what="--prices")
     if not isinstance(data, dict):
         raise InputFormatError(f"prices={path!r} must hold a JSON object")
     return Prices.from_mapping(data)
@@ -174,10 +172,18 @@ def _load_prices(path: str | None) -> Prices | None:
 
 def llm_run_from_args(args: argparse.Namespace) -> LLMRun:
     """Build the :class:`LLMRun` that :func:`add_llm_arguments`' options describe."""
+    import math
+
     if args.max_retries < 0:
         raise InputFormatError(f"--max-retries={args.max_retries!r} must be >= 0")
-    if args.timeout <= 0:
-        raise InputFormatError(f"--timeout={args.timeout!r} must be > 0")
+    if not (math.isfinite(args.timeout) and args.timeout > 0):
+        raise InputFormatError(f"--timeout={args.timeout!r} must be a finite number of seconds > 0")
+    if not (math.isfinite(args.retry_base_delay) and args.retry_base_delay >= 0):
+        raise InputFormatError(f"--retry-base-delay={args.retry_base_delay!r} must be a finite number of seconds >= 0")
+    if args.max_cost is not None and not (math.isfinite(args.max_cost) and args.max_cost >= 0):
+        raise InputFormatError(f"--max-cost={args.max_cost!r} must be a finite number of dollars >= 0")
+    if args.concurrency < 1:
+        raise InputFormatError(f"--concurrency={args.concurrency!r} must be >= 1")
     retry = RetryPolicy(
         max_attempts=args.max_retries + 1, base_delay=args.retry_base_delay, seed=args.retry_seed, timeout=args.timeout
     )

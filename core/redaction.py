@@ -1,7 +1,8 @@
 """Keeping API keys out of everything causalcheck writes.
 
-Keys reach causalcheck only through the environment or ``--api-key`` and are handed to the
-provider client; they are never part of a request, a cache key, a cache row or a result.
+Keys reach causalcheck only through the environment (``OPENAI_API_KEY``,
+``OPENROUTER_API_KEY``, ``ANTHROPIC_API_KEY``; there is no key option on the command line) and are
+handed to the provider client; they are never part of a request, a cache key, a cache row or a result.
 What can still leak is an error message: some providers echo (part of) a bad key back in a
 401 body.  :func:`redact` scrubs every registered secret and anything shaped like a provider
 key from a text, and :class:`RedactingFilter` applies it to every log record of the

@@ -16,6 +16,7 @@ from causalcheck.adapters import (
     Request,
     RetryPolicy,
     ScriptedLLM,
+    Usage,
     make_llm,
     request_key,
     run_sync,
@@ -45,13 +46,16 @@ def test_key_depends_on_every_part_of_the_call() -> None:
 
 
 def test_put_get_round_trip(tmp_path: Path) -> None:
-    """A stored completion comes back marked cached, with its usage and finish reason."""
+    """A stored completion comes back marked cached, with its usage and finish reason; a reply cut at
+    max_tokens is never stored."""
     cache = CallCache(tmp_path / "c.sqlite")
-    comp = truncated("abcdef", 3)
+    comp = Completion("abc", Usage(5, 3), "content_filter")
     cache.put("k", "fake", "", "m", _req(), comp)
     got = cache.get("k")
     assert got is not None and got.cached
-    assert (got.text, got.finish_reason, got.usage) == ("abc", "length", comp.usage)
+    assert (got.text, got.finish_reason, got.usage) == ("abc", "content_filter", comp.usage)
+    cache.put("cut", "fake", "", "m", _req(), truncated("abcdef", 3))
+    assert cache.get("cut") is None
     assert cache.get("other") is None and len(cache) == 1
 
 

@@ -243,13 +243,13 @@ def test_cli_resume_retries_failed_items(tmp_path: Path) -> None:
     first = bench.items[0]
     answers.write_text(json.dumps({"id": first.key, "answer": ""}) + "\n", encoding="utf-8")
     args = ["explain", "score", "--benchmark", "demo", "--answers", str(answers), "--out", str(tmp_path / "o"), "--limit", "2"]
-    assert main(args) == 0
+    assert main(args) == 2  # nothing could be scored; the result file still lists both failures
     payload = json.loads((tmp_path / "o" / "a_metrics_offline.json").read_text(encoding="utf-8"))
     assert payload["state"]["failed"] == 2 and payload["meta"]["failure_count"] == 2
-    assert payload["failures"][0]["evaluation_error"].startswith("missing answer")
+    assert payload["failures"][0]["evaluation_error"] == "missing answer: the answer is empty"
     good = _demo()[1]["demo-strong"][first.key]
     answers.write_text(json.dumps({"id": first.key, "answer": good}) + "\n", encoding="utf-8")
-    assert main(args) == 0
+    assert main(args) == 1  # one item scored, one still without an answer
     payload = json.loads((tmp_path / "o" / "a_metrics_offline.json").read_text(encoding="utf-8"))
     assert payload["state"]["succeeded"] == 1 and payload["state"]["failed"] == 1
     assert payload["items"][0]["canonical_id"] == first.key

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 from causalcheck.cli import main
-from causalcheck.errors import InputFormatError
 from causalcheck.explain.replay import replay_file, replay_payload
 
 
@@ -66,12 +66,15 @@ def test_cli_replay_exit_code_and_outputs(whatif_result: Path, tmp_path: Path, c
     assert [i["total_score"] for i in written["items"]] == [i["total_score"] for i in recorded["items"]]
 
 
-def test_replay_rejects_non_result_files(tmp_path: Path) -> None:
-    """A file that is not a result file gives InputFormatError naming the problem (CLI exit 2)."""
+def test_replay_rejects_non_result_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An item that is not a judged result item is listed as not replayable with the reason; nothing replayed -> exit 2."""
     bad = tmp_path / "x.json"
     bad.write_text('{"items": [{"id": 1, "question": "q"}]}', encoding="utf-8")
-    with pytest.raises(InputFormatError, match=r"metrics\.pm"):
-        replay_file(bad)
+    report = replay_file(bad)
+    assert not report.items and not report.ok
+    assert report.unreplayed[0]["key"] == "1" and "metrics.pm" in report.unreplayed[0]["error"]
+    assert main(["explain", "replay", str(bad)]) == 2
+    assert "item '1' could not be replayed" in capsys.readouterr().err
     assert main(["explain", "replay", str(tmp_path / "missing.json")]) == 2
 
 
@@ -87,19 +90,84 @@ def test_replay_of_an_offline_result_file(tmp_path: Path) -> None:
     ("path", "value", "match"),
     [
         (("metrics", "rm", "criterion_evaluations", 0, "score"), "seven", "must be an integer"),
+        (("parsed_rst", "tree"), "x", "parsed_rst.tree='x' must be an object"),
+        (("parsed_rst", "edus"), 5, "parsed_rst.edus=5 must be a list"),
         (("pm_score",), None, "pm_score=None"),
         (("metrics", "pm", "graph"), 5, "parsed_dag=5"),
     ],
 )
-def test_replay_of_corrupt_records_raises_input_errors(whatif_result: Path, path: tuple, value: object, match: str) -> None:
-    """A corrupted recorded value raises InputFormatError naming it, never another exception."""
+def test_replay_of_corrupt_records_lists_the_item_and_replays_the_rest(whatif_result: Path, path: tuple, value: object, match: str) -> None:
+    """A corrupted recorded value makes that item unreplayable with a message naming it; the other items are replayed."""
     payload = json.loads(whatif_result.read_text(encoding="utf-8"))
     target = payload["items"][0]
     for key in path[:-1]:
         target = target[key]
     target[path[-1]] = value
-    with pytest.raises(InputFormatError, match=match):
-        replay_payload(payload)
+    report = replay_payload(payload)
+    assert len(report.items) == len(payload["items"]) - 1 and not report.ok
+    [bad] = report.unreplayed
+    assert bad["key"] == payload["items"][0]["canonical_id"] and re.search(match, bad["error"])
+
+
+_WRONG_TYPES: list[object] = [None, True, 7.5, "x", [], {"a": 1}, 10**60]
+
+
+def _paths(obj: object, prefix: tuple = ()) -> list[tuple]:
+    out = [prefix] if prefix else []
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out += _paths(v, (*prefix, k))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj[:2]):
+            out += _paths(v, (*prefix, i))
+    return out
+
+
+def test_every_field_of_a_damaged_result_file_can_have_the_wrong_type(whatif_result: Path) -> None:
+    """Replacing any field of a recorded item (or the file) by a value of another type never raises anything
+    but InputFormatError; the damaged item is listed as unreplayable (wrong-typed fields crashed replay with exit 70)."""
+    import copy
+
+    from causalcheck.errors import CausalCheckError
+
+    payload = json.loads(whatif_result.read_text(encoding="utf-8"))
+    crashes = []
+    for item in (payload["items"][0], payload["items"][4]):  # a heuristic and a parser item
+        for path in _paths(item):
+            for value in _WRONG_TYPES:
+                damaged = copy.deepcopy(item)
+                target = damaged
+                for key in path[:-1]:
+                    target = target[key]
+                target[path[-1]] = value
+                try:
+                    replay_payload({"meta": payload["meta"], "state": {}, "items": [damaged]})
+                except CausalCheckError:
+                    pass
+                except Exception as exc:
+                    crashes.append((path, value, f"{type(exc).__name__}: {exc}"))
+    for key in ("meta", "state", "summary", "failures", "items"):
+        for value in _WRONG_TYPES:
+            top = {**payload, "items": payload["items"][:1], key: value}
+            try:
+                replay_payload(top)
+            except CausalCheckError:
+                pass
+            except Exception as exc:
+                crashes.append(((key,), value, f"{type(exc).__name__}: {exc}"))
+    assert crashes == []
+
+
+def test_a_float_where_an_integer_is_recorded_is_refused_not_truncated(whatif_result: Path) -> None:
+    """A criterion score of 7.5 is reported as not an integer (it was silently truncated to 7); 7.0 reads as 7."""
+    payload = json.loads(whatif_result.read_text(encoding="utf-8"))
+    item = payload["items"][0]
+    item["metrics"]["rm"]["criterion_evaluations"][0]["score"] = 7.5
+    report = replay_payload({"items": [item], "state": {}})
+    assert "must be an integer" in report.unreplayed[0]["error"]
+    scores = item["metrics"]["rm"]["criterion_evaluations"]
+    scores[0]["score"] = float(item["metrics"]["rm"]["criterion_scores"][0])
+    assert replay_payload({"items": [item], "state": {}}).items[0].match
 
 
 def test_our_result_files_record_pm_mode_and_replay_with_it(tmp_path):

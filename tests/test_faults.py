@@ -212,7 +212,7 @@ def test_sigkill_and_resume_lose_and_duplicate_nothing(tmp_path: Path) -> None:
         proc = subprocess.Popen(_answer_cmd(port, bench, out, cache), env=env, stderr=subprocess.DEVNULL)
         deadline = time.time() + 60
         while time.time() < deadline:
-            if out.exists() and len(out.read_text().splitlines()) >= 3:
+            if out.exists() and len(read_answer_journal(out)[0]) >= 3:
                 break
             time.sleep(0.02)
         os.kill(proc.pid, signal.SIGKILL)
@@ -224,15 +224,17 @@ def test_sigkill_and_resume_lose_and_duplicate_nothing(tmp_path: Path) -> None:
         assert resumed.returncode == 0, resumed.stderr
         summary = json.loads(resumed.stdout.strip().splitlines()[-1])
         assert summary["skipped"] == killed_with and summary["answered"] == n - killed_with
-        keys = [json.loads(x)["canonical_id"] for x in out.read_text().splitlines()]
+        lines = [json.loads(x) for x in out.read_text().splitlines()]
+        keys = [r["canonical_id"] for r in lines if "causalcheck_run" not in r]
         assert sorted(keys) == [f"q{i:03d}" for i in range(1, n + 1)]
+        assert [r["causalcheck_run"]["command"] for r in lines if "causalcheck_run" in r] == ["explain answer"] * 2
 
         out.unlink()
         warm = subprocess.run(_answer_cmd(port, bench, out, cache), env=env, capture_output=True, text=True, timeout=120)
         assert warm.returncode == 0, warm.stderr
         warm_summary = json.loads(warm.stdout.strip().splitlines()[-1])
         assert warm_summary["accounting"]["calls"] == 0 and warm_summary["accounting"]["cache_hits"] == n
-        assert len(out.read_text().splitlines()) == n
+        assert len(out.read_text().splitlines()) == n + 1  # the run header, then one line per item
         for f in (out, cache):
             assert b"sk-planted-KEY" not in f.read_bytes()
         assert "sk-planted-KEY" not in resumed.stderr + resumed.stdout + warm.stderr

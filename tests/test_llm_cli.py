@@ -106,8 +106,8 @@ def test_explain_answer_command(tmp_path: Path) -> None:
                   "--out", str(tmp_path / "b.jsonl"), "--cache-mode", "off", "--prices", str(prices),
                   "--max-cost", "1", "--concurrency", "1"]  # fmt: skip
         assert main(capped) == 3
-    assert len(out.read_text().splitlines()) == 2
-    assert 1 <= len((tmp_path / "b.jsonl").read_text().splitlines()) < 12
+    assert len(out.read_text().splitlines()) == 3  # the run header and one line per item
+    assert 2 <= len((tmp_path / "b.jsonl").read_text().splitlines()) < 13
 
 
 def test_lab_run_llm_agent(tmp_path: Path) -> None:

@@ -100,17 +100,24 @@ _TERMINATORS = re.compile(r"[.!?\n]")
 
 
 def _has_injection(text: str) -> bool:
-    """True when some sentence matches :data:`INJECTION`; only sentences holding a trigger word are tested."""
+    """True when some sentence matches :data:`INJECTION`; only sentences holding a trigger word are
+    tested, each once (the sentence bounds come from one scan: linear in the text, however many
+    trigger words it repeats)."""
+    from bisect import bisect_left
+
     lower = text.lower()
+    if not any(word in lower for word in _INJECTION_WORDS):
+        return False
+    ends = [m.start() for m in _TERMINATORS.finditer(lower)]
     tested: set[int] = set()
     for word in _INJECTION_WORDS:
         pos = lower.find(word)
         while pos >= 0:
-            start = max(lower.rfind(c, 0, pos) for c in ".!?\n") + 1
+            k = bisect_left(ends, pos)
+            start = ends[k - 1] + 1 if k else 0
             if start not in tested:
                 tested.add(start)
-                m = _TERMINATORS.search(lower, pos)
-                end = m.end() if m else len(lower)
+                end = ends[k] + 1 if k < len(ends) else len(lower)
                 if INJECTION.search(text, start, end):
                     return True
             pos = lower.find(word, pos + len(word))

@@ -11,10 +11,15 @@ JSON line per finished item to FILE::
 
 The file is read by ``explain score --answers FILE`` like the official runner JSON.
 
-Resuming (``--resume``): the file is first compacted — the last ``ok`` line of every item is
-kept, failed lines and a line torn by a killed process are dropped (atomic rewrite) — then
-only the items without an ``ok`` line are asked, so a run killed at any moment and resumed
-loses nothing and duplicates nothing.  Calls go through the call cache, so a warm re-run
+Each session first appends one provenance line ``{"causalcheck_run": {...}}`` (version,
+command, options, time, the benchmark's SHA-256), which readers of answer files skip.
+
+Resuming (``--resume``): the options are checked, then the file is compacted — the provenance
+lines and the last ``ok`` line of every item are kept, failed lines and a line torn by a killed
+process are dropped (atomic rewrite) — then only the items without an ``ok`` line are asked, so
+a run killed at any moment and resumed loses nothing and duplicates nothing.  One process
+writes a given answer file at a time (:class:`AnswerFileLock`).  A reply cut at
+``max_tokens`` is asked again and never stored.  Calls go through the call cache, so a warm re-run
 makes zero calls, and an answer that was received just before a kill is not paid twice.
 """
 
@@ -22,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -33,9 +37,11 @@ from causalcheck.errors import BudgetExceededError, InputFormatError
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.explain.data import WhatIfItem
+    from causalcheck.files import Provenance
     from causalcheck.protocols import LLM, Completion
 
 __all__ = [
+    "AnswerFileLock",
     "AnswerRunSummary",
     "add_answer_arguments",
     "answer_messages",
@@ -75,11 +81,14 @@ class AnswerRunSummary:
     total: int
     stopped: str | None
     accounting: Mapping[str, Any]
+    #: ``(item key, reason)`` of every item that failed in this run.
+    failures: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
             "answered": self.answered,
             "failed": self.failed,
+            "failures": [{"key": k, "error": e} for k, e in self.failures],
             "skipped": self.skipped,
             "total": self.total,
             "stopped": self.stopped,
@@ -88,25 +97,33 @@ class AnswerRunSummary:
 
 
 def read_answer_journal(path: Path) -> tuple[dict[str, dict[str, Any]], int]:
-    """``({key: last ok record}, lines dropped)`` from an answer file; torn and failed lines are dropped."""
+    """``({key: last ok record}, lines dropped)`` from an answer file; torn and failed lines are dropped.
+
+    The provenance lines of earlier sessions (:func:`~causalcheck.explain.data.is_run_header`) are
+    neither records nor dropped.  The file is read with :func:`causalcheck.files.read_input_text`
+    and :mod:`causalcheck.safejson`.
+    """
+    from causalcheck import safejson
+    from causalcheck.explain.data import is_run_header
+    from causalcheck.files import read_input_text
+
     done: dict[str, dict[str, Any]] = {}
     dropped = 0
     if not path.exists():
         return done, 0
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputFormatError(f"out={str(path)!r} cannot be read as an answer file: {exc}") from exc
-    for line in text.splitlines():
+    text = read_input_text(path, what="answer file --out")
+    for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            rec = json.loads(line)
-        except json.JSONDecodeError:
-            dropped += 1
+            rec = safejson.loads(line, source=f"{path}:{n}")
+        except safejson.JSONSyntaxError:
+            dropped += 1  # a line torn by a killed process
+            continue
+        if isinstance(rec, dict) and is_run_header(rec):
             continue
         if not isinstance(rec, dict) or "model_answer" not in rec:
-            raise InputFormatError(f"out={str(path)!r} line={line[:60]!r} is not an answer record")
+            raise InputFormatError(f"out={str(path)!r} line {n}={line[:60]!r} is not an answer record")
         key = str(rec.get("canonical_id") or rec.get("id"))
         if rec.get("status") == "ok" and isinstance(rec.get("model_answer"), str) and rec["model_answer"].strip():
             done[key] = rec
@@ -115,14 +132,38 @@ def read_answer_journal(path: Path) -> tuple[dict[str, dict[str, Any]], int]:
     return done, dropped
 
 
-def _compact(path: Path, done: Mapping[str, Mapping[str, Any]]) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as fh:
-        for rec in done.values():
-            fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+class AnswerFileLock:
+    """One writer per answer file: a :class:`causalcheck.files.RunLock` on ``.<name>.lock`` next to it
+    (answer files of different models in one folder can be written at the same time)."""
+
+    def __init__(self, path: Path, command: str) -> None:
+        from causalcheck.files import RunLock
+
+        file_name = path.name
+
+        class _Lock(RunLock):
+            @property
+            def path(self) -> Path:
+                return self.folder / f".{file_name}.lock"
+
+        self.file = path
+        self._lock = _Lock(path.parent, command=command)
+
+    def __enter__(self) -> AnswerFileLock:
+        from causalcheck.files import RunLockedError
+
+        try:
+            self._lock.acquire()
+        except RunLockedError as exc:
+            holder = str(exc).split(" (", 1)[1].split(");", 1)[0] if " (" in str(exc) else "another process"
+            raise RunLockedError(
+                f"out={str(self.file)!r} is being written by another causalcheck process ({holder}); "
+                "wait for it to finish or write to another file"
+            ) from None
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._lock.release()
 
 
 def _record(item: WhatIfItem, model: str, completion: Completion | None, error: str | None) -> dict[str, Any]:
@@ -141,6 +182,10 @@ def _record(item: WhatIfItem, model: str, completion: Completion | None, error: 
 
 
 def _accept(c: Completion) -> None:
+    """An answer must be complete and non-empty: a reply cut at ``max_tokens`` is asked again, never stored."""
+    from causalcheck.explain.llm import reject_truncated
+
+    reject_truncated(c)
     if not c.text.strip():
         raise ValueError(f"empty answer (finish_reason={c.finish_reason!r})")
 
@@ -154,36 +199,48 @@ async def generate_answers(
     temperature: float = DEFAULT_TEMPERATURE,
     max_tokens: int = DEFAULT_MAX_TOKENS,
     resume: bool = False,
+    provenance: Provenance | None = None,
 ) -> AnswerRunSummary:
-    """Answer every item not yet answered in *out* (see the module docstring)."""
+    """Answer every item not yet answered in *out* (see the module docstring).
+
+    The caller holds the file's lock (:class:`AnswerFileLock`; :func:`run_answer` does).
+    *provenance*, when given, is appended first as this session's run header line.
+    """
     import asyncio
 
+    from causalcheck.explain.data import RUN_HEADER_KEY
+    from causalcheck.files import append_line
     from causalcheck.protocols import LLMError, Request, complete_parsed, meter_summary
     from causalcheck.redaction import redact
 
     path = Path(out)
     if path.exists() and not resume:
         raise InputFormatError(f"out={str(path)!r} exists; pass --resume to continue it or choose another file")
-    done, _ = read_answer_journal(path) if resume else ({}, 0)
-    if resume and path.exists():
-        _compact(path, done)
+    if path.is_dir():
+        raise InputFormatError(f"out={str(path)!r} is a folder; --out names the answer file")
     if not 0.0 <= temperature <= 2.0:
         raise InputFormatError(f"temperature={temperature!r} must be in [0, 2]")
     if max_tokens < 1:
         raise InputFormatError(f"max_tokens={max_tokens!r} must be a positive integer")
+    done, _ = read_answer_journal(path) if resume else ({}, 0)
+    headers = _headers(path) if resume else []
+    if resume and path.exists():  # the ok answers (and the provenance of the sessions that wrote them) only
+        _compact(path, headers, done)
     name = model_name or f"{llm.provider}/{llm.model}"
     todo = [it for it in items if it.key not in done]
     counts = {"ok": 0, "failed": 0}
+    failed: list[tuple[str, str]] = []
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fh = path.open("a", encoding="utf-8")
+        if provenance is not None:
+            append_line(path, json.dumps({RUN_HEADER_KEY: provenance.to_json()}, ensure_ascii=False))
+        elif not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.touch()
     except OSError as exc:
-        raise InputFormatError(f"out={str(path)!r} cannot be written: {exc}") from exc
+        raise InputFormatError(f"out={str(path)!r} cannot be written: {exc.strerror or exc}") from exc
 
     def write(rec: dict[str, Any]) -> None:
-        fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
-        fh.flush()
-        os.fsync(fh.fileno())
+        append_line(path, json.dumps(rec, ensure_ascii=False))
 
     async def one(item: WhatIfItem) -> None:
         req = Request.chat(answer_messages(item), temperature=temperature, max_tokens=max_tokens)
@@ -193,7 +250,9 @@ async def generate_answers(
             raise
         except (LLMError, ValueError) as exc:
             counts["failed"] += 1
-            write(_record(item, name, None, redact(str(exc))[:500]))
+            reason = redact(str(exc))[:500]
+            failed.append((item.key, reason))
+            write(_record(item, name, None, reason))
             return
         counts["ok"] += 1
         write(_record(item, name, comp, None))
@@ -206,13 +265,46 @@ async def generate_answers(
                 await fut
             except BudgetExceededError as exc:
                 stopped = str(exc)
-                for t in tasks:
-                    t.cancel()
-                await asyncio.gather(*tasks, return_exceptions=True)
                 break
-    finally:
-        fh.close()
-    return AnswerRunSummary(counts["ok"], counts["failed"], len(items) - len(todo), len(items), stopped, meter_summary(llm))
+    finally:  # a stop, Ctrl-C or an error: no call is left running behind the caller's back
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    order = {it.key: i for i, it in enumerate(items)}
+    failed.sort(key=lambda f: order.get(f[0], len(order)))
+    return AnswerRunSummary(
+        counts["ok"], counts["failed"], len(items) - len(todo), len(items), stopped, meter_summary(llm), tuple(failed)
+    )
+
+
+def _headers(path: Path) -> list[str]:
+    """The provenance lines of earlier sessions in an answer file, as written."""
+    from causalcheck import safejson
+    from causalcheck.explain.data import RUN_HEADER_KEY, is_run_header
+    from causalcheck.files import read_input_text
+
+    if not path.exists():
+        return []
+    out = []
+    for line in read_input_text(path, what="answer file --out").splitlines():
+        if RUN_HEADER_KEY not in line:
+            continue
+        try:
+            obj = safejson.loads(line)
+        except InputFormatError:
+            continue
+        if isinstance(obj, dict) and is_run_header(obj):
+            out.append(line)
+    return out
+
+
+def _compact(path: Path, headers: Sequence[str], done: Mapping[str, Mapping[str, Any]]) -> None:
+    """Rewrite *path* with the run headers and the ok records only, atomically
+    (:func:`causalcheck.files.atomic_write_text`: a failure leaves the file as it was)."""
+    from causalcheck.files import atomic_write_text
+
+    body = "".join(h + "\n" for h in headers) + "".join(json.dumps(rec, ensure_ascii=False) + "\n" for rec in done.values())
+    atomic_write_text(path, body)
 
 
 def add_answer_arguments(parser: argparse.ArgumentParser) -> None:
@@ -243,25 +335,47 @@ def run_answer(args: argparse.Namespace, *, llm_override: LLM | None = None) -> 
     setup_llm_logging()
     if args.limit is not None and args.limit < 1:
         raise InputFormatError(f"--limit={args.limit!r} must be a positive integer")
-    bench = load_benchmark(args.benchmark)
+    from causalcheck.files import Provenance
+
+    provenance = Provenance(
+        command="explain answer",
+        options={
+            "model": args.model,
+            "benchmark": str(args.benchmark),
+            "resume": args.resume,
+            "temperature": args.temperature,
+            "max_tokens": args.max_tokens,
+            "limit": args.limit,
+            "cache_mode": getattr(args, "cache_mode", None),
+        },
+    )
+    bench = load_benchmark(args.benchmark, record=provenance)
     items = list(bench.items[: args.limit] if args.limit else bench.items)
     run = llm_run_from_args(args)
     client = run.client(llm_override or args.model)
-    summary = run_sync(
-        generate_answers(
-            items,
-            client,
-            args.out,
-            model_name=args.model,
-            temperature=args.temperature,
-            max_tokens=args.max_tokens,
-            resume=args.resume,
+    out = Path(args.out)
+    with AnswerFileLock(out, command="causalcheck explain answer"):
+        summary = run_sync(
+            generate_answers(
+                items,
+                client,
+                out,
+                model_name=args.model,
+                temperature=args.temperature,
+                max_tokens=args.max_tokens,
+                resume=args.resume,
+                provenance=provenance,
+            )
         )
-    )
     print(json.dumps(summary.to_json(), sort_keys=True))
+    for key, reason in summary.failures:
+        print(f"causalcheck: item {key!r} failed: {reason}", file=sys.stderr)
     if summary.stopped:
         print(f"causalcheck: stopped: {summary.stopped}; resume with --resume", file=sys.stderr)
         return 3
+    if summary.failed and not summary.answered and not summary.skipped:
+        print("causalcheck: error: no item could be answered (see above)", file=sys.stderr)
+        return 2
     return 1 if summary.failed else 0
 
 

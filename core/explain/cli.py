@@ -14,7 +14,10 @@ resumable result files — is :func:`causalcheck.explain.run.score_answers`, and
 and judges come from the back-end registry there (:func:`causalcheck.explain.run.make_judges`;
 a back-end adds its options, e.g. the LLM judges' ``--judge`` / ``--parser``, through
 :func:`causalcheck.explain.run.argument_hooks`).  A resumed run re-scores failed and
-degraded items.  Exit codes: 0 done, 1 replay mismatch, 2 bad input (see :mod:`causalcheck.cli`).
+degraded items.  Exit codes (:func:`exit_code`): 0 every item scored (replay: reproduced);
+1 some item failed or was skipped (an answer id matching no item; an item that cannot be
+replayed; a replay mismatch), each named on stderr and in the result file; 2 nothing could be
+scored, or bad input; 3 stopped on a limit (see :mod:`causalcheck.cli`).
 """
 
 from __future__ import annotations
@@ -25,14 +28,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from causalcheck.explain.run import argument_hooks, make_judges, score_answers
+from causalcheck.explain.run import ScoredSet, argument_hooks, make_judges, score_answers
 
 if TYPE_CHECKING:  # pragma: no cover
     from types import ModuleType
 
-    from causalcheck.explain.scoring import Summary
-
-__all__ = ["register"]
+__all__ = ["exit_code", "register"]
 
 
 def _positive(text: str) -> int:
@@ -93,21 +94,28 @@ def _pct(x: float | None) -> str:
     return "      –" if x is None else f"{100 * x:7.2f}"
 
 
-def _table(summaries: Sequence[tuple[str, Summary]]) -> str:
+def _table(results: Sequence[ScoredSet]) -> str:
     lines = [f"{'answers':<18} {'domain':<8} {'n':>3} {'PM':>7} {'RM':>7} {'Final':>7}"]
-    for name, s in summaries:
+    for res in results:
+        name, s = res.model, res.summary
         for row in s.rows:
             lines.append(f"{name:<18} {row.bucket:<8} {row.n:>3} {_pct(row.pm)} {_pct(row.rm)} {_pct(row.final)}")
         if s.n_failed:
             lines.append(f"{name:<18} {s.n_failed} item(s) failed (see failures in the result file)")
         if s.n_degraded:
             lines.append(f"{name:<18} {s.n_degraded} item(s) degraded: a parser or judge fallback was used")
+        if res.unmatched:
+            lines.append(f"{name:<18} {len(res.unmatched)} answer(s) match no benchmark item and were not scored")
     return "\n".join(lines)
+
+
+def _say(text: str) -> None:
+    print(f"causalcheck: {text}", file=sys.stderr)
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
     judges = make_judges(args)
-    summaries = score_answers(
+    results = score_answers(
         args.benchmark,
         args.answers,
         args.out,
@@ -122,16 +130,38 @@ def _cmd_score(args: argparse.Namespace) -> int:
         resume=not args.fresh,
         log=lambda s: print(s, file=sys.stderr),
     )
-    print(_table(summaries))
+    print(_table(results))
     if judges.on_done is not None:
         judges.on_done()
-    return 0
+    for res in results:
+        for key, reason in res.failed:
+            _say(f"{res.model}: item {key!r} failed: {reason}")
+        for key in res.unmatched:
+            _say(f"{res.model}: answer id {key!r} matches no benchmark item; it was not scored")
+        for key, reason in res.degraded:
+            _say(f"{res.model}: item {key!r} degraded: {reason}")
+    return exit_code(sum(r.summary.n_items for r in results), any(r.problems for r in results))
+
+
+def exit_code(n_scored: int, problems: bool) -> int:
+    """The explain commands' exit code: 2 when nothing could be scored, 1 when some item failed or
+    was skipped, else 0 (usage errors and unreadable inputs exit 2 earlier, through the error)."""
+    if n_scored == 0:
+        _say("error: nothing could be scored (every item failed or was skipped; see above)")
+        return 2
+    return 1 if problems else 0
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     from causalcheck.explain.replay import replay_file
+    from causalcheck.files import Provenance
 
+    provenance = Provenance(
+        command="explain replay",
+        options={"result": str(args.result), "pm_mode": args.pm_mode, "parse_check": not args.no_parse_check},
+    )
     report = replay_file(args.result, pm_mode=args.pm_mode, check_parse=not args.no_parse_check)
+    provenance.add_input(args.result)
     print(f"{'item':<40} {'source':<9} {'PM':>8} {'RM':>8} {'Final':>8}  match")
     for it in report.items:
         pm, rm, fin = it.replayed
@@ -142,15 +172,24 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         f"summary (pm_mode={report.pm_mode}): pm_mean={s['pm_mean']!r} rm_mean={s['rm_mean']!r} "
         f"total_mean={s['total_mean']!r} n={s['n_items']} -> {'matches' if report.summary_match else 'DIFFERS from'} the recorded summary"
     )
+    for bad in report.unreplayed:
+        _say(f"item {bad['key']!r} could not be replayed: {bad['error']}")
+    for failed in report.failures:
+        key = failed.get("canonical_id") or failed.get("id")
+        _say(f"item {key!r} failed in the recorded run: {failed.get('evaluation_error')}")
     if args.out:
         from causalcheck.explain.data import Benchmark
         from causalcheck.explain.report import build_payload, markdown_report, row_of, write_json
         from causalcheck.explain.scoring import summarize
+        from causalcheck.files import RunLock, atomic_write_text
 
         out = Path(args.out)
         rows = [row_of(it.result) for it in report.items]
         bench = Benchmark(items=tuple(it.result.item for it in report.items), meta={}, source=str(report.meta.get("source_benchmark", "")))
         meta = report.meta
+        record: dict[str, Any] = {**provenance.to_json(), "unreplayed": [dict(u) for u in report.unreplayed]}
+        if isinstance(meta.get("causalcheck"), dict):  # the provenance of the file that was replayed
+            record["replayed_provenance"] = meta["causalcheck"]
         payload = build_payload(
             rows,
             bench,
@@ -159,11 +198,17 @@ def _cmd_replay(args: argparse.Namespace) -> int:
             parser_model=str(meta.get("parser_model", "parser")),
             source_answers=str(meta.get("source_answers", "")),
             timestamp=str(meta.get("timestamp", "")),
+            causalcheck=record,
         )
         payload["failures"] = [dict(f) for f in report.failures]
         payload["meta"]["task"] = "replay"
         stem = Path(args.result).stem + "_replay"
-        write_json(out / f"{stem}.json", payload)
-        (out / f"{stem}.md").write_text(markdown_report(summarize(rows), rows, title=f"replay of {Path(args.result).name}"), encoding="utf-8")
+        title = f"replay of {Path(args.result).name}"
+        with RunLock(out, command="causalcheck explain replay"):
+            write_json(out / f"{stem}.json", payload)
+            atomic_write_text(out / f"{stem}.md", markdown_report(summarize(rows), rows, title=title, causalcheck=record))
         print(f"wrote {out / stem}.json / .md", file=sys.stderr)
-    return 0 if report.ok else 1
+    if not report.items and (report.unreplayed or not report.failures):
+        _say("error: nothing could be replayed")
+        return 2
+    return 0 if report.ok and not report.failures else 1

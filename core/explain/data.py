@@ -21,17 +21,20 @@ either.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from causalcheck.errors import InputFormatError
 
+if TYPE_CHECKING:  # pragma: no cover
+    from causalcheck.files import Provenance
+
 __all__ = [
     "BAND_KEYS",
+    "RUN_HEADER_KEY",
     "Answer",
     "AnswerSet",
     "Benchmark",
@@ -41,6 +44,7 @@ __all__ = [
     "WhatIfItem",
     "bucket_of",
     "criteria_of",
+    "is_run_header",
     "load_answer_sets",
     "load_answers",
     "load_benchmark",
@@ -53,6 +57,9 @@ BAND_KEYS: tuple[str, ...] = ("1-2", "3-4", "5-6", "7-8", "9-10")
 Bucket = Literal["STEM", "HSS", "Hybrid"]
 
 DEMO = "demo"
+
+#: Key of the provenance line an ``explain answer`` session writes into its answer file.
+RUN_HEADER_KEY = "causalcheck_run"
 
 
 @dataclass(frozen=True)
@@ -239,29 +246,30 @@ def parse_item(obj: Any, index: int = 0) -> WhatIfItem:
     )
 
 
-def _read_json(path: Path) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputFormatError(f"path={str(path)!r} cannot be read: {exc.strerror or exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise InputFormatError(f"path={str(path)!r} is not UTF-8 text: {exc}") from exc
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputFormatError(
-            f"path={str(path)!r} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        ) from exc
+def _read_text(path: Path, what: str, record: Provenance | None) -> str:
+    """The text of the user's file (:func:`causalcheck.files.read_input_text`), recorded in *record* with its hash."""
+    from causalcheck.files import read_input_text
+
+    text = read_input_text(path, what=what)
+    if record is not None:
+        record.add_input(path)
+    return text
 
 
 def _demo_path(name: str) -> Path:
     return Path(str(resources.files("causalcheck") / "data" / name))
 
 
-def load_benchmark(path: str | Path) -> Benchmark:
-    """Load a WhatIfBench JSON file (``{"meta", "items"}`` or a bare item list); ``"demo"`` = bundled set."""
+def load_benchmark(path: str | Path, *, record: Provenance | None = None) -> Benchmark:
+    """Load a WhatIfBench JSON file (``{"meta", "items"}`` or a bare item list); ``"demo"`` = bundled set.
+
+    The file is read with :func:`causalcheck.files.read_input_bytes` and decoded with
+    :func:`causalcheck.safejson.loads`; *record*, when given, gets it as an input (path, SHA-256).
+    """
+    from causalcheck import safejson
+
     p = _demo_path("whatif_demo.json") if str(path) == DEMO else Path(path)
-    data = _read_json(p)
+    data = safejson.loads(_read_text(p, "benchmark", record), source=f"benchmark {str(p)!r}")
     if isinstance(data, list):
         meta: Mapping[str, Any] = {}
         raw_items: Any = data
@@ -274,7 +282,10 @@ def load_benchmark(path: str | Path) -> Benchmark:
         raise InputFormatError(f"{p}: top level={type(data).__name__!r} must be an object with 'items'")
     if not isinstance(raw_items, list):
         raise InputFormatError(f"{p}: items={raw_items!r:.80} must be a list")
-    items = tuple(parse_item(obj, i) for i, obj in enumerate(raw_items))
+    try:
+        items = tuple(parse_item(obj, i) for i, obj in enumerate(raw_items))
+    except InputFormatError as exc:
+        raise InputFormatError(f"benchmark {str(p)!r}: {exc}") from None
     keys = [it.key for it in items]
     dup = sorted({k for k in keys if keys.count(k) > 1})
     if dup:
@@ -293,31 +304,36 @@ def _answer_from_mapping(obj: Mapping[str, Any], where: str, model: str) -> Answ
     return Answer(key=str(key_value), text=text, error=None if err is None else str(err), model=model)
 
 
-def load_answer_sets(path: str | Path) -> tuple[AnswerSet, ...]:
+def is_run_header(obj: Mapping[str, Any]) -> bool:
+    """True for the provenance line ``explain answer`` writes at the start of each session (:data:`RUN_HEADER_KEY`)."""
+    return RUN_HEADER_KEY in obj and "model_answer" not in obj and "answer" not in obj
+
+
+def load_answer_sets(path: str | Path, *, record: Provenance | None = None) -> tuple[AnswerSet, ...]:
     """Load answers grouped by answering model.
 
     Accepts the official runner JSON, a JSON list, or JSONL ``{"id", "answer"}`` lines; an
     optional ``"model"`` (or ``"model_name"``) field per record splits one file into several
-    answer sets (the demo file holds three).  ``"demo"`` = the bundled demo answers.
+    answer sets (the demo file holds three).  ``"demo"`` = the bundled demo answers.  The
+    provenance lines of an ``explain answer`` file (:func:`is_run_header`) are skipped.
+    *record*, when given, gets the file as an input (path, SHA-256).
     """
+    from causalcheck import safejson
+
     p = _demo_path("whatif_demo_answers.jsonl") if str(path) == DEMO else Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputFormatError(f"path={str(p)!r} cannot be read: {exc.strerror or exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise InputFormatError(f"path={str(p)!r} is not UTF-8 text: {exc}") from exc
+    text = _read_text(p, "answers", record)
     records: list[Mapping[str, Any]] = []
     model = ""
     try:
-        whole: Any = json.loads(text)
-    except json.JSONDecodeError:
+        whole: Any = safejson.loads(text, source=f"answers {str(p)!r}")
+    except safejson.JSONSyntaxError:
         whole = None  # not one JSON document: read it as JSONL below
     if isinstance(whole, Mapping) and "items" in whole:
         if not isinstance(whole["items"], list):
             raise InputFormatError(f"{p}: items={whole['items']!r:.80} must be a list")
         meta = whole.get("meta") or {}
-        model = str(meta.get("model") or meta.get("answer_model") or "") if isinstance(meta, Mapping) else ""
+        model_value = (meta.get("model") or meta.get("answer_model") or "") if isinstance(meta, Mapping) else ""
+        model = model_value if isinstance(model_value, str) else ""
         records = [r for r in whole["items"] if isinstance(r, Mapping)]
         if len(records) != len(whole["items"]):
             raise InputFormatError(f"{p}: every entry of 'items' must be an object")
@@ -334,16 +350,20 @@ def load_answer_sets(path: str | Path) -> tuple[AnswerSet, ...]:
             if not line.strip():
                 continue
             try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputFormatError(f"{p}:{lineno}: line={line[:60]!r} is not JSON: {exc.msg}") from exc
+                obj = safejson.loads(line, source=f"{p}:{lineno}")
+            except safejson.JSONSyntaxError as exc:
+                raise InputFormatError(f"{p}:{lineno}: line={line[:60]!r} is not JSON: {exc}") from None
             if not isinstance(obj, Mapping):
                 raise InputFormatError(f"{p}:{lineno}: line={line[:60]!r} must be a JSON object")
-            records.append(obj)
+            if not is_run_header(obj):
+                records.append(obj)
     default = model or p.stem
     groups: dict[str, dict[str, Answer]] = {}
     for i, obj in enumerate(records):
-        name = str(obj.get("model") or obj.get("model_name") or default)
+        raw_name = obj.get("model") or obj.get("model_name") or default
+        if not isinstance(raw_name, str):
+            raise InputFormatError(f"{p}: answer #{i}: model={raw_name!r:.60} must be a string")
+        name = raw_name
         ans = _answer_from_mapping(obj, f"{p}: answer #{i}", name)
         groups.setdefault(name, {})[ans.key] = ans
     if not groups:
@@ -351,9 +371,9 @@ def load_answer_sets(path: str | Path) -> tuple[AnswerSet, ...]:
     return tuple(AnswerSet(answers=a, model=m, source=str(p)) for m, a in groups.items())
 
 
-def load_answers(path: str | Path, model: str | None = None) -> AnswerSet:
+def load_answers(path: str | Path, model: str | None = None, *, record: Provenance | None = None) -> AnswerSet:
     """The one answer set in *path* (or the one of *model* when the file holds several)."""
-    sets = load_answer_sets(path)
+    sets = load_answer_sets(path, record=record)
     if model is not None:
         chosen = [s for s in sets if s.model == model]
         if not chosen:

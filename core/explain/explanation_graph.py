@@ -31,10 +31,13 @@ from typing import Any
 
 from causalcheck.diagnostics import Diagnostic
 from causalcheck.errors import InputFormatError
+from causalcheck.explain._fields import as_list, as_text
 from causalcheck.graph import CausalGraph, Edge
 
 __all__ = [
     "CAUSAL_TYPES",
+    "MAX_GRAPH_EDGES",
+    "MAX_GRAPH_NODES",
     "ExplanationGraph",
     "GraphEdge",
     "GraphNode",
@@ -44,6 +47,16 @@ __all__ = [
     "graph_stats",
     "is_causal",
 ]
+
+#: Most nodes (EDUs) an explanation graph may have.  The offline segmenter cuts a
+#: ``MAX_ANSWER_CHARS`` (200 000-character) answer into at most about 20 000 EDUs of three
+#: words; a model's parser output for a 4 096-token answer has a few hundred.
+MAX_GRAPH_NODES = 20_000
+
+#: Most edges an explanation graph may have (the offline parser makes at most one relation per
+#: EDU; real parser outputs give about one edge per EDU).  Every edge is judged — with a model
+#: judge that is one call each — so a parser output that projects to more is refused.
+MAX_GRAPH_EDGES = 20_000
 
 #: Relation types the Process Metric counts (exact constant of the May-2026 evaluator).
 CAUSAL_TYPES: frozenset[str] = frozenset({"CAUSE", "CONDITION", "RESULT", "CONSEQUENCE"})
@@ -123,18 +136,24 @@ class ExplanationGraph:
 
     @classmethod
     def from_json(cls, obj: Any) -> ExplanationGraph:
-        """Read a ``parsed_dag`` object; raises :class:`InputFormatError` naming the bad entry."""
+        """Read a ``parsed_dag`` object; raises :class:`InputFormatError` naming the bad entry.
+
+        At most :data:`MAX_GRAPH_NODES` nodes and :data:`MAX_GRAPH_EDGES` edges are read.
+        """
         if not isinstance(obj, Mapping):
             raise InputFormatError(f"parsed_dag={obj!r:.80} must be an object with 'nodes' and 'edges'")
-        raw_nodes = obj.get("nodes") or []
-        raw_edges = obj.get("edges") or []
-        if not isinstance(raw_nodes, list) or not isinstance(raw_edges, list):
-            raise InputFormatError("parsed_dag nodes/edges must be lists")
+        raw_nodes = as_list(obj.get("nodes") or None, "parsed_dag.nodes")
+        raw_edges = as_list(obj.get("edges") or None, "parsed_dag.edges")
+        if len(raw_nodes) > MAX_GRAPH_NODES or len(raw_edges) > MAX_GRAPH_EDGES:
+            raise InputFormatError(
+                f"parsed_dag has {len(raw_nodes)} nodes and {len(raw_edges)} edges; the limits are "
+                f"MAX_GRAPH_NODES={MAX_GRAPH_NODES} and MAX_GRAPH_EDGES={MAX_GRAPH_EDGES}"
+            )
         nodes = []
         for n in raw_nodes:
             if not isinstance(n, Mapping) or not isinstance(n.get("id"), str):
                 raise InputFormatError(f"parsed_dag node={n!r:.80} must be an object with a string 'id'")
-            nodes.append(GraphNode(id=n["id"], text=str(n.get("text", ""))))
+            nodes.append(GraphNode(id=n["id"], text=as_text(n.get("text"), "parsed_dag node text")))
         edges = []
         for e in raw_edges:
             if not isinstance(e, Mapping) or not isinstance(e.get("source"), str) or not isinstance(e.get("target"), str):
@@ -143,8 +162,8 @@ class ExplanationGraph:
                 GraphEdge(
                     source=e["source"],
                     target=e["target"],
-                    relation_type=str(e.get("relation_type", e.get("type", ""))),
-                    reason=str(e.get("reason", "")),
+                    relation_type=as_text(e.get("relation_type", e.get("type")), "parsed_dag edge relation_type"),
+                    reason=as_text(e.get("reason"), "parsed_dag edge reason"),
                 )
             )
         return cls(nodes=tuple(nodes), edges=tuple(edges))

@@ -60,6 +60,7 @@ __all__ = [
     "parse_criterion_reply",
     "parse_yes_no",
     "parser_messages",
+    "reject_truncated",
 ]
 
 Compat = Literal["full", "anchor"]
@@ -213,7 +214,9 @@ def extract_json_object(text: str) -> dict[str, Any]:
     >>> extract_json_object('Sure! {"score": 7, "reason": "ok"} hope that helps')
     {'score': 7, 'reason': 'ok'}
 
-    Raises :class:`ValueError` when there is none (e.g. JSON cut off at ``max_tokens``).
+    Decoded with :func:`causalcheck.safejson.raw_decode` (no unbounded nesting, no huge or
+    non-finite numbers).  Raises :class:`ValueError` when there is none (e.g. JSON cut off at
+    ``max_tokens``).
     """
     from causalcheck.jsontext import first_object
 
@@ -221,6 +224,20 @@ def extract_json_object(text: str) -> dict[str, Any]:
     if obj is None:
         raise ValueError(f"reply={text[:80]!r} holds no complete JSON object")
     return obj
+
+
+def reject_truncated(completion: Completion) -> Completion:
+    """*completion* itself, unless it was cut at ``max_tokens`` (``finish_reason == "length"``):
+    then :class:`ValueError`, so the reply is asked again and never cached.
+
+    >>> reject_truncated(Completion('{"score": 7, "rea', finish_reason="length"))
+    Traceback (most recent call last):
+    ...
+    ValueError: reply cut at max_tokens (finish_reason='length'): '{"score": 7, "rea'
+    """
+    if completion.finish_reason == "length":
+        raise ValueError(f"reply cut at max_tokens (finish_reason='length'): {completion.text[-60:]!r}")
+    return completion
 
 
 def parse_criterion_reply(text: str) -> tuple[int, str, dict[str, Any]]:
@@ -235,8 +252,8 @@ def parse_criterion_reply(text: str) -> tuple[int, str, dict[str, Any]]:
         raise ValueError(f"score={raw!r} must be a number")
     try:
         value = float(raw)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise ValueError(f"score={raw!r} must be a number from 1 to 10") from None
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"score={raw!r:.40} must be a number from 1 to 10") from None
     if value != value:
         raise ValueError(f"score={raw!r} must be a number from 1 to 10")
     score = round(min(max(value, 1.0), 10.0))
@@ -272,12 +289,15 @@ class LLMParser:
         self.max_tokens = max_tokens
 
     async def aparse(self, answer: str) -> RSTRecord:
-        from causalcheck.explain.rst import parse_rst_output
+        from causalcheck.explain.rst import parse_rst_output, project_to_graph
 
         req = _request(parser_messages(answer), temperature=0.0, max_tokens=self.max_tokens)
 
         def read(c: Completion) -> RSTRecord:
-            return parse_rst_output(c.text, compat=self.compat)
+            reject_truncated(c)
+            record = parse_rst_output(c.text, compat=self.compat)
+            project_to_graph(record)  # a ProjectionLimitError (a ValueError) makes the client ask again
+            return record
 
         _, record = await complete_parsed(self.llm, req, read)
         return record
@@ -299,7 +319,7 @@ class LLMEdgeJudge:
 
         req = _request(edge_messages(question, answer, source, target, relation), temperature=0.0, max_tokens=self.max_tokens)
         try:
-            _, score = await complete_parsed(self.llm, req, lambda c: parse_yes_no(c.text))
+            _, score = await complete_parsed(self.llm, req, lambda c: parse_yes_no(reject_truncated(c).text))
         except BudgetExceededError:
             raise
         except (LLMError, ValueError) as exc:
@@ -341,7 +361,7 @@ class LLMCriterionJudge:
             json_schema=CRITERION_SCHEMA if self.use_schema else None,
         )
         try:
-            _, parsed = await complete_parsed(self.llm, req, lambda c: parse_criterion_reply(c.text))
+            _, parsed = await complete_parsed(self.llm, req, lambda c: parse_criterion_reply(reject_truncated(c).text))
         except BudgetExceededError:
             raise
         except (LLMError, ValueError) as exc:

@@ -24,13 +24,13 @@ Recorded judge failures (an edge record with ``error``; a criterion whose ``raw`
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from causalcheck.errors import DSLSyntaxError, InputFormatError
+from causalcheck.explain._fields import as_integer, as_list, as_number, as_text
 from causalcheck.explain.data import parse_item
 from causalcheck.explain.explanation_graph import ExplanationGraph
 from causalcheck.explain.judges import CriterionJudgment, EdgeJudgment
@@ -77,7 +77,10 @@ class ReplayReport:
     summary_replayed: Mapping[str, Any]
     pm_mode: PMMode
     meta: Mapping[str, Any]
+    #: The failed items the file recorded (its ``failures``), as read.
     failures: tuple[Mapping[str, Any], ...] = ()
+    #: Items that could not be replayed: ``{"key", "index", "error"}`` each.
+    unreplayed: tuple[Mapping[str, str], ...] = ()
 
     @property
     def summary_match(self) -> bool:
@@ -86,65 +89,60 @@ class ReplayReport:
 
     @property
     def ok(self) -> bool:
-        return self.summary_match and all(i.match for i in self.items)
-
-
-def _float(value: Any, where: str) -> float:
-    try:
-        return float(value)
-    except (TypeError, ValueError) as exc:
-        raise InputFormatError(f"{where}={value!r} must be a number") from exc
-
-
-def _int(value: Any, where: str) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError) as exc:
-        raise InputFormatError(f"{where}={value!r} must be an integer") from exc
+        """Every item was replayed and matches, and so does the summary."""
+        return self.summary_match and all(i.match for i in self.items) and not self.unreplayed
 
 
 def _criterion_judgments(rm: Mapping[str, Any]) -> list[CriterionJudgment]:
     out = []
-    for ev in rm.get("criterion_evaluations") or []:
+    for i, ev in enumerate(as_list(rm.get("criterion_evaluations") or None, "metrics.rm.criterion_evaluations")):
         if not isinstance(ev, Mapping):
             continue
+        where = f"metrics.rm.criterion_evaluations[{i}]"
         raw = ev.get("raw") if isinstance(ev.get("raw"), Mapping) else {}
         err = raw.get("error") if isinstance(raw, Mapping) else None
         out.append(
             CriterionJudgment(
-                score=_int(ev.get("score", 1), "criterion_evaluations[].score"),
-                reason=str(ev.get("reason", "")),
+                score=as_integer(ev.get("score", 1), f"{where}.score"),
+                reason=as_text(ev.get("reason"), f"{where}.reason"),
                 raw=dict(raw) if isinstance(raw, Mapping) else {},
                 error=None if err is None else str(err),
                 degraded=err is not None,
             )
         )
-    if not out and rm.get("criterion_scores"):
-        out = [CriterionJudgment(score=_int(s, "criterion_scores[]")) for s in rm["criterion_scores"]]
+    scores = as_list(rm.get("criterion_scores") or None, "metrics.rm.criterion_scores")
+    if not out and scores:
+        out = [CriterionJudgment(score=as_integer(s, f"metrics.rm.criterion_scores[{i}]")) for i, s in enumerate(scores)]
     return out
 
 
 def _reparse(obj: Mapping[str, Any], record: RSTRecord, graph: ExplanationGraph) -> bool | None:
-    source = str(obj.get("parsed_rst_source", record.source))
+    source = as_text(obj.get("parsed_rst_source"), "parsed_rst_source", record.source)
     recorded_rst = obj.get("parsed_rst")
     recorded_dag = obj.get("parsed_dag")
     if not isinstance(recorded_rst, Mapping) or not isinstance(recorded_dag, Mapping):
         return None
+    raw_output = as_text(obj.get("parsed_rst_raw"), "parsed_rst_raw")
     if source == "heuristic":
-        again = heuristic_fallback(str(obj.get("model_answer") or ""), obj.get("parsed_rst_error"), raw_output=str(obj.get("parsed_rst_raw") or ""))
+        error = obj.get("parsed_rst_error")
+        again = heuristic_fallback(
+            as_text(obj.get("model_answer"), "model_answer"),
+            None if error is None else as_text(error, "parsed_rst_error"),
+            raw_output=raw_output,
+        )
     elif source == "offline":  # causalcheck's own parser: its raw output is the record in text form
         try:
-            again = parse_rst_output(str(obj.get("parsed_rst_raw") or ""), compat="full")
+            again = parse_rst_output(raw_output, compat="full")
         except DSLSyntaxError:
             return False
         same_edus = [(e.id, " ".join(e.text.split())) for e in again.edus] == [
             (e.id, " ".join(e.text.split())) for e in record.edus
         ]
-        same_dag = [e.to_json() for e in project_to_graph(again).edges] == list(recorded_dag.get("edges") or [])
+        same_dag = [e.to_json() for e in project_to_graph(again).edges] == as_list(recorded_dag.get("edges") or None, "parsed_dag.edges")
         return bool(same_edus and again.relations == record.relations and same_dag)
     else:
         try:
-            again = parse_rst_output(str(obj.get("parsed_rst_raw") or ""), compat="anchor")
+            again = parse_rst_output(raw_output, compat="anchor")
         except DSLSyntaxError:
             return False
     same_rst = again.to_json() == dict(recorded_rst)
@@ -159,9 +157,7 @@ def _replay_item(obj: Mapping[str, Any], index: int, pm_mode: PMMode, check_pars
         raise InputFormatError(f"item {item.key!r}: metrics.pm is missing; not a judged result item")
     pm_rec = metrics["pm"]
     graph = ExplanationGraph.from_json(pm_rec.get("graph") or obj.get("parsed_dag"))
-    raw_edges = pm_rec.get("edges") or []
-    if not isinstance(raw_edges, list):
-        raise InputFormatError(f"item {item.key!r}: metrics.pm.edges={raw_edges!r:.60} must be a list")
+    raw_edges = as_list(pm_rec.get("edges") or None, "metrics.pm.edges")
     judgments: list[EdgeJudgment | None] = [
         None if (isinstance(e, Mapping) and e.get("score") is None) else EdgeJudgment.from_official(e) for e in raw_edges
     ]
@@ -174,11 +170,11 @@ def _replay_item(obj: Mapping[str, Any], index: int, pm_mode: PMMode, check_pars
     if cjs:
         rm, raw10 = compute_rm([c.score for c in cjs])
     else:  # holistic rubric record: the score is the judge's 0..1 number
-        rm = min(max(_float(rm_rec.get("score", 0.0), "metrics.rm.score"), 0.0), 1.0)
+        rm = min(max(as_number(rm_rec.get("score"), "metrics.rm.score", 0.0), 0.0), 1.0)
         raw10 = rm * 10
     record = RSTRecord.from_json(obj.get("parsed_rst") or {})
     parse_match = _reparse(obj, record, graph) if check_parse else None
-    answer = str(obj.get("model_answer") or "")
+    answer = as_text(obj.get("model_answer"), "model_answer")
     degraded = [f"edge #{i} judgment failed: {j.error}" for i, j in enumerate(judgments) if j is not None and j.degraded]
     degraded += [f"criterion {i} judgment failed: {c.error}" for i, c in enumerate(cjs, start=1) if c.degraded]
     if record.source == "heuristic":
@@ -199,27 +195,52 @@ def _replay_item(obj: Mapping[str, Any], index: int, pm_mode: PMMode, check_pars
         pm_mode=pm_mode,
     )
     recorded = (
-        _float(obj.get("pm_score"), "pm_score"),
-        _float(obj.get("rm_score"), "rm_score"),
-        _float(obj.get("total_score"), "total_score"),
+        as_number(obj.get("pm_score"), "pm_score"),
+        as_number(obj.get("rm_score"), "rm_score"),
+        as_number(obj.get("total_score"), "total_score"),
     )
     return ReplayItem(item.key, recorded, (pm, rm, result.final), parse_match, record.source, result)
 
 
+def _item_key(obj: Any, index: int) -> str:
+    """The item's official key for messages, or ``#index`` when it has none."""
+    if isinstance(obj, Mapping):
+        for name in ("canonical_id", "id"):
+            value = obj.get(name)
+            if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value):
+                return str(value)
+    return f"#{index}"
+
+
 def replay_payload(payload: Any, *, pm_mode: PMMode | Literal["auto"] = "auto", check_parse: bool = True) -> ReplayReport:
-    """Replay an already-loaded result object (see :func:`replay_file`)."""
+    """Replay an already-loaded result object (see :func:`replay_file`).
+
+    An item that cannot be replayed (a damaged record: a missing or wrong-typed field) does
+    not stop the others: it is listed in :attr:`ReplayReport.unreplayed` with the reason, and
+    the summary means are over the items that were replayed.
+    """
     if not isinstance(payload, Mapping) or not isinstance(payload.get("items"), list):
         raise InputFormatError("a result file must be an object with an 'items' list")
     if pm_mode not in ("auto", "causal", "all"):
         raise InputFormatError(f"pm_mode={pm_mode!r} must be 'auto', 'causal' or 'all'")
-    recorded = payload.get("meta", {}).get("pm_mode") if isinstance(payload.get("meta"), dict) else None
+    meta_obj = payload.get("meta")
+    meta: Mapping[str, Any] = meta_obj if isinstance(meta_obj, Mapping) else {}
+    recorded = meta.get("pm_mode")
     if pm_mode != "auto":
         mode: PMMode = pm_mode
     elif recorded in ("causal", "all"):
         mode = recorded  # written by causalcheck
     else:  # official files: the May-2026 layout (with "state") used the causal PM
         mode = "causal" if "state" in payload else "all"
-    items = tuple(_replay_item(obj, i, mode, check_parse) for i, obj in enumerate(payload["items"]))
+    replayed_items: list[ReplayItem] = []
+    unreplayed: list[dict[str, str]] = []
+    for i, obj in enumerate(payload["items"]):
+        try:
+            replayed_items.append(_replay_item(obj, i, mode, check_parse))
+        except InputFormatError as exc:
+            key = _item_key(obj, i)
+            unreplayed.append({"key": key, "index": str(i), "error": str(exc)})
+    items = tuple(replayed_items)
     n = len(items)
 
     def mean(values: list[float]) -> float:
@@ -233,17 +254,18 @@ def replay_payload(payload: Any, *, pm_mode: PMMode | Literal["auto"] = "auto", 
     }
     summary_obj = payload.get("summary")
     summary: Mapping[str, Any] = summary_obj if isinstance(summary_obj, Mapping) else {}
-    failures = tuple(f for f in payload.get("failures") or [] if isinstance(f, Mapping))
-    return ReplayReport(items, dict(summary), replayed, mode, dict(payload.get("meta") or {}), failures)
+    failures_obj = payload.get("failures")
+    failures = tuple(f for f in failures_obj if isinstance(f, Mapping)) if isinstance(failures_obj, list) else ()
+    return ReplayReport(items, dict(summary), replayed, mode, dict(meta), failures, tuple(unreplayed))
 
 
 def replay_file(path: str | Path, *, pm_mode: PMMode | Literal["auto"] = "auto", check_parse: bool = True) -> ReplayReport:
-    """Re-score the official result file at *path* from its recorded judgments (module docstring)."""
-    p = Path(path)
-    try:
-        payload = json.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputFormatError(f"path={str(p)!r} cannot be read: {exc.strerror or exc}") from exc
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InputFormatError(f"path={str(p)!r} is not a JSON result file: {exc}") from exc
+    """Re-score the official result file at *path* from its recorded judgments (module docstring).
+
+    The file is read with :func:`causalcheck.safejson.load_file` (regular files only, a size
+    limit, safe JSON).
+    """
+    from causalcheck import safejson
+
+    payload = safejson.load_file(path, what="result file")
     return replay_payload(payload, pm_mode=pm_mode, check_parse=check_parse)

@@ -13,8 +13,11 @@ For every answer model a run writes three files into the output folder:
   ``metrics.degraded`` / ``metrics.degraded_reasons`` (a judgment or parse fell back).
   Edges that were not judged have ``"score": null``.
 * ``<answer>_metrics_<judge>.jsonl`` — one line per finished item, appended as items
-  finish (``key``, scores, flags and the official item object), so an interrupted run
-  resumes: items already in it are not scored again.
+  finish (``key``, ``answer_sha256`` of the answer scored, scores, flags and the official item
+  object), so an interrupted run resumes: items already in it are not scored again.
+
+``meta.causalcheck`` (an addition other readers ignore) holds the provenance of the file —
+:class:`causalcheck.files.Provenance` — and what was not scored; the Markdown repeats it.
 * ``<answer>_metrics_<judge>.md`` — the per-domain table (STEM, HSS, Hybrid, Overall; PM,
   RM, Final ×100 like the paper's Table 2), failure-mode counts and a per-item table.
 """
@@ -29,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from causalcheck.errors import InputFormatError
+from causalcheck.explain._fields import as_list, as_mapping, as_number, as_text
 from causalcheck.explain.data import Benchmark
 from causalcheck.explain.scoring import FAILURE_MODES, ItemResult, Summary, summarize
 
@@ -36,6 +40,7 @@ __all__ = [
     "ResultRow",
     "build_payload",
     "item_to_official",
+    "markdown_provenance",
     "markdown_report",
     "read_rows",
     "result_stem",
@@ -62,9 +67,11 @@ def result_stem(answer_model: str, judge_model: str) -> str:
 
 
 def write_json(path: Path, data: Any) -> None:
-    """Write *data* the way the original does (UTF-8, indent 2, trailing newline)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    """Write *data* the way the original does (UTF-8, indent 2, trailing newline), atomically
+    (:func:`causalcheck.files.atomic_write_text`: the previous file survives a failed write)."""
+    from causalcheck.files import atomic_write_text
+
+    atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False) + "\n")
 
 
 def _rm_official(result: ItemResult) -> dict[str, Any]:
@@ -162,6 +169,9 @@ class ResultRow:
     degraded: bool
     error: str | None
     official: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    #: SHA-256 of the answer text the row was scored from (``""`` in rows of older versions):
+    #: the resume state of the row is written with the row, never before it.
+    answer_sha256: str = ""
 
     @property
     def ok(self) -> bool:
@@ -170,6 +180,7 @@ class ResultRow:
     def to_json(self) -> dict[str, Any]:
         return {
             "key": self.key,
+            "answer_sha256": self.answer_sha256,
             "status": self.status,
             "bucket": self.bucket,
             "pm": self.pm,
@@ -182,26 +193,31 @@ class ResultRow:
         }
 
     @classmethod
-    def from_json(cls, obj: Mapping[str, Any]) -> ResultRow:
+    def from_json(cls, obj: Any) -> ResultRow:
+        """Read one JSONL row; a missing or wrong-typed field raises :class:`InputFormatError`."""
+        if not isinstance(obj, Mapping):
+            raise InputFormatError(f"result row={obj!r:.100} must be a JSON object")
         try:
+            bucket, error = obj.get("bucket"), obj.get("error")
             return cls(
-                key=str(obj["key"]),
-                status=str(obj["status"]),
-                bucket=None if obj.get("bucket") is None else str(obj["bucket"]),
-                pm=float(obj["pm"]),
-                rm=float(obj["rm"]),
-                final=float(obj["final"]),
-                failure_modes=tuple(str(m) for m in obj.get("failure_modes", [])),
-                degraded=bool(obj.get("degraded", False)),
-                error=None if obj.get("error") is None else str(obj["error"]),
-                official=dict(obj.get("official") or {}),
+                key=as_text(obj["key"], "row key"),
+                status=as_text(obj["status"], "row status"),
+                bucket=None if bucket is None else as_text(bucket, "row bucket"),
+                pm=as_number(obj["pm"], "row pm"),
+                rm=as_number(obj["rm"], "row rm"),
+                final=as_number(obj["final"], "row final"),
+                failure_modes=tuple(as_text(m, "row failure_modes[]") for m in as_list(obj.get("failure_modes"), "row failure_modes")),
+                degraded=obj.get("degraded") is True,
+                error=None if error is None else as_text(error, "row error"),
+                official=dict(as_mapping(obj.get("official"), "row official")),
+                answer_sha256=as_text(obj.get("answer_sha256"), "row answer_sha256"),
             )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise InputFormatError(f"result row={dict(obj)!r:.100} is missing or has a bad field: {exc}") from exc
+        except KeyError as exc:
+            raise InputFormatError(f"result row={dict(obj)!r:.100} is missing the field {exc}") from None
 
 
-def row_of(result: ItemResult) -> ResultRow:
-    """The JSONL row of *result*."""
+def row_of(result: ItemResult, answer_sha256: str = "") -> ResultRow:
+    """The JSONL row of *result* (scored from the answer whose SHA-256 is *answer_sha256*)."""
     return ResultRow(
         key=result.key,
         status=result.status,
@@ -213,25 +229,36 @@ def row_of(result: ItemResult) -> ResultRow:
         degraded=result.degraded,
         error=result.error,
         official=item_to_official(result),
+        answer_sha256=answer_sha256,
     )
 
 
 def read_rows(path: Path) -> list[ResultRow]:
-    """Rows of a JSONL result file (a torn last line from an interrupted write is ignored)."""
+    """Rows of a JSONL result file (a torn last line from an interrupted write is ignored).
+
+    Read with :func:`causalcheck.files.read_input_text` and :mod:`causalcheck.safejson`: a
+    damaged line raises :class:`InputFormatError` naming the file and line.
+    """
+    from causalcheck import safejson
+    from causalcheck.files import read_input_text
+
     if not path.exists():
         return []
     rows = []
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = read_input_text(path, what="result lines").splitlines()
     for n, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
+            obj = safejson.loads(line, source=f"{path}:{n}")
+        except safejson.JSONSyntaxError as exc:
             if n == len(lines):
                 break
-            raise InputFormatError(f"{path}:{n}: line={line[:60]!r} is not JSON: {exc.msg}") from exc
-        rows.append(ResultRow.from_json(obj))
+            raise InputFormatError(f"{path}:{n}: line={line[:60]!r} is not JSON: {exc}") from None
+        try:
+            rows.append(ResultRow.from_json(obj))
+        except InputFormatError as exc:
+            raise InputFormatError(f"{path}:{n}: {exc}") from None
     return rows
 
 
@@ -245,11 +272,14 @@ def build_payload(
     source_answers: str,
     timestamp: str,
     pm_mode: str | None = None,
+    causalcheck: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The official result-file object from rows (rows keep benchmark order).
 
     *pm_mode*, when given, is recorded as ``meta.pm_mode`` (an addition to the official
     layout, which other readers ignore) so that ``explain replay`` recomputes PM the same way.
+    *causalcheck*, when given, is recorded as ``meta.causalcheck``: the provenance of the
+    file (version, command, options, time, inputs with SHA-256) and what was not scored.
     """
     order = {it.key: i for i, it in enumerate(benchmark.items)}
     rows = sorted(rows, key=lambda r: order.get(r.key, len(order)))
@@ -271,6 +301,7 @@ def build_payload(
             "concurrency": 1,
             "status": "complete" if len(rows) >= total else "partial",
             **({"pm_mode": pm_mode} if pm_mode is not None else {}),
+            **({"causalcheck": dict(causalcheck)} if causalcheck is not None else {}),
         },
         "state": {
             "total": total,
@@ -290,8 +321,37 @@ def _pct(x: float | None) -> str:
     return "–" if x is None else f"{100 * x:.2f}"
 
 
-def markdown_report(summary: Summary, rows: Sequence[ResultRow], *, title: str, pm_mode: str = "causal") -> str:
-    """Domain table, failure-mode counts and per-item table in Markdown."""
+def markdown_provenance(causalcheck: Mapping[str, Any]) -> list[str]:
+    """The ``## Provenance`` section of a report from a ``meta.causalcheck`` object (lines)."""
+    out = ["", "## Provenance", ""]
+    out.append(f"causalcheck {causalcheck.get('version', '?')}, `{causalcheck.get('command', '?')}`, {causalcheck.get('started', '?')}")
+    options = causalcheck.get("options") or {}
+    if options:
+        out.append("")
+        out.append("Options: " + ", ".join(f"`{k}={v!r}`" for k, v in options.items()))
+    inputs = causalcheck.get("inputs") or []
+    if inputs:
+        out += ["", "| Input | bytes | SHA-256 |", "|---|---:|---|"]
+        out += [f"| {i.get('path')} | {i.get('bytes')} | `{i.get('sha256')}` |" for i in inputs]
+    for key, label in (("unmatched_answers", "Answer ids that match no benchmark item (not scored)"),
+                       ("unreplayed", "Items that could not be replayed"),
+                       ("removed_stale", "Removed results of an older scoring of the same answers")):  # fmt: skip
+        values = causalcheck.get(key) or []
+        if values:
+            out += ["", f"{label}:", ""]
+            out += [f"- {v['key']}: {v['error']}" if isinstance(v, Mapping) else f"- {v}" for v in values]
+    return out
+
+
+def markdown_report(
+    summary: Summary,
+    rows: Sequence[ResultRow],
+    *,
+    title: str,
+    pm_mode: str = "causal",
+    causalcheck: Mapping[str, Any] | None = None,
+) -> str:
+    """Domain table, failure-mode counts and per-item table in Markdown (and the provenance, when given)."""
     out = [f"# {title}", "", "| Domain | n | PM | RM | Final |", "|---|---:|---:|---:|---:|"]
     for row in summary.rows:
         name = f"**{row.bucket}**" if row.bucket == "Overall" else row.bucket
@@ -310,4 +370,6 @@ def markdown_report(summary: Summary, rows: Sequence[ResultRow], *, title: str, 
             out.append(f"| {r.key} | {r.bucket or '?'} | – | – | – | failed: {r.error} |")
     if summary.n_failed:
         out += ["", f"{summary.n_failed} item(s) failed and are not in the means."]
+    if causalcheck is not None:
+        out += markdown_provenance(causalcheck)
     return "\n".join(out) + "\n"

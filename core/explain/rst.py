@@ -45,12 +45,23 @@ from itertools import pairwise
 from typing import Any, Literal
 
 from causalcheck.errors import DSLSyntaxError, InputFormatError
-from causalcheck.explain.explanation_graph import ExplanationGraph, GraphEdge, GraphNode
+from causalcheck.explain._fields import as_integer, as_list, as_mapping, as_text
+from causalcheck.explain.explanation_graph import (
+    MAX_GRAPH_EDGES,
+    MAX_GRAPH_NODES,
+    ExplanationGraph,
+    GraphEdge,
+    GraphNode,
+)
 
 __all__ = [
     "EDU",
+    "MAX_PROJECTION_PAIRS",
+    "MAX_REF_DIGITS",
+    "MAX_RELATIONS",
     "RELATION_LABELS",
     "Compat",
+    "ProjectionLimitError",
     "RSTRecord",
     "Relation",
     "TreeNode",
@@ -74,6 +85,21 @@ RELATION_LABELS: tuple[str, ...] = (
 )  # fmt: skip
 
 Compat = Literal["full", "anchor"]
+
+#: Most relations a parser output may have (a real RST analysis has one fewer than its EDUs;
+#: a model's output for a 4 096-token answer has a few hundred).
+MAX_RELATIONS = 20_000
+
+#: Most source/target EDU pairs the projection may consider, over all relations.  Nested
+#: multinuclear spans multiply (``n`` EDUs under two ``NN`` spans give ``n²`` pairs per
+#: relation); real parser outputs need a few thousand.
+MAX_PROJECTION_PAIRS = 200_000
+
+#: Most digits of an EDU number in a reference (``EDU12``).  A parser output holds at most
+#: ``MAX_GRAPH_NODES`` EDUs, so a longer number names an EDU that cannot exist: a relation
+#: line with one is dropped (listed in :attr:`RSTRecord.dropped`), and :func:`span_bounds`
+#: reads such a reference as no EDU reference at all.
+MAX_REF_DIGITS = 18
 _HEADERS = ("EDUs:", "RST ANALYSIS:", "TREE STRUCTURE:")
 SN_REASON = "RST projection: satellite supports nucleus via {}"
 NN_REASON = "RST projection: multinuclear relation via {}"
@@ -129,23 +155,23 @@ class TreeNode:
         return out
 
     @classmethod
-    def from_json(cls, obj: Mapping[str, Any]) -> TreeNode:
-        span = obj.get("span") or [0, 0]
-        try:
-            lo, hi = int(span[0]), int(span[1])
-        except (TypeError, ValueError, IndexError) as exc:
-            raise InputFormatError(f"tree node span={span!r} must be two integers") from exc
+    def from_json(cls, obj: Mapping[str, Any], where: str = "tree node") -> TreeNode:
+        """Read a recorded tree node; a field of the wrong type raises :class:`InputFormatError`."""
+        span = as_list(obj.get("span"), f"{where}.span") or [0, 0]
+        if len(span) != 2:
+            raise InputFormatError(f"{where}.span={span!r:.60} must be two integers")
+        lo, hi = as_integer(span[0], f"{where}.span[0]"), as_integer(span[1], f"{where}.span[1]")
         sat, nuc = obj.get("satellite_child"), obj.get("nucleus_child")
         return cls(
-            id=str(obj.get("id", "")),
+            id=as_text(obj.get("id"), f"{where}.id"),
             span=(lo, hi),
-            span_ref=str(obj.get("span_ref", "")),
-            relation=str(obj.get("relation", "ELABORATION")),
-            nuclearity=str(obj.get("nuclearity", "")),
-            left_child=str(obj.get("left_child", "")),
-            right_child=str(obj.get("right_child", "")),
-            satellite_child=None if sat is None else str(sat),
-            nucleus_child=None if nuc is None else str(nuc),
+            span_ref=as_text(obj.get("span_ref"), f"{where}.span_ref"),
+            relation=as_text(obj.get("relation"), f"{where}.relation", "ELABORATION"),
+            nuclearity=as_text(obj.get("nuclearity"), f"{where}.nuclearity"),
+            left_child=as_text(obj.get("left_child"), f"{where}.left_child"),
+            right_child=as_text(obj.get("right_child"), f"{where}.right_child"),
+            satellite_child=None if sat is None else as_text(sat, f"{where}.satellite_child"),
+            nucleus_child=None if nuc is None else as_text(nuc, f"{where}.nucleus_child"),
         )
 
 
@@ -183,30 +209,42 @@ class RSTRecord:
 
     @classmethod
     def from_json(cls, obj: Any) -> RSTRecord:
-        """Read a recorded ``parsed_rst`` object."""
+        """Read a recorded ``parsed_rst`` object; a field of the wrong type raises :class:`InputFormatError`."""
         if not isinstance(obj, Mapping):
             raise InputFormatError(f"parsed_rst={obj!r:.80} must be an object")
-        edus = tuple(
-            EDU(id=str(e.get("id", "")), text=str(e.get("text", "")))
-            for e in obj.get("edus") or []
-            if isinstance(e, Mapping)
+        edus = []
+        for i, e in enumerate(as_list(obj.get("edus"), "parsed_rst.edus")):
+            if isinstance(e, Mapping):
+                w = f"parsed_rst.edus[{i}]"
+                edus.append(EDU(id=as_text(e.get("id"), f"{w}.id"), text=as_text(e.get("text"), f"{w}.text")))
+        rels = []
+        for i, r in enumerate(as_list(obj.get("relations"), "parsed_rst.relations")):
+            if isinstance(r, Mapping):
+                w = f"parsed_rst.relations[{i}]"
+                rels.append(
+                    Relation(
+                        as_text(r.get("source"), f"{w}.source"),
+                        as_text(r.get("target"), f"{w}.target"),
+                        as_text(r.get("type"), f"{w}.type"),
+                        as_text(r.get("nuclearity"), f"{w}.nuclearity", "SN"),
+                    )
+                )
+        tree = as_mapping(obj.get("tree"), "parsed_rst.tree")
+        nodes = tuple(
+            TreeNode.from_json(n, f"parsed_rst.tree.nodes[{i}]")
+            for i, n in enumerate(as_list(tree.get("nodes"), "parsed_rst.tree.nodes"))
+            if isinstance(n, Mapping)
         )
-        rels = tuple(
-            Relation(str(r.get("source", "")), str(r.get("target", "")), str(r.get("type", "")), str(r.get("nuclearity", "SN")))
-            for r in obj.get("relations") or []
-            if isinstance(r, Mapping)
-        )
-        tree = obj.get("tree") or {}
-        nodes = tuple(TreeNode.from_json(n) for n in tree.get("nodes") or [] if isinstance(n, Mapping))
+        lines = tuple(as_text(x, "parsed_rst.tree.ascii_lines[]") for x in as_list(tree.get("ascii_lines"), "parsed_rst.tree.ascii_lines"))
         err = obj.get("error")
         return cls(
-            raw_output=str(obj.get("raw_output", "") or ""),
-            edus=edus,
-            relations=rels,
+            raw_output=as_text(obj.get("raw_output"), "parsed_rst.raw_output"),
+            edus=tuple(edus),
+            relations=tuple(rels),
             tree_nodes=nodes,
-            ascii_lines=tuple(str(x) for x in tree.get("ascii_lines") or []),
-            source=str(obj.get("source", "parser")),
-            error=None if err is None else str(err),
+            ascii_lines=lines,
+            source=as_text(obj.get("source"), "parsed_rst.source", "parser"),
+            error=None if err is None else as_text(err, "parsed_rst.error"),
         )
 
 
@@ -243,7 +281,7 @@ def normalize_ref(ref: str) -> str:
 def span_bounds(ref: str) -> tuple[int, int]:
     """``(lo, hi)`` of an EDU reference (``(0, 0)`` when it is not one); reversed spans are sorted."""
     m = _SPAN_FORM.fullmatch(normalize_ref(ref))
-    if not m:
+    if not m or max(len(m.group(1)), len(m.group(2) or "")) > MAX_REF_DIGITS:
         return (0, 0)
     lo = int(m.group(1))
     hi = int(m.group(2) or m.group(1))
@@ -346,6 +384,9 @@ def _wide_ref(ref: str) -> str:
     return f"EDU{nums[0]}-{nums[-1]}"
 
 
+_DIGITS = re.compile(r"\d+")
+
+
 def _parse_relations(raw: str, compat: Compat) -> tuple[list[Relation], list[str]]:
     block = _section(raw, "RST ANALYSIS:") or raw
     rels: list[Relation] = []
@@ -363,6 +404,9 @@ def _parse_relations(raw: str, compat: Compat) -> tuple[list[Relation], list[str
                 src, dst, label, nuc = m.group(2), m.group(3), m.group(4) or m.group(1), m.group(5)
             else:
                 src, dst, label, nuc = m.group(1), m.group(2), m.group(3), m.group(4)
+            if any(len(d) > MAX_REF_DIGITS for d in _DIGITS.findall(f"{src} {dst}")):
+                dropped.append(s)  # names an EDU number no parser output can have
+                break
             fix = _wide_ref if compat == "full" else normalize_ref
             rels.append(Relation(fix(src), fix(dst), normalize_label(label), (nuc or "").upper() or "SN"))
             break
@@ -438,51 +482,129 @@ def parse_or_fallback(text: str, answer: str, *, compat: Compat = "full") -> RST
 
 
 # ------------------------------------------------------------------ projection
-def _resolve(ref: str, edu_ids: set[str], node_map: Mapping[str, TreeNode], memo: dict[str, list[str]], active: set[str]) -> list[str]:
+class _Frame:
+    """One pending promotion of :func:`_resolve`: a tree node whose children are being resolved."""
+
+    __slots__ = ("children", "node", "ref", "results")
+
+    def __init__(self, ref: str, node: TreeNode) -> None:
+        self.ref = ref
+        self.node = node
+        if node.nuclearity in ("SN", "NS") and node.nucleus_child:
+            self.children: tuple[str, ...] = (node.nucleus_child,)
+        else:
+            self.children = (node.left_child, node.right_child)
+        self.results: list[list[str]] = []
+
+    def combine(self) -> list[str]:
+        if len(self.children) == 1:
+            return self.results[0]
+        left, right = self.results
+        if self.node.nuclearity == "NN":
+            have = set(left)
+            return left + [x for x in right if x not in have]
+        return left or right
+
+
+class _EduIndex:
+    """The EDUs of a record by number, so a span ``EDUa-b`` expands over the EDUs that exist
+    (a bisection), never over every number from *a* to *b*."""
+
+    def __init__(self, edu_ids: set[str]) -> None:
+        self.ids = edu_ids
+        pairs = sorted((int(i[3:]), i) for i in edu_ids if _CANONICAL_EDU.fullmatch(i))
+        self.numbers = [n for n, _ in pairs]
+        self.names = [name for _, name in pairs]
+
+    def span(self, lo: int, hi: int) -> list[str]:
+        from bisect import bisect_left, bisect_right
+
+        return self.names[bisect_left(self.numbers, lo) : bisect_right(self.numbers, hi)]
+
+
+_CANONICAL_EDU = re.compile(rf"EDU(?:0|[1-9][0-9]{{0,{MAX_REF_DIGITS - 1}}})")
+
+
+def _lookup(ref: str, index: _EduIndex, node_map: Mapping[str, TreeNode], memo: dict[str, list[str]], active: set[str]) -> tuple[list[str] | None, TreeNode | None]:
+    """``(EDUs, None)`` when *ref* resolves without promotion, else ``(None, node to promote)``."""
     norm = normalize_ref(ref)
     for key in (ref, norm):
         if key in memo:
-            return memo[key]
-    if norm in edu_ids:
+            return memo[key], None
+    if norm in index.ids:
         memo[norm] = [norm]
-        return memo[norm]
-    if ref in edu_ids:
+        return memo[norm], None
+    if ref in index.ids:
         memo[ref] = [ref]
-        return memo[ref]
+        return memo[ref], None
     node = node_map.get(norm) or node_map.get(ref)
     if node is None:
         lo, hi = span_bounds(norm)
         if lo and hi and hi > lo:
-            expanded = [f"EDU{i}" for i in range(lo, hi + 1) if f"EDU{i}" in edu_ids]
+            expanded = index.span(lo, hi)
             if expanded:
                 memo[norm] = expanded
-                return expanded
+                return expanded, None
         memo[ref] = []
-        return []
+        return [], None
     if ref in active:  # the reference promotes into itself: nothing (the original recursed forever)
-        return []
-    active.add(ref)
-    try:
-        if node.nuclearity in ("SN", "NS") and node.nucleus_child:
-            result = _resolve(node.nucleus_child, edu_ids, node_map, memo, active)
-        else:
-            left = _resolve(node.left_child, edu_ids, node_map, memo, active)
-            right = _resolve(node.right_child, edu_ids, node_map, memo, active)
-            if node.nuclearity == "NN":
-                result = left + [x for x in right if x not in left]
+        return [], None
+    return None, node
+
+
+def _resolve(ref: str, index: _EduIndex, node_map: Mapping[str, TreeNode], memo: dict[str, list[str]]) -> list[str]:
+    """The EDUs *ref* stands for (module docstring), promoting through tree nodes with an explicit
+    stack: a chain of thousands of nested relations needs no recursion."""
+    value, node = _lookup(ref, index, node_map, memo, set())
+    if node is None:
+        assert value is not None
+        return value
+    active = {ref}
+    stack = [_Frame(ref, node)]
+    returned: list[str] | None = None
+    while stack:
+        frame = stack[-1]
+        if returned is not None:
+            frame.results.append(returned)
+            returned = None
+        if len(frame.results) < len(frame.children):
+            child = frame.children[len(frame.results)]
+            value, node = _lookup(child, index, node_map, memo, active)
+            if node is None:
+                returned = value
             else:
-                result = left or right
-    finally:
-        active.discard(ref)
-    memo[ref] = result
-    return result
+                active.add(child)
+                stack.append(_Frame(child, node))
+            continue
+        result = frame.combine()
+        active.discard(frame.ref)
+        memo[frame.ref] = result
+        stack.pop()
+        returned = result
+    assert returned is not None
+    return returned
+
+
+class ProjectionLimitError(InputFormatError):
+    """A parser output projects to more work than its size can justify (the message names the limit)."""
 
 
 def project_to_graph(record: RSTRecord) -> ExplanationGraph:
-    """Project an RST record onto EDU→EDU edges exactly as the official ``parsed_dag`` (module docstring)."""
-    nodes = tuple(GraphNode(e.id, e.text) for e in record.edus)
-    edu_ids = {n.id for n in nodes}
+    """Project an RST record onto EDU→EDU edges exactly as the official ``parsed_dag`` (module docstring).
+
+    The work is bounded by the record's real size: a span expands only over EDUs that exist,
+    and a record with more than :data:`~.explanation_graph.MAX_GRAPH_NODES` EDUs, more than
+    :data:`MAX_RELATIONS` relations, more than :data:`MAX_PROJECTION_PAIRS` source/target pairs
+    to consider or more than :data:`~.explanation_graph.MAX_GRAPH_EDGES` edges raises
+    :class:`ProjectionLimitError`.
+    """
+    if len(record.edus) > MAX_GRAPH_NODES:
+        raise ProjectionLimitError(f"parser output has {len(record.edus)} EDUs; the limit is MAX_GRAPH_NODES={MAX_GRAPH_NODES}")
     tree = record.tree_nodes or build_tree_nodes(record.relations)
+    if len(tree) > MAX_RELATIONS:
+        raise ProjectionLimitError(f"parser output has {len(tree)} relations; the limit is MAX_RELATIONS={MAX_RELATIONS}")
+    nodes = tuple(GraphNode(e.id, e.text) for e in record.edus)
+    index = _EduIndex({n.id for n in nodes})
     node_map: dict[str, TreeNode] = {}
     for tn in tree:
         node_map[tn.id] = tn
@@ -490,7 +612,8 @@ def project_to_graph(record: RSTRecord) -> ExplanationGraph:
     memo: dict[str, list[str]] = {}
     edges: list[GraphEdge] = []
     seen: set[tuple[str, str, str]] = set()
-    for tn in tree:
+    pairs = 0
+    for number, tn in enumerate(tree, start=1):
         rel = normalize_label(tn.relation or "ELABORATION") or "ELABORATION"
         nuc = tn.nuclearity.upper()
         if nuc in ("SN", "NS"):
@@ -500,14 +623,25 @@ def project_to_graph(record: RSTRecord) -> ExplanationGraph:
         else:
             src_ref, dst_ref = tn.left_child, tn.right_child
             reason = NN_REASON.format(rel)
-        sources = _resolve(src_ref, edu_ids, node_map, memo, set())
-        targets = _resolve(dst_ref, edu_ids, node_map, memo, set())
+        sources = _resolve(src_ref, index, node_map, memo)
+        targets = _resolve(dst_ref, index, node_map, memo)
+        pairs += len(sources) * len(targets)
+        if pairs > MAX_PROJECTION_PAIRS:
+            raise ProjectionLimitError(
+                f"parser output relation #{number} ({tn.relation}({src_ref}, {dst_ref})) brings the EDU pairs to project to "
+                f"{pairs}; the limit is MAX_PROJECTION_PAIRS={MAX_PROJECTION_PAIRS}"
+            )
         for s in sources:
             for t in targets:
                 if not s or not t or s == t or (s, t, rel) in seen:
                     continue
                 seen.add((s, t, rel))
                 edges.append(GraphEdge(s, t, rel, reason))
+            if len(edges) > MAX_GRAPH_EDGES:
+                raise ProjectionLimitError(
+                    f"parser output projects to more than {MAX_GRAPH_EDGES} edges (at relation #{number}); "
+                    f"the limit is MAX_GRAPH_EDGES={MAX_GRAPH_EDGES}"
+                )
     return ExplanationGraph(nodes=nodes, edges=tuple(edges))
 
 

@@ -12,8 +12,18 @@ WhatIfBench file and an answers file, and for every answer model in it scores ea
 
 **Resume.**  A rerun into the same folder keeps every item that was scored cleanly and scores
 again the items that failed, that were *degraded* (a parser or judge fell back), or whose
-answer text changed since (its hash differs from the one in ``<stem>.run``).  Later lines of
-the JSONL win; a line torn by a killed run is cut off first.  Results scored with other
+answer text changed since (the SHA-256 in its row — rows of older versions: in ``<stem>.run`` —
+differs).  Later lines of the JSONL win; a line torn by a killed run is cut off first.  Resume
+state is written with or after the work it describes, never before: a row and the hash of its
+answer are one appended line, and ``<stem>.run``'s answer map is rewritten after the work (its
+options are written first, as the precondition of every line appended).
+
+**Trust.**  The folder is locked while it is written (:class:`causalcheck.files.RunLock`);
+``.json`` / ``.md`` / ``.run`` are written atomically and rows appended with fsync
+(:mod:`causalcheck.files`); every result file records its provenance (``meta.causalcheck``:
+version, command, options, time, inputs with SHA-256) and what was not scored.  Scoring every
+model of an answers file removes result files of an older scoring of that file (same judge) for
+models it no longer holds, and lists them (:class:`ScoredSet.removed`).  Results scored with other
 options — judge, parser, PM mode, edge-judging mode, answer limit, injection setting
 (:class:`ScoreOptions`) — are never mixed into one file: :func:`score_answers` refuses them
 (``resume=False`` discards them instead).
@@ -35,7 +45,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,8 +64,10 @@ __all__ = [
     "BUILTIN_ARGUMENT_HOOKS",
     "BUILTIN_JUDGE_FACTORIES",
     "JUDGE_FACTORIES",
+    "RESULT_SUFFIXES",
     "Judges",
     "ScoreOptions",
+    "ScoredSet",
     "answer_hashes",
     "argument_hooks",
     "judge_factories",
@@ -198,11 +209,13 @@ def _check_resumable(run_file: Path, jsonl: Path, options: Mapping[str, Any]) ->
 
     Changed answers are not an error: those items are scored again.
     """
+    from causalcheck import safejson
+
     if not jsonl.exists() or not run_file.exists():
         return {}
     try:
-        previous = json.loads(run_file.read_text(encoding="utf-8"))
-    except ValueError:
+        previous = safejson.load_file(run_file, what="run fingerprint")
+    except InputFormatError:
         return {}
     if not isinstance(previous, dict):
         return {}
@@ -217,6 +230,64 @@ def _check_resumable(run_file: Path, jsonl: Path, options: Mapping[str, Any]) ->
         )
     answers = previous.get("answers")
     return {str(k): str(v) for k, v in answers.items()} if isinstance(answers, dict) else {}
+
+
+def _write_fingerprint(run_file: Path, options: Mapping[str, Any], hashes: Mapping[str, str]) -> None:
+    from causalcheck.files import atomic_write_text
+
+    atomic_write_text(run_file, json.dumps({"options": dict(options), "answers": dict(hashes)}, indent=2, sort_keys=True) + "\n")
+
+
+@dataclass(frozen=True)
+class ScoredSet:
+    """What :func:`score_answers` did for one answer model.
+
+    ``failed``: ``(item key, reason)`` of every item that could not be scored;
+    ``unmatched``: answer ids of the answers file that match no benchmark item (they were
+    not scored); ``degraded``: ``(item key, first reason)`` of items scored with a fallback;
+    ``removed``: result files of an older scoring of the same answers that were deleted.
+    """
+
+    model: str
+    stem: str
+    summary: Summary
+    failed: tuple[tuple[str, str], ...] = ()
+    unmatched: tuple[str, ...] = ()
+    degraded: tuple[tuple[str, str], ...] = ()
+    removed: tuple[str, ...] = ()
+
+    @property
+    def problems(self) -> bool:
+        """True when some item failed or some answer was skipped (the command exits 1)."""
+        return bool(self.failed or self.unmatched)
+
+
+#: The files of one result stem in an output folder (all written by :func:`score_answers`).
+RESULT_SUFFIXES: tuple[str, ...] = (".json", ".jsonl", ".md", ".run")
+
+
+def _stale_stems(out: Path, current: set[str], source_answers: str, judge_model: str) -> list[str]:
+    """Result stems in *out* from an older scoring of the same answers file with the same judge
+    that the current scoring no longer produces (e.g. an answer model that left the file)."""
+    from causalcheck import safejson
+
+    stale = []
+    for path in sorted(out.glob("*_metrics_*.json")):
+        stem = path.name[: -len(".json")]
+        if stem in current or not path.is_file():
+            continue
+        try:
+            meta = safejson.load_file(path, what="result file").get("meta")
+        except (InputFormatError, AttributeError):
+            continue
+        if (
+            isinstance(meta, dict)
+            and meta.get("task") == "evaluator"
+            and meta.get("source_answers") == source_answers
+            and meta.get("judge_model") == judge_model
+        ):
+            stale.append(stem)
+    return stale
 
 
 def score_answers(
@@ -234,8 +305,12 @@ def score_answers(
     timestamp: str | None = None,
     resume: bool = True,
     log: Callable[[str], None] = lambda s: None,
-) -> list[tuple[str, Summary]]:
-    """Score every answer set; write the result files (module docstring); return ``[(answer_model, Summary)]``."""
+    command: str = "explain score",
+) -> list[ScoredSet]:
+    """Score every answer set; write the result files (module docstring); return one :class:`ScoredSet` per answer model.
+
+    The output folder is locked (:class:`causalcheck.files.RunLock`) while it is written.
+    """
     from causalcheck.explain.data import load_answer_sets, load_benchmark
     from causalcheck.explain.report import (
         build_payload,
@@ -246,45 +321,80 @@ def score_answers(
         write_json,
     )
     from causalcheck.explain.scoring import score_item, summarize
+    from causalcheck.files import (
+        Provenance,
+        RunLock,
+        append_line,
+        atomic_write_bytes,
+        atomic_write_text,
+    )
 
-    bench = load_benchmark(benchmark_path)
-    items = bench.items[:limit] if limit else bench.items
-    sets = load_answer_sets(answers_path)
-    if model is not None:
-        sets = tuple(s for s in sets if s.model == model)
-        if not sets:
-            raise InputFormatError(f"model={model!r} must be one of {[s.model for s in load_answer_sets(answers_path)]!r}")
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    stamp = timestamp or time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    started = _started(timestamp)
+    stamp = timestamp or started.replace("-", "").replace(":", "").replace("T", "-").rstrip("Z")[:15]
     options = ScoreOptions(judges.judge_name, judges.parser_name, pm_mode, judge_edges, max_chars, strip_injections).to_json()
-    summaries: list[tuple[str, Summary]] = []
-    for aset in sets:
-        stem = result_stem(aset.model, judges.judge_name)
-        jsonl = out / f"{stem}.jsonl"
-        run_file = out / f"{stem}.run"  # JSON fingerprint; not *.json so result-file globs skip it
-        if not resume:
-            for stale in (jsonl, run_file):
-                if stale.exists():
-                    stale.unlink()
-        hashes = answer_hashes(items, aset)
-        previous_hashes = _check_resumable(run_file, jsonl, options)
-        run_file.write_text(
-            json.dumps({"options": options, "answers": {**previous_hashes, **hashes}}, indent=2, sort_keys=True) + "\n",
-            encoding="utf-8",
-        )
-        wanted = {it.key for it in items}
-        latest = {r.key: r for r in read_rows(jsonl) if r.key in wanted}  # later lines win
-        # failed and degraded items are scored again; the others are kept
-        done = {k for k, r in latest.items() if r.ok and not r.degraded}
-        # an item whose answer changed since it was scored is scored again (later lines win)
-        done = {k for k in done if previous_hashes.get(k, hashes[k]) == hashes[k]}
-        rows = [r for r in latest.values() if r.key in done]
-        if jsonl.exists():  # drop a line torn by a killed run, so the next line does not join it
-            data = jsonl.read_bytes()
-            if data and not data.endswith(b"\n"):
-                jsonl.write_bytes(data[: data.rfind(b"\n") + 1])
-        with jsonl.open("a", encoding="utf-8") as fh:
+    provenance = Provenance(
+        command=command,
+        options={
+            "benchmark": str(benchmark_path),
+            "answers": str(answers_path),
+            "model": model,
+            "limit": limit,
+            "resume": resume,
+            **options,
+        },
+        started=started,
+    )
+    bench = load_benchmark(benchmark_path, record=provenance)
+    items = bench.items[:limit] if limit else bench.items
+    sets = load_answer_sets(answers_path, record=provenance)
+    if model is not None:
+        chosen = tuple(s for s in sets if s.model == model)
+        if not chosen:
+            raise InputFormatError(f"model={model!r} must be one of {[s.model for s in sets]!r}")
+        sets = chosen
+    all_keys = {k for it in bench.items for k in (it.key, str(it.id))}
+    out = Path(out_dir)
+    results: list[ScoredSet] = []
+    with RunLock(out, command=f"causalcheck {command}"):
+        removed: list[str] = []
+        if model is None:  # every model of the answers file is scored: older outputs of it that are not are stale
+            current = {result_stem(s.model, judges.judge_name) for s in sets}
+            for stem in _stale_stems(out, current, sets[0].source, judges.judge_name):
+                for suffix in RESULT_SUFFIXES:
+                    stale = out / f"{stem}{suffix}"
+                    if stale.is_file():
+                        stale.unlink()
+                        removed.append(stale.name)
+            for name in removed:
+                log(f"removed {out / name}: a result of an older scoring of the same answers that this scoring does not produce")
+        for aset in sets:
+            stem = result_stem(aset.model, judges.judge_name)
+            jsonl = out / f"{stem}.jsonl"
+            run_file = out / f"{stem}.run"  # JSON fingerprint; not *.json so result-file globs skip it
+            if not resume:
+                for stale in (jsonl, run_file):
+                    if stale.exists():
+                        stale.unlink()
+            hashes = answer_hashes(items, aset)
+            previous_hashes = _check_resumable(run_file, jsonl, options)
+            # the options are a precondition of every line appended below: recorded first; the answer
+            # hashes describe finished work: each row carries its own, and the map is rewritten after the work
+            _write_fingerprint(run_file, options, previous_hashes)
+            wanted = {it.key for it in items}
+            latest = {r.key: r for r in read_rows(jsonl) if r.key in wanted}  # later lines win
+
+            # failed and degraded items are scored again, and so is an item whose answer changed since it
+            # was scored (the row's own hash; rows of older versions have none: the folder's map is used)
+            done = {
+                k
+                for k, r in latest.items()
+                if r.ok and not r.degraded and (r.answer_sha256 or previous_hashes.get(k, hashes[k])) == hashes[k]
+            }
+            rows = [r for r in latest.values() if r.key in done]
+            if jsonl.exists():  # drop a line torn by a killed run, so the next line does not join it
+                data = jsonl.read_bytes()
+                if data and not data.endswith(b"\n"):
+                    atomic_write_bytes(jsonl, data[: data.rfind(b"\n") + 1])
             for item in items:
                 if item.key in done:
                     continue
@@ -301,26 +411,65 @@ def score_answers(
                     strip_injections=strip_injections,
                     answer_error=(ans.error if ans else "no answer for this item"),
                 )
-                row = row_of(result)
-                fh.write(json.dumps(row.to_json(), ensure_ascii=False) + "\n")
-                fh.flush()
+                row = row_of(result, hashes[item.key])
+                append_line(jsonl, json.dumps(row.to_json(), ensure_ascii=False, allow_nan=False))
                 rows.append(row)
-        payload = build_payload(
-            rows,
-            bench,
-            answer_model=aset.model,
-            judge_model=judges.judge_name,
-            parser_model=judges.parser_name,
-            source_answers=aset.source,
-            timestamp=stamp,
-            pm_mode=pm_mode,
-        )
-        write_json(out / f"{stem}.json", payload)
-        summary = summarize(rows)
-        order = {it.key: i for i, it in enumerate(bench.items)}
-        rows.sort(key=lambda r: order.get(r.key, len(order)))
-        md = markdown_report(summary, rows, title=f"{aset.model} — judged by {judges.judge_name}", pm_mode=pm_mode)
-        (out / f"{stem}.md").write_text(md, encoding="utf-8")
-        log(f"wrote {out / stem}.json / .jsonl / .md")
-        summaries.append((aset.model, summary))
-    return summaries
+            _write_fingerprint(run_file, options, {**previous_hashes, **hashes})
+            unmatched = tuple(sorted(k for k in aset.answers if k not in all_keys))
+            order = {it.key: i for i, it in enumerate(bench.items)}
+            rows.sort(key=lambda r: order.get(r.key, len(order)))
+            record = {
+                **provenance.to_json(),
+                "unmatched_answers": list(unmatched),
+                **({"removed_stale": list(removed)} if removed else {}),
+            }
+            payload = build_payload(
+                rows,
+                bench,
+                answer_model=aset.model,
+                judge_model=judges.judge_name,
+                parser_model=judges.parser_name,
+                source_answers=aset.source,
+                timestamp=stamp,
+                pm_mode=pm_mode,
+                causalcheck=record,
+            )
+            write_json(out / f"{stem}.json", payload)
+            summary = summarize(rows)
+            md = markdown_report(
+                summary, rows, title=f"{aset.model} — judged by {judges.judge_name}", pm_mode=pm_mode, causalcheck=record
+            )
+            atomic_write_text(out / f"{stem}.md", md)
+            log(f"wrote {out / stem}.json / .jsonl / .md")
+            results.append(
+                ScoredSet(
+                    model=aset.model,
+                    stem=stem,
+                    summary=summary,
+                    failed=tuple((r.key, r.error or "failed") for r in rows if not r.ok),
+                    unmatched=unmatched,
+                    degraded=tuple(
+                        (r.key, str((r.official.get("causalcheck") or {}).get("degraded_reasons", ["degraded"])[0]))
+                        for r in rows
+                        if r.ok and r.degraded
+                    ),
+                    removed=tuple(removed),
+                )
+            )
+    return results
+
+
+def _started(timestamp: str | None) -> str:
+    """The provenance time: *timestamp* (``YYYYMMDD-HHMMSS``, from ``--timestamp``) as ISO-8601 UTC,
+    else now (``SOURCE_DATE_EPOCH`` when set, :func:`causalcheck.files.timestamp`)."""
+    import re
+
+    from causalcheck.files import timestamp as now
+
+    if timestamp is None:
+        return now()
+    m = re.fullmatch(r"(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})", timestamp)
+    if not m:  # another form: written into meta.timestamp as given; the provenance keeps the real time
+        return now()
+    y, mo, d, h, mi, sec = m.groups()
+    return f"{y}-{mo}-{d}T{h}:{mi}:{sec}Z"

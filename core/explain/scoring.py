@@ -49,7 +49,12 @@ from causalcheck.explain.explanation_graph import (
     graph_stats,
 )
 from causalcheck.explain.judges import CriterionJudgment, EdgeJudgment
-from causalcheck.explain.rst import RSTRecord, heuristic_fallback, project_to_graph
+from causalcheck.explain.rst import (
+    ProjectionLimitError,
+    RSTRecord,
+    heuristic_fallback,
+    project_to_graph,
+)
 from causalcheck.protocols import AnswerParser, CriterionJudge, EdgeJudge
 
 __all__ = [
@@ -226,7 +231,7 @@ def score_item(
     if max_chars < 1:
         raise InputFormatError(f"max_chars={max_chars!r} must be a positive integer")
     if answer is None or not answer.strip():
-        return _failed(item, answer or "", f"missing answer: {answer_error or 'missing answer'}")
+        return _failed(item, answer or "", f"missing answer: {answer_error or ('the answer is empty' if answer is not None else 'no answer')}")
     if len(answer) > max_chars:
         return _failed(item, answer, f"answer has {len(answer)} characters; the limit is max_chars={max_chars}")
     criteria = criteria_of(item)
@@ -256,7 +261,12 @@ def score_item(
     else:
         if record.source == "heuristic":
             degraded.append(f"parser fell back to the heuristic graph: {record.error}")
-    graph = project_to_graph(record)
+    try:
+        graph = project_to_graph(record)
+    except ProjectionLimitError as exc:  # the parser output is larger than any answer justifies
+        record = heuristic_fallback(text, str(exc))
+        degraded.append(f"parser output refused, heuristic graph used: {exc}")
+        graph = project_to_graph(record)
 
     wanted = [i for i, e in enumerate(graph.edges) if judge_edges == "all" or e.causal]
     verdicts = edge_judge.judge_edges(item, text, graph, wanted) if wanted else []

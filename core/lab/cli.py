@@ -84,6 +84,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         action="store_true",
         help="like the original reactor: only the first submissions-1 submissions can activate it",
     )
+    run.add_argument("--max-steps", type=_positive, metavar="N", help="cap on agent steps per episode (default 4*interventions + 20)")
     run.add_argument("--model", metavar="MODEL", help="model name for LLM agents (passed as agent option 'model')")
     run.add_argument("--agent-opt", type=_opt, action="append", default=[], metavar="KEY=VALUE", help="extra agent option (JSON value), repeatable")
     run.add_argument("--quiet", action="store_true", help="no progress bar and no table")
@@ -123,6 +124,7 @@ def _config(args: argparse.Namespace) -> Any:
         "known_structure": args.known_structure,
         "freq_ceiling": ANCHOR_FREQ_CEILING if args.anchor_ceiling else None,
         "anchor_submissions": args.anchor_submissions,
+        "max_steps": args.max_steps,
     }
     if args.budget:
         return EpisodeConfig.from_tag(args.budget, **kwargs)

@@ -116,7 +116,7 @@ class EpisodeConfig:
             isinstance(self.freq_ceiling, bool) or not isinstance(self.freq_ceiling, (int, float)) or self.freq_ceiling <= 0
         ):
             raise InputFormatError(f"freq_ceiling={self.freq_ceiling!r} must be a positive number or None")
-        if self.max_steps is not None and (not isinstance(self.max_steps, int) or self.max_steps < 1):
+        if self.max_steps is not None and (isinstance(self.max_steps, bool) or not isinstance(self.max_steps, int) or self.max_steps < 1):
             raise InputFormatError(f"max_steps={self.max_steps!r} must be a positive integer or None")
         if not isinstance(self.anchor_submissions, bool):
             raise InputFormatError(f"anchor_submissions={self.anchor_submissions!r} must be true or false")

@@ -13,9 +13,12 @@ Each step the model sees (causalab-spec §2.8, in our own words):
 
 The reply is read like the reference controller does: ``<think>`` blocks are removed, then
 the first fenced ``json`` block, else the whole text, else the last balanced ``{…}`` is
-decoded.  An unreadable reply becomes a ``WAIT`` record that keeps the previous state, with
-the error as its thought and ``info["degraded"] = True``.  Only non-empty ``past_data`` /
-``hypothesis`` replace the carried state.
+decoded.  A reply that cannot be used — unreadable, cut at ``max_tokens`` (the client asks
+again and never caches it), or JSON that is not a step record (:func:`step_record_problem`:
+no ``action`` naming one of the task's actions) — becomes a ``WAIT`` record that keeps the
+previous state, with the error as its thought, ``info["degraded"] = True`` and a warning on
+the ``causalcheck.llm`` logger; the environment tells the model next step that its reply
+could not be used.  Only non-empty ``past_data`` / ``hypothesis`` replace the carried state.
 
 With ``verify=True`` the agent runs causalcheck's offline checker on the record
 (:func:`causalcheck.checking.check_record`: cycles, equations using non-parents, coefficients
@@ -32,6 +35,7 @@ Registered in the lab as ``--agent llm --model MODEL`` (agent options: ``base_ur
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -41,7 +45,9 @@ from causalcheck.protocols import LLM, AgentStep, LLMError, Request
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.lab.episode import Observation, TaskInfo
 
-__all__ = ["LLMAgent", "extract_record", "make_llm_agent"]
+__all__ = ["LLMAgent", "extract_record", "make_llm_agent", "step_record_problem"]
+
+log = logging.getLogger("causalcheck.llm")
 
 STATE_LIMIT = 4000
 EMPTY_HYPOTHESIS: dict[str, Any] = {"edges": [], "freq_equation": "", "coefficients": {}}
@@ -85,6 +91,29 @@ def extract_record(text: str) -> dict[str, Any]:
     return obj
 
 
+def step_record_problem(record: Mapping[str, Any]) -> str | None:
+    """Why a decoded reply is not a step record (``None`` when it is one).
+
+    A step record names one of the task's actions in a string ``action`` field
+    (``INTERVENE``, ``OPEN_REACTOR``, ``SET_FREQUENCY``, ``SUBMIT`` or their aliases); JSON of any
+    other shape — ``{"score": 7}``, ``{"action": 3}``, ``{"action": "DANCE"}`` — is not, and the
+    step is *degraded* instead of silently becoming a ``WAIT``.
+
+    >>> step_record_problem({"action": "OPEN_REACTOR"}) is None, step_record_problem({"answer": 42})
+    (True, "reply is JSON but not a step record: no 'action' field (keys: ['answer'])")
+    """
+    from causalcheck.lab.episode import LabAction
+
+    name = record.get("action")
+    if not isinstance(name, str):
+        if name is None:
+            return f"reply is JSON but not a step record: no 'action' field (keys: {sorted(record)[:8]!r})"
+        return f"reply is JSON but not a step record: action={name!r:.40} must be a string"
+    if LabAction.from_record(record).kind == "wait":
+        return f"reply is JSON but not a step record: action={name!r:.40} is not one of the task's actions"
+    return None
+
+
 class LLMAgent:
     """A lab :class:`~causalcheck.lab.agents.Agent` driven by a chat model (module docstring)."""
 
@@ -120,6 +149,8 @@ class LLMAgent:
         self.hypothesis: dict[str, Any] = dict(EMPTY_HYPOTHESIS)
         self.actions: list[dict[str, Any]] = []
         self._calls: list[dict[str, Any]] = []
+        #: Steps of this episode whose reply could not be used (each is a degraded ``WAIT``).
+        self.degraded_steps = 0
 
     def prompt(self, observation_text: str) -> list[dict[str, str]]:
         """The messages of the next call (also used by tests to inspect what the model sees)."""
@@ -160,10 +191,14 @@ class LLMAgent:
             {**comp.usage.to_dict(), "finish_reason": comp.finish_reason, "cached": comp.cached}
         )
         try:
-            return extract_record(comp.text), None
-        except ValueError as exc:
+            record = extract_record(comp.text)
+        except (ValueError, RecursionError) as exc:  # RecursionError: a reply nested beyond any record
             suffix = " (cut at max_tokens)" if comp.finish_reason == "length" else ""
-            return None, f"{exc}{suffix}"
+            return None, f"{str(exc)[:300]}{suffix}"
+        problem = step_record_problem(record)
+        if problem is not None:
+            return None, problem
+        return record, None
 
     def _verify(self, record: Mapping[str, Any]) -> list[str]:
         from causalcheck.checking import check_record
@@ -203,6 +238,7 @@ class LLMAgent:
                     check["problems_after"] = self._verify(revised)
                     record = revised
             info["verification"] = check
+        fallback: LabAction | None = None
         if record is None:
             record = {
                 "memory": self.memory,
@@ -212,7 +248,12 @@ class LLMAgent:
                 "experiment": {},
                 "action": "WAIT",
             }
+            # the agent's own wait, built directly: read back from "WAIT" it would reach the
+            # model next step as "unknown action='WAIT'"
+            fallback = LabAction("wait", text=f"Your previous reply could not be used ({_cut(str(error), 300)}); the step was spent waiting.")
             info.update(degraded=True, error=error)
+            self.degraded_steps += 1
+            log.warning("llm agent step %d: no usable reply, waiting instead: %s", len(self.actions) + 1, _cut(str(error), 200))
         # carry state forward
         if isinstance(record.get("memory"), str):
             self.memory = record["memory"]
@@ -225,7 +266,7 @@ class LLMAgent:
         info["llm_calls"] = self._calls  # tokens, finish reason and cache use of this step's calls
         action_fields = {k: record[k] for k in _ACTION_KEYS if k in record}
         self.actions.append(action_fields or {"action": "WAIT"})
-        return AgentStep(record=record, action=LabAction.from_record(record), info=info)
+        return AgentStep(record=record, action=fallback or LabAction.from_record(record), info=info)
 
 
 def make_llm_agent(
