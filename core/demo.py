@@ -97,6 +97,12 @@ def run(args: argparse.Namespace, *, commands: Mapping[str, argparse.ArgumentPar
         ["explain", "score", "--benchmark", "demo", "--answers", "demo", "--out", str(out / "explain"), "--timestamp", "20260101-000000"],
         quiet,
     )
+    codes["report"] = stage(  # everything above on one page: plots, graph drawings, tables
+        "report",
+        ["report", str(out / "lab-scores" / "scores.json"), str(out / "explain"), "--check", "example:trajectory",
+         "--bootstrap", "200", "--out", str(out / "report.html")],
+        quiet,
+    )
     print("\n== demo summary")
     failed = False
     for name, code in codes.items():
@@ -106,5 +112,6 @@ def run(args: argparse.Namespace, *, commands: Mapping[str, argparse.ArgumentPar
         failed |= not ok
         print(f"  {'ok ' if ok else 'FAIL'} {name} (exit {code})")
     print(f"  outputs in {out}/")
+    print(f"  report: {out / 'report.html'}")
     return 2 if failed else 0
 
