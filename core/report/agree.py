@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from causalcheck.errors import InputFormatError
-from causalcheck.report.inputs import field_list, field_map
+from causalcheck.report.fields import field_list, field_map
 
 __all__ = ["METRICS", "Agreement", "ScoreSet", "agree", "agree_files", "read_scores", "register"]
 

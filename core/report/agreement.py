@@ -71,11 +71,16 @@ def pearson(x: Sequence[float], y: Sequence[float]) -> float | None:
     mx, my = math.fsum(xs) / n, math.fsum(ys) / n
     dx = [v - mx for v in xs]
     dy = [v - my for v in ys]
+    # r does not change with the scale of either side: scale deviations to at most 1 so that
+    # squares of tiny (or huge) deviations neither underflow nor overflow
+    kx, ky = max(abs(d) for d in dx), max(abs(d) for d in dy)
+    if kx == 0 or ky == 0:
+        return None
+    dx = [d / kx for d in dx]
+    dy = [d / ky for d in dy]
     sxx = math.fsum(d * d for d in dx)
     syy = math.fsum(d * d for d in dy)
-    if sxx <= 0 or syy <= 0:
-        return None
-    r = math.fsum(a * b for a, b in zip(dx, dy, strict=True)) / math.sqrt(sxx * syy)
+    r = math.fsum(a * b for a, b in zip(dx, dy, strict=True)) / (math.sqrt(sxx) * math.sqrt(syy))
     return max(-1.0, min(1.0, r))
 
 

@@ -16,8 +16,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from causalcheck.report.document import FigureBlock, Section, Table, Text
+from causalcheck.report.fields import field_map
 from causalcheck.report.figures import DrawnEdge, GraphFigure
-from causalcheck.report.inputs import field_map
 from causalcheck.report.layout import graph_panel
 
 __all__ = ["GRAPH_CODES", "MAX_DRAWINGS", "check_sections", "highlighted"]

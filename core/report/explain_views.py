@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from causalcheck.report.document import FigureBlock, Markup, Section, Table, Text
+from causalcheck.report.fields import field_list, field_map
 from causalcheck.report.figures import BoxChart, DrawnEdge, GraphFigure, box_of
-from causalcheck.report.inputs import field_list, field_map
 from causalcheck.report.svg import esc
 
 __all__ = ["DEFAULT_ITEMS", "ExplainItem", "ExplainRun", "explain_runs", "explain_sections", "marked_answer", "select_items"]

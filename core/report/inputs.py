@@ -34,25 +34,9 @@ from typing import Any, Literal
 from causalcheck.errors import InputFormatError
 from causalcheck.files import Provenance
 
-__all__ = ["InputKind", "Inputs", "classify", "field_list", "field_map", "load_inputs"]
+__all__ = ["InputKind", "Inputs", "classify", "load_inputs"]
 
 InputKind = Literal["lab", "explain", "check"]
-
-
-def field_map(obj: Any, key: str) -> Mapping[str, Any]:
-    """``obj[key]`` when *obj* is a mapping and that value is one, else an empty mapping.
-
-    >>> field_map({"meta": {"a": 1}}, "meta"), field_map({"meta": 3}, "meta"), field_map(None, "meta")
-    ({'a': 1}, {}, {})
-    """
-    value = obj.get(key) if isinstance(obj, Mapping) else None
-    return value if isinstance(value, Mapping) else {}
-
-
-def field_list(obj: Any, key: str) -> list[Any]:
-    """``obj[key]`` when *obj* is a mapping and that value is a list, else an empty list."""
-    value = obj.get(key) if isinstance(obj, Mapping) else None
-    return value if isinstance(value, list) else []
 
 
 def classify(obj: Any) -> InputKind | None:
