@@ -5,7 +5,15 @@ from __future__ import annotations
 import math
 
 import pytest
-from causalcheck.report.agreement import bootstrap, cohen_kappa, confusion, mae, pearson, ranks, spearman
+from causalcheck.report.agreement import (
+    bootstrap,
+    cohen_kappa,
+    confusion,
+    mae,
+    pearson,
+    ranks,
+    spearman,
+)
 from hypothesis import assume, given
 from hypothesis import strategies as st
 

@@ -11,6 +11,7 @@ Skips with the reason when ``/usr/bin/chromium`` is absent.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -102,10 +103,8 @@ class DevTools:
         raise TimeoutError(name)
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(RuntimeError, TimeoutError, OSError):
             self.send("Browser.close", timeout=5)
-        except (RuntimeError, TimeoutError, OSError):
-            pass
         try:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
