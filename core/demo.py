@@ -10,6 +10,7 @@ It runs the three parts of causalcheck end to end on data shipped with the packa
    with format drift and fabricated evidence (``causalcheck check``);
 4. **Explain** — the bundled WhatIfBench-format demo set scored with the offline parser and
    judges (``causalcheck explain score``).
+5. **Report** — all of the above on one self-contained page, ``report.html`` (``causalcheck report``).
 
 Each stage is the same code path as its own command — it is parsed and run by the very
 command parsers ``causalcheck`` registered next to ``demo`` (so this module needs no import

@@ -111,3 +111,9 @@ def test_bootstrap_is_seeded_and_brackets_the_statistic_range(ps: list[tuple[flo
     two = bootstrap(mae, x, y, resamples=50, seed=seed)
     assert one == two
     assert one.low is not None and one.high is not None and 0.0 <= one.low <= one.high <= 1.0
+
+
+def test_constant_side_is_undefined_even_when_the_mean_rounds() -> None:
+    """[0.1, 0.1, 0.1] has no variance although its float mean is not exactly 0.1: r and rho are None."""
+    assert pearson([0.1, 0.1, 0.1], [0.2, 0.5, 0.9]) is None
+    assert spearman([0.2, 0.5, 0.9], [0.1, 0.1, 0.1]) is None

@@ -220,3 +220,42 @@ def test_report_of_official_files(whatif_result: Path, sample_run: Path, tmp_pat
     html = out.read_text(encoding="utf-8")
     assert "react_simple-mem (gpt-5-mini)" in html  # agent and model from the official folder names
     assert "derived by the report" in html
+
+
+def test_malformed_fields_never_crash_the_report(tmp_path: Path) -> None:
+    """Inputs of the right kind whose fields have wrong types or impossible values still build (html and md)."""
+    lab = {"episodes": [{"final": "x", "steps": 3, "audit": [], "source": 5}, {},
+                        {"final": {"edge_f1": "a", "task_accuracy": True}, "steps": [{"step": "x"}, 4],
+                         "audit": {"diagnostics": [1, {"code": 3}]}}], "by_suite": []}
+    explain = {"meta": {"answer_model": 5}, "summary": {}, "failures": [3, {"id": 2}], "items": [
+        {}, {"pm_score": "x", "parsed_dag": {"nodes": [{"id": 1}], "edges": [3]},
+             "metrics": {"pm": {"edges": [None]}, "rm": {"criterion_evaluations": [1]}},
+             "causalcheck": {"stats": {"nodes": "a"}, "edu_offsets": [[1, 2]]}},
+        {"id": 7, "model_answer": "abc <b>", "causalcheck": {"edu_offsets": [["E", 5, 1], ["F", 0, 2]], "stats": {}},
+         "parsed_dag": {"nodes": [{"id": "E", "text": "ab"}], "edges": [{"source": "E", "target": "Q", "relation_type": "CAUSE"}]}}]}
+    check = {"source": "x", "kind": "single", "reports": [
+        1, {"meta": {"hypothesis": "a -> b\nb -> a"}, "diagnostics": [{"code": "cycle", "elements": ["a -> b", 3]},
+                                                                     {"code": "data-mismatch", "data": {"residuals": {"p": "x"}}}]},
+        {"meta": {"hypothesis": "((("}, "diagnostics": [{"code": "cycle"}]}]}
+    paths = []
+    for name, obj in (("s.json", lab), ("e.json", explain), ("c.json", check)):
+        (tmp_path / name).write_text(json.dumps(obj), encoding="utf-8")
+        paths.append(str(tmp_path / name))
+    assert main(["report", *paths, "--out", str(tmp_path / "r.html")]) == 0
+    html = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "c &lt;b&gt;" in html and "<b>" not in html
+    assert main(["report", *paths, "--format", "md", "--out", str(tmp_path / "md")]) == 0
+
+
+def test_relative_sources_resolve_from_the_scores_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scores written with relative sources in one folder still find their trajectories from another."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["lab", "run", "--suite", "mini", "--agent", "random", "--seeds", "1", "--out", "runs/r", "--quiet"]) == 0
+    assert main(["lab", "score", "runs/r", "--out", "runs/scores", "--bootstrap", "0"]) == 0
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert main(["report", "../runs/scores", "--out", "r.html", "--bootstrap", "0"]) == 0
+    html = (elsewhere / "r.html").read_text(encoding="utf-8")
+    assert "<td>random</td><td>mini</td>" in html and "unknown" not in html
+    assert "Truth and hypothesis" in html

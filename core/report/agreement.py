@@ -68,6 +68,8 @@ def pearson(x: Sequence[float], y: Sequence[float]) -> float | None:
     n = len(xs)
     if n < 2:
         return None
+    if min(xs) == max(xs) or min(ys) == max(ys):  # constant (the mean may round off the value)
+        return None
     mx, my = math.fsum(xs) / n, math.fsum(ys) / n
     dx = [v - mx for v in xs]
     dy = [v - my for v in ys]
@@ -80,7 +82,7 @@ def pearson(x: Sequence[float], y: Sequence[float]) -> float | None:
     dy = [d / ky for d in dy]
     sxx = math.fsum(d * d for d in dx)
     syy = math.fsum(d * d for d in dy)
-    r = math.fsum(a * b for a, b in zip(dx, dy, strict=True)) / (math.sqrt(sxx) * math.sqrt(syy))
+    r = math.fsum(a * b for a, b in zip(dx, dy, strict=True)) / math.sqrt(sxx * syy)  # sxx, syy >= 1 now
     return max(-1.0, min(1.0, r))
 
 

@@ -56,6 +56,7 @@ __all__ = [
     "edge_status",
     "lab_episodes",
     "lab_sections",
+    "locate",
     "select_episodes",
 ]
 
@@ -110,7 +111,22 @@ def _header(path: Path) -> Mapping[str, Any] | None:
     return obj if isinstance(obj, dict) and obj.get("type") == "header" else None
 
 
-def agent_of(episode: Mapping[str, Any]) -> tuple[str, str | None]:
+def locate(source: str, origin: str = "") -> Path:
+    """The episode source *source* as a path: as written, else relative to the folders above *origin*.
+
+    ``lab score`` records sources as it was given them; a relative source is relative to the
+    folder it ran in, which is usually an ancestor of the scores file's folder.
+    """
+    path = Path(source)
+    if path.is_absolute() or path.exists() or not origin:
+        return path
+    for folder in Path(origin).resolve().parents:
+        if (folder / path).exists():
+            return folder / path
+    return path
+
+
+def agent_of(episode: Mapping[str, Any], origin: str = "") -> tuple[str, str | None]:
     """``(agent, model)`` of a ``scores.json`` episode (module docstring for the order of sources).
 
     >>> agent_of({"agent": "llm", "model": "openai/gpt-4o"})
@@ -125,7 +141,7 @@ def agent_of(episode: Mapping[str, Any]) -> tuple[str, str | None]:
         return agent, model if isinstance(model, str) and model else None
     source = str(episode.get("source") or "")
     if source:
-        path = Path(source)
+        path = locate(source, origin)
         if path.is_file():
             head = _header(path)
             if head is not None and isinstance(head.get("agent"), str):
@@ -145,7 +161,7 @@ def lab_episodes(inputs: Iterable[tuple[str, Mapping[str, Any]]]) -> list[LabEpi
     for origin, data in inputs:
         for ep in data.get("episodes") or []:
             if isinstance(ep, Mapping):
-                agent, model = agent_of(ep)
+                agent, model = agent_of(ep, origin)
                 out.append(LabEpisode(ep, agent, model, origin))
     return out
 
@@ -415,7 +431,7 @@ def _episode_section(ep: LabEpisode, why: str) -> Section:
     loaded = None
     reason = ""
     try:
-        found = list(discover_episodes([source])) if source else []
+        found = list(discover_episodes([locate(source, ep.origin)])) if source else []
         if found:
             loaded = load_episode(*found[0])
         else:
