@@ -259,3 +259,44 @@ def test_relative_sources_resolve_from_the_scores_folder(tmp_path: Path, monkeyp
     html = (elsewhere / "r.html").read_text(encoding="utf-8")
     assert "<td>random</td><td>mini</td>" in html and "unknown" not in html
     assert "Truth and hypothesis" in html
+
+
+def test_svgs_are_well_formed_xml_with_page_unique_ids(demo: Path) -> None:
+    """Every inline SVG parses as XML; no id appears twice on the page."""
+    import xml.etree.ElementTree as ET
+
+    html = _html(demo)
+    for svg in re.findall(r"<svg [^>]*>.*?</svg>", html, flags=re.S):
+        ET.fromstring(svg)
+    ids = re.findall(r'\sid="([^"]+)"', html)
+    assert len(ids) == len(set(ids))
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_layered_layout_points_every_edge_down(seed: int) -> None:
+    """A DAG's edges all go from a higher row to a lower one; no two nodes share a position."""
+    import numpy as np
+    from _graphs import random_dag
+    from causalcheck.report.layout import place
+
+    g = random_dag(9, 0.35, np.random.default_rng(seed))
+    pos, w, h = place(list(g.nodes), sorted(g.directed_pairs))
+    assert all(pos[a][1] < pos[b][1] for a, b in g.directed_pairs)
+    assert len({pos[n] for n in g.nodes}) == len(g.nodes)
+    assert all(0 < x < w and 0 < y < h for x, y in pos.values())
+
+
+@pytest.mark.parametrize("n", [6, 80])
+def test_cyclic_layouts_place_every_node_apart(n: int) -> None:
+    """Small cyclic graphs (Kamada-Kawai) and big ones (layered condensation) give distinct positions."""
+    from causalcheck.report.layout import MAX_ROW, MAX_SPRING, place
+
+    nodes = [f"N{i}" for i in range(n)]
+    edges = [(nodes[i], nodes[(i + 1) % n]) for i in range(n)]
+    pos, w, h = place(nodes, edges)
+    assert len({(round(x), round(y)) for x, y in pos.values()}) == n
+    rows = {y for _, y in pos.values()}
+    if n > MAX_SPRING:  # the whole cycle is one layer of the condensation, wrapped into rows of MAX_ROW
+        assert len(rows) == -(-n // MAX_ROW)
+    else:
+        assert len(rows) > 1

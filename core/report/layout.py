@@ -8,7 +8,10 @@
   ordered by the barycentre of their neighbours in the layer above, then below (four
   sweeps), which removes most crossings of small graphs;
 * graphs **with a cycle** get networkx's ``kamada_kawai_layout`` started from the circular
-  layout (deterministic), scaled to the number of nodes;
+  layout (deterministic), scaled to the number of nodes; above :data:`MAX_SPRING` nodes
+  (Kamada–Kawai is quadratic) the condensation is layered instead, a cycle's nodes sharing
+  a layer;
+* a layer wider than :data:`MAX_ROW` nodes wraps into several rows;
 * **isolated** nodes are set apart in a final row, in their given order, so a fragmented
   explanation graph still reads top-down.
 
@@ -27,7 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from causalcheck.report.figures import DrawnEdge, DrawnNode, GraphPanel
 
-__all__ = ["CHAR_WIDTH", "LAYER_GAP", "MAX_LABEL", "NODE_HEIGHT", "graph_panel", "label_of", "node_width", "place"]
+__all__ = ["CHAR_WIDTH", "LAYER_GAP", "MAX_LABEL", "MAX_ROW", "MAX_SPRING", "NODE_HEIGHT", "graph_panel", "label_of", "node_width", "place"]
 
 #: Approximate width of one character of the drawing font (px).
 CHAR_WIDTH = 6.6
@@ -37,6 +40,10 @@ NODE_HEIGHT = 24.0
 LAYER_GAP = 62.0
 #: Longest label drawn in full (characters).
 MAX_LABEL = 18
+#: Largest graph with a cycle laid out by Kamada–Kawai (bigger ones: layered condensation).
+MAX_SPRING = 60
+#: Most nodes side by side in one row of a layered drawing.
+MAX_ROW = 12
 _MARGIN = 16.0
 _GAP = 18.0
 
@@ -57,10 +64,16 @@ def _layers(nodes: Sequence[str], edges: Sequence[tuple[str, str]]) -> list[list
     g = nx.DiGraph()
     g.add_nodes_from(nodes)
     g.add_edges_from(e for e in edges if e[0] != e[1])
-    if not nx.is_directed_acyclic_graph(g):
-        return None
     order = {n: i for i, n in enumerate(nodes)}
-    layers = [sorted(gen, key=order.__getitem__) for gen in nx.topological_generations(g)]
+    if nx.is_directed_acyclic_graph(g):
+        layers = [sorted(gen, key=order.__getitem__) for gen in nx.topological_generations(g)]
+    elif len(nodes) <= MAX_SPRING:
+        return None
+    else:  # too big for Kamada-Kawai: layer the condensation, a cycle's nodes share a layer
+        cond = nx.condensation(g)
+        members = cond.graph["mapping"]
+        layers = [sorted((n for n in nodes if members[n] in gen), key=order.__getitem__)
+                  for gen in nx.topological_generations(cond)]
     index = {n: i for layer in layers for i, n in enumerate(layer)}
     preds = {n: list(g.predecessors(n)) for n in g}
     succs = {n: list(g.successors(n)) for n in g}
@@ -97,7 +110,8 @@ def place(
     if linked:
         layers = _layers(linked, edge_list)
         if layers is not None:
-            rows = layers
+            # a wide layer wraps into rows of MAX_ROW nodes (a layer has no edges inside it)
+            rows = [layer[i : i + MAX_ROW] for layer in layers for i in range(0, len(layer), MAX_ROW)]
         else:
             rows = []
             _spring(linked, edge_list, width, pos)

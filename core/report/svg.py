@@ -338,6 +338,8 @@ def _clip(cx: float, cy: float, tx: float, ty: float, hw: float, hh: float) -> t
 def _crosses(ax: float, ay: float, bx: float, by: float, box: tuple[float, float, float, float]) -> bool:
     """Whether the segment a–b passes through the rectangle (x, y, half-width, half-height)."""
     x, y, hw, hh = box
+    if not (min(ax, bx) - hw - 2 < x < max(ax, bx) + hw + 2 and min(ay, by) - hh - 2 < y < max(ay, by) + hh + 2):
+        return False  # outside the segment's bounding box
     steps = 24
     for k in range(1, steps):
         t = k / steps
