@@ -293,7 +293,7 @@ def test_cyclic_layouts_place_every_node_apart(n: int) -> None:
 
     nodes = [f"N{i}" for i in range(n)]
     edges = [(nodes[i], nodes[(i + 1) % n]) for i in range(n)]
-    pos, w, h = place(nodes, edges)
+    pos, _, _ = place(nodes, edges)
     assert len({(round(x), round(y)) for x, y in pos.values()}) == n
     rows = {y for _, y in pos.values()}
     if n > MAX_SPRING:  # the whole cycle is one layer of the condensation, wrapped into rows of MAX_ROW
