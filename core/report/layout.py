@@ -26,11 +26,13 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from causalcheck.report.figures import DrawnEdge, DrawnNode, GraphPanel
 
-__all__ = ["CHAR_WIDTH", "LAYER_GAP", "MAX_LABEL", "MAX_ROW", "MAX_SPRING", "NODE_HEIGHT", "graph_panel", "label_of", "node_width", "place"]
+__all__ = ["CHAR_WIDTH", "LAYER_GAP", "MAX_LABEL", "MAX_ROW", "MAX_SPRING", "NODE_HEIGHT", "EdgeGeometry", "edge_geometry", "graph_panel", "label_of", "node_width", "place"]
 
 #: Approximate width of one character of the drawing font (px).
 CHAR_WIDTH = 6.6
@@ -194,3 +196,85 @@ def graph_panel(
         if n in pos
     )
     return GraphPanel(caption, drawn, tuple(edges), w, h)
+
+
+def _clip(cx: float, cy: float, tx: float, ty: float, hw: float, hh: float) -> tuple[float, float]:
+    """The point where the ray from the box centre (cx, cy) towards (tx, ty) leaves the box."""
+    dx, dy = tx - cx, ty - cy
+    if dx == 0 and dy == 0:
+        return cx, cy
+    t = min(hw / abs(dx) if dx else math.inf, hh / abs(dy) if dy else math.inf)
+    return cx + dx * t, cy + dy * t
+
+
+def _crosses(ax: float, ay: float, bx: float, by: float, box: tuple[float, float, float, float]) -> bool:
+    """Whether the segment a–b passes through the rectangle (x, y, half-width, half-height)."""
+    x, y, hw, hh = box
+    if not (min(ax, bx) - hw - 2 < x < max(ax, bx) + hw + 2 and min(ay, by) - hh - 2 < y < max(ay, by) + hh + 2):
+        return False  # outside the segment's bounding box
+    steps = 24
+    for k in range(1, steps):
+        t = k / steps
+        px, py = ax + (bx - ax) * t, ay + (by - ay) * t
+        if abs(px - x) < hw + 2 and abs(py - y) < hh + 2:
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class EdgeGeometry:
+    """Where an edge is drawn: from (x1, y1) on the source box to (x2, y2) on the target box,
+    through the quadratic-Bézier control point (cx, cy) when ``bent``."""
+
+    edge: DrawnEdge
+    x1: float
+    y1: float
+    cx: float
+    cy: float
+    x2: float
+    y2: float
+    bent: bool
+
+    @property
+    def middle(self) -> tuple[float, float]:
+        """The point of the drawn line halfway along it (where a glyph goes)."""
+        if not self.bent:
+            return (self.x1 + self.x2) / 2, (self.y1 + self.y2) / 2
+        return ((self.x1 + self.x2) / 2 + self.cx) / 2, ((self.y1 + self.y2) / 2 + self.cy) / 2
+
+
+def edge_geometry(panel: GraphPanel) -> list[EdgeGeometry]:
+    """The drawn geometry of every edge of *panel* (both renderers use it).
+
+    Two opposite edges between one pair bend apart; an edge whose straight line would cross
+    another node's box bends around it, towards the right (+x), by enough that the curve's
+    middle clears the widest box in the way.  Self-loops and edges to unknown nodes are left out.
+    """
+    centre = {n.id: (n.x, n.y) for n in panel.nodes}
+    half = {n.id: (node_width(n.label) / 2, NODE_HEIGHT / 2) for n in panel.nodes}
+    pairs = {(e.source, e.target) for e in panel.edges}
+    out: list[EdgeGeometry] = []
+    for e in panel.edges:
+        if e.source not in centre or e.target not in centre or e.source == e.target:
+            continue
+        (sx, sy), (tx, ty) = centre[e.source], centre[e.target]
+        dx, dy = tx - sx, ty - sy
+        length = math.hypot(dx, dy) or 1.0
+        nx_, ny_ = -dy / length, dx / length
+        bow = 0.0
+        if (e.target, e.source) in pairs:
+            bow = 16.0  # two opposite edges: one bends each way
+        else:
+            others = [(*centre[n], *half[n]) for n in centre if n not in (e.source, e.target)]
+            crossed = [b for b in others if _crosses(sx, sy, tx, ty, b)]
+            if crossed:  # the curve's middle is at half the bow
+                bow = 2 * (max(b[2] for b in crossed) + 14)
+                if nx_ < 0 or (nx_ == 0 and ny_ < 0):
+                    nx_, ny_ = -nx_, -ny_
+        mx, my = (sx + tx) / 2 + nx_ * bow, (sy + ty) / 2 + ny_ * bow
+        ax, ay = (mx, my) if bow else (tx, ty)
+        bx, by = (mx, my) if bow else (sx, sy)
+        x1, y1 = _clip(sx, sy, ax, ay, *half[e.source])
+        x2, y2 = _clip(tx, ty, bx, by, *half[e.target])
+        out.append(EdgeGeometry(e, x1, y1, mx, my, x2, y2, bool(bow)))
+    return out

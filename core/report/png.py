@@ -25,7 +25,7 @@ from causalcheck.report.figures import (
     LineChart,
     ScatterChart,
 )
-from causalcheck.report.layout import NODE_HEIGHT, node_width
+from causalcheck.report.layout import NODE_HEIGHT, edge_geometry, node_width
 
 __all__ = ["render_png"]
 
@@ -123,6 +123,7 @@ def render_png(spec: Figure) -> bytes:
 
 def _graph(plt: Any, spec: GraphFigure) -> bytes:
     from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+    from matplotlib.path import Path as MplPath
 
     panels = spec.panels or ()
     total_w = sum(max(p.width, 120.0) for p in panels) + 28 * max(len(panels) - 1, 0) or 200.0
@@ -136,22 +137,16 @@ def _graph(plt: Any, spec: GraphFigure) -> bytes:
         ax.set_xlim(0, max(p.width, 1.0))
         ax.set_ylim(max(p.height, 1.0), 0)
         ax.axis("off")
-        centre = {n.id: (n.x, n.y) for n in p.nodes}
-        for e in p.edges:
-            if e.source not in centre or e.target not in centre or e.source == e.target:
-                continue
-            st = EDGE_STYLES[e.style]
-            if e.style not in used_edges:
-                used_edges.append(e.style)
-            pair_back = any(o.source == e.target and o.target == e.source for o in p.edges)
-            arrow = FancyArrowPatch(centre[e.source], centre[e.target], arrowstyle="-|>", mutation_scale=9,
-                                    color=st.color, linewidth=st.width * 0.8, linestyle=_dash(st.dash),
-                                    connectionstyle="arc3,rad=0.18" if pair_back else "arc3",
-                                    shrinkA=13, shrinkB=13)
-            ax.add_patch(arrow)
+        for g in edge_geometry(p):
+            st = EDGE_STYLES[g.edge.style]
+            if g.edge.style not in used_edges:
+                used_edges.append(g.edge.style)
+            path = MplPath([(g.x1, g.y1), (g.cx, g.cy), (g.x2, g.y2)] if g.bent else [(g.x1, g.y1), (g.x2, g.y2)],
+                           [MplPath.MOVETO, MplPath.CURVE3, MplPath.CURVE3] if g.bent else [MplPath.MOVETO, MplPath.LINETO])
+            ax.add_patch(FancyArrowPatch(path=path, arrowstyle="-|>", mutation_scale=9, color=st.color,
+                                         linewidth=st.width * 0.8, linestyle=_dash(st.dash)))
             if st.glyph:
-                mx = (centre[e.source][0] + centre[e.target][0]) / 2
-                my = (centre[e.source][1] + centre[e.target][1]) / 2
+                mx, my = g.middle
                 ax.text(mx, my, st.glyph, color=st.color, fontsize=8, ha="center", va="center", fontweight="bold",
                         bbox={"boxstyle": "round,pad=0.05", "fc": "white", "ec": "none"})
         for n in p.nodes:

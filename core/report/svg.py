@@ -36,7 +36,7 @@ from causalcheck.report.figures import (
     ScatterChart,
     SeriesStyle,
 )
-from causalcheck.report.layout import NODE_HEIGHT, node_width
+from causalcheck.report.layout import NODE_HEIGHT, edge_geometry, node_width
 
 __all__ = ["FONT", "esc", "nice_ticks", "render"]
 
@@ -326,59 +326,15 @@ def _bars(fig: BarChart, fid: str) -> str:
 # ------------------------------------------------------------------------------- graphs
 
 
-def _clip(cx: float, cy: float, tx: float, ty: float, hw: float, hh: float) -> tuple[float, float]:
-    """The point where the ray from the box centre (cx, cy) towards (tx, ty) leaves the box."""
-    dx, dy = tx - cx, ty - cy
-    if dx == 0 and dy == 0:
-        return cx, cy
-    t = min(hw / abs(dx) if dx else math.inf, hh / abs(dy) if dy else math.inf)
-    return cx + dx * t, cy + dy * t
-
-
-def _crosses(ax: float, ay: float, bx: float, by: float, box: tuple[float, float, float, float]) -> bool:
-    """Whether the segment a–b passes through the rectangle (x, y, half-width, half-height)."""
-    x, y, hw, hh = box
-    if not (min(ax, bx) - hw - 2 < x < max(ax, bx) + hw + 2 and min(ay, by) - hh - 2 < y < max(ay, by) + hh + 2):
-        return False  # outside the segment's bounding box
-    steps = 24
-    for k in range(1, steps):
-        t = k / steps
-        px, py = ax + (bx - ax) * t, ay + (by - ay) * t
-        if abs(px - x) < hw + 2 and abs(py - y) < hh + 2:
-            return True
-    return False
-
-
 def _panel(p: GraphPanel, fid: str, ox: float, oy: float) -> list[str]:
     out = [f'<g transform="translate({_n(ox)} {_n(oy)})">']
     out.append(f'<text x="{_n(p.width / 2)}" y="-6" text-anchor="middle" font-weight="600">{esc(p.caption)}</text>')
-    centre = {n.id: (n.x, n.y) for n in p.nodes}
     half = {n.id: (node_width(n.label) / 2, NODE_HEIGHT / 2) for n in p.nodes}
-    pairs = {(e.source, e.target) for e in p.edges}
     glyphs: list[str] = []
-    for e in p.edges:
-        if e.source not in centre or e.target not in centre or e.source == e.target:
-            continue
+    for g in edge_geometry(p):
+        e = g.edge
         st = EDGE_STYLES[e.style]
-        (sx, sy), (tx, ty) = centre[e.source], centre[e.target]
-        bow = 0.0
-        dx, dy = tx - sx, ty - sy
-        length = math.hypot(dx, dy) or 1.0
-        nx_, ny_ = -dy / length, dx / length
-        if (e.target, e.source) in pairs:
-            bow = 16.0  # two opposite edges: one bends each way
-        else:
-            others = [(*centre[n], *half[n]) for n in centre if n not in (e.source, e.target)]
-            crossed = [b for b in others if _crosses(sx, sy, tx, ty, b)]
-            if crossed:  # bend around the boxes in the way (the curve's middle is at half the bow)
-                bow = 2 * (max(b[2] for b in crossed) + 14)
-                if nx_ < 0 or (nx_ == 0 and ny_ < 0):
-                    nx_, ny_ = -nx_, -ny_
-        mx, my = (sx + tx) / 2 + nx_ * bow, (sy + ty) / 2 + ny_ * bow
-        ax, ay = (mx, my) if bow else (tx, ty)
-        bx, by = (mx, my) if bow else (sx, sy)
-        x1, y1 = _clip(sx, sy, ax, ay, *half[e.source])
-        x2, y2 = _clip(tx, ty, bx, by, *half[e.target])
+        x1, y1, mx, my, x2, y2, bow = g.x1, g.y1, g.cx, g.cy, g.x2, g.y2, g.bent
         dash = f' stroke-dasharray="{st.dash}"' if st.dash else ""
         d = (f"M{_n(x1)} {_n(y1)}Q{_n(mx)} {_n(my)} {_n(x2)} {_n(y2)}" if bow else f"M{_n(x1)} {_n(y1)}L{_n(x2)} {_n(y2)}")
         out.append(
@@ -386,7 +342,7 @@ def _panel(p: GraphPanel, fid: str, ox: float, oy: float) -> list[str]:
             f'marker-end="url(#{fid}-a-{e.style})"/></g>'
         )
         if st.glyph:
-            gx, gy = ((x1 + x2) / 2 + mx) / 2 if bow else (x1 + x2) / 2, ((y1 + y2) / 2 + my) / 2 if bow else (y1 + y2) / 2
+            gx, gy = g.middle
             glyphs.append(
                 f'<text x="{_n(gx)}" y="{_n(gy + 4)}" text-anchor="middle" font-size="12" font-weight="700" fill="{st.color}" '
                 f'stroke="#fff" stroke-width="3" paint-order="stroke" aria-hidden="true">{esc(st.glyph)}</text>'
