@@ -101,6 +101,8 @@ def test_a_file_that_is_no_input_is_an_error_naming_it(tmp_path: Path, capsys: p
     assert main(["report", str(empty), "--out", str(out)]) == 2
     assert "holding no lab scores.json" in capsys.readouterr().err
     assert main(["report", str(tmp_path / "missing.json"), "--out", str(out)]) == 2
+    assert main(["report", "--out", str(out)]) == 2
+    assert "at least one PATH" in capsys.readouterr().err
 
 
 def test_inputs_are_detected_by_content_not_name(demo: Path, tmp_path: Path) -> None:

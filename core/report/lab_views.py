@@ -455,11 +455,11 @@ def _episode_section(ep: LabEpisode, why: str) -> Section:
                 hyps.append((st.number(SCORE_NUMBERING), current))
         changes = _changes(hyps)
         chosen: list[tuple[str, int]] = []
-        if changes:
-            picks = [("first", changes[0]), ("middle", changes[len(changes) // 2]), ("last", changes[-1])]
-            for label, idx in picks:
-                if idx not in [c[1] for c in chosen]:
-                    chosen.append((label, idx))
+        if changes:  # a step that is both first and last (or middle and last) is named once, first > last > middle
+            named: dict[int, str] = {}
+            for label, idx in (("first", changes[0]), ("last", changes[-1]), ("middle", changes[len(changes) // 2])):
+                named.setdefault(idx, label)
+            chosen = [(label, idx) for idx, label in sorted(named.items())]
         extra_nodes = sorted({n for _, idx in chosen for e in hyps[idx][1] for n in e} - set(nodes))
         all_nodes = [*nodes, *extra_nodes]
         positions = place(all_nodes, truth, {n: label_of(n) for n in all_nodes})
