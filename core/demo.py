@@ -10,6 +10,7 @@ It runs the three parts of causalcheck end to end on data shipped with the packa
    with format drift and fabricated evidence (``causalcheck check``);
 4. **Explain** — the bundled WhatIfBench-format demo set scored with the offline parser and
    judges (``causalcheck explain score``).
+5. **Report** — all of the above on one self-contained page, ``report.html`` (``causalcheck report``).
 
 Each stage is the same code path as its own command — it is parsed and run by the very
 command parsers ``causalcheck`` registered next to ``demo`` (so this module needs no import
@@ -97,6 +98,12 @@ def run(args: argparse.Namespace, *, commands: Mapping[str, argparse.ArgumentPar
         ["explain", "score", "--benchmark", "demo", "--answers", "demo", "--out", str(out / "explain"), "--timestamp", "20260101-000000"],
         quiet,
     )
+    codes["report"] = stage(  # everything above on one page: plots, graph drawings, tables
+        "report",
+        ["report", str(out / "lab-scores" / "scores.json"), str(out / "explain"), "--check", "example:trajectory",
+         "--bootstrap", "200", "--out", str(out / "report.html")],
+        quiet,
+    )
     print("\n== demo summary")
     failed = False
     for name, code in codes.items():
@@ -106,5 +113,6 @@ def run(args: argparse.Namespace, *, commands: Mapping[str, argparse.ArgumentPar
         failed |= not ok
         print(f"  {'ok ' if ok else 'FAIL'} {name} (exit {code})")
     print(f"  outputs in {out}/")
+    print(f"  report: {out / 'report.html'}")
     return 2 if failed else 0
 

@@ -87,6 +87,11 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         answer_cmd = None
     if answer_cmd is not None and hasattr(answer_cmd, "register"):
         answer_cmd.register(sub)
+    from causalcheck.report import (
+        agree as agree_cmd,  # `explain agree`: agreement statistics (causalcheck.report)
+    )
+
+    agree_cmd.register(sub)
     return ex
 
 

@@ -1,0 +1,60 @@
+"""Reports: results people look at and compare — HTML with inline SVG, or Markdown with PNG.
+
+``causalcheck report PATH... --out report.html`` turns lab scores, explain result files and
+check reports into one self-contained page: per-agent tables with bootstrap intervals,
+recovery curves over the interaction steps, the task-accuracy-vs-edge-F1 view, budget use,
+true graph beside hypothesis drawings; PRISM's per-domain table across answer models,
+failure modes, topology distributions, answers with their EDUs and graphs; check findings
+with the cycle or conflicting set drawn.  ``causalcheck explain agree A B`` measures how two
+scorers agree (Pearson, Spearman, MAE, Cohen's κ on edge verdicts, bootstrap intervals).
+
+Modules, in reading order:
+
+* :mod:`~causalcheck.report.inputs` — inputs found by content, provenance;
+* :mod:`~causalcheck.report.figures` — figure specifications and styles;
+* :mod:`~causalcheck.report.layout` — graph layouts (networkx, no Graphviz);
+* :mod:`~causalcheck.report.svg` / :mod:`~causalcheck.report.png` — renderers (own SVG
+  writer; matplotlib Agg for PNG);
+* :mod:`~causalcheck.report.document` — sections, tables, HTML and Markdown output;
+* :mod:`~causalcheck.report.lab_views`, :mod:`~causalcheck.report.explain_views`,
+  :mod:`~causalcheck.report.check_views` — what is shown;
+* :mod:`~causalcheck.report.build` — :func:`build_report`; :mod:`~causalcheck.report.cli`;
+* :mod:`~causalcheck.report.agreement` — the statistics; :mod:`~causalcheck.report.agree`
+  — ``explain agree``.
+
+The pipelines (lab, explain, check) never import this package; it reads their outputs.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS: dict[str, str] = {
+    "agree_files": "causalcheck.report.agree",
+    "build_document": "causalcheck.report.build",
+    "build_report": "causalcheck.report.build",
+    "classify": "causalcheck.report.inputs",
+    "load_inputs": "causalcheck.report.inputs",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'causalcheck.report' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__
+
+
+if TYPE_CHECKING:  # pragma: no cover
+    from causalcheck.report.agree import agree_files  # noqa: F401
+    from causalcheck.report.build import build_document, build_report  # noqa: F401
+    from causalcheck.report.inputs import classify, load_inputs  # noqa: F401

@@ -1,0 +1,161 @@
+"""Check views: the findings of ``causalcheck check`` with the checked graph drawn.
+
+Built from ``causalcheck check --json`` payloads (:func:`causalcheck.checking.report.
+report_payload`) or from running the checker on a source given to ``report --check``.
+For every input: the verdict, a table of every finding (``info`` findings of a trajectory
+only when they are the only ones), and for a bounded selection of reports
+(:data:`MAX_DRAWINGS` per input: those whose findings concern the graph or the data, each
+distinct hypothesis once) the hypothesis graph drawn with the edges of a **cycle** and of
+**contradicting directions** highlighted, the nodes named by a finding flagged, and the
+conflicting data points of a ``data-mismatch`` listed with their residuals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from causalcheck.report.document import FigureBlock, Section, Table, Text
+from causalcheck.report.fields import field_map
+from causalcheck.report.figures import DrawnEdge, GraphFigure
+from causalcheck.report.layout import graph_panel
+
+__all__ = ["GRAPH_CODES", "MAX_DRAWINGS", "check_sections", "highlighted"]
+
+#: Reports drawn per check input.
+MAX_DRAWINGS = 12
+#: Finding codes that concern the graph (their elements are edges or nodes).
+GRAPH_CODES = frozenset({"cycle", "direction-contradiction", "contradicts-reference", "unknown-node",
+                         "non-parent-in-equation", "parent-missing-from-equation", "self-reference"})
+_EDGE_CODES = {"cycle": "cycle", "direction-contradiction": "conflict", "contradicts-reference": "conflict"}
+
+
+def _pair(text: str) -> tuple[str, str] | None:
+    left, sep, right = text.partition("->")
+    return (left.strip(), right.strip()) if sep and left.strip() and right.strip() else None
+
+
+def highlighted(diagnostics: Sequence[Mapping[str, Any]]) -> tuple[dict[tuple[str, str], str], set[str]]:
+    """Edges to highlight (edge → ``cycle`` / ``conflict``) and nodes to flag, from the findings.
+
+    >>> highlighted([{"code": "cycle", "elements": ["a -> b", "b -> a"]}, {"code": "unknown-node", "elements": ["x"]}])
+    ({('a', 'b'): 'cycle', ('b', 'a'): 'cycle'}, {'x'})
+    """
+    edges: dict[tuple[str, str], str] = {}
+    nodes: set[str] = set()
+    for d in diagnostics:
+        code = str(d.get("code", ""))
+        elements = [str(e) for e in d.get("elements") or []]
+        if code in _EDGE_CODES:
+            for e in elements:
+                p = _pair(e)
+                if p is not None and edges.get(p) != "cycle":
+                    edges[p] = _EDGE_CODES[code]
+        elif code in GRAPH_CODES:
+            nodes.update(e for e in elements if "->" not in e)
+    return edges, nodes
+
+
+def _drawing(subject: str, hypothesis: str, diagnostics: Sequence[Mapping[str, Any]]) -> FigureBlock | None:
+    from causalcheck.errors import CausalCheckError
+    from causalcheck.parsing import parse_hypothesis
+
+    try:
+        h = parse_hypothesis(hypothesis)
+    except CausalCheckError:
+        return None
+    pairs = sorted(h.graph.pairs)
+    marks, flagged = highlighted(diagnostics)
+    nodes = list(dict.fromkeys([*h.graph.nodes, *(n for p in pairs for n in p), *sorted(flagged)]))
+    if not nodes:
+        return None
+    edges = [DrawnEdge(a, b, marks.get((a, b), "plain"), f"{a} → {b}" + (f": {marks[(a, b)]}" if (a, b) in marks else "")) for a, b in pairs]
+    styles = {n: ("flagged" if n in flagged else ("target" if n == "resonanceFreq" else "plain")) for n in nodes}
+    panel = graph_panel(subject, nodes, pairs, edges, styles=styles,
+                        tooltips={n: n + (" (named in a finding)" if n in flagged else "") for n in nodes})
+    n_cycle = sum(1 for v in marks.values() if v == "cycle")
+    n_conf = sum(1 for v in marks.values() if v == "conflict")
+    desc = (f"The hypothesis graph of {subject}: {len(nodes)} nodes, {len(pairs)} edges; {n_cycle} edge(s) of a cycle and "
+            f"{n_conf} edge(s) with contradicting directions highlighted, {len(flagged)} node(s) flagged.")
+    return FigureBlock(GraphFigure(f"Checked graph: {subject}", desc, (panel,)))
+
+
+def _mismatch(d: Mapping[str, Any]) -> Table | None:
+    data = field_map(d, "data")
+    residuals = field_map(data, "residuals")
+    conflicting = {str(c) for c in data.get("conflicting") or []}
+    if not residuals:
+        return None
+    rows = []
+    marked = set()
+    for i, (point, r) in enumerate(residuals.items()):
+        rows.append([str(point), f"{r:g}" if isinstance(r, (int, float)) else str(r), "yes" if str(point) in conflicting else ""])
+        if str(point) in conflicting:
+            marked.add(i)
+    tol = data.get("min_tolerance")
+    return Table(["data point", "residual (Hz)", "in the conflicting set"], rows,
+                 caption="Data the equation misses" + (f" (smallest tolerance that accepts all: {tol:g} Hz)" if isinstance(tol, (int, float)) else ""),
+                 numeric=frozenset({1}), marked=frozenset(marked))
+
+
+def _one(path: str, payload: Mapping[str, Any]) -> Section:
+    reports = [r for r in payload.get("reports") or [] if isinstance(r, Mapping)]
+    source = str(payload.get("source") or path)
+    trajectory = payload.get("kind") == "trajectory"
+    sec = Section(f"Check: {source}")
+    summary = field_map(payload, "summary")
+    verdict = "no problems" if payload.get("ok") else f"{summary.get('with_problems', '?')} of {len(reports)} report(s) with problems"
+    first = summary.get("first_data_conflict_step")
+    sec.blocks.append(Text(f"{'Trajectory' if trajectory else 'Hypothesis'}: {verdict}"
+                           + (f"; the recorded data stop agreeing with the hypothesis at step {first}." if first is not None else ".")))
+    rows: list[list[str]] = []
+    marked: set[int] = set()
+    for r in reports:
+        diags = [d for d in r.get("diagnostics") or [] if isinstance(d, Mapping)]
+        shown = [d for d in diags if d.get("severity") != "info"] or diags
+        for d in shown:
+            if d.get("severity") == "error":
+                marked.add(len(rows))
+            rows.append([str(r.get("subject", "")), str(d.get("severity", "")), str(d.get("code", "")), str(d.get("message", ""))])
+    if rows:
+        sec.blocks.append(Table(["report", "severity", "finding", "message"], rows, caption="Findings", marked=frozenset(marked)))
+    else:
+        sec.blocks.append(Text("No findings."))
+    drawn = 0
+    seen: set[tuple[str, tuple[str, ...]]] = set()
+    for r in reports:
+        diags = [d for d in r.get("diagnostics") or [] if isinstance(d, Mapping)]
+        meta = field_map(r, "meta")
+        hyp = meta.get("hypothesis")
+        relevant = [d for d in diags if d.get("code") in GRAPH_CODES or d.get("code") == "data-mismatch"]
+        if not isinstance(hyp, str) or not hyp or (not relevant and drawn):
+            continue
+        sig = (hyp, tuple(sorted(str(d.get("code")) for d in relevant)))
+        if sig in seen:
+            continue
+        if drawn >= MAX_DRAWINGS:
+            sec.blocks.append(Text(f"More reports with graph findings are not drawn (limit {MAX_DRAWINGS}).", note=True))
+            break
+        seen.add(sig)
+        sub = Section(str(r.get("subject", "report")))
+        fig = _drawing(str(r.get("subject", "report")), hyp, relevant)
+        if fig is not None:
+            sub.blocks.append(fig)
+            drawn += 1
+        for d in relevant:
+            if d.get("code") == "data-mismatch":
+                t = _mismatch(d)
+                if t is not None:
+                    sub.blocks.append(t)
+        if sub.blocks:
+            sec.children.append(sub)
+    return sec
+
+
+def check_sections(inputs: Sequence[tuple[str, Mapping[str, Any]]]) -> Section:
+    """The "Check" section of the report for the ``(path, check payload)`` *inputs*."""
+    sec = Section("Check")
+    sec.blocks.append(Text(f"{len(inputs)} check report(s)."))
+    for path, payload in inputs:
+        sec.children.append(_one(path, payload))
+    return sec

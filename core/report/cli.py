@@ -1,0 +1,63 @@
+"""``causalcheck report PATH... --out report.html``: one page of results to look at and compare.
+
+PATH is any mix of lab scores (``scores.json`` or a folder holding one), explain result
+files (``<answer>_metrics_<judge>.json``) and check reports (``causalcheck check --json``
+output), found by content; a folder is searched recursively.  ``--check SOURCE`` also runs
+the checker on SOURCE (anything ``causalcheck check`` reads).  ``--format html`` (default)
+writes one self-contained HTML file (inline SVG figures, no script, no network);
+``--format md`` writes ``report.md`` and PNG figures into the folder ``--out``.  Exit codes:
+0 written, 2 an input could not be read or is none of the above (the message names it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+__all__ = ["register", "run"]
+
+
+def _count(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"value={text!r} must be a whole number >= 0") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"value={text!r} must be a whole number >= 0")
+    return v
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``report`` command to the ``causalcheck`` command line."""
+    p = subparsers.add_parser(
+        "report",
+        help="an HTML (or Markdown) report with plots and graph drawings of lab, explain and check results",
+        description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("paths", nargs="*", metavar="PATH", help="scores.json, explain result files, check --json reports, or folders")
+    p.add_argument("--out", metavar="FILE|DIR", help="output: report.html (html) or a folder (md); default report.html / report")
+    p.add_argument("--format", choices=("html", "md"), default="html", help="html (default): one self-contained file; md: Markdown + PNG")
+    p.add_argument("--check", action="append", default=[], metavar="SOURCE", help="also run the checker on SOURCE (repeatable)")
+    p.add_argument("--bootstrap", type=_count, default=1000, metavar="N", help="bootstrap resamples for intervals (default 1000; 0: none)")
+    p.add_argument("--seed", type=_count, default=0, metavar="S", help="bootstrap seed (default 0)")
+    p.add_argument("--episodes", type=_count, default=4, metavar="N", help="lab episodes drawn per agent (default 4)")
+    p.add_argument("--items", type=_count, default=6, metavar="N", help="explain items shown in detail (default 6)")
+    p.add_argument("--title", default="causalcheck report", help="the report's title")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Build the report; returns the exit code (errors propagate to :func:`causalcheck.cli.main`)."""
+    from causalcheck.report.build import build_report
+
+    out = args.out or ("report.html" if args.format == "html" else "report")
+    result = build_report(
+        args.paths, out, fmt=args.format, checks=args.check, resamples=args.bootstrap, seed=args.seed,
+        episodes_per_agent=args.episodes, items=args.items, title=args.title,
+    )
+    kinds = ", ".join(f"{n} {k}" for k, n in result.inputs.items() if n)
+    extra = f" + {len(result.files) - 1} figure(s)" if len(result.files) > 1 else ""
+    print(f"wrote {result.path}{extra} ({result.bytes / 1e6:.2f} MB; inputs: {kinds or 'none'})", file=sys.stderr)
+    return 0

@@ -1,0 +1,116 @@
+"""causalcheck explain agree: two result files, or a result file and human scores, joined on the item key."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from causalcheck.cli import main
+from causalcheck.report.agree import agree_files, read_scores
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo set scored offline: three result files (strong, weak, paraphrase answers)."""
+    out = tmp_path_factory.mktemp("explain")
+    assert main(["explain", "score", "--benchmark", "demo", "--answers", "demo", "--out", str(out)]) == 0
+    return out
+
+
+def _items(path: Path) -> list[dict]:  # type: ignore[type-arg]
+    return list(json.loads(path.read_text(encoding="utf-8"))["items"])
+
+
+def test_a_file_agrees_perfectly_with_itself(results: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """r = rho = 1 and MAE = 0 for PM, RM and Final (where defined); every edge verdict pairs with itself: kappa 1."""
+    f = results / "demo-weak_metrics_offline.json"
+    assert main(["explain", "agree", str(f), str(f), "--json", "--bootstrap", "50"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["matched"] == 12 and out["only_in_a"] == [] and out["only_in_b"] == []
+    for m in ("pm", "rm", "final"):
+        d = out["metrics"][m]
+        assert d["mae"]["value"] == 0.0
+        for stat in ("pearson", "spearman"):
+            assert d[stat]["value"] == pytest.approx(1.0)
+    assert out["edges"]["kappa"]["value"] == pytest.approx(1.0)
+    assert out["edges"]["precision"] == 1.0 and out["edges"]["recall"] == 1.0
+
+
+def test_two_models_join_and_mae_matches_a_direct_computation(results: Path) -> None:
+    """Strong vs weak answers: MAE of Final equals the mean absolute difference computed from the files."""
+    a, b = results / "demo-strong_metrics_offline.json", results / "demo-weak_metrics_offline.json"
+    r = agree_files(a, b, resamples=0)
+    fa = {i["canonical_id"] or str(i["id"]): i["total_score"] for i in _items(a)}
+    fb = {i["canonical_id"] or str(i["id"]): i["total_score"] for i in _items(b)}
+    direct = sum(abs(fa[k] - fb[k]) for k in fa) / len(fa)
+    assert r.metrics["final"]["mae"]["value"] == pytest.approx(direct)
+    assert r.metrics["final"]["mae"]["low"] is None  # no bootstrap asked
+
+
+def test_human_scores_csv_any_subset_and_unmatched_items(results: Path, tmp_path: Path) -> None:
+    """A CSV with id and final only: Final is compared, PM/RM are not; unknown and missing ids are reported."""
+    f = results / "demo-strong_metrics_offline.json"
+    items = _items(f)
+    lines = ["id,final"] + [f"{i['canonical_id']},{i['total_score'] * 0.5 + 0.1}" for i in items[:8]] + ["nobody,0.3"]
+    csv = tmp_path / "human.csv"
+    csv.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    r = agree_files(f, csv, resamples=100, seed=3)
+    assert set(r.metrics) == {"final"}
+    assert r.metrics["final"]["n"] == 8
+    assert r.metrics["final"]["spearman"]["value"] == pytest.approx(1.0)  # a monotone transform
+    assert r.only_b == ("nobody",) and len(r.only_a) == 4
+    assert r.edges is None
+
+
+def test_csv_ids_match_numeric_ids_too(results: Path, tmp_path: Path) -> None:
+    """A CSV may name items by their numeric id instead of the canonical id."""
+    f = results / "demo-strong_metrics_offline.json"
+    items = _items(f)
+    csv = tmp_path / "h.csv"
+    csv.write_text("id,pm,rm\n" + "\n".join(f"{i['id']},{i['pm_score']},{i['rm_score']}" for i in items) + "\n", encoding="utf-8")
+    r = agree_files(f, csv, resamples=0)
+    assert len(r.matched) == len(items) and r.metrics["rm"]["mae"]["value"] == 0.0
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [("", "is empty"), ("name,score\nx,1\n", "must have an 'id' column"), ("id,pm\na,high\n", "pm='high' must be a number"),
+     ("id,pm\na,0.5\na,0.6\n", "appears twice"), ('{"hello": 1}', "is not an explain result file")],
+)
+def test_bad_score_files_exit_2(results: Path, tmp_path: Path, text: str, needle: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Bad CSV or JSON: exit 2 with a message naming the problem."""
+    bad = tmp_path / "bad.csv"
+    bad.write_text(text, encoding="utf-8")
+    assert main(["explain", "agree", str(results / "demo-strong_metrics_offline.json"), str(bad)]) == 2
+    assert needle in capsys.readouterr().err
+
+
+def test_text_output_names_files_and_statistics(results: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The default output is a table with Pearson, Spearman and MAE rows and the edge line."""
+    a, b = results / "demo-strong_metrics_offline.json", results / "demo-paraphrase_metrics_offline.json"
+    assert main(["explain", "agree", str(a), str(b), "--bootstrap", "20"]) == 0
+    out = capsys.readouterr().out
+    assert str(a) in out and "Pearson r" in out and "MAE" in out and out.count("\n") > 6
+
+
+def test_gpt55_file_against_itself_and_against_offline_scoring(whatif_result: Path, whatif_benchmark: Path, tmp_path: Path) -> None:
+    """The recorded gpt-5.5 file agrees with itself exactly; against our offline scoring the join is the 8 shared items."""
+    self_r = agree_files(whatif_result, whatif_result, resamples=100)
+    for m in ("pm", "rm", "final"):
+        assert self_r.metrics[m]["pearson"]["value"] == pytest.approx(1.0)
+        assert self_r.metrics[m]["spearman"]["value"] == pytest.approx(1.0)
+        assert self_r.metrics[m]["mae"]["value"] == 0.0
+    out = tmp_path / "offline"
+    assert main(["explain", "score", "--benchmark", str(whatif_benchmark), "--answers", str(whatif_result), "--out", str(out)]) == 0
+    (offline,) = sorted(out.glob("*_metrics_offline.json"))
+    r = agree_files(whatif_result, offline, resamples=200)
+    off = read_scores(offline)
+    assert len(r.matched) == len(off.scores) and set(r.only_a) == set(read_scores(whatif_result).scores) - set(off.scores)
+    for m in ("pm", "rm", "final"):
+        d = r.metrics[m]
+        assert d["n"] == len(r.matched)
+        for stat in ("pearson", "spearman"):
+            v = d[stat]
+            assert v["value"] is None or (-1 <= v["low"] <= v["high"] <= 1)
+        assert 0 <= d["mae"]["low"] <= d["mae"]["value"] <= d["mae"]["high"] <= 1
