@@ -1,0 +1,4 @@
+"""Testing kit for scoring rules: property suites, regression snapshots, a pytest plugin.
+
+(placeholder; filled below)
+"""
