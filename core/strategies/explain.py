@@ -109,7 +109,9 @@ class GeneratedAnswer:
     ``clauses[i]`` is the i-th unit's text (lower-case, no cue); ``links`` are the causal
     relations the text states, ``(cause index, effect index, label)``; ``paraphrase`` says the
     same clauses with every causal cue removed; ``shuffled`` has the same sentences in
-    another order (equal to ``text`` for a single sentence).
+    another order (equal to ``text`` for a single sentence).  ``CONDITION`` ("If A, B.")
+    only opens an answer: causalcheck's offline segmenter recognises a sentence-opening
+    "If" only at the start of the text (its opener pattern is anchored with ``^``).
     """
 
     question: str
@@ -132,7 +134,9 @@ def whatif_answers(draw: st.DrawFn, *, min_links: int = 1, max_links: int = 4, l
     sentences = []
     plain = []
     for i in range(len(clauses) - 1):
-        label = draw(st.sampled_from(list(labels)))
+        # the offline segmenter cuts "If A, B" only in an answer's first sentence (see GeneratedAnswer)
+        usable = [lb for lb in labels if lb != "CONDITION" or i == 0] or ["RESULT"]
+        label = draw(st.sampled_from(usable))
         a, b = clauses[i], clauses[i + 1]
         sentences.append(CUE_TEMPLATES[label].format(a=a, b=b, A=_cap(a), B=_cap(b)))
         plain.append(f"{_cap(a)}. {_cap(b)}.")

@@ -204,14 +204,22 @@ def graph_pairs(
 
     free = list(g.edges)
     edits: list[Edit] = []
+    est = g
     n_rev = count(reversed, sum(1 for e in free if e.is_directed))
-    directed = [e for e in free if e.is_directed]
-    if acyclic:
-        directed = [e for e in directed if not _other_path(g, e)]
-        n_rev = min(n_rev, len(directed))
-    for e in draw(st.lists(st.sampled_from(directed), unique=True, min_size=n_rev, max_size=n_rev)) if n_rev else []:
-        edits.append(Edit("reverse", e, GraphEdge.directed(e.v, e.u)))
-        free.remove(e)
+    if acyclic:  # one at a time: each reversal must close no cycle in the graph so far
+        for _ in range(n_rev):
+            options = [e for e in free if e.is_directed and not _other_path(est, e)]
+            if not options:
+                break
+            e = draw(st.sampled_from(options))
+            edits.append(Edit("reverse", e, GraphEdge.directed(e.v, e.u)))
+            est = apply_edit(est, edits[-1])
+            free.remove(e)
+    elif n_rev:
+        directed = [e for e in free if e.is_directed]
+        for e in draw(st.lists(st.sampled_from(directed), unique=True, min_size=n_rev, max_size=n_rev)):
+            edits.append(Edit("reverse", e, GraphEdge.directed(e.v, e.u)))
+            free.remove(e)
     n_rm = count(removed, len(free))
     for e in draw(st.lists(st.sampled_from(free), unique=True, min_size=n_rm, max_size=n_rm)) if n_rm else []:
         edits.append(Edit("remove", e, None))
@@ -222,7 +230,10 @@ def graph_pairs(
         token = draw(st.sampled_from(options))
         edits.append(Edit("change", e, GraphEdge.parse(e.u, token, e.v)))
         free.remove(e)
-    pos = {n: i for i, n in enumerate(g.nodes)}
+    for ed in edits:
+        if not acyclic or ed.op != "reverse":
+            est = apply_edit(est, ed)
+    pos = {n: i for i, n in enumerate(_topological(est) if acyclic else g.nodes)}
     empty = [(a, b) for a, b in itertools.combinations(g.nodes, 2) if not g.has_edge(a, b)]
     n_add = count(added, len(empty))
     for a, b in draw(st.lists(st.sampled_from(empty), unique=True, min_size=n_add, max_size=n_add)) if n_add else []:
@@ -232,10 +243,26 @@ def graph_pairs(
         if acyclic and pos[a] > pos[b]:
             a, b = b, a
         edits.append(Edit("add", None, GraphEdge.parse(a, token, b)))
-    est = g
-    for ed in edits:
-        est = apply_edit(est, ed)
+        est = apply_edit(est, edits[-1])
     return GraphPair(g, est, tuple(edits))
+
+
+def _topological(g: Graph) -> list[str]:
+    """The nodes of *g* in an order its directed edges respect (Kahn; ties in node order)."""
+    indeg = {n: 0 for n in g.nodes}
+    for e in g.edges:
+        if e.is_directed:
+            indeg[e.v] += 1
+    out: list[str] = []
+    ready = [n for n in g.nodes if indeg[n] == 0]
+    while ready:
+        n = ready.pop(0)
+        out.append(n)
+        for c in g.children(n):
+            indeg[c] -= 1
+            if indeg[c] == 0:
+                ready.append(c)
+    return out + [n for n in g.nodes if n not in set(out)]
 
 
 def _other_path(g: Graph, e: GraphEdge) -> bool:

@@ -248,7 +248,8 @@ _VALUE = st.one_of(st.integers(0, 200), st.integers(-2000, 20000).map(lambda v: 
 
 @dataclass(frozen=True)
 class RecordSample:
-    """A step record: the clean JSON object, the text a model wrote, and the drift applied to it."""
+    """A step record: the clean JSON object, the text a model wrote, and the drift applied to it
+    (only the drift that applies: no alias without an edge into the frequency, ...)."""
 
     obj: Mapping[str, Any]
     text: str
@@ -303,16 +304,25 @@ def _record_obj(draw: st.DrawFn, props: Sequence[str] | None, action: bool) -> d
     return obj
 
 
-def _drifted(draw: st.DrawFn, obj: dict[str, Any], drift: Sequence[str]) -> str:
+def _drifted(draw: st.DrawFn, obj: dict[str, Any], drift: Sequence[str]) -> tuple[str, tuple[str, ...]]:
+    """The text of *obj* with the *drift* that applies to it, and the drift applied."""
     o = json.loads(json.dumps(obj))
     hyp = o["hypothesis"]
+    skipped: set[str] = set()
     if "frequency-alias" in drift:
-        for e in hyp["edges"]:
-            if e["to"] == FREQ:
-                e["to"] = draw(frequency_aliases())
-    if "numeric-string" in drift and o["past_data"]:
-        entry = o["past_data"][0]
-        entry["freq"] = draw(st.sampled_from(["{} Hz", "{}", " {} "])).format(entry["freq"])
+        into = [e for e in hyp["edges"] if e["to"] == FREQ]
+        for e in into:
+            e["to"] = draw(frequency_aliases().filter(lambda a: a != FREQ))
+        if not into:
+            skipped.add("frequency-alias")
+    if "numeric-string" in drift:
+        if o["past_data"]:
+            entry = o["past_data"][0]
+            entry["freq"] = draw(st.sampled_from(["{} Hz", "{}", " {} "])).format(entry["freq"])
+        else:
+            skipped.add("numeric-string")
+    if not hyp["edges"]:
+        skipped |= {"edge-strings", "edge-lists"}
     if "edge-strings" in drift:
         hyp["edges"] = [f"{e['from']} -> {e['to']}" for e in hyp["edges"]]
     elif "edge-lists" in drift:
@@ -330,7 +340,7 @@ def _drifted(draw: st.DrawFn, obj: dict[str, Any], drift: Sequence[str]) -> str:
         text = f"Here is my record for this step:\n{text}\nI will continue."
     if "think" in drift:
         text = f"<think>{draw(_TEXT)}</think>\n{text}"
-    return text
+    return text, tuple(d for d in drift if d not in skipped)
 
 
 @st.composite
@@ -354,7 +364,8 @@ def step_records(
     unknown = [d for d in chosen if d not in DRIFTS]
     if unknown:
         raise ValueError(f"drift={unknown!r} must be among {list(DRIFTS)!r}")
-    return RecordSample(obj, _drifted(draw, obj, chosen), chosen)
+    text, applied = _drifted(draw, obj, chosen)
+    return RecordSample(obj, text, applied)
 
 
 # --------------------------------------------------------------------------- trajectories
