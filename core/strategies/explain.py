@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from causalcheck.explain.explanation_graph import ExplanationGraph, GraphEdge, GraphNode
 from causalcheck.explain.rst import RELATION_LABELS
+from causalcheck.testing.pools import CLAUSE_MANNERS, CLAUSE_SUBJECTS, CLAUSE_VERBS, CUE_TEMPLATES
 from hypothesis import strategies as st
 
 __all__ = [
@@ -39,20 +40,7 @@ __all__ = [
     "whatif_answers",
 ]
 
-#: Causal relation → sentence template over a cause ``{a}`` and an effect ``{b}`` (clauses lower-case, no final stop).
-CUE_TEMPLATES: dict[str, str] = {
-    "RESULT": "{A}, so {b}.",
-    "CONDITION": "If {a}, {b}.",
-    "CAUSE": "{B} because {a}.",
-}
-
-_SUBJECTS = (
-    "ocean tides", "coastal farms", "crop yields", "food prices", "river levels", "bird migrations",
-    "forest cover", "soil moisture", "insect numbers", "fishing fleets", "power demand", "city traffic",
-    "glacier mass", "storm surges", "harbor trade", "wheat harvests",
-)  # fmt: skip
-_VERBS = ("would shrink", "would rise", "would collapse", "would spread", "would weaken", "would double", "would stall", "would recover")
-_MANNER = ("sharply", "slowly", "steadily", "abruptly", "everywhere", "locally")
+_SUBJECTS, _VERBS, _MANNER = CLAUSE_SUBJECTS, CLAUSE_VERBS, CLAUSE_MANNERS
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 
 from causalcheck.graph import FREQ, is_freq_alias, normalize_node
 from causalcheck.graphs.names import NamePolicy, get_policy
+from causalcheck.testing.pools import AWKWARD_NAMES, CAUSALAB_PROPERTIES, FREQUENCY_SPELLINGS
 from hypothesis import strategies as st
 
 __all__ = [
@@ -41,25 +42,6 @@ __all__ = [
     "node_names",
     "spellings",
 ]
-
-#: Names that trip metrics: case variants, padding, spaces, unicode, frequency spellings.
-AWKWARD_NAMES: tuple[str, ...] = (
-    "a", "A", "b", "B", " a", "a ", "x1", "X1", "Crystal Color", "crystal color", "ä", "Ä",
-    "naïve", "名前", "freq", "Frequency", "resonanceFreq", "a-b", "a.b", "\u00a0a", "x\ty",
-)  # fmt: skip
-
-#: The CausaLab crystal properties (causalab-spec §1.1) and the target.
-CAUSALAB_PROPERTIES: tuple[str, ...] = (
-    "temperatureC", "moisture", "density", "quantumSize", "radiation", "pressure", "ph", "conductivity",
-)  # fmt: skip
-
-#: Fixed spellings of the frequency that CausaLab maps to ``resonanceFreq``.
-FREQUENCY_SPELLINGS: tuple[str, ...] = (
-    "resonanceFreq", "freq", "Freq", "FREQ", "frequency", "Frequency", "resonance_freq",
-    "Resonance_Freq", "resonance frequency", "Resonance Frequency", "resonance-frequency",
-    "resonanceFrequency", " freq ", "ResonanceFreq",
-)  # fmt: skip
-
 
 def identifiers(max_size: int = 8) -> st.SearchStrategy[str]:
     """Plain ASCII identifiers (``[A-Za-z_][A-Za-z0-9_]*``) — names every format writes unquoted."""

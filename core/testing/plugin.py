@@ -31,11 +31,14 @@ from typing import Any, NamedTuple
 
 import pytest
 from causalcheck.named_graphs import NAMED_GRAPHS, named_graph
-from causalcheck.testing.profiles import PROFILES, default_profile, set_default_profile
+from causalcheck.testing.profiles import (
+    PROFILES,
+    default_profile,
+    set_default_profile,
+    set_update_snapshots,
+)
 
 __all__ = ["NamedCausalGraph"]
-
-_UPDATE: list[bool] = []
 
 
 class NamedCausalGraph(NamedTuple):
@@ -69,18 +72,13 @@ def pytest_configure(config: pytest.Config) -> None:
     if name is not None and name not in PROFILES:
         raise pytest.UsageError(f"causalcheck_profile={name!r} must be one of {sorted(PROFILES)!r}")
     set_default_profile(name)
-    _UPDATE[:] = [bool(config.getoption("causalcheck_update_snapshots"))]
+    set_update_snapshots(bool(config.getoption("causalcheck_update_snapshots")))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """Leave no profile behind (pytest may run in-process more than once)."""
+    """Leave no profile or snapshot mode behind (pytest may run in-process more than once)."""
     set_default_profile(None)
-    _UPDATE.clear()
-
-
-def update_requested() -> bool:
-    """True when this pytest run was started with ``--causalcheck-update-snapshots``."""
-    return bool(_UPDATE and _UPDATE[0])
+    set_update_snapshots(None)
 
 
 @pytest.fixture

@@ -33,7 +33,16 @@ from causalcheck.errors import InputFormatError
 if TYPE_CHECKING:  # pragma: no cover
     from hypothesis import settings
 
-__all__ = ["PROFILES", "Profile", "default_profile", "register_hypothesis_profiles", "set_default_profile", "settings_for"]
+__all__ = [
+    "PROFILES",
+    "Profile",
+    "default_profile",
+    "register_hypothesis_profiles",
+    "set_default_profile",
+    "set_update_snapshots",
+    "settings_for",
+    "update_snapshots_requested",
+]
 
 
 @dataclass(frozen=True)
@@ -53,6 +62,7 @@ PROFILES: dict[str, Profile] = {
 }
 
 _DEFAULT: list[str] = []
+_UPDATE: list[bool] = []
 
 
 def _check(name: str) -> str:
@@ -66,6 +76,16 @@ def set_default_profile(name: str | None) -> None:
     _DEFAULT.clear()
     if name is not None:
         _DEFAULT.append(_check(name))
+
+
+def set_update_snapshots(flag: bool | None) -> None:
+    """Ask :func:`causalcheck.testing.snapshot` to rewrite changed snapshots (the plugin's ``--causalcheck-update-snapshots``)."""
+    _UPDATE[:] = [] if flag is None else [bool(flag)]
+
+
+def update_snapshots_requested() -> bool:
+    """True when :func:`set_update_snapshots` asked for updates in this process."""
+    return bool(_UPDATE and _UPDATE[0])
 
 
 def default_profile() -> str:
