@@ -76,16 +76,23 @@ def _padded(name: str) -> st.SearchStrategy[str]:
     return st.builds(lambda left, right: left + name + right, st.sampled_from(["", " ", "  ", "\t"]), st.sampled_from(["", " ", "\n"]))
 
 
-def node_names(dialect: str | NamePolicy = "exact", *, awkward: bool = True) -> st.SearchStrategy[str]:
+def node_names(dialect: str | NamePolicy = "exact", *, awkward: bool | str = True) -> st.SearchStrategy[str]:
     """One node name valid under *dialect*.
 
     ``"exact"``: any non-empty string — the awkward pool (:data:`AWKWARD_NAMES`), plain
     identifiers and, with *awkward*, arbitrary unicode text (no surrogates or control
     characters other than tab).  ``"causalab"``: a name whose normalisation is non-empty —
     the properties, other identifiers, padded variants and, with *awkward*, frequency
-    aliases.  ``awkward=False`` gives plain identifiers only (every format writes them bare).
+    aliases.  ``awkward=False`` gives plain identifiers only (every format writes them bare);
+    ``awkward="pool"`` draws only from the fixed pools and short identifiers (fast to draw
+    and to shrink: what the property suites use).
     """
     pol = get_policy(dialect)
+    if awkward == "pool":
+        if pol.merges:
+            props = st.sampled_from(CAUSALAB_PROPERTIES)
+            return st.one_of(props, props.map(lambda n: f" {n}"), st.sampled_from(FREQUENCY_SPELLINGS))
+        return st.one_of(st.sampled_from(AWKWARD_NAMES), identifiers(3))
     if not awkward:
         plain = identifiers()
         return plain.filter(lambda n: not is_freq_alias(n)) if pol.merges else plain
@@ -105,19 +112,21 @@ def name_lists(
     max_size: int = 6,
     names: st.SearchStrategy[str] | None = None,
     include_target: bool = False,
+    awkward: bool | str = True,
 ) -> st.SearchStrategy[list[str]]:
     """Lists of names that stay distinct under *dialect*'s normalisation.
 
-    *names* overrides the per-name strategy; *include_target* puts one spelling of the
-    dialect's target (CausaLab: a frequency alias) in every list.
+    *names* overrides the per-name strategy (default :func:`node_names` with *awkward*);
+    *include_target* puts one spelling of the dialect's target (CausaLab: a frequency
+    alias) in every list.
     """
     pol = get_policy(dialect)
-    one = names if names is not None else node_names(pol)
+    one = names if names is not None else node_names(pol, awkward=awkward)
     key = pol.normalize
     lists = st.lists(one, min_size=min_size, max_size=max_size, unique_by=key)
     if not include_target or pol.target is None:
         return lists
-    target = frequency_aliases() if pol.merges else st.just(pol.target)
+    target = (st.sampled_from(FREQUENCY_SPELLINGS) if awkward == "pool" else frequency_aliases()) if pol.merges else st.just(pol.target)
     others = one.filter(lambda n: key(n) != key(pol.target or ""))
     return st.builds(
         lambda t, rest, pos: [*rest[:pos], t, *rest[pos:]],

@@ -156,7 +156,7 @@ def check_coefficient_metric(
     def c_ref(case: tuple[dict[str, Any], dict[str, Any]]) -> None:
         cfg, coeffs = case
         a = score("reference", coeffs, cfg)
-        b = float(reference(dict(coeffs), cfg)) if callable(reference) else coefficient_prf(coeffs, cfg, tolerance, names=pol).f1
+        b = float(reference(dict(coeffs), cfg)) if callable(reference) else coefficient_prf(coeffs, cfg, tolerance, FREQ, names=pol).f1
         if not math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12):
             raise fail("reference", coeffs, cfg, f"fn = {a!r}, reference = {b!r}", "equal values")
 

@@ -150,7 +150,8 @@ class _Setup:
         return 1.0 if self.kind == "similarity" else 0.0
 
     def show(self, g: Graph) -> str:
-        return repr(self.convert(g))
+        shown = self.convert(g)
+        return repr(shown) if isinstance(shown, (list, tuple, Graph)) else repr(g)
 
     def inputs(self, t: Graph, e: Graph, extra: str = "") -> str:
         lines = [f"  convention: {self.convention}", f"  truth:    {self.show(t)}", f"  estimate: {self.show(e)}"]
@@ -278,9 +279,9 @@ def check_graph_metric(
     setup = _Setup(fn, kind, conv, value, pol, tgt, the_scope, empty_value, cost, estimate_first, "; ".join(parts), describe(fn))
 
     # ------------------------------------------------------------------ strategies
-    names_st = cs.name_lists(pol, min_size=2, max_size=max_nodes, include_target=tgt is not None and pol.merges)
+    names_st = cs.name_lists(pol, min_size=2, max_size=max_nodes, include_target=tgt is not None and pol.merges, awkward="pool")
     if tgt is not None and not pol.merges:
-        names_st = cs.name_lists(pol, min_size=1, max_size=max_nodes - 1).filter(lambda ns: tgt not in ns).flatmap(
+        names_st = cs.name_lists(pol, min_size=1, max_size=max_nodes - 1, awkward="pool").filter(lambda ns: tgt not in ns).flatmap(
             lambda ns: st.permutations([*ns, tgt])
         )
     base = cs.dags(names=names_st)
@@ -288,16 +289,25 @@ def check_graph_metric(
     tokens = {"dag": ("->",), "pdag": ("->", "--"), "cpdag": ("->", "--"), "pag": ("o->", "o-o", "->", "<->")}[graphs]
     changed = (0, 0) if graphs == "dag" else (0, 2)
     pairs_st = cs.graph_pairs(truth_st, added=(0, 3), removed=(0, 3), reversed=(0, 3), changed=changed, tokens=tokens)
-    one_edit = st.sampled_from(["add", "remove", "reverse", *([] if graphs == "dag" else ["change"])]).flatmap(
-        lambda op: cs.graph_pairs(
-            truth_st,
+    ops = ["add", "remove", "reverse", *([] if graphs == "dag" else ["change"])]
+    truth_with_edges = truth_st.filter(lambda g: len(g.edges) > 0)
+    by_op = {
+        op: cs.graph_pairs(
+            truth_st if op == "add" else truth_with_edges,
             added=int(op == "add"),
             removed=int(op == "remove"),
             reversed=int(op == "reverse"),
             changed=int(op == "change"),
             tokens=tokens,
         ).filter(lambda p: len(p.edits) == 1)
-    )
+        for op in ops
+    }
+
+    @st.composite
+    def one_edit_st(draw: st.DrawFn) -> Any:
+        return draw(by_op[draw(st.sampled_from(ops))])
+
+    one_edit = one_edit_st()
 
     def relabel(draw_names: list[str], g: Graph) -> dict[str, str]:
         mapping = {}
@@ -364,18 +374,20 @@ def check_graph_metric(
         p, node, spelling = case
         if spelling in p.estimate.nodes or spelling == _FRESH:
             return
-        respelled = p.estimate.renamed({node: spelling})
+        # both graphs keep one node set (the old name stays as an isolated node): some rules need that
+        truth = p.truth.with_nodes((*p.truth.nodes, spelling))
+        respelled = Graph((*p.estimate.renamed({node: spelling}).nodes, node), p.estimate.renamed({node: spelling}).edges)
         what = f"  respelled: {node!r} -> {spelling!r} in the estimate"
-        b = setup.score("names", p.truth, respelled, what)
+        b = setup.score("names", truth, respelled, what)
         if pol.merges:
             a = setup.score("names", p.truth, p.estimate)
             if not _close(a, b):
-                raise setup.fail("names", p.truth, respelled, f"{b!r}, but {a!r} with {node!r} as written", f"{a!r}: under {pol.name!r} {spelling!r} is the node {pol(node)!r}", what)
+                raise setup.fail("names", truth, respelled, f"{b!r}, but {a!r} with {node!r} as written", f"{a!r}: under {pol.name!r} {spelling!r} is the node {pol(node)!r}", what)
         else:
-            fresh = p.estimate.renamed({node: _FRESH})
-            a = setup.score("names", p.truth, fresh)
+            fresh = Graph((*p.estimate.renamed({node: _FRESH}).nodes, node), p.estimate.renamed({node: _FRESH}).edges)
+            a = setup.score("names", p.truth.with_nodes((*p.truth.nodes, _FRESH)), fresh)
             if not _close(a, b):
-                raise setup.fail("names", p.truth, respelled, f"{b!r}, but {a!r} with a fresh name instead", f"{a!r}: under 'exact' {spelling!r} and {node!r} are different nodes", what)
+                raise setup.fail("names", truth, respelled, f"{b!r}, but {a!r} with a fresh name instead", f"{a!r}: under 'exact' {spelling!r} and {node!r} are different nodes", what)
 
     def single_edit(p: Any) -> None:
         ed = p.edits[0]
@@ -407,30 +419,51 @@ def check_graph_metric(
         if not _close(a, b):
             raise setup.fail("reference", p.truth, p.estimate, f"fn = {a!r}, reference = {b!r}", "equal values")
 
-    spell = (lambda n: cs.spellings(n, pol)) if pol.merges else cs.confusables
-    respell_case = pairs_st.filter(lambda p: len(p.estimate.edges) > 0).flatmap(
-        lambda p: st.sampled_from([n for e in p.estimate.edges for n in (e.u, e.v)]).flatmap(
-            lambda n: st.tuples(st.just(p), st.just(n), spell(n))
-        )
-    )
+    pads = st.sampled_from([(" ", ""), ("", " "), ("  ", ""), ("\t", ""), ("", "\n")])
+    with_edges = pairs_st.filter(lambda p: len(p.estimate.edges) > 0)
+    spellings_of_target = st.sampled_from(cs.FREQUENCY_SPELLINGS)
 
-    def new_names(p: Any) -> Any:
-        keep_target = tgt is not None
-        others = [n for n in p.truth.nodes if not (keep_target and pol(n) == tgt)]
-        fresh = cs.name_lists(pol, min_size=len(others), max_size=len(others)).filter(
-            lambda ns: not keep_target or all(pol(n) != tgt for n in ns)
-        )
-        def build(ns: list[str]) -> list[str]:
-            it = iter(ns)
-            return [n if keep_target and pol(n) == tgt else next(it) for n in p.truth.nodes]
-        return st.tuples(st.just(p), fresh.map(build))
+    @st.composite
+    def respell_case_st(draw: st.DrawFn) -> tuple[Any, str, str]:
+        p = draw(with_edges)
+        node = draw(st.sampled_from([n for e in p.estimate.edges for n in (e.u, e.v)]))
+        if pol.merges:  # another spelling of the same node
+            if tgt is not None and pol(node) == tgt:
+                return p, node, draw(spellings_of_target)
+            left, right = draw(pads)
+            return p, node, left + pol(node) + right
+        how = draw(st.integers(0, 2))  # a confusable: padded, case-flipped, or another frequency alias
+        if how == 1 and node.swapcase() != node:
+            return p, node, node.swapcase()
+        if how == 2 and pol(node) == node and node in cs.FREQUENCY_SPELLINGS:
+            return p, node, draw(spellings_of_target)
+        left, right = draw(pads)
+        return p, node, left + node + right
+
+    respell_case = respell_case_st()
+    # new names: a permutation of a pool that stays distinct under the policy (cheap to draw and shrink)
+    if pol.merges:
+        pool = [*cs.CAUSALAB_PROPERTIES, "Density", "MOISTURE", "x1", "ph2"]
+    else:
+        pool = [n for n in cs.AWKWARD_NAMES if n != tgt]
+    pool = [n for n in dict.fromkeys(pool) if tgt is None or pol(n) != tgt]
+
+    @st.composite
+    def renamed_st(draw: st.DrawFn) -> tuple[Any, list[str]]:
+        p = draw(pairs_st)
+        order = draw(st.permutations(pool))
+        fresh = iter(order)
+        names = [n if tgt is not None and pol(n) == tgt else next(fresh) for n in p.truth.nodes]
+        if pol.merges:  # padded spellings of the new names: still the same node to the dialect
+            names = [n if tgt is not None and pol(n) == tgt else (" " + n if draw(st.booleans()) else n) for n in names]
+        return p, names
 
     props = [
         Property("bounds", pairs_st, bounds),
         Property("identity", truth_st, identity),
         Property("empty", pairs_st, empty_sets),
         Property("symmetry", pairs_st, symmetry),
-        Property("renaming", pairs_st.flatmap(new_names), renaming),
+        Property("renaming", renamed_st(), renaming),
         Property("reordering", st.tuples(pairs_st, st.randoms(use_true_random=False)), reordering),
         Property("names", respell_case, name_policy),
         Property("single-edit", one_edit, single_edit),

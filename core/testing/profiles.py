@@ -97,7 +97,7 @@ def default_profile() -> str:
 
 def settings_for(profile: str | None = None, max_examples: int | None = None) -> settings:
     """hypothesis settings of *profile* (default :func:`default_profile`), *max_examples* overriding its count."""
-    from hypothesis import HealthCheck, settings
+    from hypothesis import HealthCheck, Phase, settings
 
     prof = PROFILES[_check(profile or default_profile())]
     if max_examples is not None and (isinstance(max_examples, bool) or not isinstance(max_examples, int) or max_examples < 1):
@@ -110,6 +110,7 @@ def settings_for(profile: str | None = None, max_examples: int | None = None) ->
         report_multiple_bugs=False,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
         print_blob=False,
+        phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink),
     )
 
 
