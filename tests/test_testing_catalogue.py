@@ -236,7 +236,7 @@ def test_every_planted_bug_is_caught_with_a_shrunk_counterexample(bug: Bug) -> N
     message = str(info.value)
     assert info.value.property in bug.properties, message
     assert f"property {info.value.property!r} fails for {bug.rule.__name__}" in message
-    assert "convention:" in message and "got:" in message or "raised:" in message
+    assert "convention:" in message and ("got:" in message or "raised:" in message)
     assert bug.shows in message, message
     assert all(n <= 3 for n in _literal_sizes(message)), message  # shrunk: at most 3 edges per graph
 
