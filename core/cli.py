@@ -44,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     lab_cli.register(sub)
     explain_cli.register(sub)
     demo.register(sub)
+    __import__("causalcheck.testing.cli", fromlist=["register"]).register(sub)  # causalcheck snapshot
     return parser
 
 
