@@ -36,23 +36,23 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 _EXPORTS: dict[str, str] = {
-    "Corpus": "causalcheck.testing.snapshot",
-    "KINDS": "causalcheck.testing.snapshot",
+    "Corpus": "causalcheck.testing.snapshots",
+    "KINDS": "causalcheck.testing.snapshots",
     "MissingExtraError": "causalcheck.testing.extra",
     "PROFILES": "causalcheck.testing.profiles",
     "PropertyFailure": "causalcheck.testing.runner",
     "REFERENCES": "causalcheck.testing.graph_metric",
-    "SnapshotMismatch": "causalcheck.testing.snapshot",
-    "SnapshotReport": "causalcheck.testing.snapshot",
+    "SnapshotMismatch": "causalcheck.testing.snapshots",
+    "SnapshotReport": "causalcheck.testing.snapshots",
     "SuiteReport": "causalcheck.testing.runner",
     "check_coefficient_metric": "causalcheck.testing.coefficients",
     "check_explanation_scorer": "causalcheck.testing.explanation",
     "check_graph_metric": "causalcheck.testing.graph_metric",
     "check_parser_total": "causalcheck.testing.parsers",
     "check_round_trip": "causalcheck.testing.parsers",
-    "corpus": "causalcheck.testing.snapshot",
+    "corpus": "causalcheck.testing.snapshots",
     "settings_for": "causalcheck.testing.profiles",
-    "snapshot": "causalcheck.testing.snapshot",
+    "snapshot": "causalcheck.testing.snapshots",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -85,9 +85,9 @@ if TYPE_CHECKING:  # pragma: no cover  (redundant aliases mark re-exports)
     from causalcheck.testing.profiles import settings_for as settings_for
     from causalcheck.testing.runner import PropertyFailure as PropertyFailure
     from causalcheck.testing.runner import SuiteReport as SuiteReport
-    from causalcheck.testing.snapshot import KINDS as KINDS
-    from causalcheck.testing.snapshot import Corpus as Corpus
-    from causalcheck.testing.snapshot import SnapshotMismatch as SnapshotMismatch
-    from causalcheck.testing.snapshot import SnapshotReport as SnapshotReport
-    from causalcheck.testing.snapshot import corpus as corpus
-    from causalcheck.testing.snapshot import snapshot as snapshot
+    from causalcheck.testing.snapshots import KINDS as KINDS
+    from causalcheck.testing.snapshots import Corpus as Corpus
+    from causalcheck.testing.snapshots import SnapshotMismatch as SnapshotMismatch
+    from causalcheck.testing.snapshots import SnapshotReport as SnapshotReport
+    from causalcheck.testing.snapshots import corpus as corpus
+    from causalcheck.testing.snapshots import snapshot as snapshot

@@ -21,7 +21,7 @@ Two subcommands:
 
 Exit codes: 0 recorded or unchanged (or updated with ``--update``); 1 outputs changed;
 2 bad arguments or an unreadable snapshot.  The snapshot file is the one
-:func:`causalcheck.testing.snapshot` writes (``causalcheck-snapshot/1``), with the command
+:func:`causalcheck.testing.snapshots` writes (``causalcheck-snapshot/1``), with the command
 and format stored beside the corpus spec.
 """
 
@@ -115,7 +115,7 @@ def run_command(command: str, paths: Mapping[str, Path], timeout: float) -> Any:
 
 def _cmd_corpus(args: argparse.Namespace) -> int:
     from causalcheck.files import atomic_write_json
-    from causalcheck.testing.snapshot import corpus
+    from causalcheck.testing.snapshots import corpus
 
     c = corpus(args.kind, size=args.size, seed=args.seed)
     out = Path(args.out)
@@ -127,7 +127,7 @@ def _cmd_corpus(args: argparse.Namespace) -> int:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from causalcheck.testing.snapshot import Case, Change, corpus, read_snapshot, write_snapshot
+    from causalcheck.testing.snapshots import Case, Change, corpus, read_snapshot, write_snapshot
 
     path = Path(args.snapshot)
     if path.exists():
@@ -179,7 +179,7 @@ def _positive(text: str) -> int:
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``causalcheck snapshot`` (``corpus`` and ``check``) to the top-level parser."""
-    from causalcheck.testing.snapshot import KINDS as SNAPSHOT_KINDS
+    from causalcheck.testing.snapshots import KINDS as SNAPSHOT_KINDS
 
     p = subparsers.add_parser(
         "snapshot",

@@ -2,7 +2,7 @@
 
 Names that trip scoring rules, CausaLab's properties and frequency spellings, and the
 words and cue templates of generated what-if answers.  :mod:`causalcheck.strategies` draws
-from them with hypothesis; :func:`causalcheck.testing.snapshot.corpus` with a seeded numpy
+from them with hypothesis; :func:`causalcheck.testing.corpus` with a seeded numpy
 generator — one list, two ways of drawing.
 
 >>> CUE_TEMPLATES["RESULT"].format(A="Tides fall", b="farms dry out")
