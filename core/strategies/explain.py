@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from causalcheck.explain.explanation_graph import ExplanationGraph, GraphEdge, GraphNode
 from causalcheck.explain.rst import RELATION_LABELS
@@ -51,27 +52,36 @@ class JudgedGraph:
     scores: tuple[float, ...]
 
 
+def _edge_lists(n: int, max_edges: int, labels: Sequence[str], scored: bool) -> st.SearchStrategy[list[tuple[Any, ...]]]:
+    pairs = [(i, j) for i in range(1, n + 1) for j in range(1, n + 1) if i != j]
+    if not pairs:
+        return st.just([])
+    one: st.SearchStrategy[tuple[Any, ...]] = st.tuples(st.sampled_from(pairs), st.sampled_from(list(labels)))
+    if scored:  # each edge is drawn with its label and score, so the shrinker deletes them together
+        one = st.tuples(st.sampled_from(pairs), st.sampled_from(list(labels)), _SCORES)
+    return st.lists(one, max_size=max_edges)
+
+
 @st.composite
-def explanation_graphs(draw: st.DrawFn, *, max_nodes: int = 8, max_edges: int = 15, labels: Sequence[str] = RELATION_LABELS) -> ExplanationGraph:
-    """A graph over ``EDU1..EDUn`` with edges labelled from *labels* (self-loops excluded)."""
+def _graphs(draw: st.DrawFn, max_nodes: int, max_edges: int, labels: Sequence[str], scored: bool) -> tuple[ExplanationGraph, tuple[float, ...]]:
     n = draw(st.integers(1, max_nodes))
     nodes = tuple(GraphNode(f"EDU{i}", f"unit {i}") for i in range(1, n + 1))
-    pairs = [(i, j) for i in range(1, n + 1) for j in range(1, n + 1) if i != j]
-    edges: list[GraphEdge] = []
-    if pairs:
-        for i, j in draw(st.lists(st.sampled_from(pairs), max_size=max_edges)):
-            edges.append(GraphEdge(f"EDU{i}", f"EDU{j}", draw(st.sampled_from(list(labels)))))
-    return ExplanationGraph(nodes, tuple(edges))
+    drawn = draw(_edge_lists(n, max_edges, labels, scored))
+    edges = tuple(GraphEdge(f"EDU{d[0][0]}", f"EDU{d[0][1]}", d[1]) for d in drawn)
+    return ExplanationGraph(nodes, edges), tuple(d[2] for d in drawn) if scored else ()
 
 
 _SCORES = st.one_of(st.sampled_from([0.0, 1.0]), st.floats(0.0, 1.0, allow_nan=False))
 
 
-@st.composite
-def judged_graphs(draw: st.DrawFn, **kwargs: object) -> JudgedGraph:
+def explanation_graphs(*, max_nodes: int = 8, max_edges: int = 15, labels: Sequence[str] = RELATION_LABELS) -> st.SearchStrategy[ExplanationGraph]:
+    """A graph over ``EDU1..EDUn`` with edges labelled from *labels* (self-loops excluded)."""
+    return _graphs(max_nodes, max_edges, labels, False).map(lambda gs: gs[0])
+
+
+def judged_graphs(*, max_nodes: int = 8, max_edges: int = 15, labels: Sequence[str] = RELATION_LABELS) -> st.SearchStrategy[JudgedGraph]:
     """:func:`explanation_graphs` (same keywords) with a score in [0, 1] per edge (mostly 0 or 1, as judges answer)."""
-    g = draw(explanation_graphs(**kwargs))  # type: ignore[arg-type]
-    return JudgedGraph(g, tuple(draw(_SCORES) for _ in g.edges))
+    return _graphs(max_nodes, max_edges, labels, True).map(lambda gs: JudgedGraph(*gs))
 
 
 def criterion_scores(*, min_size: int = 1, max_size: int = 8) -> st.SearchStrategy[list[int]]:
@@ -79,10 +89,13 @@ def criterion_scores(*, min_size: int = 1, max_size: int = 8) -> st.SearchStrate
     return st.lists(st.integers(1, 10), min_size=min_size, max_size=max_size)
 
 
-@st.composite
-def _clauses(draw: st.DrawFn, min_size: int, max_size: int) -> list[str]:
-    subjects = draw(st.lists(st.sampled_from(_SUBJECTS), min_size=min_size, max_size=max_size, unique=True))
-    return [f"{s} {draw(st.sampled_from(_VERBS))} {draw(st.sampled_from(_MANNER))}" for s in subjects]
+def _clause() -> st.SearchStrategy[tuple[str, str]]:
+    """``(subject, clause)``: a subject and its clause, drawn in one span."""
+    return st.builds(lambda s, v, m: (s, f"{s} {v} {m}"), st.sampled_from(_SUBJECTS), st.sampled_from(_VERBS), st.sampled_from(_MANNER))
+
+
+def _clauses(min_size: int, max_size: int) -> st.SearchStrategy[list[str]]:
+    return st.lists(_clause(), min_size=min_size, max_size=max_size, unique_by=lambda sc: sc[0]).map(lambda scs: [c for _, c in scs])
 
 
 def edu_sequences(*, min_size: int = 1, max_size: int = 6) -> st.SearchStrategy[list[str]]:
@@ -115,20 +128,26 @@ def _cap(s: str) -> str:
 
 
 @st.composite
-def whatif_answers(draw: st.DrawFn, *, min_links: int = 1, max_links: int = 4, labels: Sequence[str] = tuple(CUE_TEMPLATES)) -> GeneratedAnswer:
+def whatif_answers(draw: st.DrawFn, *, min_links: int = 1, max_links: int = 4, labels: Sequence[str] = ("RESULT", "CAUSE", "CONDITION")) -> GeneratedAnswer:
     """A causal chain ``c0 → c1 → … → ck`` written one link per sentence with a cue template."""
-    clauses = draw(_clauses(min_links + 1, max_links + 1))
+    first = draw(_clause())
+    # each link is drawn in one span (its effect clause and its label), so the shrinker drops links whole
+    steps = draw(
+        st.lists(st.tuples(_clause(), st.sampled_from(list(labels))), min_size=min_links, max_size=max_links, unique_by=lambda t: t[0][0]).filter(
+            lambda steps: all(sc[0] != first[0] for sc, _ in steps)
+        )
+    )
+    clauses = [first[1], *(sc[1] for sc, _ in steps)]
     links = []
     sentences = []
     plain = []
-    for i in range(len(clauses) - 1):
+    for i, (_, label) in enumerate(steps):
         # the offline segmenter cuts "If A, B" only in an answer's first sentence (see GeneratedAnswer)
-        usable = [lb for lb in labels if lb != "CONDITION" or i == 0] or ["RESULT"]
-        label = draw(st.sampled_from(usable))
+        lab = "RESULT" if label == "CONDITION" and i > 0 else label
         a, b = clauses[i], clauses[i + 1]
-        sentences.append(CUE_TEMPLATES[label].format(a=a, b=b, A=_cap(a), B=_cap(b)))
+        sentences.append(CUE_TEMPLATES[lab].format(a=a, b=b, A=_cap(a), B=_cap(b)))
         plain.append(f"{_cap(a)}. {_cap(b)}.")
-        links.append((i, i + 1, label))
+        links.append((i, i + 1, lab))
     order = draw(st.permutations(range(len(sentences))))
     question = f"What would happen if {clauses[0].replace('would ', '', 1)}?"
     return GeneratedAnswer(
