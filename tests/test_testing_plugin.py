@@ -30,7 +30,7 @@ def _project(tmp_path: Path, test: str, ini: str = "") -> Path:
 def test_named_causal_graph_runs_once_per_named_graph(tmp_path: Path) -> None:
     """A user's test taking named_causal_graph runs for every named graph, with the name as test id."""
     proj = _project(tmp_path, "def test_g(named_causal_graph):\n    name, g = named_causal_graph\n    assert g.pairs\n")
-    out = _pytest(proj, "--collect-only", "-q")
+    out = _pytest(proj, "--collect-only")
     assert out.returncode == 0, out.stdout + out.stderr
     for name in NAMED_GRAPHS:
         assert f"test_user.py::test_g[{name}]" in out.stdout
