@@ -3,8 +3,9 @@
 Every entry is a classic mistake in an SHD, an edge / parent / root F1, a coefficient F1, a
 PM or an RM.  The test runs the matching :mod:`causalcheck.testing` suite on the buggy rule
 and asserts the property that caught it, and that the message shows a small counterexample
-(the shrunk one) with the convention.  The correct implementations — causalcheck's, and
-causal-learn's SHD under its own convention — pass the same suites (last tests).
+(the shrunk one) with the convention.  The correct implementations pass the same suites:
+causal-learn's SHD under its own convention here, causalcheck's metrics and PRISM scoring
+in ``properties/test_metrics_properties.py`` and ``properties/test_explain_properties.py``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import pytest
 from causalcheck import metrics as M
 from causalcheck.explain.explanation_graph import CAUSAL_TYPES
 from causalcheck.explain.judges import EdgeJudgment
-from causalcheck.explain.scoring import compute_final, compute_pm, compute_rm
+from causalcheck.explain.scoring import compute_pm
 from causalcheck.testing import (
     PropertyFailure,
     check_coefficient_metric,
@@ -259,24 +260,6 @@ def test_the_reversal_bug_is_shown_on_the_smallest_graph() -> None:
 
 
 # ----------------------------------------------------------------------- correct rules pass
-def test_causalcheck_metrics_pass_their_suites() -> None:
-    """SHD (both conventions), edge / parent / root F1 and coefficient F1 of causalcheck.metrics pass."""
-    check_graph_metric(lambda t, e: M.shd(e, t, names="exact").total, "distance", reference="shd")
-    check_graph_metric(lambda t, e: M.shd(e, t, names="exact", double_count_reversal=True), "distance", reversal_cost=2, reference="shd-double")
-    check_graph_metric(lambda t, e: M.edge_prf(e, t, names="exact"), "similarity", reference="edge-f1")
-    check_graph_metric(lambda t, e: M.edge_prf(e, t), "similarity", names="causalab", reference="edge-f1")
-    check_graph_metric(lambda t, e: M.parent_prf(e, t), "similarity", names="causalab", reference="parent-f1")
-    check_graph_metric(lambda t, e: M.root_prf(e, t), "similarity", names="causalab", reference="root-f1")
-    check_coefficient_metric(M.coefficient_prf)
-
-
-def test_prism_scoring_passes_its_suites() -> None:
-    """causalcheck.explain.scoring's PM, RM and Final pass the explanation-scorer suites."""
-    check_explanation_scorer(lambda g, s: compute_pm(g, [EdgeJudgment(x) for x in s]), "pm")
-    check_explanation_scorer(compute_rm, "rm")
-    check_explanation_scorer(compute_final, "final")
-
-
 def test_causal_learn_shd_passes_under_its_convention() -> None:
     """causal-learn's own SHD on GeneralGraphs passes the distance suite on PDAGs (every differing pair costs 1)."""
     from causalcheck.graphs.convert import to_causallearn

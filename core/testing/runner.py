@@ -48,6 +48,9 @@ class PropertyFailure(AssertionError):
         self.suite = suite
         self.property = prop
         self.details = details
+        self.subject = subject
+        #: the exception the rule under test raised, when that is the failure
+        self.cause: BaseException | None = None
         who = f" for {subject}" if subject else ""
         super().__init__(f"{suite}: property {prop!r} fails{who}\n{details}")
 
@@ -122,6 +125,12 @@ def run_suite(
     for prop in properties:
         if prop.name in skip:
             continue
-        conf(given(prop.strategy)(_test_of(suite, prop)))()
+        try:
+            conf(given(prop.strategy)(_test_of(suite, prop)))()
+        except PropertyFailure as exc:
+            # the message already shows the shrunk example: raise it without hypothesis' notes and frames
+            clean = PropertyFailure(exc.suite, exc.property, exc.details, exc.subject)
+            clean.cause = exc.__cause__
+            raise clean from None
         ran.append(prop.name)
     return SuiteReport(suite, subject, tuple(ran), prof, conf.max_examples, time.perf_counter() - start)
