@@ -135,12 +135,16 @@ def edge_lists(**kwargs: object) -> st.SearchStrategy[list[tuple[str, str]]]:
 
 
 @st.composite
-def pdags(draw: st.DrawFn, **kwargs: object) -> Graph:
-    """A DAG from :func:`dags` (same keywords) with some of its edges made undirected."""
-    g = draw(dags(**kwargs))  # type: ignore[arg-type]
+def _undirect_some(draw: st.DrawFn, graphs: st.SearchStrategy[Graph]) -> Graph:
+    g = draw(graphs)
     flags = draw(st.lists(st.booleans(), min_size=len(g.edges), max_size=len(g.edges)))
     edges = [GraphEdge.undirected(e.u, e.v) if f else e for e, f in zip(g.edges, flags, strict=True)]
     return g.with_edges(edges)
+
+
+def pdags(**kwargs: object) -> st.SearchStrategy[Graph]:
+    """A DAG from :func:`dags` (same keywords) with some of its edges made undirected."""
+    return _undirect_some(dags(**kwargs))  # type: ignore[arg-type]
 
 
 def cpdags(**kwargs: object) -> st.SearchStrategy[Graph]:
@@ -208,10 +212,10 @@ def graph_pairs(
     n_rev = count(reversed, sum(1 for e in free if e.is_directed))
     if acyclic:  # one at a time: each reversal must close no cycle in the graph so far
         for _ in range(n_rev):
-            options = [e for e in free if e.is_directed and not _other_path(est, e)]
-            if not options:
+            reversible = [e for e in free if e.is_directed and not _other_path(est, e)]
+            if not reversible:
                 break
-            e = draw(st.sampled_from(options))
+            e = draw(st.sampled_from(reversible))
             edits.append(Edit("reverse", e, GraphEdge.directed(e.v, e.u)))
             est = apply_edit(est, edits[-1])
             free.remove(e)
@@ -226,9 +230,9 @@ def graph_pairs(
         free.remove(e)
     n_ch = count(changed, len(free))
     for e in draw(st.lists(st.sampled_from(free), unique=True, min_size=n_ch, max_size=n_ch)) if n_ch else []:
-        options = [t for t in tokens if GraphEdge.parse(e.u, t, e.v) != e] or [t for t in _TOKENS if GraphEdge.parse(e.u, t, e.v) != e]
-        token = draw(st.sampled_from(options))
-        edits.append(Edit("change", e, GraphEdge.parse(e.u, token, e.v)))
+        other = [t for t in tokens if GraphEdge.parse(e.u, t, e.v) != e] or [t for t in _TOKENS if GraphEdge.parse(e.u, t, e.v) != e]
+        new_token: str = draw(st.sampled_from(other))
+        edits.append(Edit("change", e, GraphEdge.parse(e.u, new_token, e.v)))
         free.remove(e)
     for ed in edits:
         if not acyclic or ed.op != "reverse":
@@ -237,12 +241,12 @@ def graph_pairs(
     empty = [(a, b) for a, b in itertools.combinations(g.nodes, 2) if not g.has_edge(a, b)]
     n_add = count(added, len(empty))
     for a, b in draw(st.lists(st.sampled_from(empty), unique=True, min_size=n_add, max_size=n_add)) if n_add else []:
-        token = draw(st.sampled_from(list(tokens)))
-        if token == "->" and not acyclic and draw(st.booleans()):
+        add_token: str = draw(st.sampled_from(list(tokens)))
+        if add_token == "->" and not acyclic and draw(st.booleans()):
             a, b = b, a
         if acyclic and pos[a] > pos[b]:
             a, b = b, a
-        edits.append(Edit("add", None, GraphEdge.parse(a, token, b)))
+        edits.append(Edit("add", None, GraphEdge.parse(a, add_token, b)))
         est = apply_edit(est, edits[-1])
     return GraphPair(g, est, tuple(edits))
 

@@ -181,7 +181,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``causalcheck snapshot`` (``corpus`` and ``check``) to the top-level parser."""
     from causalcheck.testing.snapshots import KINDS as SNAPSHOT_KINDS
 
-    p = subparsers.add_parser(
+    p: argparse.ArgumentParser = subparsers.add_parser(
         "snapshot",
         help="regression snapshots of a scoring command: write a seeded corpus, record and diff its outputs",
         description="Write a seeded corpus as files, run a scoring command on every case and diff its outputs with a recorded snapshot.",

@@ -114,7 +114,8 @@ def check_explanation_scorer(
         return f"  graph:    nodes {[n.id for n in g.nodes]}, edges [{', '.join(edges)}]"
 
     props: list[Property] = []
-    close = lambda a, b: math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)  # noqa: E731
+    def close(a: float, b: float) -> bool:
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
 
     def bounded(prop: str, x: float, shown: str) -> None:
         if not 0.0 <= x <= 1.0:

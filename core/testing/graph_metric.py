@@ -414,7 +414,8 @@ def check_graph_metric(
             b = ref_fn(p.truth, p.estimate)
         else:
             args = (conv(p.estimate), conv(p.truth)) if estimate_first else (conv(p.truth), conv(p.estimate))
-            b_num = _number(reference(*args), value)  # type: ignore[misc]
+            assert callable(reference)
+            b_num = _number(reference(*args), value)
             b = float("nan") if b_num is None else b_num
         if not _close(a, b):
             raise setup.fail("reference", p.truth, p.estimate, f"fn = {a!r}, reference = {b!r}", "equal values")

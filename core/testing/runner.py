@@ -126,7 +126,9 @@ def run_suite(
         if prop.name in skip:
             continue
         try:
-            conf(given(prop.strategy)(_test_of(suite, prop)))()
+            wrap = given(prop.strategy)
+            run_property: Callable[[], None] = conf(wrap(_test_of(suite, prop)))  # type: ignore[no-untyped-call]  # given() returns an untyped decorator
+            run_property()
         except PropertyFailure as exc:
             # the message already shows the shrunk example: raise it without hypothesis' notes and frames
             clean = PropertyFailure(exc.suite, exc.property, exc.details, exc.subject)
