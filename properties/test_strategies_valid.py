@@ -176,3 +176,39 @@ def test_whatif_answers_have_the_cue_structure_they_claim(a: cs.GeneratedAnswer)
 def test_graph_texts_read_back_to_their_graph(t: cs.GraphText) -> None:
     """read_graph(text, format) is the drawn graph, for every format."""
     assert read_graph(t.text, format=t.format) == t.graph
+
+
+@given(cs.explanation_graphs())
+def test_explanation_graphs_pass_the_graph_checks(g: object) -> None:
+    """check_graph reads every drawn explanation graph, and its JSON form is the official parsed_dag shape."""
+    from causalcheck.explain.explanation_graph import check_graph
+
+    check_graph(g)  # type: ignore[arg-type]
+    data = g.to_json()  # type: ignore[attr-defined]
+    assert set(data) >= {"nodes", "edges"} and all({"source", "target", "relation_type"} <= set(e) for e in data["edges"])
+
+
+@given(cs.edu_sequences())
+def test_edu_sequences_are_single_units_to_the_segmenter(edus: list[str]) -> None:
+    """Each EDU text, written as a sentence, is one unit to the rule segmenter; subjects differ."""
+    from causalcheck.explain.segment import RuleSegmenter
+
+    for text in edus:
+        units = RuleSegmenter().segment(text[:1].upper() + text[1:] + ".")
+        assert len(units) == 1 and len(text.split()) >= 3
+    assert len({" ".join(t.split()[:2]) for t in edus}) == len(edus)
+
+
+@given(cs.criterion_scores())
+def test_criterion_scores_are_rubric_scores(scores: list[int]) -> None:
+    """Every criterion score is an integer 1..10 and compute_rm accepts the list."""
+    from causalcheck.explain.scoring import compute_rm
+
+    assert scores and all(isinstance(s, int) and 1 <= s <= 10 for s in scores)
+    assert 0.1 <= compute_rm(scores)[0] <= 1.0
+
+
+@given(cs.edge_lists(max_nodes=5))
+def test_edge_lists_are_the_edges_of_a_dag(pairs: list[tuple[str, str]]) -> None:
+    """edge_lists() give acyclic, self-loop-free (cause, effect) pairs."""
+    assert check_dag(Graph.from_directed(pairs))
