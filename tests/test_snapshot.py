@@ -201,3 +201,10 @@ def test_cli_bad_arguments_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["snapshot", "check", str(tmp_path / "n.json"), "--kind", "answers", "--size", "1", "--command", "echo {nope}"]) == 2
     assert main(["snapshot", "check", str(tmp_path / "n.json"), "--kind", "answers", "--size", "1", "--command", "no-such-program-xyz"]) == 2
     assert "error:" in capsys.readouterr().err
+
+
+def test_cli_refuses_another_kind_for_an_existing_snapshot(tmp_path: Path) -> None:
+    """check with --kind different from the recorded corpus is an input error, not a silent switch."""
+    snap = tmp_path / "s.json"
+    assert main(["snapshot", "check", str(snap), "--kind", "answers", "--size", "1", "--command", "echo 1"]) == 0
+    assert main(["snapshot", "check", str(snap), "--kind", "graph-pairs", "--command", "echo 1"]) == 2

@@ -158,6 +158,11 @@ def rm_integer_division(scores: list[int]) -> float:
     return (sum(scores) // len(scores)) / 10
 
 
+def pm_rewards_length(question: str, answer: str) -> float:
+    """An end-to-end PM that credits words per causal claim: longer explanations score higher, cues or not."""
+    return min(1.0, len(answer.split()) / 60)
+
+
 def final_weighted(pm: float, rm: float) -> float:
     """Weights PM 0.6 and RM 0.4 instead of the mean of the parts."""
     return 0.6 * pm + 0.4 * rm
@@ -216,6 +221,7 @@ CATALOGUE: list[Bug] = [
     Bug(rm_band_off_by_one, lambda fn: check_explanation_scorer(fn, "rm"), "top", "1.0 (every criterion at the top band, 10)"),
     Bug(rm_integer_division, lambda fn: check_explanation_scorer(fn, "rm"), "reference", "criterion scores: [1, 2]"),
     Bug(final_weighted, lambda fn: check_explanation_scorer(fn, "final"), "mean-of-parts", "(= (PM + RM) / 2)"),
+    Bug(pm_rewards_length, lambda fn: check_explanation_scorer(fn, "answer", metric_of_answer="pm"), ("no-causal-cue", "paraphrase"), "answer:"),
 ]
 
 
@@ -248,6 +254,15 @@ def test_the_catalogue_covers_every_rule_family() -> None:
     assert len(names) >= 12
     for family in ("shd_", "f1_", "parent_f1", "root_f1", "coefficient_f1", "pm_", "rm_"):
         assert any(n.startswith(family) for n in names), family
+
+
+def test_the_readme_counts_the_catalogue() -> None:
+    """The README's "N planted classic bugs" is the size of this catalogue."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    m = re.search(r"(\d+) planted classic bugs", readme)
+    assert m and int(m.group(1)) == len(CATALOGUE)
 
 
 def test_the_reversal_bug_is_shown_on_the_smallest_graph() -> None:

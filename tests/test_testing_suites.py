@@ -132,3 +132,22 @@ def test_causalcheck_metrics_pass_at_the_thorough_profile() -> None:
     """At 2000 examples per property SHD and edge F1 still pass (the slow run)."""
     check_graph_metric(lambda t, e: shd(e, t, names="exact"), "distance", reference="shd", profile="thorough")
     check_graph_metric(lambda t, e: edge_prf(e, t), "similarity", names="causalab", reference="edge-f1", profile="thorough")
+
+
+def test_the_offline_prism_pipeline_passes_the_answer_suite() -> None:
+    """End to end, the offline parser + judges: paraphrase and clause scrambling never raise PM or Final; no cue, PM 0."""
+    import dataclasses
+
+    from causalcheck.explain.data import load_benchmark
+    from causalcheck.explain.judges import OfflineCriterionJudge, OfflineEdgeJudge
+    from causalcheck.explain.relations import OfflineParser
+    from causalcheck.explain.scoring import score_item
+    from causalcheck.testing import check_explanation_scorer
+
+    item = load_benchmark("demo").items[0]
+
+    def scored(q: str, a: str) -> object:
+        return score_item(dataclasses.replace(item, question=q), a, OfflineParser(), OfflineEdgeJudge(), OfflineCriterionJudge())
+
+    check_explanation_scorer(lambda q, a: scored(q, a).pm, "answer", metric_of_answer="pm")  # type: ignore[attr-defined]
+    check_explanation_scorer(lambda q, a: scored(q, a).final, "answer")  # type: ignore[attr-defined]

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from causalcheck.errors import InputFormatError
 from causalcheck.graphs.model import Graph, GraphEdge, Mark
 from causalcheck.graphs.names import NamePolicy
 from causalcheck.strategies.names import name_lists
@@ -110,7 +111,7 @@ def dags(
     forward = list(itertools.combinations(range(len(nodes)), 2))
     if density is not None:
         if not 0.0 <= density <= 1.0:
-            raise ValueError(f"density={density!r} must be between 0 and 1")
+            raise InputFormatError(f"density={density!r} must be between 0 and 1")
         cut = round(100 * (1 - density))
         chosen = [p for p in forward if draw(st.integers(0, 99)) >= cut] if density > 0 else []
         if max_edges is not None:

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from causalcheck.errors import InputFormatError
 from causalcheck.graph import FREQ, CausalGraph, Edge, is_freq_alias
 from causalcheck.records import Hypothesis
 from causalcheck.strategies.names import CAUSALAB_PROPERTIES, frequency_aliases
@@ -79,7 +80,7 @@ def suite_records(
     *hidden* adds a hidden disturbance on some nodes.  The frequency always has a parent.
     """
     if not 3 <= min_nodes <= max_nodes <= len(CAUSALAB_PROPERTIES) + 1:
-        raise ValueError(f"nodes must satisfy 3 <= min_nodes={min_nodes} <= max_nodes={max_nodes} <= 9")
+        raise InputFormatError(f"nodes must satisfy 3 <= min_nodes={min_nodes} <= max_nodes={max_nodes} <= 9")
     fam = family if family is not None else draw(st.sampled_from(["linear", "quadratic"]))
     fp = freq_parent if freq_parent is not None else draw(st.booleans())
     hid = hidden if hidden is not None else draw(st.booleans())
@@ -363,7 +364,7 @@ def step_records(
     chosen = tuple(drift) if not isinstance(drift, bool) else tuple(draw(st.lists(st.sampled_from(DRIFTS), min_size=1, max_size=4, unique=True)))
     unknown = [d for d in chosen if d not in DRIFTS]
     if unknown:
-        raise ValueError(f"drift={unknown!r} must be among {list(DRIFTS)!r}")
+        raise InputFormatError(f"drift={unknown!r} must be among {list(DRIFTS)!r}")
     text, applied = _drifted(draw, obj, chosen)
     return RecordSample(obj, text, applied)
 

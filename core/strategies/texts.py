@@ -29,6 +29,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
+from causalcheck.errors import InputFormatError
 from causalcheck.graphs.model import Graph, GraphEdge, Mark
 from causalcheck.strategies.names import identifiers, node_names
 from hypothesis import strategies as st
@@ -90,7 +91,7 @@ def graph_texts(format: str | None = None, *, max_nodes: int = 6) -> st.SearchSt
     if format is None:
         return st.sampled_from(sorted(FORMAT_LIMITS)).flatmap(lambda f: graph_texts(f, max_nodes=max_nodes))
     if format not in FORMAT_LIMITS:
-        raise ValueError(f"format={format!r} must be one of {sorted(FORMAT_LIMITS)!r}")
+        raise InputFormatError(f"format={format!r} must be one of {sorted(FORMAT_LIMITS)!r}")
     from causalcheck.graphs.io import write_graph
 
     marks = FORMAT_LIMITS[format][1]

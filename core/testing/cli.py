@@ -134,6 +134,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
         data = read_snapshot(path)
         spec = data["corpus"]
         kind = str(spec["kind"])
+        if args.kind and args.kind != kind:
+            raise InputFormatError(f"{path} holds a {kind!r} corpus, not kind={args.kind!r}; use another snapshot file")
         fmt = str(data.get("graph_format", args.format or "text"))
         cases = [Case(c["id"], c["input"]) for c in data["cases"]]
         old = {c["id"]: c["output"] for c in data["cases"]}

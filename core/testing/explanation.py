@@ -37,6 +37,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
+from causalcheck.errors import InputFormatError
 from causalcheck.testing.runner import (
     Property,
     PropertyFailure,
@@ -87,7 +88,7 @@ def check_explanation_scorer(
     from hypothesis import strategies as st
 
     if metric not in ("pm", "rm", "final", "answer"):
-        raise ValueError(f"metric={metric!r} must be 'pm', 'rm', 'final' or 'answer'")
+        raise InputFormatError(f"metric={metric!r} must be 'pm', 'rm', 'final' or 'answer'")
     subject = describe(fn)
     conventions = {
         "pm": "PM = mean edge score over the causal edges (CAUSE, CONDITION, RESULT, CONSEQUENCE), 0 without one; in [0, 1]",
@@ -96,6 +97,8 @@ def check_explanation_scorer(
         "answer": "a score in [0, 1]; removing causal cues or scrambling clauses never raises it",
     }
     convention = conventions[metric]
+    if metric == "answer" and metric_of_answer == "pm":
+        convention += "; an answer without a causal cue scores 0 (PM)"
 
     def run(prop: str, args: tuple[Any, ...], shown: str) -> float:
         real = convert(*args) if convert is not None else args

@@ -49,6 +49,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from causalcheck.errors import InputFormatError
 from causalcheck.graphs.model import Graph
 from causalcheck.graphs.names import NamePolicy, get_policy
 from causalcheck.testing.runner import (
@@ -246,7 +247,7 @@ def check_graph_metric(
     from hypothesis import strategies as st
 
     if kind not in ("distance", "similarity"):
-        raise ValueError(f"kind={kind!r} must be 'distance' or 'similarity'")
+        raise InputFormatError(f"kind={kind!r} must be 'distance' or 'similarity'")
     pol = get_policy(names)
     tgt = pol(target) if target is not None else pol.target
     ref_fn: Callable[[Graph, Graph], float] | None = None
@@ -254,7 +255,7 @@ def check_graph_metric(
     ref_scope = "edges"
     if isinstance(reference, str):
         if reference not in REFERENCES:
-            raise ValueError(f"reference={reference!r} must be a callable or one of {sorted(REFERENCES)!r}")
+            raise InputFormatError(f"reference={reference!r} must be a callable or one of {sorted(REFERENCES)!r}")
         named, ref_scope, ref_text = REFERENCES[reference]
 
         def ref_fn(t: Graph, e: Graph) -> float:
@@ -262,9 +263,9 @@ def check_graph_metric(
 
     the_scope: str | Callable[[Graph], Any] = scope or ref_scope
     if isinstance(the_scope, str) and the_scope not in ("edges", "skeleton", "parents", "roots"):
-        raise ValueError(f"scope={the_scope!r} must be 'edges', 'skeleton', 'parents', 'roots' or a function")
+        raise InputFormatError(f"scope={the_scope!r} must be 'edges', 'skeleton', 'parents', 'roots' or a function")
     if the_scope in ("parents", "roots") and tgt is None:
-        raise ValueError(f"scope={the_scope!r} needs target= under names={pol.name!r}")
+        raise InputFormatError(f"scope={the_scope!r} needs target= under names={pol.name!r}")
     conv = convert or (_pairs if graphs == "dag" else (lambda g: g))
     cost = dict(costs) if costs is not None else {"add": 1.0, "remove": 1.0, "reverse": float(reversal_cost), "change": 1.0}
     empty_value = empty if empty is not None else (1.0 if kind == "similarity" else 0.0)

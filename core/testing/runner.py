@@ -36,6 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from causalcheck.errors import InputFormatError
 from causalcheck.testing.profiles import default_profile, settings_for
 
 __all__ = ["Property", "PropertyFailure", "SuiteReport", "call", "describe", "run_suite"]
@@ -119,7 +120,7 @@ def run_suite(
     conf = settings_for(prof, max_examples)
     unknown = sorted(set(skip) - {p.name for p in properties})
     if unknown:
-        raise ValueError(f"skip={unknown!r} names no property of {suite}; properties: {[p.name for p in properties]!r}")
+        raise InputFormatError(f"skip={unknown!r} names no property of {suite}; properties: {[p.name for p in properties]!r}")
     start = time.perf_counter()
     ran = []
     for prop in properties:
