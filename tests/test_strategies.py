@@ -29,6 +29,7 @@ def test_without_hypothesis_the_import_is_a_one_line_install_hint() -> None:
         "which is not installed: pip install 'causalcheck[testing]'"
     )
     assert "During handling" not in out.stderr and "direct cause" not in out.stderr
+    assert out.stderr.count('  File "') == 2  # the importing line and the raise in causalcheck/strategies/__init__.py
 
 
 def test_the_install_hint_is_an_import_error_a_caller_can_catch() -> None:

@@ -29,11 +29,12 @@ importing this package raises :class:`causalcheck.testing.extra.MissingExtraErro
 
 from __future__ import annotations
 
-from causalcheck.testing.extra import require_hypothesis
+from causalcheck.testing.extra import has_hypothesis, missing_hypothesis
 
-require_hypothesis("causalcheck.strategies")
+if not has_hypothesis():  # raised here, not in a helper: the traceback is this line and the import
+    raise missing_hypothesis("causalcheck.strategies")
 
-from causalcheck.strategies.explain import (  # noqa: E402
+from causalcheck.strategies.explain import (
     CUE_TEMPLATES,
     GeneratedAnswer,
     JudgedGraph,
@@ -43,7 +44,7 @@ from causalcheck.strategies.explain import (  # noqa: E402
     judged_graphs,
     whatif_answers,
 )
-from causalcheck.strategies.graphs import (  # noqa: E402
+from causalcheck.strategies.graphs import (
     Edit,
     GraphPair,
     apply_edit,
@@ -54,7 +55,7 @@ from causalcheck.strategies.graphs import (  # noqa: E402
     pags,
     pdags,
 )
-from causalcheck.strategies.lab import (  # noqa: E402
+from causalcheck.strategies.lab import (
     DRIFTS,
     RecordSample,
     SCMSample,
@@ -66,7 +67,7 @@ from causalcheck.strategies.lab import (  # noqa: E402
     trajectories,
     trajectory_files,
 )
-from causalcheck.strategies.names import (  # noqa: E402
+from causalcheck.strategies.names import (
     AWKWARD_NAMES,
     CAUSALAB_PROPERTIES,
     FREQUENCY_SPELLINGS,
@@ -78,7 +79,7 @@ from causalcheck.strategies.names import (  # noqa: E402
     node_names,
     spellings,
 )
-from causalcheck.strategies.texts import FORMAT_LIMITS, GraphText, any_graphs, graph_texts  # noqa: E402
+from causalcheck.strategies.texts import FORMAT_LIMITS, GraphText, any_graphs, graph_texts
 
 __all__ = [
     "AWKWARD_NAMES",

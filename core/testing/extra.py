@@ -18,7 +18,7 @@ import importlib.util
 
 from causalcheck.errors import CausalCheckError
 
-__all__ = ["INSTALL_HINT", "MissingExtraError", "require_hypothesis"]
+__all__ = ["INSTALL_HINT", "MissingExtraError", "has_hypothesis", "missing_hypothesis", "require_hypothesis"]
 
 #: The command that installs what :mod:`causalcheck.strategies` needs.
 INSTALL_HINT = "pip install 'causalcheck[testing]'"
@@ -28,16 +28,23 @@ class MissingExtraError(CausalCheckError, ImportError):
     """An optional dependency of the imported module is not installed (the message says how to install it)."""
 
 
-def require_hypothesis(module: str) -> None:
-    """Raise :class:`MissingExtraError` for *module* unless hypothesis can be imported."""
+def has_hypothesis() -> bool:
+    """True when hypothesis can be imported."""
     try:
-        found = importlib.util.find_spec("hypothesis") is not None
+        if importlib.util.find_spec("hypothesis") is None:
+            return False
+        import hypothesis  # noqa: F401
     except (ImportError, ValueError):  # a None entry in sys.modules, a broken install
-        found = False
-    if found:
-        try:
-            import hypothesis  # noqa: F401
-        except ImportError:
-            found = False
-    if not found:
-        raise MissingExtraError(f"{module} needs hypothesis, which is not installed: {INSTALL_HINT}") from None
+        return False
+    return True
+
+
+def missing_hypothesis(module: str) -> MissingExtraError:
+    """The error for *module* when hypothesis is missing (its message is the one-line hint)."""
+    return MissingExtraError(f"{module} needs hypothesis, which is not installed: {INSTALL_HINT}")
+
+
+def require_hypothesis(module: str) -> None:
+    """Raise :func:`missing_hypothesis` for *module* unless hypothesis can be imported."""
+    if not has_hypothesis():
+        raise missing_hypothesis(module)
