@@ -151,3 +151,21 @@ def test_the_offline_prism_pipeline_passes_the_answer_suite() -> None:
 
     check_explanation_scorer(lambda q, a: scored(q, a).pm, "answer", metric_of_answer="pm")  # type: ignore[attr-defined]
     check_explanation_scorer(lambda q, a: scored(q, a).final, "answer")  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("kind", ["pdag", "cpdag", "pag"])
+def test_general_graph_kinds_are_drawn_and_edited(kind: str) -> None:
+    """compare().shd (causal-learn's convention) passes on PDAGs, CPDAGs and PAGs; skeleton F1 ignores marks."""
+    from causalcheck.graphs.scores import compare
+
+    def shd_of(t: object, e: object) -> int:
+        return compare(t, e, nodes="union", basis="given").shd  # type: ignore[arg-type]
+
+    def skeleton_f1(t: object, e: object) -> float:
+        f1 = compare(t, e, nodes="union", basis="given").skeleton.f1  # type: ignore[arg-type]
+        if f1 is None:  # compare leaves an undefined rate None; the stated convention: 1 if both empty, else 0
+            return 1.0 if not t.skeleton and not e.skeleton else 0.0  # type: ignore[attr-defined]
+        return f1
+
+    check_graph_metric(shd_of, "distance", graphs=kind, reference="causal-learn-shd", max_examples=20)  # type: ignore[arg-type]
+    check_graph_metric(skeleton_f1, "similarity", graphs=kind, reference="skeleton-f1", max_examples=20)  # type: ignore[arg-type]

@@ -98,11 +98,12 @@ def _ref_compare(field: str) -> Callable[[Graph, Graph, NamePolicy, str | None],
         from causalcheck.graphs.names import apply_policy
         from causalcheck.graphs.scores import compare
 
-        r = compare(apply_policy(t, pol), apply_policy(e, pol), nodes="union", basis="given")
+        tt, ee = apply_policy(t, pol), apply_policy(e, pol)
         if field == "shd":
-            return float(r.shd)
-        value = r.skeleton.f1
-        return 1.0 if value is None else float(value)
+            return float(compare(tt, ee, nodes="union", basis="given").shd)
+        from causalcheck.metrics import set_prf
+
+        return set_prf(ee.skeleton, tt.skeleton).f1
 
     return ref
 
@@ -115,7 +116,7 @@ REFERENCES: dict[str, tuple[Callable[[Graph, Graph, NamePolicy, str | None], flo
     "parent-f1": (_ref_prf("parent"), "parents", "causalcheck.metrics.parent_prf: F1 of the edges into the target"),
     "root-f1": (_ref_prf("root"), "roots", "causalcheck.metrics.root_prf: F1 of the parentless ancestors of the target"),
     "causal-learn-shd": (_ref_compare("shd"), "edges", "causalcheck.graphs.compare(...).shd = causal-learn's SHD: pairs whose edge differs in presence or a mark"),
-    "skeleton-f1": (_ref_compare("skeleton"), "skeleton", "causalcheck.graphs.compare(...).skeleton.f1 (1 when both skeletons are empty)"),
+    "skeleton-f1": (_ref_compare("skeleton"), "skeleton", "F1 of the adjacencies (causal-learn's AdjacencyConfusion) with the set_prf empty-set rules: F1(∅, ∅) = 1, F1(T, ∅) = 0"),
 }
 
 
@@ -290,7 +291,7 @@ def check_graph_metric(
     tokens = {"dag": ("->",), "pdag": ("->", "--"), "cpdag": ("->", "--"), "pag": ("o->", "o-o", "->", "<->")}[graphs]
     changed = (0, 0) if graphs == "dag" else (0, 2)
     pairs_st = cs.graph_pairs(truth_st, added=(0, 3), removed=(0, 3), reversed=(0, 3), changed=changed, tokens=tokens)
-    ops = ["add", "remove", "reverse", *([] if graphs == "dag" else ["change"])]
+    ops = {"dag": ["add", "remove", "reverse"], "pag": ["add", "remove", "change"]}.get(graphs, ["add", "remove", "reverse", "change"])
     truth_with_edges = truth_st.filter(lambda g: len(g.edges) > 0)
     by_op = {
         op: cs.graph_pairs(
