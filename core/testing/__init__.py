@@ -25,6 +25,7 @@ examples per property, ``dev`` 200, ``thorough`` 2000).  The suites need the ``t
 extra (hypothesis); importing this package does not.
 
 >>> from causalcheck.metrics import edge_prf
+>>> from causalcheck.testing import check_graph_metric
 >>> report = check_graph_metric(lambda t, e: edge_prf(e, t, names="exact").f1, "similarity", reference="edge-f1", max_examples=10)
 >>> report.suite, "reference" in report.properties
 ('check_graph_metric', True)
