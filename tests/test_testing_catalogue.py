@@ -32,6 +32,17 @@ from causalcheck.testing import (
 Pairs = list[tuple[str, str]]
 
 
+@pytest.fixture(autouse=True)
+def _ci_profile() -> Any:
+    """The catalogue runs at the derandomized ci profile whatever the session's profile (same shrunk examples everywhere)."""
+    from causalcheck.testing.profiles import default_profile, set_default_profile
+
+    before = default_profile()
+    set_default_profile("ci")
+    yield
+    set_default_profile(before)
+
+
 # ----------------------------------------------------------------------- planted bugs
 def shd_reversal_counted_twice(t: Pairs, e: Pairs) -> int:
     """A reversal is one missing plus one extra edge (2), where the stated convention charges 1."""

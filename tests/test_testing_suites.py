@@ -81,7 +81,7 @@ def test_failure_messages_stand_alone() -> None:
         return shd(e, t, names="exact", double_count_reversal=True).total
 
     with pytest.raises(PropertyFailure) as info:
-        check_graph_metric(bad, "distance", reference="shd")
+        check_graph_metric(bad, "distance", reference="shd", profile="ci")
     lines = str(info.value).splitlines()
     assert lines[0] == "check_graph_metric: property 'single-edit' fails for test_failure_messages_stand_alone.<locals>.bad"
     assert lines[1].startswith("  convention: a distance (0 is perfect); edit costs add 1, remove 1, reverse 1")
