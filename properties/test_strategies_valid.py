@@ -212,3 +212,17 @@ def test_criterion_scores_are_rubric_scores(scores: list[int]) -> None:
 def test_edge_lists_are_the_edges_of_a_dag(pairs: list[tuple[str, str]]) -> None:
     """edge_lists() give acyclic, self-loop-free (cause, effect) pairs."""
     assert check_dag(Graph.from_directed(pairs))
+
+
+@given(st.sampled_from(["density", " moisture", "resonanceFreq", "freq"]).flatmap(lambda n: st.tuples(st.just(n), cs.spellings(n))))
+def test_spellings_are_the_same_node_to_causalab(pair: tuple[str, str]) -> None:
+    """Every spelling of a name is the same node under CausaLab's normalisation."""
+    name, other = pair
+    assert normalize_node(other) == normalize_node(name)
+
+
+@given(cs.identifiers())
+def test_identifiers_are_written_bare_by_the_text_format(name: str) -> None:
+    """An identifier needs no quoting: the text format writes it as is and reads it back."""
+    g = Graph((name,))
+    assert read_graph(f"nodes: {name}", format="text") == g
