@@ -30,6 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
     from causalcheck.explain import cli as explain_cli
     from causalcheck.graphs import cli as graphs_cli
     from causalcheck.lab import cli as lab_cli
+    from causalcheck.report import cli as report_cli
+    from causalcheck.testing import cli as testing_cli
 
     parser = argparse.ArgumentParser(
         prog="causalcheck",
@@ -44,7 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     lab_cli.register(sub)
     explain_cli.register(sub)
     demo.register(sub)
-    __import__("causalcheck.report.cli", fromlist=["register"]).register(sub)  # causalcheck report
+    report_cli.register(sub)
+    testing_cli.register(sub)
     return parser
 
 

@@ -1,10 +1,24 @@
 """Mechanism-recovery metrics of the lab, with CausaLab's conventions written down.
 
 Every function here is pure (no solver, no LLM, no file access).  Inputs are edges as
-``(cause, effect)`` pairs; each endpoint is normalised with
+``(cause, effect)`` pairs; duplicate edges collapse.
+
+**Name policy.**  Every function that reads node names takes one keyword,
+``names`` (a :class:`~causalcheck.graphs.names.NamePolicy` or its name), default
+:data:`~causalcheck.graphs.names.CAUSALAB`: each endpoint goes through
 :func:`causalcheck.graph.normalize_node` (trimmed; every spelling of the frequency becomes
-``resonanceFreq``; other names stay **case-sensitive**), and duplicate edges collapse
-(causalab-spec §4.1).
+``resonanceFreq``; other names stay **case-sensitive**; causalab-spec §4.1), the target of
+:func:`parent_prf` / :func:`root_prf` / :func:`true_coefficients` defaults to
+``resonanceFreq``, and coefficient and value look-ups fall back to a case-insensitive match
+(the anchor's rule).  ``names="exact"`` (:data:`~causalcheck.graphs.names.EXACT`) keeps
+every name as written — ``freq``, ``Frequency`` and ``resonanceFreq`` are three nodes,
+``" a"`` is not ``"a"`` — looks keys up exactly, and has no default target: pass
+``target=`` (a missing target is an error, never a silent ``resonanceFreq``).
+
+>>> edge_prf([("freq", "x")], [("Frequency", "x")]).f1, edge_prf([("freq", "x")], [("Frequency", "x")], names="exact").f1
+(1.0, 0.0)
+>>> parent_prf([("a", "y")], [("a", "y")], names="exact", target="y").f1
+1.0
 
 Conventions (causalab-spec §4.2–4.6, `causalab_reeval/metrics.py` of the published scorer):
 
@@ -32,13 +46,14 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from causalcheck.equation import CompiledExpr, parse_equation
 from causalcheck.errors import CausalCheckError, InputFormatError
 from causalcheck.graph import FREQ, normalize_node
+from causalcheck.graphs.names import CAUSALAB, EXACT, NamePolicy, get_policy
 
 __all__ = [
     "PRF",
@@ -64,6 +79,33 @@ __all__ = [
 ]
 
 Pair = tuple[str, str]
+#: What the ``names`` keyword takes: a policy, or its name (``"causalab"``, ``"exact"``).
+Names = NamePolicy | str
+
+
+def _normalizer(names: Names) -> tuple[NamePolicy, Callable[[str], str]]:
+    """The policy and its mapping; the CausaLab one is the memoised :func:`normalize_node` itself."""
+    pol = CAUSALAB if names is CAUSALAB else get_policy(names)
+    if pol is CAUSALAB:
+        return pol, normalize_node
+    if pol is EXACT:
+        return pol, _same
+    return pol, pol.normalize
+
+
+def _same(name: str) -> str:
+    return name
+
+
+def _target(target: str | None, pol: NamePolicy, norm: Callable[[str], str]) -> str:
+    """The target node under *pol*: the given one (normalised), else the dialect's; none is an error."""
+    if target is None:
+        if pol.target is None:
+            raise InputFormatError(
+                f"target=None: names={pol.name!r} has no default target node; pass target=<the outcome node>"
+            )
+        return pol.target
+    return norm(target)
 
 
 @dataclass(frozen=True)
@@ -118,13 +160,13 @@ def set_prf(pred: Iterable[Any], true: Iterable[Any]) -> PRF:
     return _prf(len(p & t), len(p), len(t))
 
 
-def _pair(item: Any) -> Pair:
+def _pair(item: Any, norm: Callable[[str], str] = normalize_node) -> Pair:
     if type(item) is tuple and len(item) == 2 and type(item[0]) is str and type(item[1]) is str:
-        return (normalize_node(item[0]), normalize_node(item[1]))
+        return (norm(item[0]), norm(item[1]))
     if type(item) is dict and "from" in item and "to" in item:
         a, b = item["from"], item["to"]
         if type(a) is str and type(b) is str:
-            return (normalize_node(a), normalize_node(b))
+            return (norm(a), norm(b))
     if isinstance(item, Mapping):
         if "from" not in item or "to" not in item:
             raise InputFormatError(f"edge {item!r} must have 'from' and 'to'")
@@ -138,31 +180,48 @@ def _pair(item: Any) -> Pair:
             raise InputFormatError(f"edge {item!r} must be a (cause, effect) pair") from None
     if not isinstance(a, str) or not isinstance(b, str):
         raise InputFormatError(f"edge {item!r} must name its nodes with strings")
-    return (normalize_node(a), normalize_node(b))
+    return (norm(a), norm(b))
 
 
-def normalize_pairs(pairs: Iterable[Any]) -> frozenset[Pair]:
-    """Edges as a set of normalised ``(cause, effect)`` pairs.
+def normalize_pairs(pairs: Iterable[Any], *, names: Names = CAUSALAB) -> frozenset[Pair]:
+    """Edges as a set of ``(cause, effect)`` pairs, names mapped by the *names* policy.
 
     Accepts pairs, :class:`~causalcheck.graph.Edge` objects or CausaLab ``{"from", "to"}`` dicts.
+
+    >>> sorted(normalize_pairs([(" a", "freq")])), sorted(normalize_pairs([(" a", "freq")], names="exact"))
+    ([('a', 'resonanceFreq')], [(' a', 'freq')])
     """
-    return frozenset(_pair(item) for item in pairs)
+    _, norm = _normalizer(names)
+    return frozenset(_pair(item, norm) for item in pairs)
 
 
-def edge_prf(pred_pairs: Iterable[Any], true_pairs: Iterable[Any]) -> PRF:
+def edge_prf(pred_pairs: Iterable[Any], true_pairs: Iterable[Any], *, names: Names = CAUSALAB) -> PRF:
     """All-edge directed precision / recall / F1 (a reversed edge is one FP and one FN)."""
-    return set_prf(normalize_pairs(pred_pairs), normalize_pairs(true_pairs))
+    return set_prf(normalize_pairs(pred_pairs, names=names), normalize_pairs(true_pairs, names=names))
 
 
-def parent_prf(pred_pairs: Iterable[Any], true_pairs: Iterable[Any], target: str = FREQ) -> PRF:
-    """P / R / F1 restricted to edges whose effect is *target* (the frequency by default)."""
-    tgt = normalize_node(target)
-    pred = {p for p in normalize_pairs(pred_pairs) if p[1] == tgt}
-    true = {p for p in normalize_pairs(true_pairs) if p[1] == tgt}
+def parent_prf(
+    pred_pairs: Iterable[Any], true_pairs: Iterable[Any], target: str | None = None, *, names: Names = CAUSALAB
+) -> PRF:
+    """P / R / F1 restricted to edges whose effect is *target*.
+
+    *target* defaults to the policy's target (the frequency under CAUSALAB); under EXACT it
+    must be given.
+    """
+    pol, norm = _normalizer(names)
+    tgt = _target(target, pol, norm)
+    pred = {p for p in normalize_pairs(pred_pairs, names=pol) if p[1] == tgt}
+    true = {p for p in normalize_pairs(true_pairs, names=pol) if p[1] == tgt}
     return set_prf(pred, true)
 
 
-def shd(pred_pairs: Iterable[Any], true_pairs: Iterable[Any], *, double_count_reversal: bool = False) -> SHD:
+def shd(
+    pred_pairs: Iterable[Any],
+    true_pairs: Iterable[Any],
+    *,
+    double_count_reversal: bool = False,
+    names: Names = CAUSALAB,
+) -> SHD:
     """Directed structural Hamming distance with its missing / extra / reversed breakdown.
 
     correct = P∩T; a true edge ``(a, b)`` not predicted whose reverse ``(b, a)`` is predicted
@@ -173,7 +232,11 @@ def shd(pred_pairs: Iterable[Any], true_pairs: Iterable[Any], *, double_count_re
     >>> shd([("b", "a"), ("c", "a")], [("a", "b")])
     SHD(total=2, missing=0, extra=1, reversed=1)
     """
-    return shd_normalized(normalize_pairs(pred_pairs), normalize_pairs(true_pairs), double_count_reversal=double_count_reversal)
+    return shd_normalized(
+        normalize_pairs(pred_pairs, names=names),
+        normalize_pairs(true_pairs, names=names),
+        double_count_reversal=double_count_reversal,
+    )
 
 
 def shd_normalized(
@@ -195,9 +258,13 @@ def shd_normalized(
     return SHD(total, missing, extra, rev)
 
 
-def roots_upstream_of(pairs: Iterable[Any], target: str = FREQ) -> frozenset[str]:
-    """Nodes without parents that have a directed path to *target* (CausaLab's "root nodes")."""
-    return roots_normalized(normalize_pairs(pairs), normalize_node(target))
+def roots_upstream_of(pairs: Iterable[Any], target: str | None = None, *, names: Names = CAUSALAB) -> frozenset[str]:
+    """Nodes without parents that have a directed path to *target* (CausaLab's "root nodes").
+
+    *target* defaults to the policy's target (under EXACT it must be given).
+    """
+    pol, norm = _normalizer(names)
+    return roots_normalized(normalize_pairs(pairs, names=pol), _target(target, pol, norm))
 
 
 def roots_normalized(edges: Iterable[Pair], target: str = FREQ) -> frozenset[str]:
@@ -221,9 +288,16 @@ def roots_normalized(edges: Iterable[Pair], target: str = FREQ) -> frozenset[str
     return frozenset(v for v in seen if not parents.get(v) and v != tgt)
 
 
-def root_prf(pred_pairs: Iterable[Any], true_pairs: Iterable[Any], target: str = FREQ) -> PRF:
-    """Root-node P / R / F1: parentless ancestors of *target* in each graph (spec §4.5)."""
-    return set_prf(roots_upstream_of(pred_pairs, target), roots_upstream_of(true_pairs, target))
+def root_prf(
+    pred_pairs: Iterable[Any], true_pairs: Iterable[Any], target: str | None = None, *, names: Names = CAUSALAB
+) -> PRF:
+    """Root-node P / R / F1: parentless ancestors of *target* in each graph (spec §4.5).
+
+    *target* defaults to the policy's target (under EXACT it must be given).
+    """
+    pol, norm = _normalizer(names)
+    tgt = _target(target, pol, norm)
+    return set_prf(roots_upstream_of(pred_pairs, tgt, names=pol), roots_upstream_of(true_pairs, tgt, names=pol))
 
 
 # --------------------------------------------------------------------------- coefficients
@@ -236,34 +310,39 @@ def _number(value: Any) -> float | None:
     return f if math.isfinite(f) else None
 
 
-def _config_edges(config: Mapping[str, Any]) -> list[Pair]:
+def _config_edges(config: Mapping[str, Any], names: NamePolicy) -> list[Pair]:
     edges = config.get("edges")
     if not isinstance(edges, list):
         raise InputFormatError(f"graph config edges={edges!r} must be a list of {{'from', 'to'}} objects")
-    return sorted(normalize_pairs(edges))
+    return sorted(normalize_pairs(edges, names=names))
 
 
-def true_coefficients(config: Mapping[str, Any], target: str = FREQ) -> dict[str, float]:
+def true_coefficients(
+    config: Mapping[str, Any], target: str | None = None, *, names: Names = CAUSALAB
+) -> dict[str, float]:
     """The true coefficient of every parent of *target* in a CausaLab graph config.
 
     Lookup (anchor rule): the first numeric param among ``coeff_<p>_freq``,
     ``coeff_<p>_frequency``, ``c_<p>``, ``<p>``; otherwise the param ``<name>`` written as
     ``<name> * <p>`` or ``<p> * <name>`` in the target's ``computation`` (this finds
     ``coeff_temp_freq`` for ``temperatureC`` and, in quadratic suites, the linear-term
-    ``coeff1_*`` only).  Parents with no findable coefficient are left out.
+    ``coeff1_*`` only).  Parents with no findable coefficient are left out.  *target*
+    defaults to the policy's target (the frequency under CAUSALAB; under EXACT it must be
+    given).
     """
+    pol, norm = _normalizer(names)
     params = config.get("params") or {}
     if not isinstance(params, Mapping):
         raise InputFormatError(f"graph config params={params!r} must be an object")
     nodes = config.get("nodes") or {}
-    tgt = normalize_node(target)
+    tgt = _target(target, pol, norm)
     computation = ""
     if isinstance(nodes, Mapping):
         for key, spec in nodes.items():
-            if normalize_node(str(key)) == tgt and isinstance(spec, Mapping):
+            if norm(str(key)) == tgt and isinstance(spec, Mapping):
                 computation = str(spec.get("computation") or "")
     out: dict[str, float] = {}
-    for a, b in _config_edges(config):
+    for a, b in _config_edges(config, pol):
         if b != tgt:
             continue
         found: float | None = None
@@ -289,27 +368,33 @@ def coefficient_prf(
     pred_coeffs: Mapping[str, Any] | None,
     true_config: Mapping[str, Any],
     tolerance: float = 1e-6,
-    target: str = FREQ,
+    target: str | None = None,
     *,
     truth: Mapping[str, float] | None = None,
+    names: Names = CAUSALAB,
 ) -> PRF:
     """Coefficient ("weight") P / R / F1 of a hypothesis' ``coefficients`` (spec §4.4).
 
     For each true parent ``p`` the predicted value is the first key among ``c_<p>``,
     ``coeff_<p>_freq``, ``coeff_<p>_frequency``, ``<p>`` (exact name first, then
-    case-insensitive) holding a number; it is correct iff ``|pred − true| ≤ tolerance``.
+    case-insensitive — a spelling merge, so only under a policy that merges, as CAUSALAB
+    does) holding a number; it is correct iff ``|pred − true| ≤ tolerance``.
     ``n_pred = max(#matched keys, #keys starting with "c_" or "coeff_")``, ``n_true`` = number
     of true coefficients; ``base`` never counts.  Empty-set rules as in :func:`set_prf`.
     *truth* may pass :func:`true_coefficients` of *true_config* precomputed (a batch speed-up).
+    Under ``names="exact"`` keys match exactly (no case-insensitive fallback) and *target*
+    must be given.
     """
     if tolerance < 0 or not math.isfinite(tolerance):
         raise InputFormatError(f"tolerance={tolerance!r} must be a finite number >= 0")
+    pol, _ = _normalizer(names)
     coeffs: Mapping[str, Any] = pred_coeffs or {}
     if truth is None:
-        truth = true_coefficients(true_config, target)
+        truth = true_coefficients(true_config, target, names=pol)
     lower: dict[str, str] = {}
-    for name_k in coeffs:
-        lower.setdefault(str(name_k).lower(), name_k)
+    if pol.merges:
+        for name_k in coeffs:
+            lower.setdefault(str(name_k).lower(), name_k)
     matched: set[str] = set()
     correct = 0
     for parent, value in truth.items():
@@ -388,6 +473,8 @@ def formula_error(
     target: float,
     coefficients: Mapping[str, Any] | None = None,
     tolerance: float = 5.0,
+    *,
+    names: Names = CAUSALAB,
 ) -> FormulaResult:
     """Evaluate a frequency equation on the reactor crystal and compare with the TRUE target.
 
@@ -397,15 +484,16 @@ def formula_error(
     with float arithmetic in Python's order (:func:`~causalcheck.equation.compile_expr`).
     A name takes its value from *coefficients* (numeric entries of the hypothesis), else
     from *values* (the reactor crystal's properties); exact name first, then
-    case-insensitive.  ``hit`` is ``|predicted − target| ≤ tolerance``.
+    case-insensitive (only the exact name under ``names="exact"``).  ``hit`` is
+    ``|predicted − target| ≤ tolerance``.
     """
-    return formula_errors(equation, [(values, target)], coefficients, tolerance)[0]
+    return formula_errors(equation, [(values, target)], coefficients, tolerance, names=names)[0]
 
 
-def _lookup(name: str, src: Mapping[str, Any]) -> float | None:
-    """*name*'s numeric value in *src*: exact key first, then case-insensitive."""
+def _lookup(name: str, src: Mapping[str, Any], fold_case: bool = True) -> float | None:
+    """*name*'s numeric value in *src*: exact key first, then (with *fold_case*) case-insensitive."""
     value = _number(src.get(name))
-    if value is None:
+    if value is None and fold_case:
         low = name.lower()
         for key, raw in src.items():
             if str(key).lower() == low and _number(raw) is not None:
@@ -418,16 +506,19 @@ def formula_errors(
     rows: Sequence[tuple[Mapping[str, float], float]],
     coefficients: Mapping[str, Any] | None = None,
     tolerance: float = 5.0,
+    *,
+    names: Names = CAUSALAB,
 ) -> list[FormulaResult]:
     """:func:`formula_error` for several ``(values, target)`` rows with one equation and one
     set of coefficients (the names found in *coefficients* are looked up once)."""
+    fold = _normalizer(names)[0].merges
     compiled = _prepare(equation)
     if isinstance(compiled, str):
         return [FormulaResult(None, target, None, None, (), compiled) for _, target in rows]
-    names = tuple(sorted(s.name for s in compiled.symbols))
+    used = tuple(sorted(s.name for s in compiled.symbols))
     coeffs = coefficients or {}
-    fixed = {s.name: _lookup(s.name, coeffs) for s in compiled.symbols}
-    return [_evaluate(equation, compiled, names, fixed, values, target, tolerance) for values, target in rows]
+    fixed = {s.name: _lookup(s.name, coeffs, fold) for s in compiled.symbols}
+    return [_evaluate(equation, compiled, used, fixed, values, target, tolerance, fold) for values, target in rows]
 
 
 def _evaluate(
@@ -438,13 +529,14 @@ def _evaluate(
     values: Mapping[str, float],
     target: float,
     tolerance: float,
+    fold_case: bool = True,
 ) -> FormulaResult:
     args: list[float] = []
     missing: list[str] = []
     for s in compiled.symbols:
         found = fixed[s.name]
         if found is None:
-            found = _lookup(s.name, values)
+            found = _lookup(s.name, values, fold_case)
         if found is None:
             missing.append(s.name)
         else:

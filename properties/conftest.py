@@ -1,4 +1,9 @@
-"""Hypothesis profiles: CI is derandomized so a run is reproducible on any machine."""
+"""Hypothesis profiles for the property tests, from causalcheck's testing kit (causalcheck.testing.profiles).
+
+``ci`` (the default) is derandomized, so a run is reproducible on any machine; ``dev`` and
+``thorough`` draw new examples.  Choose with ``HYPOTHESIS_PROFILE`` or ``CAUSALCHECK_PROFILE``.
+The suites of causalcheck.testing follow the pytest plugin's ``--causalcheck-profile``.
+"""
 
 from __future__ import annotations
 
@@ -6,18 +11,14 @@ import os
 import sys
 from pathlib import Path
 
-from hypothesis import HealthCheck, settings
+from causalcheck.testing.profiles import PROFILES, settings_for
+from hypothesis import settings
 
 # the fixtures shared with tests/ (anchors, named graphs) live in tests/_fixtures.py
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from _fixtures import *  # noqa: F403
 
-settings.register_profile(
-    "ci",
-    derandomize=True,
-    deadline=None,
-    max_examples=100,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-settings.register_profile("dev", deadline=None, max_examples=100)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+for _name in PROFILES:
+    # plain @given tests here keep 100 examples at ci (the suites' own budget is 50 per property)
+    settings.register_profile(_name, settings_for(_name, max_examples=100 if _name == "ci" else None))
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or os.environ.get("CAUSALCHECK_PROFILE") or "ci")

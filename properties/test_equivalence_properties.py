@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 
+from causalcheck import strategies as cs
 from causalcheck.graph import CausalGraph
 from causalcheck.solvers.equivalence import (
     cpdag,
@@ -18,14 +19,9 @@ from hypothesis import strategies as st
 MAX_EDGES = 13  # keeps brute force (2**free edges) fast while covering dense 5–6 node graphs
 
 
-@st.composite
-def dags(draw: st.DrawFn, max_nodes: int = 9) -> CausalGraph:
-    """A random DAG on up to *max_nodes* nodes: edges follow a random permutation order."""
-    n = draw(st.integers(1, max_nodes))
-    order = draw(st.permutations(range(n)))
-    candidates = [(order[i], order[j]) for i in range(n) for j in range(i + 1, n)]
-    chosen = draw(st.lists(st.sampled_from(candidates), max_size=MAX_EDGES, unique=True)) if candidates else []
-    return CausalGraph.from_pairs([(f"v{a}", f"v{b}") for a, b in chosen], [f"v{i}" for i in range(n)])
+def dags(max_nodes: int = 9) -> st.SearchStrategy[CausalGraph]:
+    """cs.dags on up to *max_nodes* nodes (at most MAX_EDGES edges), as CausalGraphs."""
+    return cs.dags(max_nodes=max_nodes, max_edges=MAX_EDGES).map(CausalGraph.from_general)
 
 
 @st.composite

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
+from causalcheck import strategies as cs
 from causalcheck.errors import CausalCheckError
 from causalcheck.explain.explanation_graph import (
-    CAUSAL_TYPES,
     ExplanationGraph,
-    GraphEdge,
-    GraphNode,
 )
 from causalcheck.explain.judges import EdgeJudgment
 from causalcheck.explain.rst import (
@@ -22,68 +20,29 @@ from causalcheck.explain.rst import (
 )
 from causalcheck.explain.scoring import compute_final, compute_pm, compute_rm
 from causalcheck.explain.segment import RuleSegmenter
+from causalcheck.testing import check_explanation_scorer
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 LABELS = st.sampled_from(RELATION_LABELS)
-SCORES = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)
 
 
-@st.composite
-def judged_graphs(draw: st.DrawFn) -> tuple[ExplanationGraph, list[EdgeJudgment]]:
-    """A random explanation graph with one judgment per edge."""
-    n = draw(st.integers(min_value=1, max_value=8))
-    nodes = tuple(GraphNode(f"EDU{i}", f"unit {i}") for i in range(1, n + 1))
-    m = draw(st.integers(min_value=0, max_value=15))
-    edges = tuple(
-        GraphEdge(f"EDU{draw(st.integers(1, n))}", f"EDU{draw(st.integers(1, n))}", draw(LABELS)) for _ in range(m)
-    )
-    judgments = [EdgeJudgment(draw(SCORES)) for _ in edges]
-    return ExplanationGraph(nodes, edges), judgments
+def _pm(graph: ExplanationGraph, scores: list[float], mode: str = "causal") -> float:
+    return compute_pm(graph, [EdgeJudgment(x) for x in scores], mode)  # type: ignore[arg-type]
 
 
-@given(judged_graphs(), st.sampled_from(["causal", "all"]))
-def test_pm_lies_in_unit_interval(gj: tuple[ExplanationGraph, list[EdgeJudgment]], mode: str) -> None:
-    """PM is within [0, 1] in both modes."""
-    graph, js = gj
-    assert 0.0 <= compute_pm(graph, js, mode) <= 1.0  # type: ignore[arg-type]
+def test_pm_rm_final_pass_the_explanation_scorer_suites() -> None:
+    """PM (bounds, 0 without a causal edge, order, causal edges only, the mean), RM and Final pass their suites."""
+    check_explanation_scorer(_pm, "pm")
+    check_explanation_scorer(compute_rm, "rm")
+    check_explanation_scorer(compute_final, "final")
 
 
-@given(judged_graphs())
-def test_no_causal_edge_means_pm_zero(gj: tuple[ExplanationGraph, list[EdgeJudgment]]) -> None:
-    """Relabelling every edge non-causal gives PM exactly 0, whatever the verdicts."""
-    graph, js = gj
-    plain = ExplanationGraph(graph.nodes, tuple(GraphEdge(e.source, e.target, "ELABORATION") for e in graph.edges))
-    assert compute_pm(plain, js) == 0.0
-
-
-@given(judged_graphs(), st.randoms(use_true_random=False))
-def test_pm_is_invariant_to_edge_order(gj: tuple[ExplanationGraph, list[EdgeJudgment]], rnd: object) -> None:
-    """Permuting edges together with their judgments leaves PM unchanged (exactly)."""
-    graph, js = gj
-    order = list(range(len(graph.edges)))
-    rnd.shuffle(order)  # type: ignore[attr-defined]
-    shuffled = ExplanationGraph(graph.nodes, tuple(graph.edges[i] for i in order))
-    assert compute_pm(shuffled, [js[i] for i in order]) == compute_pm(graph, js)
-
-
-@given(judged_graphs())
-def test_pm_is_the_mean_over_causal_edges(gj: tuple[ExplanationGraph, list[EdgeJudgment]]) -> None:
-    """PM equals the plain mean of the causal edges' scores (0 when there are none)."""
-    graph, js = gj
-    causal = [j.score for j, e in zip(js, graph.edges, strict=True) if e.relation_type in CAUSAL_TYPES]
-    expected = sum(causal) / len(causal) if causal else 0.0
-    assert abs(compute_pm(graph, js) - expected) <= 1e-12
-
-
-@given(st.lists(st.integers(min_value=1, max_value=10), min_size=1, max_size=8), SCORES)
-def test_rm_is_criterion_mean_over_ten_and_final_is_the_mean(scores: list[int], pm: float) -> None:
-    """RM = mean(criterion ints) / 10 within [0.1, 1]; Final = (PM + RM) / 2 within [0, 1]."""
-    rm, raw10 = compute_rm(scores)
-    assert raw10 == sum(scores) / len(scores)
-    assert rm == raw10 / 10 and 0.1 <= rm <= 1.0
-    final = compute_final(pm, rm)
-    assert final == (pm + rm) / 2 and 0.0 <= final <= 1.0
+@given(cs.judged_graphs())
+def test_pm_all_mode_is_the_mean_over_every_edge(jg: cs.JudgedGraph) -> None:
+    """pm_mode='all' (April evaluator) is the mean over all edges, 0 without edges, within [0, 1]."""
+    expected = sum(jg.scores) / len(jg.scores) if jg.scores else 0.0
+    assert abs(_pm(jg.graph, list(jg.scores), "all") - expected) <= 1e-12
 
 
 WORD = st.text(alphabet="abcdefghij", min_size=1, max_size=6)

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 
 import pytest
+from causalcheck import strategies as cs
 from causalcheck._lark import parser
 from causalcheck.episodes import records_from_text
 from causalcheck.equation import parse_equation
 from causalcheck.errors import CausalCheckError
-from causalcheck.graph import FREQ, CausalGraph, Edge, is_freq_alias
 from causalcheck.parsing import format_hypothesis, parse_hypothesis, parse_record, parse_record_obj
-from causalcheck.records import Hypothesis
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
@@ -75,42 +73,7 @@ def test_equation_round_trip_from_grammar(text):
 
 
 # ----------------------------------------------------------------------- text hypotheses
-IDENT = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,8}", fullmatch=True).filter(
-    lambda s: s != "nodes" and not is_freq_alias(s)
-)
-ODD = st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=0x2FF, exclude_characters='"\\'), min_size=1, max_size=8).map(str.strip).filter(
-    lambda s: bool(s) and not is_freq_alias(s)
-)
-NODE = st.one_of(IDENT, ODD, st.just(FREQ))
-NUMBER = st.one_of(
-    st.integers(-1000, 1000).map(float),
-    st.floats(allow_nan=False, allow_infinity=False, width=64),
-)
-
-
-@st.composite
-def hypotheses(draw):
-    """Hypotheses the text format can express: any nodes/edges, an equation over the target's parents."""
-    nodes = draw(st.lists(NODE, min_size=0, max_size=6, unique=True))
-    edges = []
-    if len(nodes) >= 2:
-        pairs = draw(st.lists(st.tuples(st.sampled_from(nodes), st.sampled_from(nodes)), max_size=8))
-        labels = st.one_of(st.none(), st.sampled_from(["CAUSE", "causes", "NOT-CAUSE"]))
-        edges = [Edge(a, b, draw(labels)) for a, b in pairs]
-    declared = draw(st.booleans())
-    graph = CausalGraph(tuple(nodes) if declared else (), tuple(edges))
-    coeffs: dict[str, float | None] = {}
-    equation = ""
-    parents = [p for p in graph.parents(FREQ) if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", p)]
-    if draw(st.booleans()):
-        terms = ["base"]
-        coeffs["base"] = draw(st.one_of(st.none(), NUMBER))
-        for p in parents:
-            name = f"c_{p}"
-            terms.append(f"{name}*{p}" + draw(st.sampled_from(["", "^2", "**3"])))
-            coeffs[name] = draw(st.one_of(st.none(), NUMBER))
-        equation = f"{FREQ} = " + " + ".join(terms)
-    return Hypothesis(graph, equation, coeffs)
+hypotheses = cs.hypotheses  # nodes, labelled edges, an equation over the frequency's parents
 
 
 @given(hypotheses())

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import itertools
-
+from causalcheck import strategies as cs
 from causalcheck.graph import CausalGraph
-from causalcheck.graphs import Graph, GraphEdge, Mark
+from causalcheck.graphs import Graph
 from causalcheck.graphs.convert import (
     from_causallearn,
     from_matrix,
@@ -19,36 +18,19 @@ from causalcheck.graphs.kinds import check_cpdag, check_dag, consistent_extensio
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-MARKS = [Mark.TAIL, Mark.ARROW, Mark.CIRCLE]
-PLAIN = st.from_regex(r"[A-Za-z_][A-Za-z0-9_.]{0,6}", fullmatch=True)
-# names with spaces, quotes, backslashes, unicode, leading/trailing blanks: kept exactly where the format allows
-ANY_NAME = st.one_of(PLAIN, st.text(st.characters(blacklist_categories=["Cs", "Cc"]), min_size=1, max_size=8))
+# graphs with any marks and names (awkward ones included), and DAGs: the exported strategies
+ANY_NAME = cs.node_names("exact")
+PLAIN = cs.identifiers()
 
 
-@st.composite
-def graphs(draw: st.DrawFn, names: st.SearchStrategy[str] = PLAIN, marks: bool = True, max_nodes: int = 7) -> Graph:
-    """A random graph: distinct names, at most one edge per pair, any marks (or '->'/'--' only)."""
-    nodes = draw(st.lists(names, min_size=1, max_size=max_nodes, unique=True))
-    pairs = list(itertools.combinations(nodes, 2))
-    chosen = draw(st.lists(st.sampled_from(pairs), unique=True, max_size=10)) if pairs else []
-    options = MARKS if marks else [Mark.TAIL, Mark.ARROW]
-    edges = []
-    for a, b in chosen:
-        mu, mv = draw(st.sampled_from(options)), draw(st.sampled_from(options))
-        if not marks and (mu, mv) == (Mark.ARROW, Mark.ARROW):
-            mv = Mark.TAIL
-        edges.append(GraphEdge(a, b, mu, mv))
-    return Graph(tuple(nodes), tuple(edges))
+def graphs(names: st.SearchStrategy[str] = PLAIN, marks: bool = True, max_nodes: int = 7) -> st.SearchStrategy[Graph]:
+    """cs.any_graphs: distinct names, at most one edge per pair, any marks (or '->'/'--' only)."""
+    return cs.any_graphs(names=names, marks="all" if marks else "pdag", max_nodes=max_nodes)
 
 
-@st.composite
-def dags(draw: st.DrawFn, max_nodes: int = 7) -> Graph:
-    """A random DAG: edges follow a random permutation order."""
-    n = draw(st.integers(1, max_nodes))
-    order = draw(st.permutations(range(n)))
-    cands = [(order[i], order[j]) for i in range(n) for j in range(i + 1, n)]
-    chosen = draw(st.lists(st.sampled_from(cands), unique=True, max_size=12)) if cands else []
-    return Graph(tuple(f"v{i}" for i in range(n)), tuple(GraphEdge.directed(f"v{a}", f"v{b}") for a, b in chosen))
+def dags(max_nodes: int = 7) -> st.SearchStrategy[Graph]:
+    """cs.dags with awkward names, up to 12 edges."""
+    return cs.dags(max_nodes=max_nodes, max_edges=12)
 
 
 @given(graphs(names=ANY_NAME))

@@ -5,28 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
+from causalcheck import strategies as cs
 from causalcheck.graph import FREQ
 from causalcheck.lab.episode import Episode, EpisodeConfig, LabAction
-from causalcheck.lab.generator import generate_graph
 from causalcheck.lab.runner import run_episode
 from causalcheck.lab.suites import SuiteGraph, parse_suite_record
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-
-def _graph(seed: int, k: int, freq_parent: bool = False, family: str = "linear") -> SuiteGraph:
-    rec = generate_graph(np.random.default_rng(seed), k, f"p{seed}", freq_parent=freq_parent, family=family)
-    return parse_suite_record(rec)
-
-
-graphs = st.builds(
-    _graph,
-    st.integers(0, 10_000),
-    st.integers(3, 9),
-    st.booleans(),
-    st.sampled_from(["linear", "quadratic"]),
-)
+graphs = cs.suite_records(min_nodes=3, max_nodes=9, family=None, freq_parent=None).map(parse_suite_record)
 values = st.integers(-50, 150).map(float) | st.floats(-100, 200, allow_nan=False).map(lambda v: round(v, 2))
 
 

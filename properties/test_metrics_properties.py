@@ -1,118 +1,70 @@
-"""Property tests of every lab metric: bounds, perfect answers, symmetry, one reversal, renaming."""
+"""Property tests of every lab metric, through the testing kit's suites (causalcheck.testing).
+
+The suites check bounds, identity, empty sets, symmetry, renaming, reordering, the name
+policy, single edits and agreement with the reference conventions; what is specific to
+causalcheck.metrics (the breakdown of SHD, set P/R/F1 by definition, the name-policy
+keyword) is checked here directly.
+"""
 
 from __future__ import annotations
 
-from causalcheck.graph import FREQ
-from causalcheck.metrics import (
-    coefficient_prf,
-    edge_prf,
-    parent_prf,
-    root_prf,
-    set_prf,
-    shd,
-)
+from causalcheck import metrics as M
+from causalcheck import strategies as cs
+from causalcheck.testing import check_coefficient_metric, check_graph_metric
 from hypothesis import given
 from hypothesis import strategies as st
 
-NODES = ["a", "b", "c", "d", "e", FREQ]
-RENAME = {"a": "alpha", "b": "Beta", "c": "c2", "d": "delta_x", "e": "eta"}
 
-pairs = st.lists(
-    st.tuples(st.sampled_from(NODES), st.sampled_from(NODES)).filter(lambda p: p[0] != p[1]),
-    max_size=12,
-)
-
-
-def _rename(edges: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    return [(RENAME.get(a, a), RENAME.get(b, b)) for a, b in edges]
+def test_shd_under_both_conventions() -> None:
+    """SHD: a reversal costs 1 (CausaLab) or 2 (double count); every other property of a distance."""
+    check_graph_metric(lambda t, e: M.shd(e, t, names="exact"), "distance", reference="shd")
+    check_graph_metric(lambda t, e: M.shd(e, t, names="exact", double_count_reversal=True), "distance", reversal_cost=2, reference="shd-double")
+    check_graph_metric(lambda t, e: M.shd(e, t), "distance", names="causalab", reference="shd")
 
 
-def _config(edges: list[tuple[str, str]], weights: dict[str, int]) -> dict[str, object]:
-    params: dict[str, object] = {"base_freq": 20.0}
-    for a, b in edges:
-        if b == FREQ:
-            params[f"coeff_{a}_freq"] = weights.get(a, 1)
-    return {"edges": [{"from": a, "to": b} for a, b in edges], "params": params, "nodes": {FREQ: {}}}
+def test_edge_prf_under_both_name_policies() -> None:
+    """Edge F1 is a similarity with F1(∅, ∅) = 1 under exact names and under CausaLab's dialect."""
+    check_graph_metric(lambda t, e: M.edge_prf(e, t, names="exact"), "similarity", reference="edge-f1")
+    check_graph_metric(lambda t, e: M.edge_prf(e, t), "similarity", names="causalab", reference="edge-f1")
 
 
-PRF_METRICS = [edge_prf, parent_prf, root_prf]
+def test_parent_and_root_prf() -> None:
+    """Parent F1 and root F1 measure only the target's parents / root ancestors (CausaLab and exact with a target)."""
+    check_graph_metric(lambda t, e: M.parent_prf(e, t), "similarity", names="causalab", reference="parent-f1")
+    check_graph_metric(lambda t, e: M.root_prf(e, t), "similarity", names="causalab", reference="root-f1")
+    check_graph_metric(lambda t, e: M.parent_prf(e, t, "y", names="exact"), "similarity", target="y", reference="parent-f1")
 
 
-@given(pairs, pairs)
-def test_prf_bounds(pred: list[tuple[str, str]], true: list[tuple[str, str]]) -> None:
-    """Precision, recall and F1 of every set metric lie in [0, 1]; F1 ≤ max(P, R)."""
-    for metric in PRF_METRICS:
-        r = metric(pred, true)
-        for v in (r.precision, r.recall, r.f1):
-            assert 0.0 <= v <= 1.0
-        assert r.f1 <= max(r.precision, r.recall) + 1e-12
+def test_coefficient_prf_under_both_name_policies() -> None:
+    """Coefficient F1: exact values score 1, base never counts, tolerance, key spellings."""
+    check_coefficient_metric(M.coefficient_prf)
+    check_coefficient_metric(lambda c, cfg: M.coefficient_prf(c, cfg, target="resonanceFreq", names="exact"), names="exact")
 
 
-@given(pairs)
-def test_perfect_hypothesis_scores_one_and_zero(true: list[tuple[str, str]]) -> None:
-    """Predicting the true graph gives F1 = 1 everywhere and SHD = 0."""
-    for metric in PRF_METRICS:
-        assert metric(true, true).f1 == 1.0
-    assert shd(true, true).total == 0
-
-
-@given(pairs, pairs)
-def test_shd_is_symmetric_and_bounded(pred: list[tuple[str, str]], true: list[tuple[str, str]]) -> None:
-    """SHD(P, T) = SHD(T, P) (missing and extra swap) and is at most |P| + |T|."""
-    a, b = shd(pred, true), shd(true, pred)
-    assert a.total == b.total and a.reversed == b.reversed
-    assert (a.missing, a.extra) == (b.extra, b.missing)
-    assert 0 <= a.total <= len(set(pred)) + len(set(true))
-    assert a.total <= shd(pred, true, double_count_reversal=True).total
-
-
-@given(pairs, st.data())
-def test_reversing_one_edge_of_a_perfect_answer_costs_one(true: list[tuple[str, str]], data: st.DataObject) -> None:
-    """Flip one true edge whose reverse is not also true: SHD 1 (2 with the double count)."""
-    flippable = [p for p in set(true) if (p[1], p[0]) not in set(true)]
-    if not flippable:
-        return
-    edge = data.draw(st.sampled_from(sorted(flippable)))
-    pred = [p for p in set(true) if p != edge] + [(edge[1], edge[0])]
-    assert shd(pred, true).to_json() == {"total": 1, "missing": 0, "extra": 0, "reversed": 1}
-    assert shd(pred, true, double_count_reversal=True).total == 2
-
-
-@given(pairs, pairs, st.randoms(use_true_random=False))
-def test_metrics_invariant_under_renaming_and_reordering(
-    pred: list[tuple[str, str]], true: list[tuple[str, str]], rnd: object
-) -> None:
-    """Renaming non-frequency nodes consistently or shuffling edge order changes nothing."""
-    shuffled = list(pred)
-    rnd.shuffle(shuffled)  # type: ignore[attr-defined]
-    for metric in PRF_METRICS:
-        base = metric(pred, true)
-        assert metric(_rename(pred), _rename(true)) == base
-        assert metric(shuffled, true) == base
-    assert shd(_rename(pred), _rename(true)) == shd(pred, true) == shd(shuffled, true)
+@given(cs.graph_pairs(added=(0, 3), removed=(0, 3), reversed=(0, 3)))
+def test_shd_breakdown_counts_each_kind_of_edit(pair: cs.GraphPair) -> None:
+    """missing / extra / reversed equal the removals, additions and reversals made; SHD(P, T) swaps missing and extra."""
+    t = [(e.u, e.v) for e in pair.truth.edges]
+    e = [(x.u, x.v) for x in pair.estimate.edges]
+    r = M.shd(e, t, names="exact")
+    assert (r.missing, r.extra, r.reversed) == (pair.count("remove"), pair.count("add"), pair.count("reverse"))
+    back = M.shd(t, e, names="exact")
+    assert (back.missing, back.extra, back.reversed) == (r.extra, r.missing, r.reversed)
 
 
 @given(st.sets(st.integers(0, 9)), st.sets(st.integers(0, 9)))
 def test_set_prf_matches_its_definition(pred: set[int], true: set[int]) -> None:
     """set_prf equals |P∩T|/|P| and |P∩T|/|T| whenever both sets are non-empty."""
-    r = set_prf(pred, true)
+    r = M.set_prf(pred, true)
     if pred and true:
         assert r.precision == len(pred & true) / len(pred)
         assert r.recall == len(pred & true) / len(true)
 
 
-@given(pairs, st.dictionaries(st.sampled_from(NODES[:-1]), st.integers(1, 3)), st.floats(0, 1))
-def test_coefficient_prf_properties(
-    true: list[tuple[str, str]], weights: dict[str, int], noise: float
-) -> None:
-    """Coefficient F1: bounded, 1 for the exact coefficients, invariant under renaming, never above 1 with noise."""
-    cfg = _config(true, weights)
-    parents = sorted({a for a, b in true if b == FREQ})
-    exact = {f"c_{p}": weights.get(p, 1) for p in parents}
-    assert coefficient_prf({"base": 20.0, **exact}, cfg).f1 == 1.0
-    renamed_cfg = _config(_rename(true), {RENAME.get(k, k): v for k, v in weights.items()})
-    renamed = {f"c_{RENAME.get(p, p)}": weights.get(p, 1) for p in parents}
-    assert coefficient_prf(renamed, renamed_cfg) == coefficient_prf(exact, cfg)
-    noisy = {k: v + noise for k, v in exact.items()}
-    r = coefficient_prf(noisy, cfg)
-    assert 0.0 <= r.precision <= 1.0 and 0.0 <= r.recall <= 1.0 and 0.0 <= r.f1 <= 1.0
+@given(cs.edge_lists(dialect="causalab", names=cs.name_lists("causalab", min_size=2, include_target=True)))
+def test_exact_names_keep_every_spelling(pairs: list[tuple[str, str]]) -> None:
+    """Under names='exact' normalize_pairs is the identity; under CAUSALAB it trims and maps aliases."""
+    assert M.normalize_pairs(pairs, names="exact") == frozenset(pairs)
+    from causalcheck.graph import normalize_node
+
+    assert M.normalize_pairs(pairs) == frozenset((normalize_node(a), normalize_node(b)) for a, b in pairs)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import networkx as nx
+from causalcheck import strategies as cs
 from causalcheck.graph import FREQ, CausalGraph, Edge
 from causalcheck.records import DataPoint, Hypothesis
 from causalcheck.solvers.acyclicity import find_cycle_core, find_cycle_cores, is_acyclic
@@ -24,18 +25,10 @@ def graphs(draw, max_nodes=9, max_edges=20):
     return CausalGraph.from_pairs(pairs, nodes)
 
 
-@st.composite
-def dags(draw):
-    """Random DAGs: edges only go forward in a random order."""
-    n = draw(st.integers(1, 8))
-    order = draw(st.permutations(NAMES[:n]))
-    pairs = [
-        (order[i], order[j])
-        for i in range(n)
-        for j in range(i + 1, n)
-        if draw(st.booleans())
-    ]
-    return CausalGraph.from_pairs(pairs, order)
+def dags():
+    """Random DAGs (the exported strategy) as CausalGraphs; names in the CausaLab dialect the checks read
+    (padded names and frequency aliases included, none two spellings of one node)."""
+    return cs.dags(max_nodes=8, dialect="causalab").map(CausalGraph.from_general)
 
 
 @given(graphs())

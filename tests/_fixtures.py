@@ -1,7 +1,7 @@
 """Fixtures shared by tests/ and properties/ (both conftest.py files import them).
 
-Where the reference anchors are (fixtures skip cleanly when ../shared is absent), and the
-named graphs of causalcheck.named_graphs.
+Where the reference anchors are (fixtures skip cleanly when ../shared is absent), and short
+aliases of the named-graph fixtures of the causalcheck pytest plugin.
 """
 
 from __future__ import annotations
@@ -58,14 +58,16 @@ def whatif_result() -> Path:
 
 # --------------------------------------------------------------------------- named graphs
 # The field's small graphs (chain, fork, collider, diamond, ...) live once in
-# causalcheck.named_graphs; tests take them as fixtures instead of redefining them.
+# causalcheck.named_graphs and reach tests through the causalcheck pytest plugin
+# (causalcheck.testing.plugin: the factory `causalcheck_graph` and the parametrized
+# `named_causal_graph`); the short names below are this project's aliases of those fixtures.
 
 
 def _named_fixture(name: str):  # type: ignore[no-untyped-def]
-    def fixture():  # type: ignore[no-untyped-def]
-        return NAMED_GRAPHS[name]
+    def fixture(causalcheck_graph):  # type: ignore[no-untyped-def]
+        return causalcheck_graph(name)
 
-    fixture.__doc__ = f"The named graph {name!r} (causalcheck.named_graphs)."
+    fixture.__doc__ = f"The named graph {name!r} (the plugin's causalcheck_graph({name!r}))."
     return pytest.fixture(name=name)(fixture)
 
 
@@ -73,7 +75,7 @@ for _name in NAMED_GRAPHS:
     globals()[f"fixture_{_name}"] = _named_fixture(_name)
 
 
-@pytest.fixture(params=sorted(NAMED_GRAPHS))
-def named(request):
-    """Each named graph in turn, as ``(name, graph)`` (one parametrized run over all of them)."""
-    return request.param, NAMED_GRAPHS[request.param]
+@pytest.fixture
+def named(named_causal_graph):
+    """Each named graph in turn, as ``(name, graph)`` (the plugin's named_causal_graph)."""
+    return named_causal_graph

@@ -1,0 +1,94 @@
+"""A testing kit for scoring rules: property suites, regression snapshots, a pytest plugin.
+
+Property-based regression testing of a scoring rule — your SHD, your edge F1, your PM —
+in a few calls, with causalcheck's strategies (:mod:`causalcheck.strategies`) drawing the
+inputs and causalcheck's own metrics as references:
+
+* :func:`check_graph_metric` — distances and similarities of two graphs (bounds, identity,
+  empty sets, symmetry, renaming, reordering, the name policy, the cost of single edits,
+  agreement with a reference under a stated convention);
+* :func:`check_coefficient_metric` — coefficient ("weight") F1 of a CausaLab hypothesis;
+* :func:`check_explanation_scorer` — PRISM-style PM, RM, Final and end-to-end answer scorers;
+* :func:`check_parser_total` — a parser raises nothing but its documented error;
+* :func:`check_round_trip` — ``parse(format(x)) == x`` and a stable printed text;
+* :func:`snapshot` / :func:`corpus` — record a rule's outputs on a seeded corpus and report
+  every changed output with its input on later runs (``causalcheck snapshot`` does the same
+  for a scoring command outside Python);
+* :mod:`causalcheck.testing.plugin` — pytest fixtures (``causalcheck_graph``,
+  ``named_causal_graph``) and the ``causalcheck_profile`` setting.
+
+Each suite is one call that raises an ``AssertionError``
+(:class:`~causalcheck.testing.runner.PropertyFailure`) naming the property and showing the
+shrunk counterexample, both outputs and the convention; it runs under the hypothesis
+settings of a profile (:mod:`causalcheck.testing.profiles`: ``ci`` 50 derandomized
+examples per property, ``dev`` 200, ``thorough`` 2000).  The suites need the ``testing``
+extra (hypothesis); importing this package does not.
+
+>>> from causalcheck.metrics import edge_prf
+>>> from causalcheck.testing import check_graph_metric
+>>> report = check_graph_metric(lambda t, e: edge_prf(e, t, names="exact").f1, "similarity", reference="edge-f1", max_examples=10)
+>>> report.suite, "reference" in report.properties
+('check_graph_metric', True)
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS: dict[str, str] = {
+    "Corpus": "causalcheck.testing.snapshots",
+    "KINDS": "causalcheck.testing.snapshots",
+    "MissingExtraError": "causalcheck.testing.extra",
+    "PROFILES": "causalcheck.testing.profiles",
+    "PropertyFailure": "causalcheck.testing.runner",
+    "REFERENCES": "causalcheck.testing.graph_metric",
+    "SnapshotMismatch": "causalcheck.testing.snapshots",
+    "SnapshotReport": "causalcheck.testing.snapshots",
+    "SuiteReport": "causalcheck.testing.runner",
+    "check_coefficient_metric": "causalcheck.testing.coefficients",
+    "check_explanation_scorer": "causalcheck.testing.explanation",
+    "check_graph_metric": "causalcheck.testing.graph_metric",
+    "check_parser_total": "causalcheck.testing.parsers",
+    "check_round_trip": "causalcheck.testing.parsers",
+    "corpus": "causalcheck.testing.snapshots",
+    "settings_for": "causalcheck.testing.profiles",
+    "snapshot": "causalcheck.testing.snapshots",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'causalcheck.testing' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__
+
+
+if TYPE_CHECKING:  # pragma: no cover  (redundant aliases mark re-exports)
+    from causalcheck.testing.coefficients import (
+        check_coefficient_metric as check_coefficient_metric,
+    )
+    from causalcheck.testing.explanation import check_explanation_scorer as check_explanation_scorer
+    from causalcheck.testing.extra import MissingExtraError as MissingExtraError
+    from causalcheck.testing.graph_metric import REFERENCES as REFERENCES
+    from causalcheck.testing.graph_metric import check_graph_metric as check_graph_metric
+    from causalcheck.testing.parsers import check_parser_total as check_parser_total
+    from causalcheck.testing.parsers import check_round_trip as check_round_trip
+    from causalcheck.testing.profiles import PROFILES as PROFILES
+    from causalcheck.testing.profiles import settings_for as settings_for
+    from causalcheck.testing.runner import PropertyFailure as PropertyFailure
+    from causalcheck.testing.runner import SuiteReport as SuiteReport
+    from causalcheck.testing.snapshots import KINDS as KINDS
+    from causalcheck.testing.snapshots import Corpus as Corpus
+    from causalcheck.testing.snapshots import SnapshotMismatch as SnapshotMismatch
+    from causalcheck.testing.snapshots import SnapshotReport as SnapshotReport
+    from causalcheck.testing.snapshots import corpus as corpus
+    from causalcheck.testing.snapshots import snapshot as snapshot

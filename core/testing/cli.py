@@ -1,0 +1,210 @@
+"""``causalcheck snapshot``: regression snapshots of a scoring command that is not Python.
+
+Two subcommands:
+
+``causalcheck snapshot corpus KIND --out DIR [--size N] [--seed S] [--format F]``
+    writes the seeded corpus as files, one folder per case (``DIR/<case id>/``) with the
+    input as ``input.json`` and in the files a scorer reads (:data:`FILES`), plus
+    ``DIR/corpus.json`` (the corpus spec and the case ids).  Graphs are written in
+    ``--format`` (any format of :func:`causalcheck.graphs.write_graph`; default ``text``).
+
+``causalcheck snapshot check SNAPSHOT --command 'CMD {truth} {estimate}' [--kind K] [--size N] [--seed S] [--format F] [--update] [--timeout T]``
+    runs ``CMD`` once per case — the placeholders (``{truth}``, ``{estimate}``, ``{answer}``,
+    ``{question}``, ``{coefficients}``, ``{config}``, ``{graph}``, ``{scores}``,
+    ``{trajectory}``, ``{input}``, ``{dir}``) become the paths of that case's files; the
+    command is split like a shell line (``shlex``) but run without a shell — and records
+    its output: the standard output, read as JSON when it is JSON, else as stripped text;
+    a non-zero exit status is recorded as ``{"exit": code, "stderr": last line}``.  When
+    SNAPSHOT does not exist the corpus comes from ``--kind/--size/--seed`` and the outputs
+    are recorded; when it exists, the inputs stored in it are used and every changed output
+    is printed with its input.  ``--update`` rewrites the snapshot.
+
+Exit codes: 0 recorded or unchanged (or updated with ``--update``); 1 outputs changed;
+2 bad arguments or an unreadable snapshot.  The snapshot file is the one
+:func:`causalcheck.testing.snapshots` writes (``causalcheck-snapshot/1``), with the command
+and format stored beside the corpus spec.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from causalcheck.errors import InputFormatError
+
+__all__ = ["FILES", "register", "run_command", "write_case_files"]
+
+#: kind -> the files written for one case (placeholder name -> file name; ``{ext}`` is the graph format's suffix).
+FILES: dict[str, dict[str, str]] = {
+    "graph-pairs": {"truth": "truth.{ext}", "estimate": "estimate.{ext}"},
+    "causalab-pairs": {"truth": "truth.{ext}", "estimate": "estimate.{ext}"},
+    "pdag-pairs": {"truth": "truth.{ext}", "estimate": "estimate.{ext}"},
+    "coefficients": {"coefficients": "coefficients.json", "config": "config.json"},
+    "explanations": {"graph": "graph.json", "scores": "scores.json"},
+    "criterion-scores": {"scores": "scores.json"},
+    "answers": {"question": "question.txt", "answer": "answer.txt"},
+    "trajectories": {"trajectory": "trajectory.jsonl"},
+}
+
+_SUFFIX = {"text": "txt", "dagitty": "dagitty", "dot": "dot", "gml": "gml", "causallearn": "txt", "edgelist": "csv", "adjacency": "csv", "json": "json"}
+
+
+def write_case_files(kind: str, data: Any, folder: Path, graph_format: str = "text") -> dict[str, Path]:
+    """Write one case's files into *folder*; returns placeholder name -> path (``input`` and ``dir`` included)."""
+    from causalcheck.files import atomic_write_json, atomic_write_text
+
+    if graph_format not in _SUFFIX:
+        raise InputFormatError(f"format={graph_format!r} must be one of {sorted(_SUFFIX)!r}")
+    folder.mkdir(parents=True, exist_ok=True)
+    paths: dict[str, Path] = {"input": folder / "input.json", "dir": folder}
+    atomic_write_json(paths["input"], data)
+    names = {k: v.format(ext=_SUFFIX[graph_format]) for k, v in FILES[kind].items()}
+    if kind in ("graph-pairs", "causalab-pairs", "pdag-pairs"):
+        from causalcheck.graphs.io import write_graph
+        from causalcheck.graphs.model import Graph
+
+        for side in ("truth", "estimate"):
+            raw = data[side]
+            g = Graph.from_dict(raw) if isinstance(raw, Mapping) else Graph.from_directed([tuple(e) for e in raw], data.get("nodes", ()))
+            paths[side] = folder / names[side]
+            atomic_write_text(paths[side], write_graph(g, format=graph_format))
+    elif kind == "trajectories":
+        paths["trajectory"] = folder / names["trajectory"]
+        atomic_write_text(paths["trajectory"], "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in data["lines"]))
+    elif kind == "answers":
+        for key in ("question", "answer"):
+            paths[key] = folder / names[key]
+            atomic_write_text(paths[key], data[key])
+    else:
+        for key, fname in names.items():
+            paths[key] = folder / fname
+            atomic_write_json(paths[key], data[key])
+    return paths
+
+
+def run_command(command: str, paths: Mapping[str, Path], timeout: float) -> Any:
+    """Run *command* with the placeholders filled in; its output as a JSON value (see the module docstring)."""
+    try:
+        argv = [part.format_map({k: str(v) for k, v in paths.items()}) for part in shlex.split(command)]
+    except (KeyError, ValueError, IndexError) as exc:
+        raise InputFormatError(f"command={command!r} has an unknown placeholder or bad quoting: {exc}") from None
+    if not argv:
+        raise InputFormatError("command='' must name a program")
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, check=False)
+    except FileNotFoundError:
+        raise InputFormatError(f"command={command!r}: program {argv[0]!r} not found") from None
+    except subprocess.TimeoutExpired:
+        return {"exit": "timeout", "stderr": f"no answer within {timeout:g} s"}
+    if done.returncode != 0:
+        lines = done.stderr.strip().splitlines()
+        return {"exit": done.returncode, "stderr": lines[-1] if lines else ""}
+    out = done.stdout.strip()
+    try:
+        return json.loads(out)
+    except ValueError:
+        return out
+
+
+def _cmd_corpus(args: argparse.Namespace) -> int:
+    from causalcheck.files import atomic_write_json
+    from causalcheck.testing.snapshots import corpus
+
+    c = corpus(args.kind, size=args.size, seed=args.seed)
+    out = Path(args.out)
+    for case in c.cases:
+        write_case_files(c.kind, case.input, out / case.id, args.format)
+    atomic_write_json(out / "corpus.json", {**c.spec, "format": args.format, "cases": [case.id for case in c.cases], "files": FILES[c.kind]})
+    print(f"wrote {len(c.cases)} {c.kind} cases to {out}")
+    return 0
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    from causalcheck.testing.snapshots import Case, Change, corpus, read_snapshot, write_snapshot
+
+    path = Path(args.snapshot)
+    if path.exists():
+        data = read_snapshot(path)
+        spec = data["corpus"]
+        kind = str(spec["kind"])
+        if args.kind and args.kind != kind:
+            raise InputFormatError(f"{path} holds a {kind!r} corpus, not kind={args.kind!r}; use another snapshot file")
+        fmt = str(data.get("graph_format", args.format or "text"))
+        cases = [Case(c["id"], c["input"]) for c in data["cases"]]
+        old = {c["id"]: c["output"] for c in data["cases"]}
+    else:
+        if not args.kind:
+            raise InputFormatError(f"{path} does not exist yet: pass --kind (and --size, --seed) to record it")
+        made = corpus(args.kind, size=args.size, seed=args.seed)
+        spec, kind, fmt, cases, old = made.spec, made.kind, args.format or "text", list(made.cases), {}
+    rows, changes = [], []
+    with tempfile.TemporaryDirectory(prefix="causalcheck-snapshot-") as tmp:
+        for case in cases:
+            paths = write_case_files(kind, case.input, Path(tmp) / case.id, fmt)
+            out = run_command(args.command, paths, args.timeout)
+            rows.append({"id": case.id, "input": case.input, "output": out})
+            if path.exists() and (case.id not in old or old[case.id] != out):
+                changes.append(Change(case.id, case.input, old.get(case.id), out))
+    if not path.exists():
+        write_snapshot(path, args.command, spec, rows, command=args.command, graph_format=fmt)
+        print(f"recorded {len(rows)} outputs of {args.command!r} in {path}")
+        return 0
+    if not changes:
+        print(f"{path}: all {len(rows)} outputs unchanged")
+        return 0
+    for ch in changes:
+        print(ch.describe())
+    if args.update:
+        write_snapshot(path, args.command, spec, rows, command=args.command, graph_format=fmt)
+        print(f"{path}: {len(changes)} of {len(rows)} outputs changed; snapshot updated")
+        return 0
+    print(f"{path}: {len(changes)} of {len(rows)} outputs changed (review them; --update rewrites the snapshot)", file=sys.stderr)
+    return 1
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return n
+
+
+def register(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``causalcheck snapshot`` (``corpus`` and ``check``) to the top-level parser."""
+    from causalcheck.testing.snapshots import KINDS as SNAPSHOT_KINDS
+
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "snapshot",
+        help="regression snapshots of a scoring command: write a seeded corpus, record and diff its outputs",
+        description="Write a seeded corpus as files, run a scoring command on every case and diff its outputs with a recorded snapshot.",
+    )
+    sub = p.add_subparsers(dest="snapshot_command", metavar="SUBCOMMAND")
+    sub.required = True
+    c = sub.add_parser("corpus", help="write a seeded corpus as files, one folder per case")
+    c.add_argument("kind", choices=SNAPSHOT_KINDS)
+    c.add_argument("--out", required=True, help="folder to write the cases into")
+    c.add_argument("--size", type=_positive, default=40, help="number of cases (default 40)")
+    c.add_argument("--seed", type=int, default=0, help="corpus seed (default 0)")
+    c.add_argument("--format", default="text", help="graph file format (default text)")
+    c.set_defaults(handler=_cmd_corpus)
+    k = sub.add_parser("check", help="run a scoring command on every case and diff its outputs with SNAPSHOT")
+    k.add_argument("snapshot", help="the snapshot file (created when missing)")
+    k.add_argument("--command", required=True, help="command line with placeholders, e.g. 'my-shd {truth} {estimate}'")
+    k.add_argument("--kind", choices=SNAPSHOT_KINDS, help="corpus kind (needed to record a new snapshot)")
+    k.add_argument("--size", type=_positive, default=40, help="number of cases of a new snapshot (default 40)")
+    k.add_argument("--seed", type=int, default=0, help="corpus seed of a new snapshot (default 0)")
+    k.add_argument("--format", default=None, help="graph file format of a new snapshot (default text)")
+    k.add_argument("--timeout", type=float, default=60.0, help="seconds per command run (default 60)")
+    k.add_argument("--update", action="store_true", help="rewrite the snapshot with the new outputs")
+    k.set_defaults(handler=_cmd_check)
+    return p

@@ -1,0 +1,50 @@
+"""The optional ``testing`` extra: what needs hypothesis, and the error when it is missing.
+
+``causalcheck.strategies`` and the property suites of :mod:`causalcheck.testing` are built on
+`hypothesis <https://hypothesis.readthedocs.io>`_, an optional dependency
+(``pip install 'causalcheck[testing]'``).  Importing them without it raises
+:class:`MissingExtraError` — an :class:`ImportError` (and a
+:class:`~causalcheck.errors.CausalCheckError`) whose one-line message is the install hint,
+raised ``from None`` so no chained traceback of the failed import follows it.
+
+>>> issubclass(MissingExtraError, ImportError)
+True
+>>> require_hypothesis("causalcheck.strategies")  # installed here: returns quietly
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+from causalcheck.errors import CausalCheckError
+
+__all__ = ["INSTALL_HINT", "MissingExtraError", "has_hypothesis", "missing_hypothesis", "require_hypothesis"]
+
+#: The command that installs what :mod:`causalcheck.strategies` needs.
+INSTALL_HINT = "pip install 'causalcheck[testing]'"
+
+
+class MissingExtraError(CausalCheckError, ImportError):
+    """An optional dependency of the imported module is not installed (the message says how to install it)."""
+
+
+def has_hypothesis() -> bool:
+    """True when hypothesis can be imported."""
+    try:
+        if importlib.util.find_spec("hypothesis") is None:
+            return False
+        import hypothesis  # noqa: F401
+    except (ImportError, ValueError):  # a None entry in sys.modules, a broken install
+        return False
+    return True
+
+
+def missing_hypothesis(module: str) -> MissingExtraError:
+    """The error for *module* when hypothesis is missing (its message is the one-line hint)."""
+    return MissingExtraError(f"{module} needs hypothesis, which is not installed: {INSTALL_HINT}")
+
+
+def require_hypothesis(module: str) -> None:
+    """Raise :func:`missing_hypothesis` for *module* unless hypothesis can be imported."""
+    if not has_hypothesis():
+        raise missing_hypothesis(module)

@@ -1,0 +1,104 @@
+"""The causalcheck pytest plugin: named causal graphs as fixtures, and the example-count profile.
+
+Installed with causalcheck (a ``pytest11`` entry point), so it is active in every pytest run
+of an environment that has causalcheck; it imports nothing heavy and works without
+hypothesis.  Fixture names start with ``causalcheck_`` or say ``causal_graph``, so they
+cannot clash with a project's own:
+
+``causalcheck_graph``
+    a factory: ``causalcheck_graph("collider")`` is the named graph as a
+    :class:`~causalcheck.graph.CausalGraph`; ``causalcheck_graph("collider", general=True)``
+    as a :class:`causalcheck.graphs.Graph`.  Names: chain, fork, collider, diamond,
+    m_structure, y_structure, instrument, confounded_triangle, causalab_sample
+    (:mod:`causalcheck.named_graphs`).
+``named_causal_graph``
+    parametrized over every named graph: a test that takes it runs once per graph and gets
+    a :class:`NamedCausalGraph` ``(name, graph)``; the test id is the graph's name.
+``causalcheck_profile``
+    the profile in force (``ci``, ``dev`` or ``thorough``; :mod:`causalcheck.testing.profiles`).
+
+Settings: ``--causalcheck-profile=NAME`` on the command line or ``causalcheck_profile = NAME``
+in the ini file (``[tool.pytest.ini_options]``) selects the profile the suites of
+:mod:`causalcheck.testing` run under (the command line wins; then the ini value; then
+``$CAUSALCHECK_PROFILE``; then ``ci``).  ``--causalcheck-update-snapshots`` makes
+:func:`causalcheck.testing.snapshot` rewrite changed snapshots instead of failing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple
+
+import pytest
+from causalcheck.named_graphs import NAMED_GRAPHS, named_graph
+from causalcheck.testing.profiles import (
+    PROFILES,
+    default_profile,
+    set_default_profile,
+    set_update_snapshots,
+)
+
+__all__ = ["NamedCausalGraph"]
+
+
+class NamedCausalGraph(NamedTuple):
+    """One named graph: ``name`` and ``graph`` (a :class:`~causalcheck.graph.CausalGraph`)."""
+
+    name: str
+    graph: Any
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--causalcheck-profile``, ``--causalcheck-update-snapshots`` and the ``causalcheck_profile`` ini value."""
+    group = parser.getgroup("causalcheck", "causalcheck testing kit")
+    group.addoption(
+        "--causalcheck-profile",
+        choices=sorted(PROFILES),
+        default=None,
+        help="example budget of the causalcheck property suites (ci: 50 derandomized, dev: 200, thorough: 2000)",
+    )
+    group.addoption(
+        "--causalcheck-update-snapshots",
+        action="store_true",
+        default=False,
+        help="rewrite causalcheck regression snapshots whose outputs changed",
+    )
+    parser.addini("causalcheck_profile", "default profile of the causalcheck property suites (ci, dev, thorough)", default="")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Put the chosen profile and the snapshot mode in force for this run."""
+    name = config.getoption("causalcheck_profile") or str(config.getini("causalcheck_profile") or "").strip() or None
+    if name is not None and name not in PROFILES:
+        raise pytest.UsageError(f"causalcheck_profile={name!r} must be one of {sorted(PROFILES)!r}")
+    set_default_profile(name)
+    set_update_snapshots(bool(config.getoption("causalcheck_update_snapshots")))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Leave no profile or snapshot mode behind (pytest may run in-process more than once)."""
+    set_default_profile(None)
+    set_update_snapshots(None)
+
+
+@pytest.fixture
+def causalcheck_profile() -> str:
+    """The causalcheck property-suite profile in force (ci, dev or thorough)."""
+    return default_profile()
+
+
+@pytest.fixture
+def causalcheck_graph() -> Callable[..., Any]:
+    """Factory of named causal graphs: ``causalcheck_graph("fork")`` (``general=True``: a causalcheck.graphs.Graph)."""
+
+    def make(name: str, *, general: bool = False) -> Any:
+        g = named_graph(name)
+        return g.to_general() if general else g
+
+    return make
+
+
+@pytest.fixture(params=sorted(NAMED_GRAPHS), ids=str)
+def named_causal_graph(request: pytest.FixtureRequest) -> Iterator[NamedCausalGraph]:
+    """Each named graph of causalcheck.named_graphs in turn, as ``(name, graph)``."""
+    yield NamedCausalGraph(request.param, NAMED_GRAPHS[request.param])

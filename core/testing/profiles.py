@@ -1,0 +1,123 @@
+"""How many examples a property suite runs: the profiles ``ci``, ``dev`` and ``thorough``.
+
+=============  ============  ============  =========================================
+profile        max_examples  derandomize   for
+=============  ============  ============  =========================================
+``ci``         50            yes           every run: the same examples on every machine
+``dev``        200           no            local work: new examples each run
+``thorough``   2000          no            ``pytest -m slow`` and before a release
+=============  ============  ============  =========================================
+
+Every suite of :mod:`causalcheck.testing` runs under :func:`settings_for` its ``profile``
+(default: :func:`default_profile`), with ``deadline=None`` (scoring rules may be slow),
+no example database (a suite writes nothing to disk), ``report_multiple_bugs=False`` (one
+failure, the smallest) and the ``too_slow`` health check off.  The default profile is the
+``causalcheck_profile`` pytest setting (see :mod:`causalcheck.testing.plugin`), else the
+environment variable ``CAUSALCHECK_PROFILE``, else ``ci``.  Nothing here imports hypothesis
+until :func:`settings_for` is called.
+
+>>> PROFILES["ci"].max_examples, PROFILES["thorough"].derandomize
+(50, False)
+>>> settings_for("ci", max_examples=7).max_examples
+7
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from causalcheck.errors import InputFormatError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from hypothesis import settings
+
+__all__ = [
+    "PROFILES",
+    "Profile",
+    "default_profile",
+    "register_hypothesis_profiles",
+    "set_default_profile",
+    "set_update_snapshots",
+    "settings_for",
+    "update_snapshots_requested",
+]
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A named example budget."""
+
+    name: str
+    max_examples: int
+    derandomize: bool
+
+
+#: The profiles by name.
+PROFILES: dict[str, Profile] = {
+    "ci": Profile("ci", 50, True),
+    "dev": Profile("dev", 200, False),
+    "thorough": Profile("thorough", 2000, False),
+}
+
+_DEFAULT: list[str] = []
+_UPDATE: list[bool] = []
+
+
+def _check(name: str) -> str:
+    if name not in PROFILES:
+        raise InputFormatError(f"profile={name!r} must be one of {sorted(PROFILES)!r}")
+    return name
+
+
+def set_default_profile(name: str | None) -> None:
+    """Make *name* the profile suites use when they are given none (None: back to the environment / ``ci``)."""
+    _DEFAULT.clear()
+    if name is not None:
+        _DEFAULT.append(_check(name))
+
+
+def set_update_snapshots(flag: bool | None) -> None:
+    """Ask :func:`causalcheck.testing.snapshot` to rewrite changed snapshots (the plugin's ``--causalcheck-update-snapshots``)."""
+    _UPDATE[:] = [] if flag is None else [bool(flag)]
+
+
+def update_snapshots_requested() -> bool:
+    """True when :func:`set_update_snapshots` asked for updates in this process."""
+    return bool(_UPDATE and _UPDATE[0])
+
+
+def default_profile() -> str:
+    """The profile in force: :func:`set_default_profile`'s, else ``$CAUSALCHECK_PROFILE``, else ``ci``."""
+    if _DEFAULT:
+        return _DEFAULT[0]
+    return _check(os.environ.get("CAUSALCHECK_PROFILE") or "ci")
+
+
+def settings_for(profile: str | None = None, max_examples: int | None = None) -> settings:
+    """hypothesis settings of *profile* (default :func:`default_profile`), *max_examples* overriding its count."""
+    from hypothesis import HealthCheck, Phase, settings
+
+    prof = PROFILES[_check(profile or default_profile())]
+    if max_examples is not None and (isinstance(max_examples, bool) or not isinstance(max_examples, int) or max_examples < 1):
+        raise InputFormatError(f"max_examples={max_examples!r} must be a positive integer")
+    return settings(
+        max_examples=max_examples or prof.max_examples,
+        derandomize=prof.derandomize,
+        deadline=None,
+        database=None,
+        report_multiple_bugs=False,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
+        print_blob=False,
+        phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink),
+    )
+
+
+def register_hypothesis_profiles() -> None:
+    """Register ``causalcheck-ci`` / ``causalcheck-dev`` / ``causalcheck-thorough`` with hypothesis
+    (``settings.load_profile("causalcheck-ci")`` then makes plain ``@given`` tests follow them)."""
+    from hypothesis import settings
+
+    for name in PROFILES:
+        settings.register_profile(f"causalcheck-{name}", settings_for(name))

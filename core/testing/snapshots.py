@@ -1,0 +1,482 @@
+"""Regression snapshots of a scoring rule: record its outputs on a seeded corpus, diff later runs.
+
+A change to a scoring rule should show up as a reviewed diff, not a surprise.  A *corpus*
+is a deterministic list of inputs of one kind (:data:`KINDS`), drawn from
+``numpy.random.default_rng([seed, crc32(kind)])`` — the same ``(kind, size, seed)`` gives
+the same corpus on any machine.  :func:`snapshot` runs a rule on every case and
+
+* when the snapshot file does not exist, writes it (``missing="record"``, the default) or
+  fails (``missing="fail"``, for CI);
+* when it exists, re-runs the rule on the inputs **stored in the file** (so the comparison
+  never depends on the generator reproducing them) and compares every output; any
+  difference raises :class:`SnapshotMismatch` (an ``AssertionError``) listing each changed
+  case with its input, the recorded and the new output;
+* in update mode (``update=True``, ``pytest --causalcheck-update-snapshots`` or
+  ``CAUSALCHECK_UPDATE_SNAPSHOTS=1``) rewrites the file instead, atomically
+  (:func:`causalcheck.files.atomic_write_json`), and reports what changed.
+
+The file (``causalcheck-snapshot/1``, JSON, stable key order, one case per entry) is meant
+to be committed; its diff in review is the change of behaviour::
+
+    {"format": "causalcheck-snapshot/1", "rule": "my_shd",
+     "corpus": {"kind": "graph-pairs", "size": 40, "seed": 0},
+     "cases": [{"id": "graph-pairs-000", "input": {"truth": [["a", "b"]], "estimate": [["b", "a"]]},
+                "output": 1}, ...]}
+
+Outputs are stored as JSON values: numbers, strings, lists, objects; dataclasses and
+objects with ``to_json()`` / ``to_dict()`` are converted; a non-finite float is stored as its
+``repr``; an exception raised by the rule is stored as ``{"error": "Type: message"}`` (a
+crash that appears or disappears is a change too).  Numbers compare within *tolerance*.
+
+Corpus kinds and the arguments the rule receives (:meth:`Corpus.arguments`):
+
+=====================  ==================================================================
+kind                   arguments
+=====================  ==================================================================
+``graph-pairs``        ``(truth, estimate)``: lists of ``(cause, effect)`` pairs, DAGs with
+                       awkward names (case variants, blanks, unicode), 0–3 edits
+``causalab-pairs``     the same over CausaLab properties, the frequency under its aliases
+``pdag-pairs``         ``(truth, estimate)`` as :class:`causalcheck.graphs.Graph` (``->`` and ``--``)
+``coefficients``       ``(coefficients, config)``: a hypothesis' coefficients and a suite record
+``explanations``       ``(graph, scores)``: an explanation graph and one edge score per edge
+``criterion-scores``   ``(scores,)``: rubric criterion scores 1..10
+``answers``            ``(question, answer)``: what-if answers built from cue templates
+``trajectories``       ``(path,)``: a lab trajectory file (written to a temporary folder)
+=====================  ==================================================================
+
+>>> c = corpus("graph-pairs", size=3, seed=1)
+>>> c == corpus("graph-pairs", size=3, seed=1), len(c.cases), c.cases[0].id
+(True, 3, 'graph-pairs-000')
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import math
+import os
+import tempfile
+import zlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from causalcheck.errors import InputFormatError
+
+__all__ = [
+    "FORMAT",
+    "KINDS",
+    "Case",
+    "Change",
+    "Corpus",
+    "SnapshotMismatch",
+    "SnapshotReport",
+    "corpus",
+    "jsonable",
+    "snapshot",
+]
+
+#: Value of a snapshot file's ``format`` key.
+FORMAT = "causalcheck-snapshot/1"
+
+#: The corpus kinds (see the module docstring).
+KINDS: tuple[str, ...] = (
+    "graph-pairs", "causalab-pairs", "pdag-pairs", "coefficients", "explanations", "criterion-scores",
+    "answers", "trajectories",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Case:
+    """One corpus input: a stable ``id`` and the input as a JSON value."""
+
+    id: str
+    input: Any
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """A deterministic list of inputs of one kind."""
+
+    kind: str
+    size: int
+    seed: int
+    cases: tuple[Case, ...]
+
+    @property
+    def spec(self) -> dict[str, Any]:
+        """``{"kind", "size", "seed"}``: what regenerates this corpus."""
+        return {"kind": self.kind, "size": self.size, "seed": self.seed}
+
+    @contextlib.contextmanager
+    def arguments(self, case: Case) -> Iterator[tuple[Any, ...]]:
+        """The arguments a rule receives for *case* (files, for trajectories, live while the block runs)."""
+        with _arguments(self.kind, case.input) as args:
+            yield args
+
+
+# --------------------------------------------------------------------------- generation
+_AWKWARD = ("a", "A", "b", "B", " a", "x1", "X1", "Crystal Color", "ä", "Ä", "名前", "freq", "Frequency", "resonanceFreq", "c", "d", "e")
+_PROPS = ("temperatureC", "moisture", "density", "quantumSize", "radiation", "pressure", "ph")
+_FREQS = ("resonanceFreq", "freq", "Frequency", "Resonance_Freq", " freq ", "resonance frequency")
+
+
+def _rng(kind: str, seed: int) -> Any:
+    import numpy as np
+
+    return np.random.default_rng([seed, zlib.crc32(kind.encode())])
+
+
+def _dag(rng: Any, names: Sequence[str], p: float = 0.4) -> list[tuple[str, str]]:
+    return [(a, b) for i, a in enumerate(names) for b in names[i + 1 :] if rng.random() < p]
+
+
+def _edit(rng: Any, names: Sequence[str], truth: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    est = list(truth)
+    for _ in range(int(rng.integers(0, 4))):
+        op = int(rng.integers(0, 3))
+        if op == 0 and est:
+            est.pop(int(rng.integers(0, len(est))))
+        elif op == 1 and est:
+            k = int(rng.integers(0, len(est)))
+            a, b = est[k]
+            est[k] = (b, a)
+        else:
+            a, b = (names[int(i)] for i in rng.choice(len(names), size=2, replace=False))
+            if (a, b) not in est and (b, a) not in est:
+                est.append((a, b))
+    return est
+
+
+def _names(rng: Any, pool: Sequence[str], lo: int, hi: int) -> list[str]:
+    k = int(rng.integers(lo, hi + 1))
+    return [pool[int(i)] for i in rng.choice(len(pool), size=min(k, len(pool)), replace=False)]
+
+
+def _graph_pair(rng: Any, causalab: bool) -> dict[str, Any]:
+    if causalab:
+        names = [*_names(rng, _PROPS, 1, 5), _FREQS[int(rng.integers(0, len(_FREQS)))]]
+        names = [names[int(i)] for i in rng.permutation(len(names))]
+    else:
+        names = _names(rng, _AWKWARD, 2, 6)
+    truth = _dag(rng, names)
+    return {"nodes": names, "truth": [list(e) for e in truth], "estimate": [list(e) for e in _edit(rng, names, truth)]}
+
+
+def _pdag_pair(rng: Any) -> dict[str, Any]:
+    from causalcheck.graphs.model import Graph, GraphEdge
+
+    names = _names(rng, _AWKWARD, 2, 6)
+
+    def graph(pairs: list[tuple[str, str]]) -> dict[str, Any]:
+        edges = [GraphEdge.undirected(a, b) if rng.random() < 0.3 else GraphEdge.directed(a, b) for a, b in pairs]
+        return Graph(tuple(names), tuple(edges)).to_dict()
+
+    truth = _dag(rng, names)
+    return {"truth": graph(truth), "estimate": graph(_edit(rng, names, truth))}
+
+
+def _coefficients(rng: Any, i: int) -> dict[str, Any]:
+    from causalcheck.lab.generator import generate_graph
+    from causalcheck.metrics import true_coefficients
+
+    config = generate_graph(rng, int(rng.integers(3, 6)), f"snap_{i}")
+    truth = true_coefficients(config)
+    coeffs: dict[str, Any] = {"base": float(rng.integers(0, 30))}
+    for p, v in truth.items():
+        r = rng.random()
+        if r < 0.5:
+            coeffs[f"c_{p}"] = v
+        elif r < 0.7:
+            coeffs[f"C_{p}"] = v + float(rng.integers(-1, 2))
+        elif r < 0.85:
+            coeffs[f"c_{p}"] = None
+    if rng.random() < 0.3:
+        coeffs["c_other"] = 1.0
+    return {"coefficients": coeffs, "config": config}
+
+
+_LABELS = ("CAUSE", "RESULT", "CONDITION", "CONSEQUENCE", "ELABORATION", "CONTRAST", "BACKGROUND", "EXAMPLE")
+
+
+def _explanation(rng: Any) -> dict[str, Any]:
+    n = int(rng.integers(1, 7))
+    nodes = [{"id": f"EDU{i}", "text": f"unit {i}"} for i in range(1, n + 1)]
+    edges = []
+    for _ in range(int(rng.integers(0, 9)) if n > 1 else 0):
+        a, b = (int(x) + 1 for x in rng.choice(n, size=2, replace=False))
+        edges.append({"source": f"EDU{a}", "target": f"EDU{b}", "relation_type": _LABELS[int(rng.integers(0, len(_LABELS)))], "reason": ""})
+    scores = [float(rng.choice([0.0, 1.0])) if rng.random() < 0.8 else round(float(rng.random()), 3) for _ in edges]
+    return {"graph": {"nodes": nodes, "edges": edges}, "scores": scores}
+
+
+def _answer(rng: Any) -> dict[str, Any]:
+    from causalcheck.testing.pools import CLAUSE_MANNERS as manners
+    from causalcheck.testing.pools import CLAUSE_SUBJECTS as subjects
+    from causalcheck.testing.pools import CLAUSE_VERBS as verbs
+    from causalcheck.testing.pools import CUE_TEMPLATES as templates
+
+    k = int(rng.integers(2, 5))
+    clauses = [
+        f"{subjects[int(s)]} {verbs[int(rng.integers(0, len(verbs)))]} {manners[int(rng.integers(0, len(manners)))]}"
+        for s in rng.choice(len(subjects), size=k, replace=False)
+    ]
+    sentences = []
+    for i in range(k - 1):
+        labels = [lb for lb in templates if lb != "CONDITION" or i == 0]
+        label = labels[int(rng.integers(0, len(labels)))]
+        a, b = clauses[i], clauses[i + 1]
+        if rng.random() < 0.25:  # a sentence without a causal cue
+            sentences.append(f"{a[:1].upper() + a[1:]}. {b[:1].upper() + b[1:]}.")
+        else:
+            sentences.append(templates[label].format(a=a, b=b, A=a[:1].upper() + a[1:], B=b[:1].upper() + b[1:]))
+    return {"question": f"What would happen if {clauses[0].replace('would ', '', 1)}?", "answer": " ".join(sentences)}
+
+
+def _trajectory(rng: Any, i: int) -> dict[str, Any]:
+    from causalcheck.lab.agents import make_agent
+    from causalcheck.lab.generator import generate_graph
+    from causalcheck.lab.runner import run_episode
+    from causalcheck.lab.suites import parse_suite_record
+
+    graph = parse_suite_record(generate_graph(rng, int(rng.integers(3, 5)), f"snap_{i}"))
+    seed = int(rng.integers(0, 1000))
+    agent = ("random", "planner")[int(rng.integers(0, 2))]
+    header, steps, summary = run_episode(graph, make_agent(agent, seed=seed), seed, suite_name="snapshot", agent_name=agent)
+    from causalcheck.episodes import Trajectory
+
+    return {"lines": json.loads(json.dumps(Trajectory(header, tuple(steps), summary).lines()))}
+
+
+def corpus(kind: str, *, size: int = 40, seed: int = 0) -> Corpus:
+    """The corpus of *kind* with *size* cases drawn from *seed* (see the module docstring)."""
+    if kind not in KINDS:
+        raise InputFormatError(f"kind={kind!r} must be one of {list(KINDS)!r}")
+    if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= 100_000:
+        raise InputFormatError(f"size={size!r} must be an integer in 1..100000")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise InputFormatError(f"seed={seed!r} must be a non-negative integer")
+    rng = _rng(kind, seed)
+    make: dict[str, Callable[[int], Any]] = {
+        "graph-pairs": lambda i: _graph_pair(rng, False),
+        "causalab-pairs": lambda i: _graph_pair(rng, True),
+        "pdag-pairs": lambda i: _pdag_pair(rng),
+        "coefficients": lambda i: _coefficients(rng, i),
+        "explanations": lambda i: _explanation(rng),
+        "criterion-scores": lambda i: {"scores": [int(x) for x in rng.integers(1, 11, size=int(rng.integers(1, 6)))]},
+        "answers": lambda i: _answer(rng),
+        "trajectories": lambda i: _trajectory(rng, i),
+    }
+    width = max(3, len(str(size - 1)))
+    cases = tuple(Case(f"{kind}-{i:0{width}d}", make[kind](i)) for i in range(size))
+    return Corpus(kind, size, seed, cases)
+
+
+@contextlib.contextmanager
+def _arguments(kind: str, data: Any) -> Iterator[tuple[Any, ...]]:
+    if kind in ("graph-pairs", "causalab-pairs"):
+        yield ([tuple(e) for e in data["truth"]], [tuple(e) for e in data["estimate"]])
+    elif kind == "pdag-pairs":
+        from causalcheck.graphs.model import Graph
+
+        yield (Graph.from_dict(data["truth"]), Graph.from_dict(data["estimate"]))
+    elif kind == "coefficients":
+        yield (dict(data["coefficients"]), data["config"])
+    elif kind == "explanations":
+        from causalcheck.explain.explanation_graph import ExplanationGraph, GraphEdge, GraphNode
+
+        g = ExplanationGraph(
+            tuple(GraphNode(n["id"], n["text"]) for n in data["graph"]["nodes"]),
+            tuple(GraphEdge(e["source"], e["target"], e["relation_type"], e.get("reason", "")) for e in data["graph"]["edges"]),
+        )
+        yield (g, list(data["scores"]))
+    elif kind == "criterion-scores":
+        yield (list(data["scores"]),)
+    elif kind == "answers":
+        yield (data["question"], data["answer"])
+    elif kind == "trajectories":
+        with tempfile.TemporaryDirectory(prefix="causalcheck-snapshot-") as tmp:
+            path = Path(tmp) / "trajectory.jsonl"
+            path.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in data["lines"]), encoding="utf-8")
+            yield (path,)
+    else:
+        raise InputFormatError(f"kind={kind!r} must be one of {list(KINDS)!r}")
+
+
+# --------------------------------------------------------------------------- outputs
+def jsonable(value: Any) -> Any:
+    """*value* as a JSON value (see the module docstring for the conversions)."""
+    if value is None or isinstance(value, (bool, str, int)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else repr(value)
+    if hasattr(value, "to_json") and callable(value.to_json):
+        return jsonable(value.to_json())
+    if hasattr(value, "to_dict") and callable(value.to_dict):
+        return jsonable(value.to_dict())
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return jsonable({f.name: getattr(value, f.name) for f in dataclasses.fields(value)})
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((jsonable(v) for v in value), key=lambda v: json.dumps(v, sort_keys=True))
+    if hasattr(value, "item") and callable(value.item):  # numpy scalars
+        return jsonable(value.item())
+    return repr(value)
+
+
+def _same(a: Any, b: Any, tol: float) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b or math.isclose(a, b, rel_tol=tol, abs_tol=tol)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y, tol) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k], tol) for k in a)
+    return bool(a == b)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One case whose output differs: its id, input, the recorded and the new output."""
+
+    id: str
+    input: Any
+    old: Any
+    new: Any
+
+    def describe(self, limit: int = 600) -> str:
+        shown = json.dumps(self.input, ensure_ascii=False, sort_keys=True)
+        if len(shown) > limit:
+            shown = shown[:limit] + f"... (truncated; the full input is case {self.id!r} of the snapshot file)"
+        return (
+            f"  {self.id}\n    input:    {shown}\n    recorded: {json.dumps(self.old, ensure_ascii=False, sort_keys=True)}\n"
+            f"    now:      {json.dumps(self.new, ensure_ascii=False, sort_keys=True)}"
+        )
+
+
+@dataclass(frozen=True)
+class SnapshotReport:
+    """What :func:`snapshot` did: ``status`` is ``"created"``, ``"unchanged"`` or ``"updated"``."""
+
+    path: Path
+    status: Literal["created", "unchanged", "updated"]
+    cases: int
+    changes: tuple[Change, ...] = ()
+
+
+class SnapshotMismatch(AssertionError):
+    """Outputs differ from the recorded snapshot (the message lists every changed case)."""
+
+    def __init__(self, path: Path, rule: str, changes: Sequence[Change], total: int) -> None:
+        self.path = path
+        self.changes = tuple(changes)
+        body = "\n".join(c.describe() for c in changes)
+        super().__init__(
+            f"snapshot {str(path)!r}: {len(changes)} of {total} outputs of {rule} changed\n{body}\n"
+            "(review the change; if it is intended, rewrite the snapshot with update=True, "
+            "pytest --causalcheck-update-snapshots or CAUSALCHECK_UPDATE_SNAPSHOTS=1)"
+        )
+
+
+def _update_requested() -> bool:
+    if os.environ.get("CAUSALCHECK_UPDATE_SNAPSHOTS", "").strip() not in ("", "0"):
+        return True
+    from causalcheck.testing.profiles import update_snapshots_requested
+
+    return update_snapshots_requested()
+
+
+def _output(fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    try:
+        return jsonable(fn(*args))
+    except Exception as exc:  # a crash is an output too: recorded, and compared
+        return {"error": f"{type(exc).__name__}: {exc}"}
+
+
+def read_snapshot(path: str | Path) -> dict[str, Any]:
+    """A snapshot file's content, checked: format, corpus spec and cases with ``id`` / ``input`` / ``output``."""
+    from causalcheck.files import read_input_text
+
+    p = Path(path)
+    try:
+        data = json.loads(read_input_text(p))
+    except json.JSONDecodeError as exc:
+        raise InputFormatError(f"{p}: snapshot is not JSON ({exc.msg} at line {exc.lineno})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise InputFormatError(f"{p}: format={data.get('format') if isinstance(data, dict) else None!r} must be {FORMAT!r}")
+    spec, cases = data.get("corpus"), data.get("cases")
+    if not isinstance(spec, dict) or spec.get("kind") not in KINDS:
+        raise InputFormatError(f"{p}: corpus={spec!r} must name a kind among {list(KINDS)!r}")
+    if not isinstance(cases, list) or not all(isinstance(c, dict) and {"id", "input", "output"} <= c.keys() for c in cases):
+        raise InputFormatError(f"{p}: cases must be a list of {{id, input, output}} objects")
+    return data
+
+
+def write_snapshot(path: str | Path, rule: str, spec: Mapping[str, Any], cases: Sequence[Mapping[str, Any]], **extra: Any) -> Path:
+    """Write a snapshot file atomically (stable key order, one case per entry)."""
+    from causalcheck.files import atomic_write_json
+
+    doc = {"format": FORMAT, "rule": rule, "corpus": dict(spec), **extra, "cases": [dict(c) for c in cases]}
+    return atomic_write_json(path, doc, indent=1)
+
+
+def snapshot(
+    fn: Callable[..., Any],
+    corpus: Corpus,
+    path: str | Path,
+    *,
+    update: bool | None = None,
+    missing: Literal["record", "fail"] = "record",
+    tolerance: float = 0.0,
+    rule: str | None = None,
+) -> SnapshotReport:
+    """Record *fn*'s outputs on *corpus* at *path*, or compare with the recorded ones (module docstring).
+
+    *update* None means: update when ``--causalcheck-update-snapshots`` or
+    ``CAUSALCHECK_UPDATE_SNAPSHOTS=1`` asks for it.  Raises :class:`SnapshotMismatch` for
+    changed outputs (unless updating), and :class:`~causalcheck.errors.InputFormatError`
+    when the file was recorded on another corpus (kind, size or seed) and not updating.
+    """
+    from causalcheck.testing.runner import describe
+
+    p = Path(path)
+    name = rule or describe(fn)
+    upd = _update_requested() if update is None else update
+    if not p.exists():
+        if missing == "fail" and not upd:
+            raise AssertionError(f"no snapshot at {str(p)!r} for {name}; record it with update=True (or missing='record')")
+        rows = []
+        for case in corpus.cases:
+            with corpus.arguments(case) as args:
+                rows.append({"id": case.id, "input": case.input, "output": _output(fn, args)})
+        write_snapshot(p, name, corpus.spec, rows)
+        return SnapshotReport(p, "created", len(rows))
+    data = read_snapshot(p)
+    if data["corpus"] != corpus.spec and not upd:
+        raise InputFormatError(
+            f"{p}: recorded on corpus {data['corpus']!r}, but this call uses {corpus.spec!r}; "
+            "pass the recorded corpus, or update=True to re-record"
+        )
+    stored = corpus if data["corpus"] != corpus.spec else Corpus(
+        corpus.kind, corpus.size, corpus.seed, tuple(Case(c["id"], c["input"]) for c in data["cases"])
+    )
+    old = {c["id"]: c["output"] for c in data["cases"]}
+    rows, changes = [], []
+    for case in stored.cases:
+        with stored.arguments(case) as args:
+            out = _output(fn, args)
+        rows.append({"id": case.id, "input": case.input, "output": out})
+        if case.id not in old or not _same(old[case.id], out, tolerance):
+            changes.append(Change(case.id, case.input, old.get(case.id), out))
+    if not changes and data["corpus"] == corpus.spec:
+        return SnapshotReport(p, "unchanged", len(rows))
+    if not upd:
+        raise SnapshotMismatch(p, name, changes, len(rows))
+    write_snapshot(p, name, corpus.spec, rows)
+    return SnapshotReport(p, "updated", len(rows), tuple(changes))

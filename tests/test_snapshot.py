@@ -1,0 +1,210 @@
+"""Regression snapshots: seeded corpora, recording, change reports with inputs, updates, and the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from causalcheck.cli import main
+from causalcheck.errors import InputFormatError
+from causalcheck.metrics import edge_prf, shd
+from causalcheck.testing import KINDS, SnapshotMismatch, corpus, snapshot
+from causalcheck.testing.snapshots import jsonable, read_snapshot
+
+
+def _shd(t: list[tuple[str, str]], e: list[tuple[str, str]]) -> int:
+    return shd(e, t, names="exact").total
+
+
+def _shd_double(t: list[tuple[str, str]], e: list[tuple[str, str]]) -> int:
+    return shd(e, t, names="exact", double_count_reversal=True).total
+
+
+def test_same_seed_gives_the_same_corpus_in_another_process() -> None:
+    """A corpus is a function of (kind, size, seed): a fresh interpreter with another hash seed draws it identically."""
+    code = "import json; from causalcheck.testing import corpus; print(json.dumps([c.input for c in corpus('graph-pairs', size=12, seed=3).cases]))"
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    assert json.loads(out.stdout) == [c.input for c in corpus("graph-pairs", size=12, seed=3).cases]
+    assert corpus("graph-pairs", size=12, seed=4) != corpus("graph-pairs", size=12, seed=3)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_kind_gives_arguments_a_rule_can_take(kind: str) -> None:
+    """Each corpus kind decodes into the documented arguments, and its inputs are plain JSON."""
+    c = corpus(kind, size=2 if kind == "trajectories" else 5, seed=0)
+    for case in c.cases:
+        assert json.loads(json.dumps(case.input)) == case.input
+        with c.arguments(case) as args:
+            assert len(args) in (1, 2)
+            if kind == "trajectories":
+                from causalcheck.episodes import read_episode
+
+                assert read_episode(args[0]).kind == "trajectory"
+
+
+def test_a_first_run_records_and_a_second_run_is_unchanged(tmp_path: Path) -> None:
+    """The first call writes the snapshot with inputs and outputs; the same rule then reports no change."""
+    c = corpus("graph-pairs", size=20, seed=0)
+    first = snapshot(_shd, c, tmp_path / "shd.json")
+    assert first.status == "created" and first.cases == 20
+    data = read_snapshot(tmp_path / "shd.json")
+    assert data["corpus"] == {"kind": "graph-pairs", "size": 20, "seed": 0}
+    assert [row["input"] for row in data["cases"]] == [case.input for case in c.cases]
+    assert snapshot(_shd, c, tmp_path / "shd.json").status == "unchanged"
+
+
+def test_a_changed_rule_reports_every_changed_output_with_its_input(tmp_path: Path) -> None:
+    """Switching SHD to the double-counted reversal lists exactly the cases with a reversal, inputs and both outputs shown."""
+    c = corpus("graph-pairs", size=30, seed=0)
+    snapshot(_shd, c, tmp_path / "shd.json")
+    with pytest.raises(SnapshotMismatch) as info:
+        snapshot(_shd_double, c, tmp_path / "shd.json")
+    expected = [case.id for case in c.cases if shd([tuple(p) for p in case.input["estimate"]], [tuple(p) for p in case.input["truth"]], names="exact").reversed]
+    assert [ch.id for ch in info.value.changes] == expected and expected
+    first = info.value.changes[0]
+    assert f"{len(expected)} of 30 outputs of _shd_double changed" in str(info.value)
+    assert json.dumps(first.input, ensure_ascii=False, sort_keys=True) in str(info.value)
+    assert f"recorded: {first.old}" in str(info.value) and f"now:      {first.new}" in str(info.value)
+
+
+def test_update_mode_rewrites_the_snapshot(tmp_path: Path) -> None:
+    """update=True records the new outputs and reports what changed; the next run is unchanged."""
+    c = corpus("graph-pairs", size=30, seed=0)
+    path = tmp_path / "shd.json"
+    snapshot(_shd, c, path)
+    report = snapshot(_shd_double, c, path, update=True)
+    assert report.status == "updated" and report.changes
+    assert snapshot(_shd_double, c, path).status == "unchanged"
+
+
+def test_the_environment_variable_asks_for_an_update(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """CAUSALCHECK_UPDATE_SNAPSHOTS=1 rewrites instead of failing."""
+    c = corpus("graph-pairs", size=10, seed=0)
+    path = tmp_path / "s.json"
+    snapshot(_shd, c, path)
+    monkeypatch.setenv("CAUSALCHECK_UPDATE_SNAPSHOTS", "1")
+    assert snapshot(lambda t, e: 0, c, path).status in ("updated", "unchanged")
+    assert {row["output"] for row in read_snapshot(path)["cases"]} == {0}
+
+
+def test_stored_inputs_are_used_not_regenerated(tmp_path: Path) -> None:
+    """A later run scores the inputs in the file, even when they were edited by hand (the file is the truth)."""
+    c = corpus("graph-pairs", size=3, seed=0)
+    path = tmp_path / "s.json"
+    snapshot(_shd, c, path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["cases"][0]["input"] = {"truth": [["a", "b"]], "estimate": [["b", "a"]]}
+    data["cases"][0]["output"] = 1
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert snapshot(_shd, c, path).status == "unchanged"
+
+
+def test_another_corpus_is_refused_unless_updating(tmp_path: Path) -> None:
+    """A snapshot recorded on seed 0 is not silently compared with seed 1."""
+    path = tmp_path / "s.json"
+    snapshot(_shd, corpus("graph-pairs", size=5, seed=0), path)
+    with pytest.raises(InputFormatError, match="recorded on corpus"):
+        snapshot(_shd, corpus("graph-pairs", size=5, seed=1), path)
+    assert snapshot(_shd, corpus("graph-pairs", size=5, seed=1), path, update=True).status == "updated"
+
+
+def test_missing_fail_mode_refuses_to_record(tmp_path: Path) -> None:
+    """missing='fail' (for CI) raises instead of writing a first snapshot."""
+    with pytest.raises(AssertionError, match="no snapshot"):
+        snapshot(_shd, corpus("graph-pairs", size=3), tmp_path / "none.json", missing="fail")
+    assert not (tmp_path / "none.json").exists()
+
+
+def test_outputs_are_json_values_and_crashes_are_recorded(tmp_path: Path) -> None:
+    """PRF objects are stored via to_json, non-finite floats as text, and an exception as an error entry."""
+    assert jsonable(edge_prf([("a", "b")], [("a", "b")]))["f1"] == 1.0
+    assert jsonable(float("nan")) == "nan" and jsonable({1: (2, 3)}) == {"1": [2, 3]}
+
+    def crash(t: object, e: object) -> int:
+        raise ZeroDivisionError("boom")
+
+    snapshot(crash, corpus("graph-pairs", size=2), tmp_path / "c.json")
+    rows = read_snapshot(tmp_path / "c.json")["cases"]
+    assert rows[0]["output"] == {"error": "ZeroDivisionError: boom"}
+
+
+def test_tolerance_ignores_float_noise(tmp_path: Path) -> None:
+    """Outputs within tolerance compare equal; beyond it they change."""
+    c = corpus("criterion-scores", size=5)
+    path = tmp_path / "rm.json"
+    snapshot(lambda s: sum(s) / len(s) / 10, c, path)
+    assert snapshot(lambda s: sum(s) / len(s) / 10 + 1e-12, c, path, tolerance=1e-9).status == "unchanged"
+    with pytest.raises(SnapshotMismatch):
+        snapshot(lambda s: sum(s) / len(s) / 10 + 1e-3, c, path, tolerance=1e-9)
+
+
+def test_snapshot_writes_are_atomic_and_leave_no_temporary_files(tmp_path: Path) -> None:
+    """Only the snapshot file is in the folder after recording and updating."""
+    c = corpus("answers", size=4)
+    snapshot(lambda q, a: len(a), c, tmp_path / "a.json")
+    snapshot(lambda q, a: len(q), c, tmp_path / "a.json", update=True)
+    assert [p.name for p in tmp_path.iterdir()] == ["a.json"]
+
+
+# ----------------------------------------------------------------------- the CLI
+def test_cli_writes_the_corpus_as_files(tmp_path: Path) -> None:
+    """snapshot corpus writes one folder per case with the graph files and the input."""
+    assert main(["snapshot", "corpus", "graph-pairs", "--out", str(tmp_path / "c"), "--size", "3", "--format", "dagitty"]) == 0
+    manifest = json.loads((tmp_path / "c" / "corpus.json").read_text(encoding="utf-8"))
+    assert manifest["cases"] == ["graph-pairs-000", "graph-pairs-001", "graph-pairs-002"]
+    from causalcheck.graphs import read_graph
+
+    case = tmp_path / "c" / "graph-pairs-001"
+    data = json.loads((case / "input.json").read_text(encoding="utf-8"))
+    assert sorted(read_graph(str(case / "truth.dagitty")).directed_pairs) == sorted(tuple(p) for p in data["truth"])
+
+
+def test_cli_records_then_reports_a_changed_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """snapshot check records a command's outputs (exit 0), reports changed outputs with inputs (exit 1) and updates (exit 0)."""
+    script = tmp_path / "score.py"
+    script.write_text(
+        "import sys\nfrom causalcheck.graphs import read_graph\nfrom causalcheck.metrics import shd\n"
+        "t, e = (sorted(read_graph(p).directed_pairs) for p in sys.argv[1:3])\n"
+        "print(shd(e, t, names='exact').total + 10 * (len(sys.argv) > 3))\n",
+        encoding="utf-8",
+    )
+    snap = tmp_path / "snap.json"
+    base = ["snapshot", "check", str(snap), "--kind", "graph-pairs", "--size", "4"]
+    cmd = f"{sys.executable} {script} {{truth}} {{estimate}}"
+    assert main([*base, "--command", cmd]) == 0
+    assert main(["snapshot", "check", str(snap), "--command", cmd]) == 0
+    capsys.readouterr()
+    assert main(["snapshot", "check", str(snap), "--command", cmd + " double"]) == 1
+    out = capsys.readouterr()
+    assert "input:" in out.out and "recorded:" in out.out and "outputs changed" in out.err
+    assert main(["snapshot", "check", str(snap), "--command", cmd + " double", "--update"]) == 0
+    assert main(["snapshot", "check", str(snap), "--command", cmd + " double"]) == 0
+
+
+def test_cli_records_a_failing_command_as_its_exit_status(tmp_path: Path) -> None:
+    """A command that exits non-zero is recorded with its status and last stderr line."""
+    snap = tmp_path / "s.json"
+    cmd = f"{sys.executable} -c 'import sys; sys.exit(\"bad input\")'"
+    assert main(["snapshot", "check", str(snap), "--kind", "answers", "--size", "2", "--command", cmd]) == 0
+    rows = read_snapshot(snap)["cases"]
+    assert rows[0]["output"] == {"exit": 1, "stderr": "bad input"}
+
+
+def test_cli_bad_arguments_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A new snapshot without --kind, an unknown placeholder or a missing program is an input error (exit 2)."""
+    assert main(["snapshot", "check", str(tmp_path / "n.json"), "--command", "true"]) == 2
+    assert main(["snapshot", "check", str(tmp_path / "n.json"), "--kind", "answers", "--size", "1", "--command", "echo {nope}"]) == 2
+    assert main(["snapshot", "check", str(tmp_path / "n.json"), "--kind", "answers", "--size", "1", "--command", "no-such-program-xyz"]) == 2
+    assert "error:" in capsys.readouterr().err
+
+
+def test_cli_refuses_another_kind_for_an_existing_snapshot(tmp_path: Path) -> None:
+    """check with --kind different from the recorded corpus is an input error, not a silent switch."""
+    snap = tmp_path / "s.json"
+    assert main(["snapshot", "check", str(snap), "--kind", "answers", "--size", "1", "--command", "echo 1"]) == 0
+    assert main(["snapshot", "check", str(snap), "--kind", "graph-pairs", "--command", "echo 1"]) == 2

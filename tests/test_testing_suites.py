@@ -1,0 +1,171 @@
+"""The suite API of causalcheck.testing: parsers, round trips, messages, options and profiles."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from causalcheck import strategies as cs
+from causalcheck.errors import CausalCheckError, InputFormatError
+from causalcheck.graphs.formats import FORMATS, format_text, parse_text
+from causalcheck.metrics import edge_prf, shd
+from causalcheck.parsing import format_hypothesis, parse_hypothesis, parse_record
+from causalcheck.testing import (
+    PROFILES,
+    PropertyFailure,
+    check_graph_metric,
+    check_parser_total,
+    check_round_trip,
+    settings_for,
+)
+from hypothesis import strategies as st
+
+
+def test_a_parser_raising_another_exception_is_reported_with_its_input() -> None:
+    """check_parser_total names the input and the exception type when a parser raises something undocumented."""
+    def fragile(text: str) -> object:
+        if "{" in text:
+            return json.loads(text)  # json.JSONDecodeError is not a CausalCheckError
+        raise InputFormatError(f"text={text!r} has no object")
+
+    with pytest.raises(PropertyFailure) as info:
+        check_parser_total(fragile, st.text(alphabet="{}a", max_size=5))
+    msg = str(info.value)
+    assert info.value.property == "total" and "input:    '{'" in msg and "JSONDecodeError" in msg
+    assert "expected: a result or CausalCheckError" in msg
+
+
+def test_an_error_without_a_message_fails_the_totality_check() -> None:
+    """Raising the documented error with an empty message is not enough."""
+    def mute(text: str) -> None:
+        raise CausalCheckError("")
+
+    with pytest.raises(PropertyFailure, match="empty message"):
+        check_parser_total(mute, st.just("x"))
+
+
+def test_the_record_parser_is_total_on_drifted_and_arbitrary_text() -> None:
+    """parse_record raises nothing but CausalCheckError on drifted records and noise."""
+    report = check_parser_total(parse_record, st.one_of(cs.step_records(drift=True).map(lambda r: r.text[: len(r.text) // 2]), st.text(max_size=60)))
+    assert report.properties == ("total",)
+
+
+def test_round_trips_of_causalcheck_formats_pass() -> None:
+    """The text graph format and the hypothesis text format round-trip their values."""
+    check_round_trip(parse_text, format_text, cs.any_graphs())
+    check_round_trip(parse_hypothesis, format_hypothesis, cs.hypotheses(), equal=lambda a, b: a.graph == b.graph and a.coefficients == b.coefficients)
+
+
+def test_a_lossy_printer_fails_the_round_trip_with_the_text() -> None:
+    """A printer that drops undirected edges is caught: the value, the text and the parsed value are shown."""
+    def lossy(g: object) -> str:
+        return format_text(g.with_edges(e for e in g.edges if not e.is_undirected))  # type: ignore[attr-defined]
+
+    with pytest.raises(PropertyFailure) as info:
+        check_round_trip(parse_text, lossy, cs.pdags())
+    msg = str(info.value)
+    assert info.value.property == "round-trip" and "text:" in msg and "parsed:" in msg and "--" in msg
+
+
+def test_every_graph_format_round_trips_its_graph_texts() -> None:
+    """For each format, read(text) == graph and the reprinted text is the same (graph_texts as the strategy)."""
+    for name, (parse, show) in FORMATS.items():
+        if name in ("dot", "gml"):
+            continue  # pydot / networkx parse slowly; properties/test_graphs_properties.py covers them
+        check_round_trip(parse, show, cs.graph_texts(name).map(lambda t: t.graph), max_examples=20)
+
+
+def test_failure_messages_stand_alone() -> None:
+    """A failure names the suite, the property, the rule, the convention, both inputs and the outputs."""
+    def bad(t: list[tuple[str, str]], e: list[tuple[str, str]]) -> int:
+        return shd(e, t, names="exact", double_count_reversal=True).total
+
+    with pytest.raises(PropertyFailure) as info:
+        check_graph_metric(bad, "distance", reference="shd", profile="ci")
+    lines = str(info.value).splitlines()
+    assert lines[0] == "check_graph_metric: property 'single-edit' fails for test_failure_messages_stand_alone.<locals>.bad"
+    assert lines[1].startswith("  convention: a distance (0 is perfect); edit costs add 1, remove 1, reverse 1")
+    assert lines[2:] == [
+        "  truth:    [('a', 'A')]",
+        "  estimate: [('A', 'a')]",
+        "  edit:     reverse a -> A to A -> a",
+        "  got:      2.0",
+        "  expected: 1 (the cost of one reverse)",
+    ]
+
+
+def test_skip_and_the_example_budget_are_honoured() -> None:
+    """skip= leaves properties out; max_examples overrides the profile; an unknown property name is refused."""
+    r = check_graph_metric(lambda t, e: edge_prf(e, t, names="exact"), "similarity", skip=["names", "renaming"], max_examples=5)
+    assert "names" not in r.properties and "renaming" not in r.properties and r.max_examples == 5
+    with pytest.raises(ValueError, match="skip=\\['nope'\\]"):
+        check_graph_metric(lambda t, e: 0, skip=["nope"])
+
+
+def test_bad_suite_arguments_are_refused_with_the_value() -> None:
+    """kind, reference, scope and a missing target under exact names are checked before running."""
+    with pytest.raises(ValueError, match="kind='size'"):
+        check_graph_metric(lambda t, e: 0, "size")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="reference='shd2'"):
+        check_graph_metric(lambda t, e: 0, reference="shd2")
+    with pytest.raises(ValueError, match="needs target="):
+        check_graph_metric(lambda t, e: 0, scope="parents")
+
+
+def test_a_non_number_output_is_reported() -> None:
+    """An output without a number is a failure that suggests value=."""
+    with pytest.raises(PropertyFailure, match="pass value="):
+        check_graph_metric(lambda t, e: "zero", "distance")
+
+
+def test_profiles_set_the_hypothesis_budget() -> None:
+    """ci is 50 derandomized examples, dev 200, thorough 2000; no database, no deadline."""
+    assert {n: (p.max_examples, p.derandomize) for n, p in PROFILES.items()} == {"ci": (50, True), "dev": (200, False), "thorough": (2000, False)}
+    s = settings_for("ci")
+    assert s.max_examples == 50 and s.derandomize and s.database is None and s.deadline is None
+    with pytest.raises(InputFormatError, match="profile='fast'"):
+        settings_for("fast")
+
+
+@pytest.mark.slow
+def test_causalcheck_metrics_pass_at_the_thorough_profile() -> None:
+    """At 2000 examples per property SHD and edge F1 still pass (the slow run)."""
+    check_graph_metric(lambda t, e: shd(e, t, names="exact"), "distance", reference="shd", profile="thorough")
+    check_graph_metric(lambda t, e: edge_prf(e, t), "similarity", names="causalab", reference="edge-f1", profile="thorough")
+
+
+def test_the_offline_prism_pipeline_passes_the_answer_suite() -> None:
+    """End to end, the offline parser + judges: paraphrase and clause scrambling never raise PM or Final; no cue, PM 0."""
+    import dataclasses
+
+    from causalcheck.explain.data import load_benchmark
+    from causalcheck.explain.judges import OfflineCriterionJudge, OfflineEdgeJudge
+    from causalcheck.explain.relations import OfflineParser
+    from causalcheck.explain.scoring import score_item
+    from causalcheck.testing import check_explanation_scorer
+
+    item = load_benchmark("demo").items[0]
+
+    def scored(q: str, a: str) -> object:
+        return score_item(dataclasses.replace(item, question=q), a, OfflineParser(), OfflineEdgeJudge(), OfflineCriterionJudge())
+
+    check_explanation_scorer(lambda q, a: scored(q, a).pm, "answer", metric_of_answer="pm")  # type: ignore[attr-defined]
+    check_explanation_scorer(lambda q, a: scored(q, a).final, "answer")  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("kind", ["pdag", "cpdag", "pag"])
+def test_general_graph_kinds_are_drawn_and_edited(kind: str) -> None:
+    """compare().shd (causal-learn's convention) passes on PDAGs, CPDAGs and PAGs; skeleton F1 ignores marks."""
+    from causalcheck.graphs.scores import compare
+
+    def shd_of(t: object, e: object) -> int:
+        return compare(t, e, nodes="union", basis="given").shd  # type: ignore[arg-type]
+
+    def skeleton_f1(t: object, e: object) -> float:
+        f1 = compare(t, e, nodes="union", basis="given").skeleton.f1  # type: ignore[arg-type]
+        if f1 is None:  # compare leaves an undefined rate None; the stated convention: 1 if both empty, else 0
+            return 1.0 if not t.skeleton and not e.skeleton else 0.0  # type: ignore[attr-defined]
+        return f1
+
+    check_graph_metric(shd_of, "distance", graphs=kind, reference="causal-learn-shd", max_examples=20)  # type: ignore[arg-type]
+    check_graph_metric(skeleton_f1, "similarity", graphs=kind, reference="skeleton-f1", max_examples=20)  # type: ignore[arg-type]
