@@ -298,9 +298,20 @@ def load_answer_sets(path: str | Path) -> tuple[AnswerSet, ...]:
 
     Accepts the official runner JSON, a JSON list, or JSONL ``{"id", "answer"}`` lines; an
     optional ``"model"`` (or ``"model_name"``) field per record splits one file into several
-    answer sets (the demo file holds three).  ``"demo"`` = the bundled demo answers.
+    answer sets (the demo file holds three).  ``"demo"`` = the bundled demo answers.  An
+    inspect_ai log (``.eval`` / ``.json``) is read by :mod:`causalcheck.explain.inspect_answers`.
     """
     p = _demo_path("whatif_demo_answers.jsonl") if str(path) == DEMO else Path(path)
+    from causalcheck.episodes.inspect_logs import is_inspect_log
+
+    if is_inspect_log(p):  # an inspect_ai log of causalcheck/whatif (causalcheck.explain.inspect_answers)
+        from causalcheck.explain.inspect_answers import inspect_answer_records
+
+        by_model: dict[str, dict[str, Answer]] = {}
+        for i, obj in enumerate(inspect_answer_records(p)):
+            ans = _answer_from_mapping(obj, f"{p}: sample #{i}", str(obj["model"]))
+            by_model.setdefault(ans.model, {})[ans.key] = ans
+        return tuple(AnswerSet(answers=a, model=m, source=str(p)) for m, a in by_model.items())
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
