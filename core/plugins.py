@@ -131,10 +131,10 @@ def is_target(name: str) -> bool:
 def _check_kind(kind: str) -> Kind:
     if kind not in GROUPS:
         raise InputFormatError(f"kind={kind!r} must be one of {sorted(GROUPS)!r}")
-    return kind  # type: ignore[return-value]
+    return kind
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _entry_points(group: str) -> tuple[tuple[str, str, str], ...]:
     """``(name, "module:attr", distribution)`` of every installed entry point of *group*."""
     from importlib.metadata import entry_points

@@ -18,7 +18,11 @@ from pathlib import Path
 from typing import Literal
 
 from causalcheck.episodes.files import find_record_file, read_text
-from causalcheck.episodes.inspect_logs import inspect_episode_refs, is_inspect_log, load_inspect_episode
+from causalcheck.episodes.inspect_logs import (
+    inspect_episode_refs,
+    is_inspect_log,
+    load_inspect_episode,
+)
 from causalcheck.episodes.model import CHECK_NUMBERING, Episode, Numbering, Step, Unparsed
 from causalcheck.episodes.official import is_run_folder, load_run_folder
 from causalcheck.episodes.recordfiles import records_episode

@@ -308,8 +308,8 @@ def load_answer_sets(path: str | Path) -> tuple[AnswerSet, ...]:
         from causalcheck.explain.inspect_answers import inspect_answer_records
 
         by_model: dict[str, dict[str, Answer]] = {}
-        for i, obj in enumerate(inspect_answer_records(p)):
-            ans = _answer_from_mapping(obj, f"{p}: sample #{i}", str(obj["model"]))
+        for i, rec in enumerate(inspect_answer_records(p)):
+            ans = _answer_from_mapping(rec, f"{p}: sample #{i}", str(rec["model"]))
             by_model.setdefault(ans.model, {})[ans.key] = ans
         return tuple(AnswerSet(answers=a, model=m, source=str(p)) for m, a in by_model.items())
     try:

@@ -10,10 +10,11 @@ numbers the same answers give in any other file.
 Each sample is one answer record ``{"id", "answer", "error", "model"}`` — the fields of an
 answers JSONL line: ``id`` is the key of the WhatIfBench item kept in the sample's metadata
 (:data:`ITEM_KEY`), else the sample id; ``answer`` is the sample's final output text
-(``output.completion``); a sample that failed in inspect, or produced no text, has no answer
-and an ``error`` saying why (the item then fails with that reason, as a missing answer
-does).  ``model`` is the log's model (``mockllm/model``, ``openai/gpt-4o``); a log with
-several epochs gives one answer model per epoch, ``<model>@epoch<N>``.
+(``output.completion``, ``""`` when the model said nothing: the item then fails as a missing
+answer, exactly as an empty answer in a JSONL file); a sample that failed in inspect has no
+answer and its error (the item fails with that reason).  ``model`` is the log's model
+(``mockllm/model``, ``openai/gpt-4o``); a log with several epochs gives one answer model per
+epoch, ``<model>@epoch<N>``.
 
 >>> item_key({"id": 7, "canonical_id": "moon-01", "question": "?"}, "7")
 'moon-01'
@@ -53,13 +54,12 @@ def inspect_answer_records(path: str | Path) -> list[dict[str, Any]]:
     several = len({s.epoch for s in samples}) > 1
     out: list[dict[str, Any]] = []
     for s in samples:
-        text = s.completion if s.completion and s.completion.strip() else None
-        error = s.error if s.error else (None if text is not None else "the inspect sample has no output text")
+        text = None if s.error else (s.completion or "")
         out.append(
             {
                 "id": item_key(s.metadata.get(ITEM_KEY), s.id),
                 "answer": text,
-                "error": error,
+                "error": s.error,
                 "model": f"{model}@epoch{s.epoch}" if several else model,
             }
         )

@@ -37,21 +37,26 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import anyio.from_thread
-from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.log import transcript
-from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
-from inspect_ai.solver import Generate, Solver, TaskState, solver
-
 from causalcheck.episodes.inspect_logs import TRAJECTORY_KEY, sample_episode, sample_trajectory
 from causalcheck.errors import InputFormatError
 from causalcheck.inspect.model import InspectLLM, run_in_thread
-from causalcheck.lab.episode import ANCHOR_FREQ_CEILING, Episode, EpisodeConfig, Observation, TaskInfo
+from causalcheck.lab.episode import (
+    ANCHOR_FREQ_CEILING,
+    Episode,
+    EpisodeConfig,
+    Observation,
+    TaskInfo,
+)
 from causalcheck.lab.llm_agent import LLMAgent
 from causalcheck.lab.runner import run_episode
 from causalcheck.lab.score import EpisodeScore, score_episode
 from causalcheck.lab.suites import Suite, SuiteGraph, load_suite
 from causalcheck.metrics import bootstrap_ci
 from causalcheck.protocols import Agent, AgentStep
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.log import transcript
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
+from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 __all__ = [
     "LAB_KEYS",
@@ -274,10 +279,10 @@ def lab_metrics() -> Metric:
         dicts = [v for v in values if isinstance(v, Mapping)]
         out: dict[str, float | None] = {}
         for key in LAB_KEYS:
-            nums = [float(v[key]) for v in dicts if isinstance(v.get(key), (int, float)) and not isinstance(v.get(key), bool)]
-            out[key] = bootstrap_ci(nums, resamples=0).mean
+            nums = [float(x) for x in (v.get(key) for v in dicts) if isinstance(x, (int, float)) and not isinstance(x, bool)]
+            out[key] = bootstrap_ci(nums, resamples=0).mean  # None without values: inspect drops it
         out["episodes"] = float(len(dicts))
-        return out  # type: ignore[return-value]  # inspect drops the None entries
+        return out
 
     return compute
 

@@ -37,6 +37,8 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import anyio
+from causalcheck.errors import CausalCheckError
+from causalcheck.protocols import Completion, LLMError, Message, Request, Usage
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageAssistant,
@@ -49,9 +51,6 @@ from inspect_ai.model import (
     get_model,
 )
 from inspect_ai.util import JSONSchema
-
-from causalcheck.errors import CausalCheckError
-from causalcheck.protocols import Completion, LLMError, Message, Request, Usage
 
 __all__ = ["InspectLLM", "SampleClosedError", "completion_of", "generate_config", "inspect_messages", "run_in_thread"]
 

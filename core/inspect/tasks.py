@@ -15,13 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from inspect_ai import Task, task
-from inspect_ai.model import GenerateConfig
-from inspect_ai.solver import generate
-
 from causalcheck.explain.answer import DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE
 from causalcheck.inspect.lab import episode_config, lab_agent, lab_dataset, lab_scorer
 from causalcheck.inspect.whatif import prism_scorer, whatif_dataset
+from inspect_ai import Task, task
+from inspect_ai.model import GenerateConfig
+from inspect_ai.solver import generate
 
 __all__ = ["lab", "whatif"]
 

@@ -29,10 +29,6 @@ import dataclasses
 import math
 import threading
 from collections.abc import Mapping
-from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, model_roles
-from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
-from inspect_ai.solver import TaskState
 
 from causalcheck.errors import InputFormatError
 from causalcheck.explain.answer import answer_messages
@@ -43,6 +39,10 @@ from causalcheck.explain.report import ResultRow, row_of
 from causalcheck.explain.run import Judges, offline_judges
 from causalcheck.explain.scoring import ItemResult, JudgeEdges, PMMode, score_item, summarize
 from causalcheck.inspect.model import InspectLLM, run_in_thread
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, model_roles
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
+from inspect_ai.solver import TaskState
 
 __all__ = ["ITEM_KEY", "prism_judges", "prism_metrics", "prism_scorer", "whatif_dataset"]
 
@@ -127,7 +127,7 @@ def prism_metrics() -> Metric:
             name = row.bucket.lower()
             out[f"pm_{name}"], out[f"rm_{name}"], out[f"final_{name}"] = row.pm, row.rm, row.final
         out.update(scored=summary.n_items, failed=summary.n_failed, degraded=summary.n_degraded)
-        return out  # type: ignore[return-value]  # inspect drops the None entries (empty buckets)
+        return out  # None entries (empty buckets) are dropped by inspect
 
     return compute
 
@@ -185,7 +185,6 @@ def prism_scorer(
                 judge_edges=edges,
                 max_chars=max_chars,
                 strip_injections=strip_injections,
-                answer_error="the model gave no answer text",
             )
 
         if models:
