@@ -74,6 +74,7 @@ __all__ = [
     "PluginError",
     "Registry",
     "check_plugin",
+    "clear_cache",
     "create",
     "is_target",
     "load_factory",
@@ -144,6 +145,11 @@ def _entry_points(group: str) -> tuple[tuple[str, str, str], ...]:
         dist = ep.dist.name if ep.dist is not None else "?"
         out.append((ep.name, ep.value.replace(" ", ""), dist))
     return tuple(sorted(set(out)))
+
+
+def clear_cache() -> None:
+    """Forget the entry points read so far (after a package was installed into the running process)."""
+    _entry_points.cache_clear()
 
 
 def _candidates(kind: Kind) -> dict[str, dict[str, str]]:

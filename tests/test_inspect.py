@@ -23,7 +23,10 @@ inspect_ai = pytest.importorskip("inspect_ai", reason="inspect_ai is not install
 from causalcheck.adapters import ScriptedLLM  # noqa: E402
 from causalcheck.cli import main  # noqa: E402
 from causalcheck.episodes import load_episode  # noqa: E402
-from causalcheck.episodes.inspect_logs import TRAJECTORY_KEY, inspect_episode_refs, sample_trajectory  # noqa: E402
+from causalcheck.episodes.inspect_logs import (  # noqa: E402
+    inspect_episode_refs,
+    sample_trajectory,
+)
 from causalcheck.explain.data import load_answers, load_benchmark  # noqa: E402
 from causalcheck.explain.llm import LLMCriterionJudge, LLMEdgeJudge  # noqa: E402
 from causalcheck.explain.relations import OfflineParser  # noqa: E402
