@@ -419,6 +419,9 @@ def test_inspect_llm_maps_requests_and_replies(tmp_path: Path) -> None:
                 await llm.complete(Request.chat([{"role": "user", "content": "refuse"}]))
             except LLMError as exc:
                 results["error"] = str(exc)
+            schema = {"type": "object", "properties": {"score": {"type": "integer"}}}
+            await llm.complete(Request.chat([{"role": "user", "content": "plain"}], json_schema=schema))
+            await InspectLLM(response_schemas=True).complete(Request.chat([{"role": "user", "content": "schema"}], json_schema=schema))
             return state
 
         return solve
@@ -438,6 +441,35 @@ def test_inspect_llm_maps_requests_and_replies(tmp_path: Path) -> None:
     messages, config = seen[0]
     assert messages == [("system", "s"), ("user", "hi")]
     assert (config.temperature, config.max_tokens, config.seed) == (0.3, 7, 5)
+    plain, with_schema = seen[-2][1], seen[-1][1]
+    assert plain.response_schema is None  # left to the prompt by default (llama.cpp rejects the json_schema form)
+    assert with_schema.response_schema is not None and with_schema.response_schema.json_schema.type == "object"
+
+
+def test_inspect_is_imported_only_by_the_inspect_package_and_the_log_readers() -> None:
+    """inspect_ai is imported at module level only in causalcheck.inspect; elsewhere only inside the log readers' functions."""
+    import ast
+
+    repo = Path(__file__).resolve().parents[1]
+    found: list[str] = []
+    for folder in ("core", "adapters", "solvers", "grammar"):
+        for path in sorted((repo / folder).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            functions = {id(n) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) for n in ast.walk(f)}
+            types = {
+                id(n)
+                for f in ast.walk(tree)
+                if isinstance(f, ast.If) and isinstance(f.test, ast.Name) and f.test.id == "TYPE_CHECKING"
+                for n in ast.walk(f)
+            }
+            for node in ast.walk(tree):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+                if any(n == "inspect_ai" or n.startswith("inspect_ai.") for n in names):
+                    where = "function" if id(node) in functions else "types" if id(node) in types else "module"
+                    found.append(f"{path.relative_to(repo).as_posix()}:{where}")
+    outside = sorted({f for f in found if not f.startswith("core/inspect/")})
+    assert outside == ["core/episodes/inspect_logs.py:function", "core/episodes/inspect_logs.py:types"]
+    assert "core/inspect/model.py:module" in found
 
 
 def test_inspect_llm_needs_inspects_loop() -> None:

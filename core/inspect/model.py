@@ -9,9 +9,11 @@ limits, cache, usage accounting and a ``ModelEvent`` in the sample's transcript.
 
 The mapping: the request's messages become ``ChatMessageSystem`` / ``User`` / ``Assistant``;
 ``temperature``, ``max_tokens`` and ``seed`` go into the call's ``GenerateConfig`` (they take
-precedence over the evaluation's own settings, as a solver's explicit settings do);
-``json_schema`` becomes a ``ResponseSchema``; ``json_mode`` (any JSON object) has no
-provider-neutral form in inspect and is left to the prompt, which asks for JSON anyway.
+precedence over the evaluation's own settings, as a solver's explicit settings do).
+``json_mode`` (any JSON object) has no provider-neutral form in inspect, and a ``json_schema``
+sent as inspect's ``ResponseSchema`` becomes the ``json_schema`` response format that
+llama.cpp's server rejects (HTTP 500), so both are left to the prompt — which asks for JSON
+anyway — unless ``response_schemas=True`` passes schemas on.
 The reply's ``completion``, ``usage`` and stop reason become the :class:`Completion`
 (``max_tokens`` / ``model_length`` → ``"length"``, the OpenAI vocabulary the core reads).
 A refusal that inspect reports in ``ModelOutput.error`` raises
@@ -72,10 +74,14 @@ def inspect_messages(messages: tuple[Message, ...] | list[Message]) -> list[Chat
     return out
 
 
-def generate_config(request: Request) -> GenerateConfig:
-    """The ``GenerateConfig`` of one request (module docstring)."""
+def generate_config(request: Request, *, response_schemas: bool = False) -> GenerateConfig:
+    """The ``GenerateConfig`` of one request (module docstring).
+
+    >>> generate_config(Request.chat([{"role": "user", "content": "?"}], temperature=0.2, max_tokens=9, seed=4)).model_dump(exclude_none=True)
+    {'max_tokens': 9, 'temperature': 0.2, 'seed': 4}
+    """
     schema = None
-    if request.json_schema is not None:
+    if response_schemas and request.json_schema is not None:
         schema = ResponseSchema(name="causalcheck", json_schema=JSONSchema.model_validate(dict(request.json_schema)))
     return GenerateConfig(
         temperature=float(request.temperature),
@@ -106,11 +112,12 @@ class InspectLLM:
     """An inspect ``Model`` behind the :class:`~causalcheck.protocols.LLM` protocol (module docstring).
 
     *model* is a ``Model`` or a model string; ``None`` means the model being evaluated (or the
-    model bound to *role*, when given and bound).  Create it inside a solver or scorer.
+    model bound to *role*, when given and bound).  *response_schemas* passes a request's JSON
+    schema on as a ``ResponseSchema`` (module docstring).  Create it inside a solver or scorer.
     ``outputs`` keeps every ``ModelOutput`` it received, in order.
     """
 
-    def __init__(self, model: Model | str | None = None, *, role: str | None = None) -> None:
+    def __init__(self, model: Model | str | None = None, *, role: str | None = None, response_schemas: bool = False) -> None:
         try:
             self._loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -120,6 +127,7 @@ class InspectLLM:
         self._context = contextvars.copy_context()
         self.inspect_model: Model = get_model(model, role=role) if role is not None or not isinstance(model, Model) else model
         self.outputs: list[ModelOutput] = []
+        self.response_schemas = response_schemas
         self.closed = False
 
     def close(self) -> None:
@@ -139,7 +147,8 @@ class InspectLLM:
         return self.inspect_model.api.base_url or ""
 
     async def _generate(self, request: Request) -> ModelOutput:
-        output = await self.inspect_model.generate(inspect_messages(request.messages), config=generate_config(request))
+        config = generate_config(request, response_schemas=self.response_schemas)
+        output = await self.inspect_model.generate(inspect_messages(request.messages), config=config)
         self.outputs.append(output)
         return output
 
