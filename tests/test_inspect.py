@@ -211,6 +211,28 @@ def test_llm_judge_through_a_model_role_equals_the_same_judge_on_our_adapter(tmp
         assert "judge" in roles  # the judge's calls are ModelEvents of the sample, under the role
 
 
+class FixedCriterion:
+    """A criterion-judge plug-in for the test below: every criterion gets 7."""
+
+    def judge_criterion(self, item: Any, answer: str, criterion: Any, index: int) -> Any:
+        from causalcheck.explain.judges import CriterionJudgment
+
+        return CriterionJudgment(7, "fixed")
+
+
+def test_whatif_takes_plugins_by_name(tmp_path: Path) -> None:
+    """-T criterion_judge=package.module:factory replaces the criterion judge only; the result names it."""
+    from causalcheck.inspect import whatif
+
+    log = _eval(whatif(limit=2, criterion_judge=f"{__name__}:FixedCriterion"), _mock(_answer_for), tmp_path)
+    assert log.samples is not None
+    for sample in log.samples:
+        assert sample.scores is not None
+        score = sample.scores["prism_scorer"]
+        assert isinstance(score.value, dict) and score.value["rm"] == 0.7
+        assert score.metadata is not None and score.metadata["judge"] == f"offline+{__name__}:FixedCriterion"
+
+
 # ---------------------------------------------------------------------- lab
 SUITE = load_suite("mini")
 GRAPHS = SUITE.graphs[:3]
@@ -383,6 +405,42 @@ def test_tasks_are_found_by_their_registry_names(name: str, tmp_path: Path) -> N
     out = subprocess.run([sys.executable, "-c", _BY_NAME, name, str(tmp_path)], capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split() == ["success", name, "1"]
+
+
+def test_token_limit_stops_the_episode(tmp_path: Path) -> None:
+    """The agent's calls count against the sample's token limit: the episode stops there, as a limit."""
+    from causalcheck.inspect import lab
+
+    log = _eval(lab(suite="mini", limit=1), _mock(_lab_reply), tmp_path, token_limit=2500)
+    assert log.samples is not None
+    sample = log.samples[0]
+    assert sample.limit is not None and sample.limit.type == "token"
+    calls = [e for e in sample.events if e.event == "model"]
+    assert 1 <= len(calls) < 5
+
+
+def test_a_cancelled_sample_stops_its_episode(tmp_path: Path) -> None:
+    """A time limit cancels the sample; the worker thread makes at most the call in flight, then stops."""
+    import time
+
+    import anyio
+    from causalcheck.inspect import lab
+
+    calls: list[float] = []
+
+    async def slow(messages: list[ChatMessage], tools: Any, tool_choice: Any, config: GenerateConfig) -> ModelOutput:
+        calls.append(time.monotonic())
+        await anyio.sleep(0.4)
+        system = next((m.text for m in messages if m.role == "system"), "")
+        out = ModelOutput.from_content(model=MOCK, content=_lab_reply(system, messages[-1].text))
+        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return out
+
+    log = _eval(lab(suite="mini", limit=1, max_steps=40), get_model(MOCK, custom_outputs=slow), tmp_path, time_limit=1)
+    assert log.samples is not None and log.samples[0].limit is not None and log.samples[0].limit.type == "time"
+    made = len(calls)
+    time.sleep(1.5)
+    assert made >= 1 and len(calls) <= made + 1
 
 
 # ---------------------------------------------------------------------- the adapter
