@@ -3,15 +3,15 @@
 causalcheck is written against the protocols of :mod:`causalcheck.protocols`; the objects that
 satisfy them are *plug-ins*, looked up by name through Python entry points.  Five kinds:
 
-=================== =============================== ================= ==============================
-kind                entry-point group               protocol          the factory is called as
-=================== =============================== ================= ==============================
-``agent``           ``causalcheck.agents``          ``Agent``         ``factory(seed=S, **options)``
-``edge_judge``      ``causalcheck.edge_judges``     ``EdgeJudge``     ``factory()``
+=================== ================================ ================== ==============================
+kind                entry-point group                protocol           the factory is called as
+=================== ================================ ================== ==============================
+``agent``           ``causalcheck.agents``           ``Agent``          ``factory(seed=S, **options)``
+``edge_judge``      ``causalcheck.edge_judges``      ``EdgeJudge``      ``factory()``
 ``criterion_judge`` ``causalcheck.criterion_judges`` ``CriterionJudge`` ``factory()``
-``parser``          ``causalcheck.parsers``         ``AnswerParser``  ``factory()``
-``segmenter``       ``causalcheck.segmenters``      ``Segmenter``     ``factory()``
-=================== =============================== ================= ==============================
+``parser``          ``causalcheck.parsers``          ``AnswerParser``   ``factory()``
+``segmenter``       ``causalcheck.segmenters``       ``Segmenter``      ``factory()``
+=================== ================================ ================== ==============================
 
 A *name* is either registered — an entry point of that group; causalcheck registers its own
 built-ins there too (``planner``, ``offline``, ``rules``, … in its ``pyproject.toml``) — or

@@ -505,7 +505,7 @@ def test_inspect_llm_maps_requests_and_replies(tmp_path: Path) -> None:
 
 
 def test_inspect_is_imported_only_by_the_inspect_package_and_the_log_readers() -> None:
-    """inspect_ai is imported at module level only in causalcheck.inspect; elsewhere only inside the log readers' functions."""
+    """inspect_ai is imported at module level only in causalcheck.inspect; elsewhere only inside the log reader's functions."""
     import ast
 
     repo = Path(__file__).resolve().parents[1]
@@ -526,7 +526,7 @@ def test_inspect_is_imported_only_by_the_inspect_package_and_the_log_readers() -
                     where = "function" if id(node) in functions else "types" if id(node) in types else "module"
                     found.append(f"{path.relative_to(repo).as_posix()}:{where}")
     outside = sorted({f for f in found if not f.startswith("core/inspect/")})
-    assert outside == ["core/episodes/inspect_logs.py:function", "core/episodes/inspect_logs.py:types"]
+    assert outside == ["core/inspect_logs.py:function", "core/inspect_logs.py:types"]
     assert "core/inspect/model.py:module" in found
 
 

@@ -1,20 +1,18 @@
-"""Reading inspect_ai evaluation logs: the lab episodes an inspect run of ``causalcheck/lab`` played.
+"""The lab episodes an inspect run of ``causalcheck/lab`` played, read from its log.
 
 ``inspect eval causalcheck/lab`` (:mod:`causalcheck.inspect`) plays each episode with the
 same loop as ``lab run`` and keeps the episode's trajectory — the header, the step lines
 and the summary of a ``causalcheck-trajectory/1`` file (:mod:`causalcheck.lab.trajectory`)
 — in the sample's metadata under :data:`TRAJECTORY_KEY`.  This module turns the samples of
-such a log (``.eval`` or ``.json``) into :class:`~causalcheck.episodes.model.Episode` s,
-through the same :func:`~causalcheck.episodes.trajectory.trajectory_episode` as a file, so
+such a log (``.eval`` or ``.json``, read by :mod:`causalcheck.inspect_logs`) into
+:class:`~causalcheck.episodes.model.Episode` s, through the same
+:func:`~causalcheck.episodes.trajectory.trajectory_episode` as a file, so
 ``causalcheck lab score LOG`` re-scores an inspect run offline with any options and gives
 the numbers a trajectory folder of the same episodes gives.
 
 An episode of a log is addressed as ``<log>#<sample id>@<epoch>`` (what
 :func:`inspect_episode_refs` yields for discovery and what ``lab score`` prints as the
-source).  Logs are read with ``inspect_ai.log.read_eval_log`` — imported on first use, with
-an install hint when inspect_ai is absent — once per file and process (events, messages and
-attachments are skipped: the trajectory is all that is needed).  :func:`is_inspect_log` only
-looks at the first bytes of a file and imports nothing.
+source).
 
 >>> sample_trajectory({"causalcheck_trajectory": {"header": {"graph_id": "g"}, "steps": [], "summary": {}}}).header
 {'graph_id': 'g'}
@@ -24,100 +22,29 @@ True
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from causalcheck.episodes.model import Episode
 from causalcheck.episodes.trajectory import Trajectory, trajectory_episode
 from causalcheck.errors import InputFormatError
-
-if TYPE_CHECKING:  # pragma: no cover
-    from inspect_ai.log import EvalLog
+from causalcheck.inspect_logs import is_inspect_log, log_samples
 
 __all__ = [
-    "INSTALL_HINT",
     "TRAJECTORY_KEY",
-    "LogSample",
     "inspect_episode_refs",
     "is_inspect_log",
     "load_inspect_episode",
-    "log_samples",
-    "read_inspect_log",
     "sample_episode",
     "sample_trajectory",
 ]
 
 #: The sample-metadata key under which ``causalcheck/lab`` keeps an episode's trajectory.
 TRAJECTORY_KEY = "causalcheck_trajectory"
-#: What to install to read (or write) inspect logs.
-INSTALL_HINT = "pip install 'causalcheck[inspect]'"
 
-_JSON_LOG = re.compile(rb'\A\s*\{\s*"version"\s*:\s*\d+\s*,')
 _REF = re.compile(r"\A(?P<log>.*?\.(?:eval|json))#(?P<id>.*)@(?P<epoch>\d+)\Z", re.DOTALL)
-
-
-def is_inspect_log(path: str | Path) -> bool:
-    """True when *path* is an inspect log: a ``.eval`` zip, or a ``.json`` that opens like one (cheap)."""
-    p = Path(path)
-    if p.suffix not in (".eval", ".json") or not p.is_file():
-        return False
-    try:
-        with p.open("rb") as fh:
-            head = fh.read(4096)
-    except OSError:
-        return False
-    if p.suffix == ".eval":
-        return head.startswith(b"PK")
-    return _JSON_LOG.match(head) is not None and b'"eval"' in head
-
-
-def read_inspect_log(path: str | Path, *, samples: bool = True) -> EvalLog:
-    """The log at *path* (without events, messages and attachments); raises :class:`InputFormatError`."""
-    try:
-        from inspect_ai.log import read_eval_log
-    except ImportError:
-        raise InputFormatError(f"path={str(path)!r} is an inspect_ai log; reading it needs inspect_ai: {INSTALL_HINT}") from None
-    try:
-        return read_eval_log(
-            str(path), header_only=not samples, exclude_fields={"events", "messages", "attachments", "store"}
-        )
-    except Exception as exc:  # inspect raises plain ValueError / KeyError / zip errors for damaged files
-        raise InputFormatError(f"path={str(path)!r} cannot be read as an inspect log: {type(exc).__name__}: {exc}") from exc
-
-
-@dataclass(frozen=True)
-class LogSample:
-    """What is kept of one sample of a log: its id, epoch, metadata, output text and error."""
-
-    id: str
-    epoch: int
-    metadata: Mapping[str, Any]
-    completion: str | None
-    error: str | None
-
-
-@functools.lru_cache(maxsize=4)
-def _samples(path: str, mtime_ns: int, size: int) -> tuple[str, tuple[LogSample, ...]]:
-    log = read_inspect_log(path)
-    out = []
-    for s in log.samples or []:
-        text = s.output.completion if s.output is not None and s.output.choices else None
-        out.append(LogSample(str(s.id), int(s.epoch), dict(s.metadata or {}), text, s.error.message if s.error else None))
-    return str(log.eval.model), tuple(out)
-
-
-def log_samples(path: str | Path) -> tuple[str, tuple[LogSample, ...]]:
-    """``(model, samples)`` of the log at *path*, read once per process while the file is unchanged."""
-    p = Path(path)
-    try:
-        st = p.stat()
-    except OSError as exc:
-        raise InputFormatError(f"path={str(p)!r} cannot be read: {exc.strerror or exc}") from exc
-    return _samples(str(p), st.st_mtime_ns, st.st_size)
 
 
 def sample_trajectory(metadata: Mapping[str, Any]) -> Trajectory | None:

@@ -302,7 +302,7 @@ def load_answer_sets(path: str | Path) -> tuple[AnswerSet, ...]:
     inspect_ai log (``.eval`` / ``.json``) is read by :mod:`causalcheck.explain.inspect_answers`.
     """
     p = _demo_path("whatif_demo_answers.jsonl") if str(path) == DEMO else Path(path)
-    from causalcheck.episodes.inspect_logs import is_inspect_log
+    from causalcheck.inspect_logs import is_inspect_log
 
     if is_inspect_log(p):  # an inspect_ai log of causalcheck/whatif (causalcheck.explain.inspect_answers)
         from causalcheck.explain.inspect_answers import inspect_answer_records

@@ -28,8 +28,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from causalcheck.episodes.inspect_logs import log_samples
 from causalcheck.errors import InputFormatError
+from causalcheck.inspect_logs import log_samples
 
 __all__ = ["ITEM_KEY", "inspect_answer_records", "item_key"]
 
