@@ -19,6 +19,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from causalcheck.adapters import LLMClient, LLMRun, RetryPolicy, make_llm, run_sync
@@ -191,3 +192,70 @@ def test_short_llm_lab_episode(server: str, tmp_path: Path) -> None:
         assert isinstance(s["record"], dict) and s["action"]["kind"] in ("intervene", "open_reactor", "submit_frequency", "finish", "wait")
         if s.get("info", {}).get("degraded"):
             assert s["info"]["error"] and s["action"]["kind"] == "wait"
+
+
+def _inspect_eval(server: str, task: object, log_dir: Path, **kw: object) -> Any:
+    """Run *task* on llama.cpp's server through inspect's OpenAI-compatible provider; the client is closed after.
+
+    (``eval_async`` inside ``async with get_model(...)``: the HTTP client lives and dies on one loop.)
+    Skips without inspect_ai.
+    """
+    pytest.importorskip("inspect_ai", reason="inspect_ai is not installed (pip install 'causalcheck[inspect]')")
+    import asyncio
+
+    from inspect_ai import eval_async
+    from inspect_ai.model import get_model
+
+    async def run() -> Any:
+        async with get_model("openai-api/llamacpp/smollm2", base_url=server, api_key="local", memoize=False) as model:
+            [log] = await eval_async(task, model=model, log_dir=str(log_dir), **kw)  # type: ignore[arg-type]
+        return log
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("INSPECT_DISPLAY", "none")
+        return asyncio.run(run())
+
+
+def test_inspect_whatif_sample_end_to_end(server: str, tmp_path: Path) -> None:
+    """One causalcheck/whatif sample: inspect asks the server, the PRISM scorer scores the answer offline."""
+    pytest.importorskip("inspect_ai", reason="inspect_ai is not installed (pip install 'causalcheck[inspect]')")
+    from causalcheck.inspect import whatif
+
+    t0 = time.perf_counter()
+    log = _inspect_eval(server, whatif(limit=1), tmp_path, max_tokens=128)
+    wall = time.perf_counter() - t0
+    assert log.status == "success", log.error
+    assert log.samples is not None and len(log.samples) == 1
+    sample = log.samples[0]
+    assert sample.output.completion.strip() and sample.output.usage is not None
+    assert sample.scores is not None
+    score = sample.scores["prism_scorer"]
+    assert score.metadata is not None and score.metadata["status"] in ("ok", "failed")
+    assert isinstance(score.value, dict) and all(0.0 <= float(score.value[k]) <= 1.0 for k in ("pm", "rm", "final"))  # type: ignore[arg-type]
+    print(f"\n[server] inspect whatif: 1 sample in {wall:.1f}s, final={score.value['final']:.3f}")
+
+
+def test_inspect_lab_sample_end_to_end(server: str, tmp_path: Path) -> None:
+    """One causalcheck/lab sample of two steps: LLMAgent on inspect's model; each step a model event and an info event."""
+    pytest.importorskip("inspect_ai", reason="inspect_ai is not installed (pip install 'causalcheck[inspect]')")
+    from causalcheck.episodes.inspect_logs import sample_trajectory
+    from causalcheck.inspect import lab
+
+    t0 = time.perf_counter()
+    log = _inspect_eval(server, lab(suite="mini", limit=1, max_steps=2, max_tokens=192), tmp_path)
+    wall = time.perf_counter() - t0
+    assert log.status == "success", log.error
+    assert log.samples is not None and len(log.samples) == 1
+    sample = log.samples[0]
+    traj = sample_trajectory(sample.metadata)
+    assert traj is not None and 1 <= len(traj.steps) <= 2 and traj.summary["steps"] == len(traj.steps)
+    assert traj.header["model"].endswith("smollm2")
+    for line in traj.steps:
+        assert isinstance(line["record"], dict) and line["action"]["kind"] in ("intervene", "open_reactor", "submit_frequency", "finish", "wait")
+        for call in line["info"]["llm_calls"]:
+            assert call["output_tokens"] > 0 and call["finish_reason"] in ("stop", "length")
+    assert [e.event for e in sample.events if e.event in ("model", "info")] == ["model", "info"] * len(traj.steps)
+    assert sample.scores is not None
+    value = sample.scores["lab_scorer"].value
+    assert isinstance(value, dict) and value["task_accuracy"] == 0.0
+    print(f"\n[server] inspect lab: {len(traj.steps)} steps in {wall:.1f}s")

@@ -18,6 +18,11 @@ from pathlib import Path
 from typing import Literal
 
 from causalcheck.episodes.files import find_record_file, read_text
+from causalcheck.episodes.inspect_logs import (
+    inspect_episode_refs,
+    is_inspect_log,
+    load_inspect_episode,
+)
 from causalcheck.episodes.model import CHECK_NUMBERING, Episode, Numbering, Step, Unparsed
 from causalcheck.episodes.official import is_run_folder, load_run_folder
 from causalcheck.episodes.recordfiles import records_episode
@@ -41,8 +46,9 @@ __all__ = [
 ]
 
 #: What :func:`discover_episodes` found: an official seed folder, one of our trajectory
-#: files, or a path that does not exist.
-DiscoveredKind = Literal["official", "trajectory", "missing"]
+#: files, a lab sample of an inspect log (:mod:`~causalcheck.episodes.inspect_logs`), or a
+#: path that does not exist.
+DiscoveredKind = Literal["official", "trajectory", "inspect", "missing"]
 
 
 def _looks_like_trajectory(text: str) -> bool:
@@ -128,13 +134,17 @@ def discover_episodes(paths: Sequence[str | Path]) -> Iterator[tuple[DiscoveredK
     """Yield ``(kind, path)`` for every episode under *paths*, in sorted order.
 
     ``kind`` is ``"official"`` (a seed folder, found at any depth), ``"trajectory"`` (a
-    ``*.jsonl`` file whose first line is a trajectory header, or any file named directly) or
+    ``*.jsonl`` file whose first line is a trajectory header, or any file named directly),
+    ``"inspect"`` (a lab sample of an inspect log, ``<log>#<sample id>@<epoch>``) or
     ``"missing"`` (a path that does not exist: reported, not fatal).
     """
     for raw in paths:
         p = Path(raw)
         if not p.exists():
             yield "missing", p
+            continue
+        if p.is_file() and is_inspect_log(p):
+            yield from (("inspect", ref) for ref in inspect_episode_refs(p))
             continue
         if p.is_file():
             yield ("official", p.parent) if p.name == "raw_io.jsonl" else ("trajectory", p)
@@ -148,6 +158,8 @@ def discover_episodes(paths: Sequence[str | Path]) -> Iterator[tuple[DiscoveredK
                 found.append(("official", sub))
             elif sub.is_file() and sub.suffix == ".jsonl" and _is_trajectory_file(sub):
                 found.append(("trajectory", sub))
+            elif is_inspect_log(sub):
+                found.extend(("inspect", ref) for ref in inspect_episode_refs(sub))
         yield from found
 
 
@@ -157,5 +169,7 @@ def load_episode(kind: DiscoveredKind, path: Path) -> Episode:
         raise InputFormatError(f"path={str(path)!r} does not exist")
     if kind == "official":
         return load_run_folder(path)
+    if kind == "inspect":
+        return load_inspect_episode(path)
     return trajectory_episode(read_trajectory(path), source=str(path))
 

@@ -34,7 +34,9 @@ options — judge, parser, PM mode, edge-judging mode, answer limit, injection s
 files.  :func:`make_judges` builds them from command-line options: each factory of
 :data:`JUDGE_FACTORIES` is asked first, then the built-in back-ends of
 :data:`BUILTIN_JUDGE_FACTORIES` (``"module:function"`` names, imported only when asked — the
-LLM judges of ``--judge`` / ``--parser``), and the offline parser and judges
+LLM judges of ``--judge`` / ``--parser``, and the plug-ins of ``--edge-judge`` /
+``--criterion-judge`` / ``--answer-parser``, :mod:`causalcheck.explain.plugin_judges`), and
+the offline parser and judges
 (:func:`offline_judges`) answer when none claims the options.  :func:`argument_hooks` lists
 what adds options to ``explain score`` the same way (:data:`ARGUMENT_HOOKS`, then
 :data:`BUILTIN_ARGUMENT_HOOKS`).  This registry is the one place back-ends are found; it
@@ -99,8 +101,16 @@ ARGUMENT_HOOKS: list[Callable[[argparse.ArgumentParser], None]] = []
 #: Judge factories tried before the built-in ones: ``fn(args) -> Judges | None`` (``None``: not mine).
 JUDGE_FACTORIES: list[Callable[[argparse.Namespace], Judges | None]] = []
 #: The built-in back-ends' hooks and factories, as ``"module:function"`` (imported on first use).
-BUILTIN_ARGUMENT_HOOKS: tuple[str, ...] = ("causalcheck.explain.llm_cli:add_cli_options",)
-BUILTIN_JUDGE_FACTORIES: tuple[str, ...] = ("causalcheck.explain.llm_cli:judges_from_args",)
+#: The plug-in back-end (``--edge-judge`` / ``--criterion-judge`` / ``--answer-parser``) comes first: it
+#: builds on whatever the others build.
+BUILTIN_ARGUMENT_HOOKS: tuple[str, ...] = (
+    "causalcheck.explain.llm_cli:add_cli_options",
+    "causalcheck.explain.plugin_judges:add_cli_options",
+)
+BUILTIN_JUDGE_FACTORIES: tuple[str, ...] = (
+    "causalcheck.explain.plugin_judges:judges_from_args",
+    "causalcheck.explain.llm_cli:judges_from_args",
+)
 
 
 def _load(target: str) -> Any:

@@ -292,11 +292,16 @@ def segmenter_names() -> tuple[str, ...]:
 
 
 def get_segmenter(name: str = "rules") -> Segmenter:
-    """``"rules"`` → :class:`RuleSegmenter`; ``"parser:en_core_web_sm"`` (or a bare pipeline name) → :class:`ParserSegmenter`."""
+    """``"rules"`` → :class:`RuleSegmenter`; ``"parser:en_core_web_sm"`` (or a bare pipeline name) → :class:`ParserSegmenter`;
+    a plug-in (a ``causalcheck.segmenters`` entry point or ``package.module:factory``, :mod:`causalcheck.plugins`) → its segmenter."""
     if not isinstance(name, str) or not name.strip():
         raise InputFormatError(f"segmenter={name!r} must be 'rules' or 'parser:<pipeline>'")
     if name == "rules":
         return RuleSegmenter()
+    from causalcheck.plugins import Registry, create
+
+    if not name.startswith("parser:") and name in Registry("segmenter"):  # a plug-in (causalcheck.plugins)
+        return create("segmenter", name)
     pipeline = name.split(":", 1)[1] if name.startswith("parser:") else name
     if not re.fullmatch(r"[A-Za-z0-9_.\-]+", pipeline):
         raise InputFormatError(f"segmenter={name!r} must be 'rules' or 'parser:<pipeline>'")

@@ -12,9 +12,12 @@ fields) and ``AgentStep.action`` the :class:`~causalcheck.lab.episode.LabAction`
 environment executes.  An LLM agent reads ``task.text`` / ``observation.text``, emits a
 record and turns it into an action with :meth:`LabAction.from_record`.
 
-Agents are created by name through :data:`AGENTS` (name → ``"module:factory"``) and
-:func:`make_agent`; a factory is called as ``factory(seed=seed, **options)``.  Adding an
-agent is one line in :data:`AGENTS`.
+Agents are created by name through :func:`make_agent`: a name registered in the entry-point
+group ``causalcheck.agents`` (the built-ins below are registered there by causalcheck itself)
+or a factory written as ``package.module:factory``; the factory is called as
+``factory(seed=seed, **options)`` and what it returns is checked against the protocol
+(:mod:`causalcheck.plugins`).  :data:`AGENTS` is that registry as a mapping
+name → ``"module:factory"``.
 
 Offline agents:
 
@@ -35,7 +38,6 @@ feedback, ±5 Hz tolerance).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -49,6 +51,7 @@ from causalcheck.lab.planner import (
     parent_features,
     predict_freq,
 )
+from causalcheck.plugins import Registry, create
 from causalcheck.protocols import Agent, AgentStep
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -57,30 +60,22 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["AGENTS", "OFFLINE_AGENTS", "Agent", "AgentStep", "ObservationalAgent", "RandomAgent", "make_agent"]
 
 
-#: Agent name → ``"module:factory"``.  The factory is called as ``factory(seed=..., **options)``.
-AGENTS: dict[str, str] = {
-    "llm": "causalcheck.lab.llm_agent:make_llm_agent",
-    "observational": "causalcheck.lab.agents:ObservationalAgent",
-    "planner": "causalcheck.lab.planner:PlannerAgent",
-    "random": "causalcheck.lab.agents:RandomAgent",
-}
+#: Agent name → ``"module:factory"``: the ``causalcheck.agents`` entry points (built-ins included);
+#: ``"package.module:factory" in AGENTS`` is true as well (see :class:`causalcheck.plugins.Registry`).
+AGENTS: Mapping[str, str] = Registry("agent")
 
 #: The agents that need no model, key or network.
 OFFLINE_AGENTS: tuple[str, ...] = ("observational", "planner", "random")
 
 
 def make_agent(name: str, *, seed: int = 0, options: Mapping[str, Any] | None = None) -> Agent:
-    """Create the agent registered as *name*."""
-    target = AGENTS.get(name)
-    if target is None:
-        raise InputFormatError(f"agent={name!r} is unknown; registered agents: {sorted(AGENTS)!r}")
-    module, _, attr = target.partition(":")
-    factory = getattr(importlib.import_module(module), attr)
-    try:
-        agent = factory(seed=seed, **dict(options or {}))
-    except TypeError as exc:
-        raise InputFormatError(f"agent={name!r} does not accept options={dict(options or {})!r}: {exc}") from None
-    return agent  # type: ignore[no-any-return]
+    """Create the agent *name* (registered, or ``package.module:factory``), checked against the protocol.
+
+    Raises :class:`~causalcheck.plugins.PluginError` (an input error) for an unknown name, a
+    factory that cannot be imported or does not take the options, or an object that is not an
+    :class:`Agent` (naming the missing method or the wrong signature).
+    """
+    return create("agent", name, seed=seed, **dict(options or {}))
 
 
 # ---------------------------------------------------------------------- shared pieces

@@ -60,7 +60,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
     run = lab_sub.add_parser("run", help="run an agent on a suite (one trajectory per episode + summary)")
     run.add_argument("--suite", required=True, metavar="PATH|NAME", help="suite file, bundled name (e.g. mini) or official name (e.g. 4nodes)")
-    run.add_argument("--agent", required=True, metavar="NAME", help="random | observational | planner | llm (needs --model)")
+    run.add_argument("--agent", required=True, metavar="NAME", help="random | observational | planner | llm (needs --model) | a plug-in: entry-point name or package.module:factory")
     run.add_argument("--seeds", type=_positive, default=1, metavar="N", help="seeds per graph (default 1)")
     run.add_argument("--seed-start", type=_nonneg, default=1, metavar="S", help="first seed (default 1, the anchor's ENV_SEED)")
     run.add_argument("--out", required=True, metavar="DIR", help="output folder")
@@ -142,6 +142,12 @@ def _run(args: argparse.Namespace) -> int:
     if args.model:
         options["model"] = args.model
     seeds = list(range(args.seed_start, args.seed_start + args.seeds))
+    from causalcheck.plugins import BUILTINS
+
+    if args.agent not in BUILTINS["agent"]:  # a plug-in: load and check it before the run folder is made
+        from causalcheck.lab.agents import make_agent
+
+        make_agent(args.agent, seed=seeds[0], options=options)
     graphs = tuple(g.strip() for g in args.graphs.split(",") if g.strip()) if args.graphs else ()
     summary = run_suite(
         args.suite,

@@ -1,0 +1,44 @@
+"""causalcheck inside inspect_ai: the ``causalcheck/whatif`` and ``causalcheck/lab`` tasks, their solvers and scorers.
+
+Needs the optional extra: ``pip install 'causalcheck[inspect]'``; nothing else in causalcheck
+imports this package, so without it causalcheck is unchanged.
+
+* tasks (:mod:`~causalcheck.inspect.tasks`, found by ``inspect eval causalcheck/whatif`` and
+  ``inspect eval causalcheck/lab`` through causalcheck's ``inspect_ai`` entry point):
+  :func:`whatif`, :func:`lab`;
+* for your own tasks: :func:`whatif_dataset`, :func:`prism_scorer` + :func:`prism_metrics`
+  (:mod:`~causalcheck.inspect.whatif`); :func:`lab_dataset`, :func:`lab_agent` (a solver),
+  :func:`lab_scorer` + :func:`lab_metrics`, :func:`episode_config` (:mod:`~causalcheck.inspect.lab`);
+* :class:`InspectLLM` (:mod:`~causalcheck.inspect.model`): an inspect model as causalcheck's
+  ``LLM`` protocol, for any causalcheck component that takes a model.
+
+Logs these tasks write are read back by ``causalcheck lab score LOG`` and ``causalcheck explain
+score --answers LOG`` (:mod:`causalcheck.episodes.inspect_logs`,
+:mod:`causalcheck.explain.inspect_answers`).
+"""
+
+from __future__ import annotations
+
+try:
+    import inspect_ai  # noqa: F401
+except ImportError:  # pragma: no cover - exercised in a subprocess without the extra
+    raise ImportError("causalcheck.inspect needs inspect_ai: pip install 'causalcheck[inspect]'") from None
+
+from causalcheck.inspect.lab import episode_config, lab_agent, lab_dataset, lab_metrics, lab_scorer
+from causalcheck.inspect.model import InspectLLM
+from causalcheck.inspect.tasks import lab, whatif
+from causalcheck.inspect.whatif import prism_metrics, prism_scorer, whatif_dataset
+
+__all__ = [
+    "InspectLLM",
+    "episode_config",
+    "lab",
+    "lab_agent",
+    "lab_dataset",
+    "lab_metrics",
+    "lab_scorer",
+    "prism_metrics",
+    "prism_scorer",
+    "whatif",
+    "whatif_dataset",
+]

@@ -1,0 +1,317 @@
+"""The lab in inspect: one sample per episode, the LLM lab agent driven by inspect's model, the lab scorer.
+
+* :func:`episode_config` — the episode budgets and options, named as ``lab run``'s flags
+  (``budget="3o6i"``, ``interventions``, ``submissions``, ``do``, ``hidden``, …);
+* :func:`lab_dataset` — one sample per (graph, seed) of a suite (``"mini"``, an official name
+  such as ``"4nodes"``, or a JSONL path): id ``<graph_id>_s<seed>``, input = the task text the
+  agent is shown, metadata = where the episode comes from (suite, graph, seed, config);
+* :func:`lab_agent` — the solver: plays the sample's episode with
+  :class:`causalcheck.lab.llm_agent.LLMAgent` — the same prompts, record format, state carried
+  forward, unreadable-reply handling and optional verification step as ``lab run --agent llm``
+  — and :func:`causalcheck.lab.runner.run_episode`, the same episode loop; only the model is
+  inspect's, wrapped as our ``LLM`` (:class:`~causalcheck.inspect.model.InspectLLM`).  Every
+  step adds an ``InfoEvent`` (source ``causalcheck/lab``) with the step's record, hypothesis,
+  action and call info to the sample's transcript, next to the step's ``ModelEvent``; the
+  whole trajectory (header, step lines, summary — the lines of a ``lab run`` episode file)
+  is kept in the sample's metadata under ``causalcheck_trajectory``
+  (:data:`causalcheck.episodes.inspect_logs.TRAJECTORY_KEY`);
+* :func:`lab_scorer` — :func:`causalcheck.lab.score.score_episode` of that trajectory, read by
+  the episode layer like a file: value ``{"task_accuracy", "edge_f1", "parent_f1", "root_f1",
+  "coefficient_f1", "shd", "imec_size"}`` (the final hypothesis; ``imec_size`` is the size of
+  the true graph's interventional equivalence class given the targets intervened on), the
+  full final metrics and warnings in its metadata;
+* :func:`lab_metrics` — the mean of each over the episodes (as ``lab score``'s roll-up).
+
+Budgets are the episode's (interventions, submissions, step cap); the model call budget is
+inspect's own (``--token-limit``, ``--message-limit`` …, or a ``max_tokens`` per call here).
+A solver of your own can be scored with :func:`lab_scorer` when it leaves a trajectory in
+the sample metadata.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import threading
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import anyio.from_thread
+from causalcheck.episodes.inspect_logs import TRAJECTORY_KEY, sample_episode, sample_trajectory
+from causalcheck.errors import InputFormatError
+from causalcheck.inspect.model import InspectLLM, run_in_thread
+from causalcheck.lab.episode import (
+    ANCHOR_FREQ_CEILING,
+    Episode,
+    EpisodeConfig,
+    Observation,
+    TaskInfo,
+)
+from causalcheck.lab.llm_agent import LLMAgent
+from causalcheck.lab.runner import run_episode
+from causalcheck.lab.score import EpisodeScore, score_episode
+from causalcheck.lab.suites import Suite, SuiteGraph, load_suite
+from causalcheck.metrics import bootstrap_ci
+from causalcheck.protocols import Agent, AgentStep
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.log import transcript
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+
+__all__ = [
+    "LAB_KEYS",
+    "TRAJECTORY_KEY",
+    "StepEvents",
+    "episode_config",
+    "lab_agent",
+    "lab_dataset",
+    "lab_metrics",
+    "lab_scorer",
+]
+
+#: The lab score reported per sample (and averaged by :func:`lab_metrics`).
+LAB_KEYS: tuple[str, ...] = ("task_accuracy", "edge_f1", "parent_f1", "root_f1", "coefficient_f1", "shd", "imec_size")
+
+_SCORE_LOCK = threading.Lock()  # scoring uses the exact solvers and shared caches: one episode at a time
+
+
+def episode_config(
+    *,
+    budget: str | None = None,
+    prior_records: int | None = None,
+    interventions: int | None = None,
+    submissions: int = 3,
+    tolerance: float = 5.0,
+    do: bool = False,
+    hidden: bool = True,
+    oracle_chains: bool = False,
+    candidate_tool: bool = False,
+    known_structure: bool = False,
+    anchor_ceiling: bool = False,
+    anchor_submissions: bool = False,
+    max_steps: int | None = None,
+) -> EpisodeConfig:
+    """The :class:`EpisodeConfig` of ``lab run``'s flags of the same names (``budget`` = ``--budget 3o6i``)."""
+    kwargs: dict[str, Any] = {
+        "submissions": submissions,
+        "tolerance": tolerance,
+        "intervention_mode": "do" if do else "shift",
+        "hidden": hidden,
+        "oracle_chains": oracle_chains,
+        "candidate_tool": candidate_tool,
+        "known_structure": known_structure,
+        "freq_ceiling": ANCHOR_FREQ_CEILING if anchor_ceiling else None,
+        "anchor_submissions": anchor_submissions,
+        "max_steps": max_steps,
+    }
+    if budget:
+        return EpisodeConfig.from_tag(budget, **kwargs)
+    if prior_records is not None:
+        kwargs["prior_records"] = prior_records
+    if interventions is not None:
+        kwargs["interventions"] = interventions
+    return EpisodeConfig(**kwargs)
+
+
+@functools.lru_cache(maxsize=8)
+def _suite(ref: str) -> Suite:
+    return load_suite(ref)
+
+
+def _candidates(suite: Suite, config: EpisodeConfig) -> list[Any]:
+    return [g.scm.graph for g in suite.graphs] if config.candidate_tool else []
+
+
+def _graph_list(graphs: str | Sequence[str] | None) -> tuple[str, ...]:
+    if graphs is None:
+        return ()
+    if isinstance(graphs, str):
+        return tuple(g.strip() for g in graphs.split(",") if g.strip())
+    return tuple(str(g) for g in graphs)
+
+
+def lab_dataset(
+    suite: str = "mini",
+    *,
+    seeds: int = 1,
+    seed_start: int = 1,
+    graphs: str | Sequence[str] | None = None,
+    limit: int | None = None,
+    config: EpisodeConfig | None = None,
+) -> MemoryDataset:
+    """One sample per (graph, seed) of *suite*, in ``lab run``'s order (module docstring)."""
+    cfg = config or EpisodeConfig()
+    if isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 1:
+        raise InputFormatError(f"seeds={seeds!r} must be a positive integer")
+    loaded = _suite(str(suite))
+    wanted = _graph_list(graphs)
+    chosen = [(i, g) for i, g in enumerate(loaded.graphs) if not wanted or g.graph_id in wanted]
+    missing = sorted(set(wanted) - {g.graph_id for _, g in chosen})
+    if missing:
+        raise InputFormatError(f"graphs={missing!r} are not in suite {loaded.name!r}")
+    if limit is not None:
+        chosen = chosen[:limit]
+    cands = _candidates(loaded, cfg)
+    samples = []
+    for index, graph in chosen:
+        for seed in range(seed_start, seed_start + seeds):
+            task, _ = Episode(graph, cfg, candidates=cands).reset(seed)
+            samples.append(
+                Sample(
+                    input=task.text,
+                    id=f"{graph.graph_id}_s{seed}",
+                    metadata={
+                        "suite": str(suite),
+                        "suite_name": loaded.name,
+                        "graph_id": graph.graph_id,
+                        "graph_index": index,
+                        "seed": seed,
+                        "episode_config": cfg.to_json(),
+                    },
+                )
+            )
+    return MemoryDataset(samples, name=f"lab:{loaded.name}")
+
+
+class StepEvents:
+    """An agent wrapper that adds one ``InfoEvent`` per step to the sample's transcript.
+
+    Runs in the episode's worker thread; the event is appended on inspect's loop
+    (``anyio.from_thread``), in the sample's context.
+    """
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+        self.step = 0
+
+    def reset(self, task: TaskInfo) -> None:
+        self.agent.reset(task)
+        self.step = 0
+
+    def act(self, observation: Observation) -> AgentStep:
+        out = self.agent.act(observation)
+        data: dict[str, Any] = {
+            "step": self.step,
+            "phase": observation.phase,
+            "record": dict(out.record),
+            "hypothesis": out.record.get("hypothesis"),
+            "action": out.action.to_json(),
+        }
+        if out.info:
+            data["info"] = dict(out.info)
+        self.step += 1
+        anyio.from_thread.run_sync(functools.partial(transcript().info, data, source="causalcheck/lab"))
+        return out
+
+
+def _graph_of(suite: Suite, meta: Mapping[str, Any]) -> SuiteGraph:
+    graph_id = meta.get("graph_id")
+    for g in suite.graphs:
+        if g.graph_id == graph_id:
+            return g
+    raise InputFormatError(f"graph_id={graph_id!r} is not in suite {suite.name!r}")
+
+
+@solver
+def lab_agent(
+    temperature: float = 0.1,
+    max_tokens: int = 4096,
+    json_mode: bool = True,
+    verify: bool = False,
+    max_prompt_chars: int = 16384,
+) -> Solver:
+    """Play the sample's episode with the LLM lab agent on inspect's model (module docstring).
+
+    The sample metadata names the episode (``suite``, ``graph_id``, ``seed``, ``episode_config``,
+    as :func:`lab_dataset` writes it).  Options as ``--agent llm``'s.
+    """
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        meta = state.metadata
+        suite = _suite(str(meta.get("suite", "mini")))
+        graph = _graph_of(suite, meta)
+        cfg = EpisodeConfig(**dict(meta.get("episode_config") or {}))
+        seed = int(meta.get("seed", 1))
+        llm = InspectLLM()
+        agent = StepEvents(
+            LLMAgent(
+                llm,
+                seed=seed,
+                temperature=temperature,
+                max_tokens=max_tokens,
+                json_mode=json_mode,
+                verify=verify,
+                max_prompt_chars=max_prompt_chars,
+            )
+        )
+        cands = _candidates(suite, cfg)
+        header, steps, summary = await run_in_thread(
+            lambda: run_episode(graph, agent, seed, config=cfg, suite_name=suite.name, agent_name="llm", candidates=cands),
+            models=(llm,),
+        )
+        header["model"] = str(llm.inspect_model)
+        header["agent_options"] = {
+            "temperature": temperature,
+            "max_tokens": max_tokens,
+            "json_mode": json_mode,
+            "verify": verify,
+            "max_prompt_chars": max_prompt_chars,
+        }
+        state.metadata[TRAJECTORY_KEY] = {"header": header, "steps": steps, "summary": summary}
+        if llm.outputs:
+            state.output = llm.outputs[-1]
+            state.messages.append(state.output.message)
+        return state
+
+    return solve
+
+
+@metric
+def lab_metrics() -> Metric:
+    """The mean of every :data:`LAB_KEYS` value over the scored episodes, and their number."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        def order(pair: tuple[int, SampleScore]) -> tuple[int, int, int]:
+            meta = pair[1].sample_metadata or {}
+            return int(meta.get("graph_index", pair[0])), int(meta.get("seed", 0)), pair[0]
+
+        values = [s.score.value for _, s in sorted(enumerate(scores), key=order)]
+        dicts = [v for v in values if isinstance(v, Mapping)]
+        out: dict[str, float | None] = {}
+        for key in LAB_KEYS:
+            nums = [float(x) for x in (v.get(key) for v in dicts) if isinstance(x, (int, float)) and not isinstance(x, bool)]
+            out[key] = bootstrap_ci(nums, resamples=0).mean  # None without values: inspect drops it
+        out["episodes"] = float(len(dicts))
+        return out
+
+    return compute
+
+
+@scorer(metrics=[lab_metrics()])
+def lab_scorer(coefficient_tolerance: float = 1e-6, audit: bool = True) -> Scorer:
+    """``lab score`` of the sample's trajectory (module docstring); options as ``lab score``'s."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        if sample_trajectory(state.metadata) is None:
+            return Score(value=math.nan, explanation=f"the sample holds no trajectory in metadata[{TRAJECTORY_KEY!r}]")
+        ep = sample_episode(state.metadata, f"{state.sample_id}@{state.epoch}")
+
+        def run() -> EpisodeScore:
+            with _SCORE_LOCK:
+                return score_episode(ep, coefficient_tolerance=coefficient_tolerance, audit=audit)
+
+        result = await run_in_thread(run)
+        final = dict(result.final)
+        value = {key: final.get(key) for key in LAB_KEYS}
+        success = final.get("task_accuracy")
+        return Score(
+            value=value,
+            answer=None if final.get("submitted") is None else str(final["submitted"]),
+            explanation=(
+                f"reactor {'activated' if success == 1.0 else 'not activated'}; "
+                f"final hypothesis at step {final.get('hypothesis_step')}: edge F1 {final.get('edge_f1')}, SHD {final.get('shd')}"
+            ),
+            metadata={"final": final, "warnings": list(result.warnings)},
+        )
+
+    return score

@@ -1,0 +1,334 @@
+"""Plug-ins: agents, judges, parsers and segmenters found by name — one lookup for ours and yours.
+
+causalcheck is written against the protocols of :mod:`causalcheck.protocols`; the objects that
+satisfy them are *plug-ins*, looked up by name through Python entry points.  Five kinds:
+
+=================== ================================ ================== ==============================
+kind                entry-point group                protocol           the factory is called as
+=================== ================================ ================== ==============================
+``agent``           ``causalcheck.agents``           ``Agent``          ``factory(seed=S, **options)``
+``edge_judge``      ``causalcheck.edge_judges``      ``EdgeJudge``      ``factory()``
+``criterion_judge`` ``causalcheck.criterion_judges`` ``CriterionJudge`` ``factory()``
+``parser``          ``causalcheck.parsers``          ``AnswerParser``   ``factory()``
+``segmenter``       ``causalcheck.segmenters``       ``Segmenter``      ``factory()``
+=================== ================================ ================== ==============================
+
+A *name* is either registered — an entry point of that group; causalcheck registers its own
+built-ins there too (``planner``, ``offline``, ``rules``, … in its ``pyproject.toml``) — or
+written out as ``package.module:factory`` (a dotted attribute path after the colon works too),
+so an unpublished module on ``sys.path`` needs no packaging at all::
+
+    causalcheck lab run --suite mini --agent mypkg.agents:make_agent --out runs/mine
+    causalcheck explain score ... --edge-judge mypkg.judges:StrictJudge --segmenter mypkg.seg:Mine
+
+To publish one, declare it in your package's ``pyproject.toml``::
+
+    [project.entry-points."causalcheck.agents"]
+    mine = "mypkg.agents:make_agent"
+
+and ``--agent mine`` finds it.  The factory is usually the class itself.  What it returns is
+checked against the protocol *before it is used*: every method must exist, be callable the way
+the core calls it (``act(observation)``: one positional argument) and be synchronous.  A
+plug-in that does not fit is a :class:`PluginError` (an input error: exit code 2 on the
+command line) naming what is missing or which signature is wrong:
+
+>>> class Half:                      # an agent without act()
+...     def reset(self, task): ...
+>>> problems = protocol_problems(Half(), "agent")
+>>> problems
+['missing method act(observation)']
+>>> class Rude:
+...     def reset(self): ...         # reset() that takes no task
+...     async def act(self, observation): ...
+>>> for p in protocol_problems(Rude(), "agent"): print(p)
+reset() cannot be called as reset(task): too many positional arguments
+act() is a coroutine function; the Agent protocol calls it synchronously
+>>> is_target("mypkg.agents:make_agent"), is_target("planner"), is_target("parser:en_core_web_sm")
+(True, False, True)
+
+Names are resolved from the entry points of every installed distribution (read once per
+process, on first use — never at import) together with the built-in table
+:data:`BUILTINS`, which equals causalcheck's own ``pyproject.toml`` entries (a test keeps
+them equal) and keeps a source checkout or a stale install working.  Two distributions that
+register one name for different factories make that name ambiguous: it is refused with both
+targets, and the ``package.module:factory`` form picks one.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import inspect
+import re
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Literal, overload
+
+from causalcheck.errors import CausalCheckError, InputFormatError
+from causalcheck.protocols import Agent, AnswerParser, CriterionJudge, EdgeJudge, Segmenter
+
+__all__ = [
+    "BUILTINS",
+    "GROUPS",
+    "PROTOCOLS",
+    "Kind",
+    "PluginError",
+    "Registry",
+    "check_plugin",
+    "clear_cache",
+    "create",
+    "is_target",
+    "load_factory",
+    "protocol_problems",
+    "registered",
+    "resolve",
+]
+
+Kind = Literal["agent", "edge_judge", "criterion_judge", "parser", "segmenter"]
+
+#: The entry-point group of each kind.
+GROUPS: dict[Kind, str] = {
+    "agent": "causalcheck.agents",
+    "edge_judge": "causalcheck.edge_judges",
+    "criterion_judge": "causalcheck.criterion_judges",
+    "parser": "causalcheck.parsers",
+    "segmenter": "causalcheck.segmenters",
+}
+
+#: The protocol each kind must satisfy.
+PROTOCOLS: dict[Kind, type] = {
+    "agent": Agent,
+    "edge_judge": EdgeJudge,
+    "criterion_judge": CriterionJudge,
+    "parser": AnswerParser,
+    "segmenter": Segmenter,
+}
+
+#: causalcheck's own plug-ins, as registered in its ``pyproject.toml`` (kept equal by a test).
+BUILTINS: dict[Kind, dict[str, str]] = {
+    "agent": {
+        "llm": "causalcheck.lab.llm_agent:make_llm_agent",
+        "observational": "causalcheck.lab.agents:ObservationalAgent",
+        "planner": "causalcheck.lab.planner:PlannerAgent",
+        "random": "causalcheck.lab.agents:RandomAgent",
+    },
+    "edge_judge": {"offline": "causalcheck.explain.judges:OfflineEdgeJudge"},
+    "criterion_judge": {"offline": "causalcheck.explain.judges:OfflineCriterionJudge"},
+    "parser": {"offline": "causalcheck.explain.relations:OfflineParser"},
+    "segmenter": {"rules": "causalcheck.explain.segment:RuleSegmenter"},
+}
+
+_TARGET = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+
+
+class PluginError(InputFormatError):
+    """A plug-in name that cannot be found or loaded, or an object that does not satisfy its protocol."""
+
+
+def is_target(name: str) -> bool:
+    """True when *name* is written as ``package.module:factory`` (a syntax check; nothing is imported)."""
+    return isinstance(name, str) and _TARGET.fullmatch(name) is not None
+
+
+def _check_kind(kind: str) -> Kind:
+    if kind not in GROUPS:
+        raise InputFormatError(f"kind={kind!r} must be one of {sorted(GROUPS)!r}")
+    return kind
+
+
+@functools.cache
+def _entry_points(group: str) -> tuple[tuple[str, str, str], ...]:
+    """``(name, "module:attr", distribution)`` of every installed entry point of *group*."""
+    from importlib.metadata import entry_points
+
+    out = []
+    for ep in entry_points(group=group):
+        dist = ep.dist.name if ep.dist is not None else "?"
+        out.append((ep.name, ep.value.replace(" ", ""), dist))
+    return tuple(sorted(set(out)))
+
+
+def clear_cache() -> None:
+    """Forget the entry points read so far (after a package was installed into the running process)."""
+    _entry_points.cache_clear()
+
+
+def _candidates(kind: Kind) -> dict[str, dict[str, str]]:
+    """name -> {target: where it was registered}."""
+    found: dict[str, dict[str, str]] = {}
+    for name, target in BUILTINS[kind].items():
+        found.setdefault(name, {})[target] = "causalcheck"
+    for name, target, dist in _entry_points(GROUPS[kind]):
+        found.setdefault(name, {}).setdefault(target, dist)
+    return found
+
+
+def registered(kind: Kind) -> dict[str, str]:
+    """Every registered name of *kind* → its ``"module:factory"`` target (ambiguous names are left out)."""
+    return {name: next(iter(targets)) for name, targets in sorted(_candidates(_check_kind(kind)).items()) if len(targets) == 1}
+
+
+def resolve(kind: Kind, name: str) -> str:
+    """The ``"module:factory"`` target of *name* (a registered name, or a target written out)."""
+    kind = _check_kind(kind)
+    if not isinstance(name, str) or not name.strip():
+        raise PluginError(f"{kind}={name!r} must be a registered name or package.module:factory")
+    targets = _candidates(kind).get(name)
+    if targets is not None:
+        if len(targets) > 1:
+            listed = ", ".join(f"{t!r} ({d})" for t, d in sorted(targets.items()))
+            raise PluginError(f"{kind}={name!r} is registered more than once: {listed}; name one as package.module:factory")
+        return next(iter(targets))
+    if is_target(name):
+        return name
+    plural = {"agent": "agents", "edge_judge": "edge judges", "criterion_judge": "criterion judges"}.get(kind, f"{kind}s")
+    raise PluginError(
+        f"{kind}={name!r} is unknown; registered {plural}: {sorted(registered(kind))!r} "
+        f"(or name a factory as package.module:factory, or register one in the entry-point group {GROUPS[kind]!r})"
+    )
+
+
+def load_factory(kind: Kind, name: str) -> Callable[..., object]:
+    """Import the factory *name* stands for (:func:`resolve`); :class:`PluginError` when it cannot be loaded."""
+    target = resolve(kind, name)
+    module_name, _, attr = target.partition(":")
+    try:
+        obj: object = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise PluginError(f"{kind}={name!r}: module {module_name!r} cannot be imported: {exc}") from exc
+    for part in attr.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise PluginError(f"{kind}={name!r}: {module_name}:{attr} does not exist (no attribute {part!r})") from None
+    if not callable(obj):
+        raise PluginError(f"{kind}={name!r}: {target} is a {type(obj).__name__}, not a factory (a class or function)")
+    return obj
+
+
+def _members(protocol: type) -> tuple[list[tuple[str, list[str], bool]], list[str]]:
+    """The protocol's methods ``(name, parameter names after self, is async)`` and data attributes."""
+    methods: list[tuple[str, list[str], bool]] = []
+    attributes: list[str] = []
+    for name, value in vars(protocol).items():
+        if name.startswith("_"):
+            continue
+        if isinstance(value, property):
+            attributes.append(name)
+        elif inspect.isfunction(value):
+            params = list(inspect.signature(value).parameters)[1:]
+            methods.append((name, params, inspect.iscoroutinefunction(value)))
+    for name in getattr(protocol, "__annotations__", {}):
+        if not name.startswith("_") and name not in attributes:
+            attributes.append(name)
+    return methods, attributes
+
+
+def protocol_problems(obj: object, kind: Kind) -> list[str]:
+    """What keeps *obj* from satisfying the protocol of *kind* (empty when it fits; see the module docstring)."""
+    protocol = PROTOCOLS[_check_kind(kind)]
+    methods, attributes = _members(protocol)
+    problems: list[str] = []
+    for name in attributes:
+        try:
+            inspect.getattr_static(obj, name)
+        except AttributeError:
+            problems.append(f"missing attribute {name}")
+    for name, params, is_async in methods:
+        call = f"{name}({', '.join(params)})"
+        try:
+            inspect.getattr_static(obj, name)
+        except AttributeError:
+            problems.append(f"missing method {call}")
+            continue
+        member = getattr(obj, name, None)
+        if not callable(member):
+            problems.append(f"{name} is a {type(member).__name__}, not a method {call}")
+            continue
+        try:
+            signature = inspect.signature(member)
+        except (TypeError, ValueError):  # a builtin without a signature: trust it
+            continue
+        try:
+            signature.bind(*params)
+        except TypeError as exc:
+            problems.append(f"{name}() cannot be called as {call}: {exc}")
+        if inspect.iscoroutinefunction(member) and not is_async:
+            problems.append(f"{name}() is a coroutine function; the {protocol.__name__} protocol calls it synchronously")
+        elif is_async and not inspect.iscoroutinefunction(member):
+            problems.append(f"{name}() must be async: the {protocol.__name__} protocol awaits it")
+    return problems
+
+
+def check_plugin(obj: object, kind: Kind, name: str = "") -> None:
+    """Raise :class:`PluginError` when *obj* does not satisfy the protocol of *kind* (naming what is wrong)."""
+    problems = protocol_problems(obj, kind)
+    if problems:
+        protocol = PROTOCOLS[kind]
+        what = f"{kind}={name!r} made" if name else "the object is"
+        raise PluginError(
+            f"{what} a {type(obj).__name__} that does not satisfy the {protocol.__name__} protocol "
+            f"(causalcheck.protocols.{protocol.__name__}): " + "; ".join(problems)
+        )
+
+
+@overload
+def create(kind: Literal["agent"], name: str, **kwargs: Any) -> Agent: ...
+@overload
+def create(kind: Literal["edge_judge"], name: str, **kwargs: Any) -> EdgeJudge: ...
+@overload
+def create(kind: Literal["criterion_judge"], name: str, **kwargs: Any) -> CriterionJudge: ...
+@overload
+def create(kind: Literal["parser"], name: str, **kwargs: Any) -> AnswerParser: ...
+@overload
+def create(kind: Literal["segmenter"], name: str, **kwargs: Any) -> Segmenter: ...
+def create(kind: Kind, name: str, **kwargs: Any) -> object:
+    """Load the factory of *name*, call it with *kwargs* and check what it returns against the protocol.
+
+    ``TypeError`` from the call means the factory does not take those keyword arguments; any other
+    failure of a factory that is not causalcheck's own is reported as a :class:`PluginError`
+    (the original exception is chained).
+    """
+    factory = load_factory(kind, name)
+    target = resolve(kind, name)
+    try:
+        obj = factory(**kwargs)
+    except TypeError as exc:
+        raise PluginError(f"{kind}={name!r} does not accept options={kwargs!r}: {exc}") from None
+    except CausalCheckError:
+        raise
+    except Exception as exc:
+        if target.startswith("causalcheck."):
+            raise
+        raise PluginError(f"{kind}={name!r}: the factory {target} raised {type(exc).__name__}: {exc}") from exc
+    check_plugin(obj, kind, name)
+    return obj
+
+
+class Registry(Mapping[str, str]):
+    """The registered names of one kind as a read-only mapping name → ``"module:factory"``.
+
+    ``name in registry`` is also true for any name written as ``package.module:factory`` (it is
+    looked up when used); iteration gives the registered names, sorted.
+    (:data:`causalcheck.lab.agents.AGENTS` is ``Registry("agent")``.)
+    """
+
+    def __init__(self, kind: Kind) -> None:
+        self.kind = _check_kind(kind)
+
+    def __getitem__(self, name: str) -> str:
+        try:
+            return resolve(self.kind, name)
+        except PluginError:
+            raise KeyError(name) from None
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and (name in _candidates(self.kind) or is_target(name))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(registered(self.kind)))
+
+    def __len__(self) -> int:
+        return len(registered(self.kind))
+
+    def __repr__(self) -> str:
+        return f"Registry({self.kind!r}: {registered(self.kind)!r})"

@@ -1,0 +1,87 @@
+"""Start-up cost: ``import causalcheck``, ``causalcheck --help`` and ``import causalcheck.inspect``.
+
+Each command runs in a fresh interpreter, many times, interleaved with the same commands on a
+*reference* checkout (``--before PATH``: another checkout of causalcheck, e.g. a ``git worktree``
+of the commit before a change), which is laid out as the installed namespace in a temporary
+link tree and put first on ``PYTHONPATH``.  Printed: the median wall time of each command, the
+bare interpreter's (``python -c pass``), and after/before ratios of the time above the bare
+interpreter.  Asserts nothing.
+
+Run: ``python tests/benchmarks/bench_import.py [--before PATH] [--runs N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import tomllib
+
+COMMANDS = {
+    "import causalcheck": ["-c", "import causalcheck"],
+    "causalcheck --help": ["-m", "causalcheck", "--help"],
+    "causalcheck lab run --help": ["-m", "causalcheck", "lab", "run", "--help"],
+}
+
+
+def link_tree(checkout: Path, into: Path) -> Path:
+    """Lay *checkout* out as the installed ``causalcheck`` namespace (symlinks, as .ci/typecheck does)."""
+    mapping: dict[str, str] = tomllib.loads((checkout / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"]
+    for package in sorted(mapping, key=lambda p: p.count(".")):
+        source = checkout / mapping[package]
+        target = into.joinpath(*package.split("."))
+        target.mkdir(parents=True, exist_ok=True)
+        for entry in sorted(source.iterdir()):
+            if entry.name == "__pycache__" or (target / entry.name).exists() or f"{package}.{entry.name}" in mapping:
+                continue
+            os.symlink(entry, target / entry.name)
+    return into
+
+
+def medians_ms(args: list[str], envs: dict[str, dict[str, str]], runs: int) -> dict[str, float]:
+    """Median wall time of ``python ARGS`` per environment, the environments interleaved run by run."""
+    times: dict[str, list[float]] = {label: [] for label in envs}
+    for _ in range(runs):
+        for label, env in envs.items():
+            t0 = time.perf_counter()
+            done = subprocess.run([sys.executable, *args], env=env, capture_output=True)
+            times[label].append(time.perf_counter() - t0 if done.returncode == 0 else float("nan"))
+    return {label: 1000 * statistics.median(ts) for label, ts in times.items()}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--before", type=Path, help="a reference checkout to compare with")
+    ap.add_argument("--runs", type=int, default=21)
+    args = ap.parse_args()
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    commands = dict(COMMANDS)
+    try:
+        import inspect_ai  # noqa: F401
+
+        commands["import causalcheck.inspect"] = ["-c", "import causalcheck.inspect"]
+    except ImportError:
+        pass
+    with tempfile.TemporaryDirectory() as tmp:
+        envs = {"after": env}
+        if args.before is not None:
+            envs["before"] = {**env, "PYTHONPATH": str(link_tree(args.before.resolve(), Path(tmp)))}
+        bare = medians_ms(["-c", "pass"], {"after": env}, args.runs)["after"]
+        print(f"python -c pass: {bare:.1f} ms (median of {args.runs})")
+        for name, cmd in commands.items():
+            row = medians_ms(cmd, envs, args.runs)  # nan: the reference has no such module
+            line = f"{name:<32} " + "  ".join(f"{label} {ms:7.1f} ms" for label, ms in row.items())
+            if "before" in row and row["before"] == row["before"]:
+                ratio = (row["after"] - bare) / max(row["before"] - bare, 1e-9)
+                line += f"  after/before (above bare python) {ratio:.2f}"
+            print(line)
+
+
+if __name__ == "__main__":
+    main()
