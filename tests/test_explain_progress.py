@@ -14,10 +14,24 @@ from typing import Any
 
 import pytest
 from _fake_server import prism_responder
-from causalcheck.adapters import CostMeter, LLMClient, Prices, Request, RetryPolicy, ScriptedLLM, fault, run_sync
+from causalcheck.adapters import (
+    CostMeter,
+    LLMClient,
+    Prices,
+    Request,
+    RetryPolicy,
+    ScriptedLLM,
+    fault,
+    run_sync,
+)
 from causalcheck.explain.answer import add_answer_arguments, generate_answers, run_answer
 from causalcheck.explain.data import load_benchmark
-from causalcheck.explain.progress import RunProgress, meter_totals, progress_from_args, progress_mode
+from causalcheck.explain.progress import (
+    RunProgress,
+    meter_totals,
+    progress_from_args,
+    progress_mode,
+)
 from causalcheck.explain.run import offline_judges, score_answers
 from rich.console import Console
 
@@ -49,10 +63,9 @@ def _answer_parser() -> argparse.ArgumentParser:
 
 
 def _answer_args(out: Path, *extra: str) -> argparse.Namespace:
-    return _answer_parser().parse_args(
-        ["--model", "openai/m", "--base-url", "http://127.0.0.1:9/v1", "--benchmark", "demo", "--out", str(out),
-         "--cache-mode", "off", "--retry-base-delay", "0", *extra]  # fmt: skip
-    )
+    argv = ["--model", "openai/m", "--base-url", "http://127.0.0.1:9/v1", "--benchmark", "demo", "--out", str(out),
+            "--cache-mode", "off", "--retry-base-delay", "0", *extra]  # fmt: skip
+    return _answer_parser().parse_args(argv)
 
 
 def test_answer_bar_shows_items_and_accounting(tmp_path: Path) -> None:

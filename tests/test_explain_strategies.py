@@ -10,17 +10,22 @@ import pytest
 from causalcheck.adapters import Request, ScriptedLLM, run_sync
 from causalcheck.cli import main
 from causalcheck.errors import InputFormatError
-from causalcheck.explain.answer import STRATEGIES, add_answer_arguments, answer_messages, generate_answers, run_answer
+from causalcheck.explain.answer import (
+    STRATEGIES,
+    add_answer_arguments,
+    answer_messages,
+    generate_answers,
+    run_answer,
+)
 from causalcheck.explain.data import load_answer_sets, load_benchmark
 
 
 def _args(out: Path, *extra: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     add_answer_arguments(parser)
-    return parser.parse_args(
-        ["--model", "openai/m", "--base-url", "http://127.0.0.1:9/v1", "--benchmark", "demo", "--out", str(out),
-         "--cache-mode", "off", "--limit", "2", *extra]  # fmt: skip
-    )
+    argv = ["--model", "openai/m", "--base-url", "http://127.0.0.1:9/v1", "--benchmark", "demo", "--out", str(out),
+            "--cache-mode", "off", "--limit", "2", *extra]  # fmt: skip
+    return parser.parse_args(argv)
 
 
 def _lines(path: Path) -> list[dict[str, object]]:
