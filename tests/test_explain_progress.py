@@ -238,3 +238,42 @@ def test_score_results_do_not_depend_on_progress(tmp_path: Path) -> None:
     assert len(files) == 12
     for f in files:
         assert f.read_bytes() == (tmp_path / "shown" / f.name).read_bytes(), f.name
+
+
+def test_score_command_log_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`explain score --progress` off a terminal logs items × models with the model being scored; --quiet logs none."""
+    from causalcheck.cli import main
+
+    base = ["explain", "score", "--benchmark", "demo", "--answers", "demo", "--limit", "2"]
+    assert main([*base, "--out", str(tmp_path / "a"), "--progress", "--progress-every", "3"]) == 0
+    lines = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("causalcheck: explain score")]
+    assert [ln.split(": ")[-1].split(",")[0] for ln in lines] == ["0/6 items", "3/6 items", "6/6 items"]
+    assert "scoring demo-weak" in lines[1] and "calls" not in lines[1]  # offline judges: no model accounting
+    assert main([*base, "--out", str(tmp_path / "b"), "--quiet"]) == 0
+    assert "items," not in capsys.readouterr().err
+
+
+def test_rubrics_command_log_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`explain rubrics --progress` reports its items and the generator's calls."""
+    from causalcheck.explain.rubrics import add_rubric_arguments, run_rubrics
+
+    criterion = {"name": "n", "criteria_description": "d", "1-2": "a", "3-4": "b", "5-6": "c", "7-8": "d", "9-10": "e"}
+    parser = argparse.ArgumentParser()
+    add_rubric_arguments(parser)
+    argv = ["--model", "openai/gen", "--base-url", "http://127.0.0.1:9/v1", "--benchmark", "demo", "--out", str(tmp_path / "b.json"),
+            "--cache-mode", "off", "--limit", "2", "--progress", "--progress-every", "1"]  # fmt: skip
+    assert run_rubrics(parser.parse_args(argv), llm_override=ScriptedLLM(lambda r: json.dumps([criterion]))) == 0
+    lines = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("causalcheck: explain rubrics")]
+    assert [ln.split(": ")[2].split(",")[0] for ln in lines] == ["0/2 items", "1/2 items", "2/2 items"]
+    assert "calls 2, cache hits 0, retries 0, failures 0" in lines[-1]
+
+
+def test_a_run_that_never_began_logs_nothing() -> None:
+    """A display closed before begin() (the run stopped on bad input) writes nothing; one stopped early writes its state."""
+    out = io.StringIO()
+    RunProgress("log", title="t", stream=out).close()
+    assert out.getvalue() == ""
+    with RunProgress("log", title="t", stream=out, every=10, clock=lambda: 0.0) as p:
+        p.begin(30)
+        p.advance(4)
+    assert out.getvalue().splitlines() == ["causalcheck: t: 0/30 items, 0:00:00 elapsed", "causalcheck: t: 4/30 items, 0:00:00 elapsed"]

@@ -171,6 +171,7 @@ class RunProgress:
         self._started = clock()
         self._total = 0
         self._done = 0
+        self._begun = False
         self._logged = -1
         self._text = title
         self._bar: Progress | None = None
@@ -178,7 +179,7 @@ class RunProgress:
 
     # ------------------------------------------------------------------ ItemProgress
     def begin(self, total: int, done: int = 0) -> None:
-        self._total, self._done = total, done
+        self._total, self._done, self._begun = total, done, True
         self._started = self._clock()
         if self.mode == "bar":
             self._start_bar()
@@ -201,11 +202,12 @@ class RunProgress:
 
     # ------------------------------------------------------------------ the end
     def close(self) -> None:
-        """Stop the bar (its last state stays visible); in log mode, write the last state if it was not."""
+        """Stop the bar (its last state stays visible); in log mode, write the last state if it was not
+        (nothing when the run never began, e.g. it stopped on bad input)."""
         if self._bar is not None:
             self._bar.stop()
             self._bar = None
-        elif self.mode == "log" and self._logged != self._done:
+        elif self.mode == "log" and self._begun and self._logged != self._done:
             self._log()
 
     def __enter__(self) -> RunProgress:
