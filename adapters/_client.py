@@ -211,7 +211,7 @@ class CostMeter:
             return sum(t.cost for t in self._by_model.values())
 
     def summary(self) -> dict[str, Any]:
-        """A JSON-ready summary: totals and one entry per ``provider/model``."""
+        """A JSON-ready summary: totals (calls, cache hits, retries, failed calls, cost) and one entry per ``provider/model``."""
         with self._lock:
             models = {
                 name: {
@@ -230,6 +230,7 @@ class CostMeter:
             "calls": sum(m["calls"] for m in models.values()),
             "cache_hits": sum(m["cache_hits"] for m in models.values()),
             "retries": sum(m["retries"] for m in models.values()),
+            "failures": sum(m["failures"] for m in models.values()),
             "cost_usd": round(sum(float(m["cost_usd"]) for m in models.values()), 6),
             "max_cost_usd": self.max_cost,
             "models": models,

@@ -334,6 +334,8 @@ ADAPTER_EDGES: frozenset[tuple[str, str]] = frozenset(
         ("causalcheck.explain.answer", "run_answer"),
         ("causalcheck.explain.llm_cli", "add_cli_options"),
         ("causalcheck.explain.llm_cli", "make_llm_components"),
+        ("causalcheck.explain.rubrics", "add_rubric_arguments"),
+        ("causalcheck.explain.rubrics", "run_rubrics"),
         ("causalcheck.lab.llm_agent", "make_llm_agent"),
     }
 )

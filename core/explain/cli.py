@@ -6,8 +6,10 @@ Commands::
                               [--model NAME] [--pm-mode causal|all] [--judge-edges all|causal]
                               [--segmenter rules|parser:PIPELINE] [--limit N]
                               [--max-answer-chars N] [--keep-injections] [--timestamp TS] [--fresh]
+                              [--progress [--progress-every N] | --quiet]
     causalcheck explain replay RESULT_FILE [--out DIR] [--pm-mode auto|causal|all] [--no-parse-check]
     causalcheck explain answer …   (from causalcheck.explain.answer, when installed)
+    causalcheck explain rubrics …  (rubric generation, causalcheck.explain.rubrics)
 
 This module only reads the command line and prints: the run itself — loading, scoring,
 resumable result files — is :func:`causalcheck.explain.run.score_answers`, and the parser
@@ -28,6 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from causalcheck.explain.progress import add_progress_arguments, progress_from_args
 from causalcheck.explain.run import ScoredSet, argument_hooks, make_judges, score_answers
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -69,6 +72,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     sc.add_argument("--keep-injections", action="store_true", help="do not remove sentences addressed to a judge")
     sc.add_argument("--timestamp", metavar="YYYYMMDD-HHMMSS", help="timestamp written into meta (default: now, UTC)")
     sc.add_argument("--fresh", action="store_true", help="ignore earlier results in DIR instead of resuming")
+    add_progress_arguments(sc)
     for hook in argument_hooks():
         hook(sc)
     sc.set_defaults(handler=_cmd_score)
@@ -87,6 +91,9 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         answer_cmd = None
     if answer_cmd is not None and hasattr(answer_cmd, "register"):
         answer_cmd.register(sub)
+    from causalcheck.explain import rubrics as rubrics_cmd  # `explain rubrics`: rubric generation
+
+    rubrics_cmd.register(sub)
     from causalcheck.report import (
         agree as agree_cmd,  # `explain agree`: agreement statistics (causalcheck.report)
     )
@@ -120,21 +127,27 @@ def _say(text: str) -> None:
 
 def _cmd_score(args: argparse.Namespace) -> int:
     judges = make_judges(args)
-    results = score_answers(
-        args.benchmark,
-        args.answers,
-        args.out,
-        judges,
-        model=args.model,
-        pm_mode=args.pm_mode,
-        judge_edges=args.judge_edges or judges.judge_edges,
-        limit=args.limit,
-        max_chars=args.max_answer_chars,
-        strip_injections=not args.keep_injections,
-        timestamp=args.timestamp,
-        resume=not args.fresh,
-        log=lambda s: print(s, file=sys.stderr),
-    )
+    progress = progress_from_args(args, title="explain score", models=judges.models)
+    try:
+        results = score_answers(
+            args.benchmark,
+            args.answers,
+            args.out,
+            judges,
+            model=args.model,
+            pm_mode=args.pm_mode,
+            judge_edges=args.judge_edges or judges.judge_edges,
+            limit=args.limit,
+            max_chars=args.max_answer_chars,
+            strip_injections=not args.keep_injections,
+            timestamp=args.timestamp,
+            resume=not args.fresh,
+            log=lambda s: print(s, file=sys.stderr),
+            progress=progress,
+        )
+    finally:
+        if progress is not None:
+            progress.close()
     print(_table(results))
     if judges.on_done is not None:
         judges.on_done()

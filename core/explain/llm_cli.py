@@ -11,7 +11,8 @@ It is a built-in back-end of the registry in :mod:`causalcheck.explain.run`:
 * :func:`judges_from_args` (a ``BUILTIN_JUDGE_FACTORIES`` entry) returns
   :class:`~causalcheck.explain.run.Judges` with the LLM components asked for (offline ones
   where no model was given), or ``None`` without ``--judge`` / ``--parser``; the run's call
-  and cost accounting is logged when scoring is done.
+  and cost accounting is logged when scoring is done, and its model clients
+  (``Judges.models``) feed the progress display.
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ class LLMComponents:
     judge_edges: Literal["causal", "all"]
     judge_model: str | None
     parser_model: str | None
+    #: The model clients behind the components (their meters feed the progress display).
+    models: tuple[LLM, ...] = ()
 
     def accounting(self) -> dict[str, Any]:
         """Calls, cache hits, retries, tokens and cost so far (JSON-ready)."""
@@ -80,11 +83,15 @@ def make_llm_components(args: argparse.Namespace, *, llm_override: LLM | None = 
     setup_llm_logging()
     run = llm_run_from_args(args)
     parser = edge = crit = None
+    clients: list[LLM] = []
     if parser_model or llm_override is not None:
-        parser = LLMParser(run.client(llm_override or parser_model), compat=getattr(args, "parser_compat", "full"))  # type: ignore[arg-type,unused-ignore]
+        parser_client = run.client(llm_override or parser_model)  # type: ignore[arg-type,unused-ignore]
+        parser = LLMParser(parser_client, compat=getattr(args, "parser_compat", "full"))
+        clients.append(parser_client)
     if judge or llm_override is not None:
         client = run.client(llm_override or judge)  # type: ignore[arg-type,unused-ignore]
         edge, crit = LLMEdgeJudge(client), LLMCriterionJudge(client)
+        clients.append(client)
     return LLMComponents(
         meter=run.meter,
         parser=parser,
@@ -93,6 +100,7 @@ def make_llm_components(args: argparse.Namespace, *, llm_override: LLM | None = 
         judge_edges="all" if getattr(args, "judge_all_edges", False) else "causal",
         judge_model=judge,
         parser_model=parser_model,
+        models=tuple(clients),
     )
 
 
@@ -141,4 +149,5 @@ def judges_from_args(args: argparse.Namespace) -> Judges | None:
         parser_name=parser_name,
         on_done=lambda: _log_accounting(components),
         judge_edges="causal" if components.edge_judge is not None else "all",
+        models=components.models,
     )

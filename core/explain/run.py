@@ -58,8 +58,9 @@ if TYPE_CHECKING:  # pragma: no cover
     import argparse
 
     from causalcheck.explain.data import AnswerSet, WhatIfItem
+    from causalcheck.explain.progress import ItemProgress
     from causalcheck.explain.scoring import JudgeEdges, PMMode, Summary
-    from causalcheck.protocols import AnswerParser, CriterionJudge, EdgeJudge
+    from causalcheck.protocols import LLM, AnswerParser, CriterionJudge, EdgeJudge
 
 __all__ = [
     "ARGUMENT_HOOKS",
@@ -93,6 +94,9 @@ class Judges:
     #: The edges judged when ``--judge-edges`` is not given: ``"all"`` (as the original), or
     #: ``"causal"`` (the LLM back-end with a model edge judge: same PM, fewer calls).
     judge_edges: JudgeEdges = "all"
+    #: The models behind the components (none offline): the progress display shows their
+    #: call / cost accounting (:mod:`causalcheck.explain.progress`).
+    models: tuple[LLM, ...] = ()
 
 
 # ---------------------------------------------------------------------- the back-end registry
@@ -316,10 +320,13 @@ def score_answers(
     resume: bool = True,
     log: Callable[[str], None] = lambda s: None,
     command: str = "explain score",
+    progress: ItemProgress | None = None,
 ) -> list[ScoredSet]:
     """Score every answer set; write the result files (module docstring); return one :class:`ScoredSet` per answer model.
 
     The output folder is locked (:class:`causalcheck.files.RunLock`) while it is written.
+    *progress* hears of the total (items × answer models) and of every item scored or found
+    done (:mod:`causalcheck.explain.progress`).
     """
     from causalcheck.explain.data import load_answer_sets, load_benchmark
     from causalcheck.explain.report import (
@@ -366,6 +373,8 @@ def score_answers(
     out = Path(out_dir)
     results: list[ScoredSet] = []
     with RunLock(out, command=f"causalcheck {command}"):
+        if progress is not None:
+            progress.begin(len(items) * len(sets))
         removed: list[str] = []
         if model is None:  # every model of the answers file is scored: older outputs of it that are not are stale
             current = {result_stem(s.model, judges.judge_name) for s in sets}
@@ -401,6 +410,9 @@ def score_answers(
                 if r.ok and not r.degraded and (r.answer_sha256 or previous_hashes.get(k, hashes[k])) == hashes[k]
             }
             rows = [r for r in latest.values() if r.key in done]
+            if progress is not None:
+                progress.describe(f"scoring {aset.model}")
+                progress.advance(len(done))
             if jsonl.exists():  # drop a line torn by a killed run, so the next line does not join it
                 data = jsonl.read_bytes()
                 if data and not data.endswith(b"\n"):
@@ -424,6 +436,8 @@ def score_answers(
                 row = row_of(result, hashes[item.key])
                 append_line(jsonl, json.dumps(row.to_json(), ensure_ascii=False, allow_nan=False))
                 rows.append(row)
+                if progress is not None:
+                    progress.advance()
             _write_fingerprint(run_file, options, {**previous_hashes, **hashes})
             unmatched = tuple(sorted(k for k in aset.answers if k not in all_keys))
             order = {it.key: i for i, it in enumerate(bench.items)}
