@@ -39,7 +39,7 @@ from typing import Any
 
 from causalcheck.errors import InputFormatError
 
-__all__ = ["MAX_DEPTH", "MAX_INT_DIGITS", "JSONSyntaxError", "load_file", "loads", "raw_decode"]
+__all__ = ["MAX_DEPTH", "MAX_INT_DIGITS", "JSONSyntaxError", "check_value", "load_file", "loads", "raw_decode"]
 
 #: Deepest nesting of arrays and objects accepted.  The official WhatIfBench / PRISM result
 #: files and CausaLab records nest at most 8 levels; 100 leaves room and stays far below
@@ -52,12 +52,16 @@ MAX_INT_DIGITS = 100
 
 
 class JSONSyntaxError(InputFormatError):
-    """The text is not well-formed JSON (``line`` / ``column`` say where)."""
+    """The text is not well-formed JSON (``line`` / ``column`` say where; ``msg`` is the
+    decoder's own message and ``pos`` the character offset, for callers that render their
+    own error)."""
 
-    def __init__(self, message: str, *, line: int = 0, column: int = 0) -> None:
+    def __init__(self, message: str, *, line: int = 0, column: int = 0, msg: str = "", pos: int = 0) -> None:
         super().__init__(message)
         self.line = line
         self.column = column
+        self.msg = msg
+        self.pos = pos
 
 
 class _Refused(Exception):
@@ -117,6 +121,53 @@ def _check(value: Any, source: str, max_depth: int, strings: bool) -> None:
                 stack.append((child, depth + 1))
 
 
+_INT_LIMIT = 10**MAX_INT_DIGITS
+
+
+def check_value(value: Any, *, source: str = "<json>", max_depth: int = MAX_DEPTH) -> None:
+    """Apply this module's limits to a value decoded by another reader (a lenient grammar, say).
+
+    Raises :class:`~causalcheck.errors.InputFormatError` naming *source* for nesting deeper
+    than *max_depth*, an integer of more than :data:`MAX_INT_DIGITS` digits, a float that is
+    not finite and a string or key holding a lone surrogate.
+
+    >>> check_value({"a": [1, 2.5, "x"]})
+    >>> check_value([float("inf")], source="reply")
+    Traceback (most recent call last):
+    ...
+    causalcheck.errors.InputFormatError: reply: number inf is not finite (JSON numbers must be)
+    """
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        obj, depth = stack.pop()
+        if isinstance(obj, dict):
+            items: Any = obj.items()
+        elif isinstance(obj, list):
+            items = enumerate(obj)
+        else:
+            _check_scalar(obj, source)
+            continue
+        if depth > max_depth:
+            raise InputFormatError(f"{source}: JSON nested deeper than MAX_DEPTH={max_depth} levels")
+        for key, child in items:
+            if isinstance(key, str) and _lone_surrogate(key) >= 0:
+                _surrogate(source, key)
+            stack.append((child, depth + 1))
+
+
+def _check_scalar(obj: Any, source: str) -> None:
+    if isinstance(obj, str):
+        if _lone_surrogate(obj) >= 0:
+            _surrogate(source, obj)
+    elif isinstance(obj, bool):
+        return
+    elif isinstance(obj, int):
+        if not -_INT_LIMIT < obj < _INT_LIMIT:
+            raise InputFormatError(f"{source}: an integer has more than MAX_INT_DIGITS={MAX_INT_DIGITS} digits")
+    elif isinstance(obj, float) and not math.isfinite(obj):
+        raise InputFormatError(f"{source}: number {obj!r} is not finite (JSON numbers must be)")
+
+
 def _surrogate(source: str, s: str) -> None:
     i = _lone_surrogate(s)
     raise InputFormatError(
@@ -137,7 +188,11 @@ def _decode(text: str, pos: int, source: str, max_depth: int, whole: bool) -> tu
         raise InputFormatError(f"{source}: JSON nested deeper than MAX_DEPTH={max_depth} levels") from None
     except json.JSONDecodeError as exc:
         raise JSONSyntaxError(
-            f"{source}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", line=exc.lineno, column=exc.colno
+            f"{source}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
+            line=exc.lineno,
+            column=exc.colno,
+            msg=exc.msg,
+            pos=exc.pos,
         ) from None
     except ValueError as exc:  # e.g. an integer longer than Python's own digit limit
         raise InputFormatError(f"{source}: {exc}") from None

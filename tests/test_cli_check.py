@@ -121,7 +121,7 @@ BROKEN = [
     ("prose.txt", "I think density causes the frequency.\n", ["prose.txt:1:", "cause -> effect"]),
     ("bad_arrow.txt", "A => B\n", ["bad_arrow.txt:1:", "cause -> effect"]),
     ("double_coeff.txt", "base = 1\nbase = 2\n", ["double_coeff.txt:2:1:", "assigned twice"]),
-    ("deep.json", "[" * 100000 + "]" * 100000, ["nests too deeply"]),
+    ("deep.json", "[" * 100000 + "]" * 100000, ["nested deeper than MAX_DEPTH"]),
 ]
 
 

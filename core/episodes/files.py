@@ -12,26 +12,18 @@ __all__ = ["find_record_file", "read_json_values", "read_text"]
 
 
 def read_text(path: str | Path) -> str:
-    """The UTF-8 text of *path* (a BOM is dropped), with messages for missing, binary and undecodable files."""
+    """The UTF-8 text of the user's file *path* (a BOM is dropped), through :func:`causalcheck.files.read_input_text`.
+
+    Only regular files are read (a FIFO or ``/dev/zero`` would block or never end) and at
+    most :data:`causalcheck.files.DEFAULT_MAX_INPUT_BYTES`; missing, binary, undecodable
+    and unreadable files raise :class:`~causalcheck.errors.InputFormatError` naming the path.
+    """
+    from causalcheck.files import read_input_text
+
     p = Path(path)
-    if not p.exists():
-        raise InputFormatError(f"path={str(p)!r} does not exist")
     if p.is_dir():
         raise InputFormatError(f"path={str(p)!r} is a directory, expected a file")
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise InputFormatError(f"path={str(p)!r} cannot be read: {exc.strerror or exc}") from None
-    if b"\x00" in data[:8192]:
-        raise InputFormatError(f"path={str(p)!r} looks binary (it contains NUL bytes); expected JSON or text")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputFormatError(
-            f"path={str(p)!r} is not UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start}); "
-            "expected JSON or text"
-        ) from None
-    return text
+    return read_input_text(p, what="input")
 
 
 def read_json_values(path: str | Path) -> list[Any]:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeGuard
 
+from causalcheck import safejson
 from causalcheck.episodes.config import (
     check_config,
     golden_entries,
@@ -113,6 +114,9 @@ def _read_plain(text: str, source: str) -> Trajectory:
 
 _PAST_DATA_KEY = '"past_data":'
 _JSON_WS = re.compile(r"[ \t\n\r]*")
+# what the plain decoder accepts but the safe one may refuse: non-finite constants, surrogate
+# escapes, integers of more than MAX_INT_DIGITS digits, exponents that may overflow a float
+_HAZARD = re.compile(r"NaN|Infinity|\\u[dD][89a-fA-F]|[0-9]{" + str(safejson.MAX_INT_DIGITS + 1) + r"}|[eE][-+]?[0-9]{3}")
 
 
 def _decode_step_line(
@@ -177,6 +181,8 @@ def _read_fast(text: str) -> Trajectory | None:
     steps: list[dict[str, Any]] = []
     summary: dict[str, Any] | None = None
     prev: tuple[str, list[Any]] | None = None
+    if _HAZARD.search(text):
+        return None  # the plain reader refuses (or accepts) it with the safe decoder's message
     for raw in text.split("\n"):
         if not raw.strip():
             continue
@@ -188,6 +194,11 @@ def _read_fast(text: str) -> Trajectory | None:
             except (ValueError, RecursionError):
                 return None
             prev = None
+        if raw.count("[") + raw.count("{") > safejson.MAX_DEPTH:
+            try:
+                safejson.check_value(obj)
+            except InputFormatError:
+                return None
         if not isinstance(obj, dict):
             return None
         kind = obj.pop("type", None)
