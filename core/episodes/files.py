@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from causalcheck.episodes.model import InputFile
 from causalcheck.errors import InputFormatError
 from causalcheck.jsontext import iter_json_values
 
-__all__ = ["find_record_file", "read_json_values", "read_text"]
+__all__ = ["decode_text", "find_record_file", "read_input", "read_json_values", "read_json_values_input", "read_text"]
 
 
 def read_text(path: str | Path) -> str:
@@ -26,6 +27,30 @@ def read_text(path: str | Path) -> str:
     return read_input_text(p, what="input")
 
 
+def read_input(path: str | Path) -> tuple[str, InputFile]:
+    """:func:`read_text` of *path* and its manifest entry (path, SHA-256 and size of the bytes read)."""
+    from causalcheck.files import read_input_bytes, sha256_bytes
+
+    p = Path(path)
+    if p.is_dir():
+        raise InputFormatError(f"path={str(p)!r} is a directory, expected a file")
+    data = read_input_bytes(p, what="input")
+    return decode_text(data, p), InputFile(str(p), sha256_bytes(data), len(data))
+
+
+def decode_text(data: bytes, path: str | Path) -> str:
+    """UTF-8 text of a file's bytes (a BOM is dropped); binary or non-UTF-8 bytes are refused naming *path*."""
+    if b"\x00" in data[:8192]:
+        raise InputFormatError(f"input path={str(path)!r} looks binary (it contains NUL bytes); expected JSON or text")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputFormatError(
+            f"input path={str(path)!r} is not UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start}); "
+            "expected JSON or text"
+        ) from None
+
+
 def read_json_values(path: str | Path) -> list[Any]:
     """Every JSON value of a file of JSONL or concatenated (pretty-printed) JSON.
 
@@ -35,6 +60,12 @@ def read_json_values(path: str | Path) -> list[Any]:
     be read.
     """
     return list(iter_json_values(read_text(path), source=str(path)))
+
+
+def read_json_values_input(path: str | Path) -> tuple[list[Any], InputFile]:
+    """:func:`read_json_values` and the file's manifest entry."""
+    text, info = read_input(path)
+    return list(iter_json_values(text, source=str(path))), info
 
 
 _DIR_PATTERNS = ("raw_io.jsonl", "*_tracking_simple.jsonl", "*_tracking.jsonl", "*.jsonl", "*.json")
