@@ -65,7 +65,7 @@ from causalcheck.episodes.model import (
     Unparsed,
     nonempty_hypothesis,
 )
-from causalcheck.episodes.official import load_run_folder
+from causalcheck.episodes.official import is_run_folder, load_run_folder
 from causalcheck.episodes.reading import RecordReader
 from causalcheck.episodes.trajectory import (
     Trajectory,
@@ -95,6 +95,7 @@ __all__ = [
     "episode_from_text",
     "find_record_file",
     "golden_entries",
+    "is_run_folder",
     "load_episode",
     "load_records",
     "load_run_folder",
