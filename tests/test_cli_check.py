@@ -231,8 +231,8 @@ def test_steps_count_from_one_in_check(tmp_path, capsys):
 
     run_suite("mini", "planner", tmp_path / "run", seeds=(1,), limit=1, progress=False)
     path = next((tmp_path / "run" / "episodes").glob("*.jsonl"))
-    code, out, _ = _run(capsys, path, "--json")
-    assert [r["meta"]["step"] for r in json.loads(out)["reports"]][0] == 1
+    _code, out, _ = _run(capsys, path, "--json")
+    assert next(r["meta"]["step"] for r in json.loads(out)["reports"]) == 1
 
 
 def test_long_one_line_record_text_is_not_a_file_name():

@@ -75,12 +75,12 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.checking.api import check as check
-    from causalcheck.checking.folder import FolderCheck as FolderCheck
-    from causalcheck.checking.folder import check_folder as check_folder
     from causalcheck.checking.codes import FINDING_CODES as FINDING_CODES
     from causalcheck.checking.codes import FindingCode as FindingCode
     from causalcheck.checking.examples import example_names as example_names
     from causalcheck.checking.examples import example_path as example_path
+    from causalcheck.checking.folder import FolderCheck as FolderCheck
+    from causalcheck.checking.folder import check_folder as check_folder
     from causalcheck.checking.hypothesis import check_hypothesis as check_hypothesis
     from causalcheck.checking.hypothesis import check_record as check_record
     from causalcheck.checking.inputs import load_checkable as load_checkable
