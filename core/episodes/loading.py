@@ -225,8 +225,8 @@ def discover_episodes(paths: Sequence[str | Path]) -> Iterator[tuple[DiscoveredK
     episodes are listed by :func:`discover_inputs`.
     """
     for d in discover_inputs(paths):
-        if d.kind in ("official", "trajectory", "missing"):
-            yield d.kind, d.path  # type: ignore[misc]
+        if d.kind == "official" or d.kind == "trajectory" or d.kind == "missing":
+            yield d.kind, d.path
 
 
 def load_episode(kind: DiscoveredKind, path: Path) -> Episode:

@@ -381,7 +381,7 @@ def trajectory_episode(traj: Trajectory, *, source: str = "<trajectory>", memo: 
         extras={"agent": header.get("agent"), "done_reason": summary.get("done_reason")},
         config_error=config_error,
         warnings=tuple(_step_warnings(traj, labels, source)),
-        agent=header.get("agent") if isinstance(header.get("agent"), str) else "",
+        agent=str(header["agent"]) if isinstance(header.get("agent"), str) else "",
         model=model if isinstance(model, str) else "",
         inputs=traj.inputs,
     )

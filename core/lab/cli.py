@@ -153,10 +153,22 @@ def _run(args: argparse.Namespace) -> int:
         graphs=graphs,
         limit=args.limit,
         progress=False if args.quiet else None,
+        command="causalcheck lab run",
+        options=_options_of(args),
     )
     if not args.quiet:
         sys.stdout.write(summary_markdown(summary))
     return 0
+
+
+def _options_of(args: argparse.Namespace) -> dict[str, Any]:
+    """The parsed options of a command, for its provenance record."""
+    out: dict[str, Any] = {}
+    for key, value in vars(args).items():
+        if key in ("handler",) or callable(value):
+            continue
+        out[key] = [list(v) if isinstance(v, tuple) else v for v in value] if isinstance(value, list) else value
+    return out
 
 
 def _generate(args: argparse.Namespace) -> int:

@@ -282,7 +282,7 @@ def generate_suite(
 
 def write_suite(records: Sequence[dict[str, Any]], path: str | Path) -> Path:
     """Write records as JSONL (the official file layout: one compact object per line)."""
-    from causalcheck.lab.trajectory import atomic_write_text
+    from causalcheck.files import atomic_write_text
 
     p = Path(path)
     atomic_write_text(p, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))

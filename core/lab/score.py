@@ -438,9 +438,9 @@ def step_curves(episodes: Sequence[EpisodeScore]) -> tuple[dict[str, Any], ...]:
                 "running": sum(1 for ep in members if len(ep.steps) > k),
             }
             rows = [ep.steps[min(k, len(ep.steps) - 1)].row() for ep in members]
-            for key in _STEP_KEYS:
-                vals = [r[key] for r in rows if r[key] is not None]
-                row[key] = sum(vals) / len(vals) if vals else None
+            for metric in _STEP_KEYS:
+                vals = [r[metric] for r in rows if r[metric] is not None]
+                row[metric] = sum(vals) / len(vals) if vals else None
             out.append(row)
     return tuple(out)
 
@@ -503,10 +503,11 @@ def score_paths(
         if kind == "skipped":
             manifest.append(_entry(path, "", "skipped", reason=found.reason, **_file_facts(path)))
             continue
-        if kind in ("failed", "missing"):
+        if kind == "failed" or kind == "missing":
             failures.append(Failure(str(path), found.reason))
             manifest.append(_entry(path, "", "failed", reason=found.reason, **_file_facts(path)))
             continue
+        facts: dict[str, Any]
         try:
             ep = load_episode(kind, path)
         except Exception as exc:  # CausalCheckError: bad input; anything else: a bug, named (below)
@@ -518,7 +519,7 @@ def score_paths(
             manifest.append(_entry(path, kind, "failed", reason=reason.splitlines()[0], **facts))
             continue
         key = ep.content_key
-        facts: dict[str, Any] = {"sha256": key, "bytes": sum(f.bytes for f in ep.inputs)}
+        facts = {"sha256": key, "bytes": sum(f.bytes for f in ep.inputs)}
         if kind == "trajectory" and len(ep.inputs) == 1:
             facts["sha256"] = ep.inputs[0].sha256
         else:

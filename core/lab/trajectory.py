@@ -49,21 +49,22 @@ its reason, or reactor feedback).
 (the official scorer compares against the reactor's own display, causalab-spec §4.6; we
 fix that).  It is ``null`` when nothing was submitted.
 
-Files are written atomically (temporary file + rename), so a file that exists is complete.
+Files are written atomically through :func:`causalcheck.files.atomic_write_text` (temporary
+file, fsync, rename, folder fsync; ``0666 & ~umask`` permissions), so a file that exists is
+complete.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from causalcheck.episodes.trajectory import Trajectory, read_trajectory
+from causalcheck.files import atomic_write_text
 
-__all__ = ["TRAJECTORY_FORMAT", "Trajectory", "atomic_write_text", "read_trajectory", "write_trajectory"]
+__all__ = ["TRAJECTORY_FORMAT", "Trajectory", "read_trajectory", "write_trajectory"]
 
 #: Value of the header's ``format`` key.
 TRAJECTORY_FORMAT = "causalcheck-trajectory/1"
@@ -71,19 +72,6 @@ TRAJECTORY_FORMAT = "causalcheck-trajectory/1"
 
 def _dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write *text* to *path* through a temporary file in the same folder and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def write_trajectory(
@@ -99,6 +87,4 @@ def write_trajectory(
         {k: v for k, v in summary.items() if k != "type"},
     )
     text = "".join(_dumps(line) + "\n" for line in traj.lines())
-    out = Path(path)
-    atomic_write_text(out, text)
-    return out
+    return atomic_write_text(Path(path), text)
