@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 from causalcheck.cli import main
-from causalcheck.files import RunLock
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -90,7 +90,16 @@ def check_hypothesis(
     if nodes is not None:
         diags.extend(_unknown_nodes(h, {normalize_node(n) for n in nodes} | {FREQ}))
     diags.extend(equation_consistency(h))
-    diags.extend(data_consistency(h, data, tolerance))
+    try:
+        diags.extend(data_consistency(h, data, tolerance))
+    except (ValueError, OverflowError, ZeroDivisionError) as exc:  # values beyond float range (1e308 squared)
+        diags.append(
+            Diagnostic(
+                "data-not-checked",
+                f"the recorded data could not be checked against the equation: its values leave float range ({exc})",
+                "warning",
+            )
+        )
     meta: dict[str, Any] = {
         "hypothesis": _describe(h),
         "edges": len(h.graph.edges),
