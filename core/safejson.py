@@ -176,7 +176,27 @@ def _surrogate(source: str, s: str) -> None:
     )
 
 
+_PLAIN = json.JSONDecoder()
+# what the plain decoder accepts but the hooks above refuse: the non-JSON constants, integer
+# literals of more than MAX_INT_DIGITS digits, exponents of three digits or more (the only way
+# a literal can leave float range besides a long digit run)
+_HAZARD = re.compile(r"NaN|Infinity|[0-9]{" + str(MAX_INT_DIGITS + 1) + r"}|[eE][-+]?[0-9]{3}")
+
+
 def _decode(text: str, pos: int, source: str, max_depth: int, whole: bool) -> tuple[Any, int]:
+    # Fast path: the C decoder without hooks, then one scan of the decoded span for anything
+    # the hooks would refuse; on any doubt (an error, a hazard) the hooked decoder decides.
+    # Both give the same values: the hooks only refuse, they never change a value.
+    try:
+        if whole:
+            value, end = _PLAIN.decode(text), len(text)
+        else:
+            value, end = _PLAIN.raw_decode(text, pos)
+    except (ValueError, RecursionError):
+        pass
+    else:
+        if _HAZARD.search(text, pos, end) is None:
+            return _checked(value, text, pos, end, source, max_depth)
     try:
         if whole:
             value, end = _DECODER.decode(text), len(text)
@@ -196,6 +216,11 @@ def _decode(text: str, pos: int, source: str, max_depth: int, whole: bool) -> tu
         ) from None
     except ValueError as exc:  # e.g. an integer longer than Python's own digit limit
         raise InputFormatError(f"{source}: {exc}") from None
+    return _checked(value, text, pos, end, source, max_depth)
+
+
+def _checked(value: Any, text: str, pos: int, end: int, source: str, max_depth: int) -> tuple[Any, int]:
+    """*value* after the depth and surrogate checks (walked only when the text could fail them)."""
     strings = _SURROGATE_ESCAPE.search(text, pos, end) is not None
     # a document with at most max_depth brackets cannot nest deeper: skip the walk
     if strings or text.count("[", pos, end) + text.count("{", pos, end) > max_depth:

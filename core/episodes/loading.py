@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -194,25 +195,27 @@ def discover_inputs(paths: Sequence[str | Path]) -> Iterator[Discovered]:
         if is_run_folder(p):
             yield Discovered("official", p)
             continue
-        seeds: list[Path] = []
         found: list[Discovered] = []
-        for sub in sorted(p.rglob("*")):
-            if any(seed in sub.parents for seed in seeds[-1:]):
-                continue  # a file of the seed folder found last (sorted: its files follow it)
-            name = sub.name
-            if sub.is_dir():
+        for top, dirs, names in os.walk(p):  # one listing per folder (rglob + globs listed each several times)
+            here = Path(top)
+            dirs.sort()
+            keep: list[str] = []
+            for d in dirs:
+                sub = here / d
                 if is_run_folder(sub):
-                    seeds.append(sub)
                     found.append(Discovered("official", sub))
-                continue
-            if name in OWN_OUTPUTS or name.startswith("."):
-                continue
-            if name.endswith(".jsonl"):
-                found.append(_classify_jsonl(sub))
-            elif name.endswith(".json"):
-                found.append(Discovered("skipped", sub, "not an episode (episodes are *.jsonl trajectories and seed folders)"))
-            elif not sub.is_file() and sub.suffix in (".jsonl", ".json"):
-                found.append(Discovered("failed", sub, "not a regular file"))
+                else:
+                    keep.append(d)
+            dirs[:] = keep  # a seed folder's files belong to it: not walked
+            for name in names:
+                if name in OWN_OUTPUTS or name.startswith("."):
+                    continue
+                sub = here / name
+                if name.endswith(".jsonl"):
+                    found.append(_classify_jsonl(sub))
+                elif name.endswith(".json"):
+                    found.append(Discovered("skipped", sub, "not an episode (episodes are *.jsonl trajectories and seed folders)"))
+        found.sort(key=lambda d: d.path.parts)  # the order of sorted(rglob): path components compared
         yield from found
 
 

@@ -25,9 +25,11 @@ the graph config and the reactor properties shown (the frequency's structural eq
 from __future__ import annotations
 
 import ast
+import fnmatch
 import math
+import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -122,14 +124,32 @@ def _display_map(config: Mapping[str, Any]) -> dict[str, str]:
 # --------------------------------------------------------------------------- official folders
 
 
-def is_run_folder(path: Path) -> bool:
-    """True when *path* looks like an official seed folder (any of its characteristic files)."""
-    return (
-        (path / "raw_io.jsonl").is_file()
-        or (path / "graph_config.json").is_file()
-        or any(path.glob("*_tracking*.jsonl"))
-        or any(path.glob("*_complete.txt"))
-    )
+def is_run_folder(path: Path, names: Iterable[str] | None = None) -> bool:
+    """True when *path* looks like an official seed folder (any of its characteristic files).
+
+    *names* is the folder's listing when the caller has it (saves listing it again).
+    """
+    listing = _listing(path) if names is None else [n for n in names if not n.startswith(".")]
+    for name in listing:
+        if name in ("raw_io.jsonl", "graph_config.json"):
+            if (path / name).is_file():
+                return True
+        elif fnmatch.fnmatchcase(name, "*_tracking*.jsonl") or fnmatch.fnmatchcase(name, "*_complete.txt"):
+            return True
+    return False
+
+
+def _listing(folder: Path) -> list[str]:
+    """The sorted names in *folder* that a ``glob("*")`` would give (no hidden names; ``[]`` when unreadable)."""
+    try:
+        return sorted(n for n in os.listdir(folder) if not n.startswith("."))
+    except OSError:
+        return []
+
+
+def _matching(folder: Path, names: list[str], pattern: str) -> list[Path]:
+    """``sorted(folder.glob(pattern))`` from a listing."""
+    return [folder / n for n in names if fnmatch.fnmatchcase(n, pattern)]
 
 
 def _observation_from_raw_input(raw_input: str) -> str:
@@ -180,8 +200,9 @@ def load_run_folder(path: str | Path) -> Episode:
     warnings: list[str] = []
 
     tracking: list[Any] = []
+    names = _listing(folder)
     for pattern in ("*_tracking.jsonl", "*_tracking_simple.jsonl"):
-        files = sorted(folder.glob(pattern))
+        files = _matching(folder, names, pattern)
         if files:
             tracking = values_of(files[0])
             break
@@ -227,7 +248,7 @@ def load_run_folder(path: str | Path) -> Episode:
     first_prompt = raw_io[0].get("raw_input") if raw_io else None
     task_text = first_prompt if isinstance(first_prompt, str) else ""
     if not task_text:
-        data_files = sorted(folder.glob("*_data.json"))
+        data_files = _matching(folder, names, "*_data.json")
         if data_files:
             try:
                 data = values_of(data_files[0])
@@ -305,7 +326,7 @@ def load_run_folder(path: str | Path) -> Episode:
                     reactor = props
 
     success: bool | None = None
-    complete = sorted(folder.glob("*_complete.txt"))
+    complete = _matching(folder, names, "*_complete.txt")
     if complete:
         flag_text, flag_info = read_input(complete[0])
         inputs.append(flag_info)
