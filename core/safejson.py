@@ -39,7 +39,7 @@ from typing import Any
 
 from causalcheck.errors import InputFormatError
 
-__all__ = ["MAX_DEPTH", "MAX_INT_DIGITS", "JSONSyntaxError", "check_value", "load_file", "loads", "raw_decode"]
+__all__ = ["MAX_DEPTH", "MAX_INT_DIGITS", "JSONSyntaxError", "check_value", "load_file", "loads", "plain_value_ok", "raw_decode"]
 
 #: Deepest nesting of arrays and objects accepted.  The official WhatIfBench / PRISM result
 #: files and CausaLab records nest at most 8 levels; 100 leaves room and stays far below
@@ -87,6 +87,7 @@ def _parse_constant(name: str) -> Any:
 
 
 _DECODER = json.JSONDecoder(parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
+_INT_LIMIT = 10**MAX_INT_DIGITS
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
@@ -119,9 +120,6 @@ def _check(value: Any, source: str, max_depth: int, strings: bool) -> None:
                 _surrogate(source, key)
             if isinstance(child, (dict, list)) or (strings and isinstance(child, str)):
                 stack.append((child, depth + 1))
-
-
-_INT_LIMIT = 10**MAX_INT_DIGITS
 
 
 def check_value(value: Any, *, source: str = "<json>", max_depth: int = MAX_DEPTH) -> None:
@@ -177,16 +175,55 @@ def _surrogate(source: str, s: str) -> None:
 
 
 _PLAIN = json.JSONDecoder()
-# what the plain decoder accepts but the hooks above refuse: the non-JSON constants, integer
-# literals of more than MAX_INT_DIGITS digits, exponents of three digits or more (the only way
-# a literal can leave float range besides a long digit run)
-_HAZARD = re.compile(r"NaN|Infinity|[0-9]{" + str(MAX_INT_DIGITS + 1) + r"}|[eE][-+]?[0-9]{3}")
+
+
+def plain_value_ok(value: Any, max_depth: int = MAX_DEPTH, skip: frozenset[int] | set[int] = frozenset()) -> bool:
+    """True when a value decoded by the plain :mod:`json` decoder passes this module's limits.
+
+    Checks nesting depth, integers (fewer than :data:`MAX_INT_DIGITS` digits) and floats
+    (finite: ``NaN``, ``Infinity`` and ``1e400`` all decode to non-finite floats); not strings —
+    a lone surrogate can only come from a ``\\u`` escape, which the caller looks for in the
+    text.  Containers whose ``id`` is in *skip* were checked before and are not walked again.
+    ``False`` means "let the hooked decoder decide" (it gives the precise message).
+    """
+    limit = _INT_LIMIT
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        obj, depth = stack.pop()
+        t = type(obj)
+        if t is dict:
+            children: Any = obj.values()
+        elif t is list:
+            children = obj
+        elif t is float:
+            if obj - obj != 0.0:  # inf - inf and nan - nan are nan
+                return False
+            continue
+        elif t is int:
+            if not -limit < obj < limit:
+                return False
+            continue
+        else:
+            continue
+        if depth > max_depth:
+            return False
+        for child in children:
+            ct = type(child)
+            if ct is dict or ct is list:
+                if id(child) not in skip:
+                    stack.append((child, depth + 1))
+            elif ct is float:
+                if child - child != 0.0:
+                    return False
+            elif ct is int and not -limit < child < limit:
+                return False
+    return True
 
 
 def _decode(text: str, pos: int, source: str, max_depth: int, whole: bool) -> tuple[Any, int]:
-    # Fast path: the C decoder without hooks, then one scan of the decoded span for anything
-    # the hooks would refuse; on any doubt (an error, a hazard) the hooked decoder decides.
-    # Both give the same values: the hooks only refuse, they never change a value.
+    # Fast path: the C decoder without hooks, then a walk of the decoded value for anything
+    # the hooks would refuse (numbers, depth) and a search for \u escapes (surrogates); on
+    # any doubt the hooked decoder decides.  Both give the same values: the hooks only refuse.
     try:
         if whole:
             value, end = _PLAIN.decode(text), len(text)
@@ -195,8 +232,8 @@ def _decode(text: str, pos: int, source: str, max_depth: int, whole: bool) -> tu
     except (ValueError, RecursionError):
         pass
     else:
-        if _HAZARD.search(text, pos, end) is None:
-            return _checked(value, text, pos, end, source, max_depth)
+        if text.find("\\u", pos, end) < 0 and plain_value_ok(value, max_depth):
+            return value, end
     try:
         if whole:
             value, end = _DECODER.decode(text), len(text)

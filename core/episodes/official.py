@@ -417,13 +417,13 @@ def _identity(folder: Path, warnings: list[str], inputs: list[InputFile]) -> tup
             react = models.get("react")
             if isinstance(react, Mapping) and isinstance(react.get("type"), str):
                 controller = react["type"]
-    parents = folder.resolve().parents
+    parts = Path(os.path.abspath(folder)).parts  # <agent>/obs_<difficulty>_<model>/<suite>/<run>/<experiment>/seed_N
     agent = ""
-    if len(parents) > 4 and parents[3].name.startswith("obs_"):
-        agent = parents[4].name
+    if len(parts) > 5 and parts[-5].startswith("obs_"):
+        agent = parts[-6]
         if not model:
-            parts = parents[3].name.split("_", 2)
-            model = parts[2] if len(parts) == 3 else ""
+            words = parts[-5].split("_", 2)
+            model = words[2] if len(words) == 3 else ""
     return agent or controller, model
 
 

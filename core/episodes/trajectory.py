@@ -122,9 +122,7 @@ def _read_plain(text: str, source: str) -> Trajectory:
 
 _PAST_DATA_KEY = '"past_data":'
 _JSON_WS = re.compile(r"[ \t\n\r]*")
-# what the plain decoder accepts but the safe one may refuse: non-finite constants, surrogate
-# escapes, integers of more than MAX_INT_DIGITS digits, exponents that may overflow a float
-_HAZARD = re.compile(r"NaN|Infinity|\\u[dD][89a-fA-F]|[0-9]{" + str(safejson.MAX_INT_DIGITS + 1) + r"}|[eE][-+]?[0-9]{3}")
+# a lone surrogate can only come from a \\u escape: such a file goes to the plain reader
 
 
 def _decode_step_line(
@@ -189,8 +187,9 @@ def _read_fast(text: str) -> Trajectory | None:
     steps: list[dict[str, Any]] = []
     summary: dict[str, Any] | None = None
     prev: tuple[str, list[Any]] | None = None
-    if _HAZARD.search(text):
-        return None  # the plain reader refuses (or accepts) it with the safe decoder's message
+    checked: set[int] = set()
+    if "\\u" in text:
+        return None  # the plain reader checks the escapes with the safe decoder
     for raw in text.split("\n"):
         if not raw.strip():
             continue
@@ -202,11 +201,12 @@ def _read_fast(text: str) -> Trajectory | None:
             except (ValueError, RecursionError):
                 return None
             prev = None
-        if raw.count("[") + raw.count("{") > safejson.MAX_DEPTH:
-            try:
-                safejson.check_value(obj)
-            except InputFormatError:
-                return None
+        # numbers and depth, as the safe decoder checks them (entries shared with the previous
+        # line were checked there); anything refused goes to the plain reader for the message
+        if not safejson.plain_value_ok(obj, skip=checked):
+            return None
+        if prev is not None:
+            checked.update(id(item) for item in prev[1] if type(item) is dict or type(item) is list)
         if not isinstance(obj, dict):
             return None
         kind = obj.pop("type", None)
