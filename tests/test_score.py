@@ -276,3 +276,60 @@ def test_step_curves_carry_finished_episodes_forward(own_runs: Path) -> None:
     assert rows[-1]["edge_f1"] == pytest.approx(sum(finals) / len(finals))
     assert all(r["imec_size"] >= 1 for r in rows)
     assert "## Per step" in summary_markdown(report)
+
+
+def test_partial_input_is_never_silent(own_runs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Empty, non-UTF-8 and header-less files fail (exit 1), a copy counts once, removed steps warn; all in the manifest."""
+    run = tmp_path / "run"
+    shutil.copytree(own_runs / "planner", run)
+    eps = run / "episodes"
+    names = sorted(p.name for p in eps.glob("*.jsonl"))
+    shutil.copy(eps / names[0], eps / "zz_copy.jsonl")
+    (eps / "empty.jsonl").write_text("")
+    (eps / "latin1.jsonl").write_bytes(b"\xff\xfe not utf-8\n")
+    lines = (eps / names[1]).read_text().splitlines()
+    (eps / "headless.jsonl").write_text("\n".join(lines[1:]) + "\n")
+    del lines[2]  # a step line removed
+    (eps / names[1]).write_text("\n".join(lines) + "\n")
+    (run / "notes.json").write_text('{"note": 1}')
+    out = tmp_path / "scores"
+    assert _cli(["score", str(run), "--out", str(out), "--bootstrap", "0"]) == 1
+    err = capsys.readouterr().err
+    for needle in ("not scored: " + str(eps / "empty.jsonl"), "latin1.jsonl: not UTF-8", "headless.jsonl: a trajectory without its header",
+                   "duplicate: " + str(eps / "zz_copy.jsonl"), "skipped: " + str(run / "notes.json"), "step lines were removed"):
+        assert needle in err, (needle, err)
+    data = json.loads((out / "scores.json").read_text())
+    status = {Path(i["path"]).name: i["status"] for i in data["provenance"]["inputs"]}
+    assert status == {**{n: "scored" for n in names}, "zz_copy.jsonl": "duplicate", "empty.jsonl": "failed",
+                      "latin1.jsonl": "failed", "headless.jsonl": "failed", "notes.json": "skipped"}
+    assert len(data["episodes"]) == len(names)  # the copy is counted once
+    assert all(len(i["sha256"]) == 64 for i in data["provenance"]["inputs"] if i["status"] in ("scored", "duplicate"))
+    assert data["provenance"]["command"] == "causalcheck lab score" and data["provenance"]["version"]
+    removed = next(e for e in data["episodes"] if e["source"].endswith(names[1]))
+    assert any("step lines were removed" in w for w in removed["warnings"])
+    manifest = list(csv.DictReader((out / "inputs.csv").read_text().splitlines()))
+    assert len(manifest) == len(status)
+
+
+def test_official_steps_removed_are_a_warning(sample_run: Path, tmp_path: Path) -> None:
+    """An official raw_io.jsonl with a step taken out scores with a warning naming the gap and the count mismatch."""
+    from causalcheck.episodes import read_json_values as stream
+
+    folder = tmp_path / "exp" / "seed_1"
+    shutil.copytree(sample_run, folder)
+    items = stream(folder / "raw_io.jsonl")
+    del items[3]
+    (folder / "raw_io.jsonl").write_text("\n".join(json.dumps(i, indent=2) for i in items), encoding="utf-8")
+    ep = load_run_folder(folder)
+    assert any("step=5, expected 4" in w for w in ep.warnings)
+    assert any("13 steps but the tracking file has 14" in w for w in ep.warnings)
+
+
+def test_rescoring_with_fewer_formats_removes_stale_results(own_runs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A second scoring into the same --out with --format md deletes the older JSON and CSVs and says so."""
+    out = tmp_path / "o"
+    assert _cli(["score", str(own_runs), "--out", str(out), "--bootstrap", "0"]) == 0
+    assert _cli(["score", str(own_runs), "--out", str(out), "--bootstrap", "0", "--format", "md"]) == 0
+    err = capsys.readouterr().err
+    assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == ["summary.md"]
+    assert "removed" in err and "scores.json" in err and "episodes.csv" in err

@@ -92,7 +92,8 @@ def find_record_file(folder: str | Path) -> Path:
         shown = ", ".join(e.name for e in episodes[:3])
         raise InputFormatError(
             f"directory={str(d)!r} is a lab run with {len(episodes)} episode trajectories ({shown}, ...); "
-            "check one of them (episodes/<file>.jsonl), or score the whole run with 'causalcheck lab score'"
+            "read one of them (episodes/<file>.jsonl); 'causalcheck check DIR' (causalcheck.checking.check_folder) "
+            "checks every one and 'causalcheck lab score' scores the whole run"
         )
     raise InputFormatError(
         f"directory={str(d)!r} holds no records: looked for {', '.join(_DIR_PATTERNS)} "
