@@ -17,9 +17,13 @@ agent).  This module defines the format and writes it (:func:`write_trajectory`,
      "reactor": {"props": {"density": 97, ...}, "target_freq": 156.0},
      "manipulator_initial": {"density": 39, ..., "resonanceFreq": 150.0},
      "prior_records": [{"id": "0/2", "props": {...}, "freq": 42.0}, ...],
-     "options": {...the EpisodeConfig as JSON...}}
+     "options": {...the EpisodeConfig as JSON...},
+     "agent_options": {"model": "openai/gpt-4o"}}      (only when the agent has a model)
 
-``step`` (one per agent step, ``step`` counts from 0)::
+``step`` (one per agent step; the file's ``step`` field counts from 0 — that is the format —
+while every output of ``check`` and ``lab score`` numbers steps from 1, see
+:data:`causalcheck.episodes.CHECK_NUMBERING`; a gap in the field means step lines were removed
+and the readers warn)::
 
     {"type": "step", "step": 0,
      "observation": {...Observation.to_json(): what the agent saw before acting...},
