@@ -39,7 +39,7 @@ from typing import Any
 
 from causalcheck.errors import InputFormatError
 
-__all__ = ["MAX_DEPTH", "MAX_INT_DIGITS", "JSONSyntaxError", "check_value", "load_file", "loads", "plain_value_ok", "raw_decode"]
+__all__ = ["MAX_DEPTH", "MAX_INT_DIGITS", "JSONSyntaxError", "check_value", "has_surrogate_escape", "load_file", "loads", "plain_value_ok", "raw_decode"]
 
 #: Deepest nesting of arrays and objects accepted.  The official WhatIfBench / PRISM result
 #: files and CausaLab records nest at most 8 levels; 100 leaves room and stays far below
@@ -177,6 +177,11 @@ def _surrogate(source: str, s: str) -> None:
 _PLAIN = json.JSONDecoder()
 
 
+def has_surrogate_escape(text: str) -> bool:
+    """True when *text* holds a ``\\uD800``–``\\uDFFF`` escape (only such an escape can decode to a lone surrogate)."""
+    return _SURROGATE_ESCAPE.search(text) is not None
+
+
 def plain_value_ok(value: Any, max_depth: int = MAX_DEPTH, skip: frozenset[int] | set[int] = frozenset()) -> bool:
     """True when a value decoded by the plain :mod:`json` decoder passes this module's limits.
 
@@ -232,7 +237,8 @@ def _decode(text: str, pos: int, source: str, max_depth: int, whole: bool) -> tu
     except (ValueError, RecursionError):
         pass
     else:
-        if text.find("\\u", pos, end) < 0 and plain_value_ok(value, max_depth):
+        escapes = text.find("\\u", pos, end) >= 0  # \u2500 is common (ensure_ascii); a surrogate one is rare
+        if (not escapes or _SURROGATE_ESCAPE.search(text, pos, end) is None) and plain_value_ok(value, max_depth):
             return value, end
     try:
         if whole:

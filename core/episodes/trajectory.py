@@ -122,7 +122,7 @@ def _read_plain(text: str, source: str) -> Trajectory:
 
 _PAST_DATA_KEY = '"past_data":'
 _JSON_WS = re.compile(r"[ \t\n\r]*")
-# a lone surrogate can only come from a \\u escape: such a file goes to the plain reader
+# a lone surrogate can only come from a \\u escape of a surrogate: such a file goes to the plain reader
 
 
 def _decode_step_line(
@@ -188,8 +188,8 @@ def _read_fast(text: str) -> Trajectory | None:
     summary: dict[str, Any] | None = None
     prev: tuple[str, list[Any]] | None = None
     checked: set[int] = set()
-    if "\\u" in text:
-        return None  # the plain reader checks the escapes with the safe decoder
+    if "\\u" in text and safejson.has_surrogate_escape(text):
+        return None  # the plain reader refuses it with the safe decoder's message
     for raw in text.split("\n"):
         if not raw.strip():
             continue
