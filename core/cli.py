@@ -5,7 +5,8 @@ heavy dependencies lazily so ``causalcheck --help`` stays fast.
 
 Exit codes: 0 = success / no problems, 1 = problems found (``check``), 2 = input could not be
 read or parsed, 3 = the run stopped on a limit (budget, cost), 70 = internal error (a bug:
-please report it with ``--debug`` output), 130 = interrupted.
+please report it with ``--debug`` output), 130 = interrupted (SIGINT), 143 = terminated
+(SIGTERM during ``lab run``).
 """
 
 from __future__ import annotations
@@ -65,9 +66,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CausalCheckError as exc:
         print(f"causalcheck: error: {exc}", file=sys.stderr)
         return EXIT_INPUT
-    except KeyboardInterrupt:
-        print("causalcheck: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:  # Ctrl-C (130), or SIGTERM during a lab run (143)
+        terminated = type(exc).__name__ == "Terminated"
+        print(f"causalcheck: {'terminated' if terminated else 'interrupted'}; finished work is on disk "
+              "(lab run: rerun with --resume)", file=sys.stderr)
+        return 143 if terminated else 130
     except BrokenPipeError:
         return EXIT_OK
     except UnicodeDecodeError as exc:

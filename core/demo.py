@@ -15,7 +15,9 @@ It runs the three parts of causalcheck end to end on data shipped with the packa
 Each stage is the same code path as its own command — it is parsed and run by the very
 command parsers ``causalcheck`` registered next to ``demo`` (so this module needs no import
 of :mod:`causalcheck.cli`); rerunning the demo into the same folder resumes instead of
-duplicating work.  No network and no API key are used.
+duplicating work.  The output folder is locked while the demo runs (a second demo into it
+is refused, naming the holder), and every result file is written atomically by its stage.
+No network and no API key are used.
 """
 
 from __future__ import annotations
@@ -63,9 +65,15 @@ def _stage(commands: Mapping[str, argparse.ArgumentParser], title: str, argv: Se
 def run(args: argparse.Namespace, *, commands: Mapping[str, argparse.ArgumentParser]) -> int:
     """Run every stage through *commands* (``causalcheck`` command name → its parser); exit 0
     when all of them ran (findings are results, not failures)."""
+    from causalcheck.files import RunLock
+
+    with RunLock(args.out, command="causalcheck demo"):
+        return _run_stages(args, commands)
+
+
+def _run_stages(args: argparse.Namespace, commands: Mapping[str, argparse.ArgumentParser]) -> int:
     stage = functools.partial(_stage, commands)
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     quiet = bool(args.quiet)
     lab = out / "lab"
     codes: dict[str, int] = {}

@@ -31,19 +31,31 @@ is skipped, and the first character that does not decode raises
 
 >>> list(iter_json_values('{"a": 1}\\n{\\n  "b": [2]\\n}'))
 [{'a': 1}, {'b': [2]}]
+
+Values are decoded by :mod:`causalcheck.safejson` (nesting deeper than ``MAX_DEPTH``, huge
+integers, non-finite numbers and lone surrogates are refused with the source named).
+
+**Bounded work.**  Every scan here is linear in the text: think tags are paired in one
+pass, balanced objects are found with one tokenising pass, at most
+:data:`MAX_CANDIDATES` candidate slices are offered per text and at most
+:data:`MAX_OBJECT_STARTS` ``{`` positions are tried by the first-object policy, so a
+hostile text (thousands of unclosed fences, ``<think>`` tags or braces) costs at most a
+fixed number of linear passes.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from causalcheck import safejson
 from causalcheck.errors import DSLSyntaxError, InputFormatError
 
 __all__ = [
+    "MAX_CANDIDATES",
+    "MAX_OBJECT_STARTS",
     "Candidate",
     "balanced_objects",
     "candidates",
@@ -54,8 +66,15 @@ __all__ = [
     "strip_think",
 ]
 
-_THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
-_THINK_OPEN = re.compile(r"<think>", re.IGNORECASE)
+#: Most candidate slices :func:`candidates` offers for one text (fences, the whole text,
+#: balanced objects).  A model reply holds one record and rarely more than a handful of
+#: fences or objects; past this the rest are not tried (a repair note says so).
+MAX_CANDIDATES = 32
+#: Most ``{`` positions the first-object policy tries to decode from (each try is linear).
+MAX_OBJECT_STARTS = 64
+
+_THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
+_BRACE_TOKENS = re.compile(r'[{}"\\]')
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\r?\n(.*?)(?:```|\Z)", re.DOTALL)
 _FIRST_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL | re.IGNORECASE)
 
@@ -71,24 +90,52 @@ class Candidate:
 
 
 def strip_think(text: str) -> tuple[str, list[str]]:
-    """Blank out ``<think>…</think>`` blocks (keeping offsets); an unclosed tag alone is blanked."""
+    """Blank out ``<think>…</think>`` blocks (keeping offsets); an unclosed tag alone is blanked.
+
+    One pass over the tags (the same blocks as the non-greedy ``<think>.*?</think>``): an
+    opening tag starts a block, the next closing tag ends it; of an opening tag that is never
+    closed only the tag itself is blanked.
+
+    >>> strip_think("a<think>b</think>c<THINK>d")
+    ('a                c       d', ['removed 1 <think>…</think> block(s)', 'removed an unclosed <think> tag'])
+    """
     repairs: list[str] = []
-
-    def blank(m: re.Match[str]) -> str:
-        return re.sub(r"[^\n]", " ", m.group(0))
-
-    out, n = _THINK.subn(blank, text)
-    if n:
-        repairs.append(f"removed {n} <think>…</think> block(s)")
-    m = _THINK_OPEN.search(out)
-    if m:  # unclosed: drop the tag; the balanced-object search skips the prose that follows
-        out = out[: m.start()] + " " * len(m.group(0)) + out[m.end() :]
+    spans: list[tuple[int, int]] = []
+    start = -1
+    open_tag: tuple[int, int] | None = None
+    for m in _THINK_TAG.finditer(text):
+        closing = m.group(1) == "/"
+        if start < 0 and not closing:
+            start, open_tag = m.start(), (m.start(), m.end())
+        elif start >= 0 and closing:
+            spans.append((start, m.end()))
+            start, open_tag = -1, None
+    if not spans and open_tag is None:
+        return text, repairs
+    parts: list[str] = []
+    pos = 0
+    for a, b in spans:
+        parts.append(text[pos:a])
+        parts.append(re.sub(r"[^\n]", " ", text[a:b]))
+        pos = b
+    if open_tag is not None:  # unclosed: drop the tag; the balanced-object search skips the prose that follows
+        a, b = open_tag
+        parts.append(text[pos:a])
+        parts.append(" " * (b - a))
+        pos = b
+    parts.append(text[pos:])
+    if spans:
+        repairs.append(f"removed {len(spans)} <think>…</think> block(s)")
+    if open_tag is not None:
         repairs.append("removed an unclosed <think> tag")
-    return out, repairs
+    return "".join(parts), repairs
 
 
 def balanced_objects(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` of every balanced top-level ``{…}`` in *text* (strings respected).
+
+    One pass over the braces, quotes and backslashes only (the rest of the text is skipped
+    by the tokenising regular expression).
 
     >>> balanced_objects('a {"x": "}"} b {}')
     [(2, 12), (15, 17)]
@@ -97,13 +144,15 @@ def balanced_objects(text: str) -> list[tuple[int, int]]:
     depth = 0
     start = -1
     in_str = False
-    esc = False
-    for i, ch in enumerate(text):
+    skip_to = -1
+    for m in _BRACE_TOKENS.finditer(text):
+        i = m.start()
+        if i < skip_to:  # the character escaped by a backslash
+            continue
+        ch = text[i]
         if in_str:
-            if esc:
-                esc = False
-            elif ch == "\\":
-                esc = True
+            if ch == "\\":
+                skip_to = i + 2
             elif ch == '"':
                 in_str = False
             continue
@@ -122,28 +171,38 @@ def balanced_objects(text: str) -> list[tuple[int, int]]:
 
 
 def candidates(text: str) -> Iterator[Candidate]:
-    """Slices of *text* that may hold the object, in the controller's order (module docstring)."""
+    """Slices of *text* that may hold the object, in the controller's order (module docstring).
+
+    At most :data:`MAX_CANDIDATES` slices; the last one offered past that limit carries a
+    repair note naming it.
+    """
     cleaned, repairs = strip_think(text)
-    fences = [m for m in _FENCE.finditer(cleaned) if "{" in m.group(2)]
-    fences.sort(key=lambda m: 0 if m.group(1).lower() in ("json", "jsonc", "json5") else 1)
-    for m in fences:
-        yield Candidate(m.group(2), m.start(2), (*repairs, "took the record out of a ``` code fence"))
-    stripped = cleaned.strip()
-    if stripped:
-        lead = len(cleaned) - len(cleaned.lstrip())
-        yield Candidate(stripped, lead, tuple(repairs))
-    spans = balanced_objects(cleaned)
-    for s, e in reversed(spans):
-        if cleaned[s:e].strip() == stripped:
-            continue
-        yield Candidate(cleaned[s:e], s, (*repairs, "ignored prose around the JSON object"))
+
+    def all_slices() -> Iterator[Candidate]:
+        fences = [m for m in _FENCE.finditer(cleaned) if "{" in m.group(2)]
+        fences.sort(key=lambda m: 0 if m.group(1).lower() in ("json", "jsonc", "json5") else 1)
+        for m in fences:
+            yield Candidate(m.group(2), m.start(2), (*repairs, "took the record out of a ``` code fence"))
+        stripped = cleaned.strip()
+        if stripped:
+            lead = len(cleaned) - len(cleaned.lstrip())
+            yield Candidate(stripped, lead, tuple(repairs))
+        for s, e in reversed(balanced_objects(cleaned)):
+            if e - s == len(stripped) and cleaned[s:e] == stripped:
+                continue
+            yield Candidate(cleaned[s:e], s, (*repairs, "ignored prose around the JSON object"))
+
+    for n, cand in enumerate(all_slices(), 1):
+        if n > MAX_CANDIDATES:
+            return
+        yield cand
 
 
 def _loads(body: str) -> Any:
-    """``json.loads`` that reports every failure as ``None`` (also nesting too deep to decode)."""
+    """The safe decoder's value of *body*, or ``None`` for every failure (also refused values)."""
     try:
-        return json.loads(body)
-    except (ValueError, RecursionError):
+        return safejson.loads(body, source="<reply>")
+    except InputFormatError:
         return None
 
 
@@ -158,12 +217,13 @@ def controller_object(text: str) -> dict[str, Any] | None:
 
 # ============================================================================ first-object policy
 def _first_in(text: str) -> dict[str, Any] | None:
-    decoder = json.JSONDecoder()
     start = text.find("{")
-    while start != -1:
+    tries = 0
+    while start != -1 and tries < MAX_OBJECT_STARTS:
+        tries += 1
         try:
-            value, _ = decoder.raw_decode(text, start)
-        except (ValueError, RecursionError):
+            value, _ = safejson.raw_decode(text, start, source="<reply>")
+        except InputFormatError:
             value = None
         if isinstance(value, dict):
             return value
@@ -196,13 +256,12 @@ def iter_json_spans(text: str, *, source: str = "<string>") -> Iterator[tuple[in
     The offsets let a caller name the line of a value that decodes but has the wrong shape
     (``text.count("\\n", 0, start) + 1``).
     """
-    decoder = json.JSONDecoder()
     pos = _WS.match(text, 0).end()  # type: ignore[union-attr]
     n = len(text)
     while pos < n:
         try:
-            value, end = decoder.raw_decode(text, pos)
-        except json.JSONDecodeError as exc:
+            value, end = safejson.raw_decode(text, pos, source=source)
+        except safejson.JSONSyntaxError as exc:
             expected = _JSON_EXPECT.get(exc.msg, [])
             label = None
             if exc.pos >= n or exc.msg.startswith("Unterminated string"):
@@ -210,14 +269,12 @@ def iter_json_spans(text: str, *, source: str = "<string>") -> Iterator[tuple[in
             raise DSLSyntaxError(
                 f"not valid JSON: {exc.msg}",
                 text=text,
-                line=exc.lineno,
-                column=exc.colno,
+                line=exc.line,
+                column=exc.column,
                 expected=expected,
                 source=source,
                 label=label,
             ) from None
-        except RecursionError:
-            raise InputFormatError(f"{source}: JSON nests too deeply to decode") from None
         yield pos, value
         pos = _WS.match(text, end).end()  # type: ignore[union-attr]
 
@@ -227,7 +284,9 @@ def iter_json_values(text: str, *, source: str = "<string>") -> Iterator[Any]:
 
     Raises :class:`~causalcheck.errors.DSLSyntaxError` at the first character that does not
     decode (line, column, expected tokens, caret; the message says when the text ends too
-    early), :class:`~causalcheck.errors.InputFormatError` when a value nests too deeply.
+    early), :class:`~causalcheck.errors.InputFormatError` for a value :mod:`causalcheck.safejson`
+    refuses (nested deeper than ``MAX_DEPTH``, a huge integer, a non-finite number, a lone
+    surrogate).
     """
     for _, value in iter_json_spans(text, source=source):
         yield value

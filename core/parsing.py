@@ -53,6 +53,9 @@ from causalcheck.records import (
 )
 
 __all__ = [
+    "MAX_HYPOTHESIS_CHARS",
+    "MAX_LENIENT_CHARS",
+    "MAX_RECORD_CHARS",
     "RECORD_KEYS",
     "Equation",
     "ParseMemo",
@@ -65,6 +68,19 @@ __all__ = [
     "parse_record",
     "parse_record_obj",
 ]
+
+#: Longest model output :func:`parse_record` reads, in characters.  The official sample's
+#: longest ``raw_output`` has 4 234 characters and the lab's LLM agent asks for at most 4 096
+#: tokens; a longer text is refused before any scan (every scan is linear, this bounds them).
+MAX_RECORD_CHARS = 1_000_000
+#: Characters of one record's text that may be read by the lenient (``record.lark``) decoder,
+#: summed over the candidate slices tried: about 0.25 s of parsing.  Longer slices must be
+#: strict JSON.
+MAX_LENIENT_CHARS = 100_000
+
+#: Longest hypothesis text :func:`parse_hypothesis` reads (JSON or the text format), in
+#: characters: a hypothesis of 1 000 edges in the text format has about 30 000.
+MAX_HYPOTHESIS_CHARS = 200_000
 
 #: The keys of a CausaLab step record (causalab-spec §3.1).
 RECORD_KEYS = (
@@ -128,34 +144,51 @@ def _lark_json(body: str) -> Any:
 
 
 def decode_json(
-    body: str, *, source: str = "<string>", offset: int = 0, document: str | None = None
+    body: str, *, source: str = "<string>", offset: int = 0, document: str | None = None, lenient: bool = True
 ) -> tuple[Any, bool]:
     """Decode JSON text; returns ``(value, lenient)``.
 
-    ``json.loads`` is tried first; if it fails, ``record.lark`` (which also accepts trailing
-    commas) is tried and ``lenient`` is True.  When both fail a
-    :class:`~causalcheck.errors.DSLSyntaxError` points at the offending character of
-    *document* (default *body*, of which *body* starts at *offset*).
+    The safe decoder (:func:`causalcheck.safejson.loads`) is tried first; if the text is not
+    strict JSON and *lenient* is true (and *body* has at most :data:`MAX_LENIENT_CHARS`
+    characters), ``record.lark`` (which also accepts trailing commas) is tried and
+    ``lenient`` is True.  When both fail a :class:`~causalcheck.errors.DSLSyntaxError`
+    points at the offending character of *document* (default *body*, of which *body* starts
+    at *offset*).  A value the safe decoder refuses (nested deeper than ``MAX_DEPTH``, a huge
+    integer, a non-finite number, a lone surrogate) raises
+    :class:`~causalcheck.errors.InputFormatError` naming *source*.
     """
+    from causalcheck import safejson
+
     try:
-        return json.loads(body), False
-    except ValueError:
-        pass
-    except RecursionError:
-        raise InputFormatError(f"{source}: JSON nests too deeply to decode") from None
+        return safejson.loads(body, source=source), False
+    except safejson.JSONSyntaxError as exc:
+        strict_error = exc
+    if not lenient or len(body) > MAX_LENIENT_CHARS:
+        from causalcheck._lark import line_col
+
+        doc = body if document is None else document
+        line, column = line_col(doc, offset + strict_error.pos)
+        why = "" if lenient else " (the lenient reading budget of this record is spent)"
+        if len(body) > MAX_LENIENT_CHARS:
+            why = f" (texts over MAX_LENIENT_CHARS={MAX_LENIENT_CHARS} characters must be strict JSON)"
+        raise DSLSyntaxError(
+            f"not valid JSON: {strict_error.msg}{why}", text=doc, line=line, column=column, source=source
+        ) from None
     from causalcheck._lark import syntax_error
     from lark.exceptions import UnexpectedInput
 
     try:
-        return _lark_json(body), True
+        value = _lark_json(body)
     except UnexpectedInput as exc:
         raise syntax_error(
             exc, body, grammar="record", source=source, what="not valid JSON", offset=offset, document=document
         ) from None
     except RecursionError:
-        raise InputFormatError(f"{source}: JSON nests too deeply to decode") from None
-    except ValueError as exc:  # a string token json cannot decode (bad escape)
+        raise InputFormatError(f"{source}: JSON nested deeper than MAX_DEPTH={safejson.MAX_DEPTH} levels") from None
+    except ValueError as exc:  # a string token json cannot decode (bad escape), an integer past Python's limit
         raise InputFormatError(f"{source}: not valid JSON: {exc}") from None
+    safejson.check_value(value, source=source)
+    return value, True
 
 
 # ============================================================================ value helpers
@@ -368,6 +401,14 @@ def _with_hint(error: DSLSyntaxError, text: str) -> DSLSyntaxError:
     return error
 
 
+def _string_token(token: str, source: str) -> str:
+    """A quoted name of the text format, decoded (a lone surrogate escape is refused)."""
+    from causalcheck import safejson
+
+    value = safejson.loads(token, source=source)
+    return str(value)
+
+
 def _build_text_hypothesis(tree: Any, text: str, source: str) -> Hypothesis:
     from lark import Token, Tree
 
@@ -377,7 +418,7 @@ def _build_text_hypothesis(tree: Any, text: str, source: str) -> Hypothesis:
     def node_name(t: Tree[Token]) -> str:
         tok = t.children[0]
         assert isinstance(tok, Token)
-        raw = json.loads(str(tok)) if tok.type == "STRING" else str(tok)
+        raw = _string_token(str(tok), source) if tok.type == "STRING" else str(tok)
         name = normalize_node(raw)
         if not name:
             raise err(f"node name {raw!r} must not be empty", tok)
@@ -399,7 +440,7 @@ def _build_text_hypothesis(tree: Any, text: str, source: str) -> Hypothesis:
             label = None
             if label_tok:
                 lt = label_tok[0]
-                label = json.loads(str(lt)) if lt.type == "STRING" else str(lt)
+                label = _string_token(str(lt), source) if lt.type == "STRING" else str(lt)
             edges.append(Edge(node_name(trees[0]), node_name(trees[1]), label or None))
         elif st.data == "assignment":
             name_tok, rhs_tok = st.children
@@ -482,11 +523,19 @@ def parse_hypothesis(text_or_obj: Any, *, source: str = "<string>") -> Hypothesi
     text = text_or_obj
     if "\x00" in text:
         raise InputFormatError(f"{source}: contains NUL bytes; this looks like a binary file, not a hypothesis")
+    if len(text) > MAX_HYPOTHESIS_CHARS:
+        raise InputFormatError(
+            f"{source}: the hypothesis has {len(text)} characters; the limit is MAX_HYPOTHESIS_CHARS={MAX_HYPOTHESIS_CHARS}"
+        )
     body = text.strip()
     if body.startswith(("{", "```", "<think>")):
+        budget = MAX_LENIENT_CHARS
         for cand in candidates(text):
+            allowed = len(cand.body) <= budget
+            if allowed:
+                budget -= len(cand.body)
             try:
-                obj, _ = decode_json(cand.body, source=source, offset=cand.start, document=text)
+                obj, _ = decode_json(cand.body, source=source, offset=cand.start, document=text, lenient=allowed)
             except DSLSyntaxError:
                 continue
             if isinstance(obj, Mapping):
@@ -658,6 +707,10 @@ def parse_record(text: str | Mapping[str, Any], *, source: str = "<string>") -> 
         raise InputFormatError(f"record={text!r} must be a string or a dict")
     if "\x00" in text:
         raise InputFormatError(f"{source}: contains NUL bytes; this looks like a binary file, not a record")
+    if len(text) > MAX_RECORD_CHARS:
+        raise InputFormatError(
+            f"{source}: the model output has {len(text)} characters; the limit is MAX_RECORD_CHARS={MAX_RECORD_CHARS}"
+        )
     if not text.strip():
         raise DSLSyntaxError(
             "empty input: expected a JSON object such as {\"hypothesis\": {...}, \"action\": ...}",
@@ -686,14 +739,18 @@ def parse_record(text: str | Mapping[str, Any], *, source: str = "<string>") -> 
         yield Candidate(text[brace:].rstrip(), brace, ("ignored prose before the JSON object",))
 
     count = 0
+    budget = MAX_LENIENT_CHARS
     for cand in all_candidates():  # lazily: the common case decodes the first candidate
         key = (cand.start, len(cand.body))
         if key in tried:
             continue
         tried.add(key)
         count += 1
+        allowed = len(cand.body) <= budget
+        if allowed:
+            budget -= len(cand.body)
         try:
-            obj, lenient = decode_json(cand.body, source=source, offset=cand.start, document=text)
+            obj, lenient = decode_json(cand.body, source=source, offset=cand.start, document=text, lenient=allowed)
         except DSLSyntaxError as exc:
             errors.append(exc)
             continue
@@ -902,7 +959,10 @@ def _text_field(name: str, v: Any, warn: _Warn) -> str | None:
     if v is None or isinstance(v, str):
         return v
     warn(f"{name} is a {type(v).__name__}, not a string; kept as its JSON text")
-    return json.dumps(v, sort_keys=True)
+    try:
+        return json.dumps(v, sort_keys=True)
+    except (TypeError, ValueError, RecursionError):  # not JSON (an API caller's object), or nested too deeply
+        return repr(v)[:10_000]
 
 
 @lru_cache(maxsize=1024)
@@ -987,11 +1047,13 @@ def parse_record_obj(
         if type(raw) is list:
             pass  # the usual case
         elif isinstance(raw, str):
+            from causalcheck import safejson
+
             try:
-                raw = json.loads(raw) if raw.strip() else []
+                raw = safejson.loads(raw, source=f"{source} past_data") if raw.strip() else []
                 warn("past_data is JSON text inside a string; decoded it")
-            except ValueError:
-                warn(f"past_data={raw[:60]!r} is a string that is not JSON; ignored")
+            except InputFormatError as exc:
+                warn(f"past_data={raw[:60]!r} is a string that is not JSON ({str(exc)[:80]}); ignored")
                 raw = []
         if raw is None:
             warn("past_data=None read as []")

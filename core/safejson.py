@@ -39,7 +39,7 @@ from typing import Any
 
 from causalcheck.errors import InputFormatError
 
-__all__ = ["MAX_DEPTH", "MAX_INT_DIGITS", "JSONSyntaxError", "load_file", "loads", "raw_decode"]
+__all__ = ["MAX_DEPTH", "MAX_INT_DIGITS", "JSONSyntaxError", "check_value", "has_surrogate_escape", "load_file", "loads", "plain_value_ok", "raw_decode"]
 
 #: Deepest nesting of arrays and objects accepted.  The official WhatIfBench / PRISM result
 #: files and CausaLab records nest at most 8 levels; 100 leaves room and stays far below
@@ -52,12 +52,16 @@ MAX_INT_DIGITS = 100
 
 
 class JSONSyntaxError(InputFormatError):
-    """The text is not well-formed JSON (``line`` / ``column`` say where)."""
+    """The text is not well-formed JSON (``line`` / ``column`` say where; ``msg`` is the
+    decoder's own message and ``pos`` the character offset, for callers that render their
+    own error)."""
 
-    def __init__(self, message: str, *, line: int = 0, column: int = 0) -> None:
+    def __init__(self, message: str, *, line: int = 0, column: int = 0, msg: str = "", pos: int = 0) -> None:
         super().__init__(message)
         self.line = line
         self.column = column
+        self.msg = msg
+        self.pos = pos
 
 
 class _Refused(Exception):
@@ -83,6 +87,7 @@ def _parse_constant(name: str) -> Any:
 
 
 _DECODER = json.JSONDecoder(parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
+_INT_LIMIT = 10**MAX_INT_DIGITS
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
@@ -117,6 +122,50 @@ def _check(value: Any, source: str, max_depth: int, strings: bool) -> None:
                 stack.append((child, depth + 1))
 
 
+def check_value(value: Any, *, source: str = "<json>", max_depth: int = MAX_DEPTH) -> None:
+    """Apply this module's limits to a value decoded by another reader (a lenient grammar, say).
+
+    Raises :class:`~causalcheck.errors.InputFormatError` naming *source* for nesting deeper
+    than *max_depth*, an integer of more than :data:`MAX_INT_DIGITS` digits, a float that is
+    not finite and a string or key holding a lone surrogate.
+
+    >>> check_value({"a": [1, 2.5, "x"]})
+    >>> check_value([float("inf")], source="reply")
+    Traceback (most recent call last):
+    ...
+    causalcheck.errors.InputFormatError: reply: number inf is not finite (JSON numbers must be)
+    """
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        obj, depth = stack.pop()
+        if isinstance(obj, dict):
+            items: Any = obj.items()
+        elif isinstance(obj, list):
+            items = enumerate(obj)
+        else:
+            _check_scalar(obj, source)
+            continue
+        if depth > max_depth:
+            raise InputFormatError(f"{source}: JSON nested deeper than MAX_DEPTH={max_depth} levels")
+        for key, child in items:
+            if isinstance(key, str) and _lone_surrogate(key) >= 0:
+                _surrogate(source, key)
+            stack.append((child, depth + 1))
+
+
+def _check_scalar(obj: Any, source: str) -> None:
+    if isinstance(obj, str):
+        if _lone_surrogate(obj) >= 0:
+            _surrogate(source, obj)
+    elif isinstance(obj, bool):
+        return
+    elif isinstance(obj, int):
+        if not -_INT_LIMIT < obj < _INT_LIMIT:
+            raise InputFormatError(f"{source}: an integer has more than MAX_INT_DIGITS={MAX_INT_DIGITS} digits")
+    elif isinstance(obj, float) and not math.isfinite(obj):
+        raise InputFormatError(f"{source}: number {obj!r} is not finite (JSON numbers must be)")
+
+
 def _surrogate(source: str, s: str) -> None:
     i = _lone_surrogate(s)
     raise InputFormatError(
@@ -125,7 +174,72 @@ def _surrogate(source: str, s: str) -> None:
     )
 
 
+_PLAIN = json.JSONDecoder()
+
+
+def has_surrogate_escape(text: str) -> bool:
+    """True when *text* holds a ``\\uD800``–``\\uDFFF`` escape (only such an escape can decode to a lone surrogate)."""
+    return _SURROGATE_ESCAPE.search(text) is not None
+
+
+def plain_value_ok(value: Any, max_depth: int = MAX_DEPTH, skip: frozenset[int] | set[int] = frozenset()) -> bool:
+    """True when a value decoded by the plain :mod:`json` decoder passes this module's limits.
+
+    Checks nesting depth, integers (fewer than :data:`MAX_INT_DIGITS` digits) and floats
+    (finite: ``NaN``, ``Infinity`` and ``1e400`` all decode to non-finite floats); not strings —
+    a lone surrogate can only come from a ``\\u`` escape, which the caller looks for in the
+    text.  Containers whose ``id`` is in *skip* were checked before and are not walked again.
+    ``False`` means "let the hooked decoder decide" (it gives the precise message).
+    """
+    limit = _INT_LIMIT
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        obj, depth = stack.pop()
+        t = type(obj)
+        if t is dict:
+            children: Any = obj.values()
+        elif t is list:
+            children = obj
+        elif t is float:
+            if obj - obj != 0.0:  # inf - inf and nan - nan are nan
+                return False
+            continue
+        elif t is int:
+            if not -limit < obj < limit:
+                return False
+            continue
+        else:
+            continue
+        if depth > max_depth:
+            return False
+        for child in children:
+            ct = type(child)
+            if ct is dict or ct is list:
+                if id(child) not in skip:
+                    stack.append((child, depth + 1))
+            elif ct is float:
+                if child - child != 0.0:
+                    return False
+            elif ct is int and not -limit < child < limit:
+                return False
+    return True
+
+
 def _decode(text: str, pos: int, source: str, max_depth: int, whole: bool) -> tuple[Any, int]:
+    # Fast path: the C decoder without hooks, then a walk of the decoded value for anything
+    # the hooks would refuse (numbers, depth) and a search for \u escapes (surrogates); on
+    # any doubt the hooked decoder decides.  Both give the same values: the hooks only refuse.
+    try:
+        if whole:
+            value, end = _PLAIN.decode(text), len(text)
+        else:
+            value, end = _PLAIN.raw_decode(text, pos)
+    except (ValueError, RecursionError):
+        pass
+    else:
+        escapes = text.find("\\u", pos, end) >= 0  # \u2500 is common (ensure_ascii); a surrogate one is rare
+        if (not escapes or _SURROGATE_ESCAPE.search(text, pos, end) is None) and plain_value_ok(value, max_depth):
+            return value, end
     try:
         if whole:
             value, end = _DECODER.decode(text), len(text)
@@ -137,10 +251,19 @@ def _decode(text: str, pos: int, source: str, max_depth: int, whole: bool) -> tu
         raise InputFormatError(f"{source}: JSON nested deeper than MAX_DEPTH={max_depth} levels") from None
     except json.JSONDecodeError as exc:
         raise JSONSyntaxError(
-            f"{source}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", line=exc.lineno, column=exc.colno
+            f"{source}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
+            line=exc.lineno,
+            column=exc.colno,
+            msg=exc.msg,
+            pos=exc.pos,
         ) from None
     except ValueError as exc:  # e.g. an integer longer than Python's own digit limit
         raise InputFormatError(f"{source}: {exc}") from None
+    return _checked(value, text, pos, end, source, max_depth)
+
+
+def _checked(value: Any, text: str, pos: int, end: int, source: str, max_depth: int) -> tuple[Any, int]:
+    """*value* after the depth and surrogate checks (walked only when the text could fail them)."""
     strings = _SURROGATE_ESCAPE.search(text, pos, end) is not None
     # a document with at most max_depth brackets cannot nest deeper: skip the walk
     if strings or text.count("[", pos, end) + text.count("{", pos, end) > max_depth:

@@ -303,3 +303,18 @@ def test_a_point_that_cannot_be_evaluated_does_not_hide_the_others():
     assert by_code["data-not-checked"].elements == ("p0",)
     assert by_code["data-mismatch"].severity == "error" and "p1" in by_code["data-mismatch"].message
     assert not report.ok
+
+
+def test_huge_past_data_is_checked_within_the_named_limit():
+    """A record with 5 000 past_data entries: the newest MAX_DATA_POINTS are checked, the rest named in data-skipped."""
+    from causalcheck.checking import check_record
+    from causalcheck.checking.hypothesis import MAX_DATA_POINTS
+    from causalcheck.parsing import parse_record_obj
+
+    pts = [{"id": str(i), "props": {"a": i % 97}, "freq": 3.0 + 2 * (i % 97)} for i in range(5000)]
+    rec = parse_record_obj({"past_data": pts, "hypothesis": {"edges": [{"from": "a", "to": "resonanceFreq"}],
+                            "freq_equation": "resonanceFreq = base + c_a*a", "coefficients": {"base": 3, "c_a": 2}}})
+    report = check_record(rec)
+    skipped = next(d for d in report.diagnostics if d.code == "data-skipped")
+    assert f"{5000 - MAX_DATA_POINTS} of 5000" in skipped.message and "MAX_DATA_POINTS" in skipped.message
+    assert report.meta["data_points"] == MAX_DATA_POINTS and report.ok

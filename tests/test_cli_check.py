@@ -121,7 +121,7 @@ BROKEN = [
     ("prose.txt", "I think density causes the frequency.\n", ["prose.txt:1:", "cause -> effect"]),
     ("bad_arrow.txt", "A => B\n", ["bad_arrow.txt:1:", "cause -> effect"]),
     ("double_coeff.txt", "base = 1\nbase = 2\n", ["double_coeff.txt:2:1:", "assigned twice"]),
-    ("deep.json", "[" * 100000 + "]" * 100000, ["nests too deeply"]),
+    ("deep.json", "[" * 100000 + "]" * 100000, ["nested deeper than MAX_DEPTH"]),
 ]
 
 
@@ -201,3 +201,44 @@ def test_strict_makes_an_unparseable_step_fatal(tmp_path, capsys):
     assert code == 1 and "unparseable-record" in out
     code, _, err = _run(capsys, "--strict", str(raw))
     assert code == 2 and err
+
+
+def test_folder_checks_every_episode_and_lists_the_rest(tmp_path, capsys):
+    """A folder of several trajectories: each is checked; an empty file fails and a note is skipped, with reasons (exit 1)."""
+    from causalcheck.lab.runner import run_suite
+
+    run_suite("mini", "planner", tmp_path / "run", seeds=(1,), limit=3, progress=False)
+    (tmp_path / "run" / "episodes" / "zz_empty.jsonl").write_text("")
+    (tmp_path / "run" / "notes.txt").write_text("my notes")
+    code, out, _ = _run(capsys, tmp_path / "run")
+    assert code == 1
+    checked = [line for line in out.splitlines() if line.startswith("== ")]
+    assert len(checked) == 3 and all(line.endswith("_s1.jsonl") for line in checked)
+    assert "failed  " in out and "zz_empty.jsonl: the file is empty" in out
+    assert "skipped " in out and "notes.txt: not a record file" in out
+    assert "folder summary: 3 checked (0 with problems), 1 could not be read, 1 skipped" in out
+    code, out, _ = _run(capsys, tmp_path / "run", "--json")
+    doc = json.loads(out)
+    assert doc["kind"] == "folder" and doc["summary"] == {"checked": 3, "with_problems": 0, "failed": 1, "skipped": 1}
+    statuses = sorted(i["status"] for i in doc["inputs"])
+    assert statuses == ["checked", "checked", "checked", "failed", "skipped"]
+    assert all(len(i["sha256"]) == 64 for i in doc["inputs"] if i["status"] == "checked")
+
+
+def test_steps_count_from_one_in_check(tmp_path, capsys):
+    """check numbers a trajectory's steps from 1, as lab score does (the file's own step fields count from 0)."""
+    from causalcheck.lab.runner import run_suite
+
+    run_suite("mini", "planner", tmp_path / "run", seeds=(1,), limit=1, progress=False)
+    path = next((tmp_path / "run" / "episodes").glob("*.jsonl"))
+    _code, out, _ = _run(capsys, path, "--json")
+    assert next(r["meta"]["step"] for r in json.loads(out)["reports"]) == 1
+
+
+def test_long_one_line_record_text_is_not_a_file_name():
+    """causalcheck.check(text) on a 5 000-character one-line record checks it (no OSError: File name too long)."""
+    import causalcheck as cc
+
+    record = dict(GOOD_RECORD, memory="x" * 5000)
+    report = cc.check(json.dumps(record))
+    assert report.ok

@@ -117,7 +117,7 @@ def test_runner_summary_reads_every_edge_spelling(planner_run: Path, tmp_path: P
 
 
 def test_step_numbering_is_one_decision() -> None:
-    """index is 0-based; label is the file's own; check shows the label, lab score the position from 1."""
+    """index is 0-based; label is the file's own; check and lab score both show the position from 1."""
     lines = [
         {"type": "header", "format": "causalcheck-trajectory/1"},
         {"type": "step", "step": 0, "record": {"action": "WAIT"}},
@@ -127,11 +127,11 @@ def test_step_numbering_is_one_decision() -> None:
     ep = episode_from_text("\n".join(json.dumps(x) for x in lines), source="t.jsonl")
     assert ep.kind == "trajectory"
     assert [(s.index, s.label) for s in ep.steps] == [(0, 0), (1, 1)]
-    assert [s.number(CHECK_NUMBERING) for s in ep.steps] == [0, 1]
+    assert [s.number(CHECK_NUMBERING) for s in ep.steps] == [1, 2]
     assert [s.number(SCORE_NUMBERING) for s in ep.steps] == [1, 2]
     assert isinstance(ep.steps[1].record, Unparsed) and "no JSON object" in ep.steps[1].record.reason
     raw_io = episode_from_text(json.dumps({"step": 7, "raw_output": '{"action": "WAIT"}'}))
-    assert raw_io.kind == "records" and raw_io.steps[0].number(CHECK_NUMBERING) == 7
+    assert raw_io.kind == "records" and raw_io.steps[0].label == 7 and raw_io.steps[0].number(CHECK_NUMBERING) == 1
     assert Step(index=3).number(CHECK_NUMBERING) == 4  # no label: the position from 1
 
 

@@ -262,3 +262,16 @@ def test_gml_rejects_garbage():
     """Malformed GML is an InputFormatError naming the source."""
     with pytest.raises(InputFormatError, match="not a GML graph"):
         parse_gml("graph [ node [ id 0 ] node [ id 0 ] ]", source="x.gml")
+
+
+def test_read_graph_refuses_a_fifo_instead_of_blocking(tmp_path):
+    """A FIFO given as a graph file is bad input (exit 2 material), not a read that blocks forever."""
+    import os
+
+    from causalcheck.errors import InputFormatError
+    from causalcheck.graphs import read_graph
+
+    fifo = tmp_path / "g.dot"
+    os.mkfifo(fifo)
+    with pytest.raises(InputFormatError, match="not a regular file"):
+        read_graph(fifo)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
 from causalcheck.errors import DSLSyntaxError
 from causalcheck.jsontext import (
+    MAX_CANDIDATES,
     candidates,
     controller_object,
     first_object,
@@ -63,3 +65,73 @@ def test_stream_decoder_values_offsets_and_errors() -> None:
     assert '":"' in info.value.expected and "^" in str(info.value)
     with pytest.raises(DSLSyntaxError, match="ends too early"):
         list(iter_json_values('{"a": [1, 2'))
+
+
+# --------------------------------------------------------------------------- bounded work (class 3)
+_N = 300_000
+HOSTILE = {
+    "unclosed fences": "```\n{" * (_N // 5),
+    "json fences": '```json\n{"a\n' * (_N // 10),
+    "unclosed think tags": "<think>" * (_N // 7) + '{"action": "WAIT"}',
+    "think and brace": "<think>{" * (_N // 8),
+    "open braces": "{" * _N,
+    "brace pairs": "{}" * (_N // 2),
+    "broken objects": "{x}" * (_N // 3),
+    "brace quotes": '{"' * (_N // 2),
+    "nested arrays": '{"a":[' * (_N // 6),
+    "nested flat arrays": ('{"a":[' + "1," * 20) * (_N // 46),
+    "blank lines": "\n" * _N + "{",
+}
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_text_costs_linear_decoding_work(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """300 KB of unclosed fences, think tags, braces or quotes: at most a fixed number of linear passes.
+
+    Every decode attempt is counted with the characters it may scan; the total stays within
+    a small multiple of the text length (it grew with the square of the length before).
+    """
+    from causalcheck import safejson
+    from causalcheck.errors import CausalCheckError
+    from causalcheck.parsing import parse_hypothesis, parse_record
+
+    text = HOSTILE[name]
+    scanned = [0]
+    real_loads, real_raw = safejson.loads, safejson.raw_decode
+
+    def loads(body: str, **kw: object) -> object:
+        scanned[0] += len(body)
+        return real_loads(body, **kw)  # type: ignore[arg-type]
+
+    def raw_decode(body: str, pos: int = 0, **kw: object) -> object:
+        scanned[0] += len(body) - pos
+        return real_raw(body, pos, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(safejson, "loads", loads)
+    monkeypatch.setattr(safejson, "raw_decode", raw_decode)
+    for fn in (parse_record, parse_hypothesis):
+        with contextlib.suppress(CausalCheckError):
+            fn(text)
+    controller_object(text)
+    first_object(text)
+    assert scanned[0] <= 150 * len(text), (name, scanned[0], len(text))
+    assert len(list(candidates(text))) <= MAX_CANDIDATES
+
+
+def test_think_tags_are_paired_like_the_non_greedy_pattern() -> None:
+    """The one-pass think stripper blanks exactly what ``<think>.*?</think>`` would, plus one unclosed tag."""
+    import re
+
+    from causalcheck.jsontext import strip_think
+
+    rng = __import__("random").Random(5)
+    pieces = ["<think>", "</think>", "<THINK>", "x", "{", "\n", " "]
+    for _ in range(300):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 14)))
+        expected = re.sub(r"<think>.*?</think>", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S | re.I)
+        m = re.search(r"<think>", expected, flags=re.I)
+        if m:
+            expected = expected[: m.start()] + " " * 7 + expected[m.end() :]
+        got, _ = strip_think(text)
+        assert got == expected and len(got) == len(text), text

@@ -30,7 +30,13 @@ def test_run_writes_trajectories_and_summary(tmp_path: Path) -> None:
     assert traj.summary["reactor_abs_error_true"] is not None
     row = summary["rows"][0]
     assert row["episodes"] == 6 and row["task_accuracy"] == 1.0
-    assert json.loads((out / "summary.json").read_text()) == summary
+    written = json.loads((out / "summary.json").read_text())
+    assert written["rows"] == summary["rows"]
+    prov = written["provenance"]
+    assert prov["tool"] == "causalcheck" and prov["command"] == "causalcheck lab run" and prov["started"]
+    assert sorted(Path(i["path"]).name for i in prov["inputs"]) == sorted(files)
+    assert all(len(i["sha256"]) == 64 for i in prov["inputs"])
+    assert "provenance" in json.loads((out / "run.json").read_text())
     assert "| mini | planner | 6 |" in (out / "summary.md").read_text()
 
 

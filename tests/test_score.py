@@ -185,25 +185,27 @@ def test_own_trajectories_are_discovered_and_scored(own_runs: Path) -> None:
 
 
 def test_rollups_are_deterministic_and_grouped(own_runs: Path) -> None:
-    """Per-graph and per-suite groups; same seed → identical intervals."""
+    """Per-graph and per-suite groups, split by agent and model; same seed → identical intervals."""
     a = score_paths([own_runs], resamples=300, seed=7)
     b = score_paths([own_runs], resamples=300, seed=7)
     assert a.by_suite == b.by_suite and a.by_graph == b.by_graph
-    assert [row["suite"] for row in a.by_suite] == ["mini"]
-    assert a.by_suite[0]["episodes"] == 7
+    assert [(row["suite"], row["agent"], row["model"]) for row in a.by_suite] == [("mini", "planner", ""), ("mini", "random", "")]
+    assert [row["episodes"] for row in a.by_suite] == [3, 4]
     assert sum(row["episodes"] for row in a.by_graph) == 7
-    mean = a.by_suite[0]["edge_f1"]["mean"]
-    assert mean == pytest.approx(sum(e.final["edge_f1"] for e in a.episodes) / 7)
+    planner = [e for e in a.episodes if e.agent == "planner"]
+    assert a.by_suite[0]["edge_f1"]["mean"] == pytest.approx(sum(e.final["edge_f1"] for e in planner) / 3)
+    assert {(r["suite"], r["agent"]) for r in a.by_step} == {("mini", "planner"), ("mini", "random")}
     assert rollup(a.episodes, "suite", resamples=300, seed=7) == a.by_suite
     with pytest.raises(Exception, match="'seed'"):
         rollup(a.episodes, "seed")
 
 
 def test_outputs_json_csv_markdown(own_runs: Path, tmp_path: Path) -> None:
-    """scores.json, episodes.csv, steps.csv and summary.md are written and consistent."""
+    """scores.json, episodes.csv, steps.csv, inputs.csv and summary.md are written and consistent."""
     report = score_paths([own_runs], resamples=50)
-    paths = write_outputs(report, tmp_path / "out")
-    assert sorted(p.name for p in paths) == ["episodes.csv", "scores.json", "steps.csv", "summary.md"]
+    paths, removed = write_outputs(report, tmp_path / "out")
+    assert sorted(p.name for p in paths) == ["episodes.csv", "inputs.csv", "scores.json", "steps.csv", "summary.md"]
+    assert removed == []
     data = json.loads((tmp_path / "out" / "scores.json").read_text())
     assert data["format"] == "causalcheck-scores/1" and len(data["episodes"]) == 7
     rows = list(csv.DictReader((tmp_path / "out" / "episodes.csv").read_text().splitlines()))
@@ -233,7 +235,7 @@ def test_cli_prints_markdown_without_out(sample_run: Path, capsys: pytest.Captur
     """Without --out the Markdown summary goes to stdout."""
     assert _cli(["score", str(sample_run), "--bootstrap", "0"]) == 0
     out = capsys.readouterr().out
-    assert "| 4nodes | 4nodes_0_53calls | 1 |" in out
+    assert "| 4nodes | react_simple-mem | gpt-5-mini | 4nodes_0_53calls | 1 |" in out
 
 
 def test_lab_score_through_the_main_cli(sample_run: Path, tmp_path: Path) -> None:
@@ -266,11 +268,68 @@ def test_raw_output_with_think_block_and_fence(sample_run: Path, tmp_path: Path)
 def test_step_curves_carry_finished_episodes_forward(own_runs: Path) -> None:
     """Per-step means: step 1 counts every episode; the last step averages every episode's final values."""
     report = score_paths([own_runs], resamples=0)
-    rows = [r for r in report.by_step if r["suite"] == "mini"]
-    assert rows[0]["step"] == 1 and rows[0]["running"] == 7
+    rows = [r for r in report.by_step if r["suite"] == "mini" and r["agent"] == "random"]
+    assert rows[0]["step"] == 1 and rows[0]["running"] == 4
     assert [r["step"] for r in rows] == list(range(1, len(rows) + 1))
     assert rows[-1]["running"] >= 1
-    finals = [e.steps[-1].edge.f1 for e in report.episodes]
+    finals = [e.steps[-1].edge.f1 for e in report.episodes if e.agent == "random"]
     assert rows[-1]["edge_f1"] == pytest.approx(sum(finals) / len(finals))
     assert all(r["imec_size"] >= 1 for r in rows)
     assert "## Per step" in summary_markdown(report)
+
+
+def test_partial_input_is_never_silent(own_runs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Empty, non-UTF-8 and header-less files fail (exit 1), a copy counts once, removed steps warn; all in the manifest."""
+    run = tmp_path / "run"
+    shutil.copytree(own_runs / "planner", run)
+    eps = run / "episodes"
+    names = sorted(p.name for p in eps.glob("*.jsonl"))
+    shutil.copy(eps / names[0], eps / "zz_copy.jsonl")
+    (eps / "empty.jsonl").write_text("")
+    (eps / "latin1.jsonl").write_bytes(b"\xff\xfe not utf-8\n")
+    lines = (eps / names[1]).read_text().splitlines()
+    (eps / "headless.jsonl").write_text("\n".join(lines[1:]) + "\n")
+    del lines[2]  # a step line removed
+    (eps / names[1]).write_text("\n".join(lines) + "\n")
+    (run / "notes.json").write_text('{"note": 1}')
+    out = tmp_path / "scores"
+    assert _cli(["score", str(run), "--out", str(out), "--bootstrap", "0"]) == 1
+    err = capsys.readouterr().err
+    for needle in ("not scored: " + str(eps / "empty.jsonl"), "latin1.jsonl: not UTF-8", "headless.jsonl: a trajectory without its header",
+                   "duplicate: " + str(eps / "zz_copy.jsonl"), "skipped: " + str(run / "notes.json"), "step lines were removed"):
+        assert needle in err, (needle, err)
+    data = json.loads((out / "scores.json").read_text())
+    status = {Path(i["path"]).name: i["status"] for i in data["provenance"]["inputs"]}
+    assert status == {**{n: "scored" for n in names}, "zz_copy.jsonl": "duplicate", "empty.jsonl": "failed",
+                      "latin1.jsonl": "failed", "headless.jsonl": "failed", "notes.json": "skipped"}
+    assert len(data["episodes"]) == len(names)  # the copy is counted once
+    assert all(len(i["sha256"]) == 64 for i in data["provenance"]["inputs"] if i["status"] in ("scored", "duplicate"))
+    assert data["provenance"]["command"] == "causalcheck lab score" and data["provenance"]["version"]
+    removed = next(e for e in data["episodes"] if e["source"].endswith(names[1]))
+    assert any("step lines were removed" in w for w in removed["warnings"])
+    manifest = list(csv.DictReader((out / "inputs.csv").read_text().splitlines()))
+    assert len(manifest) == len(status)
+
+
+def test_official_steps_removed_are_a_warning(sample_run: Path, tmp_path: Path) -> None:
+    """An official raw_io.jsonl with a step taken out scores with a warning naming the gap and the count mismatch."""
+    from causalcheck.episodes import read_json_values as stream
+
+    folder = tmp_path / "exp" / "seed_1"
+    shutil.copytree(sample_run, folder)
+    items = stream(folder / "raw_io.jsonl")
+    del items[3]
+    (folder / "raw_io.jsonl").write_text("\n".join(json.dumps(i, indent=2) for i in items), encoding="utf-8")
+    ep = load_run_folder(folder)
+    assert any("step=5, expected 4" in w for w in ep.warnings)
+    assert any("13 steps but the tracking file has 14" in w for w in ep.warnings)
+
+
+def test_rescoring_with_fewer_formats_removes_stale_results(own_runs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A second scoring into the same --out with --format md deletes the older JSON and CSVs and says so."""
+    out = tmp_path / "o"
+    assert _cli(["score", str(own_runs), "--out", str(out), "--bootstrap", "0"]) == 0
+    assert _cli(["score", str(own_runs), "--out", str(out), "--bootstrap", "0", "--format", "md"]) == 0
+    err = capsys.readouterr().err
+    assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == ["summary.md"]
+    assert "removed" in err and "scores.json" in err and "episodes.csv" in err

@@ -72,8 +72,9 @@ def test_graph_pairs_shrink_to_one_edit_on_one_edge() -> None:
 
 
 def test_names_shrink_to_short_simple_names() -> None:
-    """A minimal case-variant pair of names is one letter each."""
-    names = find(cs.name_lists(min_size=2), lambda ns: any(a != b and a.lower() == b.lower() for a in ns for b in ns), settings=QUIET)
+    """A minimal case-variant pair of generated names is one letter each (the awkward-name pool aside)."""
+    fresh = settings(settings.get_profile("default"), database=None, max_examples=2000, derandomize=True)
+    names = find(cs.name_lists(min_size=2, awkward=False), lambda ns: any(a != b and a.lower() == b.lower() for a in ns for b in ns), settings=fresh)
     assert len(names) == 2 and all(len(n) == 1 for n in names) and names[0].lower() == names[1].lower()
 
 
@@ -115,9 +116,9 @@ def test_frequency_aliases_include_generated_spellings() -> None:
     assert alias not in cs.FREQUENCY_SPELLINGS
 
 
-@pytest.mark.xfail(strict=True, reason="core/explain/segment.py: _OPENER.match(text, lo, hi) with a '^' pattern only matches at the text start, so 'If A, B.' is not cut after the first sentence (reported to the lead)")
 def test_a_conditional_sentence_is_segmented_anywhere_in_an_answer() -> None:
-    """'If A, B.' gives a CONDITION edge also when it is not the answer's first sentence."""
+    """'If A, B.' gives a CONDITION edge also when it is not the answer's first sentence (a '^' in the opener
+    pattern used to anchor it at the start of the whole answer)."""
     from causalcheck.explain.relations import OfflineParser
     from causalcheck.explain.rst import project_to_graph
 
@@ -126,14 +127,11 @@ def test_a_conditional_sentence_is_segmented_anywhere_in_an_answer() -> None:
     assert [e.relation_type for e in edges] == ["CONDITION"]
 
 
-@pytest.mark.xfail(strict=True, reason="core/graphs/io.py: read_graph('') treats the empty text as the path '.' and raises IsADirectoryError (found by check_parser_total; reported to the lead)")
-def test_read_graph_of_empty_text_raises_our_error() -> None:
-    """read_graph('') raises a CausalCheckError, not an OSError."""
-    from causalcheck.errors import CausalCheckError
-    from causalcheck.graphs import read_graph
+def test_read_graph_of_empty_text_is_the_empty_graph() -> None:
+    """read_graph('') reads the empty text as the empty graph (it used to open the path '.' and raise IsADirectoryError)."""
+    from causalcheck.graphs import Graph, read_graph
 
-    with pytest.raises(CausalCheckError):
-        read_graph("", format="text")
+    assert read_graph("", format="text") == Graph((), ()) == read_graph("  \n")
 
 
 def test_step_record_drift_names_are_validated() -> None:

@@ -70,7 +70,7 @@ def test_lab_trajectory_format(tmp_path):
     ]
     path.write_text("\n".join(json.dumps(r) for r in rows))
     recs = load_records(path)
-    assert [r.step for r in recs] == [0, 1]
+    assert [r.step for r in recs] == [1, 2]  # every output counts steps from 1 (the file's step fields from 0)
     assert recs[0].action.name == "TALK" and recs[1].warnings
 
 
@@ -132,7 +132,7 @@ def test_lab_run_folder(tmp_path):
     episodes.mkdir()
     line = json.dumps({"type": "step", "step": 0, "record": REC})
     (episodes / "000_a.jsonl").write_text(line + "\n")
-    assert [r.step for r in load_records(tmp_path)] == [0]
+    assert [r.step for r in load_records(tmp_path)] == [1]
     (episodes / "001_b.jsonl").write_text(line + "\n")
     with pytest.raises(InputFormatError, match="2 episode trajectories"):
         load_records(tmp_path)

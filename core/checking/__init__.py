@@ -18,6 +18,7 @@ in, stages, results out, command line last:
   against its own evidence), :mod:`~causalcheck.checking.trajectory` (findings across
   steps), :mod:`~causalcheck.checking.examples` (the bundled examples);
 * :mod:`~causalcheck.checking.api` — :func:`check`, the front door that dispatches on the input;
+* :mod:`~causalcheck.checking.folder` — :func:`check_folder`, every checkable file of a folder;
 * results out — :mod:`~causalcheck.checking.report` (text lines, the ``--json`` payload) and
   :mod:`~causalcheck.checking.codes` (the finding-code registry);
 * :mod:`~causalcheck.checking.cli` — ``causalcheck check PATH``.
@@ -41,7 +42,9 @@ _EXPORTS: dict[str, str] = {
     "FINDING_CODES": "causalcheck.checking.codes",
     "FindingCode": "causalcheck.checking.codes",
     "check": "causalcheck.checking.api",
+    "FolderCheck": "causalcheck.checking.folder",
     "check_episode": "causalcheck.checking.trajectory",
+    "check_folder": "causalcheck.checking.folder",
     "check_hypothesis": "causalcheck.checking.hypothesis",
     "check_record": "causalcheck.checking.hypothesis",
     "check_trajectory": "causalcheck.checking.trajectory",
@@ -76,6 +79,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.checking.codes import FindingCode as FindingCode
     from causalcheck.checking.examples import example_names as example_names
     from causalcheck.checking.examples import example_path as example_path
+    from causalcheck.checking.folder import FolderCheck as FolderCheck
+    from causalcheck.checking.folder import check_folder as check_folder
     from causalcheck.checking.hypothesis import check_hypothesis as check_hypothesis
     from causalcheck.checking.hypothesis import check_record as check_record
     from causalcheck.checking.inputs import load_checkable as load_checkable

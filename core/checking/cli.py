@@ -2,10 +2,12 @@
 
 PATH is a record JSON (with or without prose/code fences around it), a plain-text
 hypothesis, a JSONL of records, a causalcheck lab trajectory, an official CausaLab
-``raw_io.jsonl`` or run folder, or ``example:<name>`` for a bundled example
-(``--list-examples``).  Exit codes: 0 = no problems, 1 = problems found (an ``error`` or
-``warning`` diagnostic), 2 = the input could not be read or parsed (the message names
-file:line:column, the expected tokens and shows a caret).
+``raw_io.jsonl`` or run folder, any folder (every checkable file and run folder in it is
+checked; what is not checked is listed with the reason), or ``example:<name>`` for a
+bundled example (``--list-examples``).  Exit codes: 0 = no problems, 1 = problems found
+(an ``error`` or ``warning`` diagnostic; in a folder also: a file could not be read), 2 =
+the input could not be read or parsed (the message names file:line:column, the expected
+tokens and shows a caret; a folder with nothing checkable).
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ def _reference(path: str | None) -> list[tuple[str, str]]:
     from causalcheck.episodes import read_text
     from causalcheck.parsing import parse_hypothesis
 
-    h = parse_hypothesis(read_text(path), source=path)
+    h = parse_hypothesis(read_text(path), source=f"--reference {path}")
     if not h.graph.edges:
         from causalcheck.errors import InputFormatError
 
@@ -90,10 +92,36 @@ def _emit(lines: Sequence[tuple[str, str | None]]) -> None:
         sys.stdout.write("".join(text + "\n" for text, _ in lines))
 
 
+def _folder_lines(result: Any, verbose: bool) -> list[tuple[str, str | None]]:
+    from causalcheck.checking.report import render_text
+
+    lines: list[tuple[str, str | None]] = [(f"{result.folder}: {len(result.units)} input(s)", "bold")]
+    for unit in result.checked:
+        lines.append(("", None))
+        lines.append((f"== {unit.path}", "bold"))
+        lines.extend(render_text(unit.reports, unit.path, unit.trajectory, verbose))
+    for unit in result.failed:
+        lines.append((f"failed  {unit.path}: {unit.reason}", "bold red"))
+    for unit in result.skipped:
+        lines.append((f"skipped {unit.path}: {unit.reason}", "dim"))
+    problems = sum(1 for u in result.checked if u.problems)
+    lines.append(
+        (
+            f"folder summary: {len(result.checked)} checked ({problems} with problems), "
+            f"{len(result.failed)} could not be read, {len(result.skipped)} skipped",
+            "bold",
+        )
+    )
+    return lines
+
+
 def handle(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code (errors propagate to :func:`causalcheck.cli.main`)."""
+    from pathlib import Path
+
     from causalcheck.checking.api import check
     from causalcheck.checking.examples import example_names
+    from causalcheck.checking.folder import check_folder
     from causalcheck.checking.report import render_text, report_payload
     from causalcheck.errors import InputFormatError
 
@@ -103,20 +131,72 @@ def handle(args: argparse.Namespace) -> int:
         return 0
     if not args.path:
         raise InputFormatError("PATH is required (a file, a run folder or example:<name>; see --list-examples)")
-    if not args.tolerance >= 0:
-        raise InputFormatError(f"--tolerance={args.tolerance!r} must be a number >= 0")
+    if not args.tolerance >= 0 or args.tolerance == float("inf"):
+        raise InputFormatError(f"--tolerance={args.tolerance!r} must be a finite number >= 0")
     nodes = [n.strip() for n in args.nodes.split(",") if n.strip()] if args.nodes else None
-    result = check(
-        args.path, reference=_reference(args.reference), tolerance=args.tolerance, nodes=nodes, strict=args.strict
-    )
+    reference = _reference(args.reference)
+    options = {"reference": reference, "tolerance": args.tolerance, "nodes": nodes, "strict": args.strict}
+    target = args.path
+    if not args.path.startswith("example:") and Path(args.path).is_dir():
+        folder = check_folder(args.path, **options)
+        single = folder.checked[0] if len(folder.units) == 1 and folder.checked else None
+        if not folder.checked:
+            reasons = "; ".join(f"{Path(u.path).name}: {u.reason}" for u in folder.units[:5]) or "the folder is empty"
+            raise InputFormatError(
+                f"directory={args.path!r} holds nothing to check: looked for *.json and *.jsonl record files, "
+                f"lab trajectories and run folders (raw_io.jsonl, *_tracking*.jsonl) ({reasons})"
+            )
+        if single is None:
+            manifest = [u.manifest() for u in folder.units]
+            if args.json:
+                payload = {
+                    "source": args.path,
+                    "kind": "folder",
+                    "ok": not folder.failed and all(u.problems == 0 for u in folder.checked),
+                    "summary": {
+                        "checked": len(folder.checked),
+                        "with_problems": sum(1 for u in folder.checked if u.problems),
+                        "failed": len(folder.failed),
+                        "skipped": len(folder.skipped),
+                    },
+                    "inputs": manifest,
+                    "results": [
+                        report_payload(u.reports or [], u.path, u.trajectory) for u in folder.checked
+                    ],
+                }
+                sys.stdout.write(json.dumps(payload, indent=2, sort_keys=False, default=str) + "\n")
+            else:
+                _emit(_folder_lines(folder, args.verbose))
+            return 1 if folder.failed or any(u.problems for u in folder.checked) else 0
+        target = single.path
+    result = check(target, **options)
     trajectory = isinstance(result, list)
     reports = result if isinstance(result, list) else [result]
     if args.json:
         payload = report_payload(reports, args.path, trajectory)
+        facts = _input_facts(target)
+        if facts is not None:
+            payload["inputs"] = [facts]
         sys.stdout.write(json.dumps(payload, indent=2, sort_keys=False, default=str) + "\n")
     else:
         _emit(render_text(reports, args.path, trajectory, args.verbose))
     return 1 if any(not r.ok for r in reports) else 0
+
+
+def _input_facts(target: str) -> dict[str, Any] | None:
+    """The manifest entry of the file checked (``None`` for text given inline)."""
+    from pathlib import Path
+
+    from causalcheck.checking.examples import example_path
+    from causalcheck.episodes import find_record_file
+    from causalcheck.files import sha256_file
+
+    p = example_path(target.split(":", 1)[1]) if target.startswith("example:") else Path(target)
+    if p.is_dir():
+        p = find_record_file(p)
+    if not p.is_file():
+        return None
+    return {"path": str(p), "status": "checked", "sha256": sha256_file(p), "bytes": p.stat().st_size}
 
 
 def run(argv: Sequence[str]) -> int:

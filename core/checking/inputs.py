@@ -43,6 +43,19 @@ def _from_text(
         raise exc from None
 
 
+def _is_existing_path(text: str) -> bool:
+    """True when *text* names an existing file or folder (never for record text: a long
+    one-line record is not a file name, and the OS may refuse it as one)."""
+    import os
+
+    if "\n" in text or len(text) >= 4096 or text.lstrip().startswith(("{", "[")):
+        return False
+    try:
+        return os.path.exists(text)
+    except (OSError, ValueError):  # a name too long for the file system, a NUL byte
+        return False
+
+
 def load_checkable(obj: Any, *, strict: bool = False) -> Checkable:
     """Resolve *obj* (path, ``example:<name>``, text, dict) to records or a hypothesis, and a label.
 
@@ -53,7 +66,7 @@ def load_checkable(obj: Any, *, strict: bool = False) -> Checkable:
     if isinstance(obj, str) and obj.startswith("example:"):
         label = obj
         obj = example_path(obj.split(":", 1)[1])
-    if isinstance(obj, Path) or (isinstance(obj, str) and "\n" not in obj and len(obj) < 4096 and Path(obj).exists()):
+    if isinstance(obj, Path) or (isinstance(obj, str) and _is_existing_path(obj)):
         p = Path(obj)
         if p.is_dir():
             p = find_record_file(p)

@@ -39,10 +39,13 @@ helpers :func:`read_json_values` / :func:`causalcheck.jsontext.iter_json_values`
 from __future__ import annotations
 
 from causalcheck.episodes.config import check_config, golden_entries, true_target_frequency
-from causalcheck.episodes.files import find_record_file, read_json_values, read_text
+from causalcheck.episodes.files import find_record_file, read_input, read_json_values, read_text
 from causalcheck.episodes.loading import (
+    OWN_OUTPUTS,
+    Discovered,
     DiscoveredKind,
     discover_episodes,
+    discover_inputs,
     episode_from_text,
     load_episode,
     load_records,
@@ -55,13 +58,14 @@ from causalcheck.episodes.model import (
     SCORE_NUMBERING,
     Episode,
     EpisodeKind,
+    InputFile,
     Numbering,
     ShownState,
     Step,
     Unparsed,
     nonempty_hypothesis,
 )
-from causalcheck.episodes.official import load_run_folder
+from causalcheck.episodes.official import is_run_folder, load_run_folder
 from causalcheck.episodes.reading import RecordReader
 from causalcheck.episodes.trajectory import (
     Trajectory,
@@ -72,10 +76,13 @@ from causalcheck.episodes.trajectory import (
 
 __all__ = [
     "CHECK_NUMBERING",
+    "OWN_OUTPUTS",
     "SCORE_NUMBERING",
+    "Discovered",
     "DiscoveredKind",
     "Episode",
     "EpisodeKind",
+    "InputFile",
     "Numbering",
     "RecordReader",
     "ShownState",
@@ -84,15 +91,18 @@ __all__ = [
     "Unparsed",
     "check_config",
     "discover_episodes",
+    "discover_inputs",
     "episode_from_text",
     "find_record_file",
     "golden_entries",
+    "is_run_folder",
     "load_episode",
     "load_records",
     "load_run_folder",
     "nonempty_hypothesis",
     "numbered_record",
     "read_episode",
+    "read_input",
     "read_json_values",
     "read_text",
     "read_trajectory",

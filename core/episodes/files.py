@@ -5,33 +5,50 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from causalcheck.episodes.model import InputFile
 from causalcheck.errors import InputFormatError
 from causalcheck.jsontext import iter_json_values
 
-__all__ = ["find_record_file", "read_json_values", "read_text"]
+__all__ = ["decode_text", "find_record_file", "read_input", "read_json_values", "read_json_values_input", "read_text"]
 
 
 def read_text(path: str | Path) -> str:
-    """The UTF-8 text of *path* (a BOM is dropped), with messages for missing, binary and undecodable files."""
+    """The UTF-8 text of the user's file *path* (a BOM is dropped), through :func:`causalcheck.files.read_input_text`.
+
+    Only regular files are read (a FIFO or ``/dev/zero`` would block or never end) and at
+    most :data:`causalcheck.files.DEFAULT_MAX_INPUT_BYTES`; missing, binary, undecodable
+    and unreadable files raise :class:`~causalcheck.errors.InputFormatError` naming the path.
+    """
+    from causalcheck.files import read_input_text
+
     p = Path(path)
-    if not p.exists():
-        raise InputFormatError(f"path={str(p)!r} does not exist")
     if p.is_dir():
         raise InputFormatError(f"path={str(p)!r} is a directory, expected a file")
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise InputFormatError(f"path={str(p)!r} cannot be read: {exc.strerror or exc}") from None
+    return read_input_text(p, what="input")
+
+
+def read_input(path: str | Path) -> tuple[str, InputFile]:
+    """:func:`read_text` of *path* and its manifest entry (path, SHA-256 and size of the bytes read)."""
+    from causalcheck.files import read_input_bytes, sha256_bytes
+
+    p = Path(path)
+    if p.is_dir():
+        raise InputFormatError(f"path={str(p)!r} is a directory, expected a file")
+    data = read_input_bytes(p, what="input")
+    return decode_text(data, p), InputFile(str(p), sha256_bytes(data), len(data))
+
+
+def decode_text(data: bytes, path: str | Path) -> str:
+    """UTF-8 text of a file's bytes (a BOM is dropped); binary or non-UTF-8 bytes are refused naming *path*."""
     if b"\x00" in data[:8192]:
-        raise InputFormatError(f"path={str(p)!r} looks binary (it contains NUL bytes); expected JSON or text")
+        raise InputFormatError(f"input path={str(path)!r} looks binary (it contains NUL bytes); expected JSON or text")
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputFormatError(
-            f"path={str(p)!r} is not UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start}); "
+            f"input path={str(path)!r} is not UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start}); "
             "expected JSON or text"
         ) from None
-    return text
 
 
 def read_json_values(path: str | Path) -> list[Any]:
@@ -43,6 +60,12 @@ def read_json_values(path: str | Path) -> list[Any]:
     be read.
     """
     return list(iter_json_values(read_text(path), source=str(path)))
+
+
+def read_json_values_input(path: str | Path) -> tuple[list[Any], InputFile]:
+    """:func:`read_json_values` and the file's manifest entry."""
+    text, info = read_input(path)
+    return list(iter_json_values(text, source=str(path))), info
 
 
 _DIR_PATTERNS = ("raw_io.jsonl", "*_tracking_simple.jsonl", "*_tracking.jsonl", "*.jsonl", "*.json")
@@ -69,7 +92,8 @@ def find_record_file(folder: str | Path) -> Path:
         shown = ", ".join(e.name for e in episodes[:3])
         raise InputFormatError(
             f"directory={str(d)!r} is a lab run with {len(episodes)} episode trajectories ({shown}, ...); "
-            "check one of them (episodes/<file>.jsonl), or score the whole run with 'causalcheck lab score'"
+            "read one of them (episodes/<file>.jsonl); 'causalcheck check DIR' (causalcheck.checking.check_folder) "
+            "checks every one and 'causalcheck lab score' scores the whole run"
         )
     raise InputFormatError(
         f"directory={str(d)!r} holds no records: looked for {', '.join(_DIR_PATTERNS)} "

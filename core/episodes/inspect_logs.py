@@ -22,14 +22,17 @@ True
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from causalcheck.episodes.model import Episode
+from causalcheck.episodes.model import Episode, InputFile
 from causalcheck.episodes.trajectory import Trajectory, trajectory_episode
 from causalcheck.errors import InputFormatError
+from causalcheck.files import sha256_bytes
 from causalcheck.inspect_logs import is_inspect_log, log_samples
 
 __all__ = [
@@ -63,7 +66,11 @@ def sample_episode(metadata: Mapping[str, Any], source: str) -> Episode:
     traj = sample_trajectory(metadata)
     if traj is None:
         raise InputFormatError(f"{source}: the sample holds no causalcheck trajectory (metadata {TRAJECTORY_KEY!r}); was it run by causalcheck/lab?")
-    return trajectory_episode(traj, source=source)
+    ep = trajectory_episode(traj, source=source)
+    # the sample's own content identifies it (its log file holds every sample): a copy of the
+    # same sample is a duplicate, two samples of one log are not
+    text = json.dumps(metadata[TRAJECTORY_KEY], sort_keys=True, ensure_ascii=False, default=str).encode("utf-8")
+    return dataclasses.replace(ep, inputs=(InputFile(source, sha256_bytes(text), len(text)),))
 
 
 def inspect_episode_refs(path: str | Path) -> list[Path]:

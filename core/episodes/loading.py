@@ -13,7 +13,9 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
@@ -35,8 +37,11 @@ from causalcheck.errors import CausalCheckError, InputFormatError
 from causalcheck.records import StepRecord
 
 __all__ = [
+    "OWN_OUTPUTS",
+    "Discovered",
     "DiscoveredKind",
     "discover_episodes",
+    "discover_inputs",
     "episode_from_text",
     "load_episode",
     "load_records",
@@ -119,15 +124,112 @@ def load_records(path: str | Path, *, strict: bool = False) -> list[StepRecord |
 
 
 # --------------------------------------------------------------------------- scoring inputs
-def _is_trajectory_file(path: Path) -> bool:
-    if path.name == "raw_io.jsonl" or "_tracking" in path.name:
-        return False
+#: Files causalcheck itself writes into run and result folders: never episodes, never listed.
+OWN_OUTPUTS = frozenset(
+    {"run.json", "summary.json", "summary.md", "scores.json", "episodes.csv", "steps.csv", "inputs.csv", ".causalcheck.lock"}
+)
+#: Bytes of a ``*.jsonl`` file's first line read to tell a trajectory from other JSON lines.
+FIRST_LINE_BYTES = 1 << 20
+
+
+@dataclass(frozen=True)
+class Discovered:
+    """One input found under the paths given: an episode to load, or a file that is not one.
+
+    ``kind``: ``"official"`` (a seed folder), ``"trajectory"`` (one of our trajectory files),
+    ``"inspect"`` (a lab sample of an inspect_ai log, ``<log>#<sample id>@<epoch>``), ``"missing"`` (a path that does not exist), ``"failed"`` (a file that should be an
+    episode but cannot be: empty, unreadable, not UTF-8, a trajectory without its header —
+    ``reason`` says which), ``"skipped"`` (a JSON file that is not an episode, with the reason).
+    """
+
+    kind: Literal["official", "trajectory", "inspect", "missing", "failed", "skipped"]
+    path: Path
+    reason: str = ""
+
+
+def _classify_jsonl(path: Path) -> Discovered:
+    """Trajectory, failed or skipped: judged from the first line of a ``*.jsonl`` file."""
+    import json
+    import stat
+
     try:
-        with path.open(encoding="utf-8") as fh:
-            first = fh.readline(1 << 20)
-    except (OSError, UnicodeDecodeError):
-        return False
-    return '"header"' in first and '"type"' in first
+        st = path.stat()
+        if not stat.S_ISREG(st.st_mode):
+            return Discovered("failed", path, "not a regular file (a pipe, device or socket); only files are read")
+        if st.st_size == 0:
+            return Discovered("failed", path, "the file is empty (an episode file holds a header, steps and a summary)")
+        with path.open("rb") as fh:
+            first_raw = fh.readline(FIRST_LINE_BYTES)
+    except OSError as exc:
+        return Discovered("failed", path, f"cannot be read: {exc.strerror or exc}")
+    try:
+        first = first_raw.decode("utf-8-sig").strip()
+    except UnicodeDecodeError as exc:
+        return Discovered("failed", path, f"not UTF-8 text (byte {first_raw[exc.start]:#04x} at offset {exc.start})")
+    if not first:
+        return Discovered("failed", path, "the first line is empty (an episode file starts with its header line)")
+    if '"header"' in first and '"type"' in first:
+        return Discovered("trajectory", path)
+    try:
+        value = json.loads(first)
+    except (ValueError, RecursionError):
+        if first.startswith("{") and ('"type"' in first or len(first_raw) >= FIRST_LINE_BYTES):
+            return Discovered("trajectory", path)  # a long or damaged line: the reader names the problem
+        return Discovered("failed", path, f"the first line is not JSON: {first[:60]!r}")
+    if isinstance(value, dict) and value.get("type") in ("step", "summary"):
+        return Discovered("failed", path, "a trajectory without its header line (the first line is a step or summary)")
+    shown = sorted(map(str, value))[:5] if isinstance(value, dict) else type(value).__name__
+    return Discovered("skipped", path, f"not a causalcheck trajectory (first line holds {shown!r})")
+
+
+def discover_inputs(paths: Sequence[str | Path]) -> Iterator[Discovered]:
+    """Every input under *paths*, in sorted order: episodes, and the files that are not (with why).
+
+    Seed folders are found at any depth (their files belong to them); ``*.jsonl`` files
+    are judged from their first line (:class:`Discovered`); other ``*.json`` files are
+    ``skipped``; causalcheck's own outputs (:data:`OWN_OUTPUTS`, temporary files) and files
+    of other types are not listed.  A path given directly is always an episode (or missing).
+    """
+    for raw in paths:
+        p = Path(raw)
+        if not p.exists():
+            yield Discovered("missing", p, f"path={str(p)!r} does not exist")
+            continue
+        if not p.is_dir():
+            if is_inspect_log(p):
+                yield from (Discovered("inspect", ref) for ref in inspect_episode_refs(p))
+            elif p.name == "raw_io.jsonl":
+                yield Discovered("official", p.parent)
+            else:
+                yield Discovered("trajectory", p)
+            continue
+        if is_run_folder(p):
+            yield Discovered("official", p)
+            continue
+        found: list[Discovered] = []
+        for top, dirs, names in os.walk(p):  # one listing per folder (rglob + globs listed each several times)
+            here = Path(top)
+            dirs.sort()
+            keep: list[str] = []
+            for d in dirs:
+                sub = here / d
+                if is_run_folder(sub):
+                    found.append(Discovered("official", sub))
+                else:
+                    keep.append(d)
+            dirs[:] = keep  # a seed folder's files belong to it: not walked
+            for name in names:
+                if name in OWN_OUTPUTS or name.startswith("."):
+                    continue
+                sub = here / name
+                if name.endswith(".jsonl"):
+                    found.append(_classify_jsonl(sub))
+                elif name.endswith((".eval", ".json")) and is_inspect_log(sub):
+                    found.extend(Discovered("inspect", ref) for ref in inspect_episode_refs(sub))
+                elif name.endswith(".json"):
+                    found.append(Discovered("skipped", sub, "not an episode (episodes are *.jsonl trajectories and seed folders)"))
+        found.sort(key=lambda d: d.path.parts)  # the order of sorted(rglob): path components compared
+        yield from found
 
 
 def discover_episodes(paths: Sequence[str | Path]) -> Iterator[tuple[DiscoveredKind, Path]]:
@@ -136,31 +238,12 @@ def discover_episodes(paths: Sequence[str | Path]) -> Iterator[tuple[DiscoveredK
     ``kind`` is ``"official"`` (a seed folder, found at any depth), ``"trajectory"`` (a
     ``*.jsonl`` file whose first line is a trajectory header, or any file named directly),
     ``"inspect"`` (a lab sample of an inspect log, ``<log>#<sample id>@<epoch>``) or
-    ``"missing"`` (a path that does not exist: reported, not fatal).
+    ``"missing"`` (a path that does not exist: reported, not fatal).  The files that are not
+    episodes are listed by :func:`discover_inputs`.
     """
-    for raw in paths:
-        p = Path(raw)
-        if not p.exists():
-            yield "missing", p
-            continue
-        if p.is_file() and is_inspect_log(p):
-            yield from (("inspect", ref) for ref in inspect_episode_refs(p))
-            continue
-        if p.is_file():
-            yield ("official", p.parent) if p.name == "raw_io.jsonl" else ("trajectory", p)
-            continue
-        if is_run_folder(p):
-            yield "official", p
-            continue
-        found: list[tuple[DiscoveredKind, Path]] = []
-        for sub in sorted(p.rglob("*")):
-            if sub.is_dir() and is_run_folder(sub):
-                found.append(("official", sub))
-            elif sub.is_file() and sub.suffix == ".jsonl" and _is_trajectory_file(sub):
-                found.append(("trajectory", sub))
-            elif is_inspect_log(sub):
-                found.extend(("inspect", ref) for ref in inspect_episode_refs(sub))
-        yield from found
+    for d in discover_inputs(paths):
+        if d.kind in ("official", "trajectory", "inspect", "missing"):
+            yield d.kind, d.path
 
 
 def load_episode(kind: DiscoveredKind, path: Path) -> Episode:

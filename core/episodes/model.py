@@ -15,17 +15,19 @@ episode of ``kind="records"``: steps only, no config.
 **Step numbering.**  A step has two numbers, kept apart on purpose:
 
 * :attr:`Step.index` — its 0-based position in the episode (the only number code relies on);
-* :attr:`Step.label` — what the file called the step (``raw_io`` counts from 1, our
-  trajectories from 0, JSONL records may have none: ``None``).
+* :attr:`Step.label` — what the file called the step (``raw_io`` counts from 1, the
+  trajectory format's own ``step`` field from 0, JSONL records may have none: ``None``).
 
-:meth:`Step.number` turns them into the number people see.  Two constants say which style
-each command prints: :data:`CHECK_NUMBERING` (``causalcheck check`` shows the file's own
-label) and :data:`SCORE_NUMBERING` (``lab score`` and the audit count from 1).  Making the
-commands agree is a one-line change of one of those constants.
+:meth:`Step.number` turns them into the number people see.  Every output counts steps from
+1 — the official ``raw_io`` numbering and ``lab score``'s: the two constants
+:data:`CHECK_NUMBERING` (``causalcheck check``) and :data:`SCORE_NUMBERING` (``lab score`` and
+the audit) are both ``"position"``, the single switch for that convention.  The trajectory
+files keep their own 0-based ``step`` field (that is their format); a reader that finds
+labels with gaps warns (steps were removed) instead of renumbering silently.
 
 >>> s = Step(index=0, label=0)
 >>> s.number(CHECK_NUMBERING), s.number(SCORE_NUMBERING)
-(0, 1)
+(1, 1)
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ __all__ = [
     "SCORE_NUMBERING",
     "Episode",
     "EpisodeKind",
+    "InputFile",
     "Numbering",
     "ShownState",
     "Step",
@@ -54,13 +57,25 @@ __all__ = [
 Numbering = Literal["file", "position"]
 
 #: The step numbers ``causalcheck check`` prints (and ``StepRecord.step`` of :func:`~causalcheck.episodes.load_records`).
-CHECK_NUMBERING: Numbering = "file"
+CHECK_NUMBERING: Numbering = "position"
 #: The step numbers ``causalcheck lab score`` and the evidence audit print.
 SCORE_NUMBERING: Numbering = "position"
 
 #: ``"official"`` — a CausaLab seed folder; ``"trajectory"`` — one of our lab trajectories;
 #: ``"records"`` — records without an environment (a record file, JSONL, ``raw_io.jsonl``, ...).
 EpisodeKind = Literal["official", "trajectory", "records"]
+
+
+@dataclass(frozen=True)
+class InputFile:
+    """One file read to build an episode: its path, SHA-256 and size (the manifest's entries)."""
+
+    path: str
+    sha256: str
+    bytes: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"path": self.path, "sha256": self.sha256, "bytes": self.bytes}
 
 
 @dataclass(frozen=True)
@@ -159,6 +174,9 @@ class Episode:
     ``interventions_used`` as far as the source counts them (the executed interventions are
     also on the steps).  ``warnings`` are problems of the source that did not stop the
     reading; ``extras`` holds source details (our trajectories: ``agent``, ``done_reason``).
+    ``agent`` and ``model`` identify who produced the episode (our trajectories: the
+    header's ``agent`` and its agent options' ``model``; official runs: the run folder's
+    ``source_config.json`` and path); ``inputs`` lists the files read, with their hashes.
     """
 
     source: str
@@ -181,6 +199,19 @@ class Episode:
     warnings: tuple[str, ...] = ()
     extras: Mapping[str, Any] = field(default_factory=dict)
     config_error: str | None = field(default=None, compare=False, repr=False)
+    agent: str = ""
+    model: str = ""
+    inputs: tuple[InputFile, ...] = field(default=(), compare=False, repr=False)
+
+    @property
+    def content_key(self) -> str:
+        """SHA-256 over the hashes of the files read (names ignored): equal for a copy of the episode."""
+        import hashlib
+
+        h = hashlib.sha256()
+        for f in sorted(self.inputs, key=lambda i: i.sha256):
+            h.update(f.sha256.encode("ascii"))
+        return h.hexdigest()
 
     @property
     def records(self) -> list[StepRecord | Unparsed | None]:

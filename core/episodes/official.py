@@ -25,8 +25,11 @@ the graph config and the reactor properties shown (the frequency's structural eq
 from __future__ import annotations
 
 import ast
+import fnmatch
+import math
+import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +39,8 @@ from causalcheck.episodes.config import (
     suite_of,
     true_target_frequency,
 )
-from causalcheck.episodes.files import read_json_values
-from causalcheck.episodes.model import Episode, ShownState, Step, Unparsed
+from causalcheck.episodes.files import read_input, read_json_values_input
+from causalcheck.episodes.model import Episode, InputFile, ShownState, Step, Unparsed
 from causalcheck.episodes.reading import RecordReader
 from causalcheck.errors import CausalCheckError, InputFormatError
 from causalcheck.graph import FREQ, normalize_node
@@ -50,12 +53,24 @@ __all__ = ["is_run_folder", "load_run_folder"]
 # --------------------------------------------------------------------------- dialog text
 
 _NUM = r"[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
-_USES = re.compile(r"Uses:\s*(\d+)\s*/\s*(\d+)")
+_USES = re.compile(r"Uses:\s*(\d{1,9})\s*/\s*(\d{1,9})\b")
 _ENTER = re.compile(r"Enter new value for ([^:\n]+):")
 _SAID_VALUE = re.compile(rf"You said:\s*\{{'value':\s*({_NUM})\}}")
 _FREQ_SET = re.compile(rf"Frequency set to ({_NUM}) Hz")
-_SUBMISSIONS = re.compile(r"Usage:\s*(\d+)\s*/\s*(\d+)\s*submissions")
-_OBS_LINE = re.compile(r"^\s*-\s*Observation\s+(\d+):\s*(\{.*\})\s*$", re.M)
+_SUBMISSIONS = re.compile(r"Usage:\s*(\d{1,9})\s*/\s*(\d{1,9})\s*submissions")
+# [ \t] rather than \s: \s* at a line start would run across blank lines (quadratic on hostile text)
+_OBS_LINE = re.compile(r"^[ \t]*-[ \t]*Observation[ \t]+(\d+):[ \t]*(\{.*\})[ \t\r]*$", re.M)
+_ANALYSIS_LINE = re.compile(rf"(.+):\s*({_NUM})")  # the last colon: the value has none
+_REACTOR_LINE = re.compile(rf"[ \t]*-[ \t]*([^:\s][^:]*):[ \t]*({_NUM})[ \t\r]*$")
+#: Longest prior-record line (``- Observation k: {...}``) read, in characters; longer lines
+#: are reported and skipped (a real one has about 100).
+MAX_OBSERVATION_LINE = 10_000
+
+
+def _float(text: str) -> float | None:
+    """``float(text)`` when finite (a 400-digit number is not a crystal value)."""
+    value = float(text)
+    return value if math.isfinite(value) else None
 
 
 def _crystal_analysis(text: str, display: Mapping[str, str]) -> dict[str, float] | None:
@@ -68,11 +83,13 @@ def _crystal_analysis(text: str, display: Mapping[str, str]) -> dict[str, float]
         stripped = line.strip()
         if not stripped or stripped.startswith(("─", "Uses:")):
             break
-        m = re.match(rf"(.+?):\s*({_NUM})\s*$", stripped)
+        m = _ANALYSIS_LINE.fullmatch(stripped)
         if m is None:
             continue
         name = display.get(m.group(1).strip(), normalize_node(m.group(1)))
-        values[name] = float(m.group(2))
+        value = _float(m.group(2))
+        if value is not None:
+            values[name] = value
     return values or None
 
 
@@ -82,12 +99,14 @@ def _reactor_props(text: str) -> dict[str, float] | None:
         return None
     values: dict[str, float] = {}
     for line in text[pos:].splitlines()[1:]:
-        m = re.match(rf"\s*-\s*([^:]+):\s*({_NUM})\s*$", line)
+        m = _REACTOR_LINE.match(line)
         if m is None:
             if values:
                 break
             continue
-        values[m.group(1).strip()] = float(m.group(2))
+        value = _float(m.group(2))
+        if value is not None:
+            values[m.group(1).strip()] = value
     return values or None
 
 
@@ -105,14 +124,32 @@ def _display_map(config: Mapping[str, Any]) -> dict[str, str]:
 # --------------------------------------------------------------------------- official folders
 
 
-def is_run_folder(path: Path) -> bool:
-    """True when *path* looks like an official seed folder (any of its characteristic files)."""
-    return (
-        (path / "raw_io.jsonl").is_file()
-        or (path / "graph_config.json").is_file()
-        or any(path.glob("*_tracking*.jsonl"))
-        or any(path.glob("*_complete.txt"))
-    )
+def is_run_folder(path: Path, names: Iterable[str] | None = None) -> bool:
+    """True when *path* looks like an official seed folder (any of its characteristic files).
+
+    *names* is the folder's listing when the caller has it (saves listing it again).
+    """
+    listing = _listing(path) if names is None else [n for n in names if not n.startswith(".")]
+    for name in listing:
+        if name in ("raw_io.jsonl", "graph_config.json"):
+            if (path / name).is_file():
+                return True
+        elif fnmatch.fnmatchcase(name, "*_tracking*.jsonl") or fnmatch.fnmatchcase(name, "*_complete.txt"):
+            return True
+    return False
+
+
+def _listing(folder: Path) -> list[str]:
+    """The sorted names in *folder* that a ``glob("*")`` would give (no hidden names; ``[]`` when unreadable)."""
+    try:
+        return sorted(n for n in os.listdir(folder) if not n.startswith("."))
+    except OSError:
+        return []
+
+
+def _matching(folder: Path, names: list[str], pattern: str) -> list[Path]:
+    """``sorted(folder.glob(pattern))`` from a listing."""
+    return [folder / n for n in names if fnmatch.fnmatchcase(n, pattern)]
 
 
 def _observation_from_raw_input(raw_input: str) -> str:
@@ -149,23 +186,32 @@ def load_run_folder(path: str | Path) -> Episode:
     cfg_path = folder / "graph_config.json"
     if not cfg_path.is_file():
         raise InputFormatError(f"run folder {str(folder)!r} has no graph_config.json (the true graph is needed)")
-    cfg_values = read_json_values(cfg_path)
+    inputs: list[InputFile] = []
+
+    def values_of(path: Path) -> list[Any]:
+        values, info = read_json_values_input(path)
+        inputs.append(info)
+        return values
+
+    cfg_values = values_of(cfg_path)
     if len(cfg_values) != 1:
-        raise InputFormatError(f"{cfg_path.name}: expected one JSON object, found {len(cfg_values)}")
+        raise InputFormatError(f"{cfg_path}: expected one JSON object, found {len(cfg_values)}")
     config = check_config(cfg_values[0], str(cfg_path))
     warnings: list[str] = []
 
     tracking: list[Any] = []
+    names = _listing(folder)
     for pattern in ("*_tracking.jsonl", "*_tracking_simple.jsonl"):
-        files = sorted(folder.glob(pattern))
+        files = _matching(folder, names, pattern)
         if files:
-            tracking = read_json_values(files[0])
+            tracking = values_of(files[0])
             break
     raw_io: list[Any] = []
     if (folder / "raw_io.jsonl").is_file():
-        raw_io = [o for o in read_json_values(folder / "raw_io.jsonl") if isinstance(o, Mapping)]
+        raw_io = [o for o in values_of(folder / "raw_io.jsonl") if isinstance(o, Mapping)]
     if not raw_io and not tracking:
         raise InputFormatError(f"run folder {str(folder)!r} has neither raw_io.jsonl nor a tracking file")
+    warnings.extend(_step_warnings(raw_io, tracking))
 
     # agent records, one per step: tracking actions first (the scorer's order), else raw_io
     n_steps = max(len(raw_io), len(tracking))
@@ -202,23 +248,30 @@ def load_run_folder(path: str | Path) -> Episode:
     first_prompt = raw_io[0].get("raw_input") if raw_io else None
     task_text = first_prompt if isinstance(first_prompt, str) else ""
     if not task_text:
-        data_files = sorted(folder.glob("*_data.json"))
+        data_files = _matching(folder, names, "*_data.json")
         if data_files:
             try:
-                data = read_json_values(data_files[0])
+                data = values_of(data_files[0])
                 if data and isinstance(data[0], Mapping):
                     task_text = str(data[0].get("task_description") or "")
             except CausalCheckError as exc:
                 warnings.append(str(exc).splitlines()[0])
     for m in _OBS_LINE.finditer(task_text):
+        if len(m.group(0)) > MAX_OBSERVATION_LINE:
+            warnings.append(f"prior record line {m.group(0)[:60]!r}… is longer than MAX_OBSERVATION_LINE={MAX_OBSERVATION_LINE}; skipped")
+            continue
         try:
             obs = ast.literal_eval(m.group(2))
-        except (ValueError, SyntaxError):
+        except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
             warnings.append(f"prior record line {m.group(0)[:60]!r} is not a dict")
             continue
         if not isinstance(obs, dict):
             continue
-        values = {normalize_node(str(k)): float(v) for k, v in obs.items() if isinstance(v, (int, float))}
+        values = {
+            normalize_node(str(k)): float(v)
+            for k, v in obs.items()
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) < 1e300 and math.isfinite(v)
+        }
         freq = values.pop(FREQ, None)
         shown.append(ShownState(values, freq, f"prior record {m.group(1)}", 0))
 
@@ -238,8 +291,9 @@ def load_run_folder(path: str | Path) -> Episode:
         if uses_m:
             uses = int(uses_m.group(1))
             budget = int(uses_m.group(2))
-            if uses > last_uses and said and pending_prop is not None:
-                intervention = (pending_prop, float(said.group(1)))
+            said_value = _float(said.group(1)) if said else None
+            if uses > last_uses and said_value is not None and pending_prop is not None:
+                intervention = (pending_prop, said_value)
             last_uses = max(last_uses, uses)
         if state is not None:
             freq = state.pop(FREQ, None)
@@ -258,7 +312,7 @@ def load_run_folder(path: str | Path) -> Episode:
         if fs and sub_m:
             used = int(sub_m.group(1))
             if submissions_used is None or used > submissions_used:
-                submission = float(fs.group(1))
+                submission = _float(fs.group(1))
             submissions_used = used
         steps.append(Step(i, labels[i], records[i], intervention, submission))
 
@@ -272,9 +326,11 @@ def load_run_folder(path: str | Path) -> Episode:
                     reactor = props
 
     success: bool | None = None
-    complete = sorted(folder.glob("*_complete.txt"))
+    complete = _matching(folder, names, "*_complete.txt")
     if complete:
-        flag = complete[0].read_text(encoding="utf-8", errors="replace").strip()
+        flag_text, flag_info = read_input(complete[0])
+        inputs.append(flag_info)
+        flag = flag_text.strip()
         if flag in ("0", "1"):
             success = flag == "1"
         else:
@@ -284,6 +340,7 @@ def load_run_folder(path: str | Path) -> Episode:
 
     graph_id = str(config.get("graph_id") or folder.parent.name)
     target = true_target_frequency(config, reactor) if reactor else None
+    agent, model = _identity(folder, warnings, inputs)
     return Episode(
         source=str(folder),
         kind="official",
@@ -302,6 +359,71 @@ def load_run_folder(path: str | Path) -> Episode:
         submission_budget=3,
         submissions_used=submissions_used,
         warnings=tuple(warnings),
+        agent=agent,
+        model=model,
+        inputs=tuple(inputs),
     )
+
+
+def _step_warnings(raw_io: list[Any], tracking: list[Any]) -> list[str]:
+    """Signs that steps were removed: raw_io step numbers that do not count 1, 2, 3, …, or a
+    tracking file with another number of entries than raw_io."""
+    out: list[str] = []
+    expected = 1
+    for i, o in enumerate(raw_io):
+        label = o.get("step")
+        if type(label) is not int:
+            out.append(f"raw_io.jsonl entry {i + 1} has no integer 'step' (step={label!r:.20})")
+        elif label != expected:
+            out.append(
+                f"raw_io.jsonl entry {i + 1} has step={label}, expected {expected} "
+                "(raw_io steps count from 1 without gaps: steps were removed or reordered)"
+            )
+            expected = label
+        expected += 1
+    if raw_io and tracking and len(raw_io) != len(tracking):
+        out.append(
+            f"raw_io.jsonl has {len(raw_io)} steps but the tracking file has {len(tracking)} entries "
+            "(one of them lost or gained steps)"
+        )
+    return out[:20]
+
+
+def _identity(folder: Path, warnings: list[str], inputs: list[InputFile]) -> tuple[str, str]:
+    """``(agent, model)`` of an official seed folder.
+
+    The model is ``source_config.json``'s ``models.action.generator_params.model``; the agent
+    is the run tree's agent folder (``<agent>/obs_<difficulty>_<model>/<suite>/<run>/<experiment>/seed_N``,
+    as the published runs are laid out), else the controller type of ``source_config.json``
+    (``models.react.type``).  Either is ``""`` when unknown.
+    """
+    model = ""
+    controller = ""
+    cfg_path = folder / "source_config.json"
+    if cfg_path.is_file():
+        try:
+            values, info = read_json_values_input(cfg_path)
+            inputs.append(info)
+        except CausalCheckError as exc:
+            warnings.append(f"source_config.json: {str(exc).splitlines()[0]}")
+            values = []
+        cfg = values[0] if len(values) == 1 and isinstance(values[0], Mapping) else {}
+        models = cfg.get("models")
+        if isinstance(models, Mapping):
+            action = models.get("action")
+            params = action.get("generator_params") if isinstance(action, Mapping) else None
+            if isinstance(params, Mapping) and isinstance(params.get("model"), str):
+                model = params["model"]
+            react = models.get("react")
+            if isinstance(react, Mapping) and isinstance(react.get("type"), str):
+                controller = react["type"]
+    parts = Path(os.path.abspath(folder)).parts  # <agent>/obs_<difficulty>_<model>/<suite>/<run>/<experiment>/seed_N
+    agent = ""
+    if len(parts) > 5 and parts[-5].startswith("obs_"):
+        agent = parts[-6]
+        if not model:
+            words = parts[-5].split("_", 2)
+            model = words[2] if len(words) == 3 else ""
+    return agent or controller, model
 
 

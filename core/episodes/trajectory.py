@@ -17,22 +17,25 @@ reads the file.  Tests prove both paths equal.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeGuard
 
+from causalcheck import safejson
 from causalcheck.episodes.config import (
     check_config,
     golden_entries,
     suite_of,
     true_target_frequency,
 )
-from causalcheck.episodes.files import read_text
-from causalcheck.episodes.model import Episode, ShownState, Step
+from causalcheck.episodes.files import read_input
+from causalcheck.episodes.model import Episode, InputFile, ShownState, Step
 from causalcheck.episodes.reading import RecordReader
 from causalcheck.errors import InputFormatError
 from causalcheck.graph import FREQ, normalize_node
@@ -51,6 +54,8 @@ class Trajectory:
     header: Mapping[str, Any]
     steps: tuple[Mapping[str, Any], ...] = ()
     summary: Mapping[str, Any] = field(default_factory=dict)
+    #: The file read (path, SHA-256, size) when the trajectory came from :func:`read_trajectory`.
+    inputs: tuple[InputFile, ...] = field(default=(), compare=False, repr=False)
 
     def lines(self) -> list[dict[str, Any]]:
         """Every line of the file as a JSON object, in file order."""
@@ -71,7 +76,8 @@ def read_trajectory(path: str | Path) -> Trajectory:
     is not JSON.
     """
     p = Path(path)
-    return trajectory_from_text(read_text(p), source=str(p))
+    text, info = read_input(p)
+    return dataclasses.replace(trajectory_from_text(text, source=str(p)), inputs=(info,))
 
 
 def trajectory_from_text(text: str, *, source: str = "<string>", fast: bool = True) -> Trajectory:
@@ -89,8 +95,11 @@ def _read_plain(text: str, source: str) -> Trajectory:
     header: dict[str, Any] | None = None
     steps: list[dict[str, Any]] = []
     summary: dict[str, Any] | None = None
+    line, counted = 1, 0
     for start, obj in iter_json_spans(text, source=source):
-        where = f"{source}:{text.count(chr(10), 0, start) + 1}"
+        line += text.count("\n", counted, start)  # counted incrementally: linear in the file
+        counted = start
+        where = f"{source}:{line}"
         if not isinstance(obj, dict):
             raise InputFormatError(f"{where}: value={json.dumps(obj)[:80]!r} must be a JSON object")
         kind = obj.pop("type", None)
@@ -113,6 +122,7 @@ def _read_plain(text: str, source: str) -> Trajectory:
 
 _PAST_DATA_KEY = '"past_data":'
 _JSON_WS = re.compile(r"[ \t\n\r]*")
+# a lone surrogate can only come from a \\u escape of a surrogate: such a file goes to the plain reader
 
 
 def _decode_step_line(
@@ -177,6 +187,9 @@ def _read_fast(text: str) -> Trajectory | None:
     steps: list[dict[str, Any]] = []
     summary: dict[str, Any] | None = None
     prev: tuple[str, list[Any]] | None = None
+    checked: set[int] = set()
+    if "\\u" in text and safejson.has_surrogate_escape(text):
+        return None  # the plain reader refuses it with the safe decoder's message
     for raw in text.split("\n"):
         if not raw.strip():
             continue
@@ -188,6 +201,12 @@ def _read_fast(text: str) -> Trajectory | None:
             except (ValueError, RecursionError):
                 return None
             prev = None
+        # numbers and depth, as the safe decoder checks them (entries shared with the previous
+        # line were checked there); anything refused goes to the plain reader for the message
+        if not safejson.plain_value_ok(obj, skip=checked):
+            return None
+        if prev is not None:
+            checked.update(id(item) for item in prev[1] if type(item) is dict or type(item) is list)
         if not isinstance(obj, dict):
             return None
         kind = obj.pop("type", None)
@@ -210,7 +229,35 @@ def _read_fast(text: str) -> Trajectory | None:
 def _num(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    return float(value)
+    try:
+        v = float(value)
+    except OverflowError:  # an integer beyond float range (only from API callers: files are safe-decoded)
+        return None
+    return v if math.isfinite(v) else None
+
+
+def _step_warnings(traj: Trajectory, labels: list[int | None], source: str) -> list[str]:
+    """Problems that show step lines are missing: a gap in the 0-based step fields, or a count
+    that disagrees with the summary's ``steps``."""
+    out: list[str] = []
+    expected = 0
+    for i, label in enumerate(labels):
+        if label is None:
+            out.append(f"{source}: step line {i + 1} has no integer 'step' field")
+        elif label != expected:
+            out.append(
+                f"{source}: step line {i + 1} has step={label}, expected {expected} "
+                "(the trajectory's step fields count from 0 without gaps: step lines were removed or reordered)"
+            )
+            expected = label
+        expected += 1
+    recorded = traj.summary.get("steps")
+    if type(recorded) is int and recorded != len(labels):
+        out.append(
+            f"{source}: the summary records steps={recorded} but the file holds {len(labels)} step line(s) "
+            "(step lines were removed or added)"
+        )
+    return out[:20]
 
 
 def _is_map(value: Any) -> TypeGuard[Mapping[str, Any]]:
@@ -250,7 +297,8 @@ def trajectory_episode(traj: Trajectory, *, source: str = "<trajectory>", memo: 
     except InputFormatError as exc:
         config, config_error = None, str(exc)
     shown: list[ShownState] = []
-    for k, rec in enumerate(header.get("prior_records") or []):
+    priors = header.get("prior_records")
+    for k, rec in enumerate(priors if isinstance(priors, list) else []):
         st = _state_of(rec)
         if st:
             shown.append(ShownState(st[0], st[1], f"prior record {k + 1}", 0))
@@ -259,9 +307,11 @@ def trajectory_episode(traj: Trajectory, *, source: str = "<trajectory>", memo: 
         shown.append(ShownState(init[0], init[1], "manipulator initial state", 0))
     reader = RecordReader(memo=memo)
     steps: list[Step] = []
+    labels: list[int | None] = []
     for i, line in enumerate(traj.steps):
         label_raw = line.get("step")
         label = label_raw if type(label_raw) is int else None
+        labels.append(label)
         where = f"{source} (step {label if label is not None else i + 1})"
         record = reader.read(line.get("record"), where)
         action = line.get("action")
@@ -307,6 +357,9 @@ def trajectory_episode(traj: Trajectory, *, source: str = "<trajectory>", memo: 
     def count(value: Any) -> int | None:
         return value if type(value) is int else None
 
+    agent_options = header.get("agent_options")
+    model = agent_options.get("model") if _is_map(agent_options) else None
+
     return Episode(
         source=source,
         kind="trajectory",
@@ -327,4 +380,8 @@ def trajectory_episode(traj: Trajectory, *, source: str = "<trajectory>", memo: 
         interventions_used=count(summary.get("interventions_used")),
         extras={"agent": header.get("agent"), "done_reason": summary.get("done_reason")},
         config_error=config_error,
+        warnings=tuple(_step_warnings(traj, labels, source)),
+        agent=str(header["agent"]) if isinstance(header.get("agent"), str) else "",
+        model=model if isinstance(model, str) else "",
+        inputs=traj.inputs,
     )

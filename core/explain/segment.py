@@ -40,7 +40,7 @@ __all__ = ["ParserSegmenter", "RuleSegmenter", "Segmenter", "get_segmenter", "se
 _MIN_WORDS = 3
 _NEWLINES = re.compile(r"\n+")
 _WORDS = re.compile(r"\w+")
-_OPENER = re.compile(r"^[\W_]*(?:if|unless|when|whenever|once|because|since|although|though|even if|even though|while|given that)\b", re.IGNORECASE)
+_OPENER = re.compile(r"[\W_]*(?:if|unless|when|whenever|once|because|since|although|though|even if|even though|while|given that)\b", re.IGNORECASE)
 
 
 @lru_cache(maxsize=4)

@@ -155,13 +155,14 @@ def read_graph(
             )
         return apply_policy(graph, policy)
     path: str | None = None
-    if isinstance(source, os.PathLike) or _looks_like_path(source):
+    if isinstance(source, os.PathLike) or (source.strip() and _looks_like_path(source)):
         path = os.fspath(source)
-        try:
-            text = Path(path).read_text(encoding="utf-8-sig")
-        except FileNotFoundError:
-            if isinstance(source, os.PathLike) or Path(path).suffix.lower() in SUFFIXES:
-                raise InputFormatError(f"graph file {path!r} does not exist") from None
+        p = Path(path)
+        if p.exists() or isinstance(source, os.PathLike) or p.suffix.lower() in SUFFIXES:
+            from causalcheck.files import read_input_text
+
+            text = read_input_text(p, what="graph file")  # regular files only: a FIFO cannot block the read
+        else:
             text, path = os.fspath(source), None
     else:
         text = source

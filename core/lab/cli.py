@@ -17,7 +17,15 @@ import json
 import sys
 from typing import Any
 
-__all__ = ["register"]
+__all__ = ["MAX_PRIOR_RECORDS", "MAX_RUN_BUDGET", "MAX_SEEDS", "register"]
+
+#: Largest ``--prior-records`` / ``--budget <N>o…`` (the anchor's grid goes to 10).
+MAX_PRIOR_RECORDS = 1_000
+#: Largest ``--interventions`` / ``--submissions`` / ``--budget …o<N>i`` (an episode runs at
+#: most 4·budget + 20 steps; the released suites use at most 24 interventions).
+MAX_RUN_BUDGET = 10_000
+#: Largest ``--seeds``.
+MAX_SEEDS = 100_000
 
 
 def _positive(text: str) -> int:
@@ -37,6 +45,31 @@ def _nonneg(text: str) -> int:
         raise argparse.ArgumentTypeError(f"value={text!r} must be a non-negative integer") from None
     if v < 0:
         raise argparse.ArgumentTypeError(f"value={text!r} must be a non-negative integer")
+    return v
+
+
+def _bounded(limit: int, name: str, low: int = 0) -> Any:
+    """An argparse type: an integer in ``low..limit`` (the limit is named in the message)."""
+
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"value={text!r} must be an integer") from None
+        if not low <= v <= limit:
+            raise argparse.ArgumentTypeError(f"value={text!r} must be between {low} and {name}={limit}")
+        return v
+
+    return parse
+
+
+def _hertz(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"value={text!r} must be a number of Hz") from None
+    if not 0 < v < float("inf"):
+        raise argparse.ArgumentTypeError(f"value={text!r} must be a finite number > 0")
     return v
 
 
@@ -61,7 +94,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     run = lab_sub.add_parser("run", help="run an agent on a suite (one trajectory per episode + summary)")
     run.add_argument("--suite", required=True, metavar="PATH|NAME", help="suite file, bundled name (e.g. mini) or official name (e.g. 4nodes)")
     run.add_argument("--agent", required=True, metavar="NAME", help="random | observational | planner | llm (needs --model) | a plug-in: entry-point name or package.module:factory")
-    run.add_argument("--seeds", type=_positive, default=1, metavar="N", help="seeds per graph (default 1)")
+    run.add_argument("--seeds", type=_bounded(MAX_SEEDS, "MAX_SEEDS", 1), default=1, metavar="N", help="seeds per graph (default 1)")
     run.add_argument("--seed-start", type=_nonneg, default=1, metavar="S", help="first seed (default 1, the anchor's ENV_SEED)")
     run.add_argument("--out", required=True, metavar="DIR", help="output folder")
     run.add_argument("--workers", type=_positive, default=1, metavar="K", help="parallel episodes (processes)")
@@ -69,10 +102,10 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     run.add_argument("--limit", type=_positive, metavar="N", help="only the first N graphs")
     run.add_argument("--graphs", metavar="IDS", help="comma-separated graph ids to run")
     run.add_argument("--budget", metavar="TAG", help="budget grid setting <records>o<interventions>i, e.g. 3o6i")
-    run.add_argument("--prior-records", type=_nonneg, metavar="N", help="prior measurement records (default 2)")
-    run.add_argument("--interventions", type=_nonneg, metavar="N", help="intervention budget (default: the graph's budget; 0 for golden)")
-    run.add_argument("--submissions", type=_positive, default=3, metavar="N", help="reactor submissions (default 3)")
-    run.add_argument("--tolerance", type=float, default=5.0, metavar="HZ", help="reactor tolerance in Hz (default 5)")
+    run.add_argument("--prior-records", type=_bounded(MAX_PRIOR_RECORDS, "MAX_PRIOR_RECORDS"), metavar="N", help="prior measurement records (default 2)")
+    run.add_argument("--interventions", type=_bounded(MAX_RUN_BUDGET, "MAX_RUN_BUDGET"), metavar="N", help="intervention budget (default: the graph's budget; 0 for golden)")
+    run.add_argument("--submissions", type=_bounded(MAX_RUN_BUDGET, "MAX_RUN_BUDGET", 1), default=3, metavar="N", help="reactor submissions (default 3)")
+    run.add_argument("--tolerance", type=_hertz, default=5.0, metavar="HZ", help="reactor tolerance in Hz (default 5)")
     run.add_argument("--do", action="store_true", help="hard do() interventions instead of shifts")
     run.add_argument("--no-hidden", action="store_true", help="switch the hidden disturbance off")
     run.add_argument("--oracle-chains", action="store_true", help="show oracle causal chains after each intervention")
@@ -127,7 +160,15 @@ def _config(args: argparse.Namespace) -> Any:
         "max_steps": args.max_steps,
     }
     if args.budget:
-        return EpisodeConfig.from_tag(args.budget, **kwargs)
+        cfg = EpisodeConfig.from_tag(args.budget, **kwargs)
+        if cfg.prior_records > MAX_PRIOR_RECORDS or (cfg.interventions or 0) > MAX_RUN_BUDGET:
+            from causalcheck.errors import InputFormatError
+
+            raise InputFormatError(
+                f"--budget={args.budget!r}: at most MAX_PRIOR_RECORDS={MAX_PRIOR_RECORDS} records and "
+                f"MAX_RUN_BUDGET={MAX_RUN_BUDGET} interventions"
+            )
+        return cfg
     if args.prior_records is not None:
         kwargs["prior_records"] = args.prior_records
     if args.interventions is not None:
@@ -161,10 +202,22 @@ def _run(args: argparse.Namespace) -> int:
         graphs=graphs,
         limit=args.limit,
         progress=False if args.quiet else None,
+        command="causalcheck lab run",
+        options=_options_of(args),
     )
     if not args.quiet:
         sys.stdout.write(summary_markdown(summary))
     return 0
+
+
+def _options_of(args: argparse.Namespace) -> dict[str, Any]:
+    """The parsed options of a command, for its provenance record."""
+    out: dict[str, Any] = {}
+    for key, value in vars(args).items():
+        if key in ("handler",) or callable(value):
+            continue
+        out[key] = [list(v) if isinstance(v, tuple) else v for v in value] if isinstance(value, list) else value
+    return out
 
 
 def _generate(args: argparse.Namespace) -> int:
@@ -173,9 +226,12 @@ def _generate(args: argparse.Namespace) -> int:
 
     try:
         sizes = [int(x) for x in args.nodes.split(",") if x.strip()]
+    except ValueError:
+        raise InputFormatError(f"--nodes={args.nodes!r} must be comma-separated integers") from None
+    try:
         values = [float(x) for x in args.hidden_values.split(",") if x.strip()]
     except ValueError:
-        raise InputFormatError(f"--nodes={args.nodes!r} / --hidden-values={args.hidden_values!r} must be comma-separated numbers") from None
+        raise InputFormatError(f"--hidden-values={args.hidden_values!r} must be comma-separated numbers") from None
     records = generate_suite(
         sizes,
         args.count,

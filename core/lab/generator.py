@@ -37,7 +37,12 @@ from typing import Any
 from causalcheck.errors import InputFormatError
 from causalcheck.graph import FREQ
 
-__all__ = ["PROPERTY_POOL", "SHAPE_TABLE", "generate_graph", "generate_suite", "write_suite"]
+__all__ = ["MAX_COUNT", "MAX_SIZES", "PROPERTY_POOL", "SHAPE_TABLE", "generate_graph", "generate_suite", "write_suite"]
+
+#: Most graphs per node count one ``lab generate`` writes (the released suites have 50).
+MAX_COUNT = 10_000
+#: Most node counts in one ``--nodes`` list.
+MAX_SIZES = 48
 
 #: (node key, display name, abbreviation used in parameter names); causalab-spec §1.1.
 PROPERTY_POOL: tuple[tuple[str, str, str], ...] = (
@@ -264,11 +269,18 @@ def generate_suite(
     freq_parent: bool = False,
 ) -> list[dict[str, Any]]:
     """*count* records per node count in *nodes*, all drawn from ``default_rng(seed)``."""
+    import math
+
     import numpy as np
 
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise InputFormatError(f"count={count!r} must be a positive integer")
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
+        raise InputFormatError(f"count={count!r} must be an integer in 1..MAX_COUNT={MAX_COUNT}")
+    bad = [v for v in hidden_values if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v) or abs(v) > 1e6]
+    if bad or not hidden_values:
+        raise InputFormatError(f"hidden_values={list(hidden_values)!r} must be a non-empty list of finite numbers within ±1e6")
     sizes = [nodes] if isinstance(nodes, int) else list(nodes)
+    if len(sizes) > MAX_SIZES:
+        raise InputFormatError(f"nodes={sizes!r:.80} lists more than MAX_SIZES={MAX_SIZES} node counts")
     rng = np.random.default_rng(seed)
     out = []
     for k in sizes:
@@ -282,8 +294,8 @@ def generate_suite(
 
 def write_suite(records: Sequence[dict[str, Any]], path: str | Path) -> Path:
     """Write records as JSONL (the official file layout: one compact object per line)."""
-    from causalcheck.lab.trajectory import atomic_write_text
+    from causalcheck.files import atomic_write_text
 
     p = Path(path)
-    atomic_write_text(p, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
+    atomic_write_text(p, "".join(json.dumps(r, ensure_ascii=False, allow_nan=False) + "\n" for r in records))
     return p

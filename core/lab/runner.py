@@ -2,15 +2,20 @@
 
 Layout of an output folder::
 
-    run.json                 what was run (suite, agent, seeds, episode config) — resume checks it
+    run.json                 what was run (suite, agent, seeds, episode config) — resume checks it —
+                             and its provenance (version, command, options, time, suite SHA-256)
     episodes/<nnn>_<graph_id>_s<seed>.jsonl   one trajectory per episode (see trajectory.py)
-    summary.json, summary.md per-suite table: task accuracy, all-edge F1, SHD, interventions
+    summary.json, summary.md per suite, agent and model: task accuracy, all-edge F1, SHD,
+                             interventions; summary.json lists every episode file with its SHA-256
+    .causalcheck.lock        held while the folder is written (a second writer is refused)
 
-Episodes are independent units: each is written atomically (temporary file + rename) when
-it finishes, so an interrupted run leaves only complete files, and ``resume=True`` runs
-exactly the missing ones — nothing is lost or duplicated.  Episodes run in worker
-processes with ``workers > 1``; every episode depends only on (graph, seed, agent, config),
-so results are identical for any worker count.  The summary is recomputed from the files.
+Episodes are independent units: each is written atomically (temporary file, fsync, rename:
+:mod:`causalcheck.files`) when it finishes, so an interrupted run leaves only complete
+files, and ``resume=True`` runs exactly the missing ones — nothing is lost or duplicated.
+Episodes run in worker processes with ``workers > 1`` (:mod:`causalcheck.lab.workers`:
+prompt stop on SIGINT/SIGTERM, no orphans); every episode depends only on (graph, seed,
+agent, config), so results are identical for any worker count.  The summary is recomputed
+from the files after the work, and only when every episode is done.
 
 Metric conventions: all-edge F1 and SHD (a reversed edge counts once, as CausaLab does) are
 :func:`causalcheck.metrics.edge_prf` / :func:`causalcheck.metrics.shd` on the last
@@ -22,9 +27,10 @@ recomputed from the episode files with the same functions.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,9 +38,10 @@ from typing import Any
 from causalcheck.episodes import Episode as EpisodeRecord
 from causalcheck.episodes import Trajectory, load_episode, read_trajectory, trajectory_episode
 from causalcheck.errors import InputFormatError
+from causalcheck.files import atomic_write_text
 from causalcheck.lab.episode import Episode, EpisodeConfig
 from causalcheck.lab.suites import Suite, SuiteGraph, load_suite
-from causalcheck.lab.trajectory import TRAJECTORY_FORMAT, atomic_write_text, write_trajectory
+from causalcheck.lab.trajectory import TRAJECTORY_FORMAT, write_trajectory
 from causalcheck.metrics import edge_prf, normalize_pairs, parent_prf, shd
 
 __all__ = ["RunSpec", "episode_filename", "graph_metrics", "run_episode", "run_suite", "summarize_folder"]
@@ -98,8 +105,13 @@ def run_episode(
     suite_name: str = "",
     agent_name: str = "",
     candidates: Sequence[Any] = (),
+    model: str | None = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
-    """Play one episode; returns the trajectory's header, step lines and summary."""
+    """Play one episode; returns the trajectory's header, step lines and summary.
+
+    *model* (the agent's ``model`` option) is recorded in the header as
+    ``agent_options.model``, so scores are grouped by model.
+    """
     cfg = config or EpisodeConfig()
     ep = Episode(graph, cfg, candidates=candidates)
     task, obs = ep.reset(seed)
@@ -118,6 +130,8 @@ def run_episode(
         "options": cfg.to_json(),
         "task_text": task.text,
     }
+    if model:
+        header["agent_options"] = {"model": model}
     steps: list[dict[str, Any]] = []
     while not obs.done:
         out = agent.act(obs)
@@ -161,31 +175,55 @@ def _work(job: tuple[str, int, int, str, str, Mapping[str, Any], Mapping[str, An
     cfg = EpisodeConfig(**cfg_json)
     agent = make_agent(agent_name, seed=seed, options=options)
     cands = [g.scm.graph for g in suite.graphs] if cfg.candidate_tool else []
+    model = options.get("model")
     header, steps, summary = run_episode(
-        graph, agent, seed, config=cfg, suite_name=suite_name, agent_name=agent_name, candidates=cands
+        graph, agent, seed, config=cfg, suite_name=suite_name, agent_name=agent_name, candidates=cands,
+        model=model if isinstance(model, str) else None,
     )
     write_trajectory(path, header, steps, summary)
     return path
 
 
-def _check_manifest(out: Path, spec: RunSpec, resume: bool) -> None:
+def _check_manifest(out: Path, spec: RunSpec, resume: bool, provenance: Mapping[str, Any]) -> None:
+    """Refuse a folder that holds another run (or episodes without ``--resume``); write ``run.json``."""
+    from causalcheck import safejson
+
     manifest = out / "run.json"
     existing = sorted((out / "episodes").glob("*.jsonl")) if (out / "episodes").is_dir() else []
     if manifest.exists():
         try:
-            old = json.loads(manifest.read_text(encoding="utf-8"))
-        except json.JSONDecodeError:
-            raise InputFormatError(f"{manifest}: run manifest is not JSON; use a fresh --out folder") from None
+            old = safejson.load_file(manifest, what="run manifest")
+        except InputFormatError as exc:
+            raise InputFormatError(f"{exc}; the folder's run.json is damaged: use a fresh --out folder") from None
+        if not isinstance(old, dict):
+            raise InputFormatError(f"run manifest {str(manifest)!r} must be a JSON object; use a fresh --out folder")
         if not resume and existing:
             raise InputFormatError(f"out={str(out)!r} already holds {len(existing)} episodes; pass --resume or a new folder")
-        if resume and old != spec.to_json():
+        old_spec = {k: v for k, v in old.items() if k != "provenance"}
+        if resume and old_spec != spec.to_json():
+            differs = sorted(k for k in {*old_spec, *spec.to_json()} if old_spec.get(k) != spec.to_json().get(k))
             raise InputFormatError(
-                f"out={str(out)!r} was started with a different run (suite/agent/seeds/options); "
+                f"out={str(out)!r} was started with a different run ({', '.join(differs) or 'run.json'} differ); "
                 "resume needs the same arguments"
             )
     elif existing and not resume:
         raise InputFormatError(f"out={str(out)!r} already holds episode files; pass --resume or a new folder")
-    atomic_write_text(manifest, json.dumps(spec.to_json(), indent=2) + "\n")
+    atomic_write_text(manifest, json.dumps({**spec.to_json(), "provenance": dict(provenance)}, indent=2) + "\n")
+
+
+def _remove_temporaries(out: Path) -> list[Path]:
+    """Delete the hidden temporary files of writes that a kill interrupted (we hold the folder's lock)."""
+    gone: list[Path] = []
+    for folder in (out, out / "episodes"):
+        if folder.is_dir():
+            for tmp in folder.glob(".*.tmp"):
+                tmp.unlink(missing_ok=True)
+                gone.append(tmp)
+    return gone
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM during a run: stop like Ctrl-C (the command line exits 143)."""
 
 
 def run_suite(
@@ -202,8 +240,18 @@ def run_suite(
     limit: int | None = None,
     progress: bool | None = None,
     on_episode: Callable[[str], None] | None = None,
+    command: str = "causalcheck lab run",
+    options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Run *agent* on every (graph, seed) of *suite*, write the files, return the summary."""
+    """Run *agent* on every (graph, seed) of *suite*, write the files, return the summary.
+
+    The output folder is locked for the whole run (:class:`causalcheck.files.RunLock`: a
+    second writer gets :class:`~causalcheck.files.RunLockedError` naming the holder).
+    SIGTERM stops the run like SIGINT (:class:`Terminated`); episodes in flight are
+    abandoned, finished ones stay, ``resume=True`` runs the rest.  *command* and *options*
+    go into the provenance of ``run.json`` and ``summary.json``.
+    """
+    from causalcheck.files import Provenance, RunLock
     from causalcheck.lab.agents import AGENTS
 
     if agent not in AGENTS:
@@ -214,48 +262,74 @@ def run_suite(
     loaded = _suite(suite)
     spec = RunSpec(loaded.name, agent, tuple(int(s) for s in seeds), cfg, dict(agent_options or {}), tuple(graphs))
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    _check_manifest(out, spec, resume)
-    chosen = [(i, g) for i, g in enumerate(loaded.graphs) if not graphs or g.graph_id in graphs]
-    if graphs:
-        missing = sorted(set(graphs) - {g.graph_id for _, g in chosen})
-        if missing:
-            raise InputFormatError(f"graphs={missing!r} are not in suite {loaded.name!r}")
-    if limit is not None:
-        chosen = chosen[:limit]
-    jobs = []
-    for i, g in chosen:
-        for seed in spec.seeds:
-            path = out / "episodes" / episode_filename(i, g.graph_id, seed)
-            if path.exists():
-                try:
-                    read_trajectory(path)
-                    continue
-                except InputFormatError:
-                    path.unlink()
-            jobs.append((suite, i, seed, agent, loaded.name, cfg.to_json(), dict(spec.agent_options), str(path)))
-    show = sys.stderr.isatty() if progress is None else progress
-    _execute(jobs, workers, show, on_episode)
-    summary = summarize_folder(out)
-    atomic_write_text(out / "summary.json", json.dumps(summary, indent=2) + "\n")
-    atomic_write_text(out / "summary.md", summary_markdown(summary))
+    prov = Provenance(command, dict(options) if options is not None else {"suite": suite, "agent": agent, "resume": resume})
+    if loaded.path and Path(loaded.path).is_file():
+        prov.add_input(loaded.path)
+    with RunLock(out, command=command), _terminate_as_interrupt():
+        _remove_temporaries(out)
+        _check_manifest(out, spec, resume, prov.to_json())
+        chosen = [(i, g) for i, g in enumerate(loaded.graphs) if not graphs or g.graph_id in graphs]
+        if graphs:
+            missing = sorted(set(graphs) - {g.graph_id for _, g in chosen})
+            if missing:
+                raise InputFormatError(f"graphs={missing!r} are not in suite {loaded.name!r}")
+        if limit is not None:
+            chosen = chosen[:limit]
+        jobs = []
+        for i, g in chosen:
+            for seed in spec.seeds:
+                path = out / "episodes" / episode_filename(i, g.graph_id, seed)
+                if path.exists():
+                    try:
+                        read_trajectory(path)
+                        continue
+                    except InputFormatError:
+                        path.unlink()
+                jobs.append((suite, i, seed, agent, loaded.name, cfg.to_json(), dict(spec.agent_options), str(path)))
+        show = sys.stderr.isatty() if progress is None else progress
+        try:
+            _execute(jobs, workers, show, on_episode)
+        finally:
+            _remove_temporaries(out)
+        summary = summarize_folder(out)
+        files = sorted((out / "episodes").glob("*.jsonl"))
+        prov.add_inputs(files)
+        atomic_write_text(out / "summary.json", json.dumps({**summary, "provenance": prov.to_json()}, indent=2) + "\n")
+        atomic_write_text(out / "summary.md", summary_markdown(summary) + _provenance_line(prov.to_json()))
     return summary
+
+
+def _provenance_line(prov: Mapping[str, Any]) -> str:
+    return (
+        f"\nWritten by causalcheck {prov.get('version')} ({prov.get('command')}) at {prov.get('started')}; "
+        f"{len(prov.get('inputs') or [])} input file(s) with their SHA-256 in summary.json.\n"
+    )
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """Within the block SIGTERM raises :class:`Terminated` (main thread only; restored after)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        raise Terminated()
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _execute(jobs: list[Any], workers: int, show: bool, on_episode: Callable[[str], None] | None) -> None:
     from contextlib import ExitStack
 
     with ExitStack() as stack:
-        futures: list[Any] = []
-        if workers > 1 and len(jobs) > 1:
-            import multiprocessing as mp
-            from concurrent.futures import ProcessPoolExecutor
-
-            # fork where available (works from scripts without a __main__ guard); the pool is
-            # filled before the progress bar starts its refresh thread
-            method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
-            pool = stack.enter_context(ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context(method)))
-            futures = [pool.submit(_work, job) for job in jobs]
         advance: Callable[[], None] = lambda: None  # noqa: E731
         if show and jobs:
             from rich.console import Console
@@ -264,20 +338,19 @@ def _execute(jobs: list[Any], workers: int, show: bool, on_episode: Callable[[st
             prog = stack.enter_context(Progress(console=Console(stderr=True), transient=False))
             task = prog.add_task("episodes", total=len(jobs))
             advance = lambda: prog.advance(task)  # noqa: E731
-        if not futures:
-            for job in jobs:
-                done = _work(job)
-                advance()
-                if on_episode:
-                    on_episode(done)
-            return
-        from concurrent.futures import as_completed
 
-        for fut in as_completed(futures):
-            done = fut.result()
+        def done(path: str) -> None:
             advance()
             if on_episode:
-                on_episode(done)
+                on_episode(path)
+
+        if workers > 1 and len(jobs) > 1:
+            from causalcheck.lab.workers import run_jobs
+
+            run_jobs(_work, jobs, workers, done)
+            return
+        for job in jobs:
+            done(_work(job))
 
 
 def _mean(xs: Sequence[float]) -> float | None:
@@ -285,23 +358,24 @@ def _mean(xs: Sequence[float]) -> float | None:
 
 
 def summarize_folder(out_dir: str | Path) -> dict[str, Any]:
-    """Per-suite, per-agent means over every episode file in *out_dir*/episodes.
+    """Per-suite, per-agent (and per-model, when set) means over every episode file in *out_dir*/episodes.
 
     Each file is read by the episode layer; its metrics are recomputed from the final
     hypothesis (:func:`graph_metrics`), the counts are the environment's.
     """
-    groups: dict[tuple[str, str], list[tuple[EpisodeRecord, dict[str, Any]]]] = {}
+    groups: dict[tuple[str, str, str], list[tuple[EpisodeRecord, dict[str, Any]]]] = {}
     for path in sorted((Path(out_dir) / "episodes").glob("*.jsonl")):
         ep = load_episode("trajectory", path)
         true = sorted(normalize_pairs(ep.require_config()["edges"]))
-        key = (ep.suite, str(ep.extras.get("agent") or ""))
+        key = (ep.suite, ep.agent, ep.model)
         groups.setdefault(key, []).append((ep, graph_metrics(ep, true)))
     rows = []
-    for (suite, agent), items in sorted(groups.items()):
+    for (suite, agent, model), items in sorted(groups.items()):
         rows.append(
             {
                 "suite": suite,
                 "agent": agent,
+                **({"model": model} if model else {}),
                 "episodes": len(items),
                 "task_accuracy": _mean([1.0 if ep.success else 0.0 for ep, _ in items]),
                 "edge_f1": _mean([float(m["edge_f1"]) for _, m in items]),
@@ -320,8 +394,9 @@ def summary_markdown(summary: Mapping[str, Any]) -> str:
         "|---|---|---:|---:|---:|---:|---:|",
     ]
     for r in summary.get("rows", []):
+        agent = f"{r['agent']} ({r['model']})" if r.get("model") else r["agent"]
         lines.append(
-            f"| {r['suite']} | {r['agent']} | {r['episodes']} | {r['task_accuracy']:.3f} | {r['edge_f1']:.3f} "
+            f"| {r['suite']} | {agent} | {r['episodes']} | {r['task_accuracy']:.3f} | {r['edge_f1']:.3f} "
             f"| {r['shd']:.2f} | {r['interventions_used']:.2f} |"
         )
     return "\n".join(lines) + "\n"

@@ -39,7 +39,7 @@ from causalcheck.episodes import (
     SCORE_NUMBERING,
     Episode,
     Unparsed,
-    discover_episodes,
+    discover_inputs,
     load_episode,
     nonempty_hypothesis,
 )
@@ -50,11 +50,13 @@ from causalcheck.parsing import dropped_content
 from causalcheck.records import Hypothesis
 
 __all__ = [
+    "OUTPUT_FILES",
     "EpisodeScore",
     "Failure",
     "ScoreReport",
     "StepScore",
     "episodes_csv",
+    "inputs_csv",
     "rollup",
     "score_episode",
     "score_paths",
@@ -131,12 +133,16 @@ class EpisodeScore:
     steps: tuple[StepScore, ...]
     audit: Mapping[str, Any]
     warnings: tuple[str, ...] = ()
+    agent: str = ""
+    model: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "source": self.source,
             "kind": self.kind,
             "suite": self.suite,
+            "agent": self.agent,
+            "model": self.model,
             "graph_id": self.graph_id,
             "experiment_id": self.experiment_id,
             "seed": self.seed,
@@ -168,10 +174,27 @@ class ScoreReport:
     by_suite: tuple[Mapping[str, Any], ...] = ()
     options: Mapping[str, Any] = field(default_factory=dict)
     by_step: tuple[Mapping[str, Any], ...] = ()
+    #: The manifest: one entry per input found (see :func:`score_paths`).
+    inputs: tuple[Mapping[str, Any], ...] = ()
+    #: What produced the report (:meth:`causalcheck.files.Provenance.to_json`, without inputs).
+    provenance: Mapping[str, Any] = field(default_factory=dict)
+    #: Episodes whose scoring hit a bug in causalcheck (also in ``failures``): exit code 70.
+    internal_errors: int = 0
+
+    @property
+    def duplicates(self) -> tuple[Mapping[str, Any], ...]:
+        """Manifest entries of inputs that repeat an earlier episode's content (counted once)."""
+        return tuple(i for i in self.inputs if i.get("status") == "duplicate")
+
+    @property
+    def skipped(self) -> tuple[Mapping[str, Any], ...]:
+        """Manifest entries of files that are not episodes (with the reason)."""
+        return tuple(i for i in self.inputs if i.get("status") == "skipped")
 
     def to_json(self) -> dict[str, Any]:
         return {
             "format": "causalcheck-scores/1",
+            "provenance": {**dict(self.provenance), "inputs": [dict(i) for i in self.inputs]},
             "options": dict(self.options),
             "episodes": [e.to_json() for e in self.episodes],
             "failures": [f.to_json() for f in self.failures],
@@ -354,26 +377,30 @@ def score_episode(
         audit_json = report.to_json()
     return EpisodeScore(
         ep.source, ep.kind, ep.suite, ep.graph_id, ep.experiment_id, ep.seed, final, tuple(steps), audit_json,
-        tuple(warnings),
+        tuple(warnings), ep.agent, ep.model,
     )
 
 
 def rollup(
     episodes: Sequence[EpisodeScore], by: str, *, resamples: int = 1000, seed: int = 0
 ) -> tuple[dict[str, Any], ...]:
-    """Group *episodes* by ``"graph"`` (suite + experiment_id) or ``"suite"``; mean + bootstrap CI per metric."""
+    """Group *episodes* by ``"graph"`` (suite, agent, model, experiment_id) or ``"suite"`` (suite,
+    agent, model); mean + bootstrap CI per metric.  Different agents or models are never
+    averaged together."""
     if by not in ("graph", "suite"):
         raise CausalCheckError(f"by={by!r} must be 'graph' or 'suite'")
     groups: dict[tuple[str, ...], list[EpisodeScore]] = {}
     for ep in episodes:
-        key: tuple[str, ...] = (ep.suite, ep.experiment_id) if by == "graph" else (ep.suite,)
+        key: tuple[str, ...] = (ep.suite, ep.agent, ep.model)
+        if by == "graph":
+            key += (ep.experiment_id,)
         groups.setdefault(key, []).append(ep)
     out: list[dict[str, Any]] = []
     for key in sorted(groups):
         members = groups[key]
-        row: dict[str, Any] = {"suite": key[0]}
+        row: dict[str, Any] = {"suite": key[0], "agent": key[1], "model": key[2]}
         if by == "graph":
-            row["experiment_id"] = key[1]
+            row["experiment_id"] = key[3]
         row["episodes"] = len(members)
         for metric in ROLLUP_KEYS:
             vals = [ep.final.get(metric) for ep in members]
@@ -388,27 +415,62 @@ _STEP_KEYS = ("edge_f1", "parent_f1", "root_f1", "coefficient_f1", "shd", "imec_
 
 
 def step_curves(episodes: Sequence[EpisodeScore]) -> tuple[dict[str, Any], ...]:
-    """Per suite and step, the mean of the per-step metrics over episodes.
+    """Per suite, agent, model and step, the mean of the per-step metrics over episodes.
 
     Like the official visualiser's averaged curves, an episode that ended earlier contributes
-    its last step's values (carried forward) up to the longest episode of its suite.
+    its last step's values (carried forward) up to the longest episode of its group.
     """
-    suites: dict[str, list[EpisodeScore]] = {}
+    suites: dict[tuple[str, str, str], list[EpisodeScore]] = {}
     for ep in episodes:
         if ep.steps:
-            suites.setdefault(ep.suite, []).append(ep)
+            suites.setdefault((ep.suite, ep.agent, ep.model), []).append(ep)
     out: list[dict[str, Any]] = []
-    for suite in sorted(suites):
-        members = suites[suite]
+    for key in sorted(suites):
+        members = suites[key]
         longest = max(len(ep.steps) for ep in members)
+        suite, agent, model = key
         for k in range(longest):
-            row: dict[str, Any] = {"suite": suite, "step": k + 1, "running": sum(1 for ep in members if len(ep.steps) > k)}
+            row: dict[str, Any] = {
+                "suite": suite,
+                "agent": agent,
+                "model": model,
+                "step": k + 1,
+                "running": sum(1 for ep in members if len(ep.steps) > k),
+            }
             rows = [ep.steps[min(k, len(ep.steps) - 1)].row() for ep in members]
-            for key in _STEP_KEYS:
-                vals = [r[key] for r in rows if r[key] is not None]
-                row[key] = sum(vals) / len(vals) if vals else None
+            for metric in _STEP_KEYS:
+                vals = [r[metric] for r in rows if r[metric] is not None]
+                row[metric] = sum(vals) / len(vals) if vals else None
             out.append(row)
     return tuple(out)
+
+
+def _entry(path: Path | str, kind: str, status: str, **extra: Any) -> dict[str, Any]:
+    return {"path": str(path), "kind": kind, "status": status, **extra}
+
+
+def _internal(exc: BaseException) -> str:
+    """The failure reason for a bug hit while reading or scoring one episode (type, message, where)."""
+    import traceback
+
+    tb = traceback.extract_tb(exc.__traceback__)
+    where = f" at {Path(tb[-1].filename).name}:{tb[-1].lineno}" if tb else ""
+    return f"internal error (a bug in causalcheck, please report it): {type(exc).__name__}: {exc}{where}"
+
+
+def _file_facts(path: Path) -> dict[str, Any]:
+    """SHA-256 and size of a regular file (``None`` when it cannot be read)."""
+    import stat
+
+    from causalcheck.files import sha256_file
+
+    try:
+        st = path.stat()
+        if stat.S_ISREG(st.st_mode):
+            return {"sha256": sha256_file(path), "bytes": st.st_size}
+    except OSError:
+        pass
+    return {"sha256": None, "bytes": None}
 
 
 def score_paths(
@@ -419,18 +481,70 @@ def score_paths(
     coefficient_tolerance: float = 1e-6,
     audit: bool = True,
     solver_checks: bool = True,
+    provenance: Mapping[str, Any] | None = None,
 ) -> ScoreReport:
-    """Discover, load and score every episode under *paths*; failures are collected, not raised."""
+    """Discover, load and score every episode under *paths*; failures are collected, not raised.
+
+    The report's ``inputs`` is the manifest of everything found: per episode (or file that is
+    not one) ``path``, ``kind``, ``status`` — ``scored``, ``failed`` (with ``reason``),
+    ``duplicate`` (the same content as an earlier input, ``duplicate_of``; counted once) or
+    ``skipped`` (not an episode, with ``reason``) — and ``sha256`` / ``bytes`` (for a seed
+    folder: a digest over its files' hashes and their total size, the files listed under
+    ``files``).  Every scored episode carries the warnings of its reader (step lines removed,
+    unparseable steps, ...).
+    """
     episodes: list[EpisodeScore] = []
     failures: list[Failure] = []
-    for kind, path in discover_episodes(list(paths)):
+    manifest: list[dict[str, Any]] = []
+    seen: dict[str, str] = {}
+    internal = 0
+    for found in discover_inputs(list(paths)):
+        path, kind = found.path, found.kind
+        if kind == "skipped":
+            manifest.append(_entry(path, "", "skipped", reason=found.reason, **_file_facts(path)))
+            continue
+        if kind == "failed" or kind == "missing":
+            failures.append(Failure(str(path), found.reason))
+            manifest.append(_entry(path, "", "failed", reason=found.reason, **_file_facts(path)))
+            continue
+        facts: dict[str, Any]
         try:
             ep = load_episode(kind, path)
+        except Exception as exc:  # CausalCheckError: bad input; anything else: a bug, named (below)
+            if not isinstance(exc, CausalCheckError):
+                internal += 1
+            reason = str(exc) if isinstance(exc, CausalCheckError) else _internal(exc)
+            failures.append(Failure(str(path), reason))
+            facts = _file_facts(path) if kind == "trajectory" else {"sha256": None, "bytes": None}
+            manifest.append(_entry(path, kind, "failed", reason=reason.splitlines()[0], **facts))
+            continue
+        key = ep.content_key
+        facts = {"sha256": key, "bytes": sum(f.bytes for f in ep.inputs)}
+        if kind == "trajectory" and len(ep.inputs) == 1:
+            facts["sha256"] = ep.inputs[0].sha256
+        else:
+            facts["files"] = [f.to_json() for f in ep.inputs]
+        if key in seen:
+            manifest.append(
+                _entry(path, kind, "duplicate", duplicate_of=seen[key], reason=f"the same content as {seen[key]}; counted once", **facts)
+            )
+            continue
+        seen[key] = str(path)
+        try:
             episodes.append(
                 score_episode(ep, coefficient_tolerance=coefficient_tolerance, audit=audit, solver_checks=solver_checks)
             )
         except CausalCheckError as exc:
             failures.append(Failure(str(path), str(exc)))
+            manifest.append(_entry(path, kind, "failed", reason=str(exc).splitlines()[0], **facts))
+            continue
+        except Exception as exc:  # a bug in causalcheck: name the episode, keep the rest of the batch
+            internal += 1
+            reason = _internal(exc)
+            failures.append(Failure(str(path), reason))
+            manifest.append(_entry(path, kind, "failed", reason=reason, **facts))
+            continue
+        manifest.append(_entry(path, kind, "scored", **facts, **({"warnings": len(ep.warnings)} if ep.warnings else {})))
     return ScoreReport(
         tuple(episodes),
         tuple(failures),
@@ -439,6 +553,9 @@ def score_paths(
         {"bootstrap": resamples, "seed": seed, "coefficient_tolerance": coefficient_tolerance, "audit": audit,
          "solver_checks": solver_checks},
         step_curves(episodes),
+        tuple(manifest),
+        dict(provenance or {}),
+        internal,
     )
 
 
@@ -447,6 +564,8 @@ def score_paths(
 _CSV_FIELDS = (
     "source",
     "suite",
+    "agent",
+    "model",
     "experiment_id",
     "seed",
     *ROLLUP_KEYS[: ROLLUP_KEYS.index("formula_abs_error")],
@@ -457,6 +576,10 @@ _CSV_FIELDS = (
     "audit_errors",
 )
 
+#: Every file :func:`write_outputs` may write, by format (a rescoring removes the ones it
+#: does not write this time, so no stale result stays beside the new ones).
+OUTPUT_FILES = {"json": ("scores.json",), "csv": ("episodes.csv", "steps.csv", "inputs.csv"), "md": ("summary.md",)}
+
 
 def episodes_csv(report: ScoreReport) -> str:
     """One row per scored episode with the final metrics."""
@@ -464,20 +587,33 @@ def episodes_csv(report: ScoreReport) -> str:
     w = csv.DictWriter(buf, fieldnames=list(_CSV_FIELDS), extrasaction="ignore", lineterminator="\n")
     w.writeheader()
     for ep in report.episodes:
-        w.writerow({"source": ep.source, "suite": ep.suite, "experiment_id": ep.experiment_id, "seed": ep.seed, **ep.final})
+        w.writerow({"source": ep.source, "suite": ep.suite, "agent": ep.agent, "model": ep.model,
+                    "experiment_id": ep.experiment_id, "seed": ep.seed, **ep.final})
     return buf.getvalue()
 
 
 def steps_csv(report: ScoreReport) -> str:
     """One row per (episode, step) with the per-step metrics."""
     buf = io.StringIO()
-    fields = ["source", "experiment_id", "seed", "step", "hypothesis_step", "edge_precision", "edge_recall",
-              "edge_f1", "parent_f1", "root_f1", "coefficient_f1", "shd", "targets", "imec_size"]
+    fields = ["source", "agent", "model", "experiment_id", "seed", "step", "hypothesis_step", "edge_precision",
+              "edge_recall", "edge_f1", "parent_f1", "root_f1", "coefficient_f1", "shd", "targets", "imec_size"]
     w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
     w.writeheader()
     for ep in report.episodes:
         for st in ep.steps:
-            w.writerow({"source": ep.source, "experiment_id": ep.experiment_id, "seed": ep.seed, **st.row()})
+            w.writerow({"source": ep.source, "agent": ep.agent, "model": ep.model, "experiment_id": ep.experiment_id,
+                        "seed": ep.seed, **st.row()})
+    return buf.getvalue()
+
+
+def inputs_csv(report: ScoreReport) -> str:
+    """The manifest: one row per input found (path, kind, status, sha256, bytes, reason)."""
+    buf = io.StringIO()
+    fields = ["path", "kind", "status", "sha256", "bytes", "reason"]
+    w = csv.DictWriter(buf, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
+    w.writeheader()
+    for entry in report.inputs:
+        w.writerow(entry)
     return buf.getvalue()
 
 
@@ -496,21 +632,22 @@ _MD_COLS = ("task_accuracy", "edge_f1", "parent_f1", "root_f1", "coefficient_f1"
 
 
 def summary_markdown(report: ScoreReport) -> str:
-    """Markdown tables: per suite, per graph, and the failures."""
+    """Markdown tables: per suite, per graph, per step, the inputs not scored, and the provenance."""
     lines = ["# Lab scores", ""]
-    for title, rows, keys in (("Per suite", report.by_suite, ("suite",)), ("Per graph", report.by_graph, ("suite", "experiment_id"))):
+    groups = ("suite", "agent", "model")
+    for title, rows, keys in (("Per suite", report.by_suite, groups), ("Per graph", report.by_graph, (*groups, "experiment_id"))):
         lines += [f"## {title}", "", "| " + " | ".join([*keys, "n", *_MD_COLS]) + " |", "|" + "---|" * (len(keys) + 1 + len(_MD_COLS))]
         for row in rows:
-            cells = [str(row[k]) for k in keys] + [str(row["episodes"])] + [_fmt(row[c]) for c in _MD_COLS]
+            cells = [str(row[k]) or "–" for k in keys] + [str(row["episodes"])] + [_fmt(row[c]) for c in _MD_COLS]
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
     if report.by_step:
         lines += ["## Per step (means; finished episodes carried forward)", "",
-                  "| suite | step | running | " + " | ".join(_STEP_KEYS) + " |", "|" + "---|" * (3 + len(_STEP_KEYS))]
+                  "| suite | agent | model | step | running | " + " | ".join(_STEP_KEYS) + " |", "|" + "---|" * (5 + len(_STEP_KEYS))]
         for row in report.by_step:
             if row["step"] > _MD_MAX_STEPS:
                 continue
-            cells = [str(row["suite"]), str(row["step"]), str(row["running"])]
+            cells = [str(row["suite"]), str(row["agent"]) or "–", str(row["model"]) or "–", str(row["step"]), str(row["running"])]
             cells += ["–" if row[k] is None else f"{row[k]:.3f}" for k in _STEP_KEYS]
             lines.append("| " + " | ".join(cells) + " |")
         if any(row["step"] > _MD_MAX_STEPS for row in report.by_step):
@@ -524,21 +661,39 @@ def summary_markdown(report: ScoreReport) -> str:
     if report.failures:
         lines += ["", "## Not scored", ""]
         lines += [f"- `{f.source}`: {f.reason.splitlines()[0]}" for f in report.failures]
+    if report.duplicates:
+        lines += ["", "## Duplicates (counted once)", ""]
+        lines += [f"- `{d['path']}`: {d['reason']}" for d in report.duplicates]
+    if report.skipped:
+        lines += ["", "## Skipped (not episodes)", ""]
+        lines += [f"- `{d['path']}`: {d['reason']}" for d in report.skipped]
+    counts: dict[str, int] = {}
+    for entry in report.inputs:
+        counts[str(entry.get("status"))] = counts.get(str(entry.get("status")), 0) + 1
+    lines += ["", "## Inputs", "", ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "none",
+              "(every input with its SHA-256 in scores.json `provenance.inputs` / inputs.csv)"]
+    prov = report.provenance
+    if prov:
+        lines += ["", f"Written by causalcheck {prov.get('version')} ({prov.get('command')}) at {prov.get('started')}."]
     return "\n".join(lines) + "\n"
 
 
-def write_outputs(report: ScoreReport, out_dir: str | Path, formats: Sequence[str] = ("json", "csv", "md")) -> list[Path]:
-    """Write ``scores.json``, ``episodes.csv`` + ``steps.csv``, ``summary.md`` (as selected)."""
-    from causalcheck.lab.trajectory import atomic_write_text
+def write_outputs(report: ScoreReport, out_dir: str | Path, formats: Sequence[str] = ("json", "csv", "md")) -> tuple[list[Path], list[Path]]:
+    """Write ``scores.json``, ``episodes.csv`` + ``steps.csv`` + ``inputs.csv``, ``summary.md`` (as
+    selected), each atomically; returns ``(written, removed)`` — *removed* are result files of an
+    earlier scoring (:data:`OUTPUT_FILES`) that this one did not write, deleted so that no stale
+    result stays beside the new ones.  The caller holds the folder's :class:`~causalcheck.files.RunLock`."""
+    from causalcheck.files import atomic_write_text
 
     out = Path(out_dir)
     written: list[Path] = []
     if "json" in formats:
         p = out / "scores.json"
-        atomic_write_text(p, json.dumps(report.to_json(), indent=1, ensure_ascii=False, default=str) + "\n")
+        # compact: the C encoder (an indented dump runs the pure-Python encoder, ~10x slower)
+        atomic_write_text(p, json.dumps(report.to_json(), ensure_ascii=False, default=str, separators=(",", ":")) + "\n")
         written.append(p)
     if "csv" in formats:
-        for name, text in (("episodes.csv", episodes_csv(report)), ("steps.csv", steps_csv(report))):
+        for name, text in (("episodes.csv", episodes_csv(report)), ("steps.csv", steps_csv(report)), ("inputs.csv", inputs_csv(report))):
             p = out / name
             atomic_write_text(p, text)
             written.append(p)
@@ -546,4 +701,13 @@ def write_outputs(report: ScoreReport, out_dir: str | Path, formats: Sequence[st
         p = out / "summary.md"
         atomic_write_text(p, summary_markdown(report))
         written.append(p)
-    return written
+    removed: list[Path] = []
+    for fmt, names in OUTPUT_FILES.items():
+        if fmt in formats:
+            continue
+        for name in names:
+            stale = out / name
+            if stale.is_file():
+                stale.unlink()
+                removed.append(stale)
+    return written, removed

@@ -2,10 +2,13 @@
 
 Registered by the lab command group (:mod:`causalcheck.lab.cli`) through :func:`register`.
 
-Exit codes: 0 — every episode found was scored; 1 — some episodes could not be scored
+Exit codes: 0 — every episode found was scored; 1 — some inputs could not be scored
 (each is listed with its reason in the outputs and on stderr; the rest are scored and
-written); 2 — nothing could be scored (no episode found, or every one failed) or an option
-is invalid.
+written); 2 — nothing could be scored (no episode found, or every one failed), an option
+is invalid, or ``--out`` is being written by another process; 70 — scoring an episode hit a
+bug in causalcheck (the episode is named; the others are scored and written).
+Duplicates (the same content found twice: counted once) and skipped files (not episodes)
+are reported on stderr and in the manifest, and do not change the exit code.
 """
 
 from __future__ import annotations
@@ -65,29 +68,69 @@ def register(lab_subparsers: Any) -> argparse.ArgumentParser:
     return p
 
 
+def _provenance(args: argparse.Namespace) -> dict[str, Any]:
+    from causalcheck.files import Provenance
+
+    options = {
+        "paths": list(args.paths),
+        "out": args.out,
+        "format": list(args.format),
+        "bootstrap": args.bootstrap,
+        "seed": args.seed,
+        "coefficient_tolerance": args.coefficient_tolerance,
+        "no_audit": args.no_audit,
+        "fast_audit": args.fast_audit,
+    }
+    prov = Provenance("causalcheck lab score", options).to_json()
+    prov.pop("inputs", None)  # the report's manifest is the list of inputs
+    return prov
+
+
 def run(args: argparse.Namespace) -> int:
     """Handler of ``causalcheck lab score``."""
+    import contextlib
+
+    from causalcheck.files import RunLock
     from causalcheck.lab.score import score_paths, summary_markdown, write_outputs
 
     tol = args.coefficient_tolerance
-    if not tol >= 0:
-        print(f"causalcheck: error: --coefficient-tolerance={tol!r} must be >= 0", file=sys.stderr)
+    if not tol >= 0 or tol == float("inf"):
+        print(f"causalcheck: error: --coefficient-tolerance={tol!r} must be a finite number >= 0", file=sys.stderr)
         return 2
-    report = score_paths(
-        args.paths,
-        resamples=args.bootstrap,
-        seed=args.seed,
-        coefficient_tolerance=tol,
-        audit=not args.no_audit,
-        solver_checks=not args.fast_audit,
-    )
-    for f in report.failures:
-        print(f"causalcheck: not scored: {f.source}: {f.reason.splitlines()[0]}", file=sys.stderr)
-    if args.out:
-        for path in write_outputs(report, args.out, args.format):
-            print(path)
-    else:
-        sys.stdout.write(summary_markdown(report))
+    lock = RunLock(args.out, command="causalcheck lab score") if args.out else contextlib.nullcontext()
+    with lock:
+        report = score_paths(
+            args.paths,
+            resamples=args.bootstrap,
+            seed=args.seed,
+            coefficient_tolerance=tol,
+            audit=not args.no_audit,
+            solver_checks=not args.fast_audit,
+            provenance=_provenance(args),
+        )
+        for f in report.failures:
+            print(f"causalcheck: not scored: {f.source}: {f.reason.splitlines()[0]}", file=sys.stderr)
+        for d in report.duplicates:
+            print(f"causalcheck: duplicate: {d['path']}: {d['reason']}", file=sys.stderr)
+        for d in report.skipped:
+            print(f"causalcheck: skipped: {d['path']}: {d['reason']}", file=sys.stderr)
+        for ep in report.episodes:
+            for w in ep.warnings:
+                if "step line" in w or "raw_io.jsonl" in w or "steps were removed" in w:
+                    print(f"causalcheck: warning: {w}", file=sys.stderr)
+        if args.out:
+            written, removed = write_outputs(report, args.out, args.format)
+            for path in written:
+                print(path)
+            for path in removed:
+                print(f"causalcheck: removed {path} (from an earlier scoring; not written with --format {','.join(args.format)})",
+                      file=sys.stderr)
+        else:
+            sys.stdout.write(summary_markdown(report))
+    if report.internal_errors:
+        print(f"causalcheck: internal error: {report.internal_errors} episode(s) hit a bug (listed above); "
+              "please report it", file=sys.stderr)
+        return 70
     if not report.episodes:
         if not report.failures:
             print("causalcheck: error: no episode found under the given paths", file=sys.stderr)

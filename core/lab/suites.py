@@ -14,7 +14,7 @@ record and compiles its :class:`~causalcheck.lab.scm.SCM`; any problem is an
 
 from __future__ import annotations
 
-import json
+import math
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -27,6 +27,8 @@ from causalcheck.graph import FREQ
 from causalcheck.lab.scm import SCM
 
 __all__ = [
+    "MAX_BUDGET",
+    "MAX_SUITE_GRAPHS",
     "HiddenSpec",
     "Suite",
     "SuiteGraph",
@@ -36,6 +38,13 @@ __all__ = [
     "official_data_dir",
     "parse_suite_record",
 ]
+
+
+#: Largest ``budget`` (interventions) a suite record may set: an episode runs at most
+#: 4·budget + 20 steps, and the released suites use at most 24.
+MAX_BUDGET = 10_000
+#: Most records one suite file may hold (the released suites have 50 each).
+MAX_SUITE_GRAPHS = 100_000
 
 
 @dataclass(frozen=True)
@@ -97,8 +106,14 @@ class Suite:
 
 def _num(value: Any, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InputFormatError(f"{what}={value!r} must be a number")
-    return float(value)
+        raise InputFormatError(f"{what}={value!r:.60} must be a number")
+    try:
+        v = float(value)
+    except OverflowError:
+        v = float("inf")
+    if not math.isfinite(v):
+        raise InputFormatError(f"{what}={value!r:.60} must be a finite number")
+    return v
 
 
 def _parse_hidden(obj: Any, names: Iterable[str], where: str) -> HiddenSpec | None:
@@ -161,8 +176,8 @@ def parse_suite_record(obj: Any, *, where: str = "<record>") -> SuiteGraph:
     where = f"{where} ({gid})"
     scm = SCM.from_config(obj, source=where)
     budget = obj.get("budget", 4 * (len(scm.nodes) - 1))
-    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 0:
-        raise InputFormatError(f"{where}: budget={budget!r} must be a non-negative integer")
+    if isinstance(budget, bool) or not isinstance(budget, int) or not 0 <= budget <= MAX_BUDGET:
+        raise InputFormatError(f"{where}: budget={budget!r} must be an integer in 0..MAX_BUDGET={MAX_BUDGET}")
     fcp = bool(obj.get("frequency_can_be_parent", False))
     if not fcp and scm.graph.children(FREQ):
         raise InputFormatError(
@@ -185,15 +200,19 @@ def parse_suite_record(obj: Any, *, where: str = "<record>") -> SuiteGraph:
 
 def parse_suite_text(text: str, *, name: str, source: str) -> Suite:
     """Parse JSONL *text*; errors name ``source:line``."""
-    graphs = []
+    from causalcheck import safejson
+
+    graphs: list[SuiteGraph] = []
     for lineno, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
+        if len(graphs) >= MAX_SUITE_GRAPHS:
+            raise InputFormatError(f"{source}: more than MAX_SUITE_GRAPHS={MAX_SUITE_GRAPHS} records")
         try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
+            obj = safejson.loads(line, source=f"{source}:{lineno}")
+        except safejson.JSONSyntaxError as exc:
             raise InputFormatError(
-                f"{source}:{lineno}:{exc.colno}: suite line is not valid JSON ({exc.msg}): {line[:60]!r}"
+                f"{source}:{lineno}:{exc.column}: suite line is not valid JSON ({exc.msg}): {line[:60]!r}"
             ) from None
         graphs.append(parse_suite_record(obj, where=f"{source}:{lineno}"))
     if not graphs:
@@ -230,6 +249,8 @@ def bundled_suites() -> dict[str, str]:
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".jsonl"):
             first = entry.read_text(encoding="utf-8").splitlines()[0]
+            import json
+
             try:
                 desc = str(json.loads(first).get("description", ""))
             except (json.JSONDecodeError, AttributeError):
@@ -240,12 +261,11 @@ def bundled_suites() -> dict[str, str]:
 
 def find_suite(name_or_path: str) -> tuple[str, str]:
     """Resolve a path, a bundled suite name or an official suite name → ``(name, text)``."""
+    from causalcheck.files import read_input_text
+
     p = Path(name_or_path)
     if p.suffix == ".jsonl" or p.exists():
-        try:
-            return p.stem, p.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise InputFormatError(f"cannot read suite path={name_or_path!r}: {exc.strerror}") from None
+        return p.stem, read_input_text(p, what="suite")
     bundled = resources.files("causalcheck") / "data" / "suites" / f"{name_or_path}.jsonl"
     if bundled.is_file():
         return name_or_path, bundled.read_text(encoding="utf-8")

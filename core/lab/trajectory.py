@@ -17,9 +17,13 @@ agent).  This module defines the format and writes it (:func:`write_trajectory`,
      "reactor": {"props": {"density": 97, ...}, "target_freq": 156.0},
      "manipulator_initial": {"density": 39, ..., "resonanceFreq": 150.0},
      "prior_records": [{"id": "0/2", "props": {...}, "freq": 42.0}, ...],
-     "options": {...the EpisodeConfig as JSON...}}
+     "options": {...the EpisodeConfig as JSON...},
+     "agent_options": {"model": "openai/gpt-4o"}}      (only when the agent has a model)
 
-``step`` (one per agent step, ``step`` counts from 0)::
+``step`` (one per agent step; the file's ``step`` field counts from 0 — that is the format —
+while every output of ``check`` and ``lab score`` numbers steps from 1, see
+:data:`causalcheck.episodes.CHECK_NUMBERING`; a gap in the field means step lines were removed
+and the readers warn)::
 
     {"type": "step", "step": 0,
      "observation": {...Observation.to_json(): what the agent saw before acting...},
@@ -49,21 +53,22 @@ its reason, or reactor feedback).
 (the official scorer compares against the reactor's own display, causalab-spec §4.6; we
 fix that).  It is ``null`` when nothing was submitted.
 
-Files are written atomically (temporary file + rename), so a file that exists is complete.
+Files are written atomically through :func:`causalcheck.files.atomic_write_text` (temporary
+file, fsync, rename, folder fsync; ``0666 & ~umask`` permissions), so a file that exists is
+complete.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from causalcheck.episodes.trajectory import Trajectory, read_trajectory
+from causalcheck.files import atomic_write_text
 
-__all__ = ["TRAJECTORY_FORMAT", "Trajectory", "atomic_write_text", "read_trajectory", "write_trajectory"]
+__all__ = ["TRAJECTORY_FORMAT", "Trajectory", "read_trajectory", "write_trajectory"]
 
 #: Value of the header's ``format`` key.
 TRAJECTORY_FORMAT = "causalcheck-trajectory/1"
@@ -71,19 +76,6 @@ TRAJECTORY_FORMAT = "causalcheck-trajectory/1"
 
 def _dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write *text* to *path* through a temporary file in the same folder and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def write_trajectory(
@@ -99,6 +91,4 @@ def write_trajectory(
         {k: v for k, v in summary.items() if k != "type"},
     )
     text = "".join(_dumps(line) + "\n" for line in traj.lines())
-    out = Path(path)
-    atomic_write_text(out, text)
-    return out
+    return atomic_write_text(Path(path), text)

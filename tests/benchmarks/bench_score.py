@@ -1,26 +1,42 @@
-"""Benchmark: re-score one trajectory per official suite record (950) in one process.
+"""Benchmark: ``lab score`` against the official CausaLab re-evaluation, on the same run folders.
 
-Trajectories are produced by the real lab environment (causalcheck.lab.episode) driven by a
-scripted agent: it intervenes on the controllable nodes in turn until the budget is spent, copies
-what it sees into past_data faithfully, and writes after every step either the true graph or
-a seeded perturbation of it (an edge dropped, reversed or added), so the per-step metrics and
-I-MEC sizes are non-trivial.  Generation is not timed; scoring is, with a cold I-MEC cache.
+**Official comparison** (the default).  The script generates official-format run folders —
+``<agent>/obs_Causal_<model>/<suite>/<run>/<experiment>/seed_<s>/`` with ``graph_config.json``,
+``raw_io.jsonl`` (concatenated pretty-printed ``{step, raw_input, raw_output}``), a
+``*_tracking_simple.jsonl`` file, ``*_complete.txt`` and ``source_config.json``, the layout
+:mod:`causalcheck.episodes.official` reads — from episodes played in the real lab environment
+by a scripted agent: each intervention takes two steps as in the original game (choose the
+property: ``Enter new value for X:``; enter the value: ``You said: {'value': v}`` and the
+manipulator's ``Crystal Analysis`` with ``Uses: u/N``), the records copy what was shown into
+``past_data`` and state the true graph or a seeded perturbation of it, and the last step shows
+the reactor crystal.  Then both scorers run as whole processes on the same folders, at the
+same moment, and their CPU time (user + system of the child process) is compared:
 
-Two scenarios: one intervention per controllable node (what the planner agent and real
-agents typically do: ~k+1 steps) and the whole intervention budget 4(k-1) (long episodes whose
-past_data grows every step).  Best of --repeats runs is reported (the machine may be shared).
+* ours: ``causalcheck lab score ROOT --out DIR`` — per-step metrics with exact I-MEC sizes,
+  the evidence audit with the core's solver checks, bootstrap roll-ups (and once more with
+  ``--bootstrap 0``);
+* the official: ``python -m causalab_reeval.run_lightweight_reeval --source-only`` from the
+  CausaLab-Benchmark source (``CAUSALAB_SOURCE=/path/to/CausaLab-Benchmark`` or
+  ``--causalab-source``; without it the official side is skipped with the reason printed).
+  Its code is run, never copied.
 
-Reference: the same scoring with the I-MEC size of every step computed by brute-force
-enumeration (causalcheck.solvers.equivalence.enumerate_equivalent_dags) instead of exact
-counting, and the published scorer's 0.12–0.15 s wall for its one sample episode
-(causalab-spec §7).
+Sizes: 300 and 3 000 episodes of 2 steps by default (``--episodes``, ``--steps``).  Best of
+``--repeats`` runs (the machine is shared).
 
-Usage: python tests/benchmarks/bench_score.py [--quick] [--seed S]
+**Trajectory scenarios** (``--trajectories``): 950 of our lab trajectories (one per official
+suite record) scored in-process, cold I-MEC cache, against brute-force I-MEC enumeration.
+
+Usage: python tests/benchmarks/bench_score.py [--quick] [--episodes 300,3000] [--steps 2]
+       [--causalab-source PATH] [--repeats R] [--trajectories]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -169,14 +185,159 @@ def scenario(root: Path, label: str, repeats: int) -> None:
           f"episode (spec §7, whole process) -> {0.12 / per:.0f}–{0.15 / per:.0f}x")
 
 
+# --------------------------------------------------------------------------- official-format folders
+_PAD = json.dumps({"ui": {"inventory": [{"name": f"item {i}", "uuid": f"{i:08d}-0000-4000-8000-000000000000",
+                                         "description": "a tool of the lab"} for i in range(40)]}}, indent=2)
+
+
+def _analysis(display: dict[str, str], state: dict[str, float], used: int, budget: int) -> str:
+    lines = ["The property manipulator said: Crystal Analysis:"]
+    lines += [f"  {display.get(k, k)}: {v}" for k, v in state.items()]
+    lines += ["  " + "─" * 20, f"  Uses: {used}/{budget} (Remaining: {budget - used})"]
+    return "\n".join(lines)
+
+
+def _reactor_block(props: dict[str, float], freq: float | None, used: int) -> str:
+    lines = ["CRYSTAL REACTOR", "Crystal properties (directly shown):"]
+    lines += [f"- {k}: {v}" for k, v in props.items()]
+    if freq is not None:
+        lines += [f"Frequency set to {freq} Hz", f"Usage: {used}/3 submissions."]
+    return "\n".join(lines)
+
+
+def generate_official(root: Path, n: int, steps: int, seed: int, prompt_chars: int = 12_000) -> int:
+    """Write *n* official-format seed folders of *steps* steps each under *root* (module docstring)."""
+    from causalcheck.lab.episode import Episode, EpisodeConfig, LabAction
+    from causalcheck.lab.suites import load_suite
+
+    rng = np.random.default_rng(seed)
+    made = 0
+    run_seed = 1
+    base = root / "bench-agent" / "obs_Causal_bench-model"
+    while made < n:
+        for name in SUITES:
+            suite = load_suite(name)
+            for g in suite.graphs:
+                if made >= n:
+                    return made
+                ep = Episode(g, EpisodeConfig())
+                task, obs = ep.reset(run_seed)
+                true = sorted(g.scm.graph.pairs)
+                agent = ScriptedAgent(true, list(g.scm.nodes), rng, False)
+                display = {k: str(v.get("display_name", k)) for k, v in g.config["nodes"].items() if isinstance(v, dict)}
+                data: list[dict[str, Any]] = [dict(r) for r in task.prior_records]
+                budget = int(task.budgets.get("interventions") or 0)
+                controllable = list(task.controllable) or list(g.scm.nodes)
+                raw_io, tracking = [], []
+                pending = ""
+                used = 0
+                for k in range(steps):
+                    choose = k % 2 == 0
+                    prop = controllable[(k // 2) % len(controllable)]
+                    text = ""
+                    if choose:
+                        pending = prop
+                        text = f"The property manipulator asks: Enter new value for {display.get(prop, prop)}:"
+                        action = {"action": "TALK", "arg1": 3}
+                        experiment: dict[str, Any] = {"target_prop": prop, "target_value": None}
+                    else:
+                        value = float(rng.integers(0, 101))
+                        obs = ep.step(LabAction.intervene(pending, value))
+                        used += 1
+                        state = dict(obs.state)
+                        text = f"You said: {{'value': {value}}}\n" + _analysis(display, state, used, budget)
+                        freq = state.pop("resonanceFreq", None)
+                        data.append({"id": f"{len(data)}/{budget}", "props": state, "freq": freq})
+                        action = {"chosen_dialog_option_int": 1, "value": value}
+                        experiment = {"target_prop": pending, "target_value": value}
+                    if k == steps - 1:
+                        text += "\n" + _reactor_block(dict(ep.reactor_props), float(ep.target_freq), 1)
+                    record = {"memory": f"step {k + 1}", "thought": "continue the plan", "past_data": list(data),
+                              "hypothesis": agent._hypothesis(), "experiment": experiment, **action}
+                    prompt = (f"PROPERTY MANIPULATOR / Causal Discovery\n{task.text}\n\nCurrent Environment Observation:\n"
+                              + json.dumps({"ui": {"lastActionMessage": text, "dialog_box": {"dialogIn": text}}}, indent=2))
+                    prompt += "\n" + _PAD[: max(0, prompt_chars - len(prompt))]
+                    raw_io.append({"step": k + 1, "raw_input": prompt, "raw_output": "```json\n" + json.dumps(record, indent=2) + "\n```"})
+                    tracking.append({"dialog_box": {"dialogIn": text}, "lastActionMessage": text.split("\n", 1)[0], "action": record})
+                folder = base / name / "20260101-0000_bench" / f"{g.graph_id}_{steps}calls" / f"seed_{run_seed}"
+                folder.mkdir(parents=True, exist_ok=True)
+                (folder / "graph_config.json").write_text(json.dumps(dict(g.config), indent=2), encoding="utf-8")
+                (folder / "raw_io.jsonl").write_text("".join(json.dumps(o, indent=2) + "\n" for o in raw_io), encoding="utf-8")
+                (folder / "Reactor Lab Causal_Causal_1_tracking_simple.jsonl").write_text(
+                    "".join(json.dumps(o, indent=2) + "\n" for o in tracking), encoding="utf-8")
+                (folder / "Reactor Lab Causal_Causal_1_complete.txt").write_text("1" if rng.random() < 0.5 else "0")
+                (folder / "source_config.json").write_text(json.dumps(
+                    {"models": {"action": {"generator_params": {"model": "bench-model"}},
+                                "react": {"type": "discoveryworld_react_memory_controller"}}}, indent=2))
+                made += 1
+        run_seed += 1
+    return made
+
+
+def _child_cpu(cmd: list[str], cwd: str | None = None) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of one child process; raises on a non-zero exit."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if p.returncode != 0:
+        raise RuntimeError(f"{cmd[:4]} exited {p.returncode}: {p.stderr[-500:]}")
+    return (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime), wall
+
+
+def compare_official(n: int, steps: int, source: Path | None, repeats: int, seed: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "runs"
+        t0 = time.perf_counter()
+        made = generate_official(root, n, steps, seed)
+        size = sum(f.stat().st_size for f in root.rglob("*") if f.is_file()) / 1e6
+        print(f"\n[{made} official-format episodes of {steps} steps, {size:.1f} MB] generated in {time.perf_counter() - t0:.1f} s (not timed)")
+        ours_cmd = [sys.executable, "-m", "causalcheck", "lab", "score", str(root), "--out", str(Path(tmp) / "ours")]
+        rows: list[tuple[str, float, float]] = []
+        best = min((_child_cpu(ours_cmd) for _ in range(repeats)), key=lambda t: t[0])
+        rows.append(("causalcheck lab score (I-MEC per step, audit + solver checks, 1000-resample bootstrap)", *best))
+        best0 = min((_child_cpu([*ours_cmd, "--bootstrap", "0"]) for _ in range(repeats)), key=lambda t: t[0])
+        rows.append(("causalcheck lab score --bootstrap 0 (I-MEC per step, audit + solver checks)", *best0))
+        fast = min((_child_cpu([*ours_cmd, "--bootstrap", "0", "--fast-audit"]) for _ in range(repeats)), key=lambda t: t[0])
+        rows.append(("causalcheck lab score --bootstrap 0 --fast-audit (I-MEC per step, arithmetic audit)", *fast))
+        official: tuple[float, float] | None = None
+        if source is None:
+            print("  official scorer: skipped (set CAUSALAB_SOURCE=/path/to/CausaLab-Benchmark or pass --causalab-source)")
+        elif not (source / "causalab_reeval" / "run_lightweight_reeval.py").is_file():
+            print(f"  official scorer: skipped ({source}/causalab_reeval/run_lightweight_reeval.py not found)")
+        else:
+            off_cmd = [sys.executable, "-m", "causalab_reeval.run_lightweight_reeval", "--source-only",
+                       "--output-dir", str(Path(tmp) / "official"), str(root)]
+            official = min((_child_cpu(off_cmd, cwd=str(source)) for _ in range(repeats)), key=lambda t: t[0])
+            rows.append(("official run_lightweight_reeval.py --source-only (final metrics only)", *official))
+        for label, cpu, wall in rows:
+            ratio = f"  {official[0] / cpu:5.1f}x" if official is not None and not label.startswith("official") else ""
+            print(f"  {cpu:7.2f} s CPU  {wall:7.2f} s wall  {1000 * cpu / made:6.2f} ms/episode  {label}{ratio}")
+        if official is not None:
+            print(f"  CPU-time ratio official / ours: {official[0] / best[0]:.1f}x (default options), "
+                  f"{official[0] / best0[0]:.1f}x (--bootstrap 0), {official[0] / fast[0]:.1f}x (--fast-audit); goal >= 5x")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="3 suites instead of 19, one repeat")
+    ap.add_argument("--quick", action="store_true", help="60 and 300 episodes (official comparison) / 3 suites (trajectories), one repeat")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--episodes", default="300,3000", metavar="N,N", help="official-comparison sizes (default 300,3000)")
+    ap.add_argument("--steps", type=int, default=2, metavar="S", help="steps per generated official episode (default 2)")
+    ap.add_argument("--causalab-source", metavar="PATH", default=os.environ.get("CAUSALAB_SOURCE"),
+                    help="a CausaLab-Benchmark checkout (default $CAUSALAB_SOURCE)")
+    ap.add_argument("--trajectories", action="store_true", help="run the in-process trajectory scenarios instead")
     args = ap.parse_args(argv)
-    suites = SUITES[:3] if args.quick else SUITES
     repeats = 1 if args.quick else args.repeats
+    if not args.trajectories:
+        sizes = [60, 300] if args.quick else [int(x) for x in args.episodes.split(",") if x.strip()]
+        source = Path(args.causalab_source) if args.causalab_source else None
+        for n in sizes:
+            compare_official(n, args.steps, source, repeats, args.seed)
+        return 0
+    suites = SUITES[:3] if args.quick else SUITES
     for full, label in ((False, "one intervention per node (planner-like)"), (True, "whole intervention budget")):
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp)
