@@ -56,7 +56,8 @@ class DataFit:
         min_tolerance: the smallest tolerance that would make all points consistent (when
             consistent with free coefficients: the largest residual of the fit found, which is
             within the tolerance but not necessarily the minimax value).
-        core_min_tolerance: the same for the conflicting points alone.
+        core_min_tolerance: the same for the conflicting points alone.  Both are finite numbers
+            (exact optima converted to floats), so a result that holds them is strict JSON.
         coefficients: a minimax fit of the free coefficients (empty when none are free).
         residuals: ``prediction - recorded`` per point id under that fit.
     """
@@ -167,10 +168,12 @@ def fit_points(
         h = opt.minimize(t)
         if opt.check() != z3.sat:  # pragma: no cover - always feasible
             return float("inf"), {}
-        val = opt.lower(h)
         model = opt.model()
-        coeffs = {k: _to_float(model.eval(v, model_completion=True)) for k, v in var.items()}
-        return _to_float(val), coeffs
+        coeffs = {k: _value(model.eval(v, model_completion=True)) for k, v in var.items()}
+        value = _to_float(opt.lower(h))
+        if value is None:  # pragma: no cover - the optimum of a bounded LP is a rational numeral
+            value = max((abs(r) for pid, r in residuals_for(coeffs).items() if pid in ids), default=0.0)
+        return value, coeffs
 
     ids = [pid for pid, *_ in rows]
     solver = z3.SimpleSolver(ctx=ctx)
@@ -185,7 +188,7 @@ def fit_points(
 
     if solver.check(*literal.values()) == z3.sat:  # consistent: any model is a fit, no optimisation needed
         model = solver.model()
-        fit = {k: _to_float(model.eval(v, model_completion=True)) for k, v in var.items()}
+        fit = {k: _value(model.eval(v, model_completion=True)) for k, v in var.items()}
         res = residuals_for(fit)
         return DataFit(True, (), max((abs(r) for r in res.values()), default=0.0), 0.0, fit, res)
     min_tol, fit = chebyshev(ids)
@@ -203,17 +206,29 @@ def fit_points(
     return DataFit(False, tuple(core), min_tol, core_tol, fit, residuals)
 
 
-def _to_float(v: Any) -> float:
+def _to_float(v: Any) -> float | None:
+    """A z3 numeral as a float; ``None`` for a value that is not a finite number.
+
+    The optimiser gives an integer numeral (``IntNumRef``) when the optimum is a whole
+    number, a rational one otherwise; both are finite.
+    """
     import z3
 
+    if z3.is_int_value(v):
+        return float(v.as_long())
     if z3.is_rational_value(v):
         return float(Fraction(v.numerator_as_long(), v.denominator_as_long()))
     if z3.is_algebraic_value(v):  # pragma: no cover - linear problems have rational optima
         return float(v.approx(20).as_fraction())
-    try:
-        return float(v.as_fraction())
-    except Exception:  # pragma: no cover - infinities/epsilons of the optimiser
-        return float("nan")
+    return None  # pragma: no cover - infinities/epsilons of the optimiser (bounded LPs have none)
+
+
+def _value(v: Any) -> float:
+    """A coefficient of a model (model completion makes every one a finite numeral)."""
+    x = _to_float(v)
+    if x is None:  # pragma: no cover - LRA models assign rational numbers
+        raise ArithmeticError(f"z3 value={v!r} is not a finite number")
+    return x
 
 
 def _fmt(x: float) -> str:

@@ -689,8 +689,9 @@ def write_outputs(report: ScoreReport, out_dir: str | Path, formats: Sequence[st
     written: list[Path] = []
     if "json" in formats:
         p = out / "scores.json"
-        # compact: the C encoder (an indented dump runs the pure-Python encoder, ~10x slower)
-        atomic_write_text(p, json.dumps(report.to_json(), ensure_ascii=False, default=str, separators=(",", ":")) + "\n")
+        # compact: the C encoder (an indented dump runs the pure-Python encoder, ~10x slower);
+        # strict: NaN / Infinity are not JSON (causalcheck.safejson refuses to read them back)
+        atomic_write_text(p, json.dumps(report.to_json(), ensure_ascii=False, allow_nan=False, default=str, separators=(",", ":")) + "\n")
         written.append(p)
     if "csv" in formats:
         for name, text in (("episodes.csv", episodes_csv(report)), ("steps.csv", steps_csv(report)), ("inputs.csv", inputs_csv(report))):
