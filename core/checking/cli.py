@@ -18,6 +18,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from causalcheck.cmdline import add_documented_command, run_in_process
+
 __all__ = ["register", "run"]
 
 # The text after this docstring's first paragraph is the command's --help description.
@@ -60,12 +62,7 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
 
 def register(subparsers: Any) -> None:
     """Add the ``check`` command to the ``causalcheck`` command line."""
-    p = subparsers.add_parser(
-        "check",
-        help="verify hypotheses, step records and agent trajectories (offline)",
-        description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = add_documented_command(subparsers, "check", help="verify hypotheses, step records and agent trajectories (offline)", doc=__doc__)
     _add_arguments(p)
     p.set_defaults(handler=handle)
 
@@ -240,13 +237,6 @@ def _input_facts(target: str) -> dict[str, Any] | None:
 
 def run(argv: Sequence[str]) -> int:
     """``causalcheck check ARGV…`` in-process with the command line's exit codes (for tests and scripts)."""
-    from causalcheck.errors import CausalCheckError
-
     parser = argparse.ArgumentParser(prog="causalcheck check")
     _add_arguments(parser)
-    args = parser.parse_args(list(argv))
-    try:
-        return handle(args)
-    except CausalCheckError as exc:
-        print(f"causalcheck: error: {exc}", file=sys.stderr)
-        return 2
+    return run_in_process(parser, argv, handle)
