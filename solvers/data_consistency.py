@@ -41,7 +41,7 @@ from causalcheck.equation import Equation, format_number
 from causalcheck.errors import CausalCheckError
 from causalcheck.records import DataPoint, Hypothesis
 
-__all__ = ["DataFit", "data_consistency", "fit_points", "point_residuals"]
+__all__ = ["DataFit", "data_consistency", "fit_points", "interpolation", "point_residuals"]
 
 _EPS = 1e-9
 
@@ -145,6 +145,15 @@ def fit_points(
         core_worst = max((abs(residuals[b]) for b in bad), default=0.0)
         return DataFit(not bad, bad, worst, core_worst, {}, residuals)
 
+    def residuals_for(fit: Mapping[str, float]) -> dict[str, float]:
+        return {pid: float(c - y) + sum(float(x) * fit.get(k, 0.0) for k, x in w.items()) for pid, c, w, y in rows}
+
+    exact = interpolation(rows, free)
+    if exact is not None:  # consistent: the points lie exactly on the equation (no solver needed)
+        fit = {k: float(v) for k, v in exact.items()}
+        res = residuals_for(fit)
+        return DataFit(True, (), max((abs(r) for r in res.values()), default=0.0), 0.0, fit, res)
+
     import z3
 
     ctx = z3.Context()
@@ -183,9 +192,6 @@ def fit_points(
         solver.add(z3.Implies(b, z3.And(resid[pid] <= tol, resid[pid] >= -tol)))
     by_name = {str(b): pid for pid, b in literal.items()}
 
-    def residuals_for(fit: Mapping[str, float]) -> dict[str, float]:
-        return {pid: float(c - y) + sum(float(x) * fit.get(k, 0.0) for k, x in w.items()) for pid, c, w, y in rows}
-
     if solver.check(*literal.values()) == z3.sat:  # consistent: any model is a fit, no optimisation needed
         model = solver.model()
         fit = {k: _value(model.eval(v, model_completion=True)) for k, v in var.items()}
@@ -204,6 +210,49 @@ def fit_points(
             i += 1
     core_tol, _ = chebyshev(core)
     return DataFit(False, tuple(core), min_tol, core_tol, fit, residuals)
+
+
+def interpolation(
+    rows: Sequence[tuple[str, Fraction, Mapping[str, Fraction], Fraction]], free: Sequence[str]
+) -> dict[str, Fraction] | None:
+    """Coefficients that reproduce every row *exactly*, or ``None`` when there are none.
+
+    Each row ``(id, const, weights, recorded)`` asks ``const + Σ weights[k]·θ_k = recorded``;
+    the linear system is solved by Gauss–Jordan elimination in exact rational arithmetic.
+    When it has many solutions, the one given is the *basic* solution: the coefficients
+    without a pivot (in *free* order) are 0.  A solution proves the points consistent at any
+    tolerance, so the solver is not needed; ``None`` decides nothing (the points may still
+    fit within the tolerance).
+
+    >>> F = Fraction
+    >>> interpolation([("a", F(0), {"base": F(1), "c": F(2)}, F(7))], ["base", "c"])
+    {'base': Fraction(7, 1), 'c': Fraction(0, 1)}
+    >>> interpolation([("a", F(0), {"c": F(2)}, F(4)), ("b", F(0), {"c": F(2)}, F(5))], ["c"]) is None
+    True
+    """
+    m = len(free)
+    matrix = [[w.get(k, Fraction(0)) for k in free] + [y - c] for _, c, w, y in rows]
+    pivots: list[int] = []
+    r = 0
+    for col in range(m):
+        pick = next((i for i in range(r, len(matrix)) if matrix[i][col] != 0), None)
+        if pick is None:
+            continue
+        matrix[r], matrix[pick] = matrix[pick], matrix[r]
+        lead = matrix[r][col]
+        row = matrix[r] = [x / lead for x in matrix[r]]
+        for i in range(len(matrix)):
+            if i != r and matrix[i][col] != 0:
+                factor = matrix[i][col]
+                matrix[i] = [a - factor * b for a, b in zip(matrix[i], row, strict=True)]
+        pivots.append(col)
+        r += 1
+    if any(matrix[i][m] != 0 for i in range(r, len(matrix))):  # a row 0 = b with b ≠ 0
+        return None
+    out = dict.fromkeys(free, Fraction(0))
+    for i, col in enumerate(pivots):
+        out[free[col]] = matrix[i][m]
+    return out
 
 
 def _to_float(v: Any) -> float | None:

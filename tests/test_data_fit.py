@@ -56,3 +56,43 @@ def test_every_result_file_of_the_demo_is_strict_json(tmp_path: Path) -> None:
     scores = (out / "lab-scores" / "scores.json").read_text(encoding="utf-8")
     assert "NaN" not in scores and "misses by nan" not in scores
     assert json.loads(scores)["episodes"]
+
+
+def test_points_on_the_equation_are_decided_exactly_without_the_solver(monkeypatch: object) -> None:
+    """Points lying exactly on the line are consistent, with the basic solution as the fit, and z3 is not asked."""
+    import pytest
+    import z3
+
+    mp = monkeypatch
+    assert isinstance(mp, pytest.MonkeyPatch)
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the solver was asked")
+
+    mp.setattr(z3, "Context", refuse)
+    points = [DataPoint("a", {"ph": 1.0}, 23.0), DataPoint("b", {"ph": 3.0}, 29.0)]
+    fit = fit_points(_line(), points, {}, 0.01)  # type: ignore[arg-type]
+    assert fit is not None and fit.consistent and fit.coefficients == {"base": 20.0, "c_ph": 3.0}
+    one = fit_points(_line(), points[:1], {}, 0.01)  # type: ignore[arg-type]
+    assert one is not None and one.coefficients == {"base": 23.0, "c_ph": 0.0}  # under-determined: c_ph is 0
+
+
+def test_points_near_but_not_on_the_equation_still_ask_the_solver(monkeypatch: object) -> None:
+    """Three points within the tolerance of a line but on no line at all: consistent, decided by z3."""
+    import pytest
+    import z3
+
+    mp = monkeypatch
+    assert isinstance(mp, pytest.MonkeyPatch)
+    made: list[object] = []
+    real = z3.Context
+
+    def counting(*args: object, **kwargs: object) -> object:
+        made.append(1)
+        return real(*args, **kwargs)
+
+    mp.setattr(z3, "Context", counting)
+    points = [DataPoint("a", {"ph": 0.0}, 10.0), DataPoint("b", {"ph": 1.0}, 11.004), DataPoint("c", {"ph": 2.0}, 12.0)]
+    fit = fit_points(_line(), points, {}, 0.01)  # type: ignore[arg-type]
+    assert fit is not None and fit.consistent and made
+    assert max(abs(r) for r in fit.residuals.values()) <= 0.01 + 1e-6
