@@ -208,7 +208,8 @@ def fit_points(
             core = [p for p in trial if p in shrunk]
         else:
             i += 1
-    core_tol, _ = chebyshev(core)
+    # the minimax value is the optimum of a linear programme, unique: over all points it is known
+    core_tol = min_tol if len(core) == len(ids) else chebyshev(core)[0]
     return DataFit(False, tuple(core), min_tol, core_tol, fit, residuals)
 
 
