@@ -19,6 +19,12 @@ Two questions are asked, both exactly (rational arithmetic in z3, no floating-po
    structure itself (wrong parents or wrong functional form), not just the numbers; the
    conflicting points are again a minimal unsat core.
 
+Points that lie *exactly* on the equation for some coefficients are consistent at any
+tolerance; that is decided first, without the solver, by Gauss–Jordan elimination in exact
+rational arithmetic (:func:`interpolation`), and its basic solution (coefficients without a
+pivot set to 0) is the example fit reported.  Only the other cases — points near but not on
+the equation, and conflicts, whose minimal cores and minimax fits z3 supplies — reach z3.
+
 Each failure also reports the **smallest tolerance** that would make the points
 consistent: ``max_i |r_i|`` for fixed coefficients, otherwise the Chebyshev (minimax) fit
 ``min_θ max_i |f(x_i; θ) − y_i|``, solved exactly with z3's optimiser.  Both questions need

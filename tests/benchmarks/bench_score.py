@@ -343,10 +343,10 @@ def side_by_side(results: list[dict[str, float]]) -> None:
         cells = []
         for r in results:
             if key not in r:
-                cells.append(f" | {'skipped':>42s}")
+                cells.append(f" | {'skipped':>36s}")
                 continue
             ratio = f"{r['official'] / r[key]:.2f}x" if "official" in r and key != "official" else "–"
-            cells.append(f" | {r[key]:>34.2f}  {ratio:>6s}")
+            cells.append(f" | {r[key]:>28.2f}  {ratio:>6s}")
         print(f"{key:28s}{''.join(cells)}")
 
 
