@@ -19,6 +19,12 @@ Two questions are asked, both exactly (rational arithmetic in z3, no floating-po
    structure itself (wrong parents or wrong functional form), not just the numbers; the
    conflicting points are again a minimal unsat core.
 
+Points that lie *exactly* on the equation for some coefficients are consistent at any
+tolerance; that is decided first, without the solver, by Gauss–Jordan elimination in exact
+rational arithmetic (:func:`interpolation`), and its basic solution (coefficients without a
+pivot set to 0) is the example fit reported.  Only the other cases — points near but not on
+the equation, and conflicts, whose minimal cores and minimax fits z3 supplies — reach z3.
+
 Each failure also reports the **smallest tolerance** that would make the points
 consistent: ``max_i |r_i|`` for fixed coefficients, otherwise the Chebyshev (minimax) fit
 ``min_θ max_i |f(x_i; θ) − y_i|``, solved exactly with z3's optimiser.  Both questions need
@@ -41,7 +47,7 @@ from causalcheck.equation import Equation, format_number
 from causalcheck.errors import CausalCheckError
 from causalcheck.records import DataPoint, Hypothesis
 
-__all__ = ["DataFit", "data_consistency", "fit_points", "point_residuals"]
+__all__ = ["DataFit", "data_consistency", "fit_points", "interpolation", "point_residuals"]
 
 _EPS = 1e-9
 
@@ -56,7 +62,8 @@ class DataFit:
         min_tolerance: the smallest tolerance that would make all points consistent (when
             consistent with free coefficients: the largest residual of the fit found, which is
             within the tolerance but not necessarily the minimax value).
-        core_min_tolerance: the same for the conflicting points alone.
+        core_min_tolerance: the same for the conflicting points alone.  Both are finite numbers
+            (exact optima converted to floats), so a result that holds them is strict JSON.
         coefficients: a minimax fit of the free coefficients (empty when none are free).
         residuals: ``prediction - recorded`` per point id under that fit.
     """
@@ -144,6 +151,15 @@ def fit_points(
         core_worst = max((abs(residuals[b]) for b in bad), default=0.0)
         return DataFit(not bad, bad, worst, core_worst, {}, residuals)
 
+    def residuals_for(fit: Mapping[str, float]) -> dict[str, float]:
+        return {pid: float(c - y) + sum(float(x) * fit.get(k, 0.0) for k, x in w.items()) for pid, c, w, y in rows}
+
+    exact = interpolation(rows, free)
+    if exact is not None:  # consistent: the points lie exactly on the equation (no solver needed)
+        fit = {k: float(v) for k, v in exact.items()}
+        res = residuals_for(fit)
+        return DataFit(True, (), max((abs(r) for r in res.values()), default=0.0), 0.0, fit, res)
+
     import z3
 
     ctx = z3.Context()
@@ -167,10 +183,12 @@ def fit_points(
         h = opt.minimize(t)
         if opt.check() != z3.sat:  # pragma: no cover - always feasible
             return float("inf"), {}
-        val = opt.lower(h)
         model = opt.model()
-        coeffs = {k: _to_float(model.eval(v, model_completion=True)) for k, v in var.items()}
-        return _to_float(val), coeffs
+        coeffs = {k: _value(model.eval(v, model_completion=True)) for k, v in var.items()}
+        value = _to_float(opt.lower(h))
+        if value is None:  # pragma: no cover - the optimum of a bounded LP is a rational numeral
+            value = max((abs(r) for pid, r in residuals_for(coeffs).items() if pid in ids), default=0.0)
+        return value, coeffs
 
     ids = [pid for pid, *_ in rows]
     solver = z3.SimpleSolver(ctx=ctx)
@@ -180,12 +198,9 @@ def fit_points(
         solver.add(z3.Implies(b, z3.And(resid[pid] <= tol, resid[pid] >= -tol)))
     by_name = {str(b): pid for pid, b in literal.items()}
 
-    def residuals_for(fit: Mapping[str, float]) -> dict[str, float]:
-        return {pid: float(c - y) + sum(float(x) * fit.get(k, 0.0) for k, x in w.items()) for pid, c, w, y in rows}
-
     if solver.check(*literal.values()) == z3.sat:  # consistent: any model is a fit, no optimisation needed
         model = solver.model()
-        fit = {k: _to_float(model.eval(v, model_completion=True)) for k, v in var.items()}
+        fit = {k: _value(model.eval(v, model_completion=True)) for k, v in var.items()}
         res = residuals_for(fit)
         return DataFit(True, (), max((abs(r) for r in res.values()), default=0.0), 0.0, fit, res)
     min_tol, fit = chebyshev(ids)
@@ -199,21 +214,77 @@ def fit_points(
             core = [p for p in trial if p in shrunk]
         else:
             i += 1
-    core_tol, _ = chebyshev(core)
+    # the minimax value is the optimum of a linear programme, unique: over all points it is known
+    core_tol = min_tol if len(core) == len(ids) else chebyshev(core)[0]
     return DataFit(False, tuple(core), min_tol, core_tol, fit, residuals)
 
 
-def _to_float(v: Any) -> float:
+def interpolation(
+    rows: Sequence[tuple[str, Fraction, Mapping[str, Fraction], Fraction]], free: Sequence[str]
+) -> dict[str, Fraction] | None:
+    """Coefficients that reproduce every row *exactly*, or ``None`` when there are none.
+
+    Each row ``(id, const, weights, recorded)`` asks ``const + Σ weights[k]·θ_k = recorded``;
+    the linear system is solved by Gauss–Jordan elimination in exact rational arithmetic.
+    When it has many solutions, the one given is the *basic* solution: the coefficients
+    without a pivot (in *free* order) are 0.  A solution proves the points consistent at any
+    tolerance, so the solver is not needed; ``None`` decides nothing (the points may still
+    fit within the tolerance).
+
+    >>> F = Fraction
+    >>> interpolation([("a", F(0), {"base": F(1), "c": F(2)}, F(7))], ["base", "c"])
+    {'base': Fraction(7, 1), 'c': Fraction(0, 1)}
+    >>> interpolation([("a", F(0), {"c": F(2)}, F(4)), ("b", F(0), {"c": F(2)}, F(5))], ["c"]) is None
+    True
+    """
+    m = len(free)
+    matrix = [[w.get(k, Fraction(0)) for k in free] + [y - c] for _, c, w, y in rows]
+    pivots: list[int] = []
+    r = 0
+    for col in range(m):
+        pick = next((i for i in range(r, len(matrix)) if matrix[i][col] != 0), None)
+        if pick is None:
+            continue
+        matrix[r], matrix[pick] = matrix[pick], matrix[r]
+        lead = matrix[r][col]
+        row = matrix[r] = [x / lead for x in matrix[r]]
+        for i in range(len(matrix)):
+            if i != r and matrix[i][col] != 0:
+                factor = matrix[i][col]
+                matrix[i] = [a - factor * b for a, b in zip(matrix[i], row, strict=True)]
+        pivots.append(col)
+        r += 1
+    if any(matrix[i][m] != 0 for i in range(r, len(matrix))):  # a row 0 = b with b ≠ 0
+        return None
+    out = dict.fromkeys(free, Fraction(0))
+    for i, col in enumerate(pivots):
+        out[free[col]] = matrix[i][m]
+    return out
+
+
+def _to_float(v: Any) -> float | None:
+    """A z3 numeral as a float; ``None`` for a value that is not a finite number.
+
+    The optimiser gives an integer numeral (``IntNumRef``) when the optimum is a whole
+    number, a rational one otherwise; both are finite.
+    """
     import z3
 
+    if z3.is_int_value(v):
+        return float(v.as_long())
     if z3.is_rational_value(v):
         return float(Fraction(v.numerator_as_long(), v.denominator_as_long()))
     if z3.is_algebraic_value(v):  # pragma: no cover - linear problems have rational optima
         return float(v.approx(20).as_fraction())
-    try:
-        return float(v.as_fraction())
-    except Exception:  # pragma: no cover - infinities/epsilons of the optimiser
-        return float("nan")
+    return None  # pragma: no cover - infinities/epsilons of the optimiser (bounded LPs have none)
+
+
+def _value(v: Any) -> float:
+    """A coefficient of a model (model completion makes every one a finite numeral)."""
+    x = _to_float(v)
+    if x is None:  # pragma: no cover - LRA models assign rational numbers
+        raise ArithmeticError(f"z3 value={v!r} is not a finite number")
+    return x
 
 
 def _fmt(x: float) -> str:

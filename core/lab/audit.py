@@ -29,7 +29,6 @@ parsed one.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -166,18 +165,31 @@ def _audit_entry(entry: Entry, step: int, number: int, shown: tuple[ShownState, 
 
 
 def _solver_check(
-    record: StepRecord, entries: Sequence[Entry], nodes: list[str], tolerance: float
+    record: StepRecord, entries: Sequence[Entry], tolerance: float
 ) -> list[Diagnostic]:
-    """``hypothesis-contradicts-evidence`` from the core's data-consistency solver (empty if it agrees)."""
-    from causalcheck.checking.hypothesis import check_record
-    from causalcheck.errors import CausalCheckError
+    """``hypothesis-contradicts-evidence`` from the core's data-consistency solver (empty if it agrees).
 
+    The findings are the ``data-mismatch`` / ``equation-refuted`` diagnostics that
+    :func:`causalcheck.checking.check_record` gives for the record with these entries as its
+    ``past_data`` (the newest :data:`~causalcheck.checking.hypothesis.MAX_DATA_POINTS` of
+    them); only that solver is asked, since the record's other checks (cycles, node names)
+    do not enter this finding.
+    """
+    from causalcheck.checking.hypothesis import DATA_CODES, MAX_DATA_POINTS
+    from causalcheck.errors import CausalCheckError
+    from causalcheck.solvers.data_consistency import data_consistency
+
+    h = record.hypothesis
+    if h is None or h.is_empty:
+        return []
+    points = tuple(e.point() for e in entries)[-MAX_DATA_POINTS:]
     try:
-        rec = dataclasses.replace(record, past_data=tuple(e.point() for e in entries), warnings=())
-        report = check_record(rec, nodes=nodes, tolerance=tolerance)
+        found = data_consistency(h, points, tolerance)
+    except (ValueError, OverflowError, ZeroDivisionError):  # values beyond float range: not checked
+        return []
     except CausalCheckError as exc:
         return [Diagnostic("solver-check-failed", f"the final record could not be checked: {exc}", "info")]
-    bad = [d for d in report.diagnostics if d.code in ("data-mismatch", "equation-refuted")]
+    bad = [d for d in found if d.code in DATA_CODES]
     if not bad:
         return []
     elements = tuple(sorted({e for d in bad for e in d.elements}))
@@ -311,8 +323,7 @@ def audit_episode(
     final = ep.final()
     found = _fit_check(None if final is None else final[1], final_entries, fit_tolerance)
     if solver_checks and final is not None and final[0].parsed is not None and found:
-        nodes = [str(n) for n in (ep.config or {}).get("nodes") or ()]
-        found = _solver_check(final[0].parsed, final_entries, nodes, fit_tolerance) or found
+        found = _solver_check(final[0].parsed, final_entries, fit_tolerance) or found
     diags.extend(found)
 
     used = sum(1 for s in ep.steps if s.intervention is not None)

@@ -29,6 +29,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -396,6 +397,9 @@ def rollup(
             key += (ep.experiment_id,)
         groups.setdefault(key, []).append(ep)
     out: list[dict[str, Any]] = []
+    # the interval depends on the values, resamples and seed only: groups and metrics with the
+    # same values (constant columns, repeated graphs) share one bootstrap
+    intervals: dict[tuple[Any, ...], dict[str, Any]] = {}
     for key in sorted(groups):
         members = groups[key]
         row: dict[str, Any] = {"suite": key[0], "agent": key[1], "model": key[2]}
@@ -405,8 +409,13 @@ def rollup(
         for metric in ROLLUP_KEYS:
             vals = [ep.final.get(metric) for ep in members]
             nums = [float(v) for v in vals if isinstance(v, (int, float)) and not isinstance(v, bool)]
-            ci = M.bootstrap_ci(nums, resamples=resamples, seed=seed)
-            row[metric] = ci.to_json()
+            memo_key: tuple[Any, ...] = tuple(nums)
+            if 0.0 in memo_key:  # -0.0 == 0.0 but prints differently: tell them apart
+                memo_key += tuple(math.copysign(1.0, v) for v in nums if v == 0)
+            ci_json = intervals.get(memo_key)
+            if ci_json is None:
+                ci_json = intervals[memo_key] = M.bootstrap_ci(nums, resamples=resamples, seed=seed).to_json()
+            row[metric] = dict(ci_json)
         out.append(row)
     return tuple(out)
 
@@ -689,8 +698,9 @@ def write_outputs(report: ScoreReport, out_dir: str | Path, formats: Sequence[st
     written: list[Path] = []
     if "json" in formats:
         p = out / "scores.json"
-        # compact: the C encoder (an indented dump runs the pure-Python encoder, ~10x slower)
-        atomic_write_text(p, json.dumps(report.to_json(), ensure_ascii=False, default=str, separators=(",", ":")) + "\n")
+        # compact: the C encoder (an indented dump runs the pure-Python encoder, ~10x slower);
+        # strict: NaN / Infinity are not JSON (causalcheck.safejson refuses to read them back)
+        atomic_write_text(p, json.dumps(report.to_json(), ensure_ascii=False, allow_nan=False, default=str, separators=(",", ":")) + "\n")
         written.append(p)
     if "csv" in formats:
         for name, text in (("episodes.csv", episodes_csv(report)), ("steps.csv", steps_csv(report)), ("inputs.csv", inputs_csv(report))):

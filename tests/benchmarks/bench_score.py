@@ -286,7 +286,16 @@ def _child_cpu(cmd: list[str], cwd: str | None = None) -> tuple[float, float]:
     return (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime), wall
 
 
-def compare_official(n: int, steps: int, source: Path | None, repeats: int, seed: int) -> None:
+#: The side-by-side rows: (short label, what it runs).
+_VARIANTS = (
+    ("default", "causalcheck lab score: per-step I-MEC, audit with the exact solver checks, 1000-resample bootstrap"),
+    ("--bootstrap 0", "causalcheck lab score --bootstrap 0: per-step I-MEC, audit with the exact solver checks"),
+    ("--bootstrap 0 --fast-audit", "causalcheck lab score --bootstrap 0 --fast-audit: per-step I-MEC, arithmetic audit"),
+)
+
+
+def compare_official(n: int, steps: int, source: Path | None, repeats: int, seed: int) -> dict[str, float]:
+    """CPU seconds per variant (and ``"official"`` when its source is given) on *n* generated episodes."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "runs"
         t0 = time.perf_counter()
@@ -296,11 +305,11 @@ def compare_official(n: int, steps: int, source: Path | None, repeats: int, seed
         ours_cmd = [sys.executable, "-m", "causalcheck", "lab", "score", str(root), "--out", str(Path(tmp) / "ours")]
         rows: list[tuple[str, float, float]] = []
         best = min((_child_cpu(ours_cmd) for _ in range(repeats)), key=lambda t: t[0])
-        rows.append(("causalcheck lab score (I-MEC per step, audit + solver checks, 1000-resample bootstrap)", *best))
+        rows.append((_VARIANTS[0][1], *best))
         best0 = min((_child_cpu([*ours_cmd, "--bootstrap", "0"]) for _ in range(repeats)), key=lambda t: t[0])
-        rows.append(("causalcheck lab score --bootstrap 0 (I-MEC per step, audit + solver checks)", *best0))
+        rows.append((_VARIANTS[1][1], *best0))
         fast = min((_child_cpu([*ours_cmd, "--bootstrap", "0", "--fast-audit"]) for _ in range(repeats)), key=lambda t: t[0])
-        rows.append(("causalcheck lab score --bootstrap 0 --fast-audit (I-MEC per step, arithmetic audit)", *fast))
+        rows.append((_VARIANTS[2][1], *fast))
         official: tuple[float, float] | None = None
         if source is None:
             print("  official scorer: skipped (set CAUSALAB_SOURCE=/path/to/CausaLab-Benchmark or pass --causalab-source)")
@@ -317,6 +326,28 @@ def compare_official(n: int, steps: int, source: Path | None, repeats: int, seed
         if official is not None:
             print(f"  CPU-time ratio official / ours: {official[0] / best[0]:.1f}x (default options), "
                   f"{official[0] / best0[0]:.1f}x (--bootstrap 0), {official[0] / fast[0]:.1f}x (--fast-audit); goal >= 5x")
+        cpu = {"episodes": float(made), _VARIANTS[0][0]: best[0], _VARIANTS[1][0]: best0[0], _VARIANTS[2][0]: fast[0]}
+        if official is not None:
+            cpu["official"] = official[0]
+        return cpu
+
+
+def side_by_side(results: list[dict[str, float]]) -> None:
+    """One table: CPU seconds of each variant and the official scorer at every size, with the ratios."""
+    if not results:
+        return
+    head = "".join(f" | {int(r['episodes']):>6} episodes: CPU s, official/ours" for r in results)
+    print("\nSide by side (CPU seconds of the whole process, best of the repeats; ratio = official / ours, goal >= 5x)")
+    print(f"{'':28s}{head}")
+    for key in ("official", *(v[0] for v in _VARIANTS)):
+        cells = []
+        for r in results:
+            if key not in r:
+                cells.append(f" | {'skipped':>36s}")
+                continue
+            ratio = f"{r['official'] / r[key]:.2f}x" if "official" in r and key != "official" else "–"
+            cells.append(f" | {r[key]:>28.2f}  {ratio:>6s}")
+        print(f"{key:28s}{''.join(cells)}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -334,8 +365,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.trajectories:
         sizes = [60, 300] if args.quick else [int(x) for x in args.episodes.split(",") if x.strip()]
         source = Path(args.causalab_source) if args.causalab_source else None
-        for n in sizes:
-            compare_official(n, args.steps, source, repeats, args.seed)
+        results = [compare_official(n, args.steps, source, repeats, args.seed) for n in sizes]
+        side_by_side(results)
         return 0
     suites = SUITES[:3] if args.quick else SUITES
     for full, label in ((False, "one intervention per node (planner-like)"), (True, "whole intervention budget")):
