@@ -36,10 +36,10 @@ graphs are equal when they have the same node set and the same edge set.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from causalcheck.errors import InputFormatError
 
@@ -50,7 +50,29 @@ __all__ = [
     "GraphKind",
     "Mark",
     "parse_edge_token",
+    "reachable",
 ]
+
+N = TypeVar("N", bound=Hashable)
+
+
+def reachable(first: Iterable[N], step: Callable[[N], Iterable[N]]) -> frozenset[N]:
+    """The nodes of *first* and every node reached from them by repeated *step* (a node's next nodes).
+
+    ``reachable(parents(v), parents)`` are the ancestors of ``v``; *v* itself is in it only on a cycle.
+
+    >>> parents = {"c": ["b"], "b": ["a"]}
+    >>> sorted(reachable(parents["c"], lambda n: parents.get(n, ())))
+    ['a', 'b']
+    """
+    seen: set[N] = set()
+    stack = list(first)
+    while stack:
+        cur = stack.pop()
+        if cur not in seen:
+            seen.add(cur)
+            stack.extend(step(cur))
+    return frozenset(seen)
 
 
 class Mark(enum.Enum):
@@ -419,26 +441,12 @@ class Graph:
     def ancestors(self, node: str) -> frozenset[str]:
         """Nodes with a directed (``->``) path to *node*."""
         self._require(node)
-        seen: set[str] = set()
-        stack = list(self.parents(node))
-        while stack:
-            cur = stack.pop()
-            if cur not in seen:
-                seen.add(cur)
-                stack.extend(self.parents(cur))
-        return frozenset(seen)
+        return reachable(self.parents(node), self.parents)
 
     def descendants(self, node: str) -> frozenset[str]:
         """Nodes reachable from *node* by a directed (``->``) path."""
         self._require(node)
-        seen: set[str] = set()
-        stack = list(self.children(node))
-        while stack:
-            cur = stack.pop()
-            if cur not in seen:
-                seen.add(cur)
-                stack.extend(self.children(cur))
-        return frozenset(seen)
+        return reachable(self.children(node), self.children)
 
     def indexed(self, order: Sequence[str] | None = None) -> tuple[tuple[str, ...], list[tuple[int, int, Mark, Mark]]]:
         """``(names, [(i, j, mark_i, mark_j), ...])`` over *order* (default: :attr:`nodes`)."""
