@@ -49,6 +49,7 @@ __all__ = [
     "GraphEdge",
     "GraphKind",
     "Mark",
+    "depth_first",
     "parse_edge_token",
     "reachable",
 ]
@@ -73,6 +74,48 @@ def reachable(first: Iterable[N], step: Callable[[N], Iterable[N]]) -> frozenset
             seen.add(cur)
             stack.extend(step(cur))
     return frozenset(seen)
+
+
+def depth_first(successors: Sequence[Sequence[int]]) -> tuple[list[int], list[int]]:
+    """Iterative depth-first search over nodes ``0..n-1`` (roots and successors in index order).
+
+    Returns ``(order, [])`` — the post-order: every node after all its successors — or, at the
+    first edge back into the search path, ``(partial order, cycle)`` with the directed cycle
+    ``[w, ..., w]`` that edge closes.  No recursion, so no depth limit; deterministic.
+
+    >>> depth_first([[1], [2], []])
+    ([2, 1, 0], [])
+    >>> depth_first([[1], [2], [0]])[1]
+    [0, 1, 2, 0]
+    """
+    state = [0] * len(successors)  # 0 new, 1 on the search path, 2 done
+    via = [-1] * len(successors)
+    order: list[int] = []
+    for root in range(len(successors)):
+        if state[root]:
+            continue
+        stack: list[tuple[int, int]] = [(root, 0)]
+        state[root] = 1
+        while stack:
+            v, i = stack[-1]
+            if i < len(successors[v]):
+                stack[-1] = (v, i + 1)
+                w = successors[v][i]
+                if state[w] == 0:
+                    state[w] = 1
+                    via[w] = v
+                    stack.append((w, 0))
+                elif state[w] == 1:
+                    cycle = [v]
+                    while cycle[-1] != w:
+                        cycle.append(via[cycle[-1]])
+                    cycle.reverse()
+                    return order, [*cycle, w]
+            else:
+                state[v] = 2
+                stack.pop()
+                order.append(v)
+    return order, []
 
 
 class Mark(enum.Enum):
