@@ -283,15 +283,11 @@ def dor_tarsi(n: int, directed: Sequence[Pair], undirected: Sequence[Pair]) -> t
     undirected neighbour of ``x`` is adjacent to every other remaining neighbour of ``x``;
     its undirected edges are then oriented into ``x``.
     """
+    dpa, adj = _adjacency(n, directed)
     dch: list[set[int]] = [set() for _ in range(n)]
-    dpa: list[set[int]] = [set() for _ in range(n)]
-    und: list[set[int]] = [set() for _ in range(n)]
-    adj: list[set[int]] = [set() for _ in range(n)]
     for a, b in directed:
         dch[a].add(b)
-        dpa[b].add(a)
-        adj[a].add(b)
-        adj[b].add(a)
+    und: list[set[int]] = [set() for _ in range(n)]
     for a, b in undirected:
         und[a].add(b)
         und[b].add(a)

@@ -257,18 +257,18 @@ class GraphEdge:
 
     def mark_at(self, node: str) -> Mark:
         """The mark at *node* (an endpoint of this edge)."""
-        if node == self.u:
-            return self.mark_u
-        if node == self.v:
-            return self.mark_v
-        raise InputFormatError(f"node={node!r} is not an endpoint of the edge {self}")
+        return self.mark_u if self._is_u(node) else self.mark_v
 
     def other(self, node: str) -> str:
         """The endpoint that is not *node*."""
+        return self.v if self._is_u(node) else self.u
+
+    def _is_u(self, node: str) -> bool:
+        """Whether *node* is the ``u`` end (else the ``v`` end); an error for any other node."""
         if node == self.u:
-            return self.v
+            return True
         if node == self.v:
-            return self.u
+            return False
         raise InputFormatError(f"node={node!r} is not an endpoint of the edge {self}")
 
     def renamed(self, mapping: Mapping[str, str]) -> GraphEdge:
