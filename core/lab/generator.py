@@ -30,7 +30,7 @@ same file byte for byte.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,7 @@ __all__ = [
     "graph_record",
     "hidden_variable",
     "linear_term",
+    "mechanism_terms",
     "node_spec",
     "quadratic_metadata",
     "quadratic_term",
@@ -171,6 +172,31 @@ def quadratic_term(
     return f"coeff2_{key} * ({parent} ^ 2) + coeff1_{key} * {parent}"
 
 
+def mechanism_terms(
+    family: str,
+    abbr: Callable[[str], str],
+    params: dict[str, Any],
+    axes: dict[str, float],
+    coefficient: Callable[[], int],
+    curve: Callable[[], tuple[float, float]],
+) -> Callable[[str, str], str]:
+    """``term(parent, child)``: the term of one edge's mechanism, drawn when it is asked for.
+
+    Its key is ``<abbr(parent)>_<abbr(child)>``; a ``"linear"`` *family* draws the coefficient
+    from *coefficient*, the quadratic one ``(curvature, vertex)`` from *curve*
+    (:func:`linear_term`, :func:`quadratic_term`).
+    """
+
+    def term(parent: str, child: str) -> str:
+        key = f"{abbr(parent)}_{abbr(child)}"
+        if family == "linear":
+            return linear_term(params, key, parent, coefficient())
+        curvature, vertex = curve()
+        return quadratic_term(params, axes, key, parent, child, curvature, vertex)
+
+    return term
+
+
 def node_spec(name: str, display: str, computation: str | None, *, controllable: bool = True) -> dict[str, Any]:
     """A record's node entry (uniform crystal base 15..45); *computation* ``None`` for a root."""
     spec: dict[str, Any] = {
@@ -269,12 +295,14 @@ def generate_graph(
     meta: dict[str, Any] = {}
     axes: dict[str, float] = {}
 
-    def term(p: str, c: str) -> str:
-        key = f"{abbr[p]}_{abbr[c]}"
-        if family == "linear":
-            return linear_term(params, key, p, int(rng.integers(1, 4)))
-        c2 = float(rng.choice([0.008, 0.012, 0.016]))
-        return quadratic_term(params, axes, key, p, c, c2, round(float(rng.uniform(35.24, 64.89)), 2))
+    term = mechanism_terms(
+        family,
+        abbr.__getitem__,
+        params,
+        axes,
+        lambda: int(rng.integers(1, 4)),
+        lambda: (float(rng.choice([0.008, 0.012, 0.016])), round(float(rng.uniform(35.24, 64.89)), 2)),
+    )
 
     nodes: dict[str, Any] = {}
     freq_terms = [term(p, FREQ) for p in parents[FREQ]]

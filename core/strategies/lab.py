@@ -40,10 +40,9 @@ from causalcheck.lab.generator import (
     FREQ_DISPLAY,
     graph_record,
     hidden_variable,
-    linear_term,
+    mechanism_terms,
     node_spec,
     quadratic_metadata,
-    quadratic_term,
 )
 from causalcheck.records import Hypothesis
 from causalcheck.strategies.names import CAUSALAB_PROPERTIES, frequency_aliases
@@ -106,12 +105,14 @@ def suite_records(
     params: dict[str, float | int] = {}
     axes: dict[str, float] = {}
 
-    def term(p: str, c: str) -> str:
-        key = f"{_abbr(p)}_{_abbr(c)}"
-        if fam == "linear":
-            return linear_term(params, key, p, draw(st.integers(1, 3)))
-        c2 = draw(st.sampled_from([0.008, 0.012, 0.016]))
-        return quadratic_term(params, axes, key, p, c, c2, draw(st.integers(3524, 6489)) / 100)
+    term = mechanism_terms(
+        fam,
+        _abbr,
+        params,
+        axes,
+        lambda: draw(st.integers(1, 3)),
+        lambda: (draw(st.sampled_from([0.008, 0.012, 0.016])), draw(st.integers(3524, 6489)) / 100),
+    )
 
     freq_terms = [term(p, FREQ) for p in parents[FREQ]]
     nodes: dict[str, Any] = {FREQ: node_spec(FREQ, FREQ_DISPLAY, " + ".join(["base_freq", *freq_terms]), controllable=False)}
