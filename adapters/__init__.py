@@ -18,118 +18,63 @@ from typing import TYPE_CHECKING
 
 from causalcheck.lazy import lazy_exports
 
-_EXPORTS: dict[str, str] = {
-    "add_llm_arguments": "causalcheck.adapters._options",
-    "AnthropicLLM": "causalcheck.adapters._anthropic",
-    "CACHE_MODES": "causalcheck.adapters._cache",
-    "CacheMode": "causalcheck.adapters._cache",
-    "CallCache": "causalcheck.adapters._cache",
-    "Completion": "causalcheck.protocols",
-    "CostLimitError": "causalcheck.adapters._errors",
-    "CostMeter": "causalcheck.adapters._client",
-    "default_cache_path": "causalcheck.adapters._registry",
-    "fault": "causalcheck.adapters._fake",
-    "LLM": "causalcheck.protocols",
-    "llm_run_from_args": "causalcheck.adapters._registry",
-    "LLMClient": "causalcheck.adapters._client",
-    "LLMError": "causalcheck.protocols",
-    "LLMRun": "causalcheck.adapters._registry",
-    "make_llm": "causalcheck.adapters._registry",
-    "Message": "causalcheck.protocols",
-    "OpenAICompatibleLLM": "causalcheck.adapters._openai",
-    "parse_model_string": "causalcheck.adapters._registry",
-    "Prices": "causalcheck.adapters._client",
-    "ProviderLimits": "causalcheck.adapters._client",
-    "PROVIDERS": "causalcheck.adapters._registry",
-    "redact": "causalcheck.redaction",
-    "RedactingFilter": "causalcheck.redaction",
-    "register_secret": "causalcheck.redaction",
-    "ReplayMissError": "causalcheck.adapters._errors",
-    "Request": "causalcheck.protocols",
-    "request_key": "causalcheck.adapters._cache",
-    "RetryPolicy": "causalcheck.adapters._client",
-    "run_sync": "causalcheck.aio",
-    "ScriptedLLM": "causalcheck.adapters._fake",
-    "setup_llm_logging": "causalcheck.adapters._registry",
-    "TransientLLMError": "causalcheck.protocols",
-    "truncated": "causalcheck.adapters._fake",
-    "Usage": "causalcheck.protocols",
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "causalcheck.adapters._anthropic": ("AnthropicLLM",),
+    "causalcheck.adapters._cache": ("CACHE_MODES", "CacheMode", "CallCache", "request_key"),
+    "causalcheck.adapters._client": (
+        "CostMeter", "LLMClient", "Prices", "ProviderLimits", "RetryPolicy",
+    ),
+    "causalcheck.adapters._errors": ("CostLimitError", "ReplayMissError"),
+    "causalcheck.adapters._fake": ("ScriptedLLM", "fault", "truncated"),
+    "causalcheck.adapters._openai": ("OpenAICompatibleLLM",),
+    "causalcheck.adapters._options": ("add_llm_arguments",),
+    "causalcheck.adapters._registry": (
+        "LLMRun", "PROVIDERS", "default_cache_path", "llm_run_from_args", "make_llm",
+        "parse_model_string", "setup_llm_logging",
+    ),
+    "causalcheck.aio": ("run_sync",),
+    "causalcheck.protocols": (
+        "Completion", "LLM", "LLMError", "Message", "Request", "TransientLLMError", "Usage",
+    ),
+    "causalcheck.redaction": ("RedactingFilter", "redact", "register_secret"),
 }
 
-__all__ = [
-    "CACHE_MODES",
-    "LLM",
-    "PROVIDERS",
-    "AnthropicLLM",
-    "CacheMode",
-    "CallCache",
-    "Completion",
-    "CostLimitError",
-    "CostMeter",
-    "LLMClient",
-    "LLMError",
-    "LLMRun",
-    "Message",
-    "OpenAICompatibleLLM",
-    "Prices",
-    "ProviderLimits",
-    "RedactingFilter",
-    "ReplayMissError",
-    "Request",
-    "RetryPolicy",
-    "ScriptedLLM",
-    "TransientLLMError",
-    "Usage",
-    "add_llm_arguments",
-    "default_cache_path",
-    "fault",
-    "llm_run_from_args",
-    "make_llm",
-    "parse_model_string",
-    "redact",
-    "register_secret",
-    "request_key",
-    "run_sync",
-    "setup_llm_logging",
-    "truncated",
-]
+__getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS)
 
 
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)
-
-
-if TYPE_CHECKING:  # pragma: no cover
-    from causalcheck.aio import run_sync
-    from causalcheck.protocols import (
-        LLM,
-        Completion,
-        LLMError,
-        Message,
-        Request,
-        TransientLLMError,
-        Usage,
-    )
-    from causalcheck.redaction import RedactingFilter, redact, register_secret
-
-    from ._anthropic import AnthropicLLM
-    from ._cache import CACHE_MODES, CacheMode, CallCache, request_key
-    from ._client import (
-        CostMeter,
-        LLMClient,
-        Prices,
-        ProviderLimits,
-        RetryPolicy,
-    )
-    from ._errors import CostLimitError, ReplayMissError
-    from ._fake import ScriptedLLM, fault, truncated
-    from ._openai import OpenAICompatibleLLM
-    from ._options import add_llm_arguments
-    from ._registry import (
-        PROVIDERS,
-        LLMRun,
-        default_cache_path,
-        llm_run_from_args,
-        make_llm,
-        parse_model_string,
-        setup_llm_logging,
-    )
+if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; aliases mark re-exports)
+    from causalcheck.adapters._anthropic import AnthropicLLM as AnthropicLLM
+    from causalcheck.adapters._cache import CACHE_MODES as CACHE_MODES
+    from causalcheck.adapters._cache import CacheMode as CacheMode
+    from causalcheck.adapters._cache import CallCache as CallCache
+    from causalcheck.adapters._cache import request_key as request_key
+    from causalcheck.adapters._client import CostMeter as CostMeter
+    from causalcheck.adapters._client import LLMClient as LLMClient
+    from causalcheck.adapters._client import Prices as Prices
+    from causalcheck.adapters._client import ProviderLimits as ProviderLimits
+    from causalcheck.adapters._client import RetryPolicy as RetryPolicy
+    from causalcheck.adapters._errors import CostLimitError as CostLimitError
+    from causalcheck.adapters._errors import ReplayMissError as ReplayMissError
+    from causalcheck.adapters._fake import ScriptedLLM as ScriptedLLM
+    from causalcheck.adapters._fake import fault as fault
+    from causalcheck.adapters._fake import truncated as truncated
+    from causalcheck.adapters._openai import OpenAICompatibleLLM as OpenAICompatibleLLM
+    from causalcheck.adapters._options import add_llm_arguments as add_llm_arguments
+    from causalcheck.adapters._registry import PROVIDERS as PROVIDERS
+    from causalcheck.adapters._registry import LLMRun as LLMRun
+    from causalcheck.adapters._registry import default_cache_path as default_cache_path
+    from causalcheck.adapters._registry import llm_run_from_args as llm_run_from_args
+    from causalcheck.adapters._registry import make_llm as make_llm
+    from causalcheck.adapters._registry import parse_model_string as parse_model_string
+    from causalcheck.adapters._registry import setup_llm_logging as setup_llm_logging
+    from causalcheck.aio import run_sync as run_sync
+    from causalcheck.protocols import LLM as LLM
+    from causalcheck.protocols import Completion as Completion
+    from causalcheck.protocols import LLMError as LLMError
+    from causalcheck.protocols import Message as Message
+    from causalcheck.protocols import Request as Request
+    from causalcheck.protocols import TransientLLMError as TransientLLMError
+    from causalcheck.protocols import Usage as Usage
+    from causalcheck.redaction import RedactingFilter as RedactingFilter
+    from causalcheck.redaction import redact as redact
+    from causalcheck.redaction import register_secret as register_secret

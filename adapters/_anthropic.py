@@ -18,37 +18,24 @@ from causalcheck.errors import InputFormatError
 from causalcheck.protocols import Completion, LLMError, Request, TransientLLMError, Usage
 from causalcheck.redaction import redact, register_secret
 
-from ._openai import clean_endpoint
+from ._base import NamedModel, clean_endpoint, retry_after
 
 __all__ = ["AnthropicLLM", "completion_of"]
 
 API_VERSION = "2023-06-01"
 
 
-class AnthropicLLM:
+class AnthropicLLM(NamedModel):
     """A Claude model behind the Anthropic Messages API."""
 
     def __init__(self, model: str, *, api_key: str | None, base_url: str = "https://api.anthropic.com", timeout: float = 120.0) -> None:
         if not api_key:
             raise LLMError(f"model=anthropic/{model} needs a key: set the ANTHROPIC_API_KEY environment variable")
-        self._model = model
+        super().__init__("anthropic", model, clean_endpoint(base_url))
         self._api_key = api_key
         register_secret(api_key)
         self._base = base_url.rstrip("/")
-        self._endpoint = clean_endpoint(base_url)
         self._timeout = timeout
-
-    @property
-    def provider(self) -> str:
-        return "anthropic"
-
-    @property
-    def model(self) -> str:
-        return self._model
-
-    @property
-    def endpoint(self) -> str:
-        return self._endpoint
 
     def __repr__(self) -> str:
         return f"AnthropicLLM(model={self._model!r}, endpoint={self._endpoint!r})"
@@ -87,15 +74,10 @@ class AnthropicLLM:
         except urllib.error.HTTPError as exc:
             status = int(exc.code)
             detail = redact(exc.read().decode("utf-8", "replace"))[:300]
-            ra = exc.headers.get("retry-after") if exc.headers is not None else None
-            retry_after = None
-            if ra is not None:
-                try:
-                    retry_after = max(0.0, float(ra))
-                except ValueError:
-                    retry_after = None
             if status in (408, 409, 429) or status >= 500:
-                raise TransientLLMError(f"HTTP {status}: {detail}", kind=str(status), retry_after=retry_after) from None
+                raise TransientLLMError(
+                    f"HTTP {status}: {detail}", kind=str(status), retry_after=retry_after(exc.headers)
+                ) from None
             raise LLMError(f"HTTP {status}: {detail}") from None
         except TimeoutError:
             raise TransientLLMError("request timed out", kind="timeout") from None

@@ -22,6 +22,8 @@ from typing import TypeAlias
 
 from causalcheck.protocols import Completion, LLMError, Request, TransientLLMError, Usage
 
+from ._base import NamedModel
+
 __all__ = ["ScriptedLLM", "fault", "truncated"]
 
 Reply: TypeAlias = "str | Completion | BaseException"
@@ -50,7 +52,7 @@ def truncated(text: str, keep: int) -> Completion:
     return Completion(text=text[:keep], usage=Usage(0, keep), finish_reason="length")
 
 
-class ScriptedLLM:
+class ScriptedLLM(NamedModel):
     """A fake :class:`~causalcheck.adapters.LLM` that replays a script.
 
     ``replies``: a sequence (used in order; running out raises :class:`LLMError`) or a
@@ -67,9 +69,7 @@ class ScriptedLLM:
         endpoint: str = "",
         delay: float = 0.0,
     ) -> None:
-        self._model = model
-        self._provider = provider
-        self._endpoint = endpoint
+        super().__init__(provider, model, endpoint)
         self._delay = delay
         self._lock = threading.Lock()
         self._responder: Responder | None = None
@@ -79,18 +79,6 @@ class ScriptedLLM:
         else:
             self._queue = list(replies)
         self.calls: list[Request] = []
-
-    @property
-    def provider(self) -> str:
-        return self._provider
-
-    @property
-    def model(self) -> str:
-        return self._model
-
-    @property
-    def endpoint(self) -> str:
-        return self._endpoint
 
     def _next(self, request: Request) -> Reply:
         with self._lock:

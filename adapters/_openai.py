@@ -16,12 +16,14 @@ from __future__ import annotations
 import json
 import threading
 from typing import Any, Literal
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 from causalcheck.protocols import Completion, LLMError, Request, TransientLLMError, Usage
 from causalcheck.redaction import redact, register_secret
 
-__all__ = ["OpenAICompatibleLLM", "clean_endpoint"]
+from ._base import NamedModel, clean_endpoint, retry_after
+
+__all__ = ["OpenAICompatibleLLM"]
 
 JsonStyle = Literal["auto", "json_schema", "json_object_schema", "json_object"]
 _HOSTED = ("api.openai.com", "openrouter.ai")
@@ -31,29 +33,7 @@ _POOL: dict[tuple[int, str, str, float], Any] = {}
 _POOL_LOCK = threading.Lock()
 
 
-def clean_endpoint(base_url: str) -> str:
-    """*base_url* without user info, query or fragment, and without a trailing slash."""
-    parts = urlsplit(base_url.strip())
-    host = parts.hostname or ""
-    if parts.port is not None:
-        host = f"{host}:{parts.port}"
-    return urlunsplit((parts.scheme, host, parts.path.rstrip("/"), "", ""))
-
-
-def _retry_after(headers: Any) -> float | None:
-    try:
-        value = headers.get("retry-after") if headers is not None else None
-    except Exception:
-        return None
-    if value is None:
-        return None
-    try:
-        return max(0.0, float(value))
-    except (TypeError, ValueError):
-        return None
-
-
-class OpenAICompatibleLLM:
+class OpenAICompatibleLLM(NamedModel):
     """A chat model behind an OpenAI-compatible HTTP API (see the module docstring)."""
 
     def __init__(
@@ -73,10 +53,8 @@ class OpenAICompatibleLLM:
             raise LLMError(
                 f"model={provider}/{model} needs the 'openai' package: pip install 'causalcheck[llm]'"
             ) from None
-        self._model = model
-        self._provider = provider
+        super().__init__(provider, model, clean_endpoint(base_url))
         self._base_url = base_url
-        self._endpoint = clean_endpoint(base_url)
         self._api_key = api_key or "EMPTY"  # local servers ignore the key; the SDK needs one
         register_secret(api_key)
         self._timeout = timeout
@@ -85,18 +63,6 @@ class OpenAICompatibleLLM:
             json_style = "json_schema" if host in _HOSTED else "json_object_schema"
         self._json_style = json_style
         self._extra_body = extra_body
-
-    @property
-    def provider(self) -> str:
-        return self._provider
-
-    @property
-    def model(self) -> str:
-        return self._model
-
-    @property
-    def endpoint(self) -> str:
-        return self._endpoint
 
     def __repr__(self) -> str:  # never shows the key
         return f"OpenAICompatibleLLM(provider={self._provider!r}, model={self._model!r}, endpoint={self._endpoint!r})"
@@ -159,7 +125,7 @@ class OpenAICompatibleLLM:
             status = int(exc.status_code)
             text = redact(f"HTTP {status}: {exc.message}")[:500]
             if status == 429 or status >= 500 or status in (408, 409):
-                raise TransientLLMError(text, kind=str(status), retry_after=_retry_after(exc.response.headers)) from None
+                raise TransientLLMError(text, kind=str(status), retry_after=retry_after(exc.response.headers)) from None
             raise LLMError(text) from None
         except (openai.APIError, json.JSONDecodeError) as exc:
             raise TransientLLMError(redact(f"bad response: {type(exc).__name__}: {exc}")[:500], kind="bad response") from None

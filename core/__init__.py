@@ -12,69 +12,58 @@ from causalcheck.lazy import lazy_exports
 
 __version__ = "0.1.0"
 
-_EXPORTS: dict[str, str] = {
-    "CODES": "causalcheck.codes",
-    "Action": "causalcheck.records",
-    "CausalCheckError": "causalcheck.errors",
-    "CausalGraph": "causalcheck.graph",
-    "Certificate": "causalcheck.graphs.kinds",
-    "CheckReport": "causalcheck.diagnostics",
-    "Comparison": "causalcheck.graphs.scores",
-    "DSLSyntaxError": "causalcheck.errors",
-    "DataPoint": "causalcheck.records",
-    "Diagnostic": "causalcheck.diagnostics",
-    "Edge": "causalcheck.graph",
-    "Experiment": "causalcheck.records",
-    "FindingCode": "causalcheck.codes",
-    "FREQ": "causalcheck.graph",
-    "Graph": "causalcheck.graphs.model",
-    "GraphEdge": "causalcheck.graphs.model",
-    "Hypothesis": "causalcheck.records",
-    "InputFormatError": "causalcheck.errors",
-    "Intervention": "causalcheck.records",
-    "Mark": "causalcheck.graphs.model",
-    "NamePolicy": "causalcheck.graphs.names",
-    "StepRecord": "causalcheck.records",
-    "check": "causalcheck.checking",
-    "check_hypothesis": "causalcheck.checking",
-    "compare": "causalcheck.graphs.scores",
-    "format_hypothesis": "causalcheck.parsing",
-    "normalize_node": "causalcheck.graph",
-    "parse_equation": "causalcheck.parsing",
-    "parse_hypothesis": "causalcheck.parsing",
-    "parse_record": "causalcheck.parsing",
-    "read_graph": "causalcheck.graphs.io",
-    "write_graph": "causalcheck.graphs.io",
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "causalcheck.checking": ("check", "check_hypothesis"),
+    "causalcheck.codes": ("CODES", "FindingCode"),
+    "causalcheck.diagnostics": ("CheckReport", "Diagnostic"),
+    "causalcheck.errors": ("CausalCheckError", "DSLSyntaxError", "InputFormatError"),
+    "causalcheck.graph": ("CausalGraph", "Edge", "FREQ", "normalize_node"),
+    "causalcheck.graphs.io": ("read_graph", "write_graph"),
+    "causalcheck.graphs.kinds": ("Certificate",),
+    "causalcheck.graphs.model": ("Graph", "GraphEdge", "Mark"),
+    "causalcheck.graphs.names": ("NamePolicy",),
+    "causalcheck.graphs.scores": ("Comparison", "compare"),
+    "causalcheck.parsing": (
+        "format_hypothesis", "parse_equation", "parse_hypothesis", "parse_record",
+    ),
+    "causalcheck.records": (
+        "Action", "DataPoint", "Experiment", "Hypothesis", "Intervention", "StepRecord",
+    ),
 }
 
-__all__ = sorted([*_EXPORTS, "__version__"])
+__getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS, also=("__version__",))
 
 
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)
-
-
-if TYPE_CHECKING:  # pragma: no cover
-    from causalcheck.checking import check, check_hypothesis
-    from causalcheck.codes import CODES, FindingCode
-    from causalcheck.diagnostics import CheckReport, Diagnostic
-    from causalcheck.errors import CausalCheckError, DSLSyntaxError, InputFormatError
-    from causalcheck.graph import FREQ, CausalGraph, Edge, normalize_node
-    from causalcheck.graphs.io import read_graph, write_graph
-    from causalcheck.graphs.kinds import Certificate
-    from causalcheck.graphs.model import Graph, GraphEdge, Mark
-    from causalcheck.graphs.names import NamePolicy
-    from causalcheck.graphs.scores import Comparison, compare
-    from causalcheck.parsing import (
-        format_hypothesis,
-        parse_equation,
-        parse_hypothesis,
-        parse_record,
-    )
-    from causalcheck.records import (
-        Action,
-        DataPoint,
-        Experiment,
-        Hypothesis,
-        Intervention,
-        StepRecord,
-    )
+if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; aliases mark re-exports)
+    from causalcheck.checking import check as check
+    from causalcheck.checking import check_hypothesis as check_hypothesis
+    from causalcheck.codes import CODES as CODES
+    from causalcheck.codes import FindingCode as FindingCode
+    from causalcheck.diagnostics import CheckReport as CheckReport
+    from causalcheck.diagnostics import Diagnostic as Diagnostic
+    from causalcheck.errors import CausalCheckError as CausalCheckError
+    from causalcheck.errors import DSLSyntaxError as DSLSyntaxError
+    from causalcheck.errors import InputFormatError as InputFormatError
+    from causalcheck.graph import FREQ as FREQ
+    from causalcheck.graph import CausalGraph as CausalGraph
+    from causalcheck.graph import Edge as Edge
+    from causalcheck.graph import normalize_node as normalize_node
+    from causalcheck.graphs.io import read_graph as read_graph
+    from causalcheck.graphs.io import write_graph as write_graph
+    from causalcheck.graphs.kinds import Certificate as Certificate
+    from causalcheck.graphs.model import Graph as Graph
+    from causalcheck.graphs.model import GraphEdge as GraphEdge
+    from causalcheck.graphs.model import Mark as Mark
+    from causalcheck.graphs.names import NamePolicy as NamePolicy
+    from causalcheck.graphs.scores import Comparison as Comparison
+    from causalcheck.graphs.scores import compare as compare
+    from causalcheck.parsing import format_hypothesis as format_hypothesis
+    from causalcheck.parsing import parse_equation as parse_equation
+    from causalcheck.parsing import parse_hypothesis as parse_hypothesis
+    from causalcheck.parsing import parse_record as parse_record
+    from causalcheck.records import Action as Action
+    from causalcheck.records import DataPoint as DataPoint
+    from causalcheck.records import Experiment as Experiment
+    from causalcheck.records import Hypothesis as Hypothesis
+    from causalcheck.records import Intervention as Intervention
+    from causalcheck.records import StepRecord as StepRecord

@@ -4,11 +4,50 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
-__all__ = ["CheckReport", "Diagnostic", "Severity"]
+__all__ = ["CheckReport", "Diagnostic", "Graded", "GradedReport", "Severity"]
 
 Severity = Literal["error", "warning", "info"]
+
+
+class Graded(Protocol):
+    """A finding with a stable ``code`` and a ``severity``."""
+
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def severity(self) -> Severity: ...
+
+
+G = TypeVar("G", bound=Graded)
+
+
+class GradedReport(Generic[G]):
+    """What every report of graded findings answers, from its :meth:`graded` findings in order.
+
+    ``ok`` is true when no finding is an error or a warning; ``errors`` are the findings of
+    severity ``error``; ``codes()`` lists every finding's code.
+    """
+
+    def graded(self) -> tuple[G, ...]:
+        """The report's findings, in order."""
+        raise NotImplementedError
+
+    @property
+    def ok(self) -> bool:
+        """True when no finding has severity ``error`` or ``warning``."""
+        return not any(d.severity in ("error", "warning") for d in self.graded())
+
+    @property
+    def errors(self) -> tuple[G, ...]:
+        """The findings of severity ``error``."""
+        return tuple(d for d in self.graded() if d.severity == "error")
+
+    def codes(self) -> tuple[str, ...]:
+        """The finding codes in order."""
+        return tuple(d.code for d in self.graded())
 
 
 @dataclass(frozen=True)
@@ -41,24 +80,15 @@ class Diagnostic:
 
 
 @dataclass(frozen=True)
-class CheckReport:
+class CheckReport(GradedReport[Diagnostic]):
     """All diagnostics for one checked object (a hypothesis, a record, or one step)."""
 
     subject: str
     diagnostics: tuple[Diagnostic, ...] = ()
     meta: Mapping[str, Any] = field(default_factory=dict)
 
-    @property
-    def ok(self) -> bool:
-        """True when no diagnostic has severity ``error`` or ``warning``."""
-        return not any(d.severity in ("error", "warning") for d in self.diagnostics)
-
-    @property
-    def errors(self) -> tuple[Diagnostic, ...]:
-        return tuple(d for d in self.diagnostics if d.severity == "error")
-
-    def codes(self) -> tuple[str, ...]:
-        return tuple(d.code for d in self.diagnostics)
+    def graded(self) -> tuple[Diagnostic, ...]:
+        return self.diagnostics
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from causalcheck.errors import InputFormatError
+from causalcheck.graphs.model import reachable
 
 if TYPE_CHECKING:  # pragma: no cover
     import networkx as nx
@@ -181,30 +182,14 @@ class CausalGraph:
         parents: dict[str, list[str]] = {}
         for e in self.edges:
             parents.setdefault(e.target, []).append(e.source)
-        seen: set[str] = set()
-        stack = list(parents.get(node, ()))
-        while stack:
-            cur = stack.pop()
-            if cur in seen:
-                continue
-            seen.add(cur)
-            stack.extend(parents.get(cur, ()))
-        return frozenset(seen)
+        return reachable(parents.get(node, ()), lambda n: parents.get(n, ()))
 
     def descendants(self, node: str) -> frozenset[str]:
         """Every node reachable from *node* by a directed path."""
         children: dict[str, list[str]] = {}
         for e in self.edges:
             children.setdefault(e.source, []).append(e.target)
-        seen: set[str] = set()
-        stack = list(children.get(node, ()))
-        while stack:
-            cur = stack.pop()
-            if cur in seen:
-                continue
-            seen.add(cur)
-            stack.extend(children.get(cur, ()))
-        return frozenset(seen)
+        return reachable(children.get(node, ()), lambda n: children.get(n, ()))
 
     def with_edges(self, edges: Iterable[Edge]) -> CausalGraph:
         """A copy with *edges* replacing the edge list (nodes kept)."""

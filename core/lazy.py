@@ -1,19 +1,21 @@
 """Lazy re-exports for package ``__init__`` modules: names resolve on first use.
 
-``import causalcheck`` must stay fast, so a package lists its public names and the module
-that defines each, and :func:`lazy_exports` gives it the module-level ``__getattr__`` and
+``import causalcheck`` must stay fast, so a package declares, module by module, the public
+names it re-exports, and :func:`lazy_exports` gives it the module-level ``__getattr__`` and
 ``__dir__`` (PEP 562) that import the defining module only when a name is first used (and
-then cache it in the package's namespace)::
+then cache it in the package's namespace), and its ``__all__`` (sorted)::
 
-    _EXPORTS = {"check": "causalcheck.checking.api", ...}
-    __all__ = sorted(_EXPORTS)
-    __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)
+    _EXPORTS = {"causalcheck.checking.api": ("check", "check_hypotheses"), ...}
+    __getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS)
+
+    if TYPE_CHECKING:  # the same names, for the type checker
+        from causalcheck.checking.api import check as check
 
 >>> import types, sys
 >>> pkg = types.ModuleType("demo_pkg"); sys.modules["demo_pkg"] = pkg
->>> pkg.__getattr__, pkg.__dir__ = lazy_exports("demo_pkg", {"dumps": "json"}, ["dumps"])
->>> pkg.dumps([1])
-'[1]'
+>>> pkg.__getattr__, pkg.__dir__, pkg.__all__ = lazy_exports("demo_pkg", {"json": ("dumps",)})
+>>> pkg.dumps([1]), pkg.__all__
+('[1]', ['dumps'])
 >>> pkg.nope
 Traceback (most recent call last):
 ...
@@ -31,13 +33,18 @@ __all__ = ["lazy_exports"]
 
 
 def lazy_exports(
-    package: str, exports: Mapping[str, str], public: Sequence[str]
-) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
-    """``(__getattr__, __dir__)`` for *package*: *exports* maps each name to its module; *public* is ``__all__``."""
-    names = list(public)
+    package: str, exports: Mapping[str, Sequence[str]], *, also: Sequence[str] = ()
+) -> tuple[Callable[[str], Any], Callable[[], list[str]], list[str]]:
+    """``(__getattr__, __dir__, __all__)`` for *package*.
+
+    *exports* maps each defining module to the names the package re-exports from it; *also*
+    adds names the package defines itself to ``__all__``.
+    """
+    home = {name: module for module, names in exports.items() for name in names}
+    public = sorted([*home, *also])
 
     def __getattr__(name: str) -> Any:
-        module = exports.get(name)
+        module = home.get(name)
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         value = getattr(importlib.import_module(module), name)
@@ -45,6 +52,6 @@ def lazy_exports(
         return value
 
     def __dir__() -> list[str]:
-        return names
+        return list(public)
 
-    return __getattr__, __dir__
+    return __getattr__, __dir__, public

@@ -53,6 +53,7 @@ from typing import Any
 from causalcheck.equation import CompiledExpr, parse_equation
 from causalcheck.errors import CausalCheckError, InputFormatError
 from causalcheck.graph import FREQ, normalize_node
+from causalcheck.graphs.model import reachable
 from causalcheck.graphs.names import CAUSALAB, EXACT, NamePolicy, get_policy
 
 __all__ = [
@@ -277,14 +278,7 @@ def roots_normalized(edges: Iterable[Pair], target: str = FREQ) -> frozenset[str
     parents: dict[str, set[str]] = {}
     for a, b in edges:
         parents.setdefault(b, set()).add(a)
-    seen: set[str] = set()
-    stack = list(parents.get(tgt, ()))
-    while stack:
-        cur = stack.pop()
-        if cur in seen:
-            continue
-        seen.add(cur)
-        stack.extend(parents.get(cur, ()))
+    seen = reachable(parents.get(tgt, ()), lambda n: parents.get(n, ()))
     return frozenset(v for v in seen if not parents.get(v) and v != tgt)
 
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -100,8 +101,10 @@ def _lone_surrogate(s: str) -> int:
     return -1
 
 
-def _check(value: Any, source: str, max_depth: int, strings: bool) -> None:
-    """Depth (iteratively) and, when *strings*, lone surrogates in every key and string."""
+def _walk(value: Any, source: str, max_depth: int, scalars: tuple[type, ...], visit: Callable[[Any, str], None] | None) -> None:
+    """Every container of *value* (iteratively) against *max_depth*; with *scalars*, every string
+    key for lone surrogates and every value of those types through *visit* — in one order."""
+    pushed = (dict, list, *scalars)
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         obj, depth = stack.pop()
@@ -110,16 +113,29 @@ def _check(value: Any, source: str, max_depth: int, strings: bool) -> None:
         elif isinstance(obj, list):
             items = enumerate(obj)
         else:
-            if strings and isinstance(obj, str) and _lone_surrogate(obj) >= 0:
-                _surrogate(source, obj)
+            if visit is not None:
+                visit(obj, source)
             continue
         if depth > max_depth:
             raise InputFormatError(f"{source}: JSON nested deeper than MAX_DEPTH={max_depth} levels")
         for key, child in items:
-            if strings and isinstance(key, str) and _lone_surrogate(key) >= 0:
+            if scalars and isinstance(key, str) and _lone_surrogate(key) >= 0:
                 _surrogate(source, key)
-            if isinstance(child, (dict, list)) or (strings and isinstance(child, str)):
+            if isinstance(child, pushed):
                 stack.append((child, depth + 1))
+
+
+def _check_string(obj: Any, source: str) -> None:
+    if isinstance(obj, str) and _lone_surrogate(obj) >= 0:
+        _surrogate(source, obj)
+
+
+def _check(value: Any, source: str, max_depth: int, strings: bool) -> None:
+    """Depth and, when *strings*, lone surrogates in every key and string."""
+    if strings:
+        _walk(value, source, max_depth, (str,), _check_string)
+    else:
+        _walk(value, source, max_depth, (), None)
 
 
 def check_value(value: Any, *, source: str = "<json>", max_depth: int = MAX_DEPTH) -> None:
@@ -135,22 +151,7 @@ def check_value(value: Any, *, source: str = "<json>", max_depth: int = MAX_DEPT
     ...
     causalcheck.errors.InputFormatError: reply: number inf is not finite (JSON numbers must be)
     """
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        obj, depth = stack.pop()
-        if isinstance(obj, dict):
-            items: Any = obj.items()
-        elif isinstance(obj, list):
-            items = enumerate(obj)
-        else:
-            _check_scalar(obj, source)
-            continue
-        if depth > max_depth:
-            raise InputFormatError(f"{source}: JSON nested deeper than MAX_DEPTH={max_depth} levels")
-        for key, child in items:
-            if isinstance(key, str) and _lone_surrogate(key) >= 0:
-                _surrogate(source, key)
-            stack.append((child, depth + 1))
+    _walk(value, source, max_depth, (object,), _check_scalar)
 
 
 def _check_scalar(obj: Any, source: str) -> None:

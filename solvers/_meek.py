@@ -35,6 +35,8 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
+from causalcheck.graphs.model import depth_first
+
 __all__ = [
     "chordless_cycle",
     "close_essential",
@@ -268,32 +270,7 @@ def directed_cycle(n: int, edges: Sequence[Pair]) -> list[int]:
     children: list[list[int]] = [[] for _ in range(n)]
     for a, b in edges:
         children[a].append(b)
-    state = [0] * n  # 0 new, 1 on stack, 2 done
-    parent = [-1] * n
-    for root in range(n):
-        if state[root]:
-            continue
-        stack: list[tuple[int, int]] = [(root, 0)]
-        state[root] = 1
-        while stack:
-            v, i = stack[-1]
-            if i < len(children[v]):
-                stack[-1] = (v, i + 1)
-                w = children[v][i]
-                if state[w] == 0:
-                    state[w] = 1
-                    parent[w] = v
-                    stack.append((w, 0))
-                elif state[w] == 1:
-                    cycle = [v]
-                    while cycle[-1] != w:
-                        cycle.append(parent[cycle[-1]])
-                    cycle.reverse()
-                    return [*cycle, w]
-            else:
-                state[v] = 2
-                stack.pop()
-    return []
+    return depth_first(children)[1]
 
 
 def dor_tarsi(n: int, directed: Sequence[Pair], undirected: Sequence[Pair]) -> tuple[list[Pair], list[int]]:
@@ -306,15 +283,11 @@ def dor_tarsi(n: int, directed: Sequence[Pair], undirected: Sequence[Pair]) -> t
     undirected neighbour of ``x`` is adjacent to every other remaining neighbour of ``x``;
     its undirected edges are then oriented into ``x``.
     """
+    dpa, adj = _adjacency(n, directed)
     dch: list[set[int]] = [set() for _ in range(n)]
-    dpa: list[set[int]] = [set() for _ in range(n)]
-    und: list[set[int]] = [set() for _ in range(n)]
-    adj: list[set[int]] = [set() for _ in range(n)]
     for a, b in directed:
         dch[a].add(b)
-        dpa[b].add(a)
-        adj[a].add(b)
-        adj[b].add(a)
+    und: list[set[int]] = [set() for _ in range(n)]
     for a, b in undirected:
         und[a].add(b)
         und[b].add(a)

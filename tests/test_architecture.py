@@ -118,14 +118,26 @@ def _reexports(package: Source) -> dict[str, str]:
             base = _base(package, node)
             for alias in node.names:
                 out.setdefault(alias.asname or alias.name, base)
-        elif (
-            isinstance(node, ast.Assign)
-            and isinstance(node.value, ast.Dict)
-            and any(isinstance(t, ast.Name) and t.id == "_EXPORTS" for t in node.targets)
-        ):
-            for key, value in zip(node.value.keys, node.value.values, strict=True):
-                if isinstance(key, ast.Constant) and isinstance(value, ast.Constant):
-                    out[str(key.value)] = str(value.value)
+        else:
+            for name, module in _lazy_table(node).items():
+                out[name] = module
+    return out
+
+
+def _lazy_table(node: ast.AST) -> dict[str, str]:
+    """Name -> module of an ``_EXPORTS = {module: (name, ...)}`` assignment (empty for any other node)."""
+    target = node.target if isinstance(node, ast.AnnAssign) else None
+    if isinstance(node, ast.Assign):
+        target = node.targets[0]
+    value = getattr(node, "value", None)
+    if not (isinstance(target, ast.Name) and target.id == "_EXPORTS" and isinstance(value, ast.Dict)):
+        return {}
+    out: dict[str, str] = {}
+    for key, names in zip(value.keys, value.values, strict=True):
+        if isinstance(key, ast.Constant) and isinstance(names, (ast.Tuple, ast.List)):
+            for name in names.elts:
+                if isinstance(name, ast.Constant):
+                    out[str(name.value)] = str(key.value)
     return out
 
 
@@ -379,6 +391,29 @@ def test_no_private_names_across_modules() -> None:
     assert not problems, "private names used across modules:\n" + "\n".join(problems)
 
 
+def lazy_views(source: Source) -> tuple[dict[str, str], dict[str, str]]:
+    """A package's ``_EXPORTS`` table and its ``if TYPE_CHECKING:`` imports, each as name -> module."""
+    table: dict[str, str] = {}
+    static: dict[str, str] = {}
+    for node in source.tree.body:
+        table.update(_lazy_table(node))
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            for child in node.body:
+                if isinstance(child, ast.ImportFrom):
+                    for alias in child.names:
+                        static[alias.asname or alias.name] = _base(source, child)
+    return table, static
+
+
+def test_lazy_exports_are_what_the_type_checker_sees() -> None:
+    """Every package with a lazy ``_EXPORTS`` table imports exactly those names under ``TYPE_CHECKING``."""
+    lazy = {name: lazy_views(source) for name, source in SOURCES.items() if source.is_package}
+    lazy = {name: views for name, views in lazy.items() if views[0]}
+    assert {"causalcheck", "causalcheck.adapters", "causalcheck.graphs"} <= set(lazy)
+    for name, (table, static) in lazy.items():
+        assert table == static, f"{name}: _EXPORTS and its TYPE_CHECKING imports differ"
+
+
 def test_core_imports_adapters_only_where_it_builds_clients() -> None:
     """No core module imports an adapter for a type or a class check; only the listed edge functions build clients."""
     problems = adapter_imports(SOURCES)
@@ -410,7 +445,7 @@ def test_a_planted_cycle_is_caught_and_named() -> None:
     """A function-level import that closes a loop is reported with its path; TYPE_CHECKING and front-door edges are not."""
     planted = sources_from_text(
         {
-            "pkg": "_EXPORTS = {'thing': 'pkg.c'}\ndef __getattr__(name):\n    import pkg.a\n",
+            "pkg": "_EXPORTS = {'pkg.c': ('thing',)}\ndef __getattr__(name):\n    import pkg.a\n",
             "pkg.a": "import pkg.b\nfrom typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import pkg.c\n",
             "pkg.b": "def f():\n    from pkg import a\n",
             "pkg.c": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import a\nfrom pkg import d\n",

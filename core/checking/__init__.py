@@ -38,36 +38,26 @@ from causalcheck.lazy import lazy_exports
 
 __doc__ = (__doc__ or "") + codes_table() + "\n"
 
-_EXPORTS: dict[str, str] = {
-    "FINDING_CODES": "causalcheck.checking.codes",
-    "FindingCode": "causalcheck.checking.codes",
-    "check": "causalcheck.checking.api",
-    "check_hypotheses": "causalcheck.checking.api",
-    "FolderCheck": "causalcheck.checking.folder",
-    "check_episode": "causalcheck.checking.trajectory",
-    "check_folder": "causalcheck.checking.folder",
-    "check_hypothesis": "causalcheck.checking.hypothesis",
-    "check_record": "causalcheck.checking.hypothesis",
-    "check_trajectory": "causalcheck.checking.trajectory",
-    "codes_table": "causalcheck.checking.codes",
-    "example_names": "causalcheck.checking.examples",
-    "example_path": "causalcheck.checking.examples",
-    "first_data_conflict": "causalcheck.checking.trajectory",
-    "load_checkable": "causalcheck.checking.inputs",
-    "render_text": "causalcheck.checking.report",
-    "report_payload": "causalcheck.checking.report",
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "causalcheck.checking.api": ("check", "check_hypotheses"),
+    "causalcheck.checking.codes": ("FINDING_CODES", "FindingCode", "codes_table"),
+    "causalcheck.checking.examples": ("example_names", "example_path"),
+    "causalcheck.checking.folder": ("FolderCheck", "check_folder"),
+    "causalcheck.checking.hypothesis": ("check_hypothesis", "check_record"),
+    "causalcheck.checking.inputs": ("load_checkable",),
+    "causalcheck.checking.report": ("render_text", "report_payload"),
+    "causalcheck.checking.trajectory": ("check_episode", "check_trajectory", "first_data_conflict"),
 }
 
-__all__ = sorted(_EXPORTS)
+__getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS)
 
 
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)
-
-
-if TYPE_CHECKING:  # pragma: no cover
+if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; aliases mark re-exports)
     from causalcheck.checking.api import check as check
+    from causalcheck.checking.api import check_hypotheses as check_hypotheses
     from causalcheck.checking.codes import FINDING_CODES as FINDING_CODES
     from causalcheck.checking.codes import FindingCode as FindingCode
+    from causalcheck.checking.codes import codes_table as codes_table
     from causalcheck.checking.examples import example_names as example_names
     from causalcheck.checking.examples import example_path as example_path
     from causalcheck.checking.folder import FolderCheck as FolderCheck

@@ -23,35 +23,51 @@ Names are imported lazily, so ``import causalcheck.explain`` does not load spaCy
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from causalcheck.lazy import lazy_exports
 
-_EXPORTS: dict[str, str] = {
-    "AnswerParser": "causalcheck.protocols",
-    "CriterionJudge": "causalcheck.protocols",
-    "CriterionJudgment": "causalcheck.explain.judges",
-    "EdgeJudge": "causalcheck.protocols",
-    "EdgeJudgment": "causalcheck.explain.judges",
-    "ExplanationGraph": "causalcheck.explain.explanation_graph",
-    "ItemResult": "causalcheck.explain.scoring",
-    "OfflineCriterionJudge": "causalcheck.explain.judges",
-    "OfflineEdgeJudge": "causalcheck.explain.judges",
-    "OfflineParser": "causalcheck.explain.relations",
-    "RSTRecord": "causalcheck.explain.rst",
-    "WhatIfItem": "causalcheck.explain.data",
-    "check_graph": "causalcheck.explain.explanation_graph",
-    "graph_stats": "causalcheck.explain.explanation_graph",
-    "heuristic_fallback": "causalcheck.explain.rst",
-    "load_answer_sets": "causalcheck.explain.data",
-    "load_answers": "causalcheck.explain.data",
-    "load_benchmark": "causalcheck.explain.data",
-    "parse_rst_output": "causalcheck.explain.rst",
-    "project_to_graph": "causalcheck.explain.rst",
-    "replay_file": "causalcheck.explain.replay",
-    "score_item": "causalcheck.explain.scoring",
-    "summarize": "causalcheck.explain.scoring",
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "causalcheck.explain.data": (
+        "WhatIfItem", "load_answer_sets", "load_answers", "load_benchmark",
+    ),
+    "causalcheck.explain.explanation_graph": ("ExplanationGraph", "check_graph", "graph_stats"),
+    "causalcheck.explain.judges": (
+        "CriterionJudgment", "EdgeJudgment", "OfflineCriterionJudge", "OfflineEdgeJudge",
+    ),
+    "causalcheck.explain.relations": ("OfflineParser",),
+    "causalcheck.explain.replay": ("replay_file",),
+    "causalcheck.explain.rst": (
+        "RSTRecord", "heuristic_fallback", "parse_rst_output", "project_to_graph",
+    ),
+    "causalcheck.explain.scoring": ("ItemResult", "score_item", "summarize"),
+    "causalcheck.protocols": ("AnswerParser", "CriterionJudge", "EdgeJudge"),
 }
 
-__all__ = sorted(_EXPORTS)
+__getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS)
 
 
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)
+if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; aliases mark re-exports)
+    from causalcheck.explain.data import WhatIfItem as WhatIfItem
+    from causalcheck.explain.data import load_answer_sets as load_answer_sets
+    from causalcheck.explain.data import load_answers as load_answers
+    from causalcheck.explain.data import load_benchmark as load_benchmark
+    from causalcheck.explain.explanation_graph import ExplanationGraph as ExplanationGraph
+    from causalcheck.explain.explanation_graph import check_graph as check_graph
+    from causalcheck.explain.explanation_graph import graph_stats as graph_stats
+    from causalcheck.explain.judges import CriterionJudgment as CriterionJudgment
+    from causalcheck.explain.judges import EdgeJudgment as EdgeJudgment
+    from causalcheck.explain.judges import OfflineCriterionJudge as OfflineCriterionJudge
+    from causalcheck.explain.judges import OfflineEdgeJudge as OfflineEdgeJudge
+    from causalcheck.explain.relations import OfflineParser as OfflineParser
+    from causalcheck.explain.replay import replay_file as replay_file
+    from causalcheck.explain.rst import RSTRecord as RSTRecord
+    from causalcheck.explain.rst import heuristic_fallback as heuristic_fallback
+    from causalcheck.explain.rst import parse_rst_output as parse_rst_output
+    from causalcheck.explain.rst import project_to_graph as project_to_graph
+    from causalcheck.explain.scoring import ItemResult as ItemResult
+    from causalcheck.explain.scoring import score_item as score_item
+    from causalcheck.explain.scoring import summarize as summarize
+    from causalcheck.protocols import AnswerParser as AnswerParser
+    from causalcheck.protocols import CriterionJudge as CriterionJudge
+    from causalcheck.protocols import EdgeJudge as EdgeJudge

@@ -54,6 +54,7 @@ from causalcheck.explain.generation import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_TEMPERATURE,
     AnswerFileLock,
+    GenerationSummary,
     Journal,
     add_generation_arguments,
     check_sampling,
@@ -174,29 +175,14 @@ def answer_model_name(model: str, strategy: str = "standard") -> str:
     return model if strategy == "standard" else f"{model}+{strategy}"
 
 
-@dataclass(frozen=True)
-class AnswerRunSummary:
-    """What one run did: items answered now, failed now, already done before, and whether it stopped on a limit."""
+@dataclass(frozen=True, kw_only=True)
+class AnswerRunSummary(GenerationSummary):
+    """What one run did: items answered now, and the rest of a :class:`GenerationSummary`."""
 
     answered: int
-    failed: int
-    skipped: int
-    total: int
-    stopped: str | None
-    accounting: Mapping[str, Any]
-    #: ``(item key, reason)`` of every item that failed in this run.
-    failures: tuple[tuple[str, str], ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "answered": self.answered,
-            "failed": self.failed,
-            "failures": [{"key": k, "error": e} for k, e in self.failures],
-            "skipped": self.skipped,
-            "total": self.total,
-            "stopped": self.stopped,
-            "accounting": dict(self.accounting),
-        }
+    def counts(self) -> dict[str, int]:
+        return {"answered": self.answered}
 
 
 # ---------------------------------------------------------------------- the journal
@@ -276,7 +262,15 @@ async def generate_answers(
         return _record(item, name, strategy, comp, None)
 
     tally = await generate_items(items, todo, ask, lambda item, reason: _record(item, name, strategy, None, reason), journal, progress)
-    return AnswerRunSummary(tally.ok, tally.failed, len(items) - len(todo), len(items), tally.stopped, meter_summary(llm), tally.failures)
+    return AnswerRunSummary(
+        answered=tally.ok,
+        failed=tally.failed,
+        skipped=len(items) - len(todo),
+        total=len(items),
+        stopped=tally.stopped,
+        accounting=meter_summary(llm),
+        failures=tally.failures,
+    )
 
 
 def add_answer_arguments(parser: argparse.ArgumentParser) -> None:
@@ -321,13 +315,7 @@ def run_answer(args: argparse.Namespace, *, llm_override: LLM | None = None) -> 
                 progress=progress,
             ),
         )
-    return finish_generation(
-        summary.to_json(),
-        summary.failures,
-        summary.stopped,
-        any_done=bool(summary.answered or summary.skipped),
-        nothing="no item could be answered",
-    )
+    return finish_generation(summary, nothing="no item could be answered")
 
 
 def register(explain_sub: Any) -> argparse.ArgumentParser:

@@ -14,9 +14,9 @@ and duplicates nothing.  The pieces, each written once:
   limit (``--max-cost``) ends the run with no call left running behind the caller's back;
 * the command-line edge: :func:`add_generation_arguments` (``--temperature``, ``--max-tokens``,
   ``--limit``, progress and model-call options), :func:`start_generation`,
-  :func:`load_items`, :func:`run_with_progress` and :func:`finish_generation` (the summary line,
-  the failures on stderr and the exit code: 0 all done, 1 some failed, 2 none could be done,
-  3 stopped on a limit).
+  :func:`load_items`, :func:`run_with_progress` and :func:`finish_generation` (the
+  :class:`GenerationSummary` line, the failures on stderr and the exit code: 0 all done, 1 some
+  failed, 2 none could be done, 3 stopped on a limit).
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ __all__ = [
     "DEFAULT_TEMPERATURE",
     "MAX_REASON_CHARS",
     "AnswerFileLock",
+    "GenerationSummary",
     "ItemTally",
     "Journal",
     "add_generation_arguments",
@@ -261,6 +262,40 @@ class ItemTally:
         return len(self.failures)
 
 
+@dataclass(frozen=True, kw_only=True)
+class GenerationSummary:
+    """What one run did: items failed now, already done before (``skipped``), the total, a stop on
+    a limit (``None``: not stopped), the model-call accounting and ``(item key, reason)`` of every
+    item that failed.  Each command adds its own counts of finished items (:meth:`counts`)."""
+
+    failed: int
+    skipped: int
+    total: int
+    stopped: str | None
+    accounting: Mapping[str, Any]
+    failures: tuple[tuple[str, str], ...] = ()
+
+    def counts(self) -> dict[str, int]:
+        """The command's own counts of items finished now or kept (none here)."""
+        return {}
+
+    @property
+    def any_done(self) -> bool:
+        """Whether any item is finished: now, before, or kept."""
+        return bool(self.skipped or any(self.counts().values()))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **self.counts(),
+            "failed": self.failed,
+            "failures": [{"key": k, "error": e} for k, e in self.failures],
+            "skipped": self.skipped,
+            "total": self.total,
+            "stopped": self.stopped,
+            "accounting": dict(self.accounting),
+        }
+
+
 async def generate_items(
     items: Sequence[WhatIfItem],
     todo: Sequence[WhatIfItem],
@@ -389,19 +424,18 @@ def run_with_progress(
             progress.close()
 
 
-def finish_generation(
-    summary: Mapping[str, Any], failures: Sequence[tuple[str, str]], stopped: str | None, *, any_done: bool, nothing: str
-) -> int:
-    """Print *summary* as one JSON line and every ``(item key, reason)`` of *failures* on stderr; the
-    exit code: 3 when the run *stopped* on a limit, 2 when items failed and none is done (*any_done*
-    false; stderr says *nothing*), 1 when some failed, else 0."""
-    print(json.dumps(dict(summary), sort_keys=True))
+def finish_generation(summary: GenerationSummary, *, nothing: str, extra: Mapping[str, Any] | None = None) -> int:
+    """Print *summary* (and *extra* keys) as one JSON line and every failed item on stderr; the
+    exit code: 3 when the run stopped on a limit, 2 when items failed and none is done (stderr
+    says *nothing*), 1 when some failed, else 0."""
+    print(json.dumps({**summary.to_json(), **(extra or {})}, sort_keys=True))
+    failures = summary.failures
     for key, reason in failures:
         print(f"causalcheck: item {key!r} failed: {reason}", file=sys.stderr)
-    if stopped:
-        print(f"causalcheck: stopped: {stopped}; resume with --resume", file=sys.stderr)
+    if summary.stopped:
+        print(f"causalcheck: stopped: {summary.stopped}; resume with --resume", file=sys.stderr)
         return 3
-    if failures and not any_done:
+    if failures and not summary.any_done:
         print(f"causalcheck: error: {nothing} (see above)", file=sys.stderr)
         return 2
     return 1 if failures else 0

@@ -38,9 +38,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Coroutine, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from causalcheck.errors import BudgetExceededError, InputFormatError
+from causalcheck.explain.rst import RELATION_LABELS, Compat
 from causalcheck.protocols import LLM, Completion, LLMError, Request, complete_parsed
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -63,15 +64,7 @@ __all__ = [
     "reject_truncated",
 ]
 
-Compat = Literal["full", "anchor"]
 T = TypeVar("T")
-
-RELATION_LABELS: tuple[str, ...] = (
-    "ELABORATION", "EXPLANATION", "EVIDENCE", "EXAMPLE", "CONTRAST", "COMPARISON",
-    "CONCESSION", "ANTITHESIS", "CAUSE", "RESULT", "CONSEQUENCE", "PURPOSE", "CONDITION",
-    "TEMPORAL", "SEQUENCE", "BACKGROUND", "CIRCUMSTANCE", "SUMMARY", "RESTATEMENT",
-    "EVALUATION", "INTERPRETATION", "ATTRIBUTION", "DEFINITION", "CLASSIFICATION",
-)  # fmt: skip
 
 CRITERION_SCHEMA: Mapping[str, Any] = {
     "type": "object",

@@ -62,6 +62,7 @@ from causalcheck.explain.generation import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_TEMPERATURE,
     AnswerFileLock,
+    GenerationSummary,
     Journal,
     add_generation_arguments,
     check_sampling,
@@ -269,31 +270,15 @@ def build_rubric(item: WhatIfItem, criteria: Sequence[Mapping[str, str]]) -> dic
 
 
 # ---------------------------------------------------------------------- the run
-@dataclass(frozen=True)
-class RubricRunSummary:
-    """What one run did: rubrics generated now, failed now, done before, kept from the input, and a stop."""
+@dataclass(frozen=True, kw_only=True)
+class RubricRunSummary(GenerationSummary):
+    """What one run did: rubrics generated now, kept from the input, and the rest of a :class:`GenerationSummary`."""
 
     generated: int
-    failed: int
-    skipped: int
     kept: int
-    total: int
-    stopped: str | None
-    accounting: Mapping[str, Any]
-    #: ``(item key, reason)`` of every item that failed in this run.
-    failures: tuple[tuple[str, str], ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "generated": self.generated,
-            "failed": self.failed,
-            "failures": [{"key": k, "error": e} for k, e in self.failures],
-            "skipped": self.skipped,
-            "kept": self.kept,
-            "total": self.total,
-            "stopped": self.stopped,
-            "accounting": dict(self.accounting),
-        }
+    def counts(self) -> dict[str, int]:
+        return {"generated": self.generated, "kept": self.kept}
 
 
 def _rubric_ok(rec: Mapping[str, Any]) -> bool:
@@ -392,7 +377,16 @@ async def generate_rubrics(
 
     tally = await generate_items(items, todo, ask, lambda item, reason: _record(item, name, None, None, None, reason), journal, progress)
     skipped = len(items) - len(todo) - len(kept)
-    return RubricRunSummary(tally.ok, tally.failed, skipped, len(kept), len(items), tally.stopped, meter_summary(llm), tally.failures)
+    return RubricRunSummary(
+        generated=tally.ok,
+        kept=len(kept),
+        failed=tally.failed,
+        skipped=skipped,
+        total=len(items),
+        stopped=tally.stopped,
+        accounting=meter_summary(llm),
+        failures=tally.failures,
+    )
 
 
 def rubric_benchmark(
@@ -505,13 +499,7 @@ def run_rubrics(args: argparse.Namespace, *, llm_override: LLM | None = None) ->
             failures=summary.failures,
         )
         atomic_write_text(out, json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
-    return finish_generation(
-        {**summary.to_json(), "out": str(out)},
-        summary.failures,
-        summary.stopped,
-        any_done=bool(summary.generated or summary.skipped or summary.kept),
-        nothing="no rubric could be generated",
-    )
+    return finish_generation(summary, nothing="no rubric could be generated", extra={"out": str(out)})
 
 
 def register(explain_sub: Any) -> argparse.ArgumentParser:

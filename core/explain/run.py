@@ -126,24 +126,24 @@ def _load(target: str) -> Any:
         return None
 
 
+def _then_builtins(registered: Sequence[Any], builtins: Sequence[str]) -> list[Any]:
+    """*registered*, then every built-in ``"module:function"`` that loads and is not in it yet."""
+    out = list(registered)
+    for target in builtins:
+        obj = _load(target)
+        if obj is not None and obj not in out:
+            out.append(obj)
+    return out
+
+
 def argument_hooks() -> list[Callable[[argparse.ArgumentParser], None]]:
     """:data:`ARGUMENT_HOOKS`, then the built-in hooks (each once)."""
-    hooks = list(ARGUMENT_HOOKS)
-    for target in BUILTIN_ARGUMENT_HOOKS:
-        hook = _load(target)
-        if hook is not None and hook not in hooks:
-            hooks.append(hook)
-    return hooks
+    return _then_builtins(ARGUMENT_HOOKS, BUILTIN_ARGUMENT_HOOKS)
 
 
 def judge_factories() -> list[Callable[[argparse.Namespace], Judges | None]]:
     """:data:`JUDGE_FACTORIES`, then the built-in factories (each once)."""
-    factories = list(JUDGE_FACTORIES)
-    for target in BUILTIN_JUDGE_FACTORIES:
-        build = _load(target)
-        if build is not None and build not in factories:
-            factories.append(build)
-    return factories
+    return _then_builtins(JUDGE_FACTORIES, BUILTIN_JUDGE_FACTORIES)
 
 
 def offline_judges(segmenter: str = "rules") -> Judges:

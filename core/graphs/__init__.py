@@ -33,49 +33,28 @@ from typing import TYPE_CHECKING
 
 from causalcheck.lazy import lazy_exports
 
-_EXPORTS: dict[str, str] = {
-    "CAUSALAB": "causalcheck.graphs.names",
-    "CIStatement": "causalcheck.graphs.separation",
-    "Certificate": "causalcheck.graphs.kinds",
-    "Comparison": "causalcheck.graphs.scores",
-    "Confusion": "causalcheck.graphs.scores",
-    "EDGE_TOKENS": "causalcheck.graphs.model",
-    "EXACT": "causalcheck.graphs.names",
-    "Finding": "causalcheck.graphs.validator",
-    "Graph": "causalcheck.graphs.model",
-    "GraphEdge": "causalcheck.graphs.model",
-    "Knowledge": "causalcheck.graphs.background",
-    "Mark": "causalcheck.graphs.model",
-    "NamePolicy": "causalcheck.graphs.names",
-    "VALIDATOR_CODES": "causalcheck.graphs.codes",
-    "ValidationReport": "causalcheck.graphs.validator",
-    "check_cpdag": "causalcheck.graphs.kinds",
-    "check_dag": "causalcheck.graphs.kinds",
-    "check_knowledge": "causalcheck.graphs.background",
-    "check_mag": "causalcheck.graphs.kinds",
-    "check_pag": "causalcheck.graphs.kinds",
-    "compare": "causalcheck.graphs.scores",
-    "consistent_extension": "causalcheck.graphs.kinds",
-    "cpdag_of": "causalcheck.graphs.kinds",
-    "falsify": "causalcheck.graphs.falsify",
-    "implied_independencies": "causalcheck.graphs.separation",
-    "intervention_coverage": "causalcheck.graphs.coverage",
-    "load_data": "causalcheck.graphs.data",
-    "m_separated": "causalcheck.graphs.separation",
-    "read_graph": "causalcheck.graphs.io",
-    "read_knowledge": "causalcheck.graphs.background",
-    "validate": "causalcheck.graphs.kinds",
-    "validate_graph": "causalcheck.graphs.validator",
-    "write_graph": "causalcheck.graphs.io",
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "causalcheck.graphs.background": ("Knowledge", "check_knowledge", "read_knowledge"),
+    "causalcheck.graphs.codes": ("VALIDATOR_CODES",),
+    "causalcheck.graphs.coverage": ("intervention_coverage",),
+    "causalcheck.graphs.data": ("load_data",),
+    "causalcheck.graphs.falsify": ("falsify",),
+    "causalcheck.graphs.io": ("read_graph", "write_graph"),
+    "causalcheck.graphs.kinds": (
+        "Certificate", "check_cpdag", "check_dag", "check_mag", "check_pag", "consistent_extension",
+        "cpdag_of", "validate",
+    ),
+    "causalcheck.graphs.model": ("EDGE_TOKENS", "Graph", "GraphEdge", "Mark"),
+    "causalcheck.graphs.names": ("CAUSALAB", "EXACT", "NamePolicy"),
+    "causalcheck.graphs.scores": ("Comparison", "Confusion", "compare"),
+    "causalcheck.graphs.separation": ("CIStatement", "implied_independencies", "m_separated"),
+    "causalcheck.graphs.validator": ("Finding", "ValidationReport", "validate_graph"),
 }
 
-__all__ = sorted(_EXPORTS)
+__getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS)
 
 
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)
-
-
-if TYPE_CHECKING:  # pragma: no cover  (redundant aliases mark re-exports)
+if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; aliases mark re-exports)
     from causalcheck.graphs.background import Knowledge as Knowledge
     from causalcheck.graphs.background import check_knowledge as check_knowledge
     from causalcheck.graphs.background import read_knowledge as read_knowledge

@@ -36,10 +36,10 @@ graphs are equal when they have the same node set and the same edge set.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from causalcheck.errors import InputFormatError
 
@@ -49,8 +49,73 @@ __all__ = [
     "GraphEdge",
     "GraphKind",
     "Mark",
+    "depth_first",
     "parse_edge_token",
+    "reachable",
 ]
+
+N = TypeVar("N", bound=Hashable)
+
+
+def reachable(first: Iterable[N], step: Callable[[N], Iterable[N]]) -> frozenset[N]:
+    """The nodes of *first* and every node reached from them by repeated *step* (a node's next nodes).
+
+    ``reachable(parents(v), parents)`` are the ancestors of ``v``; *v* itself is in it only on a cycle.
+
+    >>> parents = {"c": ["b"], "b": ["a"]}
+    >>> sorted(reachable(parents["c"], lambda n: parents.get(n, ())))
+    ['a', 'b']
+    """
+    seen: set[N] = set()
+    stack = list(first)
+    while stack:
+        cur = stack.pop()
+        if cur not in seen:
+            seen.add(cur)
+            stack.extend(step(cur))
+    return frozenset(seen)
+
+
+def depth_first(successors: Sequence[Sequence[int]]) -> tuple[list[int], list[int]]:
+    """Iterative depth-first search over nodes ``0..n-1`` (roots and successors in index order).
+
+    Returns ``(order, [])`` — the post-order: every node after all its successors — or, at the
+    first edge back into the search path, ``(partial order, cycle)`` with the directed cycle
+    ``[w, ..., w]`` that edge closes.  No recursion, so no depth limit; deterministic.
+
+    >>> depth_first([[1], [2], []])
+    ([2, 1, 0], [])
+    >>> depth_first([[1], [2], [0]])[1]
+    [0, 1, 2, 0]
+    """
+    state = [0] * len(successors)  # 0 new, 1 on the search path, 2 done
+    via = [-1] * len(successors)
+    order: list[int] = []
+    for root in range(len(successors)):
+        if state[root]:
+            continue
+        stack: list[tuple[int, int]] = [(root, 0)]
+        state[root] = 1
+        while stack:
+            v, i = stack[-1]
+            if i < len(successors[v]):
+                stack[-1] = (v, i + 1)
+                w = successors[v][i]
+                if state[w] == 0:
+                    state[w] = 1
+                    via[w] = v
+                    stack.append((w, 0))
+                elif state[w] == 1:
+                    cycle = [v]
+                    while cycle[-1] != w:
+                        cycle.append(via[cycle[-1]])
+                    cycle.reverse()
+                    return order, [*cycle, w]
+            else:
+                state[v] = 2
+                stack.pop()
+                order.append(v)
+    return order, []
 
 
 class Mark(enum.Enum):
@@ -192,18 +257,18 @@ class GraphEdge:
 
     def mark_at(self, node: str) -> Mark:
         """The mark at *node* (an endpoint of this edge)."""
-        if node == self.u:
-            return self.mark_u
-        if node == self.v:
-            return self.mark_v
-        raise InputFormatError(f"node={node!r} is not an endpoint of the edge {self}")
+        return self.mark_u if self._is_u(node) else self.mark_v
 
     def other(self, node: str) -> str:
         """The endpoint that is not *node*."""
+        return self.v if self._is_u(node) else self.u
+
+    def _is_u(self, node: str) -> bool:
+        """Whether *node* is the ``u`` end (else the ``v`` end); an error for any other node."""
         if node == self.u:
-            return self.v
+            return True
         if node == self.v:
-            return self.u
+            return False
         raise InputFormatError(f"node={node!r} is not an endpoint of the edge {self}")
 
     def renamed(self, mapping: Mapping[str, str]) -> GraphEdge:
@@ -419,26 +484,12 @@ class Graph:
     def ancestors(self, node: str) -> frozenset[str]:
         """Nodes with a directed (``->``) path to *node*."""
         self._require(node)
-        seen: set[str] = set()
-        stack = list(self.parents(node))
-        while stack:
-            cur = stack.pop()
-            if cur not in seen:
-                seen.add(cur)
-                stack.extend(self.parents(cur))
-        return frozenset(seen)
+        return reachable(self.parents(node), self.parents)
 
     def descendants(self, node: str) -> frozenset[str]:
         """Nodes reachable from *node* by a directed (``->``) path."""
         self._require(node)
-        seen: set[str] = set()
-        stack = list(self.children(node))
-        while stack:
-            cur = stack.pop()
-            if cur not in seen:
-                seen.add(cur)
-                stack.extend(self.children(cur))
-        return frozenset(seen)
+        return reachable(self.children(node), self.children)
 
     def indexed(self, order: Sequence[str] | None = None) -> tuple[tuple[str, ...], list[tuple[int, int, Mark, Mark]]]:
         """``(names, [(i, j, mark_i, mark_j), ...])`` over *order* (default: :attr:`nodes`)."""

@@ -40,7 +40,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from causalcheck.diagnostics import Diagnostic, Severity
+from causalcheck.diagnostics import Diagnostic, GradedReport, Severity
 from causalcheck.errors import InputFormatError
 from causalcheck.graphs.codes import VALIDATOR_CODES
 
@@ -161,7 +161,7 @@ class _Summary:
 
 
 @dataclass(frozen=True)
-class ValidationReport:
+class ValidationReport(GradedReport[Finding]):
     """Everything :func:`validate_graph` found; every section ``None`` when its input was not given."""
 
     graph: Graph
@@ -176,19 +176,8 @@ class ValidationReport:
     background: KnowledgeCheck | None = None
     settings: Mapping[str, Any] = field(default_factory=dict)
 
-    @property
-    def ok(self) -> bool:
-        """True when no finding is an error or a warning."""
-        return not any(f.severity in ("error", "warning") for f in self.findings)
-
-    @property
-    def errors(self) -> tuple[Finding, ...]:
-        """The findings of severity ``error``."""
-        return tuple(f for f in self.findings if f.severity == "error")
-
-    def codes(self) -> tuple[str, ...]:
-        """The finding codes in order."""
-        return tuple(f.code for f in self.findings)
+    def graded(self) -> tuple[Finding, ...]:
+        return self.findings
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict of every section."""

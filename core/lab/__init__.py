@@ -17,29 +17,38 @@ Names are imported lazily so ``import causalcheck.lab`` stays cheap.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from causalcheck.lazy import lazy_exports
 
-_EXPORTS: dict[str, str] = {
-    "AGENTS": "causalcheck.lab.agents",
-    "Agent": "causalcheck.lab.agents",
-    "AgentStep": "causalcheck.lab.agents",
-    "Episode": "causalcheck.lab.episode",
-    "EpisodeConfig": "causalcheck.lab.episode",
-    "LabAction": "causalcheck.lab.episode",
-    "Observation": "causalcheck.lab.episode",
-    "SCM": "causalcheck.lab.scm",
-    "Suite": "causalcheck.lab.suites",
-    "SuiteGraph": "causalcheck.lab.suites",
-    "Trajectory": "causalcheck.lab.trajectory",
-    "generate_suite": "causalcheck.lab.generator",
-    "load_suite": "causalcheck.lab.suites",
-    "make_agent": "causalcheck.lab.agents",
-    "read_trajectory": "causalcheck.lab.trajectory",
-    "run_suite": "causalcheck.lab.runner",
-    "write_trajectory": "causalcheck.lab.trajectory",
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "causalcheck.lab.agents": ("AGENTS", "Agent", "AgentStep", "make_agent"),
+    "causalcheck.lab.episode": ("Episode", "EpisodeConfig", "LabAction", "Observation"),
+    "causalcheck.lab.generator": ("generate_suite",),
+    "causalcheck.lab.runner": ("run_suite",),
+    "causalcheck.lab.scm": ("SCM",),
+    "causalcheck.lab.suites": ("Suite", "SuiteGraph", "load_suite"),
+    "causalcheck.lab.trajectory": ("Trajectory", "read_trajectory", "write_trajectory"),
 }
 
-__all__ = sorted(_EXPORTS)
+__getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS)
 
 
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)
+if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; aliases mark re-exports)
+    from causalcheck.lab.agents import AGENTS as AGENTS
+    from causalcheck.lab.agents import Agent as Agent
+    from causalcheck.lab.agents import AgentStep as AgentStep
+    from causalcheck.lab.agents import make_agent as make_agent
+    from causalcheck.lab.episode import Episode as Episode
+    from causalcheck.lab.episode import EpisodeConfig as EpisodeConfig
+    from causalcheck.lab.episode import LabAction as LabAction
+    from causalcheck.lab.episode import Observation as Observation
+    from causalcheck.lab.generator import generate_suite as generate_suite
+    from causalcheck.lab.runner import run_suite as run_suite
+    from causalcheck.lab.scm import SCM as SCM
+    from causalcheck.lab.suites import Suite as Suite
+    from causalcheck.lab.suites import SuiteGraph as SuiteGraph
+    from causalcheck.lab.suites import load_suite as load_suite
+    from causalcheck.lab.trajectory import Trajectory as Trajectory
+    from causalcheck.lab.trajectory import read_trajectory as read_trajectory
+    from causalcheck.lab.trajectory import write_trajectory as write_trajectory

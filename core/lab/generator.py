@@ -30,14 +30,30 @@ same file byte for byte.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from causalcheck.errors import InputFormatError
 from causalcheck.graph import FREQ
 
-__all__ = ["MAX_COUNT", "MAX_SIZES", "PROPERTY_POOL", "SHAPE_TABLE", "generate_graph", "generate_suite", "write_suite"]
+__all__ = [
+    "FREQ_DISPLAY",
+    "MAX_COUNT",
+    "MAX_SIZES",
+    "PROPERTY_POOL",
+    "SHAPE_TABLE",
+    "generate_graph",
+    "generate_suite",
+    "graph_record",
+    "hidden_variable",
+    "linear_term",
+    "mechanism_terms",
+    "node_spec",
+    "quadratic_metadata",
+    "quadratic_term",
+    "write_suite",
+]
 
 #: Most graphs per node count one ``lab generate`` writes (the released suites have 50).
 MAX_COUNT = 10_000
@@ -78,6 +94,8 @@ SHAPE_TABLE: dict[int, dict[tuple[int, int, int], int]] = {
 }
 
 _UNIFORM = {"type": "uniform", "min": 15.0, "max": 45.0}
+#: The frequency node's display name in a record.
+FREQ_DISPLAY = "Resonance Frequency (Hz)"
 
 
 def _properties(k: int) -> list[tuple[str, str, str]]:
@@ -133,6 +151,113 @@ def _edges(rng: Any, names: list[str], m: int, d: int, r: int, freq_parent: bool
     return edges
 
 
+# ---------------------------------------------------------------------- record building blocks
+def linear_term(params: dict[str, Any], key: str, parent: str, coefficient: int) -> str:
+    """The term ``coeff_<key> * parent`` of a linear mechanism; records *coefficient* in *params*."""
+    params[f"coeff_{key}"] = coefficient
+    return f"coeff_{key} * {parent}"
+
+
+def quadratic_term(
+    params: dict[str, Any], axes: dict[str, float], key: str, parent: str, child: str, curvature: float, vertex: float
+) -> str:
+    """The term ``c2·P² + c1·P`` of CausaLab's hard quadratic mechanism with its vertex at *vertex*.
+
+    Records ``coeff2_<key>`` (*curvature*), ``coeff1_<key>`` (``-2·c2·vertex``) in *params* and
+    the vertex under ``"parent->child"`` in *axes* (the record's ``edge_axis_by_name``).
+    """
+    params[f"coeff2_{key}"] = curvature
+    params[f"coeff1_{key}"] = round(-2 * curvature * vertex, 6)
+    axes[f"{parent}->{child}"] = vertex
+    return f"coeff2_{key} * ({parent} ^ 2) + coeff1_{key} * {parent}"
+
+
+def mechanism_terms(
+    family: str,
+    abbr: Callable[[str], str],
+    params: dict[str, Any],
+    axes: dict[str, float],
+    coefficient: Callable[[], int],
+    curve: Callable[[], tuple[float, float]],
+) -> Callable[[str, str], str]:
+    """``term(parent, child)``: the term of one edge's mechanism, drawn when it is asked for.
+
+    Its key is ``<abbr(parent)>_<abbr(child)>``; a ``"linear"`` *family* draws the coefficient
+    from *coefficient*, the quadratic one ``(curvature, vertex)`` from *curve*
+    (:func:`linear_term`, :func:`quadratic_term`).
+    """
+
+    def term(parent: str, child: str) -> str:
+        key = f"{abbr(parent)}_{abbr(child)}"
+        if family == "linear":
+            return linear_term(params, key, parent, coefficient())
+        curvature, vertex = curve()
+        return quadratic_term(params, axes, key, parent, child, curvature, vertex)
+
+    return term
+
+
+def node_spec(name: str, display: str, computation: str | None, *, controllable: bool = True) -> dict[str, Any]:
+    """A record's node entry (uniform crystal base 15..45); *computation* ``None`` for a root."""
+    spec: dict[str, Any] = {
+        "is_controllable": controllable,
+        "observable": True,
+        "property_name": name,
+        "display_name": display,
+        "base_value": dict(_UNIFORM),
+    }
+    if computation is not None:
+        spec["computation"] = computation
+    return spec
+
+
+def graph_record(
+    graph_id: str, nodes: dict[str, Any], edges: Sequence[tuple[str, str]], params: dict[str, Any]
+) -> dict[str, Any]:
+    """A suite record's common fields: id, description, nodes, edges, parameters, budget ``4·(k-1)``."""
+    k = len(nodes)
+    return {
+        "graph_id": graph_id,
+        "description": f"Causal graph with {k} nodes and {len(edges)} edges",
+        "nodes": nodes,
+        "edges": [{"from": a, "to": b} for a, b in edges],
+        "params": params,
+        "budget": 4 * (k - 1),
+    }
+
+
+def quadratic_metadata(
+    order: Sequence[str],
+    axes: Mapping[str, float],
+    observation_presets: Sequence[dict[str, int]],
+    property_manipulator: dict[str, int],
+    reactor: dict[str, int],
+) -> dict[str, Any]:
+    """A quadratic record's ``quadratic_metadata``: node order, vertex axes and the crystal presets."""
+    return {
+        "controllable_node_order": list(order),
+        "edge_axis_by_name": axes,
+        "observation_presets": list(observation_presets),
+        "property_manipulator": property_manipulator,
+        "reactor": reactor,
+    }
+
+
+def hidden_variable(affected: Sequence[str], values: Sequence[float]) -> dict[str, Any]:
+    """A record's ``hidden_variable``: the unobserved ``h`` (one of *values*) added to the *affected* nodes."""
+    return {
+        "enabled": True,
+        "name": "h",
+        "observable": False,
+        "is_controllable": False,
+        "initial_value": 0,
+        "value_space": [float(v) for v in values],
+        "edge_weight": 1,
+        "affected_nodes": list(affected),
+        "edges": [{"from": "h", "to": a, "weight": 1} for a in affected],
+    }
+
+
 def generate_graph(
     rng: Any,
     k: int,
@@ -170,52 +295,29 @@ def generate_graph(
     meta: dict[str, Any] = {}
     axes: dict[str, float] = {}
 
-    def term(p: str, c: str) -> str:
-        key = f"{abbr[p]}_{abbr[c]}"
-        if family == "linear":
-            params[f"coeff_{key}"] = int(rng.integers(1, 4))
-            return f"coeff_{key} * {p}"
-        c2 = float(rng.choice([0.008, 0.012, 0.016]))
-        v = round(float(rng.uniform(35.24, 64.89)), 2)
-        params[f"coeff2_{key}"] = c2
-        params[f"coeff1_{key}"] = round(-2 * c2 * v, 6)
-        axes[f"{p}->{c}"] = v
-        return f"coeff2_{key} * ({p} ^ 2) + coeff1_{key} * {p}"
+    term = mechanism_terms(
+        family,
+        abbr.__getitem__,
+        params,
+        axes,
+        lambda: int(rng.integers(1, 4)),
+        lambda: (float(rng.choice([0.008, 0.012, 0.016])), round(float(rng.uniform(35.24, 64.89)), 2)),
+    )
 
     nodes: dict[str, Any] = {}
     freq_terms = [term(p, FREQ) for p in parents[FREQ]]
-    nodes[FREQ] = {
-        "is_controllable": False,
-        "observable": True,
-        "property_name": FREQ,
-        "display_name": "Resonance Frequency (Hz)",
-        "base_value": dict(_UNIFORM),
-        "computation": " + ".join(["base_freq", *freq_terms]),
-    }
+    nodes[FREQ] = node_spec(FREQ, FREQ_DISPLAY, " + ".join(["base_freq", *freq_terms]), controllable=False)
     params["base_freq"] = float(rng.integers(15, 26)) if family == "linear" else round(float(rng.uniform(35, 190)), 6)
     display = {p: disp for p, disp, _ in chosen}
     for n in [names[i] for i in rng.permutation(len(names))]:
-        spec: dict[str, Any] = {
-            "is_controllable": True,
-            "observable": True,
-            "property_name": n,
-            "display_name": display[n],
-            "base_value": dict(_UNIFORM),
-        }
+        computation = None
         if parents[n]:
-            spec["computation"] = " + ".join([f"base_{n}", *(term(p, n) for p in parents[n])])
+            computation = " + ".join([f"base_{n}", *(term(p, n) for p in parents[n])])
             params[f"base_{n}"] = float(rng.integers(15, 26))
         else:
             params[f"base_{n}"] = 20.0
-        nodes[n] = spec
-    record: dict[str, Any] = {
-        "graph_id": graph_id,
-        "description": f"Causal graph with {k} nodes and {len(edges)} edges",
-        "nodes": nodes,
-        "edges": [{"from": a, "to": b} for a, b in edges],
-        "params": params,
-        "budget": 4 * (k - 1),
-    }
+        nodes[n] = node_spec(n, display[n], computation)
+    record = graph_record(graph_id, nodes, edges, params)
     if freq_parent:
         record = {"graph_id": graph_id, "description": record["description"], "equation_family": "linear",
                   "frequency_can_be_parent": True, **{k2: v for k2, v in record.items() if k2 not in ("graph_id", "description")}}
@@ -228,13 +330,7 @@ def generate_graph(
         def preset() -> dict[str, int]:
             return {n: int(rng.integers(0, 101)) for n in ctrl}
 
-        meta = {
-            "controllable_node_order": ctrl,
-            "edge_axis_by_name": axes,
-            "observation_presets": [preset(), preset()],
-            "property_manipulator": preset(),
-            "reactor": preset(),
-        }
+        meta = quadratic_metadata(ctrl, axes, [preset(), preset()], preset(), preset())
         record["quadratic_metadata"] = meta
     if hidden:
         fp = [n for n in names if n in parents[FREQ]]
@@ -243,17 +339,7 @@ def generate_graph(
         rest = [rest[i] for i in rng.permutation(len(rest))]
         affected = (fp + rest)[:hidden]
         record["description"] += " with hidden variable"
-        record["hidden_variable"] = {
-            "enabled": True,
-            "name": "h",
-            "observable": False,
-            "is_controllable": False,
-            "initial_value": 0,
-            "value_space": [float(v) for v in hidden_values],
-            "edge_weight": 1,
-            "affected_nodes": affected,
-            "edges": [{"from": "h", "to": a, "weight": 1} for a in affected],
-        }
+        record["hidden_variable"] = hidden_variable(affected, hidden_values)
     return record
 
 

@@ -84,23 +84,20 @@ class Evidence:
 
     def moved(self) -> dict[str, set[str]]:
         """Target → nodes that moved under some intervention on it (noise included)."""
-        out: dict[str, set[str]] = {}
-        for tgt, before, after in self.transitions():
-            if abs(after[tgt] - before[tgt]) <= _MOVE_TOL:
-                continue
-            out.setdefault(tgt, set()).update(
-                n for n in self.nodes if n != tgt and abs(after[n] - before[n]) > _MOVE_TOL
-            )
-        return out
+        return self._responses(moved=True)
 
     def stayed(self) -> dict[str, set[str]]:
         """Target → nodes that did not move under an effective intervention on it."""
+        return self._responses(moved=False)
+
+    def _responses(self, *, moved: bool) -> dict[str, set[str]]:
+        """Target → the other nodes that moved (*moved*) or did not, under effective interventions on it."""
         out: dict[str, set[str]] = {}
         for tgt, before, after in self.transitions():
             if abs(after[tgt] - before[tgt]) <= _MOVE_TOL:
                 continue
             out.setdefault(tgt, set()).update(
-                n for n in self.nodes if n != tgt and abs(after[n] - before[n]) <= _MOVE_TOL
+                n for n in self.nodes if n != tgt and (abs(after[n] - before[n]) > _MOVE_TOL) == moved
             )
         return out
 

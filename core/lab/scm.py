@@ -50,6 +50,7 @@ from causalcheck.equation import (
 )
 from causalcheck.errors import CausalCheckError, InputFormatError
 from causalcheck.graph import FREQ, CausalGraph, Edge
+from causalcheck.graphs.model import depth_first
 
 __all__ = ["SCM", "NodeEquation", "Term", "parse_computation"]
 
@@ -444,25 +445,7 @@ class SCM:
 
 def _dfs_order(parents: list[list[int]], source: str, names: tuple[str, ...]) -> tuple[int, ...]:
     """Depth-first post-order over config order (parents first); raises on a cycle."""
-    state = [0] * len(parents)  # 0 new, 1 on stack, 2 done
-    out: list[int] = []
-    for start in range(len(parents)):
-        if state[start]:
-            continue
-        stack: list[tuple[int, int]] = [(start, 0)]
-        state[start] = 1
-        while stack:
-            node, k = stack[-1]
-            if k < len(parents[node]):
-                stack[-1] = (node, k + 1)
-                p = parents[node][k]
-                if state[p] == 1:
-                    raise InputFormatError(f"{source}: the equations are cyclic through node={names[p]!r}")
-                if state[p] == 0:
-                    state[p] = 1
-                    stack.append((p, 0))
-            else:
-                stack.pop()
-                state[node] = 2
-                out.append(node)
-    return tuple(out)
+    order, cycle = depth_first(parents)
+    if cycle:
+        raise InputFormatError(f"{source}: the equations are cyclic through node={names[cycle[0]]!r}")
+    return tuple(order)

@@ -204,12 +204,17 @@ def _groups(episodes: Sequence[LabEpisode]) -> dict[str, list[LabEpisode]]:
     return dict(sorted(out.items()))
 
 
-def _summary_table(episodes: Sequence[LabEpisode], resamples: int, seed: int) -> Table:
-    cells: dict[tuple[str, str], list[LabEpisode]] = {}
+def _cells(episodes: Sequence[LabEpisode]) -> dict[tuple[str, str], list[LabEpisode]]:
+    """The episodes by ``(agent group, suite)``, in that order."""
+    out: dict[tuple[str, str], list[LabEpisode]] = {}
     for ep in episodes:
-        cells.setdefault((ep.group, ep.suite), []).append(ep)
+        out.setdefault((ep.group, ep.suite), []).append(ep)
+    return dict(sorted(out.items()))
+
+
+def _summary_table(episodes: Sequence[LabEpisode], resamples: int, seed: int) -> Table:
     rows = []
-    for (group, suite), members in sorted(cells.items()):
+    for (group, suite), members in _cells(episodes).items():
         row = [group, suite, str(len(members))]
         for _, key in _TABLE_METRICS:
             row.append(_ci_text([_num(m.final.get(key)) for m in members], resamples, seed))
@@ -277,11 +282,8 @@ def _curve_blocks(groups: Mapping[str, Sequence[LabEpisode]]) -> list[FigureBloc
 def _headline(episodes: Sequence[LabEpisode], resamples: int, seed: int) -> FigureBlock:
     from causalcheck.metrics import bootstrap_ci
 
-    cells: dict[tuple[str, str], list[LabEpisode]] = {}
-    for ep in episodes:
-        cells.setdefault((ep.group, ep.suite), []).append(ep)
     points = []
-    for (group, suite), members in sorted(cells.items()):
+    for (group, suite), members in _cells(episodes).items():
         acc = bootstrap_ci([_num(m.final.get("task_accuracy")) for m in members], resamples=resamples, seed=seed)
         f1 = bootstrap_ci([_num(m.final.get("edge_f1")) for m in members], resamples=resamples, seed=seed)
         if acc.mean is None or f1.mean is None:

@@ -36,6 +36,14 @@ from typing import Any
 
 from causalcheck.errors import InputFormatError
 from causalcheck.graph import FREQ, CausalGraph, Edge, is_freq_alias
+from causalcheck.lab.generator import (
+    FREQ_DISPLAY,
+    graph_record,
+    hidden_variable,
+    mechanism_terms,
+    node_spec,
+    quadratic_metadata,
+)
 from causalcheck.records import Hypothesis
 from causalcheck.strategies.names import CAUSALAB_PROPERTIES, frequency_aliases
 from hypothesis import strategies as st
@@ -54,7 +62,6 @@ __all__ = [
 ]
 
 _ABBR = {"temperatureC": "temp"}
-_UNIFORM = {"type": "uniform", "min": 15.0, "max": 45.0}
 
 
 def _abbr(name: str) -> str:
@@ -98,78 +105,37 @@ def suite_records(
     params: dict[str, float | int] = {}
     axes: dict[str, float] = {}
 
-    def term(p: str, c: str) -> str:
-        key = f"{_abbr(p)}_{_abbr(c)}"
-        if fam == "linear":
-            params[f"coeff_{key}"] = draw(st.integers(1, 3))
-            return f"coeff_{key} * {p}"
-        c2 = draw(st.sampled_from([0.008, 0.012, 0.016]))
-        v = draw(st.integers(3524, 6489)) / 100
-        params[f"coeff2_{key}"] = c2
-        params[f"coeff1_{key}"] = round(-2 * c2 * v, 6)
-        axes[f"{p}->{c}"] = v
-        return f"coeff2_{key} * ({p} ^ 2) + coeff1_{key} * {p}"
+    term = mechanism_terms(
+        fam,
+        _abbr,
+        params,
+        axes,
+        lambda: draw(st.integers(1, 3)),
+        lambda: (draw(st.sampled_from([0.008, 0.012, 0.016])), draw(st.integers(3524, 6489)) / 100),
+    )
 
-    nodes: dict[str, Any] = {
-        FREQ: {
-            "is_controllable": False,
-            "observable": True,
-            "property_name": FREQ,
-            "display_name": "Resonance Frequency (Hz)",
-            "base_value": dict(_UNIFORM),
-            "computation": " + ".join(["base_freq", *(term(p, FREQ) for p in parents[FREQ])]),
-        }
-    }
+    freq_terms = [term(p, FREQ) for p in parents[FREQ]]
+    nodes: dict[str, Any] = {FREQ: node_spec(FREQ, FREQ_DISPLAY, " + ".join(["base_freq", *freq_terms]), controllable=False)}
     params["base_freq"] = float(draw(st.integers(15, 25)))
     for n in props:
-        spec: dict[str, Any] = {
-            "is_controllable": True,
-            "observable": True,
-            "property_name": n,
-            "display_name": n[:1].upper() + n[1:],
-            "base_value": dict(_UNIFORM),
-        }
+        computation = None
         if parents[n]:
-            spec["computation"] = " + ".join([f"base_{n}", *(term(p, n) for p in parents[n])])
+            computation = " + ".join([f"base_{n}", *(term(p, n) for p in parents[n])])
             params[f"base_{n}"] = float(draw(st.integers(15, 25)))
         else:
             params[f"base_{n}"] = 20.0
-        nodes[n] = spec
-    gid = graph_id or f"{k}nodes_gen"
-    record: dict[str, Any] = {
-        "graph_id": gid,
-        "description": f"Causal graph with {k} nodes and {len(edges)} edges",
-        "nodes": nodes,
-        "edges": [{"from": a, "to": b} for a, b in edges],
-        "params": params,
-        "budget": 4 * (k - 1),
-    }
+        nodes[n] = node_spec(n, n[:1].upper() + n[1:], computation)
+    record = graph_record(graph_id or f"{k}nodes_gen", nodes, edges, params)
     if fp:
         record["frequency_can_be_parent"] = True
     if fam == "quadratic":
         record["equation_family"] = "quadratic"
         record["quadratic_mode"] = "hard"
         preset = st.fixed_dictionaries({n: st.integers(0, 100) for n in props})
-        record["quadratic_metadata"] = {
-            "controllable_node_order": list(props),
-            "edge_axis_by_name": axes,
-            "observation_presets": [draw(preset), draw(preset)],
-            "property_manipulator": draw(preset),
-            "reactor": draw(preset),
-        }
+        record["quadratic_metadata"] = quadratic_metadata(props, axes, [draw(preset), draw(preset)], draw(preset), draw(preset))
     if hid:
         affected = draw(st.lists(st.sampled_from(props), min_size=1, max_size=len(props), unique=True))
-        record["hidden_variable"] = {
-            "enabled": True,
-            "name": "h",
-            "observable": False,
-            "is_controllable": False,
-            "initial_value": 0,
-            "value_space": [-5.0, 0.0, 5.0],
-            "edge_weight": 1,
-            "affected_nodes": affected,
-            "edges": [{"from": "h", "to": a, "weight": 1} for a in affected],
-        }
+        record["hidden_variable"] = hidden_variable(affected, (-5.0, 0.0, 5.0))
     return record
 
 

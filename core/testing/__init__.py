@@ -37,33 +37,23 @@ from typing import TYPE_CHECKING
 
 from causalcheck.lazy import lazy_exports
 
-_EXPORTS: dict[str, str] = {
-    "Corpus": "causalcheck.testing.snapshots",
-    "KINDS": "causalcheck.testing.snapshots",
-    "MissingExtraError": "causalcheck.testing.extra",
-    "PROFILES": "causalcheck.testing.profiles",
-    "PropertyFailure": "causalcheck.testing.runner",
-    "REFERENCES": "causalcheck.testing.graph_metric",
-    "SnapshotMismatch": "causalcheck.testing.snapshots",
-    "SnapshotReport": "causalcheck.testing.snapshots",
-    "SuiteReport": "causalcheck.testing.runner",
-    "check_coefficient_metric": "causalcheck.testing.coefficients",
-    "check_explanation_scorer": "causalcheck.testing.explanation",
-    "check_graph_metric": "causalcheck.testing.graph_metric",
-    "check_parser_total": "causalcheck.testing.parsers",
-    "check_round_trip": "causalcheck.testing.parsers",
-    "corpus": "causalcheck.testing.snapshots",
-    "settings_for": "causalcheck.testing.profiles",
-    "snapshot": "causalcheck.testing.snapshots",
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "causalcheck.testing.coefficients": ("check_coefficient_metric",),
+    "causalcheck.testing.explanation": ("check_explanation_scorer",),
+    "causalcheck.testing.extra": ("MissingExtraError",),
+    "causalcheck.testing.graph_metric": ("REFERENCES", "check_graph_metric"),
+    "causalcheck.testing.parsers": ("check_parser_total", "check_round_trip"),
+    "causalcheck.testing.profiles": ("PROFILES", "settings_for"),
+    "causalcheck.testing.runner": ("PropertyFailure", "SuiteReport"),
+    "causalcheck.testing.snapshots": (
+        "Corpus", "KINDS", "SnapshotMismatch", "SnapshotReport", "corpus", "snapshot",
+    ),
 }
 
-__all__ = sorted(_EXPORTS)
+__getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS)
 
 
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)
-
-
-if TYPE_CHECKING:  # pragma: no cover  (redundant aliases mark re-exports)
+if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; aliases mark re-exports)
     from causalcheck.testing.coefficients import (
         check_coefficient_metric as check_coefficient_metric,
     )
