@@ -65,6 +65,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from causalcheck import safejson
 from causalcheck.errors import InputFormatError
 from causalcheck.graphs.model import Graph, GraphEdge, Mark
 
@@ -169,9 +170,9 @@ def parse_knowledge(text: str, *, source: str = "<string>") -> Knowledge:
     tiers: dict[int, list[str]] = {}
     within: set[int] = set()
 
-    def name(node: Any) -> str:
+    def name(node: Any) -> str:  # a quoted name is a JSON string: control characters, bad escapes, lone surrogates refused
         tok = str(node.children[0])
-        return str(json.loads(tok)) if tok.startswith('"') else tok
+        return str(safejson.loads(tok, source=f"{source}: quoted name {tok[:60]!r}")) if tok.startswith('"') else tok
 
     for stmt in tree.children:
         if not isinstance(stmt, Tree):  # pragma: no cover - the grammar yields only trees here

@@ -1,0 +1,34 @@
+"""Crashes the fuzz harness found (properties/test_fuzz_*.py), each pinned by its smallest input.
+
+Every test names the fuzz row that found it; the fix is in the commit that added the test.
+"""
+
+from __future__ import annotations
+
+import pytest
+from causalcheck.errors import CausalCheckError
+from causalcheck.graphs import read_graph
+from causalcheck.graphs.background import parse_knowledge
+
+
+@pytest.mark.parametrize(
+    "text,fmt,needle",
+    [
+        ('nodes: "\x00"\n', "text", "Invalid control character"),
+        ('dag {\na\n"\x00"\n}\n', "dagitty", "Invalid control character"),
+        ('a -> "\\q"', "text", "Invalid \\escape"),
+        ('dag { "\\ud83c" -> b }', "dagitty", "lone surrogate"),
+    ],
+    ids=["text-nul", "dagitty-nul", "bad-escape", "lone-surrogate"],
+)
+def test_quoted_graph_names_that_are_not_json_strings_are_refused(text: str, fmt: str, needle: str) -> None:
+    """read_graph[text]/[dagitty]: a quoted name with a control character, a bad escape or a lone surrogate is an input error naming it, not a JSONDecodeError."""
+    with pytest.raises(CausalCheckError, match="quoted name") as info:
+        read_graph(text, format=fmt)
+    assert needle in str(info.value)
+
+
+def test_quoted_background_names_that_are_not_json_strings_are_refused() -> None:
+    """background knowledge: the same quoted-name refusal in the rule grammar."""
+    with pytest.raises(CausalCheckError, match="Invalid control character"):
+        parse_knowledge('require "\x01" -> b\n', source="bk.txt")
