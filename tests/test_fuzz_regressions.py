@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from causalcheck.errors import CausalCheckError
 from causalcheck.graphs import read_graph
-from causalcheck.graphs.background import parse_knowledge
+from causalcheck.graphs.background import parse_knowledge, read_knowledge
 
 
 @pytest.mark.parametrize(
@@ -32,3 +32,19 @@ def test_quoted_background_names_that_are_not_json_strings_are_refused() -> None
     """background knowledge: the same quoted-name refusal in the rule grammar."""
     with pytest.raises(CausalCheckError, match="Invalid control character"):
         parse_knowledge('require "\x01" -> b\n', source="bk.txt")
+
+
+@pytest.mark.parametrize(
+    "read",
+    [lambda t: read_graph(t, format="json"), read_knowledge],
+    ids=["graph-json", "background-json"],
+)
+@pytest.mark.parametrize(
+    "text,needle",
+    [('{"a": ' * 100_000, "MAX_DEPTH"), ('{"nodes": ["a"], "edges": [], "x": NaN}', "NaN is not JSON")],
+    ids=["deep", "nan"],
+)
+def test_graph_and_background_json_is_read_safely(read, text: str, needle: str) -> None:  # type: ignore[no-untyped-def]
+    """read_graph[json] / background knowledge: JSON is decoded with causalcheck.safejson (100 000-deep nesting raised RecursionError; NaN was accepted)."""
+    with pytest.raises(CausalCheckError, match=needle):
+        read(text)

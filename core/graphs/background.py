@@ -57,7 +57,6 @@ the graph has 'b -> a'; tiers forbid b -> a (b in tier 2, a in tier 1)
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -267,9 +266,9 @@ def read_knowledge(source: Any, nodes: Sequence[str] = ()) -> Knowledge:
                 raise InputFormatError(f"background file {name!r} cannot be read: {exc}") from None
         if text.lstrip().startswith("{"):
             try:
-                data = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise InputFormatError(f"{name}:{exc.lineno}:{exc.colno}: background JSON does not parse: {exc.msg}") from None
+                data = safejson.loads(text, source=name)
+            except safejson.JSONSyntaxError as exc:
+                raise InputFormatError(f"{name}:{exc.line}:{exc.column}: background JSON does not parse: {exc.msg}") from None
             if not isinstance(data, dict):
                 raise InputFormatError(f"{name}: background JSON must be an object")
             return _from_json(data, name)

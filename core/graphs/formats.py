@@ -604,10 +604,12 @@ def format_adjacency_csv(graph: Graph, *, convention: str = "row_to_column") -> 
 
 def parse_json(text: str, *, source: str = "<string>") -> Graph:
     """``{"nodes": [...], "edges": [[left, token, right], ...]}`` (:meth:`Graph.to_dict`)."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DSLSyntaxError(f"bad graph JSON: {exc.msg}", text=text, line=exc.lineno, column=exc.colno, source=source) from None
+    from causalcheck import safejson
+
+    try:  # safejson: deep nesting, 400-digit integers, NaN and lone surrogates are refused, not a crash
+        data = safejson.loads(text, source=source)
+    except safejson.JSONSyntaxError as exc:
+        raise DSLSyntaxError(f"bad graph JSON: {exc.msg}", text=text, line=exc.line, column=exc.column, source=source) from None
     return Graph.from_dict(data)
 
 
