@@ -48,3 +48,16 @@ def test_graph_and_background_json_is_read_safely(read, text: str, needle: str) 
     """read_graph[json] / background knowledge: JSON is decoded with causalcheck.safejson (100 000-deep nesting raised RecursionError; NaN was accepted)."""
     with pytest.raises(CausalCheckError, match=needle):
         read(text)
+
+
+def test_a_suite_parameter_beyond_float_range_is_refused() -> None:
+    """parse_suite_record: an integer coefficient of 400 digits is an input error naming it (OverflowError before)."""
+    import json
+
+    from causalcheck.lab.suites import find_suite, parse_suite_record
+
+    record = json.loads(find_suite("mini")[1].splitlines()[0])
+    key = next(k for k in record["params"] if k.startswith("coeff"))
+    record["params"][key] = 10**400
+    with pytest.raises(CausalCheckError, match=f"params\\['{key}'\\].*must be a finite number"):
+        parse_suite_record(record, where="s.jsonl:1")
