@@ -213,6 +213,12 @@ def _records(c: Ctx) -> list[Seed]:
     return [c.seeds["record.txt"], *(Seed(f"step{i}.json", json.dumps(s["record"]).encode(), "json") for i, s in enumerate(steps) if "record" in s)]
 
 
+def _hypothesis_objects(c: Ctx) -> list[Any]:
+    """The hypothesis objects of the bundled records (what ``parse_hypothesis`` gets as a dict)."""
+    values = [s.values()[0] for s in _records(c) if s.layout == "json"]
+    return [v["hypothesis"] for v in values if isinstance(v, dict) and isinstance(v.get("hypothesis"), dict)]
+
+
 def _rst_texts(c: Ctx) -> st.SearchStrategy[str]:
     items = c.outputs.result.values()[0]["items"]
     raws = [Seed(f"rst{i}.txt", it["parsed_rst_raw"].encode()) for i, it in enumerate(items) if it.get("parsed_rst_raw")]
@@ -240,7 +246,7 @@ TARGETS: tuple[Target, ...] = (
         _parse_hypothesis,
         lambda c: st.one_of(
             texts([c.seeds["hypothesis.txt"], c.seeds["cyclic.txt"]], cs.hypotheses().map(_format_hypothesis)),
-            st.sampled_from([s for s in _records(c) if s.layout == "json"]).flatmap(lambda s: mutated_value(s.values()[0]["hypothesis"])),
+            st.sampled_from(_hypothesis_objects(c)).flatmap(mutated_value),
         ),
     ),
     Target("parse_equation", _parse_equation, _equations),
