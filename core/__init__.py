@@ -6,12 +6,14 @@ fast; heavy dependencies (z3, causal-learn, spaCy, provider SDKs) load only when
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from causalcheck.lazy import lazy_exports
 
 __version__ = "0.1.0"
 
 _EXPORTS: dict[str, str] = {
+    "CODES": "causalcheck.codes",
     "Action": "causalcheck.records",
     "CausalCheckError": "causalcheck.errors",
     "CausalGraph": "causalcheck.graph",
@@ -23,6 +25,7 @@ _EXPORTS: dict[str, str] = {
     "Diagnostic": "causalcheck.diagnostics",
     "Edge": "causalcheck.graph",
     "Experiment": "causalcheck.records",
+    "FindingCode": "causalcheck.codes",
     "FREQ": "causalcheck.graph",
     "Graph": "causalcheck.graphs.model",
     "GraphEdge": "causalcheck.graphs.model",
@@ -47,21 +50,12 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted([*_EXPORTS, "__version__"])
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'causalcheck' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return __all__
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)
 
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.checking import check, check_hypothesis
+    from causalcheck.codes import CODES, FindingCode
     from causalcheck.diagnostics import CheckReport, Diagnostic
     from causalcheck.errors import CausalCheckError, DSLSyntaxError, InputFormatError
     from causalcheck.graph import FREQ, CausalGraph, Edge, normalize_node

@@ -16,12 +16,16 @@ import sys
 from collections.abc import Sequence
 
 from causalcheck import __version__
+from causalcheck.cmdline import (
+    EXIT_INPUT,
+    EXIT_INTERNAL,
+    EXIT_LIMIT,
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    run_handler,
+)
 
-EXIT_OK = 0
-EXIT_PROBLEMS = 1
-EXIT_INPUT = 2
-EXIT_LIMIT = 3
-EXIT_INTERNAL = 70
+__all__ = ["EXIT_INPUT", "EXIT_INTERNAL", "EXIT_LIMIT", "EXIT_OK", "EXIT_PROBLEMS", "build_parser", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -54,18 +58,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
-    from causalcheck.errors import BudgetExceededError, CausalCheckError
-
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        code = args.handler(args)
-    except BudgetExceededError as exc:  # --max-cost reached, or a replay-cache miss: stopped on a limit
-        print(f"causalcheck: stopped: {exc}", file=sys.stderr)
-        return EXIT_LIMIT
-    except CausalCheckError as exc:
-        print(f"causalcheck: error: {exc}", file=sys.stderr)
-        return EXIT_INPUT
+        code = run_handler(args.handler, args)  # our errors: EXIT_LIMIT / EXIT_INPUT with the message
     except KeyboardInterrupt as exc:  # Ctrl-C (130), or SIGTERM during a lab run (143)
         terminated = type(exc).__name__ == "Terminated"
         print(f"causalcheck: {'terminated' if terminated else 'interrupted'}; finished work is on disk "
@@ -89,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_INTERNAL
-    return int(code or 0)
+    return code
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -281,3 +281,12 @@ def test_texts_print_like_the_original(sample_run: Path) -> None:
     theirs_r = [line for line in _block(reactor, "Crystal properties (directly shown):", "quantumSize") if "temperatureC" not in line]
     assert _block(obs.text, "Crystal properties (directly shown):", "quantumSize") == theirs_r  # no distractor here
     assert "Usage: 0/3 submissions." in obs.text.splitlines() and "Usage: 0/3 submissions." in _unescape(reactor)
+
+
+def test_wait_is_a_known_action_not_an_unknown_one():
+    """{"action": "WAIT"} (the record format's no-op) waits without an 'unknown action' message."""
+    from causalcheck.lab.episode import LabAction
+
+    assert LabAction.from_record({"action": "WAIT"}) == LabAction("wait")
+    assert LabAction.from_record({"action": "wait"}) == LabAction("wait")
+    assert "unknown action" in (LabAction.from_record({"action": "DANCE"}).text or "")

@@ -31,10 +31,10 @@ Finding codes (from :data:`FINDING_CODES`):
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from causalcheck.checking.codes import codes_table
+from causalcheck.lazy import lazy_exports
 
 __doc__ = (__doc__ or "") + codes_table() + "\n"
 
@@ -42,6 +42,7 @@ _EXPORTS: dict[str, str] = {
     "FINDING_CODES": "causalcheck.checking.codes",
     "FindingCode": "causalcheck.checking.codes",
     "check": "causalcheck.checking.api",
+    "check_hypotheses": "causalcheck.checking.api",
     "FolderCheck": "causalcheck.checking.folder",
     "check_episode": "causalcheck.checking.trajectory",
     "check_folder": "causalcheck.checking.folder",
@@ -60,17 +61,7 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'causalcheck.checking' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return __all__
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)
 
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -1,26 +1,61 @@
-"""The front door: :func:`check` takes anything that holds hypotheses and returns the reports.
+"""The front door: :func:`check` takes anything that holds hypotheses or causal graphs and returns the reports.
 
 It dispatches on the input: a :class:`~causalcheck.records.Hypothesis` goes to the
 hypothesis stage, a :class:`~causalcheck.records.StepRecord` (or an
 :class:`~causalcheck.episodes.Unparsed` step) to the record check, a sequence of records or
 an :class:`~causalcheck.episodes.Episode` to the trajectory stage, and everything else
 (paths, ``example:<name>``, text, dicts) is first read by :mod:`causalcheck.checking.inputs`.
+
+A causal graph from any discovery tool — a :class:`~causalcheck.graphs.Graph`, a networkx
+graph, a causal-learn ``GeneralGraph``, a pgmpy DAG/PDAG, a graph file (DOT, GML, dagitty,
+CSV, our text format) — or any call with ``data=`` (a table), ``truth=``,
+``interventions=`` or ``background=`` goes to the graph validator
+(:func:`causalcheck.graphs.validate_graph`), which returns a
+:class:`~causalcheck.graphs.validator.ValidationReport`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Sequence
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from causalcheck.checking.hypothesis import check_hypothesis, check_record
 from causalcheck.checking.inputs import load_checkable
 from causalcheck.checking.trajectory import check_episode, check_trajectory
 from causalcheck.diagnostics import CheckReport
 from causalcheck.episodes import Episode, Unparsed
+from causalcheck.graph import CausalGraph
 from causalcheck.records import DataPoint, Hypothesis, StepRecord
 
-__all__ = ["check"]
+if TYPE_CHECKING:  # pragma: no cover
+    from causalcheck.graphs.validator import ValidationReport
+
+__all__ = ["GRAPH_ONLY_SUFFIXES", "check", "check_hypotheses"]
+
+#: Suffixes of files that can only hold causal graphs (``.txt`` / ``.json`` are read as records
+#: or hypotheses first, and as graphs only when they are neither).
+GRAPH_ONLY_SUFFIXES = frozenset({".dot", ".gv", ".gml", ".dagitty", ".graph", ".csv", ".tsv"})
+_GRAPH_LIBRARIES = ("networkx", "causallearn", "pgmpy")
+
+
+def _is_hypothesis_data(data: Any) -> bool:
+    """True for the evidence points a hypothesis is checked against (the default ``()`` too)."""
+    return isinstance(data, (list, tuple)) and all(isinstance(d, DataPoint) for d in data)
+
+
+def _is_graph(obj: Any) -> bool:
+    """A general graph, a graph library's object, or a path to a graph-only file."""
+    from causalcheck.graphs import Graph
+
+    if isinstance(obj, Graph):
+        return True
+    if type(obj).__module__.split(".", 1)[0] in _GRAPH_LIBRARIES:
+        return True
+    if isinstance(obj, Path) or (isinstance(obj, str) and "\n" not in obj and len(obj) < 4096):
+        return Path(obj).suffix.lower() in GRAPH_ONLY_SUFFIXES
+    return False
 
 
 def check(
@@ -29,18 +64,59 @@ def check(
     reference: Iterable[tuple[str, str]] = (),
     tolerance: float = 0.01,
     nodes: Iterable[str] | None = None,
-    data: Sequence[DataPoint] = (),
+    data: Any = (),
     strict: bool = False,
-) -> CheckReport | list[CheckReport]:
-    """Check anything that holds hypotheses; one report, or a list (one per step) for trajectories.
+    truth: Any = None,
+    interventions: Any = None,
+    background: Any = None,
+    **validator_options: Any,
+) -> CheckReport | list[CheckReport] | ValidationReport:
+    """Check anything that holds hypotheses or a causal graph.
 
-    *obj* is a :class:`Hypothesis`, a :class:`StepRecord`, a sequence of records, an
-    :class:`~causalcheck.episodes.Episode`, a path (record JSON, JSONL, text hypothesis, lab
-    trajectory, official ``raw_io.jsonl`` or run folder), ``"example:<name>"``, or text.
+    Hypotheses and agent records: *obj* is a :class:`Hypothesis`, a :class:`StepRecord`, a
+    sequence of records, an :class:`~causalcheck.episodes.Episode`, a path (record JSON,
+    JSONL, text hypothesis, lab trajectory, official ``raw_io.jsonl`` or run folder),
+    ``"example:<name>"``, or text; the result is one report, or a list (one per step) for
+    trajectories; *data* are evidence points (:class:`~causalcheck.records.DataPoint`).
+
+    Causal graphs (see the module docstring): the result is the validator's report;
+    *data* is then a table (DataFrame, array with ``data_names=``, mapping or CSV path),
+    *truth* the true graph, *interventions* the targets, *background* the background
+    knowledge, and *validator_options* go to :func:`causalcheck.graphs.validate_graph`
+    (``alpha``, ``ci_test``, ``correction``, ``seed``, ``permutations``, …).
     Input that cannot be read raises :class:`~causalcheck.errors.InputFormatError` /
     :class:`~causalcheck.errors.DSLSyntaxError`.
     """
+    graph_data = data is not None and not _is_hypothesis_data(data)
+    if graph_data or truth is not None or interventions is not None or background is not None or validator_options or _is_graph(obj):
+        from causalcheck.graphs.validator import validate_graph
+
+        if isinstance(obj, CausalGraph):
+            obj = obj.to_general()
+        return validate_graph(
+            obj,
+            data=data if graph_data else None,
+            truth=truth,
+            interventions=interventions,
+            background=background,
+            **validator_options,
+        )
+    return check_hypotheses(obj, reference=reference, tolerance=tolerance, nodes=nodes, data=data, strict=strict)
+
+
+def check_hypotheses(
+    obj: Any,
+    *,
+    reference: Iterable[tuple[str, str]] = (),
+    tolerance: float = 0.01,
+    nodes: Iterable[str] | None = None,
+    data: Sequence[DataPoint] = (),
+    strict: bool = False,
+) -> CheckReport | list[CheckReport]:
+    """The hypothesis half of :func:`check`: anything that holds hypotheses (not graphs for the validator)."""
     ref = list(reference)
+    if isinstance(obj, CausalGraph):
+        obj = Hypothesis(obj)
     if isinstance(obj, Hypothesis):
         return check_hypothesis(obj, data=data, reference=ref, tolerance=tolerance, nodes=nodes)
     if isinstance(obj, (StepRecord, Unparsed)):

@@ -18,6 +18,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from causalcheck.cmdline import add_documented_command, run_in_process
+
 __all__ = ["register", "run"]
 
 # The text after this docstring's first paragraph is the command's --help description.
@@ -53,16 +55,14 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strict", action="store_true", help="a step whose output cannot be parsed is fatal (exit 2)")
     p.add_argument("-v", "--verbose", action="store_true", help="also show info diagnostics (repaired format drift)")
     p.add_argument("--list-examples", action="store_true", help="list the bundled examples and exit")
+    from causalcheck.graphs.cli import register_check_options
+
+    register_check_options(p)  # GRAPH --data/--truth/--interventions/--background: causalcheck.graphs.validate_graph
 
 
 def register(subparsers: Any) -> None:
     """Add the ``check`` command to the ``causalcheck`` command line."""
-    p = subparsers.add_parser(
-        "check",
-        help="verify hypotheses, step records and agent trajectories (offline)",
-        description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = add_documented_command(subparsers, "check", help="verify hypotheses, step records and agent trajectories (offline)", doc=__doc__)
     _add_arguments(p)
     p.set_defaults(handler=handle)
 
@@ -119,7 +119,7 @@ def handle(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code (errors propagate to :func:`causalcheck.cli.main`)."""
     from pathlib import Path
 
-    from causalcheck.checking.api import check
+    from causalcheck.checking.api import check_hypotheses as check
     from causalcheck.checking.examples import example_names
     from causalcheck.checking.folder import check_folder
     from causalcheck.checking.report import render_text, report_payload
@@ -133,6 +133,10 @@ def handle(args: argparse.Namespace) -> int:
         raise InputFormatError("PATH is required (a file, a run folder or example:<name>; see --list-examples)")
     if not args.tolerance >= 0 or args.tolerance == float("inf"):
         raise InputFormatError(f"--tolerance={args.tolerance!r} must be a finite number >= 0")
+    if _validate_as_graph(args):
+        from causalcheck.graphs.cli import run_validate
+
+        return run_validate(args)
     nodes = [n.strip() for n in args.nodes.split(",") if n.strip()] if args.nodes else None
     reference = _reference(args.reference)
     options = {"reference": reference, "tolerance": args.tolerance, "nodes": nodes, "strict": args.strict}
@@ -183,6 +187,38 @@ def handle(args: argparse.Namespace) -> int:
     return 1 if any(not r.ok for r in reports) else 0
 
 
+def _validate_as_graph(args: argparse.Namespace) -> bool:
+    """True when ``check PATH`` is a graph validation: a validator option, a graph-only suffix,
+    or a text/JSON file that is neither records nor a hypothesis but reads as a graph."""
+    from pathlib import Path
+
+    from causalcheck.checking.api import GRAPH_ONLY_SUFFIXES
+
+    if any(getattr(args, k, None) is not None for k in ("data", "truth", "interventions", "background", "graph_format")):
+        return True
+    path = str(args.path)
+    if path.startswith("example:"):
+        return False
+    p = Path(path)
+    if p.suffix.lower() in GRAPH_ONLY_SUFFIXES:
+        return True
+    if not p.is_file() or p.suffix.lower() not in (".txt", ""):
+        return False
+    from causalcheck.checking.inputs import load_checkable
+    from causalcheck.errors import CausalCheckError
+    from causalcheck.graphs import read_graph
+
+    try:
+        load_checkable(path)
+    except CausalCheckError:
+        try:
+            graph = read_graph(p, format="text")
+        except CausalCheckError:
+            return False  # neither: the hypothesis reader's error is the one shown
+        return bool(graph.nodes)  # an empty text is no graph: the hypothesis reader's error is shown
+    return False
+
+
 def _input_facts(target: str) -> dict[str, Any] | None:
     """The manifest entry of the file checked (``None`` for text given inline)."""
     from pathlib import Path
@@ -201,13 +237,6 @@ def _input_facts(target: str) -> dict[str, Any] | None:
 
 def run(argv: Sequence[str]) -> int:
     """``causalcheck check ARGV…`` in-process with the command line's exit codes (for tests and scripts)."""
-    from causalcheck.errors import CausalCheckError
-
     parser = argparse.ArgumentParser(prog="causalcheck check")
     _add_arguments(parser)
-    args = parser.parse_args(list(argv))
-    try:
-        return handle(args)
-    except CausalCheckError as exc:
-        print(f"causalcheck: error: {exc}", file=sys.stderr)
-        return 2
+    return run_in_process(parser, argv, handle)

@@ -129,7 +129,7 @@ def check_folder(
     A JSON file that holds neither step records nor a hypothesis is ``skipped`` with the
     reason; with *strict* a step that does not parse makes its file ``failed``.
     """
-    from causalcheck.checking.api import check
+    from causalcheck.checking.api import check_hypotheses as check
 
     ref = list(reference)
     node_list = None if nodes is None else list(nodes)

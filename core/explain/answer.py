@@ -34,22 +34,35 @@ writes a given answer file at a time (:class:`AnswerFileLock`).  A reply cut at
 ``max_tokens`` is asked again and never stored.  Calls go through the call cache, so a warm re-run
 makes zero calls, and an answer that was received just before a kill is not paid twice.
 
-This journal machinery — :class:`Journal` (provenance lines, compaction, resume fingerprint) and
-:class:`AnswerFileLock` — is also what ``explain rubrics`` (:mod:`causalcheck.explain.rubrics`)
-writes its rubric journal with.
+The journal machinery — :class:`~causalcheck.explain.generation.Journal` (provenance lines,
+compaction, resume fingerprint), :class:`~causalcheck.explain.generation.AnswerFileLock` and the
+concurrent per-item loop — lives in :mod:`causalcheck.explain.generation`, shared with ``explain
+rubrics`` (:mod:`causalcheck.explain.rubrics`); both names are importable from here as well.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from causalcheck.errors import BudgetExceededError, InputFormatError
+from causalcheck.errors import InputFormatError
+from causalcheck.explain.generation import (
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_TEMPERATURE,
+    AnswerFileLock,
+    Journal,
+    add_generation_arguments,
+    check_sampling,
+    finish_generation,
+    generate_items,
+    load_items,
+    run_with_progress,
+    start_generation,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.explain.data import WhatIfItem
@@ -70,9 +83,6 @@ __all__ = [
     "register",
     "run_answer",
 ]
-
-DEFAULT_TEMPERATURE = 0.6
-DEFAULT_MAX_TOKENS = 4096
 
 #: The answer-generation strategies of ``--strategy`` (module docstring).
 STRATEGIES: tuple[str, ...] = ("standard", "causalcot", "coin", "short", "long")
@@ -190,138 +200,6 @@ class AnswerRunSummary:
 
 
 # ---------------------------------------------------------------------- the journal
-def record_key(rec: Mapping[str, Any]) -> str:
-    """The item key of a journal record: ``canonical_id``, else ``str(id)``."""
-    return str(rec.get("canonical_id") or rec.get("id"))
-
-
-class Journal:
-    """An append-only JSON-lines output file: one provenance line per session, one record per finished item.
-
-    *payload* is the key every record has (``"model_answer"``, ``"rubrics"``); *ok* says whether a
-    record is a usable finished one (the others are redone by a resumed run); *what* names the
-    file in messages.  Records are keyed by :func:`record_key`; a later ``ok`` record wins.
-    """
-
-    def __init__(self, path: str | Path, *, payload: str, ok: Callable[[Mapping[str, Any]], bool], what: str) -> None:
-        self.path = Path(path)
-        self.payload = payload
-        self.ok = ok
-        self.what = what
-
-    def read(self) -> tuple[dict[str, dict[str, Any]], int]:
-        """``({key: last ok record}, lines dropped)``; torn lines and records that are not *ok* are dropped.
-
-        The provenance lines (:func:`~causalcheck.explain.data.is_run_header`) are neither records
-        nor dropped.  The file is read with :func:`causalcheck.files.read_input_text` and
-        :mod:`causalcheck.safejson`.
-        """
-        from causalcheck import safejson
-        from causalcheck.explain.data import is_run_header
-        from causalcheck.files import read_input_text
-
-        done: dict[str, dict[str, Any]] = {}
-        dropped = 0
-        if not self.path.exists():
-            return done, 0
-        text = read_input_text(self.path, what=self.what)
-        for n, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                rec = safejson.loads(line, source=f"{self.path}:{n}")
-            except safejson.JSONSyntaxError:
-                dropped += 1  # a line torn by a killed process
-                continue
-            if isinstance(rec, dict) and is_run_header(rec):
-                continue
-            if not isinstance(rec, dict) or self.payload not in rec:
-                raise InputFormatError(f"out={str(self.path)!r} line {n}={line[:60]!r} is not a record with {self.payload!r}")
-            if self.ok(rec):
-                done[record_key(rec)] = rec
-            else:
-                dropped += 1
-        return done, dropped
-
-    def headers(self) -> list[str]:
-        """The provenance lines of earlier sessions, as written."""
-        from causalcheck import safejson
-        from causalcheck.explain.data import RUN_HEADER_KEY, is_run_header
-        from causalcheck.files import read_input_text
-
-        if not self.path.exists():
-            return []
-        out = []
-        for line in read_input_text(self.path, what=self.what).splitlines():
-            if RUN_HEADER_KEY not in line:
-                continue
-            try:
-                obj = safejson.loads(line)
-            except InputFormatError:
-                continue
-            if isinstance(obj, dict) and is_run_header(obj):
-                out.append(line)
-        return out
-
-    def start(
-        self,
-        *,
-        resume: bool,
-        provenance: Provenance | None = None,
-        fingerprint: Mapping[str, tuple[Any, Any]] | None = None,
-    ) -> dict[str, dict[str, Any]]:
-        """Open the journal for a session; return the finished records to keep (by item key).
-
-        An existing file needs *resume*.  On resume, every kept record must match *fingerprint*
-        (``{field: (this run's value, value of a record without the field)}``) — else
-        :class:`InputFormatError` before anything is rewritten — and the file is compacted
-        atomically to its provenance lines and kept records.  Then *provenance* is appended as
-        this session's header line.
-        """
-        from causalcheck.explain.data import RUN_HEADER_KEY
-        from causalcheck.files import append_line
-
-        path = self.path
-        if path.exists() and not resume:
-            raise InputFormatError(f"out={str(path)!r} exists; pass --resume to continue it or choose another file")
-        if path.is_dir():
-            raise InputFormatError(f"out={str(path)!r} is a folder; --out names a file")
-        done: dict[str, dict[str, Any]] = {}
-        if resume and path.exists():
-            done, _ = self.read()
-            for name, (wanted, default) in (fingerprint or {}).items():
-                other = sorted({repr(rec.get(name, default)) for rec in done.values() if rec.get(name, default) != wanted})
-                if other:
-                    raise InputFormatError(
-                        f"out={str(path)!r} holds records made with {name}={', '.join(other)} (this run: {name}={wanted!r}); "
-                        f"resume with the same {name} or write another file"
-                    )
-            self._compact(self.headers(), done)
-        try:
-            if provenance is not None:
-                append_line(path, json.dumps({RUN_HEADER_KEY: provenance.to_json()}, ensure_ascii=False))
-            elif not path.exists():
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.touch()
-        except OSError as exc:
-            raise InputFormatError(f"out={str(path)!r} cannot be written: {exc.strerror or exc}") from exc
-        return done
-
-    def append(self, rec: Mapping[str, Any]) -> None:
-        """Append one record (fsynced, :func:`causalcheck.files.append_line`)."""
-        from causalcheck.files import append_line
-
-        append_line(self.path, json.dumps(dict(rec), ensure_ascii=False))
-
-    def _compact(self, headers: Sequence[str], done: Mapping[str, Mapping[str, Any]]) -> None:
-        """Rewrite the file with *headers* and the *done* records only, atomically
-        (:func:`causalcheck.files.atomic_write_text`: a failure leaves the file as it was)."""
-        from causalcheck.files import atomic_write_text
-
-        body = "".join(h + "\n" for h in headers) + "".join(json.dumps(dict(rec), ensure_ascii=False) + "\n" for rec in done.values())
-        atomic_write_text(self.path, body)
-
-
 def _answer_ok(rec: Mapping[str, Any]) -> bool:
     answer = rec.get("model_answer")
     return rec.get("status") == "ok" and isinstance(answer, str) and bool(answer.strip())
@@ -336,40 +214,6 @@ def read_answer_journal(path: Path) -> tuple[dict[str, dict[str, Any]], int]:
     """``({key: last ok record}, lines dropped)`` from an answer file; torn and failed lines are dropped
     (:meth:`Journal.read`)."""
     return answer_journal(path).read()
-
-
-class AnswerFileLock:
-    """One writer per output file: a :class:`causalcheck.files.RunLock` on ``.<name>.lock`` next to it
-    (answer or rubric files of different models in one folder can be written at the same time)."""
-
-    def __init__(self, path: Path, command: str) -> None:
-        from causalcheck.files import RunLock
-
-        file_name = path.name
-
-        class _Lock(RunLock):
-            @property
-            def path(self) -> Path:
-                return self.folder / f".{file_name}.lock"
-
-        self.file = path
-        self._lock = _Lock(path.parent, command=command)
-
-    def __enter__(self) -> AnswerFileLock:
-        from causalcheck.files import RunLockedError
-
-        try:
-            self._lock.acquire()
-        except RunLockedError as exc:
-            holder = str(exc).split(" (", 1)[1].split(");", 1)[0] if " (" in str(exc) else "another process"
-            raise RunLockedError(
-                f"out={str(self.file)!r} is being written by another causalcheck process ({holder}); "
-                "wait for it to finish or write to another file"
-            ) from None
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._lock.release()
 
 
 def _record(item: WhatIfItem, model: str, strategy: str, completion: Completion | None, error: str | None) -> dict[str, Any]:
@@ -417,77 +261,32 @@ async def generate_answers(
     whose kept answers were made with another *strategy* is refused.  *progress* hears of the
     total and of every finished item (:mod:`causalcheck.explain.progress`).
     """
-    import asyncio
+    from causalcheck.protocols import Request, complete_parsed, meter_summary
 
-    from causalcheck.protocols import LLMError, Request, complete_parsed, meter_summary
-    from causalcheck.redaction import redact
-
-    if not 0.0 <= temperature <= 2.0:
-        raise InputFormatError(f"temperature={temperature!r} must be in [0, 2]")
-    if max_tokens < 1:
-        raise InputFormatError(f"max_tokens={max_tokens!r} must be a positive integer")
+    check_sampling(temperature, max_tokens)
     _check_strategy(strategy)
     journal = answer_journal(out)
     done = journal.start(resume=resume, provenance=provenance, fingerprint={"strategy": (strategy, "standard")})
     name = model_name or f"{llm.provider}/{llm.model}"
     todo = [it for it in items if it.key not in done]
-    counts = {"ok": 0, "failed": 0}
-    failed: list[tuple[str, str]] = []
-    if progress is not None:
-        progress.begin(len(items), done=len(items) - len(todo))
 
-    async def one(item: WhatIfItem) -> None:
+    async def ask(item: WhatIfItem) -> dict[str, Any]:
         req = Request.chat(answer_messages(item, strategy), temperature=temperature, max_tokens=max_tokens)
-        try:
-            comp, _ = await complete_parsed(llm, req, _accept)
-        except BudgetExceededError:
-            raise
-        except (LLMError, ValueError) as exc:
-            counts["failed"] += 1
-            reason = redact(str(exc))[:500]
-            failed.append((item.key, reason))
-            journal.append(_record(item, name, strategy, None, reason))
-        else:
-            counts["ok"] += 1
-            journal.append(_record(item, name, strategy, comp, None))
-        if progress is not None:
-            progress.advance()
+        comp, _ = await complete_parsed(llm, req, _accept)
+        return _record(item, name, strategy, comp, None)
 
-    stopped: str | None = None
-    tasks = [asyncio.ensure_future(one(it)) for it in todo]
-    try:
-        for fut in asyncio.as_completed(tasks):
-            try:
-                await fut
-            except BudgetExceededError as exc:
-                stopped = str(exc)
-                break
-    finally:  # a stop, Ctrl-C or an error: no call is left running behind the caller's back
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-    order = {it.key: i for i, it in enumerate(items)}
-    failed.sort(key=lambda f: order.get(f[0], len(order)))
-    return AnswerRunSummary(
-        counts["ok"], counts["failed"], len(items) - len(todo), len(items), stopped, meter_summary(llm), tuple(failed)
-    )
+    tally = await generate_items(items, todo, ask, lambda item, reason: _record(item, name, strategy, None, reason), journal, progress)
+    return AnswerRunSummary(tally.ok, tally.failed, len(items) - len(todo), len(items), tally.stopped, meter_summary(llm), tally.failures)
 
 
 def add_answer_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``explain answer``."""
-    from causalcheck.adapters import add_llm_arguments
-    from causalcheck.explain.progress import add_progress_arguments
-
     parser.add_argument("--model", required=True, help="model string, e.g. openai/gpt-4o or anthropic/claude-…")
     parser.add_argument("--benchmark", required=True, help="WhatIfBench JSON file (or 'demo')")
     parser.add_argument("--out", required=True, help="answer file (JSON lines, appended as items finish)")
     parser.add_argument("--resume", action="store_true", help="continue FILE: keep its answers, redo failed and missing items")
     parser.add_argument("--strategy", choices=STRATEGIES, default="standard", help="answer prompt: standard (default, the published runner's), causalcot, coin, short, long")
-    parser.add_argument("--temperature", type=float, default=DEFAULT_TEMPERATURE, help="default 0.6")
-    parser.add_argument("--max-tokens", type=int, default=DEFAULT_MAX_TOKENS, help="default 4096")
-    parser.add_argument("--limit", type=int, default=None, help="answer only the first N items")
-    add_progress_arguments(parser)
-    add_llm_arguments(parser)
+    add_generation_arguments(parser, limit_help="answer only the first N items")
 
 
 def run_answer(args: argparse.Namespace, *, llm_override: LLM | None = None) -> int:
@@ -497,65 +296,38 @@ def run_answer(args: argparse.Namespace, *, llm_override: LLM | None = None) -> 
     options here (:func:`causalcheck.adapters.llm_run_from_args`); *llm_override* replaces the
     model behind it (tests pass a scripted fake).
     """
-    from causalcheck.adapters import llm_run_from_args, setup_llm_logging
-    from causalcheck.aio import run_sync
-    from causalcheck.explain.data import load_benchmark
-    from causalcheck.explain.progress import progress_from_args
+    from causalcheck.adapters import llm_run_from_args
 
-    setup_llm_logging()
-    if args.limit is not None and args.limit < 1:
-        raise InputFormatError(f"--limit={args.limit!r} must be a positive integer")
-    from causalcheck.files import Provenance
-
+    start_generation(args)
     strategy = getattr(args, "strategy", "standard")
-    provenance = Provenance(
-        command="explain answer",
-        options={
-            "model": args.model,
-            "benchmark": str(args.benchmark),
-            "resume": args.resume,
-            "strategy": strategy,
-            "temperature": args.temperature,
-            "max_tokens": args.max_tokens,
-            "limit": args.limit,
-            "cache_mode": getattr(args, "cache_mode", None),
-        },
-    )
-    bench = load_benchmark(args.benchmark, record=provenance)
-    items = list(bench.items[: args.limit] if args.limit else bench.items)
-    run = llm_run_from_args(args)
-    client = run.client(llm_override or args.model)
+    provenance, _, items = load_items(args, "explain answer", strategy=strategy)
+    client = llm_run_from_args(args).client(llm_override or args.model)
     out = Path(args.out)
     with AnswerFileLock(out, command="causalcheck explain answer"):
-        progress = progress_from_args(args, title="explain answer", models=(client,))
-        try:
-            summary = run_sync(
-                generate_answers(
-                    items,
-                    client,
-                    out,
-                    model_name=answer_model_name(args.model, strategy),
-                    temperature=args.temperature,
-                    max_tokens=args.max_tokens,
-                    resume=args.resume,
-                    provenance=provenance,
-                    strategy=strategy,
-                    progress=progress,
-                )
-            )
-        finally:
-            if progress is not None:
-                progress.close()
-    print(json.dumps(summary.to_json(), sort_keys=True))
-    for key, reason in summary.failures:
-        print(f"causalcheck: item {key!r} failed: {reason}", file=sys.stderr)
-    if summary.stopped:
-        print(f"causalcheck: stopped: {summary.stopped}; resume with --resume", file=sys.stderr)
-        return 3
-    if summary.failed and not summary.answered and not summary.skipped:
-        print("causalcheck: error: no item could be answered (see above)", file=sys.stderr)
-        return 2
-    return 1 if summary.failed else 0
+        summary = run_with_progress(
+            args,
+            "explain answer",
+            client,
+            lambda progress: generate_answers(
+                items,
+                client,
+                out,
+                model_name=answer_model_name(args.model, strategy),
+                temperature=args.temperature,
+                max_tokens=args.max_tokens,
+                resume=args.resume,
+                provenance=provenance,
+                strategy=strategy,
+                progress=progress,
+            ),
+        )
+    return finish_generation(
+        summary.to_json(),
+        summary.failures,
+        summary.stopped,
+        any_done=bool(summary.answered or summary.skipped),
+        nothing="no item could be answered",
+    )
 
 
 def register(explain_sub: Any) -> argparse.ArgumentParser:
@@ -572,19 +344,11 @@ def register(explain_sub: Any) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m causalcheck.explain.answer …``: the same command without the CLI dispatcher."""
-    from causalcheck.errors import CausalCheckError
+    from causalcheck.cmdline import run_in_process
 
     parser = argparse.ArgumentParser(prog="causalcheck explain answer")
     add_answer_arguments(parser)
-    args = parser.parse_args(argv)
-    try:
-        return run_answer(args)
-    except BudgetExceededError as exc:
-        print(f"causalcheck: stopped: {exc}", file=sys.stderr)
-        return 3
-    except CausalCheckError as exc:
-        print(f"causalcheck: error: {exc}", file=sys.stderr)
-        return 2
+    return run_in_process(parser, argv, run_answer)
 
 
 if __name__ == "__main__":  # pragma: no cover

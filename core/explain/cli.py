@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from causalcheck.cmdline import positive_int
 from causalcheck.explain.progress import add_progress_arguments, progress_from_args
 from causalcheck.explain.run import ScoredSet, argument_hooks, make_judges, score_answers
 
@@ -37,16 +38,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from types import ModuleType
 
 __all__ = ["exit_code", "register"]
-
-
-def _positive(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"value={text!r} must be a positive integer") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"value={text!r} must be a positive integer")
-    return v
 
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
@@ -67,8 +58,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     sc.add_argument("--pm-mode", choices=("causal", "all"), default="causal", help="PM over causal edges (default, May-2026) or all edges (April-2026)")
     sc.add_argument("--judge-edges", choices=("all", "causal"), default=None, help="judge every edge (default, as the original) or only causal ones")
     sc.add_argument("--segmenter", default="rules", metavar="NAME", help="offline EDU segmenter: rules (default) or parser:<spaCy pipeline>")
-    sc.add_argument("--limit", type=_positive, metavar="N", help="only the first N benchmark items")
-    sc.add_argument("--max-answer-chars", type=_positive, default=200_000, metavar="N", help="reject longer answers (default 200000)")
+    sc.add_argument("--limit", type=positive_int, metavar="N", help="only the first N benchmark items")
+    sc.add_argument("--max-answer-chars", type=positive_int, default=200_000, metavar="N", help="reject longer answers (default 200000)")
     sc.add_argument("--keep-injections", action="store_true", help="do not remove sentences addressed to a judge")
     sc.add_argument("--timestamp", metavar="YYYYMMDD-HHMMSS", help="timestamp written into meta (default: now, UTC)")
     sc.add_argument("--fresh", action="store_true", help="ignore earlier results in DIR instead of resuming")

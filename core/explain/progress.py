@@ -46,6 +46,8 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TextIO
 
+from causalcheck.cmdline import positive_int
+
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.protocols import LLM, Meter
     from rich.console import Console
@@ -271,23 +273,13 @@ class RunProgress:
 
 
 # ---------------------------------------------------------------------- command-line options
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"value={text!r} must be a positive integer") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"value={text!r} must be a positive integer")
-    return value
-
-
 def add_progress_arguments(parser: argparse.ArgumentParser) -> None:
     """``--progress`` / ``--quiet`` (exclusive) and ``--progress-every N``."""
     g = parser.add_argument_group("progress (stderr; never written to files)")
     x = g.add_mutually_exclusive_group()
     x.add_argument("--progress", action="store_true", help="also when stderr is not a terminal: one plain line per N items")
     x.add_argument("--quiet", action="store_true", help="no progress display")
-    g.add_argument("--progress-every", type=_positive, default=DEFAULT_EVERY, metavar="N", help=f"items per line of --progress off a terminal (default {DEFAULT_EVERY})")
+    g.add_argument("--progress-every", type=positive_int, default=DEFAULT_EVERY, metavar="N", help=f"items per line of --progress off a terminal (default {DEFAULT_EVERY})")
 
 
 def _is_terminal(stream: Any) -> bool:

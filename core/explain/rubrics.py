@@ -37,8 +37,8 @@ rejected replies, which ``explain rubrics`` sets to 3), and a reply cut at ``max
 accepted.  The published generator passes a legacy rubric form (``rubric_title`` +
 ``score_guidance``) through unchanged; we do not, since our loader could not score it.
 
-**Resumable, atomic, locked** — with the journal machinery of ``explain answer``
-(:class:`~causalcheck.explain.answer.Journal`, :class:`~causalcheck.explain.answer.AnswerFileLock`):
+**Resumable, atomic, locked** — with the journal machinery shared with ``explain answer``
+(:class:`~causalcheck.explain.generation.Journal`, :class:`~causalcheck.explain.generation.AnswerFileLock`):
 every finished item is appended (fsynced) to ``bench.jsonl`` next to the output, after one
 provenance line per session; ``--resume`` keeps the items generated before (by the same
 generator model — another one is refused — and for the same question text), redoes failed and
@@ -52,16 +52,27 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from causalcheck.errors import BudgetExceededError, InputFormatError
+from causalcheck.explain.generation import (
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_TEMPERATURE,
+    AnswerFileLock,
+    Journal,
+    add_generation_arguments,
+    check_sampling,
+    finish_generation,
+    generate_items,
+    load_items,
+    run_with_progress,
+    start_generation,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from causalcheck.explain.answer import Journal
     from causalcheck.explain.data import Benchmark, WhatIfItem
     from causalcheck.explain.progress import ItemProgress
     from causalcheck.files import Provenance
@@ -85,8 +96,6 @@ __all__ = [
 
 T = TypeVar("T")
 
-DEFAULT_TEMPERATURE = 0.6
-DEFAULT_MAX_TOKENS = 4096
 #: Replies read per item at most (prism-spec §1: 3 attempts).
 RUBRIC_ATTEMPTS = 3
 #: Criteria kept per rubric at most.
@@ -293,9 +302,7 @@ def _rubric_ok(rec: Mapping[str, Any]) -> bool:
 
 
 def rubric_journal(out: str | Path) -> Journal:
-    """The :class:`~causalcheck.explain.answer.Journal` of the output *out* (``X.json`` → ``X.jsonl``)."""
-    from causalcheck.explain.answer import Journal
-
+    """The :class:`~causalcheck.explain.generation.Journal` of the output *out* (``X.json`` → ``X.jsonl``)."""
     path = Path(out)
     if path.suffix != ".json":
         raise InputFormatError(f"out={str(path)!r} must name a .json file (the benchmark with rubrics)")
@@ -359,69 +366,33 @@ async def generate_rubrics(
     """Generate the rubric of every item not yet done in the journal of *out* (module docstring).
 
     Writes the journal only; :func:`rubric_benchmark` builds the output document from it.  The
-    caller holds the output's lock (:class:`~causalcheck.explain.answer.AnswerFileLock`;
+    caller holds the output's lock (:class:`~causalcheck.explain.generation.AnswerFileLock`;
     :func:`run_rubrics` does).
     """
-    import asyncio
-
     from causalcheck.explain.llm import reject_truncated
-    from causalcheck.protocols import LLMError, Request, meter_summary
-    from causalcheck.redaction import redact
+    from causalcheck.protocols import Request, meter_summary
 
-    if not 0.0 <= temperature <= 2.0:
-        raise InputFormatError(f"temperature={temperature!r} must be in [0, 2]")
-    if max_tokens < 1:
-        raise InputFormatError(f"max_tokens={max_tokens!r} must be a positive integer")
+    check_sampling(temperature, max_tokens)
     name = model_name or f"{llm.provider}/{llm.model}"
     journal = rubric_journal(out)
     done = journal.start(resume=resume, provenance=provenance, fingerprint={"model_name": (name, None)})
     kept = [it for it in items if keep_existing and _has_rubric(it)]
     kept_keys = {it.key for it in kept}
     todo = [it for it in items if it.key not in kept_keys and not (it.key in done and done[it.key].get("question") == it.question)]
-    counts = {"ok": 0, "failed": 0}
-    failed: list[tuple[str, str]] = []
-    if progress is not None:
-        progress.begin(len(items), done=len(items) - len(todo))
 
-    async def one(item: WhatIfItem) -> None:
+    async def ask(item: WhatIfItem) -> dict[str, Any]:
         req = Request.chat(rubric_messages(item), temperature=temperature, max_tokens=max_tokens)
 
         def parse(c: Completion) -> tuple[RubricReply, dict[str, Any]]:
             reply = parse_rubric_reply(reject_truncated(c).text)
             return reply, build_rubric(item, reply.criteria)
 
-        try:
-            comp, (reply, rubric) = await _ask(llm, req, parse)
-        except BudgetExceededError:
-            raise
-        except (LLMError, ValueError) as exc:
-            counts["failed"] += 1
-            reason = redact(str(exc))[:500]
-            failed.append((item.key, reason))
-            journal.append(_record(item, name, None, None, None, reason))
-        else:
-            counts["ok"] += 1
-            journal.append(_record(item, name, comp, reply, rubric, None))
-        if progress is not None:
-            progress.advance()
+        comp, (reply, rubric) = await _ask(llm, req, parse)
+        return _record(item, name, comp, reply, rubric, None)
 
-    stopped: str | None = None
-    tasks = [asyncio.ensure_future(one(it)) for it in todo]
-    try:
-        for fut in asyncio.as_completed(tasks):
-            try:
-                await fut
-            except BudgetExceededError as exc:
-                stopped = str(exc)
-                break
-    finally:  # a stop, Ctrl-C or an error: no call is left running behind the caller's back
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-    order = {it.key: i for i, it in enumerate(items)}
-    failed.sort(key=lambda f: order.get(f[0], len(order)))
+    tally = await generate_items(items, todo, ask, lambda item, reason: _record(item, name, None, None, None, reason), journal, progress)
     skipped = len(items) - len(todo) - len(kept)
-    return RubricRunSummary(counts["ok"], counts["failed"], skipped, len(kept), len(items), stopped, meter_summary(llm), tuple(failed))
+    return RubricRunSummary(tally.ok, tally.failed, skipped, len(kept), len(items), tally.stopped, meter_summary(llm), tally.failures)
 
 
 def rubric_benchmark(
@@ -471,19 +442,12 @@ def rubric_benchmark(
 # ---------------------------------------------------------------------- the command
 def add_rubric_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``explain rubrics``."""
-    from causalcheck.adapters import add_llm_arguments
-    from causalcheck.explain.progress import add_progress_arguments
-
     parser.add_argument("--model", required=True, help="generator model string, e.g. openai/gpt-4o")
     parser.add_argument("--benchmark", required=True, help="WhatIfBench JSON file with the questions (or 'demo')")
     parser.add_argument("--out", required=True, help="the benchmark with rubrics (.json; its journal is the .jsonl beside it)")
     parser.add_argument("--resume", action="store_true", help="continue: keep the rubrics generated before, redo failed and missing items")
     parser.add_argument("--keep-existing", action="store_true", help="keep the rubrics the input already has (default: replace them)")
-    parser.add_argument("--temperature", type=float, default=DEFAULT_TEMPERATURE, help="default 0.6")
-    parser.add_argument("--max-tokens", type=int, default=DEFAULT_MAX_TOKENS, help="default 4096")
-    parser.add_argument("--limit", type=int, default=None, help="only the first N items")
-    add_progress_arguments(parser)
-    add_llm_arguments(parser)
+    add_generation_arguments(parser, limit_help="only the first N items")
 
 
 def run_rubrics(args: argparse.Namespace, *, llm_override: LLM | None = None) -> int:
@@ -497,60 +461,39 @@ def run_rubrics(args: argparse.Namespace, *, llm_override: LLM | None = None) ->
     """
     import dataclasses
 
-    from causalcheck.adapters import llm_run_from_args, setup_llm_logging
-    from causalcheck.aio import run_sync
-    from causalcheck.explain.answer import AnswerFileLock
-    from causalcheck.explain.data import DEMO, load_benchmark
-    from causalcheck.explain.progress import progress_from_args
-    from causalcheck.files import Provenance, atomic_write_text
+    from causalcheck.adapters import llm_run_from_args
+    from causalcheck.explain.data import DEMO
+    from causalcheck.files import atomic_write_text
 
-    setup_llm_logging()
-    if args.limit is not None and args.limit < 1:
-        raise InputFormatError(f"--limit={args.limit!r} must be a positive integer")
+    start_generation(args)
     out = Path(args.out)
     rubric_journal(out)  # the name is checked before anything is read
     if str(args.benchmark) != DEMO and out.resolve() == Path(args.benchmark).resolve():
         raise InputFormatError(f"out={str(out)!r} is the --benchmark file; write the rubrics to another file")
-    provenance = Provenance(
-        command="explain rubrics",
-        options={
-            "model": args.model,
-            "benchmark": str(args.benchmark),
-            "resume": args.resume,
-            "keep_existing": args.keep_existing,
-            "temperature": args.temperature,
-            "max_tokens": args.max_tokens,
-            "limit": args.limit,
-            "cache_mode": getattr(args, "cache_mode", None),
-        },
-    )
-    bench = load_benchmark(args.benchmark, record=provenance)
-    items = list(bench.items[: args.limit] if args.limit else bench.items)
+    provenance, bench, items = load_items(args, "explain rubrics", keep_existing=args.keep_existing)
     run = llm_run_from_args(args)
     run = dataclasses.replace(run, retry=dataclasses.replace(run.retry, max_invalid=RUBRIC_ATTEMPTS))
     client = run.client(llm_override or args.model)
     with AnswerFileLock(out, command="causalcheck explain rubrics"):
         if out.exists() and not args.resume:
             raise InputFormatError(f"out={str(out)!r} exists; pass --resume to continue it or choose another file")
-        progress = progress_from_args(args, title="explain rubrics", models=(client,))
-        try:
-            summary = run_sync(
-                generate_rubrics(
-                    items,
-                    client,
-                    out,
-                    model_name=args.model,
-                    temperature=args.temperature,
-                    max_tokens=args.max_tokens,
-                    resume=args.resume,
-                    keep_existing=args.keep_existing,
-                    provenance=provenance,
-                    progress=progress,
-                )
-            )
-        finally:
-            if progress is not None:
-                progress.close()
+        summary = run_with_progress(
+            args,
+            "explain rubrics",
+            client,
+            lambda progress: generate_rubrics(
+                items,
+                client,
+                out,
+                model_name=args.model,
+                temperature=args.temperature,
+                max_tokens=args.max_tokens,
+                resume=args.resume,
+                keep_existing=args.keep_existing,
+                provenance=provenance,
+                progress=progress,
+            ),
+        )
         doc = rubric_benchmark(
             bench,
             items,
@@ -562,16 +505,13 @@ def run_rubrics(args: argparse.Namespace, *, llm_override: LLM | None = None) ->
             failures=summary.failures,
         )
         atomic_write_text(out, json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
-    print(json.dumps({**summary.to_json(), "out": str(out)}, sort_keys=True))
-    for key, reason in summary.failures:
-        print(f"causalcheck: item {key!r} failed: {reason}", file=sys.stderr)
-    if summary.stopped:
-        print(f"causalcheck: stopped: {summary.stopped}; resume with --resume", file=sys.stderr)
-        return 3
-    if summary.failed and not (summary.generated or summary.skipped or summary.kept):
-        print("causalcheck: error: no rubric could be generated (see above)", file=sys.stderr)
-        return 2
-    return 1 if summary.failed else 0
+    return finish_generation(
+        {**summary.to_json(), "out": str(out)},
+        summary.failures,
+        summary.stopped,
+        any_done=bool(summary.generated or summary.skipped or summary.kept),
+        nothing="no rubric could be generated",
+    )
 
 
 def register(explain_sub: Any) -> argparse.ArgumentParser:

@@ -29,8 +29,9 @@ Names resolve lazily, so importing the package costs nothing until a name is use
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from causalcheck.lazy import lazy_exports
 
 _EXPORTS: dict[str, str] = {
     "CAUSALAB": "causalcheck.graphs.names",
@@ -71,17 +72,7 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'causalcheck.graphs' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return __all__
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)
 
 
 if TYPE_CHECKING:  # pragma: no cover  (redundant aliases mark re-exports)

@@ -175,15 +175,11 @@ def run_validate(args: argparse.Namespace) -> int:
 
 
 def main_validate(argv: list[str]) -> int:
-    """``GRAPH [options]`` in-process on a stand-alone parser (exit 2 with the message for bad input)."""
-    from causalcheck.errors import CausalCheckError
+    """``GRAPH [options]`` in-process on a stand-alone parser (exit 2 with the message for bad input,
+    :func:`causalcheck.cmdline.run_in_process`)."""
+    from causalcheck.cmdline import run_in_process
 
     parser = argparse.ArgumentParser(prog="causalcheck check", description="validate a causal graph")
     parser.add_argument("graph", metavar="GRAPH", help="the graph to validate (any format read_graph reads)")
     register_check_options(parser)
-    args = parser.parse_args(argv)
-    try:
-        return run_validate(args)
-    except CausalCheckError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    return run_in_process(parser, argv, run_validate)

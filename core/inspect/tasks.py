@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from causalcheck.explain.answer import DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE
+from causalcheck.explain.generation import DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE
 from causalcheck.inspect.lab import episode_config, lab_agent, lab_dataset, lab_scorer
 from causalcheck.inspect.whatif import prism_scorer, whatif_dataset
 from inspect_ai import Task, task

@@ -17,8 +17,7 @@ Names are imported lazily so ``import causalcheck.lab`` stays cheap.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from causalcheck.lazy import lazy_exports
 
 _EXPORTS: dict[str, str] = {
     "AGENTS": "causalcheck.lab.agents",
@@ -43,14 +42,4 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'causalcheck.lab' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return __all__
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)

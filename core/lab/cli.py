@@ -17,6 +17,8 @@ import json
 import sys
 from typing import Any
 
+from causalcheck.cmdline import bounded_int, nonnegative_int, positive_int
+
 __all__ = ["MAX_PRIOR_RECORDS", "MAX_RUN_BUDGET", "MAX_SEEDS", "register"]
 
 #: Largest ``--prior-records`` / ``--budget <N>o…`` (the anchor's grid goes to 10).
@@ -26,41 +28,6 @@ MAX_PRIOR_RECORDS = 1_000
 MAX_RUN_BUDGET = 10_000
 #: Largest ``--seeds``.
 MAX_SEEDS = 100_000
-
-
-def _positive(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"value={text!r} must be a positive integer") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"value={text!r} must be a positive integer")
-    return v
-
-
-def _nonneg(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"value={text!r} must be a non-negative integer") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"value={text!r} must be a non-negative integer")
-    return v
-
-
-def _bounded(limit: int, name: str, low: int = 0) -> Any:
-    """An argparse type: an integer in ``low..limit`` (the limit is named in the message)."""
-
-    def parse(text: str) -> int:
-        try:
-            v = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"value={text!r} must be an integer") from None
-        if not low <= v <= limit:
-            raise argparse.ArgumentTypeError(f"value={text!r} must be between {low} and {name}={limit}")
-        return v
-
-    return parse
 
 
 def _hertz(text: str) -> float:
@@ -94,17 +61,17 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     run = lab_sub.add_parser("run", help="run an agent on a suite (one trajectory per episode + summary)")
     run.add_argument("--suite", required=True, metavar="PATH|NAME", help="suite file, bundled name (e.g. mini) or official name (e.g. 4nodes)")
     run.add_argument("--agent", required=True, metavar="NAME", help="random | observational | planner | llm (needs --model) | a plug-in: entry-point name or package.module:factory")
-    run.add_argument("--seeds", type=_bounded(MAX_SEEDS, "MAX_SEEDS", 1), default=1, metavar="N", help="seeds per graph (default 1)")
-    run.add_argument("--seed-start", type=_nonneg, default=1, metavar="S", help="first seed (default 1, the anchor's ENV_SEED)")
+    run.add_argument("--seeds", type=bounded_int(MAX_SEEDS, "MAX_SEEDS", 1), default=1, metavar="N", help="seeds per graph (default 1)")
+    run.add_argument("--seed-start", type=nonnegative_int, default=1, metavar="S", help="first seed (default 1, the anchor's ENV_SEED)")
     run.add_argument("--out", required=True, metavar="DIR", help="output folder")
-    run.add_argument("--workers", type=_positive, default=1, metavar="K", help="parallel episodes (processes)")
+    run.add_argument("--workers", type=positive_int, default=1, metavar="K", help="parallel episodes (processes)")
     run.add_argument("--resume", action="store_true", help="continue an interrupted run in DIR")
-    run.add_argument("--limit", type=_positive, metavar="N", help="only the first N graphs")
+    run.add_argument("--limit", type=positive_int, metavar="N", help="only the first N graphs")
     run.add_argument("--graphs", metavar="IDS", help="comma-separated graph ids to run")
     run.add_argument("--budget", metavar="TAG", help="budget grid setting <records>o<interventions>i, e.g. 3o6i")
-    run.add_argument("--prior-records", type=_bounded(MAX_PRIOR_RECORDS, "MAX_PRIOR_RECORDS"), metavar="N", help="prior measurement records (default 2)")
-    run.add_argument("--interventions", type=_bounded(MAX_RUN_BUDGET, "MAX_RUN_BUDGET"), metavar="N", help="intervention budget (default: the graph's budget; 0 for golden)")
-    run.add_argument("--submissions", type=_bounded(MAX_RUN_BUDGET, "MAX_RUN_BUDGET", 1), default=3, metavar="N", help="reactor submissions (default 3)")
+    run.add_argument("--prior-records", type=bounded_int(MAX_PRIOR_RECORDS, "MAX_PRIOR_RECORDS"), metavar="N", help="prior measurement records (default 2)")
+    run.add_argument("--interventions", type=bounded_int(MAX_RUN_BUDGET, "MAX_RUN_BUDGET"), metavar="N", help="intervention budget (default: the graph's budget; 0 for golden)")
+    run.add_argument("--submissions", type=bounded_int(MAX_RUN_BUDGET, "MAX_RUN_BUDGET", 1), default=3, metavar="N", help="reactor submissions (default 3)")
     run.add_argument("--tolerance", type=_hertz, default=5.0, metavar="HZ", help="reactor tolerance in Hz (default 5)")
     run.add_argument("--do", action="store_true", help="hard do() interventions instead of shifts")
     run.add_argument("--no-hidden", action="store_true", help="switch the hidden disturbance off")
@@ -117,7 +84,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         action="store_true",
         help="like the original reactor: only the first submissions-1 submissions can activate it",
     )
-    run.add_argument("--max-steps", type=_positive, metavar="N", help="cap on agent steps per episode (default 4*interventions + 20)")
+    run.add_argument("--max-steps", type=positive_int, metavar="N", help="cap on agent steps per episode (default 4*interventions + 20)")
     run.add_argument("--model", metavar="MODEL", help="model name for LLM agents (passed as agent option 'model')")
     run.add_argument("--agent-opt", type=_opt, action="append", default=[], metavar="KEY=VALUE", help="extra agent option (JSON value), repeatable")
     run.add_argument("--quiet", action="store_true", help="no progress bar and no table")
@@ -125,10 +92,10 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
     gen = lab_sub.add_parser("generate", help="generate a suite with the released shape statistics")
     gen.add_argument("--nodes", required=True, metavar="K[,K...]", help="node counts (frequency included), 3..50")
-    gen.add_argument("--count", type=_positive, default=50, metavar="N", help="graphs per node count (default 50)")
-    gen.add_argument("--seed", type=_nonneg, default=0, metavar="S", help="generator seed (default 0)")
+    gen.add_argument("--count", type=positive_int, default=50, metavar="N", help="graphs per node count (default 50)")
+    gen.add_argument("--seed", type=nonnegative_int, default=0, metavar="S", help="generator seed (default 0)")
     gen.add_argument("--family", choices=("linear", "quadratic"), default="linear")
-    gen.add_argument("--hidden", type=_nonneg, default=0, metavar="N", help="hidden disturbance on N nodes")
+    gen.add_argument("--hidden", type=nonnegative_int, default=0, metavar="N", help="hidden disturbance on N nodes")
     gen.add_argument("--hidden-values", default="-5,0,5", metavar="V,V,V", help="value space of the disturbance")
     gen.add_argument("--freq-parent", action="store_true", help="let the frequency have children")
     gen.add_argument("--prefix", metavar="NAME", help="graph_id prefix")

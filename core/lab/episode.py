@@ -196,6 +196,8 @@ class LabAction:
             return cls("submit_frequency", None, record.get("arg1"))
         if key in ("SUBMIT", "FINISH"):
             return cls("finish", text=None if record.get("arg1") is None else str(record.get("arg1")))
+        if key in ("WAIT", "NOOP", "NONE"):  # the record format's own no-op (the controller's fallback)
+            return cls("wait")
         return cls("wait", text=f"unknown action={name!r}")
 
 

@@ -17,27 +17,11 @@ import argparse
 import sys
 from typing import Any
 
+from causalcheck.cmdline import comma_choices, nonnegative_int, require_finite_nonnegative
+
 __all__ = ["register", "run"]
 
 _FORMATS = ("json", "csv", "md")
-
-
-def _formats(text: str) -> tuple[str, ...]:
-    items = tuple(dict.fromkeys(t.strip().lower() for t in text.split(",") if t.strip()))
-    bad = [t for t in items if t not in _FORMATS]
-    if bad or not items:
-        raise argparse.ArgumentTypeError(f"--format={text!r} must be a comma list of {', '.join(_FORMATS)}")
-    return items
-
-
-def _nonneg(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"value={text!r} must be a non-negative integer") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"value={text!r} must be a non-negative integer")
-    return value
 
 
 def register(lab_subparsers: Any) -> argparse.ArgumentParser:
@@ -54,11 +38,11 @@ def register(lab_subparsers: Any) -> argparse.ArgumentParser:
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="trajectory file, folder, or run folder")
     p.add_argument("--out", metavar="DIR", help="write scores.json / episodes.csv / steps.csv / summary.md here")
-    p.add_argument("--format", type=_formats, default=_FORMATS, metavar="LIST",
+    p.add_argument("--format", type=comma_choices(_FORMATS, "--format"), default=_FORMATS, metavar="LIST",
                    help="comma list of json,csv,md (default: all)")
-    p.add_argument("--bootstrap", type=_nonneg, default=1000, metavar="N",
+    p.add_argument("--bootstrap", type=nonnegative_int, default=1000, metavar="N",
                    help="bootstrap resamples for roll-up intervals (0 = means only; default 1000)")
-    p.add_argument("--seed", type=_nonneg, default=0, metavar="S", help="bootstrap seed (default 0)")
+    p.add_argument("--seed", type=nonnegative_int, default=0, metavar="S", help="bootstrap seed (default 0)")
     p.add_argument("--coefficient-tolerance", type=float, default=1e-6, metavar="TOL",
                    help="absolute tolerance for coefficient F1 (default 1e-6, as the published scorer)")
     p.add_argument("--no-audit", action="store_true", help="skip the evidence audit")
@@ -93,10 +77,7 @@ def run(args: argparse.Namespace) -> int:
     from causalcheck.files import RunLock
     from causalcheck.lab.score import score_paths, summary_markdown, write_outputs
 
-    tol = args.coefficient_tolerance
-    if not tol >= 0 or tol == float("inf"):
-        print(f"causalcheck: error: --coefficient-tolerance={tol!r} must be a finite number >= 0", file=sys.stderr)
-        return 2
+    tol = require_finite_nonnegative("--coefficient-tolerance", args.coefficient_tolerance)
     lock = RunLock(args.out, command="causalcheck lab score") if args.out else contextlib.nullcontext()
     with lock:
         report = score_paths(

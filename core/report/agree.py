@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from causalcheck.cmdline import nonnegative_int
 from causalcheck.errors import InputFormatError
 from causalcheck.report.fields import field_list, field_map
 
@@ -285,16 +286,6 @@ def format_text(r: Agreement) -> str:
     return "\n".join(lines)
 
 
-def _count(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"value={text!r} must be a whole number >= 0") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"value={text!r} must be a whole number >= 0")
-    return v
-
-
 def register(subparsers: Any) -> None:
     """Add ``agree`` to the ``explain`` subcommands *subparsers*."""
     p = subparsers.add_parser("agree", help="agreement of two scorers: Pearson, Spearman, MAE (PM, RM, Final), edge kappa",
@@ -302,8 +293,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("a", metavar="A", help="result file (<answer>_metrics_<judge>.json) or human scores CSV (id,pm,rm,final)")
     p.add_argument("b", metavar="B", help="the other result file or CSV")
     p.add_argument("--json", action="store_true", help="print machine-readable JSON")
-    p.add_argument("--bootstrap", type=_count, default=1000, metavar="N", help="bootstrap resamples (default 1000; 0: no intervals)")
-    p.add_argument("--seed", type=_count, default=0, metavar="S", help="bootstrap seed (default 0)")
+    p.add_argument("--bootstrap", type=nonnegative_int, default=1000, metavar="N", help="bootstrap resamples (default 1000; 0: no intervals)")
+    p.add_argument("--seed", type=nonnegative_int, default=0, metavar="S", help="bootstrap seed (default 0)")
     p.set_defaults(handler=run)
 
 

@@ -33,7 +33,7 @@ class BuildResult:
 
 def check_payload(source: str) -> dict[str, Any]:
     """``causalcheck check SOURCE --json`` as a value (a path, run folder or ``example:<name>``)."""
-    from causalcheck.checking.api import check
+    from causalcheck.checking.api import check_hypotheses as check
     from causalcheck.checking.report import report_payload
 
     result = check(source)

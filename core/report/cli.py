@@ -15,35 +15,27 @@ import argparse
 import sys
 from typing import Any
 
+from causalcheck.cmdline import add_documented_command, nonnegative_int
+
 __all__ = ["register", "run"]
-
-
-def _count(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"value={text!r} must be a whole number >= 0") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"value={text!r} must be a whole number >= 0")
-    return v
 
 
 def register(subparsers: Any) -> None:
     """Add the ``report`` command to the ``causalcheck`` command line."""
-    p = subparsers.add_parser(
+    p = add_documented_command(
+        subparsers,
         "report",
         help="an HTML (or Markdown) report with plots and graph drawings of lab, explain and check results",
-        description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        doc=__doc__,
     )
     p.add_argument("paths", nargs="*", metavar="PATH", help="scores.json, explain result files, check --json reports, or folders")
     p.add_argument("--out", metavar="FILE|DIR", help="output: report.html (html) or a folder (md); default report.html / report")
     p.add_argument("--format", choices=("html", "md"), default="html", help="html (default): one self-contained file; md: Markdown + PNG")
     p.add_argument("--check", action="append", default=[], metavar="SOURCE", help="also run the checker on SOURCE (repeatable)")
-    p.add_argument("--bootstrap", type=_count, default=1000, metavar="N", help="bootstrap resamples for intervals (default 1000; 0: none)")
-    p.add_argument("--seed", type=_count, default=0, metavar="S", help="bootstrap seed (default 0)")
-    p.add_argument("--episodes", type=_count, default=4, metavar="N", help="lab episodes drawn per agent (default 4)")
-    p.add_argument("--items", type=_count, default=6, metavar="N", help="explain items shown in detail (default 6)")
+    p.add_argument("--bootstrap", type=nonnegative_int, default=1000, metavar="N", help="bootstrap resamples for intervals (default 1000; 0: none)")
+    p.add_argument("--seed", type=nonnegative_int, default=0, metavar="S", help="bootstrap seed (default 0)")
+    p.add_argument("--episodes", type=nonnegative_int, default=4, metavar="N", help="lab episodes drawn per agent (default 4)")
+    p.add_argument("--items", type=nonnegative_int, default=6, metavar="N", help="explain items shown in detail (default 6)")
     p.add_argument("--title", default="causalcheck report", help="the report's title")
     p.set_defaults(handler=run)
 

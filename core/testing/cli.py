@@ -37,6 +37,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from causalcheck.cmdline import positive_int
 from causalcheck.errors import InputFormatError
 
 __all__ = ["FILES", "register", "run_command", "write_case_files"]
@@ -169,16 +170,6 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return 1
 
 
-def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return n
-
-
 def register(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``causalcheck snapshot`` (``corpus`` and ``check``) to the top-level parser."""
     from causalcheck.testing.snapshots import KINDS as SNAPSHOT_KINDS
@@ -193,7 +184,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     c = sub.add_parser("corpus", help="write a seeded corpus as files, one folder per case")
     c.add_argument("kind", choices=SNAPSHOT_KINDS)
     c.add_argument("--out", required=True, help="folder to write the cases into")
-    c.add_argument("--size", type=_positive, default=40, help="number of cases (default 40)")
+    c.add_argument("--size", type=positive_int, default=40, help="number of cases (default 40)")
     c.add_argument("--seed", type=int, default=0, help="corpus seed (default 0)")
     c.add_argument("--format", default="text", help="graph file format (default text)")
     c.set_defaults(handler=_cmd_corpus)
@@ -201,7 +192,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     k.add_argument("snapshot", help="the snapshot file (created when missing)")
     k.add_argument("--command", required=True, help="command line with placeholders, e.g. 'my-shd {truth} {estimate}'")
     k.add_argument("--kind", choices=SNAPSHOT_KINDS, help="corpus kind (needed to record a new snapshot)")
-    k.add_argument("--size", type=_positive, default=40, help="number of cases of a new snapshot (default 40)")
+    k.add_argument("--size", type=positive_int, default=40, help="number of cases of a new snapshot (default 40)")
     k.add_argument("--seed", type=int, default=0, help="corpus seed of a new snapshot (default 0)")
     k.add_argument("--format", default=None, help="graph file format of a new snapshot (default text)")
     k.add_argument("--timeout", type=float, default=60.0, help="seconds per command run (default 60)")
