@@ -5,6 +5,8 @@ Every test names the fuzz row that found it; the fix is in the commit that added
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from causalcheck.errors import CausalCheckError
 from causalcheck.graphs import read_graph
@@ -61,3 +63,14 @@ def test_a_suite_parameter_beyond_float_range_is_refused() -> None:
     record["params"][key] = 10**400
     with pytest.raises(CausalCheckError, match=f"params\\['{key}'\\].*must be a finite number"):
         parse_suite_record(record, where="s.jsonl:1")
+
+
+def test_compare_names_both_files_when_their_nodes_differ(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """compare: the node-mismatch error (exit 2) names the truth and estimate files (it said only 'truth and estimate')."""
+    from causalcheck.cli import main
+
+    (tmp_path / "t.txt").write_text("", encoding="utf-8")
+    (tmp_path / "e.txt").write_text("nodes: a\n", encoding="utf-8")
+    assert main(["compare", str(tmp_path / "t.txt"), str(tmp_path / "e.txt")]) == 2
+    err = capsys.readouterr().err
+    assert f"truth {str(tmp_path / 't.txt')!r} and estimate {str(tmp_path / 'e.txt')!r} have different nodes" in err

@@ -44,6 +44,7 @@ Metric conventions (*pair* = unordered node pair, *marks* = the two endpoint mar
 
 from __future__ import annotations
 
+import os
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
@@ -242,6 +243,11 @@ def _distances(truth: Graph, estimate: Graph, notes: list[str]) -> dict[str, Dis
     return out
 
 
+def _role(role: str, source: Any) -> str:
+    """*role* (``truth`` / ``estimate``) with the file it was read from, when it was read from a path."""
+    return f"{role} {os.fspath(source)!r}" if isinstance(source, os.PathLike) else role
+
+
 def compare(
     truth: Any,
     estimate: Any,
@@ -265,7 +271,7 @@ def compare(
     if ts != es:
         if nodes == "same":
             raise InputFormatError(
-                f"truth and estimate have different nodes: only in truth {sorted(ts - es)!r}, "
+                f"{_role('truth', truth)} and {_role('estimate', estimate)} have different nodes: only in truth {sorted(ts - es)!r}, "
                 f"only in estimate {sorted(es - ts)!r} (pass nodes='union' to add missing nodes as isolated)"
             )
         t = t.with_nodes([*t.nodes, *(n for n in e.nodes if n not in ts)])
