@@ -65,6 +65,17 @@ def test_a_suite_parameter_beyond_float_range_is_refused() -> None:
         parse_suite_record(record, where="s.jsonl:1")
 
 
+@pytest.mark.parametrize("text", ["", "nodes: a"], ids=["no-node", "one-node"])
+def test_compare_of_graphs_with_fewer_than_two_nodes_has_no_distances(text: str) -> None:
+    """compare: a 0- or 1-node graph gives SID/AID None with a note (gadjid raised RuntimeError / a Rust panic before)."""
+    from causalcheck.graphs import compare
+
+    c = compare(text, text)
+    assert (c.sid, c.parent_aid, c.ancestor_aid, c.oset_aid) == (None, None, None, None)
+    assert c.shd == 0
+    assert any("2 or more nodes" in n for n in c.notes)
+
+
 def test_compare_names_both_files_when_their_nodes_differ(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """compare: the node-mismatch error (exit 2) names the truth and estimate files (it said only 'truth and estimate')."""
     from causalcheck.cli import main

@@ -35,7 +35,8 @@ Metric conventions (*pair* = unordered node pair, *marks* = the two endpoint mar
 * ``parent_aid``, ``ancestor_aid``, ``oset_aid`` — adjustment identification distances
   (Henckel, Würtzen & Weichwald 2024) via ``gadjid``: truth and estimate each a DAG or a
   CPDAG.  Each :class:`Distance` holds the count of mis-identified ordered pairs and
-  gadjid's normalised value (count / ``n(n-1)``).
+  gadjid's normalised value (count / ``n(n-1)``).  On fewer than 2 nodes (no ordered pair)
+  all four are ``None`` with a note.
 
 >>> c = compare("a -> b -> c", "a -> b <- c")
 >>> c.shd, c.shd_double, c.skeleton.f1, c.directed.tp, c.sid.count
@@ -227,6 +228,9 @@ def _distances(truth: Graph, estimate: Graph, notes: list[str]) -> dict[str, Dis
     ek, ewhy = _gadjid_kind(estimate)
     if tk is None or ek is None:
         notes.append(f"SID/AID not computed: {'truth' if tk is None else 'estimate'}: {twhy or ewhy}")
+        return out
+    if len(truth.nodes) < 2:  # no ordered pair to mis-identify; gadjid refuses (a Rust panic, a RuntimeError)
+        notes.append(f"SID/AID not computed: they are defined on 2 or more nodes, the graphs have {len(truth.nodes)}")
         return out
     import gadjid
 
