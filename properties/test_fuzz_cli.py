@@ -161,8 +161,12 @@ def _compare(draw: st.DrawFn, c: Ctx) -> Case:
     files: dict[str, bytes | str] = {a: ta.text.encode("utf-8"), b: tb.text.encode("utf-8")}
     which = draw(st.sampled_from([a, b]))
     files[which] = draw(mutated([Seed(which, files[which])]))  # type: ignore[arg-type]
-    opts = _opts([["--json"]], [["--truth-format", fa], ["--truth-format", fb]], [["--estimate-format", fb], ["--estimate-format", "gml"]], [["--basis", "given"], ["--basis", "auto"]])
-    return Case(files, ("compare", f"{{root}}/{a}", f"{{root}}/{b}", *draw(opts)), (0, 2), (which,))
+    opts = draw(_opts([["--json"]], [["--truth-format", fa], ["--truth-format", fb]], [["--estimate-format", fb], ["--estimate-format", "gml"]], [["--basis", "given"], ["--basis", "auto"]]))
+    # a file read in a format it is not written in is a suspect too (the command stops at the first unreadable one)
+    forced = {a: opts[opts.index("--truth-format") + 1] != fa if "--truth-format" in opts else False}
+    forced[b] = opts[opts.index("--estimate-format") + 1] != fb if "--estimate-format" in opts else False
+    suspects = (which, *(f for f, bad in forced.items() if bad and f != which))
+    return Case(files, ("compare", f"{{root}}/{a}", f"{{root}}/{b}", *opts), (0, 2), suspects)
 
 
 # --------------------------------------------------------------------------- lab
