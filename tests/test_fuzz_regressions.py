@@ -85,3 +85,17 @@ def test_compare_names_both_files_when_their_nodes_differ(tmp_path: Path, capsys
     assert main(["compare", str(tmp_path / "t.txt"), str(tmp_path / "e.txt")]) == 2
     err = capsys.readouterr().err
     assert f"truth {str(tmp_path / 't.txt')!r} and estimate {str(tmp_path / 'e.txt')!r} have different nodes" in err
+
+
+@pytest.mark.parametrize(
+    "text,needle",
+    [("n", "must be square"), ("A,A\n0,0\n0,0\n", "names repeat"), (",A\nA,1\n", "self-loops")],
+    ids=["no-row", "repeated-name", "diagonal"],
+)
+def test_a_graph_file_refused_below_its_parser_is_named(tmp_path: Path, text: str, needle: str) -> None:
+    """read_graph[adjacency]: an error of the matrix check under the CSV parser names the file (it named none)."""
+    path = tmp_path / "g.csv"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CausalCheckError, match=needle) as info:
+        read_graph(path, format="adjacency")
+    assert str(info.value).startswith(f"{path}: ")
