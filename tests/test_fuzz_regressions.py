@@ -99,3 +99,15 @@ def test_a_graph_file_refused_below_its_parser_is_named(tmp_path: Path, text: st
     with pytest.raises(CausalCheckError, match=needle) as info:
         read_graph(path, format="adjacency")
     assert str(info.value).startswith(f"{path}: ")
+
+
+@pytest.mark.parametrize("text,got", [("null", "got NoneType"), ('{"items": 3}', "got 'items' of type int")], ids=["null", "items-int"])
+def test_a_result_file_that_is_not_a_result_is_named(tmp_path: Path, text: str, got: str) -> None:
+    """explain replay: a result file without an 'items' list is refused naming the file and what it holds (it named neither)."""
+    from causalcheck.explain.replay import replay_file
+
+    path = tmp_path / "r.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CausalCheckError, match="must be an object with an 'items' list") as info:
+        replay_file(path)
+    assert str(info.value).startswith(f"{path}: ") and got in str(info.value)
