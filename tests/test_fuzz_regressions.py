@@ -5,7 +5,9 @@ Every test names the fuzz row that found it; the fix is in the commit that added
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from causalcheck.errors import CausalCheckError
@@ -111,3 +113,38 @@ def test_a_result_file_that_is_not_a_result_is_named(tmp_path: Path, text: str, 
     with pytest.raises(CausalCheckError, match="must be an object with an 'items' list") as info:
         replay_file(path)
     assert str(info.value).startswith(f"{path}: ") and got in str(info.value)
+
+
+def _recorded_snapshot(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+    """A snapshot recorded by 'causalcheck snapshot check' (2 graph-pairs cases) and its content."""
+    import json
+
+    from causalcheck.cli import main
+
+    path = tmp_path / "s.json"
+    assert main(["snapshot", "check", str(path), "--kind", "graph-pairs", "--size", "2", "--command", "cat {truth}"]) == 0
+    return path, json.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    "damage,needle",
+    [
+        (lambda c: c["input"].pop("truth"), "a missing key 'truth'"),
+        (lambda c: c.update(input=3), "input=3 is not a 'graph-pairs' case"),
+        (lambda c: c["input"].update(estimate=[7]), "TypeError"),
+    ],
+    ids=["missing-key", "not-an-object", "edge-not-a-pair"],
+)
+def test_a_damaged_case_input_of_a_snapshot_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: Callable[[dict[str, Any]], object], needle: str) -> None:
+    """snapshot check: a stored case input without the kind's shape is exit 2 naming the file and the case (KeyError / TypeError: exit 70 before)."""
+    import json
+
+    from causalcheck.cli import main
+
+    path, data = _recorded_snapshot(tmp_path)
+    damage(data["cases"][1])
+    path.write_text(json.dumps(data), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["snapshot", "check", str(path), "--command", "cat {truth}"]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}: case 'graph-pairs-001': " in err and needle in err
