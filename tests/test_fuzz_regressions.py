@@ -148,3 +148,18 @@ def test_a_damaged_case_input_of_a_snapshot_is_refused(tmp_path: Path, capsys: p
     assert main(["snapshot", "check", str(path), "--command", "cat {truth}"]) == 2
     err = capsys.readouterr().err
     assert f"{path}: case 'graph-pairs-001': " in err and needle in err
+
+
+@pytest.mark.parametrize("case_id", [5, "", "..", "../outside", "/abs/path"], ids=["int", "empty", "dotdot", "relative", "absolute"])
+def test_a_snapshot_case_id_cannot_name_a_folder_elsewhere(tmp_path: Path, capsys: pytest.CaptureFixture[str], case_id: object) -> None:
+    """snapshot check: a stored case id that is not a plain name is exit 2 (an int was a TypeError, exit 70; '../x' or '/x' wrote the case's files outside the temporary folder)."""
+    import json
+
+    from causalcheck.cli import main
+
+    path, data = _recorded_snapshot(tmp_path)
+    data["cases"][0]["id"] = case_id
+    path.write_text(json.dumps(data), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["snapshot", "check", str(path), "--command", "cat {truth}"]) == 2
+    assert f"id={case_id!r} must be a non-empty name" in capsys.readouterr().err

@@ -127,6 +127,13 @@ def run_command(command: str, paths: Mapping[str, Path], timeout: float) -> Any:
         return out
 
 
+def _case_folder(root: Path, case_id: Any) -> Path:
+    """The folder of one case under *root*: its id, which must be a plain name (a stored id cannot write elsewhere)."""
+    if not isinstance(case_id, str) or case_id in ("", ".", "..") or any(c in case_id for c in "/\\\0"):
+        raise InputFormatError(f"id={case_id!r} must be a non-empty name without '/', '\\' or NUL (it names the case's folder)")
+    return root / case_id
+
+
 def _cmd_corpus(args: argparse.Namespace) -> int:
     from causalcheck.files import atomic_write_json
     from causalcheck.testing.snapshots import corpus
@@ -162,7 +169,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="causalcheck-snapshot-") as tmp:
         for case in cases:
             try:
-                paths = write_case_files(kind, case.input, Path(tmp) / case.id, fmt)
+                paths = write_case_files(kind, case.input, _case_folder(Path(tmp), case.id), fmt)
             except InputFormatError as exc:
                 raise InputFormatError(f"{path}: case {case.id!r}: {exc}") from None
             out = run_command(args.command, paths, args.timeout)
