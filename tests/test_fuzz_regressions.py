@@ -163,3 +163,18 @@ def test_a_snapshot_case_id_cannot_name_a_folder_elsewhere(tmp_path: Path, capsy
     capsys.readouterr()
     assert main(["snapshot", "check", str(path), "--command", "cat {truth}"]) == 2
     assert f"id={case_id!r} must be a non-empty name" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "text,needle",
+    [('{"format": "causalcheck-snapshot/1", "x": ' + "[" * 100_000, "MAX_DEPTH"), ('{"format": "causalcheck-snapshot/1", "x": NaN}', "NaN is not JSON")],
+    ids=["deep", "nan"],
+)
+def test_a_snapshot_file_is_decoded_safely(tmp_path: Path, text: str, needle: str) -> None:
+    """snapshot check / testing.snapshot: the snapshot is decoded with causalcheck.safejson (100 000-deep nesting raised RecursionError: exit 70; NaN was accepted)."""
+    from causalcheck.testing.snapshots import read_snapshot
+
+    path = tmp_path / "s.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CausalCheckError, match=needle):
+        read_snapshot(path)
