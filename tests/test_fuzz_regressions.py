@@ -178,3 +178,14 @@ def test_a_snapshot_file_is_decoded_safely(tmp_path: Path, text: str, needle: st
     path.write_text(text, encoding="utf-8")
     with pytest.raises(CausalCheckError, match=needle):
         read_snapshot(path)
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-1"])
+def test_a_snapshot_timeout_that_is_not_a_finite_nonnegative_number_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str) -> None:
+    """snapshot check --timeout nan / inf: exit 2 naming the option (subprocess raised ValueError: exit 70; -1 timed every command out)."""
+    from causalcheck.cli import main
+
+    path, _ = _recorded_snapshot(tmp_path)
+    capsys.readouterr()
+    assert main(["snapshot", "check", str(path), "--command", "cat {truth}", "--timeout", value]) == 2
+    assert f"--timeout={float(value)!r} must be a finite number >= 0" in capsys.readouterr().err

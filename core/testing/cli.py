@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from causalcheck.cmdline import positive_int
+from causalcheck.cmdline import positive_int, require_finite_nonnegative
 from causalcheck.errors import CausalCheckError, InputFormatError
 
 __all__ = ["FILES", "register", "run_command", "write_case_files"]
@@ -150,6 +150,7 @@ def _cmd_corpus(args: argparse.Namespace) -> int:
 def _cmd_check(args: argparse.Namespace) -> int:
     from causalcheck.testing.snapshots import Case, Change, corpus, read_snapshot, write_snapshot
 
+    timeout = require_finite_nonnegative("--timeout", args.timeout)  # argparse's float takes nan and inf
     path = Path(args.snapshot)
     if path.exists():
         data = read_snapshot(path)
@@ -172,7 +173,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
                 paths = write_case_files(kind, case.input, _case_folder(Path(tmp), case.id), fmt)
             except InputFormatError as exc:
                 raise InputFormatError(f"{path}: case {case.id!r}: {exc}") from None
-            out = run_command(args.command, paths, args.timeout)
+            out = run_command(args.command, paths, timeout)
             rows.append({"id": case.id, "input": case.input, "output": out})
             if path.exists() and (case.id not in old or old[case.id] != out):
                 changes.append(Change(case.id, case.input, old.get(case.id), out))
