@@ -54,6 +54,7 @@ class Case:
     allowed: tuple[int, ...]
     damaged: tuple[str, ...] = ()
     named_on: tuple[int, ...] = (2,)
+    outcomes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -260,7 +261,7 @@ def _explain_score(draw: st.DrawFn, c: Ctx, bench: Seed | None = None) -> Case:
     which = draw(st.sampled_from(["benchmark.json", "answers.jsonl"]))
     files[which] = draw(mutated([b if which == "benchmark.json" else a]))
     argv = ("explain", "score", "--benchmark", "{root}/benchmark.json", "--answers", "{root}/answers.jsonl", "--out", "{root}/out", "--quiet", *draw(_opts(*EXPLAIN_OPTS)))
-    return Case(files, argv, (0, 1, 2), (which,))
+    return Case(files, argv, (0, 1, 2), (which,), outcomes=("nothing could be scored",))
 
 
 @st.composite
@@ -296,12 +297,14 @@ def _report(draw: st.DrawFn, c: Ctx) -> Case:
     seeds = {"scores.json": o.scores, "result.json": o.result, "check.json": o.check_report}
     names = draw(st.lists(st.sampled_from(sorted(seeds)), min_size=1, max_size=3, unique=True))
     which = draw(st.sampled_from(names))
-    files: dict[str, bytes | str] = {f"in/{n}": seeds[n].data for n in names}
-    files[f"in/{which}"] = draw(mutated([seeds[which]]))
-    paths = draw(st.sampled_from([[f"{{root}}/in/{n}" for n in names], ["{root}/in"]]))
+    files: dict[str, bytes | str] = {f"inputs-folder/{n}": seeds[n].data for n in names}
+    files[f"inputs-folder/{which}"] = draw(mutated([seeds[which]]))
+    as_folder = draw(st.booleans())
+    paths = ["{root}/inputs-folder"] if as_folder else [f"{{root}}/inputs-folder/{n}" for n in names]
+    suspects = (which, "inputs-folder") if as_folder else (which,)  # a folder with nothing recognised is named itself
     opts = _opts([["--format", "html"]], [["--episodes", n] for n in ("0", "1", "-1")], [["--items", n] for n in ("0", "2", "-1")], [["--title", t] for t in ("", "<script>", "é\x00")])
     argv = ("report", *paths, "--out", "{root}/report.html", "--bootstrap", "0", *draw(opts))
-    return Case(files, argv, (0, 2), (which,))
+    return Case(files, argv, (0, 2), suspects)
 
 
 @st.composite
@@ -351,7 +354,7 @@ def run_case(case: Case) -> None:
         argv = [a.replace("{root}", str(root)) for a in case.argv]
         replay_note({k: v for k, v in case.files.items() if v != REMOVED}, [a.replace("{root}", ".") for a in case.argv])
         result = run_cli(argv)
-        check_cli(result, case.allowed, damaged=case.damaged, named_on=case.named_on)
+        check_cli(result, case.allowed, damaged=case.damaged, named_on=case.named_on, outcomes=case.outcomes)
 
 
 @pytest.fixture(scope="module")

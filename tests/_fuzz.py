@@ -465,15 +465,19 @@ def run_cli(argv: Sequence[str], seconds: float = CALL_LIMIT) -> CliResult:
     return CliResult(tuple(argv), int(code), out.buffer.getvalue().decode("utf-8", "replace"), err.buffer.getvalue().decode("utf-8", "replace"))  # type: ignore[attr-defined]
 
 
-def check_cli(result: CliResult, allowed: Sequence[int], *, damaged: Sequence[str] = (), named_on: Sequence[int] = (2,)) -> None:
+def check_cli(
+    result: CliResult, allowed: Sequence[int], *, damaged: Sequence[str] = (), named_on: Sequence[int] = (2,), outcomes: Sequence[str] = ()
+) -> None:
     """The CLI contract: exit code in *allowed* and never 70, no traceback in the output, and one of
     *damaged* (the suspects: file names) named in the output when the exit code is in *named_on*
-    (a command stops at the first input it cannot read, so it names that one)."""
+    (a command stops at the first input it cannot read, so it names that one) — unless the output
+    holds one of *outcomes*, a documented result of read inputs (``explain score``'s "nothing could
+    be scored", where every failed item is named instead)."""
     shown = f"  argv:   {' '.join(result.argv)}\n  exit:   {result.code}\n  stdout: {result.out[-2000:]!r}\n  stderr: {result.err[-2000:]!r}"
     assert result.code != EXIT_INTERNAL, f"exit 70 (a bug in causalcheck)\n{shown}"
     assert result.code in allowed, f"exit {result.code} is not among the documented {sorted(allowed)}\n{shown}"
     assert TRACEBACK not in result.output, f"a traceback in the output\n{shown}"
-    if result.code in named_on and not _names_an_option(result):
+    if result.code in named_on and not _names_an_option(result) and not any(o in result.output for o in outcomes):
         named = [d for d in damaged if Path(d).name in result.output]
         assert named or not damaged, f"exit {result.code} names none of the damaged input(s) {list(damaged)}\n{shown}"
 
@@ -482,7 +486,8 @@ def _names_an_option(result: CliResult) -> bool:
     """True when the output names one of the options given: the command refused an option, not an input."""
     flags = {a.split("=", 1)[0] for a in result.argv if a.startswith("--")}
     names = {f[2:].replace("-", "_") + "=" for f in flags}  # agent='nope', graphs=[...] name the option too
-    return any(f in result.err for f in flags | names)
+    values = {f"={v!r}" for a, v in zip(result.argv, result.argv[1:]) if a.startswith("--") and not v.startswith("--")}  # budget tag='xoyi'
+    return any(f in result.err for f in flags | names | values)
 
 
 def replay_note(files: Mapping[str, bytes | str], argv: Sequence[str]) -> None:
