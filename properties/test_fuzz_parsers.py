@@ -13,6 +13,7 @@ The default run draws ``DEFAULT_EXAMPLES`` examples per row, ``pytest -m slow``
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,8 +38,10 @@ from _fuzz import (
     texts,
 )
 from causalcheck import strategies as cs
+from causalcheck.errors import CausalCheckError
 from causalcheck.testing import check_parser_total
 from hypothesis import strategies as st
+from hypothesis.errors import HypothesisWarning
 
 FORMATS = ("text", "json", "dagitty", "edgelist", "dot", "gml", "causallearn", "adjacency")
 
@@ -60,6 +63,7 @@ class Target:
     call: Callable[[Any], Any]
     inputs: Callable[[Ctx], st.SearchStrategy[Any]]
     anchors: tuple[str, ...] = ()
+    error: type[BaseException] | tuple[type[BaseException], ...] = CausalCheckError
 
 
 # --------------------------------------------------------------------------- calls
@@ -193,6 +197,48 @@ def _load_answers(path: Path) -> Any:
     return load_answer_sets(path)
 
 
+def _read_snapshot(path: Path) -> Any:
+    from causalcheck.testing.snapshots import read_snapshot
+
+    return read_snapshot(path)
+
+
+def _load_data(path: Path) -> Any:
+    from causalcheck.graphs.data import load_data
+
+    for nan, extra in (("error", "error"), ("drop", "ignore")):
+        load_data(path, ["a", "b", "c"], nan=nan, extra_columns=extra)  # type: ignore[arg-type]
+
+
+def _read_scores(path: Path) -> Any:
+    from causalcheck.report.agree import read_scores
+
+    return read_scores(path)
+
+
+def _read_answer_journal(path: Path) -> Any:
+    from causalcheck.explain.answer import read_answer_journal
+
+    return read_answer_journal(path)
+
+
+def _load_inputs(folder: Path) -> Any:
+    from causalcheck.report.inputs import load_inputs
+
+    return load_inputs([folder])
+
+
+def _judge_reply(text: str) -> None:
+    from causalcheck.explain.llm import parse_criterion_reply, parse_yes_no
+    from causalcheck.explain.rubrics import parse_rubric_reply
+
+    for parse in (parse_yes_no, parse_criterion_reply, parse_rubric_reply):
+        try:
+            parse(text)
+        except ValueError as exc:  # the documented refusal of each (CausalCheckError is a ValueError too)
+            assert str(exc).strip(), f"{parse.__name__} raised ValueError with an empty message"
+
+
 # --------------------------------------------------------------------------- inputs
 
 
@@ -233,6 +279,36 @@ _KNOWLEDGE = [
     Seed("bk.json", b'{"require": [["a", "->", "b"]], "forbid": [["c", "d"], ["a", "--", "b"]], "tiers": [["a"], ["b", "c"]], "forbid_within_tiers": [1]}', "json"),
     Seed("tiers.json", b'{"tiers": {"1": ["Age", "Sex"], "2": ["Income"]}}', "json"),
 ]
+
+
+#: model replies the judge and rubric parsers read (a yes/no verdict, a criterion score, a rubric)
+_REPLIES = [
+    Seed("yes.txt", b"**Yes.** The link is stated."),
+    Seed("criterion.json", b'```json\n{"score": 7, "reason": "covers the premise"}\n```', "text"),
+    Seed(
+        "rubric.json",
+        b'{"criteria": [{"criterion_name": "Premise", "description": "d", "1-2": "a", "3-4": "b", "5-6": "c", "7-8": "d", "9-10": "e"}]}',
+        "json",
+    ),
+]
+
+
+def data_csv() -> Seed:
+    """A small observational CSV of a -> b -> c (seeded): what ``check GRAPH --data`` reads."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=40)
+    b = 2 * a + rng.normal(size=40)
+    c = b + rng.normal(size=40)
+    rows = "".join(f"{x:.4f},{y:.4f},{z:.4f}\n" for x, y, z in zip(a, b, c, strict=True))
+    return Seed("data.csv", ("a,b,c\n" + rows).encode())
+
+
+def _human_csv(c: Ctx) -> Seed:
+    items = c.outputs.result.values()[0]["items"]
+    csv = "id,pm,rm,final\n" + "".join(f"{it['canonical_id']},{it['pm_score']},{it['rm_score']},{it['total_score']}\n" for it in items)
+    return Seed("human.csv", csv.encode())
 
 
 def _tree(files: dict[str, Seed], extra: tuple[str, ...] = ()) -> st.SearchStrategy[Tree]:
@@ -281,6 +357,17 @@ TARGETS: tuple[Target, ...] = (
     Target("parse_suite_record", _suite_record, lambda c: _values(c.seeds["mini.jsonl"])),
     Target("load_suite", _in_file("suite.jsonl", _load_suite), lambda c: mutated([c.seeds["mini.jsonl"]])),
     Target("load_suite[official]", _in_file("suite.jsonl", _load_suite), lambda c: mutated(c.anchors["suites"]), ("causalab_data",)),
+    Target("read_snapshot", _in_file("snapshot.json", _read_snapshot), lambda c: mutated([c.outputs.snapshot])),
+    Target("load_data[csv]", _in_file("data.csv", _load_data), lambda c: mutated([data_csv()])),
+    Target("read_scores[result]", _in_file("result.json", _read_scores), lambda c: mutated([c.outputs.result])),
+    Target("read_scores[human csv]", _in_file("human.csv", _read_scores), lambda c: mutated([_human_csv(c)])),
+    Target("read_answer_journal", _in_file("answers.jsonl", _read_answer_journal), lambda c: mutated([c.seeds["answers.jsonl"]])),
+    Target(
+        "report load_inputs",
+        _in_tree(_load_inputs),
+        lambda c: _tree({"scores.json": c.outputs.scores, "r/result.json": c.outputs.result, "check.json": c.outputs.check_report}, ("x.json",)),
+    ),
+    Target("judge and rubric replies", _judge_reply, lambda c: texts(_REPLIES, st.text(max_size=40))),
 )
 
 
@@ -314,7 +401,9 @@ def _ctx(target: Target, request: pytest.FixtureRequest, outputs: Outputs) -> Ct
 
 def _run(target: Target, request: pytest.FixtureRequest, outputs: Outputs, slow: bool) -> None:
     strategy = target.inputs(_ctx(target, request, outputs))
-    check_parser_total(bounded(target.call, target.id), strategy, max_examples=examples(slow))
+    with warnings.catch_warnings():  # a damaged 60 kB file is a large repr: printed in full all the same
+        warnings.filterwarnings("ignore", "Generating overly large repr", HypothesisWarning)
+        check_parser_total(bounded(target.call, target.id), strategy, error=target.error, max_examples=examples(slow))
 
 
 @pytest.mark.parametrize("target", TARGETS, ids=[t.id for t in TARGETS])

@@ -37,6 +37,7 @@ b'\\xef\\xbb\\xbf'
 from __future__ import annotations
 
 import contextlib
+import copy
 import faulthandler
 import io
 import json
@@ -176,7 +177,7 @@ def mutated_value(draw: st.DrawFn, value: Any, *, max_ops: int = 2) -> Any:
         op = draw(st.sampled_from(_JSON_OPS))
         cur = parent[key]
         if op == "replace":
-            parent[key] = draw(st.sampled_from(JUNK))
+            parent[key] = copy.deepcopy(draw(st.sampled_from(JUNK)))  # a later operation must not change JUNK itself
         elif op == "text":
             parent[key] = draw(st.text(max_size=12))
         elif op == "remove" and len(path) > 1:
@@ -486,7 +487,7 @@ def _names_an_option(result: CliResult) -> bool:
     """True when the output names one of the options given: the command refused an option, not an input."""
     flags = {a.split("=", 1)[0] for a in result.argv if a.startswith("--")}
     names = {f[2:].replace("-", "_") + "=" for f in flags}  # agent='nope', graphs=[...] name the option too
-    values = {f"={v!r}" for a, v in zip(result.argv, result.argv[1:]) if a.startswith("--") and not v.startswith("--")}  # budget tag='xoyi'
+    values = {f"={v!r}" for a, v in zip(result.argv, result.argv[1:], strict=False) if a.startswith("--") and not v.startswith("--")}  # budget tag='xoyi'
     return any(f in result.err for f in flags | names | values)
 
 
