@@ -5,6 +5,7 @@ Every test names the fuzz row that found it; the fix is in the commit that added
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -189,3 +190,23 @@ def test_a_snapshot_timeout_that_is_not_a_finite_nonnegative_number_is_refused(t
     capsys.readouterr()
     assert main(["snapshot", "check", str(path), "--command", "cat {truth}", "--timeout", value]) == 2
     assert f"--timeout={float(value)!r} must be a finite number >= 0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "text,needle",
+    [
+        ("0.1,0.2,0.3\n0.4,0.5,0.6\n", "data columns do not match the graph's nodes"),
+        ("a,b,c\n" + "1,2,3\n" * 6, "are constant"),
+        ("a,b,c\n1,2,3\n2,3,1\n", "usable row(s)"),
+    ],
+    ids=["header-lost", "constant", "too-few-rows"],
+)
+def test_a_data_file_refused_after_reading_is_named(tmp_path: Path, text: str, needle: str) -> None:
+    """load_data / check GRAPH --data: a CSV refused by the checks after reading (columns, constant, rows) names the file (it named none)."""
+    from causalcheck.graphs.data import load_data
+
+    path = tmp_path / "d.csv"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CausalCheckError, match=re.escape(needle)) as info:
+        load_data(path, ["a", "b", "c"])
+    assert str(info.value).startswith(f"{path}: ")
