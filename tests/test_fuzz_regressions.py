@@ -210,3 +210,18 @@ def test_a_data_file_refused_after_reading_is_named(tmp_path: Path, text: str, n
     with pytest.raises(CausalCheckError, match=re.escape(needle)) as info:
         load_data(path, ["a", "b", "c"])
     assert str(info.value).startswith(f"{path}: ")
+
+
+def test_a_result_field_of_the_wrong_type_does_not_crash_the_report(tmp_path: Path) -> None:
+    """report: a result item whose parsed_dag nodes is not a list (true) is drawn without it (TypeError: exit 70 before)."""
+    import json
+
+    from causalcheck.cli import main
+
+    assert main(["explain", "score", "--benchmark", "demo", "--answers", "demo", "--model", "demo-strong", "--limit", "1",
+                 "--out", str(tmp_path / "x"), "--quiet", "--timestamp", "20260101-000000"]) == 0  # fmt: skip
+    (result,) = (tmp_path / "x").glob("*_metrics_*.json")
+    data = json.loads(result.read_text(encoding="utf-8"))
+    data["items"][0]["parsed_dag"] = {"nodes": True, "edges": 3}
+    result.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["report", str(result), "--out", str(tmp_path / "r.html"), "--bootstrap", "0"]) == 0
