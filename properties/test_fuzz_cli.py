@@ -8,6 +8,16 @@ drawn from their valid values and the edges around them.  ``causalcheck.cli.main
 in-process (``tests/_fuzz.py::run_cli``) under the ``CALL_LIMIT`` time bound and
 ``check_cli`` asserts the contract.  A failure notes the files and the command line to replay
 it by hand; rerunning the test replays it exactly (derandomised, seeded by the row's id).
+
+Every command of ``causalcheck --help`` has a row, except (deliberately):
+
+* ``explain answer`` / ``explain rubrics`` and ``lab run --agent llm`` — they ask a model; tests
+  never touch the network (their inputs, the benchmark and the answer journal, have parser rows
+  in ``test_fuzz_parsers.py``; the provider paths are tested against local fake servers);
+* ``demo`` — it reads no input (bundled data only) and is run whole by CI (``causalcheck demo``).
+
+A few true subprocess runs (:func:`test_the_console_script_keeps_the_contract`) prove that the
+installed entry point keeps the same contract as the in-process runs.
 """
 
 from __future__ import annotations
@@ -151,6 +161,53 @@ def _check_reference(draw: st.DrawFn, c: Ctx) -> Case:
     return Case(files, (*argv, *draw(_opts(*CHECK_OPTS[:2]))), (0, 1, 2), (ref.name,))
 
 
+def _data_csv() -> Seed:
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=40)
+    b = 2 * a + rng.normal(size=40)
+    c = b + rng.normal(size=40)
+    return Seed("data.csv", ("a,b,c\n" + "".join(f"{x:.4f},{y:.4f},{z:.4f}\n" for x, y, z in zip(a, b, c, strict=True))).encode())
+
+
+VALIDATE_SEEDS = {
+    "graph.txt": Seed("graph.txt", b"a -> b\nb -> c\n"),
+    "truth.txt": Seed("truth.txt", b"a -> b\nb -> c\na -> c\n"),
+    "bk.txt": Seed("bk.txt", b"require a -> b\nforbid c -> a\ntier 1: a\ntier 2: b, c\n"),
+}
+
+
+@st.composite
+def _check_graph(draw: st.DrawFn, c: Ctx) -> Case:
+    seeds = {**VALIDATE_SEEDS, "data.csv": _data_csv()}
+    which = draw(st.sampled_from(sorted(seeds)))
+    files: dict[str, bytes | str] = {n: s.data for n, s in seeds.items()}
+    files[which] = draw(mutated([seeds[which]]))
+    opts = _opts(
+        [["--truth", "{root}/truth.txt"]],
+        [["--background", "{root}/bk.txt"]],
+        [["--interventions", v] for v in ("a", "", "a,b", "zz", ",")],
+        [["--ci-test", t] for t in ("fisherz", "chisq", "gsq")],
+        [["--alpha", a] for a in ("0.05", "0", "1", "nan", "-1")],
+        [["--correction", "bh"], ["--correction", "none"]],
+        [["--suggest", k] for k in ("0", "2", "-1")],
+        [["--drop-nan"]],
+        [["--ignore-extra-columns"]],
+        [["--graph-format", f] for f in ("text", "dagitty", "json")],
+        [["--json"]],
+    )
+    argv = ("check", "{root}/graph.txt", "--data", "{root}/data.csv", "--permutations", "0", *draw(opts))
+    return Case(files, argv, (0, 1, 2), (which, "graph.txt", "data.csv"))  # a damaged graph or data shows as their mismatch
+
+
+@st.composite
+def _check_examples(draw: st.DrawFn, c: Ctx) -> Case:
+    name = draw(st.one_of(st.sampled_from(["record", "trajectory", "hypothesis", "cyclic", "nope", "", "../record", "RECORD"]), st.text(max_size=12)))
+    argv = draw(st.sampled_from([("check", f"example:{name}"), ("check", "--list-examples")]))
+    return Case({}, (*argv, *draw(_opts(*CHECK_OPTS))), (0, 1, 2))
+
+
 # --------------------------------------------------------------------------- compare
 
 
@@ -196,7 +253,7 @@ def _lab_score_run_folder(draw: st.DrawFn, c: Ctx) -> Case:
 
 
 RUN_OPTS = (
-    [["--agent", a] for a in ("random", "planner", "observational", "nope", "llm")],
+    [["--agent", a] for a in ("random", "planner", "observational", "nope")],  # llm needs a model: tests never touch the network
     [["--interventions", n] for n in ("0", "1", "2", "-1", "x")],
     [["--prior-records", n] for n in ("0", "1", "3", "-2")],
     [["--submissions", n] for n in ("0", "1", "2")],
@@ -302,7 +359,13 @@ def _report(draw: st.DrawFn, c: Ctx) -> Case:
     as_folder = draw(st.booleans())
     paths = ["{root}/inputs-folder"] if as_folder else [f"{{root}}/inputs-folder/{n}" for n in names]
     suspects = (which, "inputs-folder") if as_folder else (which,)  # a folder with nothing recognised is named itself
-    opts = _opts([["--format", "html"]], [["--episodes", n] for n in ("0", "1", "-1")], [["--items", n] for n in ("0", "2", "-1")], [["--title", t] for t in ("", "<script>", "é\x00")])
+    opts = _opts(
+        [["--format", "html"]],
+        [["--episodes", n] for n in ("0", "1", "-1")],
+        [["--items", n] for n in ("0", "2", "-1")],
+        [["--title", t] for t in ("", "<script>", "é\x00")],
+        [["--check", "example:record"], ["--check", "example:nope"]],
+    )
     argv = ("report", *paths, "--out", "{root}/report.html", "--bootstrap", "0", *draw(opts))
     return Case(files, argv, (0, 2), suspects)
 
@@ -330,12 +393,15 @@ TARGETS: tuple[Target, ...] = (
     Target("check[folder]", _check_folder),
     Target("check[run folder]", _check_run_folder, ("sample_run",)),
     Target("check --reference --nodes", _check_reference),
+    Target("check GRAPH --data (validator)", _check_graph),
+    Target("check example: / --list-examples", _check_examples),
     Target("compare", _compare),
     Target("lab score", _lab_score),
     Target("lab score[run folder]", _lab_score_run_folder, ("sample_run",)),
     Target("lab run", _lab_run),
     Target("lab run[official suites]", lambda c: _lab_run(c, c.anchors["suites"]), ("causalab_data",)),
     Target("lab generate", _lab_generate),
+    Target("lab suites", lambda c: st.just(Case({}, ("lab", "suites"), (0,)))),
     Target("explain score", _explain_score),
     Target("explain score[official benchmark]", lambda c: _explain_score(c, c.anchors["benchmark"]), ("whatif_benchmark",)),
     Target("explain replay", _explain_replay),
@@ -394,3 +460,28 @@ def test_command_keeps_its_contract_on_damaged_input_at_scale(target: Target, re
     """SLOW_EXAMPLES damaged inputs per command: the same contract."""
     _run(target, request, outputs, slow=True)
 
+
+
+@pytest.mark.parametrize(
+    "argv,allowed",
+    [
+        (["compare", "{root}/t.txt", "{root}/e.txt"], (2,)),
+        (["check", "{root}/t.txt"], (0, 1, 2)),
+        (["snapshot", "check", "{root}/s.json", "--command", "cat {truth}"], (2,)),
+    ],
+    ids=["compare", "check", "snapshot check"],
+)
+def test_the_console_script_keeps_the_contract(argv: list[str], allowed: tuple[int, ...]) -> None:
+    """The installed ``causalcheck`` script on damaged files: a documented exit code, no traceback (a real process)."""
+    import subprocess
+    import sys
+
+    with scratch() as root:
+        (root / "t.txt").write_bytes(b'a -> "\\q"\x00\xff')
+        (root / "e.txt").write_bytes(b"nodes: a\n")
+        (root / "s.json").write_bytes(b'{"format": "causalcheck-snapshot/1", "corpus": {"kind": "graph-pairs"}, "cases": [{"id": 5, "input": {}, "output": 1}]}')
+        cmd = [sys.executable, "-m", "causalcheck", *(a.replace("{root}", str(root)) for a in argv)]
+        done = subprocess.run(cmd, capture_output=True, timeout=120, check=False)
+    err = done.stderr.decode("utf-8", "replace")
+    assert done.returncode in allowed and done.returncode != 70, (done.returncode, err)
+    assert "Traceback (most recent call last)" not in err + done.stdout.decode("utf-8", "replace")

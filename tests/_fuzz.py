@@ -487,7 +487,9 @@ def _names_an_option(result: CliResult) -> bool:
     """True when the output names one of the options given: the command refused an option, not an input."""
     flags = {a.split("=", 1)[0] for a in result.argv if a.startswith("--")}
     names = {f[2:].replace("-", "_") + "=" for f in flags}  # agent='nope', graphs=[...] name the option too
-    values = {f"={v!r}" for a, v in zip(result.argv, result.argv[1:], strict=False) if a.startswith("--") and not v.startswith("--")}  # budget tag='xoyi'
+    given = [v for a, v in zip(result.argv, result.argv[1:], strict=False) if a.startswith("--") and not v.startswith("--")]
+    values = {f"={v!r}" for v in given} | {f"={v.partition(':')[2]!r}" for v in given if ":" in v}  # budget tag='xoyi'; name='nope' of example:nope
+    values |= {repr(part) for v in given for part in v.split(",") if len(part) >= 2}  # target(s) ['zz'] of --interventions zz
     return any(f in result.err for f in flags | names | values)
 
 
