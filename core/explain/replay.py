@@ -212,15 +212,20 @@ def _item_key(obj: Any, index: int) -> str:
     return f"#{index}"
 
 
-def replay_payload(payload: Any, *, pm_mode: PMMode | Literal["auto"] = "auto", check_parse: bool = True) -> ReplayReport:
-    """Replay an already-loaded result object (see :func:`replay_file`).
+def replay_payload(
+    payload: Any, *, pm_mode: PMMode | Literal["auto"] = "auto", check_parse: bool = True, source: str | None = None
+) -> ReplayReport:
+    """Replay an already-loaded result object (see :func:`replay_file`); *source* (the file it was
+    read from) is named when the object is not a result.
 
     An item that cannot be replayed (a damaged record: a missing or wrong-typed field) does
     not stop the others: it is listed in :attr:`ReplayReport.unreplayed` with the reason, and
     the summary means are over the items that were replayed.
     """
     if not isinstance(payload, Mapping) or not isinstance(payload.get("items"), list):
-        raise InputFormatError("a result file must be an object with an 'items' list")
+        got = type(payload).__name__ if not isinstance(payload, Mapping) else f"'items' of type {type(payload.get('items')).__name__}"
+        where = f"{source}: " if source else ""
+        raise InputFormatError(f"{where}a result file must be an object with an 'items' list; got {got}")
     if pm_mode not in ("auto", "causal", "all"):
         raise InputFormatError(f"pm_mode={pm_mode!r} must be 'auto', 'causal' or 'all'")
     meta_obj = payload.get("meta")
@@ -268,4 +273,4 @@ def replay_file(path: str | Path, *, pm_mode: PMMode | Literal["auto"] = "auto",
     from causalcheck import safejson
 
     payload = safejson.load_file(path, what="result file")
-    return replay_payload(payload, pm_mode=pm_mode, check_parse=check_parse)
+    return replay_payload(payload, pm_mode=pm_mode, check_parse=check_parse, source=str(path))

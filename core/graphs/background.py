@@ -57,7 +57,6 @@ the graph has 'b -> a'; tiers forbid b -> a (b in tier 2, a in tier 1)
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -65,6 +64,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from causalcheck import safejson
 from causalcheck.errors import InputFormatError
 from causalcheck.graphs.model import Graph, GraphEdge, Mark
 
@@ -169,9 +169,9 @@ def parse_knowledge(text: str, *, source: str = "<string>") -> Knowledge:
     tiers: dict[int, list[str]] = {}
     within: set[int] = set()
 
-    def name(node: Any) -> str:
+    def name(node: Any) -> str:  # a quoted name is a JSON string: control characters, bad escapes, lone surrogates refused
         tok = str(node.children[0])
-        return str(json.loads(tok)) if tok.startswith('"') else tok
+        return str(safejson.loads(tok, source=f"{source}: quoted name {tok[:60]!r}")) if tok.startswith('"') else tok
 
     for stmt in tree.children:
         if not isinstance(stmt, Tree):  # pragma: no cover - the grammar yields only trees here
@@ -266,9 +266,9 @@ def read_knowledge(source: Any, nodes: Sequence[str] = ()) -> Knowledge:
                 raise InputFormatError(f"background file {name!r} cannot be read: {exc}") from None
         if text.lstrip().startswith("{"):
             try:
-                data = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise InputFormatError(f"{name}:{exc.lineno}:{exc.colno}: background JSON does not parse: {exc.msg}") from None
+                data = safejson.loads(text, source=name)
+            except safejson.JSONSyntaxError as exc:
+                raise InputFormatError(f"{name}:{exc.line}:{exc.column}: background JSON does not parse: {exc.msg}") from None
             if not isinstance(data, dict):
                 raise InputFormatError(f"{name}: background JSON must be an object")
             return _from_json(data, name)

@@ -204,6 +204,20 @@ def load_data(
             f"cannot read data from a {mod}.{type(data).__name__}: pass a pandas DataFrame, a NumPy array with names=, "
             "a mapping of column -> values, or a CSV path"
         )
+    try:
+        return _checked_table(cols, columns, integral, nodes, nan, extra_columns, min_rows, source)
+    except InputFormatError as exc:  # the checks below the reader do not know the file: name it
+        if isinstance(data, str | os.PathLike) and source not in str(exc):
+            raise InputFormatError(f"{source}: {exc}") from None
+        raise
+
+
+def _checked_table(
+    cols: list[str], columns: list[Any], integral: list[bool], nodes: Sequence[str], nan: str, extra_columns: str, min_rows: int, source: str
+) -> DataTable:
+    """The table of *nodes* from the read columns, refused when it cannot be tested (see the module docstring)."""
+    import numpy as np
+
     if len(set(cols)) != len(cols):
         raise InputFormatError(f"data column names repeat: {sorted({c for c in cols if cols.count(c) > 1})!r}")
     missing = [n for n in nodes if n not in cols]

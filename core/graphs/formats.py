@@ -84,9 +84,13 @@ def _quote(name: str, reserved: Iterable[str] = ()) -> str:
     return json.dumps(name, ensure_ascii=False)
 
 
-def _unquote(token: str) -> str:
+def _unquote(token: str, source: str = "<string>") -> str:
+    """A name token; a quoted one is decoded as a JSON string, so a control character, a bad
+    escape or a lone surrogate in it is refused (``InputFormatError``) like anywhere JSON is read."""
     if token.startswith('"'):
-        value = json.loads(token)
+        from causalcheck import safejson
+
+        value = safejson.loads(token, source=f"{source}: quoted name {token[:60]!r}")
         if not isinstance(value, str):  # pragma: no cover - the grammar admits only strings
             raise InputFormatError(f"name {token!r} is not a string")
         return value
@@ -152,10 +156,10 @@ def parse_text(text: str, *, source: str = "<string>") -> Graph:
     for stmt in tree.children:
         if stmt.data == "nodes":
             for node in stmt.children:
-                b.node(_unquote(str(node.children[0])))
+                b.node(_unquote(str(node.children[0]), source))
             continue
         parts = stmt.children
-        names = [_unquote(str(p.children[0])) for p in parts[::2]]
+        names = [_unquote(str(p.children[0]), source) for p in parts[::2]]
         b.node(names[0])
         for k, edge in enumerate(parts[1::2]):
             tok = edge.children[0]
@@ -190,7 +194,7 @@ def parse_dagitty(text: str, *, source: str = "<string>") -> Graph:
     header = "dag"
 
     def value(tree_: Any) -> str:
-        return _unquote(str(tree_.children[0]))
+        return _unquote(str(tree_.children[0]), source)
 
     def read_attrs(node_name: str | None, attrs: Any) -> None:
         for attr in attrs.children:
@@ -208,7 +212,7 @@ def parse_dagitty(text: str, *, source: str = "<string>") -> Graph:
     def group(g: Any) -> list[str]:
         first = g.children[0]
         if getattr(first, "data", None) == "node":
-            name = _unquote(str(first.children[0]))
+            name = _unquote(str(first.children[0]), source)
             b.node(name)
             return [name]
         return items(g.children)
@@ -218,7 +222,7 @@ def parse_dagitty(text: str, *, source: str = "<string>") -> Graph:
             graph_attributes[str(item.children[0])] = value(item.children[1])
             return []
         if item.data == "node_stmt":
-            name = _unquote(str(item.children[0].children[0]))
+            name = _unquote(str(item.children[0].children[0]), source)
             b.node(name)
             if len(item.children) > 1:
                 read_attrs(name, item.children[1])
@@ -600,10 +604,12 @@ def format_adjacency_csv(graph: Graph, *, convention: str = "row_to_column") -> 
 
 def parse_json(text: str, *, source: str = "<string>") -> Graph:
     """``{"nodes": [...], "edges": [[left, token, right], ...]}`` (:meth:`Graph.to_dict`)."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DSLSyntaxError(f"bad graph JSON: {exc.msg}", text=text, line=exc.lineno, column=exc.colno, source=source) from None
+    from causalcheck import safejson
+
+    try:  # safejson: deep nesting, 400-digit integers, NaN and lone surrogates are refused, not a crash
+        data = safejson.loads(text, source=source)
+    except safejson.JSONSyntaxError as exc:
+        raise DSLSyntaxError(f"bad graph JSON: {exc.msg}", text=text, line=exc.line, column=exc.column, source=source) from None
     return Graph.from_dict(data)
 
 

@@ -168,13 +168,18 @@ def read_graph(
         text = source
     fmt = format or guess_format(text, path)
     where = path or "<string>"
-    if fmt == "adjacency":
-        graph = parse_adjacency_csv(text, source=where, convention=convention)
-    elif fmt == "dot":
-        graph = parse_dot(text, source=where, symmetric=symmetric)
-    else:
-        graph = FORMATS[fmt][0](text, source=where)
-    return apply_policy(graph, policy)
+    try:
+        if fmt == "adjacency":
+            graph = parse_adjacency_csv(text, source=where, convention=convention)
+        elif fmt == "dot":
+            graph = parse_dot(text, source=where, symmetric=symmetric)
+        else:
+            graph = FORMATS[fmt][0](text, source=where)
+        return apply_policy(graph, policy)
+    except InputFormatError as exc:  # a check below the parser (the matrix, the graph model) does not know the file
+        if path is None or path in str(exc) or type(exc) is not InputFormatError:
+            raise
+        raise InputFormatError(f"{path}: {exc}") from None
 
 
 def write_graph(graph: Any, path: str | os.PathLike[str] | None = None, format: str | None = None) -> str:

@@ -35,7 +35,8 @@ Metric conventions (*pair* = unordered node pair, *marks* = the two endpoint mar
 * ``parent_aid``, ``ancestor_aid``, ``oset_aid`` — adjustment identification distances
   (Henckel, Würtzen & Weichwald 2024) via ``gadjid``: truth and estimate each a DAG or a
   CPDAG.  Each :class:`Distance` holds the count of mis-identified ordered pairs and
-  gadjid's normalised value (count / ``n(n-1)``).
+  gadjid's normalised value (count / ``n(n-1)``).  On fewer than 2 nodes (no ordered pair)
+  all four are ``None`` with a note.
 
 >>> c = compare("a -> b -> c", "a -> b <- c")
 >>> c.shd, c.shd_double, c.skeleton.f1, c.directed.tp, c.sid.count
@@ -44,6 +45,7 @@ Metric conventions (*pair* = unordered node pair, *marks* = the two endpoint mar
 
 from __future__ import annotations
 
+import os
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
@@ -227,6 +229,9 @@ def _distances(truth: Graph, estimate: Graph, notes: list[str]) -> dict[str, Dis
     if tk is None or ek is None:
         notes.append(f"SID/AID not computed: {'truth' if tk is None else 'estimate'}: {twhy or ewhy}")
         return out
+    if len(truth.nodes) < 2:  # no ordered pair to mis-identify; gadjid refuses (a Rust panic, a RuntimeError)
+        notes.append(f"SID/AID not computed: they are defined on 2 or more nodes, the graphs have {len(truth.nodes)}")
+        return out
     import gadjid
 
     order = truth.nodes
@@ -240,6 +245,11 @@ def _distances(truth: Graph, estimate: Graph, notes: list[str]) -> dict[str, Dis
     else:
         notes.append("SID not computed: it is defined for two DAGs (use parent_aid, its CPDAG generalisation)")
     return out
+
+
+def _role(role: str, source: Any) -> str:
+    """*role* (``truth`` / ``estimate``) with the file it was read from, when it was read from a path."""
+    return f"{role} {os.fspath(source)!r}" if isinstance(source, os.PathLike) else role
 
 
 def compare(
@@ -265,7 +275,7 @@ def compare(
     if ts != es:
         if nodes == "same":
             raise InputFormatError(
-                f"truth and estimate have different nodes: only in truth {sorted(ts - es)!r}, "
+                f"{_role('truth', truth)} and {_role('estimate', estimate)} have different nodes: only in truth {sorted(ts - es)!r}, "
                 f"only in estimate {sorted(es - ts)!r} (pass nodes='union' to add missing nodes as isolated)"
             )
         t = t.with_nodes([*t.nodes, *(n for n in e.nodes if n not in ts)])

@@ -135,7 +135,10 @@ class NodeEquation:
 def _num(value: Any, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InputFormatError(f"{what}={value!r} must be a number")
-    f = float(value)
+    try:
+        f = float(value)
+    except OverflowError:  # an integer beyond float range (10**400)
+        f = float("inf")
     if f != f or f in (float("inf"), float("-inf")):
         raise InputFormatError(f"{what}={value!r} must be a finite number")
     return f

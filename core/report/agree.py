@@ -61,7 +61,7 @@ def _from_result(path: str, obj: Mapping[str, Any]) -> ScoreSet:
     scores: dict[str, dict[str, float]] = {}
     edges: dict[str, dict[EdgeKey, bool]] = {}
     aliases: dict[str, str] = {}
-    for it in obj.get("items") or []:
+    for it in field_list(obj, "items"):
         if not isinstance(it, Mapping):
             continue
         key = str(it.get("canonical_id") or it.get("id"))
@@ -74,12 +74,12 @@ def _from_result(path: str, obj: Mapping[str, Any]) -> ScoreSet:
                 row[m] = float(v)
         scores[key] = row
         dag = field_map(it, "parsed_dag")
-        text = {str(n.get("id")): _norm(n.get("text")) for n in dag.get("nodes") or [] if isinstance(n, Mapping)}
+        text = {str(n.get("id")): _norm(n.get("text")) for n in field_list(dag, "nodes") if isinstance(n, Mapping)}
         metrics = field_map(it, "metrics")
         pm = field_map(metrics, "pm")
         judged = field_list(pm, "edges")
         verdicts: dict[EdgeKey, bool] = {}
-        for k, e in enumerate(dag.get("edges") or []):
+        for k, e in enumerate(field_list(dag, "edges")):
             if not isinstance(e, Mapping) or k >= len(judged) or not isinstance(judged[k], Mapping):
                 continue
             score = judged[k].get("score")
@@ -89,7 +89,7 @@ def _from_result(path: str, obj: Mapping[str, Any]) -> ScoreSet:
             verdicts.setdefault(ek, float(score) >= 0.5)
         if verdicts:
             edges[key] = verdicts
-    unscored = tuple(str(f.get("canonical_id") or f.get("id")) for f in obj.get("failures") or [] if isinstance(f, Mapping))
+    unscored = tuple(str(f.get("canonical_id") or f.get("id")) for f in field_list(obj, "failures") if isinstance(f, Mapping))
     return ScoreSet(path, label, scores, edges, unscored, aliases)
 
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from causalcheck.report.document import FigureBlock, Section, Table, Text
-from causalcheck.report.fields import field_map
+from causalcheck.report.fields import field_list, field_map
 from causalcheck.report.figures import DrawnEdge, GraphFigure
 from causalcheck.report.layout import graph_panel
 
@@ -45,7 +45,7 @@ def highlighted(diagnostics: Sequence[Mapping[str, Any]]) -> tuple[dict[tuple[st
     nodes: set[str] = set()
     for d in diagnostics:
         code = str(d.get("code", ""))
-        elements = [str(e) for e in d.get("elements") or []]
+        elements = [str(e) for e in field_list(d, "elements")]
         if code in _EDGE_CODES:
             for e in elements:
                 p = _pair(e)
@@ -83,7 +83,7 @@ def _drawing(subject: str, hypothesis: str, diagnostics: Sequence[Mapping[str, A
 def _mismatch(d: Mapping[str, Any]) -> Table | None:
     data = field_map(d, "data")
     residuals = field_map(data, "residuals")
-    conflicting = {str(c) for c in data.get("conflicting") or []}
+    conflicting = {str(c) for c in field_list(data, "conflicting")}
     if not residuals:
         return None
     rows = []
@@ -99,7 +99,7 @@ def _mismatch(d: Mapping[str, Any]) -> Table | None:
 
 
 def _one(path: str, payload: Mapping[str, Any]) -> Section:
-    reports = [r for r in payload.get("reports") or [] if isinstance(r, Mapping)]
+    reports = [r for r in field_list(payload, "reports") if isinstance(r, Mapping)]
     source = str(payload.get("source") or path)
     trajectory = payload.get("kind") == "trajectory"
     sec = Section(f"Check: {source}")
@@ -111,7 +111,7 @@ def _one(path: str, payload: Mapping[str, Any]) -> Section:
     rows: list[list[str]] = []
     marked: set[int] = set()
     for r in reports:
-        diags = [d for d in r.get("diagnostics") or [] if isinstance(d, Mapping)]
+        diags = [d for d in field_list(r, "diagnostics") if isinstance(d, Mapping)]
         shown = [d for d in diags if d.get("severity") != "info"] or diags
         for d in shown:
             if d.get("severity") == "error":
@@ -124,7 +124,7 @@ def _one(path: str, payload: Mapping[str, Any]) -> Section:
     drawn = 0
     seen: set[tuple[str, tuple[str, ...]]] = set()
     for r in reports:
-        diags = [d for d in r.get("diagnostics") or [] if isinstance(d, Mapping)]
+        diags = [d for d in field_list(r, "diagnostics") if isinstance(d, Mapping)]
         meta = field_map(r, "meta")
         hyp = meta.get("hypothesis")
         relevant = [d for d in diags if d.get("code") in GRAPH_CODES or d.get("code") == "data-mismatch"]

@@ -108,7 +108,7 @@ def _item(obj: Mapping[str, Any], ok: bool) -> ExplainItem:
     except CausalCheckError:
         return ExplainItem(key, bucket, pm, rm, final, (), bool(metrics.get("degraded")), True, obj, derived=True)
     rm_obj = field_map(metrics, "rm")
-    evals = [e for e in rm_obj.get("criterion_evaluations") or [] if isinstance(e, Mapping)]
+    evals = [e for e in field_list(rm_obj, "criterion_evaluations") if isinstance(e, Mapping)]
     scores = [int(_f(e.get("score"))) for e in evals]
     names = [str(e.get("name", "")) for e in evals]
     try:
@@ -127,8 +127,8 @@ def explain_runs(inputs: Sequence[tuple[str, Mapping[str, Any]]]) -> list[Explai
         meta = field_map(data, "meta")
         answer = str(meta.get("answer_model") or "answers")
         judge = str(meta.get("judge_model") or "judge")
-        items = [_item(o, True) for o in data.get("items") or [] if isinstance(o, Mapping)]
-        items += [_item(o, False) for o in data.get("failures") or [] if isinstance(o, Mapping)]
+        items = [_item(o, True) for o in field_list(data, "items") if isinstance(o, Mapping)]
+        items += [_item(o, False) for o in field_list(data, "failures") if isinstance(o, Mapping)]
         raw.append((answer, judge, path, meta, tuple(items)))
     answers = [a for a, *_ in raw]
     out: list[ExplainRun] = []
@@ -307,7 +307,7 @@ def _offsets(obj: Mapping[str, Any], answer: str) -> list[tuple[str, int, int]]:
             return spans
     dag = field_map(obj, "parsed_dag")
     cursor = 0
-    for n in dag.get("nodes") or []:
+    for n in field_list(dag, "nodes"):
         if not isinstance(n, Mapping):
             continue
         text = str(n.get("text") or "").strip()
@@ -367,8 +367,8 @@ def _item_view(run: ExplainRun, item: ExplainItem) -> Section:
     spans = _offsets(obj, answer)
     sec.blocks.append(marked_answer(answer, spans))
     dag = field_map(obj, "parsed_dag")
-    nodes = [n for n in dag.get("nodes") or [] if isinstance(n, Mapping) and isinstance(n.get("id"), str)]
-    raw_edges = [e for e in dag.get("edges") or [] if isinstance(e, Mapping)]
+    nodes = [n for n in field_list(dag, "nodes") if isinstance(n, Mapping) and isinstance(n.get("id"), str)]
+    raw_edges = [e for e in field_list(dag, "edges") if isinstance(e, Mapping)]
     metrics = field_map(obj, "metrics")
     pm = field_map(metrics, "pm")
     judged = field_list(pm, "edges")
@@ -401,7 +401,7 @@ def _item_view(run: ExplainRun, item: ExplainItem) -> Section:
     if rows:
         sec.blocks.append(Table(["edge", "relation", "kind", "verdict", "judge's reason"], rows, caption="Relations and judgments"))
     rm = field_map(metrics, "rm")
-    crit = [c for c in rm.get("criterion_evaluations") or [] if isinstance(c, Mapping)]
+    crit = [c for c in field_list(rm, "criterion_evaluations") if isinstance(c, Mapping)]
     if crit:
         crow = [[str(c.get("index", "")), str(c.get("name", "")), str(c.get("score", "")), str(c.get("reason") or "")] for c in crit]
         sec.blocks.append(Table(["#", "criterion", "score (1–10)", "reason"], crow, caption="Rubric criteria", numeric=frozenset({0, 2})))

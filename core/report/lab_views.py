@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from causalcheck.report.document import FigureBlock, Section, Table, Text
+from causalcheck.report.fields import field_list
 from causalcheck.report.figures import (
     BarChart,
     DrawnEdge,
@@ -159,7 +160,7 @@ def lab_episodes(inputs: Iterable[tuple[str, Mapping[str, Any]]]) -> list[LabEpi
     """Every episode of the ``(path, scores.json)`` inputs, with agent and model resolved."""
     out: list[LabEpisode] = []
     for origin, data in inputs:
-        for ep in data.get("episodes") or []:
+        for ep in field_list(data, "episodes"):
             if isinstance(ep, Mapping):
                 agent, model = agent_of(ep, origin)
                 out.append(LabEpisode(ep, agent, model, origin))
@@ -442,7 +443,7 @@ def _episode_section(ep: LabEpisode, why: str) -> Section:
         reason = f"the source could not be read ({str(exc).splitlines()[0][:160]})"
     if loaded is not None and loaded.config is not None:
         config = loaded.config
-        truth = sorted(normalize_pairs(config.get("edges") or []))
+        truth = sorted(normalize_pairs(field_list(config, "edges")))
         names = list(config.get("nodes") or {}) if isinstance(config.get("nodes"), Mapping) else []
         from causalcheck.graph import normalize_node
 
@@ -537,7 +538,7 @@ def lab_sections(
     episodes = lab_episodes(inputs)
     groups = _groups(episodes)
     sec = Section("Lab")
-    n_fail = sum(len(d.get("failures") or []) for _, d in inputs)
+    n_fail = sum(len(field_list(d, "failures")) for _, d in inputs)
     sec.blocks.append(Text(f"{len(episodes)} scored episodes of {len(groups)} agent(s) from {len(inputs)} scores file(s)"
                            + (f"; {n_fail} episode(s) could not be scored." if n_fail else ".")))
     overview = Section("Agents and suites", [_summary_table(episodes, resamples, seed)])
@@ -557,6 +558,6 @@ def lab_sections(
     sec.children.append(drawn)
     if n_fail:
         rows = [[origin, str(f.get("source", "")), str(f.get("reason", "")).splitlines()[0] if f.get("reason") else ""]
-                for origin, d in inputs for f in d.get("failures") or [] if isinstance(f, Mapping)]
+                for origin, d in inputs for f in field_list(d, "failures") if isinstance(f, Mapping)]
         sec.children.append(Section("Not scored", [Table(["scores file", "episode", "reason"], rows)]))
     return sec

@@ -37,8 +37,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from causalcheck.cmdline import positive_int
-from causalcheck.errors import InputFormatError
+from causalcheck.cmdline import positive_int, require_finite_nonnegative
+from causalcheck.errors import CausalCheckError, InputFormatError
 
 __all__ = ["FILES", "register", "run_command", "write_case_files"]
 
@@ -58,13 +58,27 @@ _SUFFIX = {"text": "txt", "dagitty": "dagitty", "dot": "dot", "gml": "gml", "cau
 
 
 def write_case_files(kind: str, data: Any, folder: Path, graph_format: str = "text") -> dict[str, Path]:
-    """Write one case's files into *folder*; returns placeholder name -> path (``input`` and ``dir`` included)."""
-    from causalcheck.files import atomic_write_json, atomic_write_text
+    """Write one case's files into *folder*; returns placeholder name -> path (``input`` and ``dir`` included).
 
+    An input that does not have the shape of *kind* (a damaged snapshot) raises
+    :class:`~causalcheck.errors.InputFormatError` showing it."""
     if graph_format not in _SUFFIX:
         raise InputFormatError(f"format={graph_format!r} must be one of {sorted(_SUFFIX)!r}")
     folder.mkdir(parents=True, exist_ok=True)
     paths: dict[str, Path] = {"input": folder / "input.json", "dir": folder}
+    try:
+        _write_case_files(kind, data, paths, folder, graph_format)
+    except CausalCheckError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:  # a damaged input of a stored snapshot
+        shown = f"a missing key {exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
+        raise InputFormatError(f"input={data!r:.200} is not a {kind!r} case ({shown}); the files are {sorted(FILES[kind])!r}") from None
+    return paths
+
+
+def _write_case_files(kind: str, data: Any, paths: dict[str, Path], folder: Path, graph_format: str) -> None:
+    from causalcheck.files import atomic_write_json, atomic_write_text
+
     atomic_write_json(paths["input"], data)
     names = {k: v.format(ext=_SUFFIX[graph_format]) for k, v in FILES[kind].items()}
     if kind in ("graph-pairs", "causalab-pairs", "pdag-pairs"):
@@ -87,7 +101,6 @@ def write_case_files(kind: str, data: Any, folder: Path, graph_format: str = "te
         for key, fname in names.items():
             paths[key] = folder / fname
             atomic_write_json(paths[key], data[key])
-    return paths
 
 
 def run_command(command: str, paths: Mapping[str, Path], timeout: float) -> Any:
@@ -114,6 +127,13 @@ def run_command(command: str, paths: Mapping[str, Path], timeout: float) -> Any:
         return out
 
 
+def _case_folder(root: Path, case_id: Any) -> Path:
+    """The folder of one case under *root*: its id, which must be a plain name (a stored id cannot write elsewhere)."""
+    if not isinstance(case_id, str) or case_id in ("", ".", "..") or any(c in case_id for c in "/\\\0"):
+        raise InputFormatError(f"id={case_id!r} must be a non-empty name without '/', '\\' or NUL (it names the case's folder)")
+    return root / case_id
+
+
 def _cmd_corpus(args: argparse.Namespace) -> int:
     from causalcheck.files import atomic_write_json
     from causalcheck.testing.snapshots import corpus
@@ -130,6 +150,7 @@ def _cmd_corpus(args: argparse.Namespace) -> int:
 def _cmd_check(args: argparse.Namespace) -> int:
     from causalcheck.testing.snapshots import Case, Change, corpus, read_snapshot, write_snapshot
 
+    timeout = require_finite_nonnegative("--timeout", args.timeout)  # argparse's float takes nan and inf
     path = Path(args.snapshot)
     if path.exists():
         data = read_snapshot(path)
@@ -148,8 +169,11 @@ def _cmd_check(args: argparse.Namespace) -> int:
     rows, changes = [], []
     with tempfile.TemporaryDirectory(prefix="causalcheck-snapshot-") as tmp:
         for case in cases:
-            paths = write_case_files(kind, case.input, Path(tmp) / case.id, fmt)
-            out = run_command(args.command, paths, args.timeout)
+            try:
+                paths = write_case_files(kind, case.input, _case_folder(Path(tmp), case.id), fmt)
+            except InputFormatError as exc:
+                raise InputFormatError(f"{path}: case {case.id!r}: {exc}") from None
+            out = run_command(args.command, paths, timeout)
             rows.append({"id": case.id, "input": case.input, "output": out})
             if path.exists() and (case.id not in old or old[case.id] != out):
                 changes.append(Change(case.id, case.input, old.get(case.id), out))

@@ -401,13 +401,14 @@ def _output(fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
 
 def read_snapshot(path: str | Path) -> dict[str, Any]:
     """A snapshot file's content, checked: format, corpus spec and cases with ``id`` / ``input`` / ``output``."""
+    from causalcheck import safejson
     from causalcheck.files import read_input_text
 
     p = Path(path)
     try:
-        data = json.loads(read_input_text(p))
-    except json.JSONDecodeError as exc:
-        raise InputFormatError(f"{p}: snapshot is not JSON ({exc.msg} at line {exc.lineno})") from None
+        data = safejson.loads(read_input_text(p), source=str(p))  # deep nesting, NaN, lone surrogates: refused
+    except safejson.JSONSyntaxError as exc:
+        raise InputFormatError(f"{p}: snapshot is not JSON ({exc.msg} at line {exc.line})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InputFormatError(f"{p}: format={data.get('format') if isinstance(data, dict) else None!r} must be {FORMAT!r}")
     spec, cases = data.get("corpus"), data.get("cases")
