@@ -76,7 +76,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f" ({exc.filename!s})" if getattr(exc, "filename", None) else ""
         print(f"causalcheck: error: cannot read or write a file{where}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_INPUT
-    except Exception as exc:  # a bug, not bad input
+    except (SystemExit, GeneratorExit):
+        raise
+    except BaseException as exc:  # a bug, not bad input; BaseException: native code's panics (pyo3's PanicException)
         if getattr(args, "debug", False):
             raise
         print(

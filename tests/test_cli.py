@@ -73,3 +73,19 @@ def test_non_utf8_suite_exits_2(tmp_path, capsys) -> None:  # type: ignore[no-un
     code = main(["lab", "run", "--suite", str(bad), "--agent", "random", "--out", str(tmp_path / "o"), "--quiet"])
     err = capsys.readouterr().err
     assert code == 2 and "UTF-8" in err
+
+
+@pytest.mark.parametrize("raised", [RuntimeError("boom"), BaseException("a native panic")])
+def test_a_bug_is_exit_70_with_a_message_even_when_it_is_not_an_exception(
+    raised: BaseException, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bug in a handler — also a BaseException such as pyo3's PanicException from native code — exits 70 with one line, no traceback."""
+    import causalcheck.cli as cli
+
+    def broken(handler: object, args: object) -> int:
+        raise raised
+
+    monkeypatch.setattr(cli, "run_handler", broken)
+    code = main(["lab", "suites"])
+    err = capsys.readouterr().err
+    assert code == 70 and "internal error" in err and str(raised) in err and "Traceback" not in err
