@@ -208,3 +208,12 @@ def test_cli_refuses_another_kind_for_an_existing_snapshot(tmp_path: Path) -> No
     snap = tmp_path / "s.json"
     assert main(["snapshot", "check", str(snap), "--kind", "answers", "--size", "1", "--command", "echo 1"]) == 0
     assert main(["snapshot", "check", str(snap), "--kind", "graph-pairs", "--command", "echo 1"]) == 2
+
+
+def test_cli_keeps_an_output_that_is_not_strict_json_as_text(tmp_path: Path) -> None:
+    """A command printing NaN or Infinity is recorded as that text, so the snapshot reads back and the next check is unchanged."""
+    snap = tmp_path / "s.json"
+    cmd = f"{sys.executable} -c 'print(\"[NaN, Infinity]\")'"
+    assert main(["snapshot", "check", str(snap), "--kind", "answers", "--size", "2", "--command", cmd]) == 0
+    assert [row["output"] for row in read_snapshot(snap)["cases"]] == ["[NaN, Infinity]"] * 2
+    assert main(["snapshot", "check", str(snap), "--command", cmd]) == 0

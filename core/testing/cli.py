@@ -13,7 +13,8 @@ Two subcommands:
     ``{question}``, ``{coefficients}``, ``{config}``, ``{graph}``, ``{scores}``,
     ``{trajectory}``, ``{input}``, ``{dir}``) become the paths of that case's files; the
     command is split like a shell line (``shlex``) but run without a shell — and records
-    its output: the standard output, read as JSON when it is JSON, else as stripped text;
+    its output: the standard output, read as JSON when it is strict JSON (no ``NaN`` or
+    ``Infinity``: :mod:`causalcheck.safejson`), else as stripped text;
     a non-zero exit status is recorded as ``{"exit": code, "stderr": last line}``.  When
     SNAPSHOT does not exist the corpus comes from ``--kind/--size/--seed`` and the outputs
     are recorded; when it exists, the inputs stored in it are used and every changed output
@@ -121,9 +122,11 @@ def run_command(command: str, paths: Mapping[str, Path], timeout: float) -> Any:
         lines = done.stderr.strip().splitlines()
         return {"exit": done.returncode, "stderr": lines[-1] if lines else ""}
     out = done.stdout.strip()
-    try:
-        return json.loads(out)
-    except ValueError:
+    from causalcheck import safejson
+
+    try:  # strict JSON only: an output with NaN, Infinity or deep nesting is kept as its text
+        return safejson.loads(out, source="command output")
+    except InputFormatError:  # not JSON, or JSON beyond safejson's limits
         return out
 
 
