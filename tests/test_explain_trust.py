@@ -96,13 +96,14 @@ def test_nothing_scored_exits_2_and_unmatched_answer_ids_are_named(tmp_path: Pat
 
 
 def test_a_failed_item_exits_1_and_is_listed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A benchmark item without an answer fails: exit 1, listed on stderr and under failures."""
+    """A benchmark item without an answer fails: exit 1, listed on stderr (with the answers file) and under failures."""
     key, good = _good_answer()
     answers = tmp_path / "a.jsonl"
     _write_answers(answers, [{"id": key, "answer": good}])
     assert _score(answers, tmp_path / "o", "--limit", "2") == 1
     missing = load_benchmark("demo").items[1].key
-    assert f"item {missing!r} failed: missing answer" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"item {missing!r} failed: missing answer" in err and str(answers) in err  # the answers file is named
     result = json.loads((tmp_path / "o" / f"{STEM}.json").read_text())
     assert [f["canonical_id"] for f in result["failures"]] == [missing]
 

@@ -431,7 +431,7 @@ def score_answers(
                     judge_edges=judge_edges,
                     max_chars=max_chars,
                     strip_injections=strip_injections,
-                    answer_error=(ans.error if ans else "no answer for this item"),
+                    answer_error=(ans.error if ans else f"no answer for this item in {aset.source or aset.model!r}"),
                 )
                 row = row_of(result, hashes[item.key])
                 append_line(jsonl, json.dumps(row.to_json(), ensure_ascii=False, allow_nan=False))
