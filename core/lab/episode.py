@@ -505,6 +505,16 @@ class Episode:
         return self.task, obs
 
     # ------------------------------------------------------------------ views
+    @property
+    def hidden_value(self) -> float:
+        """The hidden disturbance ``h`` now acting on the manipulator (0.0 without one).
+
+        It starts at the suite's ``initial_value`` and is drawn again after every accepted
+        intervention; the agent never sees it (a differential against another environment
+        feeds it the same draws).
+        """
+        return self._st.h
+
     def budgets(self) -> dict[str, Any]:
         return {
             "prior_records": self.config.prior_records,
