@@ -21,10 +21,13 @@ our interventions the original's crystal ``rng.choice`` returns the value our ep
 (:attr:`Episode.hidden_value`).
 
 Compared exactly (``==``) after every step: every observed value, whether the intervention
-was accepted, the remaining budget; per submission: whether the reactor activated.  Also
-counted (reported, not part of the verdict): the original's "Crystal Analysis" lines
-against our observation text, and whether the original's next ``tick`` (which truncates a
-non-matching reactor frequency to an int and re-checks) would deactivate the reactor.
+was accepted, the remaining budget, and the original's "Crystal Analysis" lines (values as
+printed, their order, the ``Uses:`` line) against our observation text; per submission:
+whether the reactor's check activated it.  Reported, not part of the verdict: whether the
+original's next world ``tick`` — which truncates a reactor setting to ``int`` unless its
+integer part is the target's, re-checks, and only then lets the task scorer look — would
+deactivate the reactor again (causalab-spec §2.6: the effective window is [F−4, F+5) for an
+integer F; our reactor checks ``|f − F| < 5`` once, with or without ``anchor_submissions``).
 
 Not compared (deliberate differences, see the README): NaN / Infinity / ``true`` as values
 (the original spends budget on them, we refuse them), and the random draws themselves
@@ -343,7 +346,7 @@ def run_case(orig: Original, case: Case) -> Case:
         if obs.interventions_left != lab.remaining:
             diff.append(f"{where}: remaining ours={obs.interventions_left} original={lab.remaining}")
         if theirs_ok and lab.status_lines() != _crystal_lines(obs.text):
-            case.notes.append(f"{where}: text ours={_crystal_lines(obs.text)!r} original={lab.status_lines()!r}")
+            diff.append(f"{where}: text ours={_crystal_lines(obs.text)!r} original={lab.status_lines()!r}")
     ep.step(LabAction("open_reactor"))
     lab.open_reactor()
     for k, off in enumerate(case.offsets, 1):
@@ -389,7 +392,7 @@ def summary(cases: Sequence[Case], show: int = 10) -> str:
     ]
     for c in differing[:show]:
         lines.append(f"  {c.name}: " + "; ".join(c.differences[:3]))
-    lines.append(f"reported only (text lines / a later tick): {len(noted)} cases")
+    lines.append(f"reported only (the original's next tick deactivates the reactor): {len(noted)} cases")
     for c in noted[:show]:
         lines.append(f"  {c.name}: " + "; ".join(c.notes[:2]))
     return "\n".join(lines)
