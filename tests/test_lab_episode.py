@@ -290,3 +290,38 @@ def test_wait_is_a_known_action_not_an_unknown_one():
     assert LabAction.from_record({"action": "WAIT"}) == LabAction("wait")
     assert LabAction.from_record({"action": "wait"}) == LabAction("wait")
     assert "unknown action" in (LabAction.from_record({"action": "DANCE"}).text or "")
+
+
+FORK_HIDDEN = {
+    "graph_id": "fork_hidden",
+    "nodes": {
+        "resonanceFreq": {"is_controllable": False, "computation": "base_freq + coeff_a_freq * a + coeff_b_freq * b"},
+        "a": {"is_controllable": True},
+        "b": {"is_controllable": True},
+    },
+    "edges": [{"from": "a", "to": "resonanceFreq"}, {"from": "b", "to": "resonanceFreq"}],
+    "params": {"base_freq": 10, "coeff_a_freq": 2, "coeff_b_freq": 3},
+    "budget": 2,
+    "quadratic_metadata": {"property_manipulator": {"a": 4, "b": 7}, "reactor": {"a": 1, "b": 1}},
+}
+
+
+@pytest.mark.parametrize(
+    ("draw", "lines"),
+    [
+        (0.0, ["  a: 5.0", "  b: 7", "  resonanceFreq: 41.0"]),  # w·h == 0: the crystal as computed
+        (3.0, ["  b: 10.0", "  a: 5.0", "  resonanceFreq: 50.0"]),  # float(w)·float(h) added, children-first order
+    ],
+)
+def test_hidden_draw_prints_types_and_order_like_the_original(draw: float, lines: list[str]) -> None:
+    """A zero hidden draw keeps ints and the evaluation order; a non-zero one turns affected nodes float, listed children-first.
+
+    Found by tests/benchmarks/diff_original.py (the original's "Crystal Analysis" lines).
+    """
+    hidden = {"value_space": [draw], "edge_weight": 1, "affected_nodes": ["b"], "initial_value": 0}
+    ep = Episode(parse_suite_record({**FORK_HIDDEN, "hidden_variable": hidden}))
+    ep.reset(0)
+    text = ep.step(LabAction.intervene("a", 5)).text.splitlines()
+    start = text.index("Crystal Analysis:") + 1
+    assert text[start : start + 3] == lines
+    assert ep.hidden_value == draw

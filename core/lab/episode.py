@@ -345,7 +345,7 @@ class _State:
     fixed: dict[int, float] = field(default_factory=dict)
     h: float = 0.0
     base_int: list[bool] = field(default_factory=list)
-    h_int: bool = True
+    h_active: bool = False
     types: dict[str, bool] | None = None
 
 
@@ -379,6 +379,8 @@ class Episode:
         self._int_order = tuple(i for i in self.scm.order if self._eq_int[i])
         #: each node and its descendants, by name (what an intervention can turn into floats)
         self._downstream = tuple((n, *sorted(self.scm.graph.descendants(n))) for n in self.scm.nodes)
+        #: the order the original lists the crystal in while the hidden disturbance acts
+        self._hidden_order = _children_first_order(self.scm.nodes, self.scm.graph.edges)
         self._affected: frozenset[int] = frozenset()
 
     # ------------------------------------------------------------------ set-up
@@ -409,11 +411,16 @@ class Episode:
         return out
 
     def _int_flags(
-        self, base_int: Sequence[bool], fixed: Mapping[int, float] = {}, h_int: bool | None = None
+        self, base_int: Sequence[bool], fixed: Mapping[int, float] = {}, h_active: bool = False
     ) -> list[bool]:
-        """Which node values the original holds as ints (see :func:`_int_equations`)."""
+        """Which node values the original holds as ints (see :func:`_int_equations`).
+
+        *h_active*: the hidden disturbance acts now; the original adds ``float(w)·float(h)``
+        to the affected nodes, so they (and what they feed) turn float — unless the product is
+        0, when it leaves the crystal exactly as computed.
+        """
         flags = [False] * len(self._eq_int)
-        affected = self._affected if h_int is False else ()
+        affected = self._affected if h_active else ()
         for i in self._int_order:  # evaluation order, nodes whose equation can stay int
             if (self._needs_base[i] and not base_int[i]) or i in fixed or i in affected:
                 continue
@@ -424,9 +431,9 @@ class Episode:
                 flags[i] = True
         return flags
 
-    def _hidden_is_int(self, raw_h: Any) -> bool:
-        """Whether ``edge_weight · h`` is an int in the original (JSON ints for both)."""
-        return _is_int(self._raw_hidden.get("edge_weight", 0.5)) and _is_int(raw_h)
+    def _hidden_acts(self, h: float) -> bool:
+        """Whether the hidden draw *h* changes the manipulator (the original skips ``w·h == 0``)."""
+        return self._hidden is not None and bool(self._affected) and self._hidden.edge_weight * h != 0.0
 
     def _prior_records(self, seed: int) -> list[dict[str, Any]]:
         import numpy as np
@@ -477,10 +484,7 @@ class Episode:
         h0 = hid.initial_value if hid else 0.0
         shown = scm.evaluate_list(mb, h=h0, affected=self._affected, weight=hid.edge_weight if hid else 1.0)
         meta = self.graph.quadratic_metadata if isinstance(self.graph.quadratic_metadata, Mapping) else {}
-        raw_hidden = self.graph.config.get("hidden_variable") if hid else None
-        self._raw_hidden = raw_hidden if isinstance(raw_hidden, Mapping) else {}
-        h_int = self._hidden_is_int(self._raw_hidden.get("initial_value", 0.0))
-        self._st = _State(mb, clean, shown, {}, h0, self._base_types(meta.get("property_manipulator")), h_int)
+        self._st = _State(mb, clean, shown, {}, h0, self._base_types(meta.get("property_manipulator")), self._hidden_acts(h0))
         rb = self._crystal_bases(seed, 1)
         rvals = scm.evaluate_list(rb)
         self.reactor_values = rvals
@@ -505,6 +509,16 @@ class Episode:
         return self.task, obs
 
     # ------------------------------------------------------------------ views
+    @property
+    def hidden_value(self) -> float:
+        """The hidden disturbance ``h`` now acting on the manipulator (0.0 without one).
+
+        It starts at the suite's ``initial_value`` and is drawn again after every accepted
+        intervention; the agent never sees it (a differential against another environment
+        feeds it the same draws).
+        """
+        return self._st.h
+
     def budgets(self) -> dict[str, Any]:
         return {
             "prior_records": self.config.prior_records,
@@ -566,9 +580,10 @@ class Episode:
             candidates=cands,
         )
         if st.types is None:  # recomputed only after an intervention changed a base or h
-            flags = self._int_flags(st.base_int, st.fixed, st.h_int if self._hidden is not None else None)
+            flags = self._int_flags(st.base_int, st.fixed, st.h_active)
             st.types = dict(zip(scm.nodes, flags, strict=True))
-        return replace(obs, text=_observation_text(obs, self.scm, st.types, self._reactor_types))
+        order = self._hidden_order if st.h_active else None
+        return replace(obs, text=_observation_text(obs, self.scm, st.types, self._reactor_types, order))
 
     # ------------------------------------------------------------------ stepping
     def step(self, action: LabAction) -> Observation:
@@ -656,8 +671,7 @@ class Episode:
         if hid is not None:
             k = int(self._hrng.integers(0, len(hid.value_space)))
             st.h = float(hid.value_space[k])
-            raw_space = self._raw_hidden.get("value_space")
-            st.h_int = self._hidden_is_int(raw_space[k] if isinstance(raw_space, list) and k < len(raw_space) else st.h)
+            st.h_active = self._hidden_acts(st.h)
             st.shown = scm.evaluate_list(
                 st.bases, h=st.h, affected=self._affected, weight=hid.edge_weight, fixed=st.fixed or None
             )
@@ -842,13 +856,53 @@ def _task_text(info: TaskInfo, records: Sequence[Mapping[str, int | float]]) -> 
     return "\n".join(lines)
 
 
-def _observation_text(obs: Observation, scm: Any, types: Mapping[str, bool], reactor_types: Mapping[str, bool]) -> str:
+def _children_first_order(nodes: Sequence[str], edges: Sequence[Any]) -> tuple[str, ...]:
+    """The original's order while the hidden disturbance acts: a reversed depth-first post-order over children.
+
+    Its manipulator recomputes the crystal in that order (nodes in config order, children in
+    edge order) and lists it so; without a disturbance it lists the evaluation order.
+
+    >>> from causalcheck.graph import Edge
+    >>> _children_first_order(["f", "a", "b"], [Edge("a", "f"), Edge("b", "a")])
+    ('b', 'a', 'f')
+    """
+    children: dict[str, list[str]] = {n: [] for n in nodes}
+    for e in edges:
+        children[e.source].append(e.target)
+    done: set[str] = set()
+    post: list[str] = []
+    for start in nodes:
+        if start in done:
+            continue
+        done.add(start)
+        stack = [(start, iter(children[start]))]
+        while stack:
+            node, kids = stack[-1]
+            for kid in kids:
+                if kid not in done:
+                    done.add(kid)
+                    stack.append((kid, iter(children[kid])))
+                    break
+            else:
+                stack.pop()
+                post.append(node)
+    return tuple(reversed(post))
+
+
+def _observation_text(
+    obs: Observation,
+    scm: Any,
+    types: Mapping[str, bool],
+    reactor_types: Mapping[str, bool],
+    order: Sequence[str] | None = None,
+) -> str:
     """The observation as text, with the original's blocks, line formats and number types.
 
     The manipulator block is the original's "Crystal Analysis" (display names in evaluation
     order, a rule, ``Uses: u/N (Remaining: r)``); the reactor block is its "Crystal properties
     (directly shown)" (keys in :data:`REACTOR_KEY_ORDER`, then any other) and
-    ``Usage: u/N submissions.``.  *types* say which values the original holds as ints.
+    ``Usage: u/N submissions.``.  *types* say which values the original holds as ints;
+    *order* (default: the state's, the evaluation order) is the order of the crystal lines.
     """
     disp = dict(zip(scm.nodes, scm.display_names, strict=False))
     lines = [f"Step {obs.step} — phase: {obs.phase}"]
@@ -862,7 +916,7 @@ def _observation_text(obs: Observation, scm: Any, types: Mapping[str, bool], rea
     # _show inlined: this runs for every node of every step
     lines += [
         f"  {disp.get(n, n)}: {int(v) if types.get(n) and float(v).is_integer() else float(v)!r}"
-        for n, v in obs.state.items()
+        for n, v in (obs.state.items() if order is None else ((n, obs.state[n]) for n in order))
     ]
     lines.append("  " + "\u2500" * 19)
     lines.append(
