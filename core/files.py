@@ -15,7 +15,7 @@ An evaluation tool is only worth its results, so every result file goes through 
   exits — a stale lock file never blocks a later run.
 * :func:`read_input_bytes` / :func:`read_input_text` read a file given by a user: only
   regular files (a FIFO or ``/dev/zero`` would block or never end), at most a stated size,
-  UTF-8 (a BOM is dropped), with an :class:`~causalcheck.errors.InputFormatError` naming the
+  UTF-8 (a BOM is dropped; :func:`decode_input_text` is that check on bytes already read), with an :class:`~causalcheck.errors.InputFormatError` naming the
   path and the reason for anything else.
 * :class:`Provenance` is the record every run and result file carries: the causalcheck
   version, the command and its options, a timestamp, and the SHA-256 of every input read.
@@ -57,6 +57,7 @@ __all__ = [
     "atomic_write_bytes",
     "atomic_write_json",
     "atomic_write_text",
+    "decode_input_text",
     "read_input_bytes",
     "read_input_text",
     "sha256_bytes",
@@ -260,14 +261,29 @@ def read_input_bytes(path: str | Path, *, max_bytes: int = DEFAULT_MAX_INPUT_BYT
 
 def read_input_text(path: str | Path, *, max_bytes: int = DEFAULT_MAX_INPUT_BYTES, what: str = "input") -> str:
     """:func:`read_input_bytes` decoded as UTF-8 (a BOM is dropped); binary or non-UTF-8 files are refused."""
-    data = read_input_bytes(path, max_bytes=max_bytes, what=what)
+    return decode_input_text(read_input_bytes(path, max_bytes=max_bytes, what=what), path, what=what)
+
+
+def decode_input_text(data: bytes, path: str | Path, *, what: str = "input", expected: str = "text") -> str:
+    """UTF-8 text of the bytes of the user's file *path* (a BOM is dropped).
+
+    Binary (NUL bytes in the first 8 KiB) or non-UTF-8 bytes are refused with an
+    :class:`~causalcheck.errors.InputFormatError` naming *what*, *path* and what was *expected*:
+
+    >>> decode_input_text(b"\\xef\\xbb\\xbfhi", "a.txt")
+    'hi'
+    >>> decode_input_text(b"\\xff", "a.txt", expected="JSON or text")
+    Traceback (most recent call last):
+    causalcheck.errors.InputFormatError: input path='a.txt' is not UTF-8 text (byte 0xff at offset 0); expected JSON or text
+    """
     if b"\x00" in data[:8192]:
-        raise InputFormatError(f"{what} path={str(path)!r} looks binary (it contains NUL bytes); expected text")
+        raise InputFormatError(f"{what} path={str(path)!r} looks binary (it contains NUL bytes); expected {expected}")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputFormatError(
-            f"{what} path={str(path)!r} is not UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start})"
+            f"{what} path={str(path)!r} is not UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start}); "
+            f"expected {expected}"
         ) from None
 
 

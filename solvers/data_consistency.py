@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from causalcheck.diagnostics import Diagnostic
+from causalcheck.diagnostics import Diagnostic, Severity
 from causalcheck.equation import Equation, format_number
 from causalcheck.errors import CausalCheckError
 from causalcheck.records import DataPoint, Hypothesis
@@ -292,6 +292,16 @@ def _fmt(x: float) -> str:
     return text
 
 
+def _about_points(code: str, lead: str, severity: Severity, points: Sequence[tuple[str, str]], shown: str) -> Diagnostic:
+    """A finding about recorded points: *lead*, the first five ``(id, why)`` as *shown*, every id as an element."""
+    return Diagnostic(
+        code,
+        lead + "; ".join(shown.format(pid, why) for pid, why in points[:5]),
+        severity,
+        elements=tuple(pid for pid, _ in points),
+    )
+
+
 def data_consistency(
     h: Hypothesis, points: Sequence[DataPoint], tolerance: float = 0.01
 ) -> tuple[Diagnostic, ...]:
@@ -312,15 +322,7 @@ def data_consistency(
     usable, skipped = _usable(eq, points)
     out: list[Diagnostic] = []
     if skipped:
-        out.append(
-            Diagnostic(
-                "data-skipped",
-                f"{len(skipped)} data point(s) not checked: "
-                + "; ".join(f"{pid} ({why})" for pid, why in skipped[:5]),
-                "info",
-                elements=tuple(pid for pid, _ in skipped),
-            )
-        )
+        out.append(_about_points("data-skipped", f"{len(skipped)} data point(s) not checked: ", "info", skipped, "{} ({})"))
     if not usable:
         return tuple(out)
     fixed = {k: v for k, v in h.coefficients.items() if v is not None}
@@ -336,12 +338,12 @@ def data_consistency(
                 failing.append((point.id, str(exc)))
         bad_ids = {pid for pid, _ in failing}
         out.append(
-            Diagnostic(
+            _about_points(
                 "data-not-checked",
-                f"the equation cannot be evaluated on {len(failing) or len(usable)} recorded point(s): "
-                + "; ".join(f"{pid}: {why}" for pid, why in failing[:5]),
+                f"the equation cannot be evaluated on {len(failing) or len(usable)} recorded point(s): ",
                 "warning",
-                elements=tuple(pid for pid, _ in failing),
+                failing,
+                "{}: {}",
             )
         )
         usable = [pt for pt in usable if pt.id not in bad_ids]

@@ -39,6 +39,7 @@ from typing import Any
 
 from causalcheck.errors import InputFormatError
 from causalcheck.graph import CausalGraph
+from causalcheck.graphs.model import connected_components
 
 from ._meek import (
     chordless_cycle,
@@ -88,12 +89,7 @@ class PDAG:
 
     def chain_components(self) -> tuple[tuple[str, ...], ...]:
         """Connected components of the undirected part, each in node order (singletons included)."""
-        index = {v: i for i, v in enumerate(self.nodes)}
-        comp_of = _components(len(self.nodes), [(index[a], index[b]) for a, b in map(tuple, self.undirected)])
-        groups: dict[int, list[str]] = {}
-        for i, v in enumerate(self.nodes):
-            groups.setdefault(comp_of[i], []).append(v)
-        return tuple(tuple(g) for g in groups.values())
+        return tuple(tuple(g) for g in connected_components(self.nodes, ((a, b) for a, b in self.undirected)))
 
     def to_json(self) -> dict[str, Any]:
         """``{"nodes", "directed": [[a, b], ...], "undirected": [[a, b], ...]}`` in sorted order."""
@@ -196,23 +192,6 @@ def cpdag(graph: CausalGraph) -> PDAG:
     return interventional_essential_graph(graph, ())
 
 
-def _components(n: int, edges: list[tuple[int, int]]) -> list[int]:
-    """Component label of every node (union-find over *edges*; labels are root indices)."""
-    parent = list(range(n))
-
-    def find(v: int) -> int:
-        while parent[v] != v:
-            parent[v] = parent[parent[v]]
-            v = parent[v]
-        return v
-
-    for a, b in edges:
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
-    return [find(v) for v in range(n)]
-
-
 def _count(n: int, undirected: Iterable[tuple[int, int]]) -> int:
     """Product over chain components of clique-picking's exact count."""
     und = list(undirected)
@@ -220,13 +199,11 @@ def _count(n: int, undirected: Iterable[tuple[int, int]]) -> int:
         return 1
     import cliquepicking
 
-    comp = _components(n, und)
+    comp: dict[int, int] = {}
     local_index: dict[int, int] = {}
-    sizes: dict[int, int] = {}
-    for v in range(n):
-        c = comp[v]
-        local_index[v] = sizes.get(c, 0)
-        sizes[c] = local_index[v] + 1
+    for c, members in enumerate(connected_components(range(n), und)):
+        for i, v in enumerate(members):
+            comp[v], local_index[v] = c, i
     local: dict[int, list[tuple[int, int]]] = {}
     for a, b in und:
         i, j = local_index[a], local_index[b]

@@ -9,7 +9,7 @@ from causalcheck.episodes.model import InputFile
 from causalcheck.errors import InputFormatError
 from causalcheck.jsontext import iter_json_values
 
-__all__ = ["decode_text", "find_record_file", "read_input", "read_json_values", "read_json_values_input", "read_text"]
+__all__ = ["find_record_file", "read_input", "read_json_values", "read_json_values_input", "read_text"]
 
 
 def read_text(path: str | Path) -> str:
@@ -29,26 +29,13 @@ def read_text(path: str | Path) -> str:
 
 def read_input(path: str | Path) -> tuple[str, InputFile]:
     """:func:`read_text` of *path* and its manifest entry (path, SHA-256 and size of the bytes read)."""
-    from causalcheck.files import read_input_bytes, sha256_bytes
+    from causalcheck.files import decode_input_text, read_input_bytes, sha256_bytes
 
     p = Path(path)
     if p.is_dir():
         raise InputFormatError(f"path={str(p)!r} is a directory, expected a file")
     data = read_input_bytes(p, what="input")
-    return decode_text(data, p), InputFile(str(p), sha256_bytes(data), len(data))
-
-
-def decode_text(data: bytes, path: str | Path) -> str:
-    """UTF-8 text of a file's bytes (a BOM is dropped); binary or non-UTF-8 bytes are refused naming *path*."""
-    if b"\x00" in data[:8192]:
-        raise InputFormatError(f"input path={str(path)!r} looks binary (it contains NUL bytes); expected JSON or text")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputFormatError(
-            f"input path={str(path)!r} is not UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start}); "
-            "expected JSON or text"
-        ) from None
+    return decode_input_text(data, p, expected="JSON or text"), InputFile(str(p), sha256_bytes(data), len(data))
 
 
 def read_json_values(path: str | Path) -> list[Any]:

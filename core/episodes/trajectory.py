@@ -92,9 +92,7 @@ def trajectory_from_text(text: str, *, source: str = "<string>", fast: bool = Tr
 
 def _read_plain(text: str, source: str) -> Trajectory:
     """The reference reader: every JSON value of the text, each a typed line."""
-    header: dict[str, Any] | None = None
-    steps: list[dict[str, Any]] = []
-    summary: dict[str, Any] | None = None
+    lines = _Lines()
     line, counted = 1, 0
     for start, obj in iter_json_spans(text, source=source):
         line += text.count("\n", counted, start)  # counted incrementally: linear in the file
@@ -102,22 +100,38 @@ def _read_plain(text: str, source: str) -> Trajectory:
         where = f"{source}:{line}"
         if not isinstance(obj, dict):
             raise InputFormatError(f"{where}: value={json.dumps(obj)[:80]!r} must be a JSON object")
+        problem = lines.add(obj)
+        if problem is not None:
+            raise InputFormatError(f"{where}: {problem}")
+    if lines.header is None:
+        raise InputFormatError(f"{source}: no header line (is this a causalcheck trajectory?)")
+    if lines.summary is None:
+        raise InputFormatError(f"{source}: no summary line (the episode did not finish)")
+    return Trajectory(lines.header, tuple(lines.steps), lines.summary)
+
+
+@dataclass
+class _Lines:
+    """The typed lines of a trajectory file, filed one JSON object at a time (by both readers)."""
+
+    header: dict[str, Any] | None = None
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    summary: dict[str, Any] | None = None
+
+    def add(self, obj: dict[str, Any]) -> str | None:
+        """File *obj* by its ``type`` key (removed from it); what is wrong with the line, or ``None``."""
         kind = obj.pop("type", None)
         if kind == "header":
-            if header is not None:
-                raise InputFormatError(f"{where}: second header line")
-            header = obj
+            if self.header is not None:
+                return "second header line"
+            self.header = obj
         elif kind == "step":
-            steps.append(obj)
+            self.steps.append(obj)
         elif kind == "summary":
-            summary = obj
+            self.summary = obj
         else:
-            raise InputFormatError(f"{where}: type={kind!r} must be one of 'header', 'step', 'summary'")
-    if header is None:
-        raise InputFormatError(f"{source}: no header line (is this a causalcheck trajectory?)")
-    if summary is None:
-        raise InputFormatError(f"{source}: no summary line (the episode did not finish)")
-    return Trajectory(header, tuple(steps), summary)
+            return f"type={kind!r} must be one of 'header', 'step', 'summary'"
+        return None
 
 
 _PAST_DATA_KEY = '"past_data":'
@@ -183,9 +197,7 @@ def _read_fast(text: str) -> Trajectory | None:
     or raises its usual error.
     """
     decoder = json.JSONDecoder()
-    header: dict[str, Any] | None = None
-    steps: list[dict[str, Any]] = []
-    summary: dict[str, Any] | None = None
+    lines = _Lines()
     prev: tuple[str, list[Any]] | None = None
     checked: set[int] = set()
     if "\\u" in text and safejson.has_surrogate_escape(text):
@@ -207,22 +219,11 @@ def _read_fast(text: str) -> Trajectory | None:
             return None
         if prev is not None:
             checked.update(id(item) for item in prev[1] if type(item) is dict or type(item) is list)
-        if not isinstance(obj, dict):
+        if not isinstance(obj, dict) or lines.add(obj) is not None:
             return None
-        kind = obj.pop("type", None)
-        if kind == "header":
-            if header is not None:
-                return None
-            header = obj
-        elif kind == "step":
-            steps.append(obj)
-        elif kind == "summary":
-            summary = obj
-        else:
-            return None
-    if header is None or summary is None:
+    if lines.header is None or lines.summary is None:
         return None
-    return Trajectory(header, tuple(steps), summary)
+    return Trajectory(lines.header, tuple(lines.steps), lines.summary)
 
 
 # --------------------------------------------------------------------------- the episode

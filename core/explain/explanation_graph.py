@@ -33,6 +33,7 @@ from causalcheck.diagnostics import Diagnostic
 from causalcheck.errors import InputFormatError
 from causalcheck.explain._fields import as_list, as_text
 from causalcheck.graph import CausalGraph, Edge
+from causalcheck.graphs.model import connected_components
 
 __all__ = [
     "CAUSAL_TYPES",
@@ -200,28 +201,6 @@ class GraphStats:
         }
 
 
-def _weak_components(nodes: Sequence[str], pairs: Iterable[tuple[str, str]]) -> list[int]:
-    parent = {n: n for n in nodes}
-
-    def find(x: str) -> str:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for a, b in pairs:
-        parent.setdefault(a, a)
-        parent.setdefault(b, b)
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[rb] = ra
-    sizes: dict[str, int] = {}
-    for n in parent:
-        r = find(n)
-        sizes[r] = sizes.get(r, 0) + 1
-    return sorted(sizes.values(), reverse=True)
-
-
 def _dag_longest_path(pairs: Sequence[tuple[str, str]]) -> int | None:
     """Longest path in edges when *pairs* form a DAG (Kahn's order, one pass); ``None`` when they contain a cycle.
 
@@ -314,7 +293,7 @@ def graph_stats(graph: ExplanationGraph) -> GraphStats:
     node_ids = list(dict.fromkeys(n.id for n in graph.nodes))
     causal_edges = [e for e in graph.edges if is_causal(e.relation_type)]
     causal = [(e.source, e.target) for e in causal_edges if e.source != e.target]
-    comps = _weak_components(node_ids, ((e.source, e.target) for e in graph.edges))
+    comps = sorted(map(len, connected_components(node_ids, ((e.source, e.target) for e in graph.edges))), reverse=True)
     return GraphStats(
         nodes=len(node_ids),
         edges=len(graph.edges),

@@ -49,6 +49,7 @@ __all__ = [
     "GraphEdge",
     "GraphKind",
     "Mark",
+    "connected_components",
     "depth_first",
     "parse_edge_token",
     "reachable",
@@ -74,6 +75,36 @@ def reachable(first: Iterable[N], step: Callable[[N], Iterable[N]]) -> frozenset
             seen.add(cur)
             stack.extend(step(cur))
     return frozenset(seen)
+
+
+def connected_components(nodes: Iterable[N], pairs: Iterable[tuple[N, N]]) -> list[list[N]]:
+    """Connected components of the undirected graph on *nodes* with an edge per pair of *pairs*.
+
+    Endpoints missing from *nodes* are added.  Union-find (path halving), so linear in
+    practice; components come in the order of their first node, their members in the order
+    first seen (nodes, then pair endpoints) — deterministic.
+
+    >>> connected_components("abcd", [("c", "a"), ("e", "d")])
+    [['a', 'c'], ['b'], ['d', 'e']]
+    """
+    parent: dict[N, N] = {v: v for v in nodes}
+
+    def find(v: N) -> N:
+        while parent[v] != v:
+            parent[v] = parent[parent[v]]
+            v = parent[v]
+        return v
+
+    for a, b in pairs:
+        parent.setdefault(a, a)
+        parent.setdefault(b, b)
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[rb] = ra
+    groups: dict[N, list[N]] = {}
+    for v in parent:
+        groups.setdefault(find(v), []).append(v)
+    return list(groups.values())
 
 
 def depth_first(successors: Sequence[Sequence[int]]) -> tuple[list[int], list[int]]:

@@ -140,17 +140,17 @@ def _audit_entry(entry: Entry, step: int, number: int, shown: tuple[ShownState, 
         wrote = entry.freq if field == FREQ else entry.props.get(field)
         saw = st.freq if field == FREQ else st.props.get(field)
         if st.visible_from > step:
-            return Diagnostic(
-                "fabricated-entry",
+            code = "fabricated-entry"
+            message = (
                 f"{where} gives {field}={wrote!r} before the environment showed that state; "
-                f"it then showed {field}={saw!r} ({st.label})",
-                "error",
-                (entry.id,),
-                {"step": number, "field": field, "written": wrote, "shown": saw, "state": st.label},
+                f"it then showed {field}={saw!r} ({st.label})"
             )
+        else:
+            code = "altered-entry"
+            message = f"{where} gives {field}={wrote!r} but the environment showed {field}={saw!r} ({st.label})"
         return Diagnostic(
-            "altered-entry",
-            f"{where} gives {field}={wrote!r} but the environment showed {field}={saw!r} ({st.label})",
+            code,
+            message,
             "error",
             (entry.id,),
             {"step": number, "field": field, "written": wrote, "shown": saw, "state": st.label},
