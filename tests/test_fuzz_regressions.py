@@ -225,3 +225,20 @@ def test_a_result_field_of_the_wrong_type_does_not_crash_the_report(tmp_path: Pa
     data["items"][0]["parsed_dag"] = {"nodes": True, "edges": 3}
     result.write_text(json.dumps(data), encoding="utf-8")
     assert main(["report", str(result), "--out", str(tmp_path / "r.html"), "--bootstrap", "0"]) == 0
+
+
+@pytest.mark.parametrize(
+    "text,fmt",
+    [("[" * 300, "text"), ("9" * 300, "dagitty"), ("[" * 5000, "text"), ("a\x00b", "text"), ("a\rb -> c", "text")],
+    ids=["text-too-long", "dagitty-too-long", "beyond-path-max", "nul", "carriage-return"],
+)
+def test_a_text_that_cannot_be_a_path_is_read_as_text(text: str, fmt: str) -> None:
+    """read_graph[text]/[dagitty]: a long or NUL-carrying text is parsed as text, never probed into an OSError."""
+    with pytest.raises(CausalCheckError, match="<string>"):
+        read_graph(text, format=fmt)
+
+
+def test_background_text_that_cannot_be_a_path_is_read_as_text() -> None:
+    """background knowledge: a 300-character text is a rule text, not a file name too long."""
+    with pytest.raises(CausalCheckError, match="<string>"):
+        read_knowledge("x" * 300)
