@@ -58,6 +58,7 @@ __all__ = [
     "atomic_write_json",
     "atomic_write_text",
     "could_be_path",
+    "csv_rows",
     "decode_input_text",
     "read_input_bytes",
     "read_input_text",
@@ -281,6 +282,30 @@ def could_be_path(text: str, *, is_file: bool = False) -> bool:
     except (OSError, ValueError):
         return False
     return stat.S_ISREG(st.st_mode) if is_file else True
+
+
+def csv_rows(text: str, *, source: str, delimiter: str = ",") -> list[list[str]]:
+    """The rows of the CSV *text* read from *source*; a text the csv module refuses is an input error.
+
+    Line breaks are read as the csv module documents (``newline=""``): ``\\n``, ``\\r\\n``
+    and a lone ``\\r`` end a row, and a quoted field may hold any of them.  A
+    :class:`csv.Error` (a field beyond the size limit, ...) becomes an
+    :class:`~causalcheck.errors.InputFormatError` naming *source* and the line:
+
+    >>> csv_rows("a,b\\r1,2\\n", source="x.csv")
+    [['a', 'b'], ['1', '2']]
+    >>> csv_rows('a\\n"' + "x" * 200_000 + '"\\n', source="x.csv")
+    Traceback (most recent call last):
+    causalcheck.errors.InputFormatError: x.csv:2: the CSV does not parse: field larger than field limit (131072)
+    """
+    import csv
+    import io
+
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        return list(reader)
+    except csv.Error as exc:
+        raise InputFormatError(f"{source}:{reader.line_num}: the CSV does not parse: {exc}") from None
 
 
 def read_input_text(path: str | Path, *, max_bytes: int = DEFAULT_MAX_INPUT_BYTES, what: str = "input") -> str:

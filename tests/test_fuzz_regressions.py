@@ -242,3 +242,46 @@ def test_background_text_that_cannot_be_a_path_is_read_as_text() -> None:
     """background knowledge: a 300-character text is a rule text, not a file name too long."""
     with pytest.raises(CausalCheckError, match="<string>"):
         read_knowledge("x" * 300)
+
+
+_HUGE_FIELD = '"' + "x" * 200_000 + '"'
+
+
+@pytest.mark.parametrize(
+    "text,fmt,needle",
+    [
+        ("\rource,target,edge\na,,\n", "edgelist", "needs a source column"),
+        ("\rource,target,edge\na,,\n", None, "<string>"),
+        (f"source,target\n{_HUGE_FIELD},b\n", "edgelist", r"<string>:2: the CSV does not parse: field larger"),
+        (f",A\n{_HUGE_FIELD},0\n", "adjacency", r"<string>:2: the CSV does not parse"),
+    ],
+    ids=["edgelist-cr", "auto-cr", "edgelist-field-limit", "adjacency-field-limit"],
+)
+def test_a_csv_graph_the_csv_module_refuses_is_an_input_error(text: str, fmt: str | None, needle: str) -> None:
+    """read_graph[edgelist]/[adjacency]/[auto]: a lone \\r is a row break and a csv.Error is an input error naming the line."""
+    with pytest.raises(CausalCheckError, match=needle):
+        read_graph(text, format=fmt)
+
+
+def test_an_adjacency_csv_with_a_lone_carriage_return_is_read() -> None:
+    """read_graph[adjacency]: a lone \\r ends a row as the csv module documents, not a _csv.Error."""
+    assert read_graph("\r,A\nA,0\n", format="adjacency").nodes == ("A",)
+
+
+def test_a_data_csv_the_csv_module_refuses_is_an_input_error(tmp_path: Path) -> None:
+    """graphs.data.load_data: a csv.Error in a data file is an input error naming the file and line."""
+    from causalcheck.graphs.data import load_data
+
+    path = tmp_path / "data.csv"
+    path.write_text(f"a,b\n1,{_HUGE_FIELD}\n", encoding="utf-8")
+    with pytest.raises(CausalCheckError, match=r"data\.csv:2: the CSV does not parse"):
+        load_data(str(path), ["a", "b"])
+
+
+def test_a_human_scores_csv_with_a_carriage_return_is_read(tmp_path: Path) -> None:
+    """report agree: a human-scores CSV starting with a lone \\r is read, not a _csv.Error."""
+    from causalcheck.report.agree import read_scores
+
+    path = tmp_path / "human.csv"
+    path.write_bytes(b"\rid,pm,rm,final\ndemo_stem_01,1.0,0.74,0.87\n")
+    assert read_scores(path).scores["demo_stem_01"]["pm"] == 1.0

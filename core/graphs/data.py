@@ -27,8 +27,6 @@ causalcheck.errors.InputFormatError: data column(s) ['a'] are constant (values 1
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -36,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from causalcheck.errors import InputFormatError
+from causalcheck.files import csv_rows
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -84,7 +83,7 @@ def _read_csv(path: str) -> tuple[list[str], list[list[str]]]:
         raise InputFormatError(f"data file {path!r} is not UTF-8 text: {exc}") from None
     sample = text[:4096]
     delimiter = "\t" if sample.count("\t") > sample.count(",") else ","
-    rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
+    rows = csv_rows(text, source=path, delimiter=delimiter)
     rows = [r for r in rows if any(c.strip() for c in r)]
     if not rows:
         raise InputFormatError(f"data file {path!r} is empty")
