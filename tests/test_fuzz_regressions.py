@@ -285,3 +285,11 @@ def test_a_human_scores_csv_with_a_carriage_return_is_read(tmp_path: Path) -> No
     path = tmp_path / "human.csv"
     path.write_bytes(b"\rid,pm,rm,final\ndemo_stem_01,1.0,0.74,0.87\n")
     assert read_scores(path).scores["demo_stem_01"]["pm"] == 1.0
+
+
+def test_a_gml_string_spread_over_an_empty_line_is_read() -> None:
+    """read_graph[gml]: an empty line inside a multi-line label is whitespace, not networkx's IndexError."""
+    text = 'graph [\r\r\n  directed 1\r\r\n  node [\r\r\n    id 0\r\r\n    label "graph [\r\r\n  directed 1\r\r\n  node [\r\r\n    id 0\r\r\n    label "a"\r\r\n  ]\r\r\n]\r\r\n'
+    with pytest.raises(CausalCheckError, match="<string>: not a GML graph"):
+        read_graph(text, format="gml")
+    assert read_graph('graph [\n directed 1\n node [\n id 0\n label "a\n\nb"\n ]\n]\n', format="gml").nodes == ("a  b",)

@@ -388,8 +388,11 @@ def parse_gml(text: str, *, source: str = "<string>") -> Graph:
     import networkx as nx
     from causalcheck.graphs.convert import from_networkx
 
+    # networkx's tokenizer indexes line[-1] inside a string spread over lines, so an empty
+    # line there raised IndexError: give it lines that are never empty (a blank is whitespace to GML)
+    lines = [line or " " for line in text.splitlines()]
     try:
-        g = nx.parse_gml(text, label="label")
+        g = nx.parse_gml(lines, label="label")
     except nx.NetworkXError as exc:
         raise InputFormatError(f"{source}: not a GML graph: {exc}") from None
     return from_networkx(g)
