@@ -293,3 +293,18 @@ def test_a_gml_string_spread_over_an_empty_line_is_read() -> None:
     with pytest.raises(CausalCheckError, match="<string>: not a GML graph"):
         read_graph(text, format="gml")
     assert read_graph('graph [\n directed 1\n node [\n id 0\n label "a\n\nb"\n ]\n]\n', format="gml").nodes == ("a  b",)
+
+
+@pytest.mark.parametrize("damaged", ["bk.txt", "data.csv"])
+def test_check_with_data_names_the_input_that_is_not_utf8(tmp_path: Path, capsys: pytest.CaptureFixture[str], damaged: str) -> None:
+    """check GRAPH --data (validator): a background or data file that is not UTF-8 is named (the message named no file)."""
+    from causalcheck.cli import main
+
+    (tmp_path / "graph.txt").write_text("a -> b\nb -> c\n", encoding="utf-8")
+    (tmp_path / "bk.txt").write_text("require a -> b\n", encoding="utf-8")
+    (tmp_path / "data.csv").write_text("a,b,c\n" + "".join(f"{i},{2 * i % 7},{i % 3}\n" for i in range(20)), encoding="utf-8")
+    (tmp_path / damaged).write_bytes(b"\x81" + (tmp_path / damaged).read_bytes())
+    argv = ["check", str(tmp_path / "graph.txt"), "--data", str(tmp_path / "data.csv"), "--permutations", "0", "--background", str(tmp_path / "bk.txt")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert damaged in err and "byte 0x81 at offset 0" in err
