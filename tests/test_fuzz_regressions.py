@@ -308,3 +308,23 @@ def test_check_with_data_names_the_input_that_is_not_utf8(tmp_path: Path, capsys
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert damaged in err and "byte 0x81 at offset 0" in err
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'graph [\n  directed 1\n  node [\n    id 0\n    id 0\n    label "a"\n  ]\n]\n',
+        'graph [ directed 1 node [ id 0 label "a" label "b" ] ]',
+        "graph [ directed 1 node [ id 0 label [ x 1 ] ] ]",
+    ],
+    ids=["repeated-id", "repeated-label", "block-label"],
+)
+def test_a_gml_node_name_that_is_not_one_value_is_refused(tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """compare / read_graph[gml]: a repeated or block id/label is an input error naming the file, not TypeError unhashable (exit 70)."""
+    from causalcheck.cli import main
+
+    (tmp_path / "truth.txt").write_text("nodes: a\n", encoding="utf-8")
+    (tmp_path / "estimate.gml").write_text(text, encoding="utf-8")
+    assert main(["compare", str(tmp_path / "truth.txt"), str(tmp_path / "estimate.gml")]) == 2
+    err = capsys.readouterr().err
+    assert "estimate.gml" in err and "must each be one number or string" in err

@@ -395,6 +395,11 @@ def parse_gml(text: str, *, source: str = "<string>") -> Graph:
         g = nx.parse_gml(lines, label="label")
     except nx.NetworkXError as exc:
         raise InputFormatError(f"{source}: not a GML graph: {exc}") from None
+    except TypeError as exc:  # networkx keys a dict by each id/label/source/target: a repeated key is a list there
+        raise InputFormatError(
+            f"{source}: not a GML graph: a node's id and label and an edge's source and target must each be one "
+            f"number or string, given once (networkx read a repeated key or a [ ... ] block: {exc})"
+        ) from None
     return from_networkx(g)
 
 
