@@ -328,3 +328,18 @@ def test_a_gml_node_name_that_is_not_one_value_is_refused(tmp_path: Path, text: 
     assert main(["compare", str(tmp_path / "truth.txt"), str(tmp_path / "estimate.gml")]) == 2
     err = capsys.readouterr().err
     assert "estimate.gml" in err and "must each be one number or string" in err
+
+
+@pytest.mark.parametrize(
+    "text,needle",
+    [
+        ('{"nodes": [["a"]], "edges": []}', "node=['a'] must be a string"),
+        ('{"nodes": ["a", "b"], "edges": [[["a"], "->", "b"]]}', "edge=[['a'], '->', 'b'] must be three strings"),
+        ('{"nodes": [1], "edges": []}', "node=1 must be a string"),
+    ],
+    ids=["list-node", "list-endpoint", "number-node"],
+)
+def test_a_json_graph_name_that_is_not_a_string_is_refused(text: str, needle: str) -> None:
+    """compare / read_graph[json]: a node name must be a string; a list was silently read as the name "['a']"."""
+    with pytest.raises(CausalCheckError, match=re.escape(needle)):
+        read_graph(text, format="json")
