@@ -343,3 +343,14 @@ def test_a_json_graph_name_that_is_not_a_string_is_refused(text: str, needle: st
     """compare / read_graph[json]: a node name must be a string; a list was silently read as the name "['a']"."""
     with pytest.raises(CausalCheckError, match=re.escape(needle)):
         read_graph(text, format="json")
+
+
+def test_check_with_data_names_the_intervention_option_it_refuses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """check GRAPH --data (validator): an --interventions target that is not a node is refused naming the option (it named neither option nor file)."""
+    from causalcheck.cli import main
+
+    (tmp_path / "graph.txt").write_text("a", encoding="utf-8")
+    (tmp_path / "data.csv").write_text("a,b\n" + "".join(f"{i},{i % 3}\n" for i in range(20)), encoding="utf-8")
+    argv = ["check", str(tmp_path / "graph.txt"), "--data", str(tmp_path / "data.csv"), "--permutations", "0", "--interventions", "a,b", "--ignore-extra-columns"]
+    assert main(argv) == 2
+    assert "interventions=['b'] name no node of the graph ['a']" in capsys.readouterr().err
