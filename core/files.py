@@ -57,6 +57,8 @@ __all__ = [
     "atomic_write_bytes",
     "atomic_write_json",
     "atomic_write_text",
+    "could_be_path",
+    "csv_rows",
     "decode_input_text",
     "read_input_bytes",
     "read_input_text",
@@ -257,6 +259,53 @@ def read_input_bytes(path: str | Path, *, max_bytes: int = DEFAULT_MAX_INPUT_BYT
     if len(data) > max_bytes:  # grew while we read it
         raise InputFormatError(f"{what} path={str(p)!r} has more than {max_bytes} bytes; the limit is {max_bytes}")
     return data
+
+
+def could_be_path(text: str, *, is_file: bool = False) -> bool:
+    """Whether the string *text* names an existing path (a regular file with *is_file*).
+
+    A text given where a path or a text is accepted is probed with this: a string that cannot
+    be a path (empty, a NUL, a line break, longer than the system allows) is ``False``
+    without asking the file system, and any :class:`OSError` from the probe is ``False``
+    too — a text is never refused for not being a file name.
+
+    >>> could_be_path("x" * 300), could_be_path("a\\nb"), could_be_path("\\x00")
+    (False, False, False)
+    >>> import tempfile
+    >>> could_be_path(tempfile.gettempdir()), could_be_path(tempfile.gettempdir(), is_file=True)
+    (True, False)
+    """
+    if not text or any(c in text for c in "\x00\n\r") or len(text) > 4096:
+        return False
+    try:
+        st = os.stat(text)
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISREG(st.st_mode) if is_file else True
+
+
+def csv_rows(text: str, *, source: str, delimiter: str = ",") -> list[list[str]]:
+    """The rows of the CSV *text* read from *source*; a text the csv module refuses is an input error.
+
+    Line breaks are read as the csv module documents (``newline=""``): ``\\n``, ``\\r\\n``
+    and a lone ``\\r`` end a row, and a quoted field may hold any of them.  A
+    :class:`csv.Error` (a field beyond the size limit, ...) becomes an
+    :class:`~causalcheck.errors.InputFormatError` naming *source* and the line:
+
+    >>> csv_rows("a,b\\r1,2\\n", source="x.csv")
+    [['a', 'b'], ['1', '2']]
+    >>> csv_rows('a\\n"' + "x" * 200_000 + '"\\n', source="x.csv")
+    Traceback (most recent call last):
+    causalcheck.errors.InputFormatError: x.csv:2: the CSV does not parse: field larger than field limit (131072)
+    """
+    import csv
+    import io
+
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        return list(reader)
+    except csv.Error as exc:
+        raise InputFormatError(f"{source}:{reader.line_num}: the CSV does not parse: {exc}") from None
 
 
 def read_input_text(path: str | Path, *, max_bytes: int = DEFAULT_MAX_INPUT_BYTES, what: str = "input") -> str:

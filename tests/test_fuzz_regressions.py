@@ -225,3 +225,132 @@ def test_a_result_field_of_the_wrong_type_does_not_crash_the_report(tmp_path: Pa
     data["items"][0]["parsed_dag"] = {"nodes": True, "edges": 3}
     result.write_text(json.dumps(data), encoding="utf-8")
     assert main(["report", str(result), "--out", str(tmp_path / "r.html"), "--bootstrap", "0"]) == 0
+
+
+@pytest.mark.parametrize(
+    "text,fmt",
+    [("[" * 300, "text"), ("9" * 300, "dagitty"), ("[" * 5000, "text"), ("a\x00b", "text"), ("a\rb -> c", "text")],
+    ids=["text-too-long", "dagitty-too-long", "beyond-path-max", "nul", "carriage-return"],
+)
+def test_a_text_that_cannot_be_a_path_is_read_as_text(text: str, fmt: str) -> None:
+    """read_graph[text]/[dagitty]: a long or NUL-carrying text is parsed as text, never probed into an OSError."""
+    with pytest.raises(CausalCheckError, match="<string>"):
+        read_graph(text, format=fmt)
+
+
+def test_background_text_that_cannot_be_a_path_is_read_as_text() -> None:
+    """background knowledge: a 300-character text is a rule text, not a file name too long."""
+    with pytest.raises(CausalCheckError, match="<string>"):
+        read_knowledge("x" * 300)
+
+
+_HUGE_FIELD = '"' + "x" * 200_000 + '"'
+
+
+@pytest.mark.parametrize(
+    "text,fmt,needle",
+    [
+        ("\rource,target,edge\na,,\n", "edgelist", "needs a source column"),
+        ("\rource,target,edge\na,,\n", None, "<string>"),
+        (f"source,target\n{_HUGE_FIELD},b\n", "edgelist", r"<string>:2: the CSV does not parse: field larger"),
+        (f",A\n{_HUGE_FIELD},0\n", "adjacency", r"<string>:2: the CSV does not parse"),
+    ],
+    ids=["edgelist-cr", "auto-cr", "edgelist-field-limit", "adjacency-field-limit"],
+)
+def test_a_csv_graph_the_csv_module_refuses_is_an_input_error(text: str, fmt: str | None, needle: str) -> None:
+    """read_graph[edgelist]/[adjacency]/[auto]: a lone \\r is a row break and a csv.Error is an input error naming the line."""
+    with pytest.raises(CausalCheckError, match=needle):
+        read_graph(text, format=fmt)
+
+
+def test_an_adjacency_csv_with_a_lone_carriage_return_is_read() -> None:
+    """read_graph[adjacency]: a lone \\r ends a row as the csv module documents, not a _csv.Error."""
+    assert read_graph("\r,A\nA,0\n", format="adjacency").nodes == ("A",)
+
+
+def test_a_data_csv_the_csv_module_refuses_is_an_input_error(tmp_path: Path) -> None:
+    """graphs.data.load_data: a csv.Error in a data file is an input error naming the file and line."""
+    from causalcheck.graphs.data import load_data
+
+    path = tmp_path / "data.csv"
+    path.write_text(f"a,b\n1,{_HUGE_FIELD}\n", encoding="utf-8")
+    with pytest.raises(CausalCheckError, match=r"data\.csv:2: the CSV does not parse"):
+        load_data(str(path), ["a", "b"])
+
+
+def test_a_human_scores_csv_with_a_carriage_return_is_read(tmp_path: Path) -> None:
+    """report agree: a human-scores CSV starting with a lone \\r is read, not a _csv.Error."""
+    from causalcheck.report.agree import read_scores
+
+    path = tmp_path / "human.csv"
+    path.write_bytes(b"\rid,pm,rm,final\ndemo_stem_01,1.0,0.74,0.87\n")
+    assert read_scores(path).scores["demo_stem_01"]["pm"] == 1.0
+
+
+def test_a_gml_string_spread_over_an_empty_line_is_read() -> None:
+    """read_graph[gml]: an empty line inside a multi-line label is whitespace, not networkx's IndexError."""
+    text = 'graph [\r\r\n  directed 1\r\r\n  node [\r\r\n    id 0\r\r\n    label "graph [\r\r\n  directed 1\r\r\n  node [\r\r\n    id 0\r\r\n    label "a"\r\r\n  ]\r\r\n]\r\r\n'
+    with pytest.raises(CausalCheckError, match="<string>: not a GML graph"):
+        read_graph(text, format="gml")
+    assert read_graph('graph [\n directed 1\n node [\n id 0\n label "a\n\nb"\n ]\n]\n', format="gml").nodes == ("a  b",)
+
+
+@pytest.mark.parametrize("damaged", ["bk.txt", "data.csv"])
+def test_check_with_data_names_the_input_that_is_not_utf8(tmp_path: Path, capsys: pytest.CaptureFixture[str], damaged: str) -> None:
+    """check GRAPH --data (validator): a background or data file that is not UTF-8 is named (the message named no file)."""
+    from causalcheck.cli import main
+
+    (tmp_path / "graph.txt").write_text("a -> b\nb -> c\n", encoding="utf-8")
+    (tmp_path / "bk.txt").write_text("require a -> b\n", encoding="utf-8")
+    (tmp_path / "data.csv").write_text("a,b,c\n" + "".join(f"{i},{2 * i % 7},{i % 3}\n" for i in range(20)), encoding="utf-8")
+    (tmp_path / damaged).write_bytes(b"\x81" + (tmp_path / damaged).read_bytes())
+    argv = ["check", str(tmp_path / "graph.txt"), "--data", str(tmp_path / "data.csv"), "--permutations", "0", "--background", str(tmp_path / "bk.txt")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert damaged in err and "byte 0x81 at offset 0" in err
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'graph [\n  directed 1\n  node [\n    id 0\n    id 0\n    label "a"\n  ]\n]\n',
+        'graph [ directed 1 node [ id 0 label "a" label "b" ] ]',
+        "graph [ directed 1 node [ id 0 label [ x 1 ] ] ]",
+    ],
+    ids=["repeated-id", "repeated-label", "block-label"],
+)
+def test_a_gml_node_name_that_is_not_one_value_is_refused(tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """compare / read_graph[gml]: a repeated or block id/label is an input error naming the file, not TypeError unhashable (exit 70)."""
+    from causalcheck.cli import main
+
+    (tmp_path / "truth.txt").write_text("nodes: a\n", encoding="utf-8")
+    (tmp_path / "estimate.gml").write_text(text, encoding="utf-8")
+    assert main(["compare", str(tmp_path / "truth.txt"), str(tmp_path / "estimate.gml")]) == 2
+    err = capsys.readouterr().err
+    assert "estimate.gml" in err and "must each be one number or string" in err
+
+
+@pytest.mark.parametrize(
+    "text,needle",
+    [
+        ('{"nodes": [["a"]], "edges": []}', "node=['a'] must be a string"),
+        ('{"nodes": ["a", "b"], "edges": [[["a"], "->", "b"]]}', "edge=[['a'], '->', 'b'] must be three strings"),
+        ('{"nodes": [1], "edges": []}', "node=1 must be a string"),
+    ],
+    ids=["list-node", "list-endpoint", "number-node"],
+)
+def test_a_json_graph_name_that_is_not_a_string_is_refused(text: str, needle: str) -> None:
+    """compare / read_graph[json]: a node name must be a string; a list was silently read as the name "['a']"."""
+    with pytest.raises(CausalCheckError, match=re.escape(needle)):
+        read_graph(text, format="json")
+
+
+def test_check_with_data_names_the_intervention_option_it_refuses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """check GRAPH --data (validator): an --interventions target that is not a node is refused naming the option (it named neither option nor file)."""
+    from causalcheck.cli import main
+
+    (tmp_path / "graph.txt").write_text("a", encoding="utf-8")
+    (tmp_path / "data.csv").write_text("a,b\n" + "".join(f"{i},{i % 3}\n" for i in range(20)), encoding="utf-8")
+    argv = ["check", str(tmp_path / "graph.txt"), "--data", str(tmp_path / "data.csv"), "--permutations", "0", "--interventions", "a,b", "--ignore-extra-columns"]
+    assert main(argv) == 2
+    assert "interventions=['b'] name no node of the graph ['a']" in capsys.readouterr().err

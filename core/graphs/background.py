@@ -61,11 +61,11 @@ import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Literal
 
 from causalcheck import safejson
 from causalcheck.errors import InputFormatError
+from causalcheck.files import could_be_path, read_input_text
 from causalcheck.graphs.model import Graph, GraphEdge, Mark
 
 __all__ = [
@@ -258,12 +258,9 @@ def read_knowledge(source: Any, nodes: Sequence[str] = ()) -> Knowledge:
     if isinstance(source, str | os.PathLike):
         text = os.fspath(source)
         name = "<string>"
-        if isinstance(source, os.PathLike) or ("\n" not in text and len(text) < 4096 and Path(text).is_file()):
+        if isinstance(source, os.PathLike) or could_be_path(text, is_file=True):
             name = text
-            try:
-                text = Path(text).read_text(encoding="utf-8-sig")
-            except OSError as exc:
-                raise InputFormatError(f"background file {name!r} cannot be read: {exc}") from None
+            text = read_input_text(text, what="background file")
         if text.lstrip().startswith("{"):
             try:
                 data = safejson.loads(text, source=name)

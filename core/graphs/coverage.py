@@ -304,7 +304,7 @@ def _targets(graph: Graph, targets: Iterable[Iterable[str]] | Iterable[str]) -> 
     for group in normalize_targets(targets):
         unknown = sorted(n for n in group if n not in pos)
         if unknown:
-            raise InputFormatError(f"intervention target(s) {unknown!r} are not nodes of the graph {list(graph.nodes)!r}")
+            raise InputFormatError(f"interventions={unknown!r} name no node of the graph {list(graph.nodes)!r} (an intervention target must be a node)")
         out.append(tuple(sorted(group, key=pos.__getitem__)))
     return tuple(out)
 

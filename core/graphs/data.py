@@ -27,15 +27,13 @@ causalcheck.errors.InputFormatError: data column(s) ['a'] are constant (values 1
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from causalcheck.errors import InputFormatError
+from causalcheck.files import csv_rows, read_input_text
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -76,15 +74,10 @@ class DataTable:
 
 
 def _read_csv(path: str) -> tuple[list[str], list[list[str]]]:
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise InputFormatError(f"data file {path!r} does not exist") from None
-    except UnicodeDecodeError as exc:
-        raise InputFormatError(f"data file {path!r} is not UTF-8 text: {exc}") from None
+    text = read_input_text(path, what="data file")  # regular files only, UTF-8, errors naming the path
     sample = text[:4096]
     delimiter = "\t" if sample.count("\t") > sample.count(",") else ","
-    rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
+    rows = csv_rows(text, source=path, delimiter=delimiter)
     rows = [r for r in rows if any(c.strip() for c in r)]
     if not rows:
         raise InputFormatError(f"data file {path!r} is empty")

@@ -388,10 +388,18 @@ def parse_gml(text: str, *, source: str = "<string>") -> Graph:
     import networkx as nx
     from causalcheck.graphs.convert import from_networkx
 
+    # networkx's tokenizer indexes line[-1] inside a string spread over lines, so an empty
+    # line there raised IndexError: give it lines that are never empty (a blank is whitespace to GML)
+    lines = [line or " " for line in text.splitlines()]
     try:
-        g = nx.parse_gml(text, label="label")
+        g = nx.parse_gml(lines, label="label")
     except nx.NetworkXError as exc:
         raise InputFormatError(f"{source}: not a GML graph: {exc}") from None
+    except TypeError as exc:  # networkx keys a dict by each id/label/source/target: a repeated key is a list there
+        raise InputFormatError(
+            f"{source}: not a GML graph: a node's id and label and an edge's source and target must each be one "
+            f"number or string, given once (networkx read a repeated key or a [ ... ] block: {exc})"
+        ) from None
     return from_networkx(g)
 
 
@@ -488,11 +496,14 @@ _TARGET_COLS = ("target", "to", "effect", "v")
 _EDGE_COLS = ("edge", "marks", "type")
 
 
-def _csv_rows(text: str) -> list[list[str]]:
+def _csv_rows(text: str, source: str) -> list[list[str]]:
     """CSV rows; the delimiter is ',' when the first line has one, else ';', else a tab."""
-    first = text.lstrip("\ufeff").split("\n", 1)[0]
+    from causalcheck.files import csv_rows
+
+    text = text.lstrip("\ufeff")
+    first = re.split(r"\r\n?|\n", text, maxsplit=1)[0]
     delimiter = next((d for d in (",", ";", "\t") if d in first), ",")
-    return [row for row in csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=delimiter) if any(row)]
+    return [row for row in csv_rows(text, source=source, delimiter=delimiter) if any(row)]
 
 
 def parse_edgelist_csv(text: str, *, source: str = "<string>") -> Graph:
@@ -502,7 +513,7 @@ def parse_edgelist_csv(text: str, *, source: str = "<string>") -> Graph:
     ignored); other columns (a weight) are ignored.  A row with an empty target declares an
     isolated node.  A missing ``edge`` means ``->``.
     """
-    rows = _csv_rows(text)
+    rows = _csv_rows(text, source)
     if not rows:
         raise InputFormatError(f"{source}: empty edge-list CSV")
     header = [h.strip().lower() for h in rows[0]]
@@ -561,7 +572,7 @@ def parse_adjacency_csv(text: str, *, source: str = "<string>", convention: str 
     """
     from causalcheck.graphs.convert import from_matrix
 
-    rows = _csv_rows(text)
+    rows = _csv_rows(text, source)
     if not rows:
         raise InputFormatError(f"{source}: empty adjacency CSV")
     header = [c.strip() for c in rows[0]]

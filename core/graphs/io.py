@@ -89,10 +89,12 @@ def guess_format(text: str, path: str | None = None) -> str:
 
 
 def _looks_like_path(source: str) -> bool:
-    if "\n" in source or len(source) > 4096:
+    from causalcheck.files import could_be_path
+
+    if any(c in source for c in "\x00\n\r") or len(source) > 4096:
         return False
     if any(tok in source for tok in ("->", "<-", "--", "{", ";")):
-        return os.path.exists(source)
+        return could_be_path(source)
     return True
 
 
@@ -156,11 +158,11 @@ def read_graph(
         return apply_policy(graph, policy)
     path: str | None = None
     if isinstance(source, os.PathLike) or (source.strip() and _looks_like_path(source)):
+        from causalcheck.files import could_be_path, read_input_text
+
         path = os.fspath(source)
         p = Path(path)
-        if p.exists() or isinstance(source, os.PathLike) or p.suffix.lower() in SUFFIXES:
-            from causalcheck.files import read_input_text
-
+        if isinstance(source, os.PathLike) or could_be_path(path) or p.suffix.lower() in SUFFIXES:
             text = read_input_text(p, what="graph file")  # regular files only: a FIFO cannot block the read
         else:
             text, path = os.fspath(source), None

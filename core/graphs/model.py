@@ -584,5 +584,10 @@ class Graph:
         for e in edges:
             if not isinstance(e, list | tuple) or len(e) != 3:
                 raise InputFormatError(f"graph JSON edge={e!r} must be [left, token, right]")
-            triples.append((str(e[0]), str(e[1]), str(e[2])))
-        return cls.from_edges(triples, [str(n) for n in nodes])
+            if not all(isinstance(part, str) for part in e):
+                raise InputFormatError(f"graph JSON edge={e!r} must be three strings [left, token, right]")
+            triples.append((e[0], e[1], e[2]))
+        for n in nodes:
+            if not isinstance(n, str):
+                raise InputFormatError(f"graph JSON node={n!r} must be a string (a node name)")
+        return cls.from_edges(triples, list(nodes))

@@ -18,8 +18,6 @@ with its interval.  Exit codes: 0 computed, 2 bad input.
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 import sys
 from collections.abc import Mapping, Sequence
@@ -29,6 +27,7 @@ from typing import Any
 
 from causalcheck.cmdline import nonnegative_int
 from causalcheck.errors import InputFormatError
+from causalcheck.files import csv_rows
 from causalcheck.report.fields import field_list, field_map
 
 __all__ = ["METRICS", "Agreement", "ScoreSet", "agree", "agree_files", "read_scores", "register"]
@@ -94,9 +93,10 @@ def _from_result(path: str, obj: Mapping[str, Any]) -> ScoreSet:
 
 
 def _from_csv(path: str, text: str) -> ScoreSet:
-    reader = csv.reader(io.StringIO(text))
+    # (row number, row) of the rows that hold a cell: the first is the header
+    reader = iter([(n, row) for n, row in enumerate(csv_rows(text, source=path), start=1) if any(c.strip() for c in row)])
     try:
-        header = [h.strip().lower() for h in next(reader)]
+        header = [h.strip().lower() for h in next(reader)[1]]
     except StopIteration:
         raise InputFormatError(f"human scores path={path!r} is empty; expected a header 'id,pm,rm,final' (any subset of pm, rm, final)") from None
     if "id" not in header or not set(header) & set(METRICS):
@@ -104,9 +104,7 @@ def _from_csv(path: str, text: str) -> ScoreSet:
     cols = {m: header.index(m) for m in METRICS if m in header}
     idc = header.index("id")
     scores: dict[str, dict[str, float]] = {}
-    for line, row in enumerate(reader, start=2):
-        if not any(c.strip() for c in row):
-            continue
+    for line, row in reader:
         if len(row) <= idc or not row[idc].strip():
             raise InputFormatError(f"{path}:{line}: row={row!r} has no id")
         key = row[idc].strip()
