@@ -225,3 +225,17 @@ def test_a_result_field_of_the_wrong_type_does_not_crash_the_report(tmp_path: Pa
     data["items"][0]["parsed_dag"] = {"nodes": True, "edges": 3}
     result.write_text(json.dumps(data), encoding="utf-8")
     assert main(["report", str(result), "--out", str(tmp_path / "r.html"), "--bootstrap", "0"]) == 0
+
+
+@pytest.mark.parametrize("target", [["density"], {"p": 1}, 3, None], ids=["list", "object", "int", "null"])
+def test_a_suite_bootstrap_intervention_target_that_is_not_a_name_is_refused(target: object) -> None:
+    """load_suite[official]: a bootstrap intervention whose target_prop is a list is an input error naming it (TypeError: unhashable type before)."""
+    import json
+
+    from causalcheck.lab.suites import find_suite, parse_suite_record
+
+    record = json.loads(find_suite("mini")[1].splitlines()[0])
+    node = next(n for n in record["nodes"] if n != "resonanceFreq")
+    record["bootstrap_past_data"] = [{"id": "0/b", "props": {node: 1.0}, "freq": 2.0, "intervention": {"target_prop": target, "target_value": 1.0}}]
+    with pytest.raises(CausalCheckError, match=r"bootstrap_past_data\[0\]\.intervention=.* must name a known target_prop"):
+        parse_suite_record(record, where="s.jsonl:1")

@@ -159,7 +159,8 @@ def _parse_bootstrap(obj: Any, names: set[str], where: str) -> tuple[Mapping[str
         _num(entry.get("freq"), f"{w}.freq")
         iv = entry.get("intervention")
         if iv is not None:
-            if not isinstance(iv, Mapping) or iv.get("target_prop") not in names:
+            target = iv.get("target_prop") if isinstance(iv, Mapping) else None
+            if not isinstance(target, str) or target not in names:
                 raise InputFormatError(f"{w}.intervention={iv!r} must name a known target_prop")
             _num(iv.get("target_value"), f"{w}.intervention.target_value")
         out.append(dict(entry))
