@@ -239,3 +239,18 @@ def test_a_suite_bootstrap_intervention_target_that_is_not_a_name_is_refused(tar
     record["bootstrap_past_data"] = [{"id": "0/b", "props": {node: 1.0}, "freq": 2.0, "intervention": {"target_prop": target, "target_value": 1.0}}]
     with pytest.raises(CausalCheckError, match=r"bootstrap_past_data\[0\]\.intervention=.* must name a known target_prop"):
         parse_suite_record(record, where="s.jsonl:1")
+
+
+@pytest.mark.parametrize("case_id", [[], {"a": 1}, None], ids=["list", "object", "null"])
+def test_a_snapshot_case_id_that_is_not_a_string_is_refused_on_reading(tmp_path: Path, capsys: pytest.CaptureFixture[str], case_id: object) -> None:
+    """snapshot check: a stored case id that is a list is exit 2 naming the file and the case (TypeError: unhashable type, exit 70 before)."""
+    import json
+
+    from causalcheck.cli import main
+
+    path, data = _recorded_snapshot(tmp_path)
+    data["cases"][0]["id"] = case_id
+    path.write_text(json.dumps(data), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["snapshot", "check", str(path), "--command", "cat {truth}"]) == 2
+    assert f"{path}: cases[0]: id={case_id!r} must be a non-empty name" in capsys.readouterr().err
