@@ -254,3 +254,17 @@ def test_a_snapshot_case_id_that_is_not_a_string_is_refused_on_reading(tmp_path:
     capsys.readouterr()
     assert main(["snapshot", "check", str(path), "--command", "cat {truth}"]) == 2
     assert f"{path}: cases[0]: id={case_id!r} must be a non-empty name" in capsys.readouterr().err
+
+
+def test_a_check_finding_code_that_is_not_a_string_does_not_crash_the_report(tmp_path: Path) -> None:
+    """report: a check.json finding whose code is a list is shown as it is (TypeError: unhashable type, exit 70 before)."""
+    import json
+
+    from causalcheck.cli import main
+
+    finding = {"code": [], "severity": "warning", "message": "m", "elements": ["a"], "data": {}}
+    payload = {"source": "s", "kind": "trajectory", "ok": False, "summary": {"reports": 1, "with_problems": 1},
+               "reports": [{"subject": "step 1", "ok": False, "meta": {"step": 1, "hypothesis": "a -> resonanceFreq"}, "diagnostics": [finding]}]}  # fmt: skip
+    (tmp_path / "check.json").write_text(json.dumps(payload), encoding="utf-8")
+    assert main(["report", str(tmp_path / "check.json"), "--out", str(tmp_path / "r.html"), "--bootstrap", "0"]) == 0
+    assert "step 1" in (tmp_path / "r.html").read_text(encoding="utf-8")
