@@ -268,3 +268,26 @@ def test_a_check_finding_code_that_is_not_a_string_does_not_crash_the_report(tmp
     (tmp_path / "check.json").write_text(json.dumps(payload), encoding="utf-8")
     assert main(["report", str(tmp_path / "check.json"), "--out", str(tmp_path / "r.html"), "--bootstrap", "0"]) == 0
     assert "step 1" in (tmp_path / "r.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("field,value", [("target_freq", 1e308), ("props", 1e300)], ids=["target", "props"])
+def test_a_reactor_value_beyond_range_is_refused_by_lab_score(tmp_path: Path, capsys: pytest.CaptureFixture[str], field: str, value: float) -> None:
+    """lab score: a reactor target_freq of 1e308 (or props of 1e300) leaves its episode not scored, naming the file and field (numpy overflow in the bootstrap, exit 70 before)."""
+    import json
+
+    from causalcheck.cli import main
+    from causalcheck.lab.runner import run_suite
+
+    run_suite("mini", "planner", tmp_path / "run", seeds=(1,), limit=2, progress=False)
+    path = sorted((tmp_path / "run").rglob("*.jsonl"))[0]
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    if field == "props":
+        header["reactor"]["props"] = {k: value for k in header["reactor"]["props"]}
+    else:
+        header["reactor"]["target_freq"] = value
+    path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["lab", "score", str(tmp_path / "run"), "--bootstrap", "10"]) == 1  # one of two episodes not scored
+    out = capsys.readouterr()
+    assert path.name in out.err and f"reactor.{field}" in out.err and "must be a finite number within" in out.err
