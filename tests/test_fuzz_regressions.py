@@ -291,3 +291,23 @@ def test_a_reactor_value_beyond_range_is_refused_by_lab_score(tmp_path: Path, ca
     assert main(["lab", "score", str(tmp_path / "run"), "--bootstrap", "10"]) == 1  # one of two episodes not scored
     out = capsys.readouterr()
     assert path.name in out.err and f"reactor.{field}" in out.err and "must be a finite number within" in out.err
+
+
+@pytest.mark.parametrize("params", [[[]], 3, "x"], ids=["list", "int", "string"])
+def test_a_run_folder_graph_config_with_damaged_params_names_the_file(sample_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], params: object) -> None:
+    """lab score[run folder]: graph_config.json whose params is not an object is named with the field (the message named only the seed folder before)."""
+    import json
+    import shutil
+
+    from causalcheck.cli import main
+
+    run = tmp_path / "seed_1"
+    shutil.copytree(sample_run, run)
+    cfg = run / "graph_config.json"
+    data = json.loads(cfg.read_text(encoding="utf-8"))
+    data["params"] = params
+    cfg.write_text(json.dumps(data), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["lab", "score", str(run), "--bootstrap", "0"]) == 2
+    out = capsys.readouterr()
+    assert f"{cfg}: graph config params=" in out.out + out.err
