@@ -311,3 +311,16 @@ def test_a_run_folder_graph_config_with_damaged_params_names_the_file(sample_run
     assert main(["lab", "score", str(run), "--bootstrap", "0"]) == 2
     out = capsys.readouterr()
     assert f"{cfg}: graph config params=" in out.out + out.err
+
+
+def test_a_suite_bootstrap_record_missing_a_property_is_refused() -> None:
+    """lab run[official suites]: a bootstrap record without one property's value is an input error naming it (the planner raised KeyError, exit 70, before)."""
+    import json
+
+    from causalcheck.lab.suites import find_suite, parse_suite_record
+
+    record = json.loads(find_suite("mini")[1].splitlines()[0])
+    nodes = [n for n in record["nodes"] if n != "resonanceFreq"]
+    record["bootstrap_past_data"] = [{"id": "0/b", "props": {n: 1.0 for n in nodes[1:]}, "freq": 2.0}]
+    with pytest.raises(CausalCheckError, match=re.escape(f"bootstrap_past_data[0]: props={sorted(nodes[1:])!r} must give every property; missing {[nodes[0]]!r}")):
+        parse_suite_record(record, where="s.jsonl:1")
