@@ -235,8 +235,8 @@ def test_a_suite_bootstrap_intervention_target_that_is_not_a_name_is_refused(tar
     from causalcheck.lab.suites import find_suite, parse_suite_record
 
     record = json.loads(find_suite("mini")[1].splitlines()[0])
-    node = next(n for n in record["nodes"] if n != "resonanceFreq")
-    record["bootstrap_past_data"] = [{"id": "0/b", "props": {node: 1.0}, "freq": 2.0, "intervention": {"target_prop": target, "target_value": 1.0}}]
+    props = {n: 1.0 for n in record["nodes"] if n != "resonanceFreq"}
+    record["bootstrap_past_data"] = [{"id": "0/b", "props": props, "freq": 2.0, "intervention": {"target_prop": target, "target_value": 1.0}}]
     with pytest.raises(CausalCheckError, match=r"bootstrap_past_data\[0\]\.intervention=.* must name a known target_prop"):
         parse_suite_record(record, where="s.jsonl:1")
 
