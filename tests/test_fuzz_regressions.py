@@ -354,3 +354,101 @@ def test_check_with_data_names_the_intervention_option_it_refuses(tmp_path: Path
     argv = ["check", str(tmp_path / "graph.txt"), "--data", str(tmp_path / "data.csv"), "--permutations", "0", "--interventions", "a,b", "--ignore-extra-columns"]
     assert main(argv) == 2
     assert "interventions=['b'] name no node of the graph ['a']" in capsys.readouterr().err
+
+@pytest.mark.parametrize("target", [["density"], {"p": 1}, 3, None], ids=["list", "object", "int", "null"])
+def test_a_suite_bootstrap_intervention_target_that_is_not_a_name_is_refused(target: object) -> None:
+    """load_suite[official]: a bootstrap intervention whose target_prop is a list is an input error naming it (TypeError: unhashable type before)."""
+    import json
+
+    from causalcheck.lab.suites import find_suite, parse_suite_record
+
+    record = json.loads(find_suite("mini")[1].splitlines()[0])
+    props = {n: 1.0 for n in record["nodes"] if n != "resonanceFreq"}
+    record["bootstrap_past_data"] = [{"id": "0/b", "props": props, "freq": 2.0, "intervention": {"target_prop": target, "target_value": 1.0}}]
+    with pytest.raises(CausalCheckError, match=r"bootstrap_past_data\[0\]\.intervention=.* must name a known target_prop"):
+        parse_suite_record(record, where="s.jsonl:1")
+
+
+@pytest.mark.parametrize("case_id", [[], {"a": 1}, None], ids=["list", "object", "null"])
+def test_a_snapshot_case_id_that_is_not_a_string_is_refused_on_reading(tmp_path: Path, capsys: pytest.CaptureFixture[str], case_id: object) -> None:
+    """snapshot check: a stored case id that is a list is exit 2 naming the file and the case (TypeError: unhashable type, exit 70 before)."""
+    import json
+
+    from causalcheck.cli import main
+
+    path, data = _recorded_snapshot(tmp_path)
+    data["cases"][0]["id"] = case_id
+    path.write_text(json.dumps(data), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["snapshot", "check", str(path), "--command", "cat {truth}"]) == 2
+    assert f"{path}: cases[0]: id={case_id!r} must be a non-empty name" in capsys.readouterr().err
+
+
+def test_a_check_finding_code_that_is_not_a_string_does_not_crash_the_report(tmp_path: Path) -> None:
+    """report: a check.json finding whose code is a list is shown as it is (TypeError: unhashable type, exit 70 before)."""
+    import json
+
+    from causalcheck.cli import main
+
+    finding = {"code": [], "severity": "warning", "message": "m", "elements": ["a"], "data": {}}
+    payload = {"source": "s", "kind": "trajectory", "ok": False, "summary": {"reports": 1, "with_problems": 1},
+               "reports": [{"subject": "step 1", "ok": False, "meta": {"step": 1, "hypothesis": "a -> resonanceFreq"}, "diagnostics": [finding]}]}  # fmt: skip
+    (tmp_path / "check.json").write_text(json.dumps(payload), encoding="utf-8")
+    assert main(["report", str(tmp_path / "check.json"), "--out", str(tmp_path / "r.html"), "--bootstrap", "0"]) == 0
+    assert "step 1" in (tmp_path / "r.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("field,value", [("target_freq", 1e308), ("props", 1e300)], ids=["target", "props"])
+def test_a_reactor_value_beyond_range_is_refused_by_lab_score(tmp_path: Path, capsys: pytest.CaptureFixture[str], field: str, value: float) -> None:
+    """lab score: a reactor target_freq of 1e308 (or props of 1e300) leaves its episode not scored, naming the file and field (numpy overflow in the bootstrap, exit 70 before)."""
+    import json
+
+    from causalcheck.cli import main
+    from causalcheck.lab.runner import run_suite
+
+    run_suite("mini", "planner", tmp_path / "run", seeds=(1,), limit=2, progress=False)
+    path = sorted((tmp_path / "run").rglob("*.jsonl"))[0]
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    if field == "props":
+        header["reactor"]["props"] = {k: value for k in header["reactor"]["props"]}
+    else:
+        header["reactor"]["target_freq"] = value
+    path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["lab", "score", str(tmp_path / "run"), "--bootstrap", "10"]) == 1  # one of two episodes not scored
+    out = capsys.readouterr()
+    assert path.name in out.err and f"reactor.{field}" in out.err and "must be a finite number within" in out.err
+
+
+@pytest.mark.parametrize("params", [[[]], 3, "x"], ids=["list", "int", "string"])
+def test_a_run_folder_graph_config_with_damaged_params_names_the_file(sample_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], params: object) -> None:
+    """lab score[run folder]: graph_config.json whose params is not an object is named with the field (the message named only the seed folder before)."""
+    import json
+    import shutil
+
+    from causalcheck.cli import main
+
+    run = tmp_path / "seed_1"
+    shutil.copytree(sample_run, run)
+    cfg = run / "graph_config.json"
+    data = json.loads(cfg.read_text(encoding="utf-8"))
+    data["params"] = params
+    cfg.write_text(json.dumps(data), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["lab", "score", str(run), "--bootstrap", "0"]) == 2
+    out = capsys.readouterr()
+    assert f"{cfg}: graph config params=" in out.out + out.err
+
+
+def test_a_suite_bootstrap_record_missing_a_property_is_refused() -> None:
+    """lab run[official suites]: a bootstrap record without one property's value is an input error naming it (the planner raised KeyError, exit 70, before)."""
+    import json
+
+    from causalcheck.lab.suites import find_suite, parse_suite_record
+
+    record = json.loads(find_suite("mini")[1].splitlines()[0])
+    nodes = [n for n in record["nodes"] if n != "resonanceFreq"]
+    record["bootstrap_past_data"] = [{"id": "0/b", "props": {n: 1.0 for n in nodes[1:]}, "freq": 2.0}]
+    with pytest.raises(CausalCheckError, match=re.escape(f"bootstrap_past_data[0]: props={sorted(nodes[1:])!r} must give every property; missing {[nodes[0]]!r}")):
+        parse_suite_record(record, where="s.jsonl:1")

@@ -15,7 +15,7 @@ __all__ = ["check_config", "golden_entries", "suite_of", "true_target_frequency"
 
 
 def check_config(config: Any, where: str) -> Mapping[str, Any]:
-    """*config* when it is a usable true-graph config (an object whose ``edges`` are ``{from, to}``)."""
+    """*config* when it is a usable true-graph config (an object whose ``edges`` are ``{from, to}`` and whose ``params``, if given, are an object)."""
     if not isinstance(config, Mapping):
         raise InputFormatError(f"{where}: graph config={str(config)[:60]!r} must be a JSON object")
     edges = config.get("edges")
@@ -23,6 +23,9 @@ def check_config(config: Any, where: str) -> Mapping[str, Any]:
         isinstance(e, Mapping) and isinstance(e.get("from"), str) and isinstance(e.get("to"), str) for e in edges
     ):
         raise InputFormatError(f"{where}: graph config edges={str(edges)[:80]!r} must be a list of {{'from', 'to'}} objects")
+    params = config.get("params")
+    if params is not None and not isinstance(params, Mapping):  # the scorer reads the true coefficients from it
+        raise InputFormatError(f"{where}: graph config params={str(params)[:80]!r} must be an object")
     return config
 
 

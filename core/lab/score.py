@@ -44,7 +44,7 @@ from causalcheck.episodes import (
     load_episode,
     nonempty_hypothesis,
 )
-from causalcheck.errors import CausalCheckError
+from causalcheck.errors import CausalCheckError, InputFormatError
 from causalcheck.graph import FREQ, CausalGraph, normalize_node
 from causalcheck.lab.audit import audit_episode
 from causalcheck.parsing import dropped_content
@@ -239,6 +239,30 @@ _CACHE = _ImecCache()
 # --------------------------------------------------------------------------- scoring
 
 
+MAX_LAB_VALUE = 1e12
+"""Largest magnitude of a reactor value read from a file, and of a predicted frequency that is
+scored: beyond it sums and means of the scores could overflow to ``inf``."""
+
+
+def _lab_value(ep: Episode, field_name: str, value: float) -> float:
+    """*value*, read from *ep*'s file as *field_name*, if finite and within ±MAX_LAB_VALUE."""
+    if not math.isfinite(value) or abs(value) > MAX_LAB_VALUE:
+        raise InputFormatError(f"{field_name}={value!r} must be a finite number within ±{MAX_LAB_VALUE:g}")
+    return value
+
+
+def _reactor_props(ep: Episode) -> dict[str, float]:
+    return {k: _lab_value(ep, f"reactor.props[{k!r}]", v) for k, v in (ep.reactor_props or {}).items()}
+
+
+def _bounded(formula: M.FormulaResult) -> M.FormulaResult:
+    """*formula* with a prediction beyond ±MAX_LAB_VALUE treated like a non-finite one (not evaluated)."""
+    if formula.predicted is None or abs(formula.predicted) <= MAX_LAB_VALUE:
+        return formula
+    reason = f"the predicted frequency {formula.predicted:g} is beyond ±{MAX_LAB_VALUE:g}"
+    return M.FormulaResult(None, formula.target, None, None, formula.names, reason)
+
+
 def score_episode(
     ep: Episode, *, coefficient_tolerance: float = 1e-6, audit: bool = True, solver_checks: bool = True
 ) -> EpisodeScore:
@@ -247,7 +271,8 @@ def score_episode(
     *audit* runs :func:`~causalcheck.lab.audit.audit_episode`; *solver_checks* lets it call
     the core's exact data-consistency solver when the arithmetic check finds a contradiction.
     Raises :class:`~causalcheck.errors.InputFormatError` only for an episode without a usable
-    true graph config (records without an environment cannot be scored).
+    true graph config (records without an environment cannot be scored) or with a reactor value
+    that is not finite or beyond ±:data:`MAX_LAB_VALUE`.
     """
     config = ep.require_config()
     truth = _true_graph(config)
@@ -353,7 +378,7 @@ def score_episode(
     )
     formula: M.FormulaResult | None = None
     if ep.target_freq is not None and ep.reactor_props is not None:
-        formula = M.formula_error(eq, ep.reactor_props, ep.target_freq, coeffs)
+        formula = _bounded(M.formula_error(eq, _reactor_props(ep), _lab_value(ep, "reactor.target_freq", ep.target_freq), coeffs))
     final.update(
         target_freq=ep.target_freq,
         formula_predicted=None if formula is None else formula.predicted,

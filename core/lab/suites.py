@@ -156,10 +156,14 @@ def _parse_bootstrap(obj: Any, names: set[str], where: str) -> tuple[Mapping[str
             if prop not in names:
                 raise InputFormatError(f"{w}: unknown property={prop!r}")
             _num(value, f"{w}.props[{prop!r}]")
+        missing = sorted(names - {FREQ} - set(entry["props"]))
+        if missing:  # the planner compares every property across a bootstrap sequence
+            raise InputFormatError(f"{w}: props={sorted(entry['props'])!r} must give every property; missing {missing!r}")
         _num(entry.get("freq"), f"{w}.freq")
         iv = entry.get("intervention")
         if iv is not None:
-            if not isinstance(iv, Mapping) or iv.get("target_prop") not in names:
+            target = iv.get("target_prop") if isinstance(iv, Mapping) else None
+            if not isinstance(target, str) or target not in names:
                 raise InputFormatError(f"{w}.intervention={iv!r} must name a known target_prop")
             _num(iv.get("target_value"), f"{w}.intervention.target_value")
         out.append(dict(entry))

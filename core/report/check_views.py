@@ -127,7 +127,7 @@ def _one(path: str, payload: Mapping[str, Any]) -> Section:
         diags = [d for d in field_list(r, "diagnostics") if isinstance(d, Mapping)]
         meta = field_map(r, "meta")
         hyp = meta.get("hypothesis")
-        relevant = [d for d in diags if d.get("code") in GRAPH_CODES or d.get("code") == "data-mismatch"]
+        relevant = [d for d in diags if str(d.get("code")) in GRAPH_CODES | {"data-mismatch"}]  # a damaged code may be a list
         if not isinstance(hyp, str) or not hyp or (not relevant and drawn):
             continue
         sig = (hyp, tuple(sorted(str(d.get("code")) for d in relevant)))

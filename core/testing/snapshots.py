@@ -416,6 +416,9 @@ def read_snapshot(path: str | Path) -> dict[str, Any]:
         raise InputFormatError(f"{p}: corpus={spec!r} must name a kind among {list(KINDS)!r}")
     if not isinstance(cases, list) or not all(isinstance(c, dict) and {"id", "input", "output"} <= c.keys() for c in cases):
         raise InputFormatError(f"{p}: cases must be a list of {{id, input, output}} objects")
+    for k, case in enumerate(cases):
+        if not isinstance(case["id"], str) or not case["id"]:  # ids key the comparison: a list id is unhashable
+            raise InputFormatError(f"{p}: cases[{k}]: id={case['id']!r} must be a non-empty name (a string)")
     return data
 
 
