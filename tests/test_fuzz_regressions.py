@@ -5,6 +5,7 @@ Every test names the fuzz row that found it; the fix is in the commit that added
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -225,3 +226,23 @@ def test_a_result_field_of_the_wrong_type_does_not_crash_the_report(tmp_path: Pa
     data["items"][0]["parsed_dag"] = {"nodes": True, "edges": 3}
     result.write_text(json.dumps(data), encoding="utf-8")
     assert main(["report", str(result), "--out", str(tmp_path / "r.html"), "--bootstrap", "0"]) == 0
+
+
+@pytest.mark.parametrize(
+    "damage,field",
+    [
+        (lambda it: it.__setitem__("pm_score", 10**400), "pm_score"),
+        (lambda it: it["metrics"]["rm"].update(criterion_evaluations=[], criterion_scores=[10**400]), "criterion_scores[0]"),
+        (lambda it: it["metrics"]["rm"]["criterion_evaluations"][0].__setitem__("score", 10**400), "criterion_evaluations[0].score"),
+    ],
+    ids=["pm_score", "criterion_scores", "criterion_evaluations"],
+)
+def test_a_result_number_beyond_float_range_is_refused(whatif_result: Path, damage: Callable[[dict[str, Any]], object], field: str) -> None:
+    """replay_payload/[official]: an integer such as 10**400 in a score field is an input error naming the field, not an OverflowError."""
+    from causalcheck.explain.replay import replay_payload
+
+    payload = json.loads(whatif_result.read_text(encoding="utf-8"))
+    damage(payload["items"][0])
+    report = replay_payload(payload)
+    (skipped,) = report.unreplayed
+    assert field in skipped["error"] and "1000000" in skipped["error"] and "float range" in skipped["error"]
