@@ -246,3 +246,21 @@ def test_a_result_number_beyond_float_range_is_refused(whatif_result: Path, dama
     report = replay_payload(payload)
     (skipped,) = report.unreplayed
     assert field in skipped["error"] and "1000000" in skipped["error"] and "float range" in skipped["error"]
+
+
+@pytest.mark.parametrize(
+    "text,line",
+    [("\rid,pm,rm,final\ndemo_stem_01,1.0,0.74,0.87\n", 1), ("id,pm\na,1\n" + "b" * 200_000 + ",0.5\n", 3)],
+    ids=["bare-carriage-return", "field-too-large"],
+)
+def test_a_malformed_human_scores_csv_is_named_with_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], whatif_result: Path, text: str, line: int) -> None:
+    """read_scores[human csv] / explain agree: a CSV the csv module refuses is an input error naming the file and line, not a csv.Error (exit 70)."""
+    from causalcheck.cli import main
+    from causalcheck.report.agree import read_scores
+
+    path = tmp_path / "human.csv"
+    path.write_bytes(text.encode())
+    with pytest.raises(CausalCheckError, match=re.escape(f"{path}:{line}: not a valid CSV row")):
+        read_scores(path)
+    assert main(["explain", "agree", str(whatif_result), str(path), "--bootstrap", "0"]) == 2
+    assert f"{path}:{line}: not a valid CSV row" in capsys.readouterr().err

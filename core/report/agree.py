@@ -22,7 +22,7 @@ import csv
 import io
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -93,8 +93,22 @@ def _from_result(path: str, obj: Mapping[str, Any]) -> ScoreSet:
     return ScoreSet(path, label, scores, edges, unscored, aliases)
 
 
-def _from_csv(path: str, text: str) -> ScoreSet:
+def _csv_rows(path: str, text: str) -> Iterator[list[str]]:
+    """The rows of a CSV *text*; a malformed row (a bare newline in an unquoted field, an unclosed
+    quote) is an input error naming *path* and the line, not a ``csv.Error``."""
     reader = csv.reader(io.StringIO(text))
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise InputFormatError(f"{path}:{reader.line_num}: not a valid CSV row ({exc})") from None
+        yield row
+
+
+def _from_csv(path: str, text: str) -> ScoreSet:
+    reader = _csv_rows(path, text)
     try:
         header = [h.strip().lower() for h in next(reader)]
     except StopIteration:
