@@ -264,3 +264,18 @@ def test_a_malformed_human_scores_csv_is_named_with_its_line(tmp_path: Path, cap
         read_scores(path)
     assert main(["explain", "agree", str(whatif_result), str(path), "--bootstrap", "0"]) == 2
     assert f"{path}:{line}: not a valid CSV row" in capsys.readouterr().err
+
+
+def test_a_long_answer_model_name_still_gives_a_valid_result_file_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """explain score: an answer model named '9' * 400 is scored into a file whose name is capped (prefix + hash), not an OSError."""
+    from causalcheck.cli import main
+    from causalcheck.explain.report import MAX_NAME_CHARS, sanitize_name
+
+    model = "9" * 400
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text(json.dumps({"id": "demo_stem_01", "model": model, "answer": "If the Moon vanished, tides would shrink."}) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["explain", "score", "--benchmark", "demo", "--answers", str(answers), "--out", str(out), "--quiet"]) in (0, 1), capsys.readouterr().err
+    stem = sanitize_name(model)
+    assert len(stem) == MAX_NAME_CHARS and stem.startswith("9" * 50)
+    assert (out / f"{stem}_metrics_offline.json").is_file()
