@@ -279,3 +279,15 @@ def test_a_long_answer_model_name_still_gives_a_valid_result_file_name(tmp_path:
     stem = sanitize_name(model)
     assert len(stem) == MAX_NAME_CHARS and stem.startswith("9" * 50)
     assert (out / f"{stem}_metrics_offline.json").is_file()
+
+
+def test_nothing_could_be_replayed_names_the_result_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """explain replay/[official]: when no item can be replayed, the final error and each item line name the result file."""
+    from causalcheck.cli import main
+
+    path = tmp_path / "gpt-5.5_metrics_gpt-5.5.json"
+    path.write_text(json.dumps({"items": [None], "state": {}}), encoding="utf-8")
+    assert main(["explain", "replay", str(path)]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert f"{path}: item '#0' could not be replayed" in lines[0]
+    assert lines[-1].endswith(f"error: nothing could be replayed from result file {str(path)!r}")
