@@ -234,8 +234,9 @@ def test_a_result_field_of_the_wrong_type_does_not_crash_the_report(tmp_path: Pa
         (lambda it: it.__setitem__("pm_score", 10**400), "pm_score"),
         (lambda it: it["metrics"]["rm"].update(criterion_evaluations=[], criterion_scores=[10**400]), "criterion_scores[0]"),
         (lambda it: it["metrics"]["rm"]["criterion_evaluations"][0].__setitem__("score", 10**400), "criterion_evaluations[0].score"),
+        (lambda it: it["metrics"]["pm"]["edges"][0].__setitem__("score", 10**400), "metrics.pm.edges[0].score"),
     ],
-    ids=["pm_score", "criterion_scores", "criterion_evaluations"],
+    ids=["pm_score", "criterion_scores", "criterion_evaluations", "edge-score"],
 )
 def test_a_result_number_beyond_float_range_is_refused(whatif_result: Path, damage: Callable[[dict[str, Any]], object], field: str) -> None:
     """replay_payload/[official]: an integer such as 10**400 in a score field is an input error naming the field, not an OverflowError."""
