@@ -5,6 +5,7 @@ Every test names the fuzz row that found it; the fix is in the commit that added
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -452,3 +453,64 @@ def test_a_suite_bootstrap_record_missing_a_property_is_refused() -> None:
     record["bootstrap_past_data"] = [{"id": "0/b", "props": {n: 1.0 for n in nodes[1:]}, "freq": 2.0}]
     with pytest.raises(CausalCheckError, match=re.escape(f"bootstrap_past_data[0]: props={sorted(nodes[1:])!r} must give every property; missing {[nodes[0]]!r}")):
         parse_suite_record(record, where="s.jsonl:1")
+
+
+@pytest.mark.parametrize(
+    "damage,field",
+    [
+        (lambda it: it.__setitem__("pm_score", 10**400), "pm_score"),
+        (lambda it: it["metrics"]["rm"].update(criterion_evaluations=[], criterion_scores=[10**400]), "criterion_scores[0]"),
+        (lambda it: it["metrics"]["rm"]["criterion_evaluations"][0].__setitem__("score", 10**400), "criterion_evaluations[0].score"),
+        (lambda it: it["metrics"]["pm"]["edges"][0].__setitem__("score", 10**400), "metrics.pm.edges[0].score"),
+    ],
+    ids=["pm_score", "criterion_scores", "criterion_evaluations", "edge-score"],
+)
+def test_a_result_number_beyond_float_range_is_refused(whatif_result: Path, damage: Callable[[dict[str, Any]], object], field: str) -> None:
+    """replay_payload/[official]: an integer such as 10**400 in a score field is an input error naming the field, not an OverflowError."""
+    from causalcheck.explain.replay import replay_payload
+
+    payload = json.loads(whatif_result.read_text(encoding="utf-8"))
+    damage(payload["items"][0])
+    report = replay_payload(payload)
+    (skipped,) = report.unreplayed
+    assert field in skipped["error"] and "1000000" in skipped["error"] and "float range" in skipped["error"]
+
+
+def test_a_malformed_human_scores_csv_is_named_with_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], whatif_result: Path) -> None:
+    """read_scores[human csv] / explain agree: a CSV the csv module refuses (a field over its size limit) is an input error naming the file and line, not a csv.Error (exit 70)."""
+    from causalcheck.cli import main
+    from causalcheck.report.agree import read_scores
+
+    path = tmp_path / "human.csv"
+    path.write_bytes(("id,pm\na,1\n" + "b" * 200_000 + ",0.5\n").encode())
+    with pytest.raises(CausalCheckError, match=re.escape(f"{path}:3: the CSV does not parse")):
+        read_scores(path)
+    assert main(["explain", "agree", str(whatif_result), str(path), "--bootstrap", "0"]) == 2
+    assert f"{path}:3: the CSV does not parse" in capsys.readouterr().err
+
+
+def test_a_long_answer_model_name_still_gives_a_valid_result_file_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """explain score: an answer model named '9' * 400 is scored into a file whose name is capped (prefix + hash), not an OSError."""
+    from causalcheck.cli import main
+    from causalcheck.explain.report import MAX_NAME_CHARS, sanitize_name
+
+    model = "9" * 400
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text(json.dumps({"id": "demo_stem_01", "model": model, "answer": "If the Moon vanished, tides would shrink."}) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["explain", "score", "--benchmark", "demo", "--answers", str(answers), "--out", str(out), "--quiet"]) in (0, 1), capsys.readouterr().err
+    stem = sanitize_name(model)
+    assert len(stem) == MAX_NAME_CHARS and stem.startswith("9" * 50)
+    assert (out / f"{stem}_metrics_offline.json").is_file()
+
+
+def test_nothing_could_be_replayed_names_the_result_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """explain replay/[official]: when no item can be replayed, the final error and each item line name the result file."""
+    from causalcheck.cli import main
+
+    path = tmp_path / "gpt-5.5_metrics_gpt-5.5.json"
+    path.write_text(json.dumps({"items": [None], "state": {}}), encoding="utf-8")
+    assert main(["explain", "replay", str(path)]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert f"{path}: item '#0' could not be replayed" in lines[0]
+    assert lines[-1].endswith(f"error: nothing could be replayed from result file {str(path)!r}")

@@ -12,6 +12,14 @@ missing field) gives the stated default.
 Traceback (most recent call last):
 ...
 causalcheck.errors.InputFormatError: criterion_evaluations[0].score=7.5 must be an integer
+
+A number must also be in float range: an integer such as ``10**400`` (valid JSON) cannot be
+used in the float arithmetic that scores are put through, so it is refused here too.
+
+>>> as_number(10**400, "pm_score")
+Traceback (most recent call last):
+...
+causalcheck.errors.InputFormatError: pm_score=100000000000000000000000000000000000000000000000000000000000 must be a finite number in float range
 """
 
 from __future__ import annotations
@@ -31,9 +39,17 @@ def as_number(value: Any, where: str, default: float | None = None) -> float:
         return default
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InputFormatError(f"{where}={value!r:.60} must be a number")
-    out = float(value)
+    return _finite(value, where)
+
+
+def _finite(value: int | float, where: str) -> float:
+    """*value* as a finite float; an input error naming *where* when it is infinite, NaN or beyond float range."""
+    try:
+        out = float(value)
+    except OverflowError:  # an integer beyond float range (10**400)
+        out = math.inf
     if not math.isfinite(out):
-        raise InputFormatError(f"{where}={value!r:.60} must be a finite number")
+        raise InputFormatError(f"{where}={value!r:.60} must be a finite number in float range")
     return out
 
 
@@ -45,6 +61,7 @@ def as_integer(value: Any, where: str, default: int | None = None) -> int:
         raise InputFormatError(f"{where}={value!r:.60} must be an integer")
     if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
         raise InputFormatError(f"{where}={value!r:.60} must be an integer")
+    _finite(value, where)  # scores and counts meet float arithmetic later
     return int(value)
 
 

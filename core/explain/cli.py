@@ -182,7 +182,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         f"total_mean={s['total_mean']!r} n={s['n_items']} -> {'matches' if report.summary_match else 'DIFFERS from'} the recorded summary"
     )
     for bad in report.unreplayed:
-        _say(f"item {bad['key']!r} could not be replayed: {bad['error']}")
+        _say(f"{args.result}: item {bad['key']!r} could not be replayed: {bad['error']}")
     for failed in report.failures:
         key = failed.get("canonical_id") or failed.get("id")
         _say(f"item {key!r} failed in the recorded run: {failed.get('evaluation_error')}")
@@ -218,6 +218,6 @@ def _cmd_replay(args: argparse.Namespace) -> int:
             atomic_write_text(out / f"{stem}.md", markdown_report(summarize(rows), rows, title=title, causalcheck=record))
         print(f"wrote {out / stem}.json / .md", file=sys.stderr)
     if not report.items and (report.unreplayed or not report.failures):
-        _say("error: nothing could be replayed")
+        _say(f"error: nothing could be replayed from result file {str(args.result)!r}")
         return 2
     return 0 if report.ok and not report.failures else 1

@@ -31,6 +31,7 @@ from functools import lru_cache
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from causalcheck.errors import InputFormatError
 from causalcheck.explain._cues import Cue, lead_cue
 from causalcheck.explain._text import SENTENCE_PIECES, content_stems
 from causalcheck.explain.data import BAND_KEYS
@@ -74,15 +75,22 @@ class EdgeJudgment:
         return {"score": self.score, "rationale": self.rationale, "raw": inner}
 
     @classmethod
-    def from_official(cls, obj: Any) -> EdgeJudgment:
-        """Read an official per-edge record (replay).  A record with an ``error`` is degraded."""
+    def from_official(cls, obj: Any, where: str = "edge record") -> EdgeJudgment:
+        """Read an official per-edge record (replay).  A record with an ``error`` is degraded.
+
+        A score that is not a number counts as 0 and one outside 0..1 is clamped, as in the
+        original; an integer beyond float range (``10**400``) is refused, naming *where*.
+        """
         if not isinstance(obj, Mapping):
             return cls(0.0, "", f"edge record={obj!r:.60} is not an object", True)
         inner = obj.get("raw") if isinstance(obj.get("raw"), Mapping) else {}
+        value = obj.get("score", 0.0)
         try:
-            score = min(max(float(obj.get("score", 0.0)), 0.0), 1.0)
+            score = min(max(float(value), 0.0), 1.0)
         except (TypeError, ValueError):
             score = 0.0
+        except OverflowError:
+            raise InputFormatError(f"{where}.score={value!r:.60} must be a finite number in float range") from None
         if score != score:  # NaN counts as 0, as in the original
             score = 0.0
         err = inner.get("error") if isinstance(inner, Mapping) else None

@@ -159,7 +159,7 @@ def _replay_item(obj: Mapping[str, Any], index: int, pm_mode: PMMode, check_pars
     graph = ExplanationGraph.from_json(pm_rec.get("graph") or obj.get("parsed_dag"))
     raw_edges = as_list(pm_rec.get("edges") or None, "metrics.pm.edges")
     judgments: list[EdgeJudgment | None] = [
-        None if (isinstance(e, Mapping) and e.get("score") is None) else EdgeJudgment.from_official(e) for e in raw_edges
+        None if (isinstance(e, Mapping) and e.get("score") is None) else EdgeJudgment.from_official(e, f"metrics.pm.edges[{k}]") for k, e in enumerate(raw_edges)
     ]
     # the original zips graph edges with scores: extra records are ignored, missing ones are not judged
     judgments = (judgments + [None] * len(graph.edges))[: len(graph.edges)]

@@ -24,6 +24,7 @@ For every answer model a run writes three files into the output folder:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -37,6 +38,7 @@ from causalcheck.explain.data import Benchmark
 from causalcheck.explain.scoring import FAILURE_MODES, ItemResult, Summary, summarize
 
 __all__ = [
+    "MAX_NAME_CHARS",
     "ResultRow",
     "build_payload",
     "item_to_official",
@@ -50,15 +52,31 @@ __all__ = [
 ]
 
 
+#: The longest :func:`sanitize_name` result: two of them in a result stem plus a suffix stay
+#: well inside the usual 255-byte file-name limit.
+MAX_NAME_CHARS = 64
+
+
 def sanitize_name(value: str) -> str:
     """File-name form of a model name, as the original: non ``[A-Za-z0-9._-]`` runs → ``_``.
 
+    A name longer than :data:`MAX_NAME_CHARS` once sanitised keeps a readable prefix and ends
+    in ``-`` plus the first 8 hex digits of the SHA-256 of the full name, so it stays a valid
+    file name and distinct long names stay distinct; shorter names are unchanged.
+
     >>> sanitize_name("openai/gpt-5.5 (May)")
     'openai_gpt-5.5_May'
+    >>> long = sanitize_name("9" * 400)
+    >>> len(long), long[:12], long == sanitize_name("9" * 400), long == sanitize_name("9" * 401)
+    (64, '999999999999', True, False)
     """
     out = re.sub(r"[^A-Za-z0-9._-]+", "_", value.strip())
     out = re.sub(r"_+", "_", out)
-    return out.strip("._") or "model"
+    out = out.strip("._") or "model"
+    if len(out) > MAX_NAME_CHARS:
+        digest = hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+        out = f"{out[: MAX_NAME_CHARS - 9].rstrip('._')}-{digest}"
+    return out
 
 
 def result_stem(answer_model: str, judge_model: str) -> str:
