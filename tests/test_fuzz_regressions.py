@@ -514,3 +514,28 @@ def test_nothing_could_be_replayed_names_the_result_file(tmp_path: Path, capsys:
     lines = capsys.readouterr().err.splitlines()
     assert f"{path}: item '#0' could not be replayed" in lines[0]
     assert lines[-1].endswith(f"error: nothing could be replayed from result file {str(path)!r}")
+
+
+def test_an_empty_dagitty_group_names_no_node() -> None:
+    """read_graph[auto] (10 000-example fuzz run in CI): an empty group '{}' in a dagitty edge raised IndexError; it names no node."""
+    from causalcheck.graphs import read_graph
+
+    g = read_graph('pdag {\x0ba\n"Crystal Color"\n"Crystal Color"{} -- a\n}\n')
+    assert not g.edges
+    assert not read_graph("dag { {} -> a }").edges
+
+
+def test_a_suite_crystal_preset_that_is_not_a_number_is_refused() -> None:
+    """lab run[official suites] (10 000-example fuzz run in CI): a null observation preset crashed the episode (float(None), exit 70); load refuses it naming the preset."""
+    import json
+
+    from causalcheck.lab.suites import find_suite, parse_suite_record
+
+    record = json.loads(find_suite("mini")[1].splitlines()[0])
+    node = next(n for n in record["nodes"] if n != "resonanceFreq")
+    record["quadratic_metadata"] = {"observation_presets": [{node: None}]}
+    with pytest.raises(CausalCheckError, match=re.escape(f"quadratic_metadata.observation_presets[0][{node!r}]=None must be a number")):
+        parse_suite_record(record, where="s.jsonl:1")
+    record["quadratic_metadata"] = {"reactor": {node: "12"}}
+    with pytest.raises(CausalCheckError, match=re.escape("quadratic_metadata.reactor")):
+        parse_suite_record(record, where="s.jsonl:1")

@@ -210,6 +210,8 @@ def parse_dagitty(text: str, *, source: str = "<string>") -> Graph:
         return mentioned
 
     def group(g: Any) -> list[str]:
+        if not g.children:  # an empty group '{}' names no node
+            return []
         first = g.children[0]
         if getattr(first, "data", None) == "node":
             name = _unquote(str(first.children[0]), source)
