@@ -170,6 +170,20 @@ def _parse_bootstrap(obj: Any, names: set[str], where: str) -> tuple[Mapping[str
     return tuple(out)
 
 
+def _check_presets(qmeta: Mapping[str, Any], names: set[str], where: str) -> None:
+    """The crystal presets the episode uses (``property_manipulator``, ``reactor``, each of
+    ``observation_presets``): every value given for a node must be a finite number."""
+    presets: list[tuple[str, Any]] = [(k, qmeta.get(k)) for k in ("property_manipulator", "reactor")]
+    observed = qmeta.get("observation_presets")
+    if isinstance(observed, list):
+        presets += [(f"observation_presets[{k}]", p) for k, p in enumerate(observed)]
+    for key, preset in presets:
+        if isinstance(preset, Mapping):
+            for name, value in preset.items():
+                if name in names:
+                    _num(value, f"{where}: quadratic_metadata.{key}[{name!r}]")
+
+
 def parse_suite_record(obj: Any, *, where: str = "<record>") -> SuiteGraph:
     """Validate one suite record (a decoded JSON object) and compile it."""
     if not isinstance(obj, Mapping):
@@ -190,6 +204,7 @@ def parse_suite_record(obj: Any, *, where: str = "<record>") -> SuiteGraph:
     qmeta = obj.get("quadratic_metadata", {})
     if not isinstance(qmeta, Mapping):
         raise InputFormatError(f"{where}: quadratic_metadata={qmeta!r} must be an object")
+    _check_presets(qmeta, set(scm.nodes), where)
     return SuiteGraph(
         graph_id=gid,
         config=obj,
