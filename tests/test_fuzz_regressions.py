@@ -539,3 +539,17 @@ def test_a_suite_crystal_preset_that_is_not_a_number_is_refused() -> None:
     record["quadratic_metadata"] = {"reactor": {node: "12"}}
     with pytest.raises(CausalCheckError, match=re.escape("quadratic_metadata.reactor")):
         parse_suite_record(record, where="s.jsonl:1")
+
+
+def test_a_suite_parameter_beyond_the_magnitude_bound_is_refused() -> None:
+    """lab run[official suites] (10 000-example fuzz run): a coefficient of 1e308 overflowed the planner (LinAlgError / OverflowError, exit 70); load refuses it with the named bound."""
+    import json
+
+    from causalcheck.lab.suites import find_suite, parse_suite_record
+
+    record = json.loads(find_suite("mini")[1].splitlines()[0])
+    key = next(iter(record["params"]))
+    record["params"][key] = 1e308
+    with pytest.raises(CausalCheckError, match=re.escape(f"params[{key!r}]=1e+308 is beyond MAX_PARAM_MAGNITUDE")):
+        parse_suite_record(record, where="s.jsonl:1")
+

@@ -192,7 +192,12 @@ def _fit(xs: list[list[float]], ys: list[float], cols: list[int]) -> tuple[list[
     y = np.asarray(ys, dtype=float)
     if a.shape[1] == 0:
         return [], list(map(float, y))
-    coef, *_ = np.linalg.lstsq(a, y, rcond=None)
+    if not (np.isfinite(a).all() and np.isfinite(y).all()):  # observations beyond float range: no fit
+        return None
+    try:
+        coef, *_ = np.linalg.lstsq(a, y, rcond=None)
+    except np.linalg.LinAlgError:  # SVD did not converge (ill-scaled observations): no fit
+        return None
     res = y - a @ coef
     return [float(c) for c in coef], [float(r) for r in res]
 
@@ -227,9 +232,11 @@ def solve_mechanisms(
             # too many subsets to enumerate (large scaling graphs): fit all candidates, keep the
             # clearly non-zero ones, and search subsets of those
             full = _fit(xs, ys, list(range(off + len(cands) * width)))
-            assert full is not None
-            keep = [k for k in range(len(cands)) if max(abs(full[0][off + k * width + w]) for w in range(width)) > 0.05]
-            cands = [cands[k] for k in keep][: max_subset * 2]
+            if full is not None:
+                keep = [k for k in range(len(cands)) if max(abs(full[0][off + k * width + w]) for w in range(width)) > 0.05]
+                cands = [cands[k] for k in keep][: max_subset * 2]
+            else:
+                cands = cands[: max_subset * 2]
             xs, ys, tols = _rows(ev, z, cands, family)
         sizes = range(0, min(len(cands), max_subset) + 1)
         for size in sizes:

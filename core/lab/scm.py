@@ -132,6 +132,11 @@ class NodeEquation:
         return e
 
 
+#: The largest magnitude of an SCM parameter: the official suites' parameters stay below 10³; a
+#: parameter beyond this bound (e.g. 1e308) makes the mechanisms overflow to infinity.
+MAX_PARAM_MAGNITUDE = 1e12
+
+
 def _num(value: Any, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InputFormatError(f"{what}={value!r} must be a number")
@@ -141,6 +146,13 @@ def _num(value: Any, what: str) -> float:
         f = float("inf")
     if f != f or f in (float("inf"), float("-inf")):
         raise InputFormatError(f"{what}={value!r} must be a finite number")
+    return f
+
+
+def _param(value: Any, what: str) -> float:
+    f = _num(value, what)
+    if abs(f) > MAX_PARAM_MAGNITUDE:
+        raise InputFormatError(f"{what}={value!r} is beyond MAX_PARAM_MAGNITUDE={MAX_PARAM_MAGNITUDE:g} (the mechanisms would overflow)")
     return f
 
 
@@ -178,7 +190,7 @@ class SCM:
         params_obj = config.get("params", {})
         if not isinstance(params_obj, Mapping):
             raise InputFormatError(f"{source}: params={params_obj!r} must be an object")
-        params = {str(k): _num(v, f"{source}: params[{k!r}]") for k, v in params_obj.items()}
+        params = {str(k): _param(v, f"{source}: params[{k!r}]") for k, v in params_obj.items()}
         names = tuple(str(n) for n in nodes_obj)
         index = {n: i for i, n in enumerate(names)}
         if FREQ not in index:
