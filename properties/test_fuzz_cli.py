@@ -31,6 +31,7 @@ from typing import Any
 import pytest
 from _fuzz import (
     REMOVED,
+    Ctx,
     Outputs,
     Seed,
     Tree,
@@ -65,15 +66,6 @@ class Case:
     damaged: tuple[str, ...] = ()
     named_on: tuple[int, ...] = (2,)
     outcomes: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Ctx:
-    """Seeds a row draws from."""
-
-    seeds: dict[str, Seed]
-    outputs: Outputs
-    anchors: dict[str, Any]
 
 
 @dataclass(frozen=True)

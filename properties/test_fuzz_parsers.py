@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 from _fuzz import (
+    Ctx,
     Outputs,
     Seed,
     Tree,
@@ -44,15 +45,6 @@ from hypothesis import strategies as st
 from hypothesis.errors import HypothesisWarning
 
 FORMATS = ("text", "json", "dagitty", "edgelist", "dot", "gml", "causallearn", "adjacency")
-
-
-@dataclass(frozen=True)
-class Ctx:
-    """What a row's strategy is built from: the bundled seeds, causalcheck's outputs, the anchors' seeds."""
-
-    seeds: dict[str, Seed]
-    outputs: Outputs
-    anchors: dict[str, Any]
 
 
 @dataclass(frozen=True)

@@ -620,6 +620,15 @@ class Outputs:
     snapshot: Seed
 
 
+@dataclass(frozen=True)
+class Ctx:
+    """What a fuzz row's strategy is built from: the bundled seeds, causalcheck's outputs, the anchors' seeds."""
+
+    seeds: dict[str, Seed]
+    outputs: Outputs
+    anchors: dict[str, Any]
+
+
 def make_outputs(root: Path) -> Outputs:
     """Run the commands that make :class:`Outputs` into *root* (about 5 s)."""
     seeds = bundled_seeds()
