@@ -32,3 +32,14 @@ def simulate(g: Graph, n: int, rng: np.random.Generator, weight: float = 0.8, si
             x = x + weight * (1 if not signed or rng.random() < 0.5 else -1) * out[p]
         out[v] = x
     return {v: out[v] for v in g.nodes}
+
+
+def simulate_varied(g: Graph, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """Linear-Gaussian data from the DAG g (unit noise, each weight ±U(0.5, 1.5): the benchmarks' data)."""
+    out: dict[str, np.ndarray] = {}
+    for v in nx.topological_sort(to_networkx(g)):
+        x = rng.normal(size=n)
+        for p in g.parents(v):
+            x = x + rng.choice([-1, 1]) * rng.uniform(0.5, 1.5) * out[p]
+        out[v] = x
+    return {v: out[v] for v in g.nodes}

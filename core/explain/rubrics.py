@@ -58,20 +58,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from causalcheck.errors import BudgetExceededError, InputFormatError
-from causalcheck.explain.generation import (
-    DEFAULT_MAX_TOKENS,
-    DEFAULT_TEMPERATURE,
-    AnswerFileLock,
-    GenerationSummary,
-    Journal,
-    add_generation_arguments,
-    check_sampling,
-    finish_generation,
-    generate_items,
-    load_items,
-    run_with_progress,
-    start_generation,
-)
+from causalcheck.explain import generation as gen
+from causalcheck.explain.generation import GenerationSummary, Journal
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.explain.data import Benchmark, WhatIfItem
@@ -341,8 +329,8 @@ async def generate_rubrics(
     out: str | Path,
     *,
     model_name: str | None = None,
-    temperature: float = DEFAULT_TEMPERATURE,
-    max_tokens: int = DEFAULT_MAX_TOKENS,
+    temperature: float = gen.DEFAULT_TEMPERATURE,
+    max_tokens: int = gen.DEFAULT_MAX_TOKENS,
     resume: bool = False,
     keep_existing: bool = False,
     provenance: Provenance | None = None,
@@ -357,7 +345,7 @@ async def generate_rubrics(
     from causalcheck.explain.llm import reject_truncated
     from causalcheck.protocols import Request, meter_summary
 
-    check_sampling(temperature, max_tokens)
+    gen.check_sampling(temperature, max_tokens)
     name = model_name or f"{llm.provider}/{llm.model}"
     journal = rubric_journal(out)
     done = journal.start(resume=resume, provenance=provenance, fingerprint={"model_name": (name, None)})
@@ -375,7 +363,7 @@ async def generate_rubrics(
         comp, (reply, rubric) = await _ask(llm, req, parse)
         return _record(item, name, comp, reply, rubric, None)
 
-    tally = await generate_items(items, todo, ask, lambda item, reason: _record(item, name, None, None, None, reason), journal, progress)
+    tally = await gen.generate_items(items, todo, ask, lambda item, reason: _record(item, name, None, None, None, reason), journal, progress)
     skipped = len(items) - len(todo) - len(kept)
     return RubricRunSummary(
         generated=tally.ok,
@@ -441,7 +429,7 @@ def add_rubric_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", required=True, help="the benchmark with rubrics (.json; its journal is the .jsonl beside it)")
     parser.add_argument("--resume", action="store_true", help="continue: keep the rubrics generated before, redo failed and missing items")
     parser.add_argument("--keep-existing", action="store_true", help="keep the rubrics the input already has (default: replace them)")
-    add_generation_arguments(parser, limit_help="only the first N items")
+    gen.add_generation_arguments(parser, limit_help="only the first N items")
 
 
 def run_rubrics(args: argparse.Namespace, *, llm_override: LLM | None = None) -> int:
@@ -459,19 +447,19 @@ def run_rubrics(args: argparse.Namespace, *, llm_override: LLM | None = None) ->
     from causalcheck.explain.data import DEMO
     from causalcheck.files import atomic_write_text
 
-    start_generation(args)
+    gen.start_generation(args)
     out = Path(args.out)
     rubric_journal(out)  # the name is checked before anything is read
     if str(args.benchmark) != DEMO and out.resolve() == Path(args.benchmark).resolve():
         raise InputFormatError(f"out={str(out)!r} is the --benchmark file; write the rubrics to another file")
-    provenance, bench, items = load_items(args, "explain rubrics", keep_existing=args.keep_existing)
+    provenance, bench, items = gen.load_items(args, "explain rubrics", keep_existing=args.keep_existing)
     run = llm_run_from_args(args)
     run = dataclasses.replace(run, retry=dataclasses.replace(run.retry, max_invalid=RUBRIC_ATTEMPTS))
     client = run.client(llm_override or args.model)
-    with AnswerFileLock(out, command="causalcheck explain rubrics"):
+    with gen.AnswerFileLock(out, command="causalcheck explain rubrics"):
         if out.exists() and not args.resume:
             raise InputFormatError(f"out={str(out)!r} exists; pass --resume to continue it or choose another file")
-        summary = run_with_progress(
+        summary = gen.run_with_progress(
             args,
             "explain rubrics",
             client,
@@ -499,7 +487,7 @@ def run_rubrics(args: argparse.Namespace, *, llm_override: LLM | None = None) ->
             failures=summary.failures,
         )
         atomic_write_text(out, json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
-    return finish_generation(summary, nothing="no rubric could be generated", extra={"out": str(out)})
+    return gen.finish_generation(summary, nothing="no rubric could be generated", extra={"out": str(out)})
 
 
 def register(explain_sub: Any) -> argparse.ArgumentParser:

@@ -22,16 +22,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from causalcheck.equation import (
-    BinOp,
-    Expr,
-    Num,
-    Sym,
-    Unary,
-    compile_expr,
-    evaluate_tree,
-    parse_equation,
-)
+from causalcheck import equation as ce
 
 EQUATIONS = {
     "linear, 3 parents": "resonanceFreq = base + c_density*density + c_moisture*moisture + c_ph*ph",
@@ -40,18 +31,18 @@ EQUATIONS = {
 }
 
 
-def closures(expr: Expr, slot: dict[Sym, int]) -> Callable[[list[float]], Any]:
+def closures(expr: ce.Expr, slot: dict[ce.Sym, int]) -> Callable[[list[float]], Any]:
     """The alternative design: one closure per tree node."""
-    if isinstance(expr, Num):
+    if isinstance(expr, ce.Num):
         value = expr.value
         return lambda a: value
-    if isinstance(expr, Sym):
+    if isinstance(expr, ce.Sym):
         i = slot[expr]
         return lambda a: a[i]
-    if isinstance(expr, Unary):
+    if isinstance(expr, ce.Unary):
         inner = closures(expr.operand, slot)
         return (lambda a: -inner(a)) if expr.op == "-" else inner
-    assert isinstance(expr, BinOp)
+    assert isinstance(expr, ce.BinOp)
     left, right = closures(expr.left, slot), closures(expr.right, slot)
     ops: dict[str, Callable[[list[float]], Any]] = {
         "+": lambda a: left(a) + right(a),
@@ -73,9 +64,9 @@ def rate(fn: Callable[[], None], n: int, repeats: int) -> float:
 
 
 def bench_one(label: str, text: str, rows_n: int, repeats: int) -> None:
-    eq = parse_equation(text)
+    eq = ce.parse_equation(text)
     assert eq.rhs is not None
-    f = compile_expr(eq.rhs)
+    f = ce.compile_expr(eq.rhs)
     rows = [[1.0 + (i * 7 + k * 3) % 50 for k in range(len(f.symbols))] for i in range(rows_n)]
     envs = [dict(zip(f.symbols, r, strict=True)) for r in rows]
     slot = {s: i for i, s in enumerate(f.symbols)}
@@ -85,7 +76,7 @@ def bench_one(label: str, text: str, rows_n: int, repeats: int) -> None:
     values = [{s.name: v for s, v in e.items() if not s.is_coefficient} for e in envs]
     coeffs = [{s.name: v for s, v in e.items() if s.is_coefficient} for e in envs]
     fn = f.function
-    assert all(fn(*r) == tree(r) == evaluate_tree(eq.rhs, e) for r, e in zip(rows[:50], envs, strict=False))
+    assert all(fn(*r) == tree(r) == ce.evaluate_tree(eq.rhs, e) for r, e in zip(rows[:50], envs, strict=False))
 
     def run_compiled() -> None:
         for r in rows:
@@ -99,7 +90,7 @@ def bench_one(label: str, text: str, rows_n: int, repeats: int) -> None:
         rhs = eq.rhs
         assert rhs is not None
         for e in envs:
-            evaluate_tree(rhs, e)
+            ce.evaluate_tree(rhs, e)
 
     def run_eval() -> None:
         for env in names:

@@ -26,14 +26,7 @@ from typing import Any
 
 import numpy as np
 from causalcheck.graph import CausalGraph
-from causalcheck.solvers.equivalence import (
-    cpdag,
-    enumerate_equivalent_dags,
-    essential_graph_size,
-    imec_size,
-    interventional_essential_graph,
-    mec_size,
-)
+from causalcheck.solvers import equivalence as eqv
 
 
 def sparse_dag(n: int, rng: np.random.Generator) -> CausalGraph:
@@ -54,9 +47,9 @@ def best_of(fn: Any, repeats: int) -> tuple[float, Any]:
 
 
 def ours(g: CausalGraph, targets: list[list[str]]) -> tuple[int, int]:
-    c = cpdag(g)
-    e = interventional_essential_graph(g, targets)
-    return essential_graph_size(c), essential_graph_size(e)
+    c = eqv.cpdag(g)
+    e = eqv.interventional_essential_graph(g, targets)
+    return eqv.essential_graph_size(c), eqv.essential_graph_size(e)
 
 
 def causal_learn_cpdag(g: CausalGraph) -> Any:
@@ -93,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         ratio = ""
         if n <= 100 or (n <= 1000 and not args.quick):
             tc, _ = best_of(lambda g=g: causal_learn_cpdag(g), 1)
-            tco, _ = best_of(lambda g=g: cpdag(g), repeats)
+            tco, _ = best_of(lambda g=g: eqv.cpdag(g), repeats)
             cl = f"{tc * 1000:9.1f} ms"
             ratio = f"{tc / tco:.0f}x (vs our CPDAG alone, {tco * 1000:.1f} ms)"
         goal = "  (goal ≤ 20 ms)" if n == 1000 else ""
@@ -104,12 +97,12 @@ def main(argv: list[str] | None = None) -> int:
     if not graphs:
         graphs = [sparse_dag(7, rng) for _ in range(300)]
         label = "random 7-node DAGs (anchors absent)"
-    tb, brute = best_of(lambda: [sum(1 for _ in enumerate_equivalent_dags(g)) for g in graphs], 1)
-    te, exact = best_of(lambda: [mec_size(g) for g in graphs], 3)
+    tb, brute = best_of(lambda: [sum(1 for _ in eqv.enumerate_equivalent_dags(g)) for g in graphs], 1)
+    te, exact = best_of(lambda: [eqv.mec_size(g) for g in graphs], 3)
     assert brute == exact
     print(f"MEC sizes of {len(graphs)} {label}: brute force {tb:.2f} s, exact count {te:.3f} s -> ratio {tb / te:.0f}x (all equal)")
     big = sparse_dag(200, rng)
-    t1, n1 = best_of(lambda: imec_size(big, []), 3)
+    t1, n1 = best_of(lambda: eqv.imec_size(big, []), 3)
     print(f"200-node sparse DAG: MEC size has {len(str(n1))} digits, counted in {t1 * 1000:.1f} ms (brute force infeasible)")
     return 0
 

@@ -29,14 +29,7 @@ from typing import Any
 
 import numpy as np
 from causalcheck.graph import CausalGraph
-from causalcheck.graphs.convert import (
-    from_causallearn,
-    from_matrix,
-    from_networkx,
-    to_causallearn,
-    to_matrix,
-    to_networkx,
-)
+from causalcheck.graphs import convert as gconv
 from causalcheck.graphs.model import Graph, GraphEdge
 
 
@@ -80,30 +73,30 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     g = random_pdag(args.nodes, rng)
     names = list(g.nodes)
-    cl_matrix = to_matrix(g, convention="causallearn").astype(int)
+    cl_matrix = gconv.to_matrix(g, convention="causallearn").astype(int)
     directed_only = Graph(g.nodes, tuple(e for e in g.edges if e.is_directed))
-    cl_directed = to_matrix(directed_only, convention="causallearn").astype(int)
-    cl_graph = to_causallearn(g)
-    nxg = to_networkx(directed_only)
-    amat = to_matrix(directed_only, convention="row_to_column")
+    cl_directed = gconv.to_matrix(directed_only, convention="causallearn").astype(int)
+    cl_graph = gconv.to_causallearn(g)
+    nxg = gconv.to_networkx(directed_only)
+    amat = gconv.to_matrix(directed_only, convention="row_to_column")
     print(f"n = {args.nodes} nodes, {len(g.edges)} edges ({len(g.undirected_pairs)} undirected); best of {args.repeat}")
     print(f"{'ours':<34} {'':>12}   {'reference':<40}")
 
-    ours = best(lambda: from_matrix(cl_matrix, names, convention="causallearn"), args.repeat)
+    ours = best(lambda: gconv.from_matrix(cl_matrix, names, convention="causallearn"), args.repeat)
     old = best(lambda: CausalGraph.from_pairs(
         [(names[i], names[j]) for i in range(len(names)) for j in range(len(names))
          if cl_directed[j][i] == 1 and cl_directed[i][j] == -1], names), 1)
     row("from_matrix(causallearn)", ours, old, "old from_causallearn_matrix (n² loop)")
     row("from_matrix(causallearn)", ours, best(cl_graph.get_graph_edges, args.repeat), "causal-learn get_graph_edges()")
-    ours = best(lambda: from_causallearn(cl_graph), args.repeat)
+    ours = best(lambda: gconv.from_causallearn(cl_graph), args.repeat)
     row("from_causallearn(GeneralGraph)", ours, best(cl_graph.get_graph_edges, args.repeat), "causal-learn get_graph_edges()")
-    ours = best(lambda: from_networkx(nxg), args.repeat)
+    ours = best(lambda: gconv.from_networkx(nxg), args.repeat)
     row("from_networkx(DiGraph)", ours, best(lambda: nx.to_numpy_array(nxg), args.repeat), "networkx to_numpy_array")
-    ours = best(lambda: from_matrix(amat, names, convention="row_to_column"), args.repeat)
+    ours = best(lambda: gconv.from_matrix(amat, names, convention="row_to_column"), args.repeat)
     row("from_matrix(row_to_column)", ours, best(lambda: nx.from_numpy_array(amat, create_using=nx.DiGraph), args.repeat), "networkx from_numpy_array")
-    ours = best(lambda: to_matrix(g, convention="causallearn"), args.repeat)
+    ours = best(lambda: gconv.to_matrix(g, convention="causallearn"), args.repeat)
     row("to_matrix(causallearn)", ours, best(lambda: nx.to_numpy_array(nxg), args.repeat), "networkx to_numpy_array")
-    ours = best(lambda: to_networkx(g), args.repeat)
+    ours = best(lambda: gconv.to_networkx(g), args.repeat)
     row("to_networkx", ours, best(lambda: nx.from_numpy_array(amat, create_using=nx.DiGraph), args.repeat), "networkx from_numpy_array")
 
     def cl_own() -> None:
@@ -114,7 +107,7 @@ def main() -> None:
             m2 = Endpoint.ARROW if e.is_directed else Endpoint.TAIL
             gg.add_edge(ClEdge(pos[e.u], pos[e.v], Endpoint.TAIL, m2))
 
-    ours = best(lambda: to_causallearn(g), 1)
+    ours = best(lambda: gconv.to_causallearn(g), 1)
     row("to_causallearn", ours, best(cl_own, 1), "causal-learn add_edge loop")
 
     from causalcheck.graphs.kinds import cpdag_of
@@ -127,7 +120,7 @@ def main() -> None:
 
     dag, other = as_dag(g), as_dag(random_pdag(args.nodes, rng))
     a, b = cpdag_of(dag), cpdag_of(other)
-    ca, cb = to_causallearn(a), to_causallearn(b)
+    ca, cb = gconv.to_causallearn(a), gconv.to_causallearn(b)
     ours = best(lambda: shd(a, b), args.repeat)
     row("shd (CPDAGs)", ours, best(lambda: SHD(ca, cb).get_shd(), 1), "causal-learn SHD (same CPDAGs)")
 

@@ -29,40 +29,24 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
-import itertools
+import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import networkx as nx
 import numpy as np
-from causalcheck.graphs import Graph, GraphEdge, validate_graph
+from causalcheck.graphs import Graph, validate_graph
 from causalcheck.graphs.citests import CITester
 from causalcheck.graphs.convert import to_networkx, to_pgmpy
 from causalcheck.graphs.data import load_data
 from causalcheck.graphs.falsify import falsify
 from causalcheck.graphs.separation import implied_independencies
 
-
-def random_dag(n: int, p: float, rng: np.random.Generator) -> Graph:
-    names = [f"X{i + 1}" for i in range(n)]
-    order = rng.permutation(n)
-    edges = [
-        GraphEdge.directed(names[order[i]], names[order[j]])
-        for i, j in itertools.combinations(range(n), 2)
-        if rng.random() < p
-    ]
-    return Graph(tuple(names), tuple(edges))
-
-
-def simulate(g: Graph, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
-    out: dict[str, np.ndarray] = {}
-    for v in nx.topological_sort(to_networkx(g)):
-        x = rng.normal(size=n)
-        for p in g.parents(v):
-            x = x + rng.choice([-1, 1]) * rng.uniform(0.5, 1.5) * out[p]
-        out[v] = x
-    return {v: out[v] for v in g.nodes}
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from _graphs import random_dag
+from _graphs import simulate_varied as simulate
 
 
 def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
