@@ -1,4 +1,4 @@
-"""WhatIfBench items, rubrics and answer files.
+"""WhatIfBench items, rubrics, answer files and the scores of an item.
 
 A WhatIfBench file is one JSON object ``{"meta": {...}, "items": [...]}``.  Each item is an
 open-ended counterfactual ("what if …") question with a *query-dependent rubric*: five
@@ -40,6 +40,7 @@ __all__ = [
     "Benchmark",
     "Bucket",
     "Criterion",
+    "ItemScores",
     "Rubric",
     "WhatIfItem",
     "bucket_of",
@@ -398,3 +399,16 @@ def load_answers(path: str | Path, model: str | None = None, *, record: Provenan
 def criteria_of(item: WhatIfItem) -> Sequence[Criterion]:
     """The item's criteria (empty when it has no usable rubric)."""
     return item.rubric.criteria if item.rubric is not None else ()
+
+
+@dataclass(frozen=True)
+class ItemScores:
+    """The scores and flags of one item, as a value: the fields that result rows and report items share."""
+
+    key: str
+    bucket: str | None
+    pm: float
+    rm: float
+    final: float
+    failure_modes: tuple[str, ...]
+    degraded: bool

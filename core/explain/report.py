@@ -34,7 +34,7 @@ from typing import Any
 
 from causalcheck.errors import InputFormatError
 from causalcheck.explain._fields import as_list, as_mapping, as_number, as_text
-from causalcheck.explain.data import Benchmark
+from causalcheck.explain.data import Benchmark, ItemScores
 from causalcheck.explain.scoring import FAILURE_MODES, ItemResult, Summary, summarize
 
 __all__ = [
@@ -174,17 +174,10 @@ def item_to_official(result: ItemResult) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class ResultRow:
+class ResultRow(ItemScores):
     """One JSONL line: the scores and flags of an item plus its official object (``official``)."""
 
-    key: str
     status: str
-    bucket: str | None
-    pm: float
-    rm: float
-    final: float
-    failure_modes: tuple[str, ...]
-    degraded: bool
     error: str | None
     official: Mapping[str, Any] = field(default_factory=dict, compare=False)
     #: SHA-256 of the answer text the row was scored from (``""`` in rows of older versions):

@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from causalcheck.explain.data import ItemScores
 from causalcheck.report.document import FigureBlock, Markup, Section, Table, Text
 from causalcheck.report.fields import field_list, field_map
 from causalcheck.report.figures import BoxChart, DrawnEdge, GraphFigure, box_of
@@ -42,16 +43,9 @@ _CAUSAL = frozenset({"CAUSE", "CONDITION", "RESULT", "CONSEQUENCE"})
 
 
 @dataclass(frozen=True)
-class ExplainItem:
+class ExplainItem(ItemScores):
     """One item of a result file, with what the report needs (satisfies ``scoring.Scored``)."""
 
-    key: str
-    bucket: str | None
-    pm: float
-    rm: float
-    final: float
-    failure_modes: tuple[str, ...]
-    degraded: bool
     ok: bool
     obj: Mapping[str, Any] = field(compare=False)
     nodes: int | None = None

@@ -14,17 +14,7 @@ import math
 from typing import Any
 
 from causalcheck.errors import CausalCheckError
-from causalcheck.report.figures import (
-    EDGE_STYLES,
-    NODE_STYLES,
-    SERIES_STYLES,
-    BarChart,
-    BoxChart,
-    Figure,
-    GraphFigure,
-    LineChart,
-    ScatterChart,
-)
+from causalcheck.report import figures as fg
 from causalcheck.report.layout import NODE_HEIGHT, edge_geometry, node_width
 
 __all__ = ["render_png"]
@@ -59,16 +49,16 @@ def _png(fig: Any) -> bytes:
     return buf.getvalue()
 
 
-def render_png(spec: Figure) -> bytes:
+def render_png(spec: fg.Figure) -> bytes:
     """PNG bytes of *spec*."""
     plt = _pyplot()
-    if isinstance(spec, GraphFigure):
+    if isinstance(spec, fg.GraphFigure):
         return _graph(plt, spec)
     fig, ax = plt.subplots(figsize=(5.2, 3.1))
     ax.set_title(spec.title, fontsize=10)
-    if isinstance(spec, LineChart):
+    if isinstance(spec, fg.LineChart):
         for i, s in enumerate(spec.series):
-            st = SERIES_STYLES[i % len(SERIES_STYLES)]
+            st = fg.SERIES_STYLES[i % len(fg.SERIES_STYLES)]
             xs = [p[0] for p in s.points]
             ys = [math.nan if p[1] is None else p[1] for p in s.points]
             ax.plot(xs, ys, color=st.color, linestyle=_dash(st.dash), marker=_MARKERS[st.marker], markersize=3,
@@ -78,13 +68,13 @@ def render_png(spec: Figure) -> bytes:
         ax.set_xlabel(spec.x_label)
         ax.set_ylabel(spec.y_label)
         ax.legend(fontsize=7)
-    elif isinstance(spec, ScatterChart):
+    elif isinstance(spec, fg.ScatterChart):
         names: list[str] = []
         for p in spec.points:
             if p.series not in names:
                 names.append(p.series)
         for p in spec.points:
-            st = SERIES_STYLES[names.index(p.series) % len(SERIES_STYLES)]
+            st = fg.SERIES_STYLES[names.index(p.series) % len(fg.SERIES_STYLES)]
             xerr = None if p.x_interval is None else [[p.x - p.x_interval[0]], [p.x_interval[1] - p.x]]
             yerr = None if p.y_interval is None else [[p.y - p.y_interval[0]], [p.y_interval[1] - p.y]]
             ax.errorbar([p.x], [p.y], xerr=xerr, yerr=yerr, color=st.color, marker=_MARKERS[st.marker], linestyle="none",
@@ -98,17 +88,17 @@ def render_png(spec: Figure) -> bytes:
         ax.set_ylim(*spec.y_range)
         ax.set_xlabel(spec.x_label)
         ax.set_ylabel(spec.y_label)
-    elif isinstance(spec, BoxChart):
+    elif isinstance(spec, fg.BoxChart):
         stats = [{"label": b.label, "whislo": b.minimum, "q1": b.q1, "med": b.median, "q3": b.q3, "whishi": b.maximum,
                   "mean": b.mean, "fliers": []} for b in spec.boxes]
         if stats:
             ax.bxp(stats, showmeans=True)
         ax.set_ylabel(spec.y_label)
         ax.tick_params(axis="x", labelsize=7)
-    elif isinstance(spec, BarChart):
+    elif isinstance(spec, fg.BarChart):
         labels = [b[0] for b in spec.bars]
         vals = [b[1] for b in spec.bars]
-        colors = [SERIES_STYLES[i % len(SERIES_STYLES)].color for i in range(len(vals))]
+        colors = [fg.SERIES_STYLES[i % len(fg.SERIES_STYLES)].color for i in range(len(vals))]
         ax.barh(range(len(vals)), vals, color=colors)
         ax.set_yticks(range(len(vals)), labels, fontsize=7)
         ax.invert_yaxis()
@@ -121,7 +111,7 @@ def render_png(spec: Figure) -> bytes:
     return _png(fig)
 
 
-def _graph(plt: Any, spec: GraphFigure) -> bytes:
+def _graph(plt: Any, spec: fg.GraphFigure) -> bytes:
     from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
     from matplotlib.path import Path as MplPath
 
@@ -138,7 +128,7 @@ def _graph(plt: Any, spec: GraphFigure) -> bytes:
         ax.set_ylim(max(p.height, 1.0), 0)
         ax.axis("off")
         for g in edge_geometry(p):
-            st = EDGE_STYLES[g.edge.style]
+            st = fg.EDGE_STYLES[g.edge.style]
             if g.edge.style not in used_edges:
                 used_edges.append(g.edge.style)
             path = MplPath([(g.x1, g.y1), (g.cx, g.cy), (g.x2, g.y2)] if g.bent else [(g.x1, g.y1), (g.x2, g.y2)],
@@ -150,7 +140,7 @@ def _graph(plt: Any, spec: GraphFigure) -> bytes:
                 ax.text(mx, my, st.glyph, color=st.color, fontsize=8, ha="center", va="center", fontweight="bold",
                         bbox={"boxstyle": "round,pad=0.05", "fc": "white", "ec": "none"})
         for n in p.nodes:
-            ns = NODE_STYLES[n.style]
+            ns = fg.NODE_STYLES[n.style]
             w = node_width(n.label)
             ax.add_patch(FancyBboxPatch((n.x - w / 2, n.y - NODE_HEIGHT / 2), w, NODE_HEIGHT, boxstyle="round,pad=0,rounding_size=5",
                                         fc=ns.fill, ec=ns.stroke, lw=ns.width))
@@ -158,8 +148,8 @@ def _graph(plt: Any, spec: GraphFigure) -> bytes:
     if used_edges:
         from matplotlib.lines import Line2D
 
-        handles = [Line2D([0], [0], color=EDGE_STYLES[k].color, linestyle=_dash(EDGE_STYLES[k].dash), lw=EDGE_STYLES[k].width)
+        handles = [Line2D([0], [0], color=fg.EDGE_STYLES[k].color, linestyle=_dash(fg.EDGE_STYLES[k].dash), lw=fg.EDGE_STYLES[k].width)
                    for k in used_edges]
-        labels = [f"{EDGE_STYLES[k].glyph} {EDGE_STYLES[k].legend}".strip() for k in used_edges]
+        labels = [f"{fg.EDGE_STYLES[k].glyph} {fg.EDGE_STYLES[k].legend}".strip() for k in used_edges]
         fig.legend(handles, labels, loc="lower center", ncol=min(3, len(labels)), fontsize=7, frameon=False)
     return _png(fig)

@@ -27,14 +27,8 @@ from typing import Any
 
 from causalcheck.graph import FREQ
 from causalcheck.graphs.names import NamePolicy, get_policy
-from causalcheck.testing.runner import (
-    Property,
-    PropertyFailure,
-    SuiteReport,
-    call,
-    describe,
-    run_suite,
-)
+from causalcheck.testing import runner
+from causalcheck.testing.runner import Property, PropertyFailure, SuiteReport
 
 __all__ = ["check_coefficient_metric"]
 
@@ -69,7 +63,7 @@ def check_coefficient_metric(
     from hypothesis import strategies as st
 
     pol = get_policy(names)
-    subject = describe(fn)
+    subject = runner.describe(fn)
     convention = (
         f"coefficient F1: key c_<p>, coeff_<p>_freq, coeff_<p>_frequency or <p>{' (any letter case)' if pol.merges else ' (exact)'}; "
         f"correct within {tolerance:g}; 'base' never counts; no prediction scores 0; names {pol.name}"
@@ -79,7 +73,7 @@ def check_coefficient_metric(
         return f"  convention: {convention}\n  coefficients: {dict(coeffs)!r}\n  true:     {_truth(cfg)!r} (edges {[(e['from'], e['to']) for e in cfg['edges']]})"
 
     def score(prop: str, coeffs: Mapping[str, Any], cfg: Mapping[str, Any]) -> float:
-        out = call(SUITE, prop, subject, fn, (dict(coeffs), cfg), show(coeffs, cfg))
+        out = runner.call(SUITE, prop, subject, fn, (dict(coeffs), cfg), show(coeffs, cfg))
         x = value(out) if value is not None else getattr(out, "f1", out)
         if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(float(x)):
             raise PropertyFailure(SUITE, prop, f"{show(coeffs, cfg)}\n  got:      {out!r}, not a finite number (pass value=)", subject)
@@ -179,4 +173,4 @@ def check_coefficient_metric(
     ]
     if reference is not False:
         props.append(Property("reference", with_preds, c_ref))
-    return run_suite(SUITE, props, subject=subject, profile=profile, max_examples=max_examples, skip=skip)
+    return runner.run_suite(SUITE, props, subject=subject, profile=profile, max_examples=max_examples, skip=skip)

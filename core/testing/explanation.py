@@ -38,14 +38,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from causalcheck.errors import InputFormatError
-from causalcheck.testing.runner import (
-    Property,
-    PropertyFailure,
-    SuiteReport,
-    call,
-    describe,
-    run_suite,
-)
+from causalcheck.testing import runner
+from causalcheck.testing.runner import Property, PropertyFailure, SuiteReport
 
 __all__ = ["check_explanation_scorer"]
 
@@ -89,7 +83,7 @@ def check_explanation_scorer(
 
     if metric not in ("pm", "rm", "final", "answer"):
         raise InputFormatError(f"metric={metric!r} must be 'pm', 'rm', 'final' or 'answer'")
-    subject = describe(fn)
+    subject = runner.describe(fn)
     conventions = {
         "pm": "PM = mean edge score over the causal edges (CAUSE, CONDITION, RESULT, CONSEQUENCE), 0 without one; in [0, 1]",
         "rm": "RM = mean of the integer criterion scores (1..10) / 10; in [0, 1]",
@@ -103,7 +97,7 @@ def check_explanation_scorer(
     def run(prop: str, args: tuple[Any, ...], shown: str) -> float:
         real = convert(*args) if convert is not None else args
         text = f"  convention: {convention}\n{shown}"
-        out = call(SUITE, prop, subject, fn, real, text)
+        out = runner.call(SUITE, prop, subject, fn, real, text)
         x = _num(value(out) if value is not None else out)
         if x is None:
             raise PropertyFailure(SUITE, prop, f"{text}\n  got:      {out!r}, not a finite number (pass value=)", subject)
@@ -286,4 +280,4 @@ def check_explanation_scorer(
         ]
         if metric_of_answer == "pm":
             props.append(Property("no-causal-cue", answers, a_nocue))
-    return run_suite(SUITE, props, subject=subject, profile=profile, max_examples=max_examples, skip=skip)
+    return runner.run_suite(SUITE, props, subject=subject, profile=profile, max_examples=max_examples, skip=skip)

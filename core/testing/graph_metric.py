@@ -52,14 +52,8 @@ from typing import Any, Literal
 from causalcheck.errors import InputFormatError
 from causalcheck.graphs.model import Graph
 from causalcheck.graphs.names import NamePolicy, get_policy
-from causalcheck.testing.runner import (
-    Property,
-    PropertyFailure,
-    SuiteReport,
-    call,
-    describe,
-    run_suite,
-)
+from causalcheck.testing import runner
+from causalcheck.testing.runner import Property, PropertyFailure, SuiteReport
 
 __all__ = ["REFERENCES", "check_graph_metric"]
 
@@ -164,7 +158,7 @@ class _Setup:
     def score(self, prop: str, t: Graph, e: Graph, extra: str = "") -> float:
         args = (self.convert(e), self.convert(t)) if self.estimate_first else (self.convert(t), self.convert(e))
         shown = self.inputs(t, e, extra)
-        out = call(SUITE, prop, self.subject, self.fn, args, shown)
+        out = runner.call(SUITE, prop, self.subject, self.fn, args, shown)
         x = _number(out, self.value)
         if x is None or not math.isfinite(x):
             raise PropertyFailure(SUITE, prop, f"{shown}\n  got:      {out!r}, not a finite number (pass value= to extract one)", self.subject)
@@ -273,12 +267,12 @@ def check_graph_metric(
     parts = [f"{'a distance (0 is perfect)' if kind == 'distance' else 'a similarity in [0, 1] (1 is perfect)'}"]
     if kind == "distance" and the_scope == "edges":
         parts.append(f"edit costs {', '.join(f'{k} {v:g}' for k, v in cost.items())}")
-    parts.append(f"measures {the_scope if isinstance(the_scope, str) else describe(the_scope)}")
+    parts.append(f"measures {the_scope if isinstance(the_scope, str) else runner.describe(the_scope)}")
     parts.append(f"empty scope on both sides scores {empty_value:g}")
     parts.append(f"names {pol.name}" + (f" (target {tgt!r})" if tgt else ""))
     if ref_text or callable(reference):
-        parts.append(f"reference {ref_text or describe(reference)}")  # type: ignore[arg-type]
-    setup = _Setup(fn, kind, conv, value, pol, tgt, the_scope, empty_value, cost, estimate_first, "; ".join(parts), describe(fn))
+        parts.append(f"reference {ref_text or runner.describe(reference)}")  # type: ignore[arg-type]
+    setup = _Setup(fn, kind, conv, value, pol, tgt, the_scope, empty_value, cost, estimate_first, "; ".join(parts), runner.describe(fn))
 
     # ------------------------------------------------------------------ strategies
     names_st = cs.name_lists(pol, min_size=2, max_size=max_nodes, include_target=tgt is not None and pol.merges, awkward="pool")
@@ -476,5 +470,5 @@ def check_graph_metric(
     if reference is not None:
         props.append(Property("reference", pairs_st, agrees))
     skipped = [*skip, *([] if symmetric else ["symmetry"])]
-    return run_suite(SUITE, props, subject=setup.subject, profile=profile, max_examples=max_examples, skip=skipped)
+    return runner.run_suite(SUITE, props, subject=setup.subject, profile=profile, max_examples=max_examples, skip=skipped)
 
