@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from causalcheck.cli import main
 from causalcheck.files import sha256_file
-from causalcheck.report.build import build_report
+from causalcheck.report.build import ReportOptions, build_report
 from causalcheck.report.explain_views import explain_runs, marked_answer, select_items
 from causalcheck.report.inputs import classify
 from causalcheck.report.lab_views import agent_of, edge_status, select_episodes
@@ -114,7 +114,7 @@ def test_inputs_are_detected_by_content_not_name(demo: Path, tmp_path: Path) -> 
                          capture_output=True, text=True, check=False)
     check.write_text(out.stdout, encoding="utf-8")
     assert classify(json.loads(out.stdout)) == "check"
-    result = build_report([renamed, check], tmp_path / "r.html", resamples=0)
+    result = build_report([renamed, check], tmp_path / "r.html", options=ReportOptions(resamples=0))
     assert result.inputs == {"lab": 1, "explain": 0, "check": 1}
 
 

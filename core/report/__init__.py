@@ -33,7 +33,7 @@ from causalcheck.lazy import lazy_exports
 
 _EXPORTS: dict[str, tuple[str, ...]] = {
     "causalcheck.report.agree": ("agree_files",),
-    "causalcheck.report.build": ("build_document", "build_report"),
+    "causalcheck.report.build": ("ReportOptions", "build_document", "build_report"),
     "causalcheck.report.inputs": ("classify", "load_inputs"),
 }
 
@@ -42,6 +42,7 @@ __getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS)
 
 if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; aliases mark re-exports)
     from causalcheck.report.agree import agree_files as agree_files
+    from causalcheck.report.build import ReportOptions as ReportOptions
     from causalcheck.report.build import build_document as build_document
     from causalcheck.report.build import build_report as build_report
     from causalcheck.report.inputs import classify as classify

@@ -18,7 +18,20 @@ from typing import Any, Literal
 
 from causalcheck.report.document import Block, Document, Section, Table, Text
 
-__all__ = ["BuildResult", "build_document", "build_report", "check_payload"]
+__all__ = ["BuildResult", "ReportOptions", "build_document", "build_report", "check_payload"]
+
+
+@dataclass(frozen=True)
+class ReportOptions:
+    """What a report shows: extra sources to check, bootstrap resamples and seed, how many
+    episodes per agent and explain items to show in detail, and the title."""
+
+    checks: Sequence[str] = ()
+    resamples: int = 1000
+    seed: int = 0
+    episodes_per_agent: int = 4
+    items: int = 6
+    title: str = "causalcheck report"
 
 
 @dataclass(frozen=True)
@@ -41,22 +54,15 @@ def check_payload(source: str) -> dict[str, Any]:
     return report_payload(reports, source, isinstance(result, list))
 
 
-def build_document(
-    paths: Sequence[str | Path],
-    *,
-    checks: Sequence[str] = (),
-    resamples: int = 1000,
-    seed: int = 0,
-    episodes_per_agent: int = 4,
-    items: int = 6,
-    title: str = "causalcheck report",
-) -> tuple[Document, dict[str, int]]:
-    """The report document for *paths* (and the checker run on each of *checks*)."""
+def build_document(paths: Sequence[str | Path], options: ReportOptions | None = None) -> tuple[Document, dict[str, int]]:
+    """The report document for *paths* (and the checker run on each of ``options.checks``)."""
     from causalcheck import __version__
     from causalcheck.errors import InputFormatError
     from causalcheck.files import Provenance, timestamp
     from causalcheck.report.inputs import load_inputs
 
+    opts = options or ReportOptions()
+    checks, resamples, seed, episodes_per_agent, items = opts.checks, opts.resamples, opts.seed, opts.episodes_per_agent, opts.items
     prov = Provenance("causalcheck report", {"bootstrap": resamples, "seed": seed, "episodes": episodes_per_agent, "items": items})
     inputs = load_inputs(list(paths), provenance=prov) if paths else None
     if inputs is None:
@@ -92,7 +98,7 @@ def build_document(
     if checks:
         header.append(Text("Checked sources: " + ", ".join(checks), note=True))
     counts = {"lab": len(inputs.lab), "explain": len(inputs.explain), "check": len(inputs.check)}
-    return Document(title, sections, header), counts
+    return Document(opts.title, sections, header), counts
 
 
 def build_report(
@@ -100,19 +106,13 @@ def build_report(
     out: str | Path,
     *,
     fmt: Literal["html", "md"] = "html",
-    checks: Sequence[str] = (),
-    resamples: int = 1000,
-    seed: int = 0,
-    episodes_per_agent: int = 4,
-    items: int = 6,
-    title: str = "causalcheck report",
+    options: ReportOptions | None = None,
 ) -> BuildResult:
     """Build the report of *paths* into *out* (a file for ``html``, a folder for ``md``)."""
     from causalcheck.files import atomic_write_bytes, atomic_write_text
     from causalcheck.report.document import render_html, render_markdown
 
-    doc, counts = build_document(paths, checks=checks, resamples=resamples, seed=seed,
-                                 episodes_per_agent=episodes_per_agent, items=items, title=title)
+    doc, counts = build_document(paths, options)
     target = Path(out)
     if fmt == "html":
         text = render_html(doc)

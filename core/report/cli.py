@@ -42,13 +42,12 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Build the report; returns the exit code (errors propagate to :func:`causalcheck.cli.main`)."""
-    from causalcheck.report.build import build_report
+    from causalcheck.report.build import ReportOptions, build_report
 
     out = args.out or ("report.html" if args.format == "html" else "report")
-    result = build_report(
-        args.paths, out, fmt=args.format, checks=args.check, resamples=args.bootstrap, seed=args.seed,
-        episodes_per_agent=args.episodes, items=args.items, title=args.title,
-    )
+    options = ReportOptions(checks=args.check, resamples=args.bootstrap, seed=args.seed,
+                            episodes_per_agent=args.episodes, items=args.items, title=args.title)
+    result = build_report(args.paths, out, fmt=args.format, options=options)
     kinds = ", ".join(f"{n} {k}" for k, n in result.inputs.items() if n)
     extra = f" + {len(result.files) - 1} figure(s)" if len(result.files) > 1 else ""
     print(f"wrote {result.path}{extra} ({result.bytes / 1e6:.2f} MB; inputs: {kinds or 'none'})", file=sys.stderr)
