@@ -11,14 +11,22 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
 from causalcheck.testing.profiles import PROFILES, settings_for
 from hypothesis import settings
 
 # the fixtures shared with tests/ (anchors, named graphs) live in tests/_fixtures.py
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from _fixtures import *  # noqa: F403
+from _fuzz import Outputs, make_outputs
 
 for _name in PROFILES:
     # plain @given tests here keep 100 examples at ci (the suites' own budget is 50 per property)
     settings.register_profile(_name, settings_for(_name, max_examples=100 if _name == "ci" else None))
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or os.environ.get("CAUSALCHECK_PROFILE") or "ci")
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory: pytest.TempPathFactory) -> Outputs:
+    """causalcheck's own outputs on bundled data (a lab run, scores, an explain result, a check report, a snapshot), for the fuzz rows."""
+    return make_outputs(tmp_path_factory.mktemp("outputs"))

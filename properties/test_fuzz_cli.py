@@ -25,27 +25,22 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 import pytest
 from _fuzz import (
     REMOVED,
+    SCALES,
     Ctx,
     Outputs,
     Seed,
     Tree,
-    bundled_seeds,
     check_cli,
     examples,
     fuzz,
-    make_outputs,
+    make_ctx,
     mutated,
     mutated_tree,
-    official_run_seeds,
-    official_suite_seeds,
     replay_note,
-    result_slice,
     run_cli,
     scratch,
 )
@@ -415,43 +410,11 @@ def run_case(case: Case) -> None:
         check_cli(result, case.allowed, damaged=case.damaged, named_on=case.named_on, outcomes=case.outcomes)
 
 
-@pytest.fixture(scope="module")
-def outputs(tmp_path_factory: pytest.TempPathFactory) -> Outputs:
-    """causalcheck's own outputs on bundled data (a lab run, scores, an explain result, a check report, a snapshot)."""
-    return make_outputs(tmp_path_factory.mktemp("outputs"))
-
-
-def _ctx(target: Target, request: pytest.FixtureRequest, outputs: Outputs) -> Ctx:
-    anchors: dict[str, Any] = {}
-    for name in target.anchors:
-        path: Path = request.getfixturevalue(name)  # skips cleanly when the anchors are absent
-        if name == "sample_run":
-            anchors["run"] = official_run_seeds(path)
-        elif name == "whatif_result":
-            anchors["result"] = result_slice(path)
-        elif name == "whatif_benchmark":
-            anchors["benchmark"] = result_slice(path)
-        elif name == "causalab_data":
-            anchors["suites"] = official_suite_seeds(path)
-    return Ctx(bundled_seeds(), outputs, anchors)
-
-
-def _run(target: Target, request: pytest.FixtureRequest, outputs: Outputs, slow: bool) -> None:
-    fuzz(target.id, target.cases(_ctx(target, request, outputs)), run_case, examples(slow))
-
-
+@pytest.mark.parametrize("slow", SCALES)
 @pytest.mark.parametrize("target", TARGETS, ids=[t.id for t in TARGETS])
-def test_command_keeps_its_contract_on_damaged_input(target: Target, request: pytest.FixtureRequest, outputs: Outputs) -> None:
-    """A few damaged inputs per command: documented exit codes, never 70, no traceback, the damaged file named, no hang."""
-    _run(target, request, outputs, slow=False)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("target", TARGETS, ids=[t.id for t in TARGETS])
-def test_command_keeps_its_contract_on_damaged_input_at_scale(target: Target, request: pytest.FixtureRequest, outputs: Outputs) -> None:
-    """SLOW_EXAMPLES damaged inputs per command: the same contract."""
-    _run(target, request, outputs, slow=True)
-
+def test_command_keeps_its_contract_on_damaged_input(target: Target, slow: bool, request: pytest.FixtureRequest, outputs: Outputs) -> None:
+    """A few damaged inputs per command (SLOW_EXAMPLES at scale): documented exit codes, never 70, no traceback, the damaged file named, no hang."""
+    fuzz(target.id, target.cases(make_ctx(target.anchors, request.getfixturevalue, outputs)), run_case, examples(slow))
 
 
 @pytest.mark.parametrize(

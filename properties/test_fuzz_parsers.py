@@ -21,20 +21,17 @@ from typing import Any
 
 import pytest
 from _fuzz import (
+    SCALES,
     Ctx,
     Outputs,
     Seed,
     Tree,
     bounded,
-    bundled_seeds,
     examples,
-    make_outputs,
+    make_ctx,
     mutated,
     mutated_tree,
     mutated_value,
-    official_run_seeds,
-    official_suite_seeds,
-    result_slice,
     scratch,
     texts,
 )
@@ -369,43 +366,11 @@ def _format_hypothesis(h: Any) -> str:
     return format_hypothesis(h)
 
 
-@pytest.fixture(scope="module")
-def outputs(tmp_path_factory: pytest.TempPathFactory) -> Outputs:
-    """causalcheck's own outputs on bundled data (a lab run, scores, an explain result, a check report, a snapshot)."""
-    return make_outputs(tmp_path_factory.mktemp("outputs"))
-
-
-def _ctx(target: Target, request: pytest.FixtureRequest, outputs: Outputs) -> Ctx:
-    anchors: dict[str, Any] = {}
-    for name in target.anchors:
-        path = request.getfixturevalue(name)  # skips cleanly when the anchors are absent
-        anchors[name] = path
-        if name == "sample_run":
-            anchors["run"] = official_run_seeds(path)
-        elif name == "whatif_result":
-            anchors["result"] = result_slice(path)
-        elif name == "whatif_benchmark":
-            anchors["benchmark"] = result_slice(path)
-        elif name == "causalab_data":
-            anchors["suites"] = official_suite_seeds(path)
-    return Ctx(bundled_seeds(), outputs, anchors)
-
-
-def _run(target: Target, request: pytest.FixtureRequest, outputs: Outputs, slow: bool) -> None:
-    strategy = target.inputs(_ctx(target, request, outputs))
+@pytest.mark.parametrize("slow", SCALES)
+@pytest.mark.parametrize("target", TARGETS, ids=[t.id for t in TARGETS])
+def test_parser_is_total_on_damaged_input(target: Target, slow: bool, request: pytest.FixtureRequest, outputs: Outputs) -> None:
+    """A few damaged inputs per parser (SLOW_EXAMPLES at scale): a result or causalcheck's error, never another exception or a hang."""
+    strategy = target.inputs(make_ctx(target.anchors, request.getfixturevalue, outputs))
     with warnings.catch_warnings():  # a damaged 60 kB file is a large repr: printed in full all the same
         warnings.filterwarnings("ignore", "Generating overly large repr", HypothesisWarning)
         check_parser_total(bounded(target.call, target.id), strategy, error=target.error, max_examples=examples(slow))
-
-
-@pytest.mark.parametrize("target", TARGETS, ids=[t.id for t in TARGETS])
-def test_parser_is_total_on_damaged_input(target: Target, request: pytest.FixtureRequest, outputs: Outputs) -> None:
-    """A few damaged inputs per parser: a result or causalcheck's error, never another exception or a hang."""
-    _run(target, request, outputs, slow=False)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("target", TARGETS, ids=[t.id for t in TARGETS])
-def test_parser_is_total_on_damaged_input_at_scale(target: Target, request: pytest.FixtureRequest, outputs: Outputs) -> None:
-    """SLOW_EXAMPLES damaged inputs per parser: a result or causalcheck's error, never another exception or a hang."""
-    _run(target, request, outputs, slow=True)

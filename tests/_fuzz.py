@@ -54,6 +54,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, Phase, given, note, seed, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisWarning
@@ -542,6 +543,11 @@ def examples(slow: bool) -> int:
     return SLOW_EXAMPLES if slow else DEFAULT_EXAMPLES
 
 
+#: The two scales of a fuzz test, as a ``slow`` parameter: a few examples in the default run,
+#: SLOW_EXAMPLES in the ``-m slow`` run (``@pytest.mark.parametrize("slow", SCALES)``).
+SCALES = (pytest.param(False, id="few"), pytest.param(True, id="at-scale", marks=pytest.mark.slow))
+
+
 def is_root() -> bool:
     """True when permissions do not stop this process (root reads a file of mode 000)."""
     return hasattr(os, "geteuid") and os.geteuid() == 0
@@ -627,6 +633,29 @@ class Ctx:
     seeds: dict[str, Seed]
     outputs: Outputs
     anchors: dict[str, Any]
+
+
+def make_ctx(anchor_fixtures: Sequence[str], fixture: Callable[[str], Any], outputs: Outputs) -> Ctx:
+    """The :class:`Ctx` of a row that reads the anchor fixtures *anchor_fixtures*.
+
+    *fixture* gives a fixture's value by name (``request.getfixturevalue``: it skips the test
+    cleanly when the anchors are absent); each anchor is kept under its fixture name and, for
+    the ones rows draw from, its seeds: ``run`` (the sample run's files), ``result``,
+    ``benchmark`` (explain files cut small) and ``suites`` (official suite records).
+    """
+    anchors: dict[str, Any] = {}
+    for name in anchor_fixtures:
+        path = Path(fixture(name))
+        anchors[name] = path
+        if name == "sample_run":
+            anchors["run"] = official_run_seeds(path)
+        elif name == "whatif_result":
+            anchors["result"] = result_slice(path)
+        elif name == "whatif_benchmark":
+            anchors["benchmark"] = result_slice(path)
+        elif name == "causalab_data":
+            anchors["suites"] = official_suite_seeds(path)
+    return Ctx(bundled_seeds(), outputs, anchors)
 
 
 def make_outputs(root: Path) -> Outputs:
