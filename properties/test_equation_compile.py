@@ -8,17 +8,7 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
-from causalcheck.equation import (
-    BinOp,
-    Expr,
-    Num,
-    Sym,
-    Unary,
-    compile_expr,
-    evaluate_tree,
-    parse_equation,
-    python_source,
-)
+from causalcheck import equation as ce
 from causalcheck.errors import InputFormatError
 from causalcheck.metrics import FormulaResult, formula_error
 from hypothesis import given, settings
@@ -29,18 +19,18 @@ from hypothesis import strategies as st
 _SPECIAL = [0.0, -0.0, 1.0, 2.0, 0.5, 3.0, 10.0, 400.0, 81.645, 1e308, 5e-324, 1e-5, 2.5e-300]
 _NUMS = st.one_of(st.sampled_from(_SPECIAL), st.floats(min_value=0, max_value=1e6))
 _ANY_NUMS = st.one_of(_NUMS, st.sampled_from([-2.5, -0.0, math.inf, -math.inf, math.nan]), st.floats())
-_SYMS = st.sampled_from([Sym("a"), Sym("b"), Sym("c", True), Sym("a", True)])
+_SYMS = st.sampled_from([ce.Sym("a"), ce.Sym("b"), ce.Sym("c", True), ce.Sym("a", True)])
 _VALUES = st.one_of(st.sampled_from([*_SPECIAL, -1.0, -8.0, -0.5, math.inf, -math.inf, math.nan]), st.floats())
 
 
-def _trees(nums: st.SearchStrategy[float]) -> st.SearchStrategy[Expr]:
-    def extend(children: st.SearchStrategy[Expr]) -> st.SearchStrategy[Expr]:
+def _trees(nums: st.SearchStrategy[float]) -> st.SearchStrategy[ce.Expr]:
+    def extend(children: st.SearchStrategy[ce.Expr]) -> st.SearchStrategy[ce.Expr]:
         return st.one_of(
-            st.builds(Unary, st.sampled_from(["-", "+"]), children),
-            st.builds(BinOp, st.sampled_from(["+", "-", "*", "/", "^"]), children, children),
+            st.builds(ce.Unary, st.sampled_from(["-", "+"]), children),
+            st.builds(ce.BinOp, st.sampled_from(["+", "-", "*", "/", "^"]), children, children),
         )
 
-    leaves: st.SearchStrategy[Expr] = st.one_of(nums.map(Num), _SYMS)
+    leaves: st.SearchStrategy[ce.Expr] = st.one_of(nums.map(ce.Num), _SYMS)
     return st.recursive(leaves, extend, max_leaves=14)
 
 
@@ -62,60 +52,60 @@ def _outcome(fn: Callable[[], Any]) -> tuple[str, Any]:
 
 @settings(max_examples=400, deadline=None)
 @given(_trees(_ANY_NUMS), st.lists(_VALUES, min_size=4, max_size=4))
-def test_compiled_equals_the_reference_tree_walk(expr: Expr, values: list[float]) -> None:
+def test_compiled_equals_the_reference_tree_walk(expr: ce.Expr, values: list[float]) -> None:
     """compile_expr gives evaluate_tree's bits, complex results and exceptions (inf, nan, -0.0, overflow, /0)."""
-    f = compile_expr(expr)
+    f = ce.compile_expr(expr)
     env = dict(zip(f.symbols, values, strict=False))
     args = [env[s] for s in f.symbols]
-    assert _outcome(lambda: f(*args)) == _outcome(lambda: evaluate_tree(expr, env))
+    assert _outcome(lambda: f(*args)) == _outcome(lambda: ce.evaluate_tree(expr, env))
 
 
-def _from_python(node: ast.AST) -> Expr:
-    """A Python expression AST back as our tree (the inverse of python_source for parsed trees)."""
+def _from_python(node: ast.AST) -> ce.Expr:
+    """A Python expression AST back as our tree (the inverse of ce.python_source for parsed trees)."""
     if isinstance(node, ast.Expression):
         return _from_python(node.body)
     if isinstance(node, ast.Constant):
-        return Num(float(node.value))
+        return ce.Num(float(node.value))
     if isinstance(node, ast.Name):
-        return Sym(node.id)
+        return ce.Sym(node.id)
     if isinstance(node, ast.UnaryOp):
-        return Unary("-" if isinstance(node.op, ast.USub) else "+", _from_python(node.operand))
+        return ce.Unary("-" if isinstance(node.op, ast.USub) else "+", _from_python(node.operand))
     assert isinstance(node, ast.BinOp)
     op = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "^"}[type(node.op)]
-    return BinOp(op, _from_python(node.left), _from_python(node.right))  # type: ignore[arg-type]
+    return ce.BinOp(op, _from_python(node.left), _from_python(node.right))  # type: ignore[arg-type]
 
 
 @settings(max_examples=300, deadline=None)
 @given(_trees(_NUMS.filter(lambda v: math.copysign(1.0, v) > 0)))
-def test_python_source_means_the_same_tree(expr: Expr) -> None:
-    """Python parses python_source(e) back to e: precedence, associativity and unary minus agree."""
+def test_python_source_means_the_same_tree(expr: ce.Expr) -> None:
+    """Python parses ce.python_source(e) back to e: precedence, associativity and unary minus agree."""
     plain = _strip_coefficient_flags(expr)
-    assert _from_python(ast.parse(python_source(plain), mode="eval")) == plain
+    assert _from_python(ast.parse(ce.python_source(plain), mode="eval")) == plain
 
 
-def _strip_coefficient_flags(e: Expr) -> Expr:
-    if isinstance(e, Sym):
-        return Sym(e.name)
-    if isinstance(e, Unary):
-        return Unary(e.op, _strip_coefficient_flags(e.operand))
-    if isinstance(e, BinOp):
-        return BinOp(e.op, _strip_coefficient_flags(e.left), _strip_coefficient_flags(e.right))
+def _strip_coefficient_flags(e: ce.Expr) -> ce.Expr:
+    if isinstance(e, ce.Sym):
+        return ce.Sym(e.name)
+    if isinstance(e, ce.Unary):
+        return ce.Unary(e.op, _strip_coefficient_flags(e.operand))
+    if isinstance(e, ce.BinOp):
+        return ce.BinOp(e.op, _strip_coefficient_flags(e.left), _strip_coefficient_flags(e.right))
     return e
 
 
 @settings(max_examples=300, deadline=None)
 @given(_trees(_NUMS), st.lists(st.one_of(_VALUES, st.integers(-5, 5), st.none()), min_size=4, max_size=4))
-def test_equation_evaluate_is_the_checked_reference(expr: Expr, values: list[Any]) -> None:
+def test_equation_evaluate_is_the_checked_reference(expr: ce.Expr, values: list[Any]) -> None:
     """Equation.evaluate returns the tree walk's float bit for bit when it is finite, else raises InputFormatError."""
-    eq = parse_equation(python_source(expr).replace("**", "^"), coefficients=["c"], nodes=["a", "b"], raw_names=True)
-    syms = compile_expr(eq.rhs).symbols if eq.rhs is not None else ()
+    eq = ce.parse_equation(ce.python_source(expr).replace("**", "^"), coefficients=["c"], nodes=["a", "b"], raw_names=True)
+    syms = ce.compile_expr(eq.rhs).symbols if eq.rhs is not None else ()
     assign = dict(zip(syms, values, strict=False))
     variables = {s.name: v for s, v in assign.items() if not s.is_coefficient}
     coefficients = {s.name: v for s, v in assign.items() if s.is_coefficient}
     expected: Any
     try:
         ok = all(isinstance(v, (int, float)) for v in assign.values())
-        expected = evaluate_tree(eq.rhs, {s: float(v) for s, v in assign.items()}) if ok and eq.rhs else None
+        expected = ce.evaluate_tree(eq.rhs, {s: float(v) for s, v in assign.items()}) if ok and eq.rhs else None
     except (ZeroDivisionError, OverflowError):
         expected = None
     if isinstance(expected, float) and math.isfinite(expected):

@@ -24,14 +24,7 @@ from causalcheck.graphs.separation import (
 
 def _brute_separated(g: Graph, x: str, y: str, z: set[str]) -> bool:
     """m-separation by enumerating every simple path of the skeleton (the definition)."""
-    an = set(z)
-    stack = list(z)
-    while stack:
-        v = stack.pop()
-        for p in g.parents(v):
-            if p not in an:
-                an.add(p)
-                stack.append(p)
+    an = set(z).union(*(g.ancestors(v) for v in z))
     skel = nx.Graph()
     skel.add_nodes_from(g.nodes)
     skel.add_edges_from((e.u, e.v) for e in g.edges)

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from causalcheck.errors import InputFormatError
-from causalcheck.graphs.model import Graph, GraphEdge, Mark
+from causalcheck.graphs.model import Graph, GraphEdge, Mark, reachable
 
 __all__ = [
     "Certificate",
@@ -360,18 +360,6 @@ def check_cpdag(g: Graph) -> Certificate:
 # --------------------------------------------------------------------------- MAG / PAG
 
 
-def _ancestors_of(g: Graph, nodes: Sequence[str]) -> set[str]:
-    out = set(nodes)
-    stack = list(nodes)
-    while stack:
-        v = stack.pop()
-        for p in g.parents(v):
-            if p not in out:
-                out.add(p)
-                stack.append(p)
-    return out
-
-
 def _ancestral(g: Graph, claim: str) -> Certificate | None:
     bad = _directed_cycle(g, claim)
     if bad is not None:
@@ -404,7 +392,7 @@ def _ancestral(g: Graph, claim: str) -> Certificate | None:
 
 def _inducing_path(g: Graph, a: str, b: str) -> list[str] | None:
     """An inducing path ``a *-> v1 <-> ... <-> vk <-* b`` (every vi a collider in An({a, b}))."""
-    an = _ancestors_of(g, (a, b))
+    an = reachable((a, b), g.parents)  # a, b and their ancestors
     starts = [v for v in g.adjacent(a) if v != b and v in an and g.mark(v, a) is Mark.ARROW]
     prev: dict[str, str] = {v: a for v in starts}
     queue = deque(starts)
