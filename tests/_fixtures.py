@@ -6,7 +6,9 @@ aliases of the named-graph fixtures of the causalcheck pytest plugin.
 
 from __future__ import annotations
 
+import errno
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -32,28 +34,39 @@ def _need(path: Path) -> Path:
     return path
 
 
-@pytest.fixture
-def causalab_data() -> Path:
-    """Folder of the 19 official CausaLab suite files."""
-    return _need(CAUSALAB_DATA)
+def _anchor_fixture(name: str, path: Path, doc: str):  # type: ignore[no-untyped-def]
+    def fixture() -> Path:
+        return _need(path)
+
+    fixture.__doc__ = doc + " (skips when the anchors are absent)."
+    return pytest.fixture(name=name)(fixture)
+
+
+fixture_causalab_data = _anchor_fixture("causalab_data", CAUSALAB_DATA, "Folder of the 19 official CausaLab suite files")
+fixture_sample_run = _anchor_fixture("sample_run", SAMPLE_RUN, "The official recorded gpt-5-mini run folder (graph 4nodes_0, seed 1)")
+fixture_whatif_benchmark = _anchor_fixture("whatif_benchmark", WHATIF_BENCHMARK, "The 10-item official WhatIfBench file")
+fixture_whatif_result = _anchor_fixture("whatif_result", WHATIF_RESULT, "The official judged result file (gpt-5.5 answers, gpt-5.5 judge)")
 
 
 @pytest.fixture
-def sample_run() -> Path:
-    """The official recorded gpt-5-mini run folder (graph 4nodes_0, seed 1)."""
-    return _need(SAMPLE_RUN)
+def disk_full(monkeypatch: pytest.MonkeyPatch) -> Callable[..., None]:
+    """Call it to fill the disk: from then on ``os.fsync`` raises ENOSPC.
 
+    ``disk_full()`` fails only the flush of temporary files (names ending in ``.tmp``: an
+    atomic write's new content), ``disk_full(everything=True)`` every flush.
+    """
 
-@pytest.fixture
-def whatif_benchmark() -> Path:
-    """The 10-item official WhatIfBench file."""
-    return _need(WHATIF_BENCHMARK)
+    def fill(everything: bool = False) -> None:
+        real = os.fsync
 
+        def fsync(fd: int) -> None:
+            if everything or os.readlink(f"/proc/self/fd/{fd}").endswith(".tmp"):
+                raise OSError(errno.ENOSPC, "No space left on device")
+            real(fd)
 
-@pytest.fixture
-def whatif_result() -> Path:
-    """The official judged result file (gpt-5.5 answers, gpt-5.5 judge)."""
-    return _need(WHATIF_RESULT)
+        monkeypatch.setattr(os, "fsync", fsync)
+
+    return fill
 
 
 # --------------------------------------------------------------------------- named graphs

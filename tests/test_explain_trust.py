@@ -9,6 +9,7 @@ import os
 import stat
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -184,23 +185,15 @@ def test_a_full_disk_during_the_result_write_keeps_the_previous_result(tmp_path:
     assert after == before
 
 
-def test_enospc_on_fsync_keeps_the_previous_result(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_enospc_on_fsync_keeps_the_previous_result(tmp_path: Path, disk_full: Callable[..., None]) -> None:
     """ENOSPC while the new result is flushed to disk: exit 2, the previous result is untouched."""
-    import errno
 
     key, good = _good_answer()
     answers, out = tmp_path / "a.jsonl", tmp_path / "out"
     _write_answers(answers, [{"id": key, "answer": good}])
     assert _score(answers, out, "--limit", "1") == 0
     before = (out / f"{STEM}.json").read_bytes()
-    real_fsync = os.fsync
-
-    def full(fd: int) -> None:
-        if os.readlink(f"/proc/self/fd/{fd}").endswith(".tmp"):
-            raise OSError(errno.ENOSPC, "No space left on device")
-        real_fsync(fd)
-
-    monkeypatch.setattr(os, "fsync", full)
+    disk_full()
     assert _score(answers, out, "--limit", "1") == 2
     assert (out / f"{STEM}.json").read_bytes() == before
 

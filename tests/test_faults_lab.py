@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -136,18 +137,14 @@ def test_two_concurrent_runs_into_one_folder_one_is_refused(tmp_path: Path) -> N
 
 
 # --------------------------------------------------------------------------- class 5: disk full
-def test_disk_full_keeps_previous_scores_and_exits_two(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_disk_full_keeps_previous_scores_and_exits_two(tmp_path: Path, disk_full: Callable[..., None], capsys: pytest.CaptureFixture[str]) -> None:
     """ENOSPC while re-scoring: the previous complete results stay, the error names the file, exit 2."""
     run = tmp_path / "run"
     assert main(["lab", "run", "--suite", "mini", "--agent", "planner", "--limit", "2", "--out", str(run), "--quiet"]) == 0
     out = tmp_path / "scores"
     assert main(["lab", "score", str(run), "--out", str(out), "--bootstrap", "0"]) == 0
     before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
-
-    def full(fd: int) -> None:
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    monkeypatch.setattr(os, "fsync", full)
+    disk_full(everything=True)
     capsys.readouterr()
     assert main(["lab", "score", str(run), "--out", str(out), "--bootstrap", "0"]) == 2
     err = capsys.readouterr().err

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import errno
 import os
 import signal
 import subprocess
@@ -35,15 +34,11 @@ def test_atomic_write_replaces_the_file_and_leaves_no_temporary(tmp_path):
     assert [x.name for x in p.parent.iterdir()] == ["r.json"]
 
 
-def test_a_failed_write_keeps_the_previous_complete_file(tmp_path, monkeypatch):
+def test_a_failed_write_keeps_the_previous_complete_file(tmp_path, disk_full):
     """A full disk during fsync leaves the old content intact and removes the temporary file."""
     p = tmp_path / "r.txt"
     atomic_write_text(p, "complete result\n")
-
-    def full(_fd):
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    monkeypatch.setattr(os, "fsync", full)
+    disk_full(everything=True)
     with pytest.raises(OSError):
         atomic_write_text(p, "new partial result\n")
     assert p.read_text() == "complete result\n"

@@ -9,6 +9,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -261,21 +262,13 @@ def test_bad_options_do_not_rewrite_the_answer_file(tmp_path: Path) -> None:
     assert out.read_bytes() == before
 
 
-def test_answer_compaction_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_answer_compaction_is_atomic(tmp_path: Path, disk_full: Callable[..., None]) -> None:
     """ENOSPC while the compacted file is flushed: the answer file is left as it was."""
-    import errno
 
     out = tmp_path / "a.jsonl"
     out.write_text('{"id": 1, "canonical_id": "q001", "model_answer": "x", "status": "ok"}\n{"id": 2, "model_answer": null, "status": "failed"}\n')
     before = out.read_bytes()
-    real = os.fsync
-
-    def full(fd: int) -> None:
-        if os.readlink(f"/proc/self/fd/{fd}").endswith(".tmp"):
-            raise OSError(errno.ENOSPC, "No space left on device")
-        real(fd)
-
-    monkeypatch.setattr(os, "fsync", full)
+    disk_full()
     with pytest.raises(OSError):
         run_sync(generate_answers(_items(2), ScriptedLLM(lambda r: "An answer."), out, resume=True))
     assert out.read_bytes() == before
