@@ -40,6 +40,7 @@ __all__ = [
     "EXIT_LIMIT",
     "EXIT_OK",
     "EXIT_PROBLEMS",
+    "add_command_group",
     "add_documented_command",
     "bounded_int",
     "comma_choices",
@@ -148,6 +149,15 @@ def add_documented_command(subparsers: Any, name: str, *, help: str, doc: str | 
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     return parser
+
+
+def add_command_group(subparsers: Any, name: str, *, help: str, description: str, metavar: str) -> tuple[argparse.ArgumentParser, Any]:
+    """Add the command group *name* (``causalcheck NAME SUBCOMMAND``): its parser and its required
+    sub-command set, whose choice lands in ``args.<name>_command``."""
+    group: argparse.ArgumentParser = subparsers.add_parser(name, help=help, description=description)
+    sub = group.add_subparsers(dest=f"{name}_command", metavar=metavar)
+    sub.required = True
+    return group, sub
 
 
 def run_handler(handler: Callable[[argparse.Namespace], int | None], args: argparse.Namespace) -> int:

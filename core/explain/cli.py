@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from causalcheck.cmdline import positive_int
+from causalcheck.cmdline import add_command_group, positive_int
 from causalcheck.explain.progress import add_progress_arguments, progress_from_args
 from causalcheck.explain.run import ScoredSet, argument_hooks, make_judges, score_answers
 
@@ -42,13 +42,13 @@ __all__ = ["exit_code", "register"]
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``explain`` command group to the top-level *subparsers*."""
-    ex: argparse.ArgumentParser = subparsers.add_parser(
+    ex, sub = add_command_group(
+        subparsers,
         "explain",
         help="score what-if answers (WhatIfBench / PRISM): PM, RM, Final",
         description="WhatIfBench / PRISM evaluation: answers -> EDUs -> causal graph -> PM, RM, Final.",
+        metavar="EXPLAIN_COMMAND",
     )
-    sub = ex.add_subparsers(dest="explain_command", metavar="EXPLAIN_COMMAND")
-    sub.required = True
 
     sc = sub.add_parser("score", help="score answers against a benchmark (offline judges by default)")
     sc.add_argument("--benchmark", required=True, metavar="PATH|demo", help="WhatIfBench JSON file, or 'demo'")

@@ -17,7 +17,7 @@ import json
 import sys
 from typing import Any
 
-from causalcheck.cmdline import bounded_int, nonnegative_int, positive_int
+from causalcheck.cmdline import add_command_group, bounded_int, nonnegative_int, positive_int
 
 __all__ = ["MAX_PRIOR_RECORDS", "MAX_RUN_BUDGET", "MAX_SEEDS", "register"]
 
@@ -53,10 +53,8 @@ def _opt(text: str) -> tuple[str, Any]:
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``lab`` command group to the top-level *subparsers*."""
-    lab: argparse.ArgumentParser = subparsers.add_parser("lab", help="hidden-SCM lab: run agents, generate suites, score runs",
-                                description="CausaLab-compatible hidden-SCM lab.")
-    lab_sub = lab.add_subparsers(dest="lab_command", metavar="LAB_COMMAND")
-    lab_sub.required = True
+    lab, lab_sub = add_command_group(subparsers, "lab", help="hidden-SCM lab: run agents, generate suites, score runs",
+                                     description="CausaLab-compatible hidden-SCM lab.", metavar="LAB_COMMAND")
 
     run = lab_sub.add_parser("run", help="run an agent on a suite (one trajectory per episode + summary)")
     run.add_argument("--suite", required=True, metavar="PATH|NAME", help="suite file, bundled name (e.g. mini) or official name (e.g. 4nodes)")

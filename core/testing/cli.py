@@ -38,7 +38,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from causalcheck.cmdline import positive_int, require_finite_nonnegative
+from causalcheck.cmdline import add_command_group, positive_int, require_finite_nonnegative
 from causalcheck.errors import CausalCheckError, InputFormatError
 
 __all__ = ["FILES", "register", "run_command", "write_case_files"]
@@ -201,13 +201,13 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``causalcheck snapshot`` (``corpus`` and ``check``) to the top-level parser."""
     from causalcheck.testing.snapshots import KINDS as SNAPSHOT_KINDS
 
-    p: argparse.ArgumentParser = subparsers.add_parser(
+    p, sub = add_command_group(
+        subparsers,
         "snapshot",
         help="regression snapshots of a scoring command: write a seeded corpus, record and diff its outputs",
         description="Write a seeded corpus as files, run a scoring command on every case and diff its outputs with a recorded snapshot.",
+        metavar="SUBCOMMAND",
     )
-    sub = p.add_subparsers(dest="snapshot_command", metavar="SUBCOMMAND")
-    sub.required = True
     c = sub.add_parser("corpus", help="write a seeded corpus as files, one folder per case")
     c.add_argument("kind", choices=SNAPSHOT_KINDS)
     c.add_argument("--out", required=True, help="folder to write the cases into")
