@@ -249,7 +249,10 @@ def test_interrupt_with_workers_stops_promptly_without_orphans(tmp_path: Path, s
     """SIGINT/SIGTERM during lab run --workers 2: exit 130/143 within seconds, workers gone, no torn files; resume completes."""
     out = tmp_path / "run"
     argv = ("lab", "run", "--suite", "mini", "--agent", "random", "--seeds", "40", "--workers", "2", "--out", str(out), "--quiet")
-    p = subprocess.Popen(_cmd(*argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env())
+    # the run starts with the default SIGINT action, as from a terminal: a test run in the background
+    # (``.ci/run &``, nohup) inherits SIGINT ignored, and Python then keeps ignoring it (the Unix convention)
+    p = subprocess.Popen(_cmd(*argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(),
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert _wait_for(lambda: len(_episodes(out)) >= 3 if (out / "episodes").is_dir() else False, 60)
     kids = _children(p.pid)
     assert len(kids) == 2
