@@ -128,6 +128,20 @@ def _recorded_snapshot(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
     return path, json.loads(path.read_text(encoding="utf-8"))
 
 
+def _check_damaged_snapshot(tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: Callable[[dict[str, Any]], object]) -> tuple[Path, str]:
+    """Record a snapshot, apply *damage* to its content, run 'snapshot check' on it: exit 2; the path and stderr."""
+    import json
+
+    from causalcheck.cli import main
+
+    path, data = _recorded_snapshot(tmp_path)
+    damage(data)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["snapshot", "check", str(path), "--command", "cat {truth}"]) == 2
+    return path, capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     "damage,needle",
     [
@@ -139,32 +153,15 @@ def _recorded_snapshot(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
 )
 def test_a_damaged_case_input_of_a_snapshot_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: Callable[[dict[str, Any]], object], needle: str) -> None:
     """snapshot check: a stored case input without the kind's shape is exit 2 naming the file and the case (KeyError / TypeError: exit 70 before)."""
-    import json
-
-    from causalcheck.cli import main
-
-    path, data = _recorded_snapshot(tmp_path)
-    damage(data["cases"][1])
-    path.write_text(json.dumps(data), encoding="utf-8")
-    capsys.readouterr()
-    assert main(["snapshot", "check", str(path), "--command", "cat {truth}"]) == 2
-    err = capsys.readouterr().err
+    path, err = _check_damaged_snapshot(tmp_path, capsys, lambda data: damage(data["cases"][1]))
     assert f"{path}: case 'graph-pairs-001': " in err and needle in err
 
 
 @pytest.mark.parametrize("case_id", [5, "", "..", "../outside", "/abs/path"], ids=["int", "empty", "dotdot", "relative", "absolute"])
 def test_a_snapshot_case_id_cannot_name_a_folder_elsewhere(tmp_path: Path, capsys: pytest.CaptureFixture[str], case_id: object) -> None:
     """snapshot check: a stored case id that is not a plain name is exit 2 (an int was a TypeError, exit 70; '../x' or '/x' wrote the case's files outside the temporary folder)."""
-    import json
-
-    from causalcheck.cli import main
-
-    path, data = _recorded_snapshot(tmp_path)
-    data["cases"][0]["id"] = case_id
-    path.write_text(json.dumps(data), encoding="utf-8")
-    capsys.readouterr()
-    assert main(["snapshot", "check", str(path), "--command", "cat {truth}"]) == 2
-    assert f"id={case_id!r} must be a non-empty name" in capsys.readouterr().err
+    _, err = _check_damaged_snapshot(tmp_path, capsys, lambda data: data["cases"][0].update(id=case_id))
+    assert f"id={case_id!r} must be a non-empty name" in err
 
 
 @pytest.mark.parametrize(
@@ -373,16 +370,8 @@ def test_a_suite_bootstrap_intervention_target_that_is_not_a_name_is_refused(tar
 @pytest.mark.parametrize("case_id", [[], {"a": 1}, None], ids=["list", "object", "null"])
 def test_a_snapshot_case_id_that_is_not_a_string_is_refused_on_reading(tmp_path: Path, capsys: pytest.CaptureFixture[str], case_id: object) -> None:
     """snapshot check: a stored case id that is a list is exit 2 naming the file and the case (TypeError: unhashable type, exit 70 before)."""
-    import json
-
-    from causalcheck.cli import main
-
-    path, data = _recorded_snapshot(tmp_path)
-    data["cases"][0]["id"] = case_id
-    path.write_text(json.dumps(data), encoding="utf-8")
-    capsys.readouterr()
-    assert main(["snapshot", "check", str(path), "--command", "cat {truth}"]) == 2
-    assert f"{path}: cases[0]: id={case_id!r} must be a non-empty name" in capsys.readouterr().err
+    path, err = _check_damaged_snapshot(tmp_path, capsys, lambda data: data["cases"][0].update(id=case_id))
+    assert f"{path}: cases[0]: id={case_id!r} must be a non-empty name" in err
 
 
 def test_a_check_finding_code_that_is_not_a_string_does_not_crash_the_report(tmp_path: Path) -> None:
