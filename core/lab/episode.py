@@ -55,6 +55,7 @@ from typing import Any, Literal
 
 from causalcheck.errors import BudgetExceededError, InputFormatError
 from causalcheck.graph import FREQ, CausalGraph
+from causalcheck.graphs.model import depth_first
 from causalcheck.lab.suites import SuiteGraph
 
 __all__ = [
@@ -866,27 +867,12 @@ def _children_first_order(nodes: Sequence[str], edges: Sequence[Any]) -> tuple[s
     >>> _children_first_order(["f", "a", "b"], [Edge("a", "f"), Edge("b", "a")])
     ('b', 'a', 'f')
     """
-    children: dict[str, list[str]] = {n: [] for n in nodes}
+    index = {n: i for i, n in enumerate(nodes)}
+    children: list[list[int]] = [[] for _ in nodes]
     for e in edges:
-        children[e.source].append(e.target)
-    done: set[str] = set()
-    post: list[str] = []
-    for start in nodes:
-        if start in done:
-            continue
-        done.add(start)
-        stack = [(start, iter(children[start]))]
-        while stack:
-            node, kids = stack[-1]
-            for kid in kids:
-                if kid not in done:
-                    done.add(kid)
-                    stack.append((kid, iter(children[kid])))
-                    break
-            else:
-                stack.pop()
-                post.append(node)
-    return tuple(reversed(post))
+        children[index[e.source]].append(index[e.target])
+    post, _ = depth_first(children)  # the SCM's graph is acyclic: the whole post-order
+    return tuple(nodes[i] for i in reversed(post))
 
 
 def _observation_text(

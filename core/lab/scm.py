@@ -34,6 +34,7 @@ arithmetic is float arithmetic in the order written, so the compiled code and th
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -52,7 +53,7 @@ from causalcheck.errors import CausalCheckError, InputFormatError
 from causalcheck.graph import FREQ, CausalGraph, Edge
 from causalcheck.graphs.model import depth_first
 
-__all__ = ["SCM", "NodeEquation", "Term", "parse_computation"]
+__all__ = ["MAX_PARAM_MAGNITUDE", "SCM", "NodeEquation", "Term", "finite_number", "parse_computation"]
 
 _BASE = "__crystal_base__"
 
@@ -137,20 +138,25 @@ class NodeEquation:
 MAX_PARAM_MAGNITUDE = 1e12
 
 
-def _num(value: Any, what: str) -> float:
+def finite_number(value: Any, what: str) -> float:
+    """*value* as a float; an :class:`InputFormatError` naming *what* unless it is a finite JSON number.
+
+    The one check of numbers in suite records and SCM configs (``True`` is not a number; an
+    integer beyond float range such as ``10**400`` is not finite).
+    """
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InputFormatError(f"{what}={value!r} must be a number")
+        raise InputFormatError(f"{what}={value!r:.60} must be a number")
     try:
         f = float(value)
     except OverflowError:  # an integer beyond float range (10**400)
         f = float("inf")
-    if f != f or f in (float("inf"), float("-inf")):
-        raise InputFormatError(f"{what}={value!r} must be a finite number")
+    if not math.isfinite(f):
+        raise InputFormatError(f"{what}={value!r:.60} must be a finite number")
     return f
 
 
 def _param(value: Any, what: str) -> float:
-    f = _num(value, what)
+    f = finite_number(value, what)
     if abs(f) > MAX_PARAM_MAGNITUDE:
         raise InputFormatError(f"{what}={value!r} is beyond MAX_PARAM_MAGNITUDE={MAX_PARAM_MAGNITUDE:g} (the mechanisms would overflow)")
     return f
@@ -423,7 +429,7 @@ class SCM:
         for name, value in bases.items():
             if name not in idx:
                 raise InputFormatError(f"base for unknown node={name!r}; nodes are {list(self.nodes)!r}")
-            base_list[idx[name]] = _num(value, f"base[{name!r}]")
+            base_list[idx[name]] = finite_number(value, f"base[{name!r}]")
         vals = self.evaluate_list(base_list, **kwargs)
         return {self.nodes[i]: vals[i] for i in self.order}
 

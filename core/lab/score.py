@@ -244,15 +244,15 @@ MAX_LAB_VALUE = 1e12
 scored: beyond it sums and means of the scores could overflow to ``inf``."""
 
 
-def _lab_value(ep: Episode, field_name: str, value: float) -> float:
-    """*value*, read from *ep*'s file as *field_name*, if finite and within ±MAX_LAB_VALUE."""
+def _lab_value(field_name: str, value: float) -> float:
+    """*value*, read from the episode's file as *field_name*, if finite and within ±MAX_LAB_VALUE (the caller names the file)."""
     if not math.isfinite(value) or abs(value) > MAX_LAB_VALUE:
         raise InputFormatError(f"{field_name}={value!r} must be a finite number within ±{MAX_LAB_VALUE:g}")
     return value
 
 
 def _reactor_props(ep: Episode) -> dict[str, float]:
-    return {k: _lab_value(ep, f"reactor.props[{k!r}]", v) for k, v in (ep.reactor_props or {}).items()}
+    return {k: _lab_value(f"reactor.props[{k!r}]", v) for k, v in (ep.reactor_props or {}).items()}
 
 
 def _bounded(formula: M.FormulaResult) -> M.FormulaResult:
@@ -378,7 +378,7 @@ def score_episode(
     )
     formula: M.FormulaResult | None = None
     if ep.target_freq is not None and ep.reactor_props is not None:
-        formula = _bounded(M.formula_error(eq, _reactor_props(ep), _lab_value(ep, "reactor.target_freq", ep.target_freq), coeffs))
+        formula = _bounded(M.formula_error(eq, _reactor_props(ep), _lab_value("reactor.target_freq", ep.target_freq), coeffs))
     final.update(
         target_freq=ep.target_freq,
         formula_predicted=None if formula is None else formula.predicted,

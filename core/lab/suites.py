@@ -14,7 +14,6 @@ record and compiles its :class:`~causalcheck.lab.scm.SCM`; any problem is an
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -24,7 +23,7 @@ from typing import Any
 
 from causalcheck.errors import InputFormatError
 from causalcheck.graph import FREQ
-from causalcheck.lab.scm import SCM
+from causalcheck.lab.scm import SCM, finite_number
 
 __all__ = [
     "MAX_BUDGET",
@@ -104,18 +103,6 @@ class Suite:
         raise InputFormatError(f"graph_id={graph_id!r} is not in suite {self.name!r}")
 
 
-def _num(value: Any, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InputFormatError(f"{what}={value!r:.60} must be a number")
-    try:
-        v = float(value)
-    except OverflowError:
-        v = float("inf")
-    if not math.isfinite(v):
-        raise InputFormatError(f"{what}={value!r:.60} must be a finite number")
-    return v
-
-
 def _parse_hidden(obj: Any, names: Iterable[str], where: str) -> HiddenSpec | None:
     if obj is None:
         return None
@@ -135,9 +122,9 @@ def _parse_hidden(obj: Any, names: Iterable[str], where: str) -> HiddenSpec | No
             raise InputFormatError(f"{where}: hidden_variable.affected_nodes names unknown node={a!r}")
     return HiddenSpec(
         name=str(obj.get("name", "h")),
-        initial_value=_num(obj.get("initial_value", 0.0), f"{where}: hidden_variable.initial_value"),
-        value_space=tuple(_num(v, f"{where}: hidden_variable.value_space[]") for v in space),
-        edge_weight=_num(obj.get("edge_weight", 0.5), f"{where}: hidden_variable.edge_weight"),
+        initial_value=finite_number(obj.get("initial_value", 0.0), f"{where}: hidden_variable.initial_value"),
+        value_space=tuple(finite_number(v, f"{where}: hidden_variable.value_space[]") for v in space),
+        edge_weight=finite_number(obj.get("edge_weight", 0.5), f"{where}: hidden_variable.edge_weight"),
         affected_nodes=tuple(affected),
     )
 
@@ -155,17 +142,17 @@ def _parse_bootstrap(obj: Any, names: set[str], where: str) -> tuple[Mapping[str
         for prop, value in entry["props"].items():
             if prop not in names:
                 raise InputFormatError(f"{w}: unknown property={prop!r}")
-            _num(value, f"{w}.props[{prop!r}]")
+            finite_number(value, f"{w}.props[{prop!r}]")
         missing = sorted(names - {FREQ} - set(entry["props"]))
         if missing:  # the planner compares every property across a bootstrap sequence
             raise InputFormatError(f"{w}: props={sorted(entry['props'])!r} must give every property; missing {missing!r}")
-        _num(entry.get("freq"), f"{w}.freq")
+        finite_number(entry.get("freq"), f"{w}.freq")
         iv = entry.get("intervention")
         if iv is not None:
             target = iv.get("target_prop") if isinstance(iv, Mapping) else None
             if not isinstance(target, str) or target not in names:
                 raise InputFormatError(f"{w}.intervention={iv!r} must name a known target_prop")
-            _num(iv.get("target_value"), f"{w}.intervention.target_value")
+            finite_number(iv.get("target_value"), f"{w}.intervention.target_value")
         out.append(dict(entry))
     return tuple(out)
 
@@ -181,7 +168,7 @@ def _check_presets(qmeta: Mapping[str, Any], names: set[str], where: str) -> Non
         if isinstance(preset, Mapping):
             for name, value in preset.items():
                 if name in names:
-                    _num(value, f"{where}: quadratic_metadata.{key}[{name!r}]")
+                    finite_number(value, f"{where}: quadratic_metadata.{key}[{name!r}]")
 
 
 def parse_suite_record(obj: Any, *, where: str = "<record>") -> SuiteGraph:
