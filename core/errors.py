@@ -59,8 +59,10 @@ class Notice(str):
     field: str
 
     def __new__(cls, text: str, code: str, field: str = "") -> Notice:
-        self = super().__new__(cls, text)
-        vars(self).update(code=code, field=field)
+        self = str.__new__(cls, text)
+        attributes = self.__dict__  # set past __setattr__, which refuses every change
+        attributes["code"] = code
+        attributes["field"] = field
         return self
 
     def __setattr__(self, name: str, value: Any) -> None:
