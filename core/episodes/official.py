@@ -42,7 +42,7 @@ from causalcheck.episodes.config import (
 from causalcheck.episodes.files import read_input, read_json_values_input
 from causalcheck.episodes.model import Episode, InputFile, ShownState, Step, Unparsed
 from causalcheck.episodes.reading import RecordReader
-from causalcheck.errors import CausalCheckError, InputFormatError
+from causalcheck.errors import CausalCheckError, InputFormatError, Notice
 from causalcheck.graph import FREQ, normalize_node
 from causalcheck.jsontext import first_object
 from causalcheck.records import StepRecord
@@ -197,7 +197,7 @@ def load_run_folder(path: str | Path) -> Episode:
     if len(cfg_values) != 1:
         raise InputFormatError(f"{cfg_path}: expected one JSON object, found {len(cfg_values)}")
     config = check_config(cfg_values[0], str(cfg_path))
-    warnings: list[str] = []
+    warnings: list[Notice] = []
 
     tracking: list[Any] = []
     names = _listing(folder)
@@ -255,15 +255,18 @@ def load_run_folder(path: str | Path) -> Episode:
                 if data and isinstance(data[0], Mapping):
                     task_text = str(data[0].get("task_description") or "")
             except CausalCheckError as exc:
-                warnings.append(str(exc).splitlines()[0])
+                warnings.append(Notice(str(exc).splitlines()[0], "unreadable-file"))
     for m in _OBS_LINE.finditer(task_text):
         if len(m.group(0)) > MAX_OBSERVATION_LINE:
-            warnings.append(f"prior record line {m.group(0)[:60]!r}… is longer than MAX_OBSERVATION_LINE={MAX_OBSERVATION_LINE}; skipped")
+            warnings.append(Notice(
+                f"prior record line {m.group(0)[:60]!r}… is longer than MAX_OBSERVATION_LINE={MAX_OBSERVATION_LINE}; skipped",
+                "prior-record-skipped",
+            ))
             continue
         try:
             obs = ast.literal_eval(m.group(2))
         except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
-            warnings.append(f"prior record line {m.group(0)[:60]!r} is not a dict")
+            warnings.append(Notice(f"prior record line {m.group(0)[:60]!r} is not a dict", "prior-record-skipped"))
             continue
         if not isinstance(obs, dict):
             continue
@@ -334,9 +337,9 @@ def load_run_folder(path: str | Path) -> Episode:
         if flag in ("0", "1"):
             success = flag == "1"
         else:
-            warnings.append(f"{complete[0].name}: content {flag[:20]!r} is not 0 or 1")
+            warnings.append(Notice(f"{complete[0].name}: content {flag[:20]!r} is not 0 or 1", "accuracy-unknown"))
     else:
-        warnings.append("no *_complete.txt: task accuracy unknown")
+        warnings.append(Notice("no *_complete.txt: task accuracy unknown", "accuracy-unknown"))
 
     graph_id = str(config.get("graph_id") or folder.parent.name)
     target = true_target_frequency(config, reactor) if reactor else None
@@ -365,31 +368,33 @@ def load_run_folder(path: str | Path) -> Episode:
     )
 
 
-def _step_warnings(raw_io: list[Any], tracking: list[Any]) -> list[str]:
+def _step_warnings(raw_io: list[Any], tracking: list[Any]) -> list[Notice]:
     """Signs that steps were removed: raw_io step numbers that do not count 1, 2, 3, …, or a
     tracking file with another number of entries than raw_io."""
-    out: list[str] = []
+    out: list[Notice] = []
     expected = 1
     for i, o in enumerate(raw_io):
         label = o.get("step")
         if type(label) is not int:
-            out.append(f"raw_io.jsonl entry {i + 1} has no integer 'step' (step={label!r:.20})")
+            out.append(Notice(f"raw_io.jsonl entry {i + 1} has no integer 'step' (step={label!r:.20})", "steps-missing"))
         elif label != expected:
-            out.append(
+            out.append(Notice(
                 f"raw_io.jsonl entry {i + 1} has step={label}, expected {expected} "
-                "(raw_io steps count from 1 without gaps: steps were removed or reordered)"
-            )
+                "(raw_io steps count from 1 without gaps: steps were removed or reordered)",
+                "steps-missing",
+            ))
             expected = label
         expected += 1
     if raw_io and tracking and len(raw_io) != len(tracking):
-        out.append(
+        out.append(Notice(
             f"raw_io.jsonl has {len(raw_io)} steps but the tracking file has {len(tracking)} entries "
-            "(one of them lost or gained steps)"
-        )
+            "(one of them lost or gained steps)",
+            "steps-missing",
+        ))
     return out[:20]
 
 
-def _identity(folder: Path, warnings: list[str], inputs: list[InputFile]) -> tuple[str, str]:
+def _identity(folder: Path, warnings: list[Notice], inputs: list[InputFile]) -> tuple[str, str]:
     """``(agent, model)`` of an official seed folder.
 
     The model is ``source_config.json``'s ``models.action.generator_params.model``; the agent
@@ -405,7 +410,7 @@ def _identity(folder: Path, warnings: list[str], inputs: list[InputFile]) -> tup
             values, info = read_json_values_input(cfg_path)
             inputs.append(info)
         except CausalCheckError as exc:
-            warnings.append(f"source_config.json: {str(exc).splitlines()[0]}")
+            warnings.append(Notice(f"source_config.json: {str(exc).splitlines()[0]}", "unreadable-file"))
             values = []
         cfg = values[0] if len(values) == 1 and isinstance(values[0], Mapping) else {}
         models = cfg.get("models")

@@ -37,7 +37,7 @@ from causalcheck.episodes.config import (
 from causalcheck.episodes.files import read_input
 from causalcheck.episodes.model import Episode, InputFile, ShownState, Step
 from causalcheck.episodes.reading import RecordReader
-from causalcheck.errors import InputFormatError
+from causalcheck.errors import InputFormatError, Notice
 from causalcheck.graph import FREQ, normalize_node
 from causalcheck.jsontext import iter_json_spans
 
@@ -237,27 +237,29 @@ def _num(value: Any) -> float | None:
     return v if math.isfinite(v) else None
 
 
-def _step_warnings(traj: Trajectory, labels: list[int | None], source: str) -> list[str]:
+def _step_warnings(traj: Trajectory, labels: list[int | None], source: str) -> list[Notice]:
     """Problems that show step lines are missing: a gap in the 0-based step fields, or a count
     that disagrees with the summary's ``steps``."""
-    out: list[str] = []
+    out: list[Notice] = []
     expected = 0
     for i, label in enumerate(labels):
         if label is None:
-            out.append(f"{source}: step line {i + 1} has no integer 'step' field")
+            out.append(Notice(f"{source}: step line {i + 1} has no integer 'step' field", "steps-missing"))
         elif label != expected:
-            out.append(
+            out.append(Notice(
                 f"{source}: step line {i + 1} has step={label}, expected {expected} "
-                "(the trajectory's step fields count from 0 without gaps: step lines were removed or reordered)"
-            )
+                "(the trajectory's step fields count from 0 without gaps: step lines were removed or reordered)",
+                "steps-missing",
+            ))
             expected = label
         expected += 1
     recorded = traj.summary.get("steps")
     if type(recorded) is int and recorded != len(labels):
-        out.append(
+        out.append(Notice(
             f"{source}: the summary records steps={recorded} but the file holds {len(labels)} step line(s) "
-            "(step lines were removed or added)"
-        )
+            "(step lines were removed or added)",
+            "steps-missing",
+        ))
     return out[:20]
 
 

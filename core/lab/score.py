@@ -33,10 +33,12 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from causalcheck import metrics as M
 from causalcheck.episodes import (
+    EPISODE_WARNING_CODES,
     SCORE_NUMBERING,
     Episode,
     Unparsed,
@@ -44,7 +46,7 @@ from causalcheck.episodes import (
     load_episode,
     nonempty_hypothesis,
 )
-from causalcheck.errors import CausalCheckError, InputFormatError
+from causalcheck.errors import CausalCheckError, InputFormatError, Notice
 from causalcheck.graph import FREQ, CausalGraph, normalize_node
 from causalcheck.lab.audit import audit_episode
 from causalcheck.parsing import dropped_content
@@ -52,6 +54,7 @@ from causalcheck.records import Hypothesis
 
 __all__ = [
     "OUTPUT_FILES",
+    "SCORE_WARNING_CODES",
     "EpisodeScore",
     "Failure",
     "ScoreReport",
@@ -120,9 +123,20 @@ class StepScore:
         }
 
 
+#: The codes of :attr:`EpisodeScore.warnings` (:class:`~causalcheck.errors.Notice` values) →
+#: meaning: the reader's (:data:`~causalcheck.episodes.EPISODE_WARNING_CODES`) and the scorer's.
+SCORE_WARNING_CODES: Mapping[str, str] = MappingProxyType({
+    **EPISODE_WARNING_CODES,
+    "unparsed-step": "a step's output holds no record (the parser's reason)",
+    "hypothesis-content-dropped": "the parser had to drop part of a step's hypothesis (the repair)",
+    "unknown-intervention-node": "a step intervened on a node that is not in the true graph",
+    "unknown-nodes": "the hypotheses name nodes that are not in the true graph",
+})
+
+
 @dataclass(frozen=True)
 class EpisodeScore:
-    """Everything measured for one episode."""
+    """Everything measured for one episode (``warnings``: codes in :data:`SCORE_WARNING_CODES`)."""
 
     source: str
     kind: str
@@ -133,7 +147,7 @@ class EpisodeScore:
     final: Mapping[str, Any]
     steps: tuple[StepScore, ...]
     audit: Mapping[str, Any]
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[Notice, ...] = ()
     agent: str = ""
     model: str = ""
 
@@ -150,7 +164,7 @@ class EpisodeScore:
             "final": dict(self.final),
             "steps": [s.row() for s in self.steps],
             "audit": dict(self.audit),
-            "warnings": list(self.warnings),
+            "warnings": [str(w) for w in self.warnings],
         }
 
 
@@ -318,12 +332,12 @@ def score_episode(
     for st in ep.steps:
         number = st.number(SCORE_NUMBERING)
         if isinstance(st.record, Unparsed):
-            warnings.append(st.record.summary)
+            warnings.append(Notice(st.record.summary, "unparsed-step"))
         rec = st.parsed
         hyp = nonempty_hypothesis(rec)
         if rec is not None and hyp is not None:
-            lost = [w for w in dropped_content(rec.warnings) if w.startswith("hypothesis")] if rec.warnings else ()
-            warnings.extend(f"step {number}: {w}" for w in lost)
+            lost = [w for w in dropped_content(rec.warnings) if w.field == "hypothesis"] if rec.warnings else ()
+            warnings.extend(Notice(f"step {number}: {w}", "hypothesis-content-dropped") for w in lost)
             if hyp is not current_hyp:  # the episode reader shares a restated hypothesis: scored once
                 pairs = hyp.graph.pairs  # normalised by the parser, as metrics.normalize_pairs would
                 unknown.update({n for pair in pairs for n in pair} - known)
@@ -335,7 +349,7 @@ def score_episode(
             if st.intervention[0] in known:
                 targets.add(st.intervention[0])
             else:
-                warnings.append(f"step {number}: intervention on unknown node {st.intervention[0]!r}")
+                warnings.append(Notice(f"step {number}: intervention on unknown node {st.intervention[0]!r}", "unknown-intervention-node"))
         e, p, r, s, c = current_metrics
         if len(targets) != n_targets:  # the target set only grows: unchanged size, same I-MEC
             n_targets = len(targets)
@@ -344,7 +358,9 @@ def score_episode(
             size = _CACHE.size(truth, frozen_targets, graph_key)
         steps.append(StepScore(number, current_step, e, p, r, c, s, sorted_targets, size))
     if unknown:
-        warnings.append(f"hypothesis names node(s) {sorted(unknown)!r} that are not in the true graph {sorted(known)!r}")
+        warnings.append(Notice(
+            f"hypothesis names node(s) {sorted(unknown)!r} that are not in the true graph {sorted(known)!r}", "unknown-nodes"
+        ))
 
     pairs, eq, coeffs = current
     final: dict[str, Any] = {"task_accuracy": None if ep.success is None else (1.0 if ep.success else 0.0)}
