@@ -1095,6 +1095,25 @@ def parse_record_obj(
     if type(obj) is not dict and not isinstance(obj, Mapping):
         raise InputFormatError(f"{source}: record={obj!r} must be a JSON object")
     notes: list[str] = list(warnings)
+    data, extras = _record_fields(obj, source, notes)
+    past = _past_data(data["past_data"], source, notes, memo) if "past_data" in data else None
+    hypothesis = _hypothesis_field(data["hypothesis"], source, notes, memo) if "hypothesis" in data else None
+    experiment = _experiment(data["experiment"], _warner(notes, "experiment"), past or ()) if "experiment" in data else None
+    memory, thought = data.get("memory"), data.get("thought")
+    return StepRecord(
+        memory=memory if memory is None or type(memory) is str else _text_field("memory", memory, _warner(notes, "memory")),
+        thought=thought if thought is None or type(thought) is str else _text_field("thought", thought, _warner(notes, "thought")),
+        past_data=past,
+        hypothesis=hypothesis,
+        experiment=experiment,
+        action=_action(data, _warner(notes, "action")),
+        extras=extras,
+        warnings=tuple(dict.fromkeys(notes)) if notes else (),
+    )
+
+
+def _record_fields(obj: Mapping[str, Any], source: str, notes: list[str]) -> tuple[Mapping[str, Any], dict[str, Any]]:
+    """``(record fields by normalised key, unknown keys)`` of *obj*; a bare hypothesis becomes the ``hypothesis`` field."""
     warn = _warner(notes, "")
     data: dict[str, Any] = {}
     extras: dict[str, Any] = {}
@@ -1135,69 +1154,55 @@ def parse_record_obj(
             extras[k] = data.pop(k)
     if extras:
         warn("unknown-keys", f"ignored unknown keys {sorted(extras)[:8]!r}")
+    return data, extras
 
-    past: tuple[DataPoint, ...] | None = None
-    if "past_data" in data:
-        warn_past = _warner(notes, "past_data")
-        raw = data["past_data"]
-        if type(raw) is list:
-            pass  # the usual case
-        elif isinstance(raw, str):
-            from causalcheck import safejson
 
-            try:
-                raw = safejson.loads(raw, source=f"{source} past_data") if raw.strip() else []
-                warn_past("past-data-as-json-text", "past_data is JSON text inside a string; decoded it")
-            except InputFormatError as exc:
-                warn_past("past-data-not-json", f"past_data={raw[:60]!r} is a string that is not JSON ({str(exc)[:80]}); ignored")
-                raw = []
-        if raw is None:
-            warn_past("past-data-null", "past_data=None read as []")
+def _past_data(raw: Any, source: str, notes: list[str], memo: ParseMemo | None) -> tuple[DataPoint, ...]:
+    """The data points of a record's ``past_data`` value (JSON text, ``null`` and one object repaired)."""
+    warn = _warner(notes, "past_data")
+    if type(raw) is list:
+        pass  # the usual case
+    elif isinstance(raw, str):
+        from causalcheck import safejson
+
+        try:
+            raw = safejson.loads(raw, source=f"{source} past_data") if raw.strip() else []
+            warn("past-data-as-json-text", "past_data is JSON text inside a string; decoded it")
+        except InputFormatError as exc:
+            warn("past-data-not-json", f"past_data={raw[:60]!r} is a string that is not JSON ({str(exc)[:80]}); ignored")
             raw = []
-        if type(raw) is not list and isinstance(raw, Mapping):
-            warn_past("past-data-single-object", "past_data is a single object; read as a list of one entry")
-            raw = [raw]
-        if type(raw) is not list and not isinstance(raw, list):
-            warn_past("past-data-not-a-list", f"past_data={raw!r} must be a list of entries; ignored")
-            raw = []
-        if memo is None:
-            points = [_datapoint(e, i, warn_past) for i, e in enumerate(raw)]
-            past = tuple(p for p in points if p is not None)
-        else:
-            past = memo.points(raw, notes)
+    if raw is None:
+        warn("past-data-null", "past_data=None read as []")
+        raw = []
+    if type(raw) is not list and isinstance(raw, Mapping):
+        warn("past-data-single-object", "past_data is a single object; read as a list of one entry")
+        raw = [raw]
+    if type(raw) is not list and not isinstance(raw, list):
+        warn("past-data-not-a-list", f"past_data={raw!r} must be a list of entries; ignored")
+        raw = []
+    if memo is not None:
+        return memo.points(raw, notes)
+    points = [_datapoint(e, i, warn) for i, e in enumerate(raw)]
+    return tuple(p for p in points if p is not None)
 
-    hypothesis: Hypothesis | None = None
-    if "hypothesis" in data:
-        warn_hyp = _warner(notes, "hypothesis")
-        raw_h = data["hypothesis"]
-        if type(raw_h) is dict:
-            hypothesis = _hypothesis_from_obj(raw_h, warn_hyp) if memo is None else memo.hypothesis(raw_h, notes)
-        elif isinstance(raw_h, str):
-            if raw_h.strip():
-                try:
-                    hypothesis = parse_hypothesis(raw_h, source=f"{source} (hypothesis string)")
-                    warn_hyp("hypothesis-as-text", "hypothesis is text inside a string; parsed it")
-                except CausalCheckError as exc:
-                    warn_hyp("hypothesis-text-unparsable", f"hypothesis string could not be parsed ({exc.args[0].splitlines()[0]}); ignored")
-            else:
-                hypothesis = Hypothesis()
-        elif isinstance(raw_h, Mapping):
-            hypothesis = _hypothesis_from_obj(raw_h, warn_hyp) if memo is None else memo.hypothesis(raw_h, notes)
-        elif raw_h is None:
-            warn_hyp("hypothesis-null", "hypothesis=None read as the empty hypothesis")
-            hypothesis = Hypothesis()
-        else:
-            warn_hyp("hypothesis-not-an-object", f"hypothesis={raw_h!r} must be an object {{'edges', 'freq_equation', 'coefficients'}}; ignored")
 
-    experiment = _experiment(data["experiment"], _warner(notes, "experiment"), past or ()) if "experiment" in data else None
-    memory, thought = data.get("memory"), data.get("thought")
-    return StepRecord(
-        memory=memory if memory is None or type(memory) is str else _text_field("memory", memory, _warner(notes, "memory")),
-        thought=thought if thought is None or type(thought) is str else _text_field("thought", thought, _warner(notes, "thought")),
-        past_data=past,
-        hypothesis=hypothesis,
-        experiment=experiment,
-        action=_action(data, _warner(notes, "action")),
-        extras=extras,
-        warnings=tuple(dict.fromkeys(notes)) if notes else (),
-    )
+def _hypothesis_field(raw_h: Any, source: str, notes: list[str], memo: ParseMemo | None) -> Hypothesis | None:
+    """The hypothesis of a record's ``hypothesis`` value (an object, or text in a string); ``None`` when unusable."""
+    warn = _warner(notes, "hypothesis")
+    if type(raw_h) is dict or isinstance(raw_h, Mapping):
+        return _hypothesis_from_obj(raw_h, warn) if memo is None else memo.hypothesis(raw_h, notes)
+    if isinstance(raw_h, str):
+        if not raw_h.strip():
+            return Hypothesis()
+        try:
+            hypothesis = parse_hypothesis(raw_h, source=f"{source} (hypothesis string)")
+        except CausalCheckError as exc:
+            warn("hypothesis-text-unparsable", f"hypothesis string could not be parsed ({exc.args[0].splitlines()[0]}); ignored")
+            return None
+        warn("hypothesis-as-text", "hypothesis is text inside a string; parsed it")
+        return hypothesis
+    if raw_h is None:
+        warn("hypothesis-null", "hypothesis=None read as the empty hypothesis")
+        return Hypothesis()
+    warn("hypothesis-not-an-object", f"hypothesis={raw_h!r} must be an object {{'edges', 'freq_equation', 'coefficients'}}; ignored")
+    return None
