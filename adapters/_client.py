@@ -320,6 +320,15 @@ class LLMClient:
         neither returned nor cached; the call is retried like a transient failure.
         """
         key = request_key(self.provider, self.endpoint, self.model, request)
+        cached = self._cached(key, request, parse)
+        if cached is not None:
+            return cached
+        return await self._call(key, request, parse)
+
+    def _cached(
+        self, key: str, request: Request, parse: Callable[[Completion], T] | None
+    ) -> tuple[Completion, T | None] | None:
+        """The cached completion of *key* that still parses, else ``None``; in replay mode a miss raises :class:`ReplayMissError`."""
         cache = self.cache
         if cache is not None and cache.readable:
             hit = cache.get(key)
@@ -343,7 +352,13 @@ class LLMClient:
                 )
         elif cache is not None and cache.mode == "replay":
             raise ReplayMissError(f"replay: cache {str(cache.path)!r} is not readable")
+        return None
 
+    async def _call(
+        self, key: str, request: Request, parse: Callable[[Completion], T] | None
+    ) -> tuple[Completion, T | None]:
+        """Call the model under the limits and the budget, retrying transient failures and rejected answers; cache the answer."""
+        cache = self.cache
         last: BaseException | None = None
         attempts = self.retry.max_attempts
         invalid = 0

@@ -729,29 +729,8 @@ def _to_expr(tree: Any, classify: Any) -> Expr:
     return conv(tree)
 
 
-def parse_equation(
-    text: str,
-    *,
-    coefficients: Iterable[str] = (),
-    nodes: Iterable[str] = (),
-    source: str = "<equation>",
-    offset: int = 0,
-    document: str | None = None,
-    raw_names: bool = False,
-) -> Equation:
-    """Parse a structural equation; ``""`` gives the empty equation.
-
-    *coefficients* and *nodes* are hints for sorting names (see the module docstring).
-    With *raw_names* no name is normalised (the target and variables stay as written, so
-    ``freq`` stays ``freq``): the form for evaluating a formula whose names are looked up
-    as written (the formula error, the SCM's ``computation`` strings).
-    Raises :class:`~causalcheck.errors.DSLSyntaxError` with line, column, the expected tokens
-    and a caret.  *offset*/*document* place *text* inside a larger document for messages.
-    """
-    if not isinstance(text, str):
-        raise InputFormatError(f"equation={text!r} must be a string")
-    if not text.strip():
-        return Equation(text, None, None)
+def _equation_tree(text: str, source: str, offset: int, document: str | None) -> Any:
+    """The ``equation.lark`` parse tree of *text*; a syntax error names the position (and a missing ``*``)."""
     from causalcheck._lark import parser, syntax_error
     from lark.exceptions import UnexpectedInput
 
@@ -775,6 +754,33 @@ def parse_equation(
         raise error from None
     except RecursionError:
         raise DSLSyntaxError(f"equation nests too deeply ({len(text)} characters)", text=text, source=source) from None
+    return tree
+
+
+def parse_equation(
+    text: str,
+    *,
+    coefficients: Iterable[str] = (),
+    nodes: Iterable[str] = (),
+    source: str = "<equation>",
+    offset: int = 0,
+    document: str | None = None,
+    raw_names: bool = False,
+) -> Equation:
+    """Parse a structural equation; ``""`` gives the empty equation.
+
+    *coefficients* and *nodes* are hints for sorting names (see the module docstring).
+    With *raw_names* no name is normalised (the target and variables stay as written, so
+    ``freq`` stays ``freq``): the form for evaluating a formula whose names are looked up
+    as written (the formula error, the SCM's ``computation`` strings).
+    Raises :class:`~causalcheck.errors.DSLSyntaxError` with line, column, the expected tokens
+    and a caret.  *offset*/*document* place *text* inside a larger document for messages.
+    """
+    if not isinstance(text, str):
+        raise InputFormatError(f"equation={text!r} must be a string")
+    if not text.strip():
+        return Equation(text, None, None)
+    tree = _equation_tree(text, source, offset, document)
     coeff_hint = set(coefficients)
     node_hint = set(nodes) if raw_names else {normalize_node(n) for n in nodes}
 

@@ -5,17 +5,22 @@ caller can catch one class.  Errors about text that could not be parsed also der
 :class:`ValueError` (the builtin a Python user expects for bad input) and carry the location,
 the tokens that would have been valid and a caret snippet, in the manner of lark's
 ``UnexpectedInput.get_context``.
+
+Problems that do not stop a reading — a repair of the tolerant record parser, a sign that
+steps were removed from a run — are :class:`Notice` values: their text, with a stable code.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, final
 
 __all__ = [
     "BudgetExceededError",
     "CausalCheckError",
     "DSLSyntaxError",
     "InputFormatError",
+    "Notice",
     "caret_snippet",
 ]
 
@@ -30,6 +35,41 @@ class InputFormatError(CausalCheckError, ValueError):
 
 class BudgetExceededError(CausalCheckError):
     """An action was requested after its budget was spent (API use; episodes refuse instead)."""
+
+
+@final
+class Notice(str):
+    """A warning: its text (the ``str`` itself) and a stable ``code``; immutable.
+
+    ``StepRecord.warnings`` (the parser's repairs) and ``Episode.warnings`` (what the readers
+    could not read) hold notices.  A notice *is* its text, so printing, joining, sorting and
+    JSON output show exactly the message, and callers that treat warnings as strings keep
+    working; code that decides something reads :attr:`code` (and :attr:`field`), never the
+    wording, which may change.  ``field`` is the part of the input the notice is about (for a
+    record's repairs ``"hypothesis"``, ``"past_data"``, ``"experiment"``, ``"action"``,
+    ``"memory"``, ``"thought"``), ``""`` when it is about the whole.  Text derived from a
+    notice (``f"step 3: {notice}"``) is a plain string: wrap it in a new notice to keep a code.
+
+    >>> n = Notice("past_data=None read as []", "past-data-null", "past_data")
+    >>> n == "past_data=None read as []", n.code, n.field, str(n).upper()
+    (True, 'past-data-null', 'past_data', 'PAST_DATA=NONE READ AS []')
+    """
+
+    code: str
+    field: str
+
+    def __new__(cls, text: str, code: str, field: str = "") -> Notice:
+        self = str.__new__(cls, text)
+        attributes = self.__dict__  # set past __setattr__, which refuses every change
+        attributes["code"] = code
+        attributes["field"] = field
+        return self
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"Notice is immutable: cannot set {name!r}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Notice, (str(self), self.code, self.field))
 
 
 def caret_snippet(text: str, line: int, column: int, span: int = 40) -> str:

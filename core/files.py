@@ -76,7 +76,15 @@ LOCK_NAME = ".causalcheck.lock"
 
 
 class RunLockedError(CausalCheckError):
-    """Another process is writing the run folder (the message names it)."""
+    """Another process is writing the run folder (the message names it).
+
+    ``holder`` is what the holder wrote into the lock file (``"pid 12, started …, command: …"``),
+    ``""`` when it wrote nothing yet; callers that name the holder read it, not the message.
+    """
+
+    def __init__(self, message: str, *, holder: str = "") -> None:
+        super().__init__(message)
+        self.holder = holder
 
 
 # --------------------------------------------------------------------------- writes
@@ -193,7 +201,8 @@ class RunLock:
             shown = f" ({holder})" if holder else ""
             raise RunLockedError(
                 f"folder={str(self.folder)!r} is being written by another causalcheck process{shown}; "
-                "wait for it to finish or write to another folder"
+                "wait for it to finish or write to another folder",
+                holder=holder,
             ) from None
         except BaseException:
             os.close(fd)

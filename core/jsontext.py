@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from causalcheck import safejson
-from causalcheck.errors import DSLSyntaxError, InputFormatError
+from causalcheck.errors import DSLSyntaxError, InputFormatError, Notice
 
 __all__ = [
     "MAX_CANDIDATES",
@@ -82,14 +82,18 @@ _FIRST_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL | re.IGNORECASE)
 # ============================================================================ controller policy
 @dataclass(frozen=True)
 class Candidate:
-    """A slice ``text[start:start+len(body)]`` to decode, and the repairs that produced it."""
+    """A slice ``text[start:start+len(body)]`` to decode, and the repairs that produced it.
+
+    The repairs are :class:`~causalcheck.errors.Notice` values with the codes ``think-removed``,
+    ``think-unclosed``, ``code-fence`` and ``prose-around`` (see ``causalcheck.parsing.REPAIR_CODES``).
+    """
 
     body: str
     start: int
-    repairs: tuple[str, ...]
+    repairs: tuple[Notice, ...]
 
 
-def strip_think(text: str) -> tuple[str, list[str]]:
+def strip_think(text: str) -> tuple[str, list[Notice]]:
     """Blank out ``<think>…</think>`` blocks (keeping offsets); an unclosed tag alone is blanked.
 
     One pass over the tags (the same blocks as the non-greedy ``<think>.*?</think>``): an
@@ -99,7 +103,7 @@ def strip_think(text: str) -> tuple[str, list[str]]:
     >>> strip_think("a<think>b</think>c<THINK>d")
     ('a                c       d', ['removed 1 <think>…</think> block(s)', 'removed an unclosed <think> tag'])
     """
-    repairs: list[str] = []
+    repairs: list[Notice] = []
     spans: list[tuple[int, int]] = []
     start = -1
     open_tag: tuple[int, int] | None = None
@@ -125,9 +129,9 @@ def strip_think(text: str) -> tuple[str, list[str]]:
         pos = b
     parts.append(text[pos:])
     if spans:
-        repairs.append(f"removed {len(spans)} <think>…</think> block(s)")
+        repairs.append(Notice(f"removed {len(spans)} <think>…</think> block(s)", "think-removed"))
     if open_tag is not None:
-        repairs.append("removed an unclosed <think> tag")
+        repairs.append(Notice("removed an unclosed <think> tag", "think-unclosed"))
     return "".join(parts), repairs
 
 
@@ -182,7 +186,7 @@ def candidates(text: str) -> Iterator[Candidate]:
         fences = [m for m in _FENCE.finditer(cleaned) if "{" in m.group(2)]
         fences.sort(key=lambda m: 0 if m.group(1).lower() in ("json", "jsonc", "json5") else 1)
         for m in fences:
-            yield Candidate(m.group(2), m.start(2), (*repairs, "took the record out of a ``` code fence"))
+            yield Candidate(m.group(2), m.start(2), (*repairs, Notice("took the record out of a ``` code fence", "code-fence")))
         stripped = cleaned.strip()
         if stripped:
             lead = len(cleaned) - len(cleaned.lstrip())
@@ -190,7 +194,7 @@ def candidates(text: str) -> Iterator[Candidate]:
         for s, e in reversed(balanced_objects(cleaned)):
             if e - s == len(stripped) and cleaned[s:e] == stripped:
                 continue
-            yield Candidate(cleaned[s:e], s, (*repairs, "ignored prose around the JSON object"))
+            yield Candidate(cleaned[s:e], s, (*repairs, Notice("ignored prose around the JSON object", "prose-around")))
 
     for n, cand in enumerate(all_slices(), 1):
         if n > MAX_CANDIDATES:

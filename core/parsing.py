@@ -11,7 +11,9 @@ Three inputs, three grammars (all in ``grammar/``, all LALR):
   repairs the drift seen in real runs — int vs float, numeric strings, ``null``s, unknown
   keys, frequency aliases (``freq`` → ``resonanceFreq``), a non-intervention written into
   ``experiment`` (``{"target_prop": "none"}``) — and lists every repair in
-  ``StepRecord.warnings``.  Only input that holds no record at all raises.  Readers of whole
+  ``StepRecord.warnings`` as a :class:`~causalcheck.errors.Notice` with a stable code
+  (:data:`REPAIR_CODES`; :func:`dropped_content` picks the repairs that dropped content by
+  code, never by wording).  Only input that holds no record at all raises.  Readers of whole
   episodes pass a :class:`ParseMemo`, so the entries and hypotheses an agent repeats from step
   to step are converted once (well-formed values also take fast paths that give the same
   result as the repairing code).
@@ -37,10 +39,11 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 from causalcheck.equation import Equation, format_number, is_coefficient_name, parse_equation
-from causalcheck.errors import CausalCheckError, DSLSyntaxError, InputFormatError
+from causalcheck.errors import CausalCheckError, DSLSyntaxError, InputFormatError, Notice
 from causalcheck.graph import FREQ, CausalGraph, Edge, is_freq_alias, normalize_node
 from causalcheck.jsontext import Candidate, candidates
 from causalcheck.records import (
@@ -57,6 +60,7 @@ __all__ = [
     "MAX_LENIENT_CHARS",
     "MAX_RECORD_CHARS",
     "RECORD_KEYS",
+    "REPAIR_CODES",
     "Equation",
     "ParseMemo",
     "decode_json",
@@ -107,7 +111,93 @@ _KEY_ALIASES = {
 }
 _EQ_KEYS = ("freq_equation", "equation", "frequency_formula", "formula", "frequency_equation")
 _NO_TARGET = {"", "none", "null", "n/a", "na", "nothing", "no", "-"}
-_Warn = Callable[[str], None]
+#: ``warn(code, message)``: reports one repair (made by :func:`_warner` for one record field).
+_Warn = Callable[[str, str], None]
+
+# (code, drops content, meaning) of every repair in ``StepRecord.warnings``
+_REPAIRS = (
+    # the text around the record (causalcheck.jsontext) and its JSON
+    ("think-removed", False, "``<think>…</think>`` blocks were blanked out"),
+    ("think-unclosed", False, "an unclosed ``<think>`` tag was blanked out"),
+    ("code-fence", False, "the record was taken out of a ``` code fence"),
+    ("prose-around", True, "prose around the JSON object was ignored"),
+    ("prose-before", True, "prose before the JSON object was ignored"),
+    ("lenient-json", False, "the JSON was not strict (e.g. a trailing comma) and was read leniently"),
+    # the record's keys
+    ("key-spelling", False, "a record key spelled another way (``Past Data``) was read as the key"),
+    ("bare-hypothesis", False, "a bare hypothesis object was read as a record holding only it"),
+    ("unknown-keys", False, "unknown record keys were ignored (kept in ``extras``)"),
+    ("text-not-a-string", False, "``memory`` / ``thought`` was not a string; kept as its JSON text"),
+    # numbers (coefficients, entries, the experiment, the action)
+    ("boolean-number", False, "a boolean where a number belongs was read as null"),
+    ("non-finite-number", False, "a non-finite number was read as null"),
+    ("numeric-string", False, "a number written as a string was read as the number"),
+    ("null-word", False, "a word meaning null (``unknown``, ``?``, ...) was read as null"),
+    ("not-a-number", False, "a value that is not a number was read as null"),
+    # the hypothesis
+    ("numeric-node-name", False, "a node name written as a number was read as its text"),
+    ("not-a-node-name", True, "a value that is not a node name was ignored"),
+    ("empty-node-name", True, "an empty node name was ignored"),
+    ("frequency-alias", False, "a name for the frequency (``freq``) was read as ``resonanceFreq``"),
+    ("edge-without-ends", True, "an edge object without both ends was ignored"),
+    ("edge-unknown-keys", True, "unknown keys of an edge object were ignored"),
+    ("edge-as-list", False, "an edge written as a list ``[from, to]`` was read as an edge"),
+    ("edge-as-string", False, "an edge written as ``'A -> B'`` was read as an edge"),
+    ("not-an-edge", True, "a value that is not an edge was ignored"),
+    ("edges-null", False, "``edges: null`` was read as no edges"),
+    ("edges-as-string", False, "``edges`` written as one string was read edge by edge"),
+    ("edges-not-a-list", True, "``edges`` that is not a list was ignored"),
+    ("equation-key-alias", False, "another key for the equation (``equation``, ...) was read as ``freq_equation``"),
+    ("equation-not-a-string", True, "an equation that is not a string was ignored"),
+    ("coefficients-not-an-object", True, "``coefficients`` that is not an object was ignored"),
+    ("hypothesis-unknown-keys", True, "unknown keys of the hypothesis object were ignored"),
+    ("hypothesis-as-text", False, "a hypothesis written as text inside a string was parsed"),
+    ("hypothesis-text-unparsable", True, "a hypothesis string that does not parse was ignored"),
+    ("hypothesis-null", False, "``hypothesis: null`` was read as the empty hypothesis"),
+    ("hypothesis-not-an-object", True, "a hypothesis that is not an object was ignored"),
+    # past_data
+    ("past-data-as-json-text", False, "``past_data`` written as JSON text inside a string was decoded"),
+    ("past-data-not-json", True, "``past_data`` as a string that is not JSON was ignored"),
+    ("past-data-null", False, "``past_data: null`` was read as no entries"),
+    ("past-data-single-object", False, "``past_data`` as one object was read as a list of one entry"),
+    ("past-data-not-a-list", True, "``past_data`` that is not a list was ignored"),
+    ("entry-not-an-object", True, "a ``past_data`` entry that is not an object was ignored"),
+    ("props-not-an-object", True, "an entry's ``props`` that is not an object was ignored"),
+    ("frequency-in-props", False, "the frequency written among an entry's ``props`` was read as its ``freq``"),
+    ("freq-key-alias", False, "another key for an entry's frequency was read as ``freq``"),
+    ("intervention-not-an-object", True, "an entry's ``intervention`` that is not ``{target_prop, target_value}`` was ignored"),
+    ("entry-without-freq", False, "an entry has no ``freq`` (kept without one)"),
+    # the experiment and the action
+    ("experiment-null", False, "``experiment: null`` was read as ``{}``"),
+    ("experiment-not-an-object", False, "an experiment that is not an object was read as ``{}``"),
+    ("no-target-intervention", False, "an experiment naming no target (``none``) was read as ``{}``"),
+    ("frequency-intervention", False, "the experiment targets the frequency, which cannot be intervened on"),
+    ("target-not-in-past-data", False, "the experiment targets a property never seen in ``past_data``"),
+    ("several-action-forms", False, "the record has several action forms; the first was used"),
+    ("action-as-object", False, "an action written as an object was read from its ``action`` / ``name``"),
+    ("action-not-a-name", True, "an action that is not an action name was ignored"),
+    ("action-case", False, "an action name not in upper case was upper-cased"),
+    ("dialog-option-not-whole", True, "a ``chosen_dialog_option_int`` that is not a whole number was ignored"),
+)
+#: Every repair the tolerant record parser lists in ``StepRecord.warnings``: its
+#: :attr:`~causalcheck.errors.Notice.code` → meaning.  Tools may match on the codes; the
+#: wording of the messages may change.
+REPAIR_CODES: Mapping[str, str] = MappingProxyType({code: meaning for code, _, meaning in _REPAIRS})
+#: The repairs that drop content (:func:`dropped_content`).
+_DROPPING = frozenset(code for code, drops, _ in _REPAIRS if drops)
+
+
+def _warner(notes: list[str], field: str) -> _Warn:
+    """The ``warn`` of one record field: adds each repair to *notes* as a :class:`Notice` about *field*."""
+
+    def warn(code: str, message: str) -> None:
+        notes.append(Notice(message, code, field))
+
+    return warn
+
+
+def _ignore(code: str, message: str) -> None:
+    """A ``warn`` that drops the repairs (:func:`parse_hypothesis` does not list them)."""
 
 
 # ============================================================================ JSON layer
@@ -197,11 +287,11 @@ def _number(value: Any, where: str, warn: _Warn, *, allow_null: bool = True) -> 
     if value is None:
         return None, allow_null
     if isinstance(value, bool):
-        warn(f"{where}={value!r} is a boolean, not a number; read as null")
+        warn("boolean-number", f"{where}={value!r} is a boolean, not a number; read as null")
         return None, False
     if isinstance(value, (int, float)):
         if not math.isfinite(value):
-            warn(f"{where}={value!r} is not finite; read as null")
+            warn("non-finite-number", f"{where}={value!r} is not finite; read as null")
             return None, False
         return float(value), True
     if isinstance(value, str):
@@ -210,29 +300,29 @@ def _number(value: Any, where: str, warn: _Warn, *, allow_null: bool = True) -> 
         if m:
             v = float(m.group(1))
             if math.isfinite(v):
-                warn(f"{where}={value!r} is a string; read as the number {format_number(v)}")
+                warn("numeric-string", f"{where}={value!r} is a string; read as the number {format_number(v)}")
                 return v, True
         if text.lower() in ("null", "none", "unknown", "?", "nan", ""):
-            warn(f"{where}={value!r} read as null")
+            warn("null-word", f"{where}={value!r} read as null")
             return None, True
-    warn(f"{where}={value!r} is not a number; read as null")
+    warn("not-a-number", f"{where}={value!r} is not a number; read as null")
     return None, False
 
 
 def _node(name: Any, where: str, warn: _Warn) -> str | None:
     if not isinstance(name, str):
         if isinstance(name, (int, float)) and not isinstance(name, bool):
-            warn(f"{where}={name!r} is not a string; read as {str(name)!r}")
+            warn("numeric-node-name", f"{where}={name!r} is not a string; read as {str(name)!r}")
             name = str(name)
         else:
-            warn(f"{where}={name!r} is not a node name; ignored")
+            warn("not-a-node-name", f"{where}={name!r} is not a node name; ignored")
             return None
     norm = normalize_node(name)
     if not norm:
-        warn(f"{where}={name!r} is an empty node name; ignored")
+        warn("empty-node-name", f"{where}={name!r} is an empty node name; ignored")
         return None
     if norm == FREQ and name.strip() != FREQ:
-        warn(f"{where}={name!r} is a frequency alias; read as {FREQ!r}")
+        warn("frequency-alias", f"{where}={name!r} is a frequency alias; read as {FREQ!r}")
     return norm
 
 
@@ -269,21 +359,21 @@ def _edge(item: Any, i: int, warn: _Warn) -> Edge | None:
         src = next((item[k] for k in _EDGE_FROM if k in item), None)
         dst = next((item[k] for k in _EDGE_TO if k in item), None)
         if src is None or dst is None:
-            warn(f"{where}={item!r} needs 'from' and 'to'; ignored")
+            warn("edge-without-ends", f"{where}={item!r} needs 'from' and 'to'; ignored")
             return None
         label = item.get("label", item.get("type", item.get("relation")))
         extra = set(item) - {*_EDGE_FROM, *_EDGE_TO, "label", "type", "relation"}
         if extra:
-            warn(f"{where} has unknown keys {sorted(extra)!r}; ignored them")
+            warn("edge-unknown-keys", f"{where} has unknown keys {sorted(extra)!r}; ignored them")
     elif isinstance(item, (list, tuple)) and len(item) in (2, 3):
         src, dst = item[0], item[1]
         label = item[2] if len(item) == 3 else None
-        warn(f"{where}={item!r} is a list; read as {{'from': {src!r}, 'to': {dst!r}}}")
+        warn("edge-as-list", f"{where}={item!r} is a list; read as {{'from': {src!r}, 'to': {dst!r}}}")
     elif isinstance(item, str) and re.search(r"->|→|=>", item):
         src, dst = re.split(r"\s*(?:->|→|=>)\s*", item.strip(), maxsplit=1)
-        warn(f"{where}={item!r} is a string; read as {{'from': {src!r}, 'to': {dst!r}}}")
+        warn("edge-as-string", f"{where}={item!r} is a string; read as {{'from': {src!r}, 'to': {dst!r}}}")
     else:
-        warn(f"{where}={item!r} is not an edge {{'from': ..., 'to': ...}}; ignored")
+        warn("not-an-edge", f"{where}={item!r} is not an edge {{'from': ..., 'to': ...}}; ignored")
         return None
     a = _node(src, f"{where}.from", warn)
     b = _node(dst, f"{where}.to", warn)
@@ -301,13 +391,13 @@ def _hypothesis_from_obj(obj: Mapping[str, Any], warn: _Warn) -> Hypothesis:
     edges: list[Edge] = []
     raw_edges = obj.get("edges", [])
     if raw_edges is None:
-        warn("hypothesis.edges=None read as []")
+        warn("edges-null", "hypothesis.edges=None read as []")
         raw_edges = []
     if isinstance(raw_edges, str) and re.search(r"->|→|=>", raw_edges):
-        warn(f"hypothesis.edges={raw_edges!r} is a string; read each 'A -> B' in it as an edge")
+        warn("edges-as-string", f"hypothesis.edges={raw_edges!r} is a string; read each 'A -> B' in it as an edge")
         raw_edges = [part for part in re.split(r"[\n;,]+", raw_edges) if part.strip()]
     if not isinstance(raw_edges, list):
-        warn(f"hypothesis.edges={raw_edges!r} must be a list of {{'from', 'to'}} objects; ignored")
+        warn("edges-not-a-list", f"hypothesis.edges={raw_edges!r} must be a list of {{'from', 'to'}} objects; ignored")
         raw_edges = []
     for i, item in enumerate(raw_edges):
         e = _edge(item, i, warn)
@@ -316,18 +406,18 @@ def _hypothesis_from_obj(obj: Mapping[str, Any], warn: _Warn) -> Hypothesis:
     eq_key = next((k for k in _EQ_KEYS if k in obj), None)
     equation = obj.get(eq_key, "") if eq_key else ""
     if eq_key and eq_key != "freq_equation":
-        warn(f"hypothesis key {eq_key!r} read as 'freq_equation'")
+        warn("equation-key-alias", f"hypothesis key {eq_key!r} read as 'freq_equation'")
     if equation is None:
         equation = ""
     elif not isinstance(equation, str):
-        warn(f"hypothesis.freq_equation={equation!r} must be a string; ignored")
+        warn("equation-not-a-string", f"hypothesis.freq_equation={equation!r} must be a string; ignored")
         equation = ""
     coefficients: dict[str, float | None] = {}
     raw_coeffs = obj.get("coefficients", {})
     if raw_coeffs is None:
         raw_coeffs = {}
     if not isinstance(raw_coeffs, Mapping):
-        warn(f"hypothesis.coefficients={raw_coeffs!r} must be an object name -> number; ignored")
+        warn("coefficients-not-an-object", f"hypothesis.coefficients={raw_coeffs!r} must be an object name -> number; ignored")
         raw_coeffs = {}
     for name, value in raw_coeffs.items():
         t = type(value)
@@ -349,7 +439,7 @@ def _hypothesis_from_obj(obj: Mapping[str, Any], warn: _Warn) -> Hypothesis:
     target = normalize_node(target) if isinstance(target, str) and target.strip() else FREQ
     extra = sorted(str(k) for k in obj if k not in _HYP_OBJ_KEYS)
     if extra:
-        warn(f"hypothesis has unknown keys {extra!r}; ignored them")
+        warn("hypothesis-unknown-keys", f"hypothesis has unknown keys {extra!r}; ignored them")
     return Hypothesis(CausalGraph(tuple(nodes), tuple(edges)), equation, coefficients, target)
 
 
@@ -517,7 +607,7 @@ def parse_hypothesis(text_or_obj: Any, *, source: str = "<string>") -> Hypothesi
         if "hypothesis" in keys and not keys & set(_HYP_KEYS):
             rec = parse_record_obj(text_or_obj, source=source)
             return rec.hypothesis or Hypothesis()
-        return _hypothesis_from_obj(text_or_obj, lambda _m: None)
+        return _hypothesis_from_obj(text_or_obj, _ignore)
     if not isinstance(text_or_obj, str):
         raise InputFormatError(f"hypothesis={text_or_obj!r} must be a dict, JSON text or plain text")
     text = text_or_obj
@@ -561,16 +651,21 @@ def looks_like_record(obj: Any) -> bool:
     return bool(keys & {*RECORD_KEYS, *_HYP_KEYS})
 
 
-def dropped_content(warnings: Sequence[str]) -> tuple[str, ...]:
+def dropped_content(warnings: Sequence[str]) -> tuple[Notice, ...]:
     """The repairs among *warnings* (``StepRecord.warnings``) that had to drop content.
 
-    Every repair that discards part of the record says ``ignored`` (an edge that is not
-    ``{"from", "to"}``, a non-numeric value, ...); unknown top-level keys are not content.
+    Decided by each repair's code (:data:`REPAIR_CODES`), not its wording: the repairs that
+    discard part of the input (an edge that is not ``{"from", "to"}``, an entry that is not
+    an object, prose around the JSON, ...); unknown top-level keys are not content (they are
+    kept in ``extras``).  A plain string without a code is not known to drop anything.
 
-    >>> dropped_content(("key 'Past Data' read as 'past_data'", "hypothesis.edges[0]=3 is not an edge {...}; ignored"))
-    ('hypothesis.edges[0]=3 is not an edge {...}; ignored',)
+    >>> rec = parse_record_obj({"Past Data": [], "hypothesis": {"edges": [3]}})
+    >>> rec.warnings
+    ("key 'Past Data' read as 'past_data'", "hypothesis.edges[0]=3 is not an edge {'from': ..., 'to': ...}; ignored")
+    >>> dropped_content(rec.warnings)
+    ("hypothesis.edges[0]=3 is not an edge {'from': ..., 'to': ...}; ignored",)
     """
-    return tuple(w for w in warnings if "ignored" in w and not w.startswith("ignored unknown keys"))
+    return tuple(w for w in warnings if isinstance(w, Notice) and w.code in _DROPPING)
 
 
 class ParseMemo:
@@ -587,7 +682,8 @@ class ParseMemo:
       "coefficients": {name: number}}`` is remembered by its content (the key holds every
       value the conversion reads, so equal keys convert to equal hypotheses).
 
-    The repairs a remembered part needed are replayed into every record that holds it.
+    The repairs a remembered part needed are replayed into every record that holds it (the
+    methods append them to the record's *notes*).
     Converted parts are shared between records: they must not be mutated, and decoded
     input must not change while the memo is in use.
     """
@@ -601,7 +697,7 @@ class ParseMemo:
         # the previous past_data list and its conversion, entry by entry
         self._last: tuple[list[Any], list[DataPoint | None], list[tuple[int, tuple[str, ...]]]] = ([], [], [])
 
-    def points(self, raw: list[Any], warn: _Warn) -> tuple[DataPoint, ...]:
+    def points(self, raw: list[Any], notes: list[str]) -> tuple[DataPoint, ...]:
         """The data points of a ``past_data`` list (entries it shares with the previous list are not looked up)."""
         last_raw, last_points, last_notes = self._last
         n = min(len(raw), len(last_raw))
@@ -609,35 +705,33 @@ class ParseMemo:
         while j < n and raw[j] is last_raw[j]:
             j += 1
         points = last_points[:j]
-        notes = [(k, group) for k, group in last_notes if k < j] if last_notes else []
+        groups = [(k, group) for k, group in last_notes if k < j] if last_notes else []
         for i in range(j, len(raw)):
             entry = raw[i]
             key = (id(entry), i)
             hit = self._entries.get(key)
             if hit is None or hit[0] is not entry:
                 found: list[str] = []
-                hit = self._entries[key] = (entry, _datapoint(entry, i, found.append), tuple(found))
+                hit = self._entries[key] = (entry, _datapoint(entry, i, _warner(found, "past_data")), tuple(found))
             points.append(hit[1])
             if hit[2]:
-                notes.append((i, hit[2]))
-        self._last = (raw, points, notes)
-        for _, group in notes:
-            for note in group:
-                warn(note)
+                groups.append((i, hit[2]))
+        self._last = (raw, points, groups)
+        for _, group in groups:
+            notes.extend(group)
         return tuple(p for p in points if p is not None)
 
-    def hypothesis(self, obj: Mapping[str, Any], warn: _Warn) -> Hypothesis:
-        """``_hypothesis_from_obj(obj, warn)``, converted once per distinct plain hypothesis."""
+    def hypothesis(self, obj: Mapping[str, Any], notes: list[str]) -> Hypothesis:
+        """``_hypothesis_from_obj(obj, ...)``, converted once per distinct plain hypothesis."""
         key = _plain_hypothesis_key(obj)
         if key is None:
-            return _hypothesis_from_obj(obj, warn)
+            return _hypothesis_from_obj(obj, _warner(notes, "hypothesis"))
         hit = self._hypotheses.get(key)
         if hit is None:
-            notes: list[str] = []
+            found: list[str] = []
             plain = _plain_hypothesis(key, self._graphs)
-            hit = self._hypotheses[key] = (plain or _hypothesis_from_obj(obj, notes.append), tuple(notes))
-        for note in hit[1]:
-            warn(note)
+            hit = self._hypotheses[key] = (plain or _hypothesis_from_obj(obj, _warner(found, "hypothesis")), tuple(found))
+        notes.extend(hit[1])
         return hit[0]
 
 
@@ -736,7 +830,7 @@ def parse_record(text: str | Mapping[str, Any], *, source: str = "<string>") -> 
     def all_candidates() -> Any:
         yield from candidates(text)
         brace = text.find("{")
-        yield Candidate(text[brace:].rstrip(), brace, ("ignored prose before the JSON object",))
+        yield Candidate(text[brace:].rstrip(), brace, (Notice("ignored prose before the JSON object", "prose-before"),))
 
     count = 0
     budget = MAX_LENIENT_CHARS
@@ -757,7 +851,7 @@ def parse_record(text: str | Mapping[str, Any], *, source: str = "<string>") -> 
         if looks_like_record(obj):
             repairs = list(cand.repairs)
             if lenient:
-                repairs.append("the JSON was not strict (e.g. a trailing comma); read it leniently")
+                repairs.append(Notice("the JSON was not strict (e.g. a trailing comma); read it leniently", "lenient-json"))
             return parse_record_obj(obj, source=source, warnings=repairs)
         not_record.append(obj)
     if not_record and (not errors or isinstance(not_record[0], list) or count == 1):
@@ -823,7 +917,7 @@ def _datapoint(entry: Any, i: int, warn: _Warn) -> DataPoint | None:
         return plain
     where = f"past_data[{i}]"
     if not isinstance(entry, Mapping):
-        warn(f"{where}={entry!r} is not an entry {{'id', 'props', 'freq'}}; ignored")
+        warn("entry-not-an-object", f"{where}={entry!r} is not an entry {{'id', 'props', 'freq'}}; ignored")
         return None
     ident = entry.get("id", str(i))
     ident = ident if isinstance(ident, str) else str(ident)
@@ -833,14 +927,14 @@ def _datapoint(entry: Any, i: int, warn: _Warn) -> DataPoint | None:
     freq_seen = False
     raw = entry.get("props", {})
     if not isinstance(raw, Mapping):
-        warn(f"{where}.props={raw!r} must be an object property -> number; ignored")
+        warn("props-not-an-object", f"{where}.props={raw!r} must be an object property -> number; ignored")
         raw = {}
     for k, v in raw.items():
         name = normalize_node(str(k))
         if not name:
             continue
         if name == FREQ:
-            warn(f"{where}.props[{k!r}] is the frequency; read as {where}.freq")
+            warn("frequency-in-props", f"{where}.props[{k!r}] is the frequency; read as {where}.freq")
             if not freq_seen:
                 freq, _ = _number(v, f"{where}.props[{k!r}]", warn)
                 freq_seen = True
@@ -856,7 +950,7 @@ def _datapoint(entry: Any, i: int, warn: _Warn) -> DataPoint | None:
             continue
         if k == "freq" or (isinstance(k, str) and is_freq_alias(k)):
             if k != "freq":
-                warn(f"{where} key {k!r} read as 'freq'")
+                warn("freq-key-alias", f"{where} key {k!r} read as 'freq'")
             freq, _ = _number(v, f"{where}.freq", warn)
             freq_seen = True
         elif k == "intervention":
@@ -865,11 +959,11 @@ def _datapoint(entry: Any, i: int, warn: _Warn) -> DataPoint | None:
                 if tv is not None:
                     intervention = Intervention(normalize_node(v["target_prop"]), tv)
             elif v is not None:
-                warn(f"{where}.intervention={v!r} is not {{'target_prop', 'target_value'}}; ignored")
+                warn("intervention-not-an-object", f"{where}.intervention={v!r} is not {{'target_prop', 'target_value'}}; ignored")
         else:
             extras[str(k)] = v
     if not freq_seen:
-        warn(f"{where} (id {ident!r}) has no 'freq'")
+        warn("entry-without-freq", f"{where} (id {ident!r}) has no 'freq'")
     if raw_props:
         extras["raw_props"] = raw_props
     return DataPoint(ident, props, freq, intervention, extras)
@@ -892,10 +986,10 @@ def _experiment(v: Any, warn: _Warn, past: Sequence[DataPoint]) -> Experiment:
             ):
                 return Experiment(name, float(value), {})
     if v is None:
-        warn("experiment=None read as {}")
+        warn("experiment-null", "experiment=None read as {}")
         return Experiment()
     if not isinstance(v, Mapping):
-        warn(f"experiment={v!r} must be an object {{'target_prop', 'target_value'}} or {{}}; read as {{}}")
+        warn("experiment-not-an-object", f"experiment={v!r} must be an object {{'target_prop', 'target_value'}} or {{}}; read as {{}}")
         return Experiment(extras={"raw": v})
     extras = {str(k): x for k, x in v.items() if k not in ("target_prop", "target_value")}
     prop = v.get("target_prop")
@@ -903,13 +997,14 @@ def _experiment(v: Any, warn: _Warn, past: Sequence[DataPoint]) -> Experiment:
     if prop is None and "target_prop" not in v:
         return Experiment(None, value, extras)
     if not isinstance(prop, str) or prop.strip().lower() in _NO_TARGET:
-        warn(f"experiment.target_prop={prop!r} means no intervention; read as {{}} (the format asks for {{}})")
+        warn("no-target-intervention", f"experiment.target_prop={prop!r} means no intervention; read as {{}} (the format asks for {{}})")
         return Experiment(None, None, {**extras, "raw_target_prop": prop, "raw_target_value": v.get("target_value")})
     name = normalize_node(prop)
     if name == FREQ:
-        warn(f"experiment.target_prop={prop!r} is the frequency, which cannot be intervened on")
+        warn("frequency-intervention", f"experiment.target_prop={prop!r} is the frequency, which cannot be intervened on")
     elif not any(name in p.props for p in past) and (known_props := {n for p in past for n in p.props}):
         warn(
+            "target-not-in-past-data",
             f"experiment.target_prop={prop!r} is not a property seen in past_data "
             f"({', '.join(sorted(known_props))}); experiment misused for a non-intervention step?"
         )
@@ -924,7 +1019,7 @@ def _action(obj: Mapping[str, Any], warn: _Warn) -> Action:
             return Action("action", name, obj.get("arg1"), obj.get("arg2"))
     forms = [k for k in ("action", "chosen_dialog_option_int", "value") if k in obj and obj[k] is not None]
     if len(forms) > 1:
-        warn(f"record has several action forms {forms!r}; used {forms[0]!r}")
+        warn("several-action-forms", f"record has several action forms {forms!r}; used {forms[0]!r}")
     if not forms:
         return Action()
     kind = forms[0]
@@ -932,21 +1027,21 @@ def _action(obj: Mapping[str, Any], warn: _Warn) -> Action:
     if kind == "action":
         arg1, arg2 = obj.get("arg1"), obj.get("arg2")
         if isinstance(v, Mapping):
-            warn(f"action={v!r} is an object; read its 'action'/'name' and arguments")
+            warn("action-as-object", f"action={v!r} is an object; read its 'action'/'name' and arguments")
             arg1, arg2 = v.get("arg1", arg1), v.get("arg2", arg2)
             v = v.get("action", v.get("name"))
         if not isinstance(v, str) or not v.strip():
-            warn(f"action={v!r} must be an action name such as 'TALK'; ignored")
+            warn("action-not-a-name", f"action={v!r} must be an action name such as 'TALK'; ignored")
             return Action()
         name = v.strip()
         if name != name.upper():
-            warn(f"action={v!r} read as {name.upper()!r}")
+            warn("action-case", f"action={v!r} read as {name.upper()!r}")
             name = name.upper()
         return Action("action", name, arg1, arg2)
     if kind == "chosen_dialog_option_int":
         num, _ = _number(v, "chosen_dialog_option_int", warn, allow_null=False)
         if num is None or num != int(num):
-            warn(f"chosen_dialog_option_int={v!r} must be a whole number; ignored")
+            warn("dialog-option-not-whole", f"chosen_dialog_option_int={v!r} must be a whole number; ignored")
             return Action()
         return Action("dialog", option=int(num))
     num, _ = _number(v, "value", warn, allow_null=False)
@@ -958,7 +1053,7 @@ def _action(obj: Mapping[str, Any], warn: _Warn) -> Action:
 def _text_field(name: str, v: Any, warn: _Warn) -> str | None:
     if v is None or isinstance(v, str):
         return v
-    warn(f"{name} is a {type(v).__name__}, not a string; kept as its JSON text")
+    warn("text-not-a-string", f"{name} is a {type(v).__name__}, not a string; kept as its JSON text")
     try:
         return json.dumps(v, sort_keys=True)
     except (TypeError, ValueError, RecursionError):  # not JSON (an API caller's object), or nested too deeply
@@ -966,16 +1061,16 @@ def _text_field(name: str, v: Any, warn: _Warn) -> str | None:
 
 
 @lru_cache(maxsize=1024)
-def _key_plan(keys: tuple[str, ...]) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...], tuple[str, ...]]:
+def _key_plan(keys: tuple[str, ...]) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...], tuple[Notice, ...]]:
     """``(record keys as (written, normalised), unknown keys, rename repairs)`` of a record's keys, in order."""
     known: list[tuple[str, str]] = []
     unknown: list[str] = []
-    renamed: list[str] = []
+    renamed: list[Notice] = []
     for k in keys:
         nk = _norm_key(k)
         if nk in _ALL_KEYS:
             if nk != k:
-                renamed.append(f"key {k!r} read as {nk!r}")
+                renamed.append(Notice(f"key {k!r} read as {nk!r}", "key-spelling"))
             known.append((k, nk))
         else:
             unknown.append(k)
@@ -1000,7 +1095,26 @@ def parse_record_obj(
     if type(obj) is not dict and not isinstance(obj, Mapping):
         raise InputFormatError(f"{source}: record={obj!r} must be a JSON object")
     notes: list[str] = list(warnings)
-    warn = notes.append
+    data, extras = _record_fields(obj, source, notes)
+    past = _past_data(data["past_data"], source, notes, memo) if "past_data" in data else None
+    hypothesis = _hypothesis_field(data["hypothesis"], source, notes, memo) if "hypothesis" in data else None
+    experiment = _experiment(data["experiment"], _warner(notes, "experiment"), past or ()) if "experiment" in data else None
+    memory, thought = data.get("memory"), data.get("thought")
+    return StepRecord(
+        memory=memory if memory is None or type(memory) is str else _text_field("memory", memory, _warner(notes, "memory")),
+        thought=thought if thought is None or type(thought) is str else _text_field("thought", thought, _warner(notes, "thought")),
+        past_data=past,
+        hypothesis=hypothesis,
+        experiment=experiment,
+        action=_action(data, _warner(notes, "action")),
+        extras=extras,
+        warnings=tuple(dict.fromkeys(notes)) if notes else (),
+    )
+
+
+def _record_fields(obj: Mapping[str, Any], source: str, notes: list[str]) -> tuple[Mapping[str, Any], dict[str, Any]]:
+    """``(record fields by normalised key, unknown keys)`` of *obj*; a bare hypothesis becomes the ``hypothesis`` field."""
+    warn = _warner(notes, "")
     data: dict[str, Any] = {}
     extras: dict[str, Any] = {}
     keys = tuple(obj)
@@ -1020,7 +1134,7 @@ def parse_record_obj(
             nk = _norm_key(k)
             if nk in _ALL_KEYS:
                 if nk != k:
-                    warn(f"key {k!r} read as {nk!r}")
+                    warn("key-spelling", f"key {k!r} read as {nk!r}")
                 data[nk] = v
             else:
                 extras[k] = v
@@ -1033,74 +1147,62 @@ def parse_record_obj(
     if bare:
         data = dict(data)  # *obj* itself may be data: never change it
     if bare and "hypothesis" not in data:
-        warn("a bare hypothesis object; read as a record with only a hypothesis")
+        warn("bare-hypothesis", "a bare hypothesis object; read as a record with only a hypothesis")
         data = {"hypothesis": {k: data.pop(k) for k in list(data) if k in _HYP_KEYS}, **data}
     elif bare:
         for k in bare:
             extras[k] = data.pop(k)
     if extras:
-        warn(f"ignored unknown keys {sorted(extras)[:8]!r}")
+        warn("unknown-keys", f"ignored unknown keys {sorted(extras)[:8]!r}")
+    return data, extras
 
-    past: tuple[DataPoint, ...] | None = None
-    if "past_data" in data:
-        raw = data["past_data"]
-        if type(raw) is list:
-            pass  # the usual case
-        elif isinstance(raw, str):
-            from causalcheck import safejson
 
-            try:
-                raw = safejson.loads(raw, source=f"{source} past_data") if raw.strip() else []
-                warn("past_data is JSON text inside a string; decoded it")
-            except InputFormatError as exc:
-                warn(f"past_data={raw[:60]!r} is a string that is not JSON ({str(exc)[:80]}); ignored")
-                raw = []
-        if raw is None:
-            warn("past_data=None read as []")
+def _past_data(raw: Any, source: str, notes: list[str], memo: ParseMemo | None) -> tuple[DataPoint, ...]:
+    """The data points of a record's ``past_data`` value (JSON text, ``null`` and one object repaired)."""
+    warn = _warner(notes, "past_data")
+    if type(raw) is list:
+        pass  # the usual case
+    elif isinstance(raw, str):
+        from causalcheck import safejson
+
+        try:
+            raw = safejson.loads(raw, source=f"{source} past_data") if raw.strip() else []
+            warn("past-data-as-json-text", "past_data is JSON text inside a string; decoded it")
+        except InputFormatError as exc:
+            warn("past-data-not-json", f"past_data={raw[:60]!r} is a string that is not JSON ({str(exc)[:80]}); ignored")
             raw = []
-        if type(raw) is not list and isinstance(raw, Mapping):
-            warn("past_data is a single object; read as a list of one entry")
-            raw = [raw]
-        if type(raw) is not list and not isinstance(raw, list):
-            warn(f"past_data={raw!r} must be a list of entries; ignored")
-            raw = []
-        if memo is None:
-            points = [_datapoint(e, i, warn) for i, e in enumerate(raw)]
-            past = tuple(p for p in points if p is not None)
-        else:
-            past = memo.points(raw, warn)
+    if raw is None:
+        warn("past-data-null", "past_data=None read as []")
+        raw = []
+    if type(raw) is not list and isinstance(raw, Mapping):
+        warn("past-data-single-object", "past_data is a single object; read as a list of one entry")
+        raw = [raw]
+    if type(raw) is not list and not isinstance(raw, list):
+        warn("past-data-not-a-list", f"past_data={raw!r} must be a list of entries; ignored")
+        raw = []
+    if memo is not None:
+        return memo.points(raw, notes)
+    points = [_datapoint(e, i, warn) for i, e in enumerate(raw)]
+    return tuple(p for p in points if p is not None)
 
-    hypothesis: Hypothesis | None = None
-    if "hypothesis" in data:
-        raw_h = data["hypothesis"]
-        if type(raw_h) is dict:
-            hypothesis = _hypothesis_from_obj(raw_h, warn) if memo is None else memo.hypothesis(raw_h, warn)
-        elif isinstance(raw_h, str):
-            if raw_h.strip():
-                try:
-                    hypothesis = parse_hypothesis(raw_h, source=f"{source} (hypothesis string)")
-                    warn("hypothesis is text inside a string; parsed it")
-                except CausalCheckError as exc:
-                    warn(f"hypothesis string could not be parsed ({exc.args[0].splitlines()[0]}); ignored")
-            else:
-                hypothesis = Hypothesis()
-        elif isinstance(raw_h, Mapping):
-            hypothesis = _hypothesis_from_obj(raw_h, warn) if memo is None else memo.hypothesis(raw_h, warn)
-        elif raw_h is None:
-            warn("hypothesis=None read as the empty hypothesis")
-            hypothesis = Hypothesis()
-        else:
-            warn(f"hypothesis={raw_h!r} must be an object {{'edges', 'freq_equation', 'coefficients'}}; ignored")
 
-    experiment = _experiment(data["experiment"], warn, past or ()) if "experiment" in data else None
-    memory, thought = data.get("memory"), data.get("thought")
-    return StepRecord(
-        memory=memory if memory is None or type(memory) is str else _text_field("memory", memory, warn),
-        thought=thought if thought is None or type(thought) is str else _text_field("thought", thought, warn),
-        past_data=past,
-        hypothesis=hypothesis,
-        experiment=experiment,
-        action=_action(data, warn),
-        extras=extras,
-        warnings=tuple(dict.fromkeys(notes)) if notes else (),
-    )
+def _hypothesis_field(raw_h: Any, source: str, notes: list[str], memo: ParseMemo | None) -> Hypothesis | None:
+    """The hypothesis of a record's ``hypothesis`` value (an object, or text in a string); ``None`` when unusable."""
+    warn = _warner(notes, "hypothesis")
+    if type(raw_h) is dict or isinstance(raw_h, Mapping):
+        return _hypothesis_from_obj(raw_h, warn) if memo is None else memo.hypothesis(raw_h, notes)
+    if isinstance(raw_h, str):
+        if not raw_h.strip():
+            return Hypothesis()
+        try:
+            hypothesis = parse_hypothesis(raw_h, source=f"{source} (hypothesis string)")
+        except CausalCheckError as exc:
+            warn("hypothesis-text-unparsable", f"hypothesis string could not be parsed ({exc.args[0].splitlines()[0]}); ignored")
+            return None
+        warn("hypothesis-as-text", "hypothesis is text inside a string; parsed it")
+        return hypothesis
+    if raw_h is None:
+        warn("hypothesis-null", "hypothesis=None read as the empty hypothesis")
+        return Hypothesis()
+    warn("hypothesis-not-an-object", f"hypothesis={raw_h!r} must be an object {{'edges', 'freq_equation', 'coefficients'}}; ignored")
+    return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -274,6 +275,17 @@ def test_a_second_writer_is_refused(tmp_path: Path) -> None:
     with AnswerFileLock(out, "holder"), pytest.raises(RunLockedError, match="being written"):
         run_rubrics(_args(questions, out), llm_override=llm)
     assert llm.calls == [] and not out.exists()
+
+
+def test_the_answer_file_lock_names_its_holder_whatever_the_folder_is_called(tmp_path: Path) -> None:
+    """The refusal names the holder from RunLockedError.holder (it was cut out of the message, which broke on a folder named 'runs (old); x')."""
+    out = tmp_path / "runs (old); x" / "bench.json"
+    with AnswerFileLock(out, "causalcheck explain rubrics"), pytest.raises(RunLockedError) as info, AnswerFileLock(out, "second"):
+        pass
+    holder = info.value.holder
+    assert holder.startswith(f"pid {os.getpid()}, started ") and holder.endswith("command: causalcheck explain rubrics")
+    assert str(info.value) == (f"out={str(out)!r} is being written by another causalcheck process ({holder}); "
+                               "wait for it to finish or write to another file")
 
 
 def test_keep_existing_copies_present_rubrics_without_calls(tmp_path: Path) -> None:

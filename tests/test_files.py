@@ -100,6 +100,22 @@ def test_a_second_writer_is_refused_and_told_who_holds_the_lock(tmp_path):
         proc.communicate()
 
 
+def test_the_lock_error_carries_its_holder_as_a_value(tmp_path):
+    """RunLockedError.holder is the holder's own note, also when the folder name holds ' (' and the command ');'."""
+    folder = tmp_path / "runs (copy); b"
+    proc = subprocess.Popen([sys.executable, "-c", _HOLDER.replace("holder test", "holder (x); y"), str(folder)],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "locked"
+        with pytest.raises(RunLockedError) as info, RunLock(folder):
+            pass
+        assert info.value.holder.startswith(f"pid {proc.pid}, started ") and info.value.holder.endswith("command: holder (x); y")
+        assert f"process ({info.value.holder}); wait" in str(info.value)
+    finally:
+        proc.kill()
+        proc.communicate()
+
+
 def test_the_lock_dies_with_its_holder(tmp_path):
     """After kill -9 of the holder the folder can be locked again (no stale lock)."""
     proc = _start_holder(tmp_path)

@@ -346,3 +346,62 @@ def test_parse_memo_gives_what_the_plain_parse_gives():
         assert repr(with_memo.hypothesis) == repr(alone.hypothesis)
         assert with_memo.warnings == alone.warnings
         assert [p.extras for p in with_memo.past_data or ()] == [p.extras for p in alone.past_data or ()]
+
+
+def test_every_repair_carries_a_registered_code_and_the_field_it_concerns():
+    """Each repair of a drifting record is a Notice whose code is in REPAIR_CODES and whose field is the record key."""
+    from causalcheck.errors import Notice
+    from causalcheck.parsing import REPAIR_CODES
+
+    text = 'Sure!\n{"Past Data": null, "hypothesis": {"edges": ["a -> freq", 3]}, "experiment": null, "action": "talk", "zz": 1,}'
+    rec = parse_record(text)
+    got = [(w.code, w.field) for w in rec.warnings if isinstance(w, Notice)]
+    assert len(got) == len(rec.warnings) and all(code in REPAIR_CODES for code, _ in got)
+    assert got == [
+        ("prose-around", ""), ("lenient-json", ""), ("key-spelling", ""), ("unknown-keys", ""), ("past-data-null", "past_data"),
+        ("edge-as-string", "hypothesis"), ("frequency-alias", "hypothesis"), ("not-an-edge", "hypothesis"),
+        ("experiment-null", "experiment"), ("action-case", "action"),
+    ]
+
+
+def test_the_repair_codes_in_the_source_are_exactly_the_registered_ones():
+    """Every code the parser and the envelope search emit is in REPAIR_CODES, and every registered code is emitted somewhere."""
+    import ast
+    from pathlib import Path
+
+    import causalcheck.jsontext
+    import causalcheck.parsing
+    from causalcheck.parsing import REPAIR_CODES
+
+    used: set[str] = set()
+    for module in (causalcheck.parsing, causalcheck.jsontext):
+        for node in ast.walk(ast.parse(Path(module.__file__ or "").read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            position = {"warn": 0, "warn_past": 0, "warn_hyp": 0, "Notice": 1}.get(node.func.id)
+            if position is not None and isinstance(code := node.args[position], ast.Constant):
+                used.add(code.value)
+    assert used == set(REPAIR_CODES)
+
+
+def test_dropped_content_is_decided_by_code_not_by_wording():
+    """A reworded dropping repair still counts, a repair that merely mentions 'ignored' does not, a plain string never does."""
+    from causalcheck.errors import Notice
+    from causalcheck.parsing import dropped_content
+
+    reworded = Notice("edge number 1 was thrown away", "not-an-edge", "hypothesis")
+    mentions = Notice("hypothesis.edges[0]='ignored -> b' is a string; read as {'from': 'ignored', 'to': 'b'}", "edge-as-string", "hypothesis")
+    assert dropped_content((reworded, mentions, "x; ignored")) == (reworded,)
+    assert dropped_content(parse_record_obj({"hypothesis": {"edges": [{"from": "a"}]}}).warnings)  # edge-without-ends
+
+
+def test_a_node_named_ignored_is_not_dropped_content():
+    """An edge 'ignored -> freq' is read, not dropped: its repair used to count as dropped content because its text says 'ignored'."""
+    from causalcheck.checking import check_record
+    from causalcheck.parsing import dropped_content
+
+    rec = parse_record_obj({"hypothesis": {"edges": ["ignored -> freq"]}, "action": "WAIT"})
+    assert rec.hypothesis is not None and [e.source for e in rec.hypothesis.graph.edges] == ["ignored"]
+    assert "'ignored -> freq'" in rec.warnings[0] and dropped_content(rec.warnings) == ()
+    drift = [d for d in check_record(rec).diagnostics if d.code == "record-drift"]
+    assert [d.severity for d in drift] == ["info"]

@@ -333,3 +333,46 @@ def test_rescoring_with_fewer_formats_removes_stale_results(own_runs: Path, tmp_
     err = capsys.readouterr().err
     assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == ["summary.md"]
     assert "removed" in err and "scores.json" in err and "episodes.csv" in err
+
+
+def test_lab_score_prints_the_lost_step_warnings_by_code_not_by_wording(own_runs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reworded steps-missing notice is still printed; another warning that mentions 'step line' (a record key) is not."""
+    from causalcheck.episodes import trajectory
+    from causalcheck.errors import Notice
+
+    run = tmp_path / "run"
+    shutil.copytree(own_runs / "planner", run)
+    path = sorted((run / "episodes").glob("*.jsonl"))[0]
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    step = next(i for i, line in enumerate(lines) if line.get("type") == "step")
+    lines[step]["record"] = {"step line": 1}  # not a record: an unparsed-step warning whose text says 'step line'
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    monkeypatch.setattr(trajectory, "_step_warnings", lambda *_: [Notice("reworded: one step is gone", "steps-missing")])
+    assert _cli(["score", str(run), "--out", str(tmp_path / "o"), "--bootstrap", "0"]) == 0
+    printed = [line for line in capsys.readouterr().err.splitlines() if line.startswith("causalcheck: warning: ")]
+    assert printed and all(line == "causalcheck: warning: reworded: one step is gone" for line in printed)
+    scored = json.loads((tmp_path / "o" / "scores.json").read_text())["episodes"]
+    assert any("not a step record" in w and "'step line'" in w for e in scored for w in e["warnings"])
+
+
+def test_dropped_hypothesis_content_is_chosen_by_code_and_field(sample_run: Path) -> None:
+    """score_episode lists the repairs that dropped hypothesis content whatever their wording, and no others."""
+    import dataclasses
+
+    from causalcheck.episodes import nonempty_hypothesis
+    from causalcheck.errors import Notice
+    from causalcheck.records import StepRecord
+
+    ep = load_run_folder(sample_run)
+    first = next(i for i, s in enumerate(ep.steps) if isinstance(s.record, StepRecord) and nonempty_hypothesis(s.record) is not None)
+    notes = (
+        Notice("reworded: edge 2 thrown away", "not-an-edge", "hypothesis"),  # dropped hypothesis content
+        Notice("hypothesis.edges[0]='ignored -> b' is a string", "edge-as-string", "hypothesis"),  # not dropped
+        Notice("hypothesis-like text; ignored", "past-data-not-a-list", "past_data"),  # dropped, but not the hypothesis
+    )
+    record = dataclasses.replace(ep.steps[first].record, warnings=notes)  # type: ignore[type-var]
+    steps = (*ep.steps[:first], dataclasses.replace(ep.steps[first], record=record), *ep.steps[first + 1:])
+    scored = score_episode(dataclasses.replace(ep, steps=steps), audit=False)
+    lost = [w for w in scored.warnings if w.code == "hypothesis-content-dropped"]
+    assert lost == [f"step {first + 1}: reworded: edge 2 thrown away"]

@@ -102,6 +102,28 @@ def test_skip_and_the_example_budget_are_honoured() -> None:
         check_graph_metric(lambda t, e: 0, skip=["nope"])
 
 
+def test_one_options_value_checks_what_the_keywords_check() -> None:
+    """check_graph_metric(options=GraphMetricOptions(...)) runs the suite the keywords run, fails the same way, and refuses both at once."""
+    import dataclasses
+
+    from causalcheck.testing import GraphMetricOptions
+
+    opts = GraphMetricOptions(names="causalab", reference="edge-f1", skip=("renaming",), max_examples=5)
+    good = lambda t, e: edge_prf(e, t)  # noqa: E731
+    with_options = check_graph_metric(good, "similarity", options=opts)
+    with_keywords = check_graph_metric(good, "similarity", names="causalab", reference="edge-f1", skip=("renaming",), max_examples=5)
+    assert with_options.properties == with_keywords.properties and with_options.max_examples == 5
+    messages = []
+    for run in (lambda f: check_graph_metric(f, "distance", options=dataclasses.replace(opts, reference="shd", skip=())),
+                lambda f: check_graph_metric(f, "distance", names="causalab", reference="shd", max_examples=5)):
+        with pytest.raises(PropertyFailure) as info:
+            run(lambda t, e: 2 * len(set(t) ^ set(e)))
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
+    with pytest.raises(InputFormatError, match="either as options= or as keywords"):
+        check_graph_metric(good, "similarity", options=opts, symmetric=False)
+
+
 def test_bad_suite_arguments_are_refused_with_the_value() -> None:
     """kind, reference, scope and a missing target under exact names are checked before running."""
     with pytest.raises(ValueError, match="kind='size'"):

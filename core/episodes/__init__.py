@@ -55,6 +55,7 @@ from causalcheck.episodes.loading import (
 )
 from causalcheck.episodes.model import (
     CHECK_NUMBERING,
+    EPISODE_WARNING_CODES,
     SCORE_NUMBERING,
     Episode,
     EpisodeKind,
@@ -76,6 +77,7 @@ from causalcheck.episodes.trajectory import (
 
 __all__ = [
     "CHECK_NUMBERING",
+    "EPISODE_WARNING_CODES",
     "OWN_OUTPUTS",
     "SCORE_NUMBERING",
     "Discovered",

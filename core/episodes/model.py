@@ -34,13 +34,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Literal
 
-from causalcheck.errors import CausalCheckError, InputFormatError
+from causalcheck.errors import CausalCheckError, InputFormatError, Notice
 from causalcheck.records import DataPoint, Hypothesis, StepRecord
 
 __all__ = [
     "CHECK_NUMBERING",
+    "EPISODE_WARNING_CODES",
     "SCORE_NUMBERING",
     "Episode",
     "EpisodeKind",
@@ -64,6 +66,15 @@ SCORE_NUMBERING: Numbering = "position"
 #: ``"official"`` — a CausaLab seed folder; ``"trajectory"`` — one of our lab trajectories;
 #: ``"records"`` — records without an environment (a record file, JSONL, ``raw_io.jsonl``, ...).
 EpisodeKind = Literal["official", "trajectory", "records"]
+
+#: The codes of :attr:`Episode.warnings` (:class:`~causalcheck.errors.Notice` values) → meaning.
+#: ``lab score`` prints the ``steps-missing`` ones; callers decide by code, never by wording.
+EPISODE_WARNING_CODES: Mapping[str, str] = MappingProxyType({
+    "steps-missing": "the step numbers or counts show that steps were removed, added or reordered",
+    "unreadable-file": "an optional file of the run folder (``*_data.json``, ``source_config.json``) could not be read",
+    "prior-record-skipped": "a prior-record line of the task text is too long or not a dict, and was skipped",
+    "accuracy-unknown": "the task accuracy is unknown (no ``*_complete.txt``, or one that is not 0 or 1)",
+})
 
 
 @dataclass(frozen=True)
@@ -173,7 +184,7 @@ class Episode:
     ``success`` the task outcome (``None`` when unknown); budgets, ``submissions_used`` and
     ``interventions_used`` as far as the source counts them (the executed interventions are
     also on the steps).  ``warnings`` are problems of the source that did not stop the
-    reading; ``extras`` holds source details (our trajectories: ``agent``, ``done_reason``).
+    reading (notices with the codes of :data:`EPISODE_WARNING_CODES`); ``extras`` holds source details (our trajectories: ``agent``, ``done_reason``).
     ``agent`` and ``model`` identify who produced the episode (our trajectories: the
     header's ``agent`` and its agent options' ``model``; official runs: the run folder's
     ``source_config.json`` and path); ``inputs`` lists the files read, with their hashes.
@@ -196,7 +207,7 @@ class Episode:
     submission_budget: int | None = None
     submissions_used: int | None = None
     interventions_used: int | None = None
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[Notice, ...] = ()
     extras: Mapping[str, Any] = field(default_factory=dict)
     config_error: str | None = field(default=None, compare=False, repr=False)
     agent: str = ""

@@ -30,6 +30,7 @@ import math
 import os
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,7 @@ from causalcheck.episodes.config import (
 from causalcheck.episodes.files import read_input, read_json_values_input
 from causalcheck.episodes.model import Episode, InputFile, ShownState, Step, Unparsed
 from causalcheck.episodes.reading import RecordReader
-from causalcheck.errors import CausalCheckError, InputFormatError
+from causalcheck.errors import CausalCheckError, InputFormatError, Notice
 from causalcheck.graph import FREQ, normalize_node
 from causalcheck.jsontext import first_object
 from causalcheck.records import StepRecord
@@ -172,6 +173,25 @@ def _observation_from_raw_input(raw_input: str) -> str:
     return "\n".join(parts)
 
 
+class _Folder:
+    """One seed folder being read: its listing, and the files read and warnings so far (in reading order)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = folder
+        self.names = _listing(folder)
+        self.inputs: list[InputFile] = []
+        self.warnings: list[Notice] = []
+
+    def values_of(self, path: Path) -> list[Any]:
+        """The JSON values of *path*, which is recorded as read."""
+        values, info = read_json_values_input(path)
+        self.inputs.append(info)
+        return values
+
+    def matching(self, pattern: str) -> list[Path]:
+        return _matching(self.path, self.names, pattern)
+
+
 def load_run_folder(path: str | Path) -> Episode:
     """Read one official CausaLab seed folder (see the module docstring).
 
@@ -186,35 +206,68 @@ def load_run_folder(path: str | Path) -> Episode:
     cfg_path = folder / "graph_config.json"
     if not cfg_path.is_file():
         raise InputFormatError(f"run folder {str(folder)!r} has no graph_config.json (the true graph is needed)")
-    inputs: list[InputFile] = []
-
-    def values_of(path: Path) -> list[Any]:
-        values, info = read_json_values_input(path)
-        inputs.append(info)
-        return values
-
-    cfg_values = values_of(cfg_path)
+    run = _Folder(folder)
+    cfg_values = run.values_of(cfg_path)
     if len(cfg_values) != 1:
         raise InputFormatError(f"{cfg_path}: expected one JSON object, found {len(cfg_values)}")
     config = check_config(cfg_values[0], str(cfg_path))
-    warnings: list[str] = []
+    raw_io, tracking = _step_files(run)
+    n_steps = max(len(raw_io), len(tracking))
+    records, labels = _records(folder, raw_io, tracking, n_steps)
+    answers = _answers(raw_io, tracking, n_steps)
+    shown = _prior_records(_task_text(run, raw_io), run.warnings)
+    display = _display_map(config)
+    budget = config.get("budget") if isinstance(config.get("budget"), int) else None
+    replay = _replay(answers, display, budget)
+    steps = [Step(i, labels[i], records[i], replay.interventions[i], replay.submissions[i]) for i in range(n_steps)]
+    reactor = replay.reactor if replay.reactor is not None else _reactor_from_prompts(raw_io)
+    success = _success(run)
+    graph_id = str(config.get("graph_id") or folder.parent.name)
+    target = true_target_frequency(config, reactor) if reactor else None
+    agent, model = _identity(folder, run.warnings, run.inputs)
+    return Episode(
+        source=str(folder),
+        kind="official",
+        steps=tuple(steps),
+        config=config,
+        suite=suite_of(graph_id),
+        graph_id=graph_id,
+        experiment_id=folder.parent.name,
+        seed=folder.name,
+        golden=golden_entries(config),
+        shown=(*shown, *replay.shown),
+        reactor_props=reactor,
+        target_freq=target,
+        success=success,
+        intervention_budget=replay.budget,
+        submission_budget=3,
+        submissions_used=replay.submissions_used,
+        warnings=tuple(run.warnings),
+        agent=agent,
+        model=model,
+        inputs=tuple(run.inputs),
+    )
 
+
+def _step_files(run: _Folder) -> tuple[list[Any], list[Any]]:
+    """``(raw_io objects, tracking entries)``: the first tracking file's values and ``raw_io.jsonl``'s objects."""
     tracking: list[Any] = []
-    names = _listing(folder)
     for pattern in ("*_tracking.jsonl", "*_tracking_simple.jsonl"):
-        files = _matching(folder, names, pattern)
+        files = run.matching(pattern)
         if files:
-            tracking = values_of(files[0])
+            tracking = run.values_of(files[0])
             break
     raw_io: list[Any] = []
-    if (folder / "raw_io.jsonl").is_file():
-        raw_io = [o for o in values_of(folder / "raw_io.jsonl") if isinstance(o, Mapping)]
+    if (run.path / "raw_io.jsonl").is_file():
+        raw_io = [o for o in run.values_of(run.path / "raw_io.jsonl") if isinstance(o, Mapping)]
     if not raw_io and not tracking:
-        raise InputFormatError(f"run folder {str(folder)!r} has neither raw_io.jsonl nor a tracking file")
-    warnings.extend(_step_warnings(raw_io, tracking))
+        raise InputFormatError(f"run folder {str(run.path)!r} has neither raw_io.jsonl nor a tracking file")
+    run.warnings.extend(_step_warnings(raw_io, tracking))
+    return raw_io, tracking
 
-    # agent records, one per step: tracking actions first (the scorer's order), else raw_io
-    n_steps = max(len(raw_io), len(tracking))
+
+def _records(folder: Path, raw_io: list[Any], tracking: list[Any], n_steps: int) -> tuple[list[StepRecord | Unparsed | None], list[int | None]]:
+    """The agent's record of each step — the tracking action first (the scorer's order), else the raw_io output — and raw_io's step labels."""
     reader = RecordReader()
     records: list[StepRecord | Unparsed | None] = [None] * n_steps
     labels: list[int | None] = [None] * n_steps
@@ -227,8 +280,11 @@ def load_run_folder(path: str | Path) -> Episode:
             records[i] = reader.read(action, where)
         elif i < len(raw_io):
             records[i] = reader.read(raw_io[i].get("raw_output"), where, what="raw_output")
+    return records, labels
 
-    # text the environment showed in answer to each step
+
+def _answers(raw_io: list[Any], tracking: list[Any], n_steps: int) -> list[str]:
+    """The text the environment showed in answer to each step (tracking, else the next prompt's observation)."""
     answers: list[str] = []
     for i in range(n_steps):
         if i < len(tracking) and isinstance(tracking[i], Mapping):
@@ -242,28 +298,39 @@ def load_run_folder(path: str | Path) -> Episode:
             answers.append(_observation_from_raw_input(raw_io[i + 1]["raw_input"]))
         else:
             answers.append("")
+    return answers
 
-    display = _display_map(config)
-    shown: list[ShownState] = []
+
+def _task_text(run: _Folder, raw_io: list[Any]) -> str:
+    """The task text: the first prompt, else ``*_data.json``'s ``task_description`` (an unreadable one is a warning)."""
     first_prompt = raw_io[0].get("raw_input") if raw_io else None
     task_text = first_prompt if isinstance(first_prompt, str) else ""
     if not task_text:
-        data_files = _matching(folder, names, "*_data.json")
+        data_files = run.matching("*_data.json")
         if data_files:
             try:
-                data = values_of(data_files[0])
+                data = run.values_of(data_files[0])
                 if data and isinstance(data[0], Mapping):
                     task_text = str(data[0].get("task_description") or "")
             except CausalCheckError as exc:
-                warnings.append(str(exc).splitlines()[0])
+                run.warnings.append(Notice(str(exc).splitlines()[0], "unreadable-file"))
+    return task_text
+
+
+def _prior_records(task_text: str, warnings: list[Notice]) -> list[ShownState]:
+    """The prior records ``- Observation k: {...}`` of the task text (shown before the first step)."""
+    shown: list[ShownState] = []
     for m in _OBS_LINE.finditer(task_text):
         if len(m.group(0)) > MAX_OBSERVATION_LINE:
-            warnings.append(f"prior record line {m.group(0)[:60]!r}… is longer than MAX_OBSERVATION_LINE={MAX_OBSERVATION_LINE}; skipped")
+            warnings.append(Notice(
+                f"prior record line {m.group(0)[:60]!r}… is longer than MAX_OBSERVATION_LINE={MAX_OBSERVATION_LINE}; skipped",
+                "prior-record-skipped",
+            ))
             continue
         try:
             obs = ast.literal_eval(m.group(2))
         except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
-            warnings.append(f"prior record line {m.group(0)[:60]!r} is not a dict")
+            warnings.append(Notice(f"prior record line {m.group(0)[:60]!r} is not a dict", "prior-record-skipped"))
             continue
         if not isinstance(obs, dict):
             continue
@@ -274,15 +341,27 @@ def load_run_folder(path: str | Path) -> Episode:
         }
         freq = values.pop(FREQ, None)
         shown.append(ShownState(values, freq, f"prior record {m.group(1)}", 0))
+    return shown
 
-    steps: list[Step] = []
+
+@dataclass
+class _Replay:
+    """What the environment's answers show, step by step: executed interventions, accepted submissions, shown states."""
+
+    interventions: list[tuple[str, float] | None]
+    submissions: list[float | None]
+    shown: list[ShownState]
+    reactor: dict[str, float] | None
+    submissions_used: int | None
+    budget: int | None
+
+
+def _replay(answers: list[str], display: Mapping[str, str], budget: int | None) -> _Replay:
+    """Read the answers in order: the manipulator's uses count an intervention once it was made, the reactor's usage a submission."""
+    out = _Replay([], [], [], None, None, budget)
     pending_prop: str | None = None
     last_uses = 0
-    submissions_used: int | None = None
-    reactor: dict[str, float] | None = None
-    budget = config.get("budget") if isinstance(config.get("budget"), int) else None
-    for i in range(n_steps):
-        text = answers[i]
+    for i, text in enumerate(answers):
         intervention: tuple[str, float] | None = None
         submission: float | None = None
         said = _SAID_VALUE.search(text)
@@ -290,7 +369,7 @@ def load_run_folder(path: str | Path) -> Episode:
         uses_m = _USES.search(text)
         if uses_m:
             uses = int(uses_m.group(1))
-            budget = int(uses_m.group(2))
+            out.budget = int(uses_m.group(2))
             said_value = _float(said.group(1)) if said else None
             if uses > last_uses and said_value is not None and pending_prop is not None:
                 intervention = (pending_prop, said_value)
@@ -298,7 +377,7 @@ def load_run_folder(path: str | Path) -> Episode:
         if state is not None:
             freq = state.pop(FREQ, None)
             label = f"manipulator after step {i + 1}"
-            shown.append(ShownState(state, freq, label, i + 1))
+            out.shown.append(ShownState(state, freq, label, i + 1))
         enter = _ENTER.search(text)
         if enter:
             pending_prop = display.get(enter.group(1).strip(), normalize_node(enter.group(1)))
@@ -306,90 +385,73 @@ def load_run_folder(path: str | Path) -> Episode:
             pending_prop = None
         props = _reactor_props(text)
         if props is not None:
-            reactor = props
+            out.reactor = props
         fs = _FREQ_SET.search(text)
         sub_m = _SUBMISSIONS.search(text)
         if fs and sub_m:
             used = int(sub_m.group(1))
-            if submissions_used is None or used > submissions_used:
+            if out.submissions_used is None or used > out.submissions_used:
                 submission = _float(fs.group(1))
-            submissions_used = used
-        steps.append(Step(i, labels[i], records[i], intervention, submission))
-
-    # reactor properties may only be in prompts (fallback without tracking)
-    if reactor is None:
-        for o in raw_io:
-            ri = o.get("raw_input")
-            if isinstance(ri, str) and "Crystal properties (directly shown)" in ri:
-                props = _reactor_props(_observation_from_raw_input(ri))
-                if props:
-                    reactor = props
-
-    success: bool | None = None
-    complete = _matching(folder, names, "*_complete.txt")
-    if complete:
-        flag_text, flag_info = read_input(complete[0])
-        inputs.append(flag_info)
-        flag = flag_text.strip()
-        if flag in ("0", "1"):
-            success = flag == "1"
-        else:
-            warnings.append(f"{complete[0].name}: content {flag[:20]!r} is not 0 or 1")
-    else:
-        warnings.append("no *_complete.txt: task accuracy unknown")
-
-    graph_id = str(config.get("graph_id") or folder.parent.name)
-    target = true_target_frequency(config, reactor) if reactor else None
-    agent, model = _identity(folder, warnings, inputs)
-    return Episode(
-        source=str(folder),
-        kind="official",
-        steps=tuple(steps),
-        config=config,
-        suite=suite_of(graph_id),
-        graph_id=graph_id,
-        experiment_id=folder.parent.name,
-        seed=folder.name,
-        golden=golden_entries(config),
-        shown=tuple(shown),
-        reactor_props=reactor,
-        target_freq=target,
-        success=success,
-        intervention_budget=budget,
-        submission_budget=3,
-        submissions_used=submissions_used,
-        warnings=tuple(warnings),
-        agent=agent,
-        model=model,
-        inputs=tuple(inputs),
-    )
+            out.submissions_used = used
+        out.interventions.append(intervention)
+        out.submissions.append(submission)
+    return out
 
 
-def _step_warnings(raw_io: list[Any], tracking: list[Any]) -> list[str]:
+def _reactor_from_prompts(raw_io: list[Any]) -> dict[str, float] | None:
+    """The reactor properties from the prompts (the fallback without tracking files): the last shown."""
+    reactor: dict[str, float] | None = None
+    for o in raw_io:
+        ri = o.get("raw_input")
+        if isinstance(ri, str) and "Crystal properties (directly shown)" in ri:
+            props = _reactor_props(_observation_from_raw_input(ri))
+            if props:
+                reactor = props
+    return reactor
+
+
+def _success(run: _Folder) -> bool | None:
+    """The task outcome from ``*_complete.txt`` (``1`` / ``0``); ``None`` with a warning when absent or unreadable."""
+    complete = run.matching("*_complete.txt")
+    if not complete:
+        run.warnings.append(Notice("no *_complete.txt: task accuracy unknown", "accuracy-unknown"))
+        return None
+    flag_text, flag_info = read_input(complete[0])
+    run.inputs.append(flag_info)
+    flag = flag_text.strip()
+    if flag in ("0", "1"):
+        return flag == "1"
+    run.warnings.append(Notice(f"{complete[0].name}: content {flag[:20]!r} is not 0 or 1", "accuracy-unknown"))
+    return None
+
+
+def _step_warnings(raw_io: list[Any], tracking: list[Any]) -> list[Notice]:
     """Signs that steps were removed: raw_io step numbers that do not count 1, 2, 3, …, or a
     tracking file with another number of entries than raw_io."""
-    out: list[str] = []
+    out: list[Notice] = []
     expected = 1
     for i, o in enumerate(raw_io):
         label = o.get("step")
         if type(label) is not int:
-            out.append(f"raw_io.jsonl entry {i + 1} has no integer 'step' (step={label!r:.20})")
+            out.append(Notice(f"raw_io.jsonl entry {i + 1} has no integer 'step' (step={label!r:.20})", "steps-missing"))
         elif label != expected:
-            out.append(
+            out.append(Notice(
                 f"raw_io.jsonl entry {i + 1} has step={label}, expected {expected} "
-                "(raw_io steps count from 1 without gaps: steps were removed or reordered)"
-            )
+                "(raw_io steps count from 1 without gaps: steps were removed or reordered)",
+                "steps-missing",
+            ))
             expected = label
         expected += 1
     if raw_io and tracking and len(raw_io) != len(tracking):
-        out.append(
+        out.append(Notice(
             f"raw_io.jsonl has {len(raw_io)} steps but the tracking file has {len(tracking)} entries "
-            "(one of them lost or gained steps)"
-        )
+            "(one of them lost or gained steps)",
+            "steps-missing",
+        ))
     return out[:20]
 
 
-def _identity(folder: Path, warnings: list[str], inputs: list[InputFile]) -> tuple[str, str]:
+def _identity(folder: Path, warnings: list[Notice], inputs: list[InputFile]) -> tuple[str, str]:
     """``(agent, model)`` of an official seed folder.
 
     The model is ``source_config.json``'s ``models.action.generator_params.model``; the agent
@@ -405,7 +467,7 @@ def _identity(folder: Path, warnings: list[str], inputs: list[InputFile]) -> tup
             values, info = read_json_values_input(cfg_path)
             inputs.append(info)
         except CausalCheckError as exc:
-            warnings.append(f"source_config.json: {str(exc).splitlines()[0]}")
+            warnings.append(Notice(f"source_config.json: {str(exc).splitlines()[0]}", "unreadable-file"))
             values = []
         cfg = values[0] if len(values) == 1 and isinstance(values[0], Mapping) else {}
         models = cfg.get("models")

@@ -37,7 +37,7 @@ from causalcheck.episodes.config import (
 from causalcheck.episodes.files import read_input
 from causalcheck.episodes.model import Episode, InputFile, ShownState, Step
 from causalcheck.episodes.reading import RecordReader
-from causalcheck.errors import InputFormatError
+from causalcheck.errors import InputFormatError, Notice
 from causalcheck.graph import FREQ, normalize_node
 from causalcheck.jsontext import iter_json_spans
 
@@ -237,27 +237,29 @@ def _num(value: Any) -> float | None:
     return v if math.isfinite(v) else None
 
 
-def _step_warnings(traj: Trajectory, labels: list[int | None], source: str) -> list[str]:
+def _step_warnings(traj: Trajectory, labels: list[int | None], source: str) -> list[Notice]:
     """Problems that show step lines are missing: a gap in the 0-based step fields, or a count
     that disagrees with the summary's ``steps``."""
-    out: list[str] = []
+    out: list[Notice] = []
     expected = 0
     for i, label in enumerate(labels):
         if label is None:
-            out.append(f"{source}: step line {i + 1} has no integer 'step' field")
+            out.append(Notice(f"{source}: step line {i + 1} has no integer 'step' field", "steps-missing"))
         elif label != expected:
-            out.append(
+            out.append(Notice(
                 f"{source}: step line {i + 1} has step={label}, expected {expected} "
-                "(the trajectory's step fields count from 0 without gaps: step lines were removed or reordered)"
-            )
+                "(the trajectory's step fields count from 0 without gaps: step lines were removed or reordered)",
+                "steps-missing",
+            ))
             expected = label
         expected += 1
     recorded = traj.summary.get("steps")
     if type(recorded) is int and recorded != len(labels):
-        out.append(
+        out.append(Notice(
             f"{source}: the summary records steps={recorded} but the file holds {len(labels)} step line(s) "
-            "(step lines were removed or added)"
-        )
+            "(step lines were removed or added)",
+            "steps-missing",
+        ))
     return out[:20]
 
 
@@ -282,6 +284,66 @@ def _state_of(obj: Any) -> tuple[dict[str, float], float | None] | None:
     return values, freq
 
 
+def _header_states(header: Mapping[str, Any]) -> list[ShownState]:
+    """The states shown before the first step: the header's prior records and the manipulator's initial state."""
+    shown: list[ShownState] = []
+    priors = header.get("prior_records")
+    for k, rec in enumerate(priors if isinstance(priors, list) else []):
+        st = _state_of(rec)
+        if st:
+            shown.append(ShownState(st[0], st[1], f"prior record {k + 1}", 0))
+    init = _state_of(header.get("manipulator_initial"))
+    if init:
+        shown.append(ShownState(init[0], init[1], "manipulator initial state", 0))
+    return shown
+
+
+def _step_of(i: int, line: Mapping[str, Any], reader: RecordReader, source: str, shown: list[ShownState]) -> Step:
+    """Step *i* of a trajectory: its record, the intervention or submission the environment accepted; adds what it showed to *shown*."""
+    label_raw = line.get("step")
+    label = label_raw if type(label_raw) is int else None
+    where = f"{source} (step {label if label is not None else i + 1})"
+    record = reader.read(line.get("record"), where)
+    action = line.get("action")
+    if not _is_map(action):
+        action = {}
+    response = line.get("response")
+    if not _is_map(response):
+        response = {}
+    accepted = bool(response.get("accepted", True))
+    intervention = None
+    submission = None
+    kind = str(action.get("kind", ""))
+    if kind == "intervene" and accepted:
+        prop, value = action.get("prop"), _num(action.get("value"))
+        if isinstance(prop, str) and value is not None:
+            intervention = (_norm(prop), value)
+    if kind in ("submit_frequency", "submit") and accepted:
+        submission = _num(response.get("submitted"))
+        if submission is None:
+            submission = _num(action.get("value"))
+    obs = line.get("observation")
+    seen = _state_of(obs.get("state")) if _is_map(obs) else None
+    if seen:
+        shown.append(ShownState(seen[0], seen[1], f"manipulator before step {i + 1}", i))
+    st = _state_of(response.get("state"))
+    if st and accepted:
+        shown.append(ShownState(st[0], st[1], f"manipulator after step {i + 1}", i + 1))
+    return Step(i, label, record, intervention, submission)
+
+
+def _reactor(header: Mapping[str, Any], config: Mapping[str, Any] | None) -> tuple[dict[str, float] | None, float | None]:
+    """``(reactor properties, true target frequency)`` from the header; F* recomputed from the config when not recorded."""
+    raw_reactor = header.get("reactor")
+    reactor: Mapping[str, Any] = raw_reactor if _is_map(raw_reactor) else {}
+    rprops = reactor.get("props") if isinstance(reactor.get("props"), Mapping) else None
+    reactor_props = {str(k): float(v) for k, v in rprops.items() if _num(v) is not None} if rprops else None
+    target = _num(reactor.get("target_freq"))
+    if target is None and reactor_props and config is not None:
+        target = true_target_frequency(config, reactor_props)
+    return reactor_props, target
+
+
 def trajectory_episode(traj: Trajectory, *, source: str = "<trajectory>", memo: bool = True) -> Episode:
     """The episode of a read trajectory (see the module docstring).
 
@@ -297,57 +359,15 @@ def trajectory_episode(traj: Trajectory, *, source: str = "<trajectory>", memo: 
         config = check_config(header.get("config"), f"{source}: header")
     except InputFormatError as exc:
         config, config_error = None, str(exc)
-    shown: list[ShownState] = []
-    priors = header.get("prior_records")
-    for k, rec in enumerate(priors if isinstance(priors, list) else []):
-        st = _state_of(rec)
-        if st:
-            shown.append(ShownState(st[0], st[1], f"prior record {k + 1}", 0))
-    init = _state_of(header.get("manipulator_initial"))
-    if init:
-        shown.append(ShownState(init[0], init[1], "manipulator initial state", 0))
+    shown = _header_states(header)
     reader = RecordReader(memo=memo)
     steps: list[Step] = []
     labels: list[int | None] = []
     for i, line in enumerate(traj.steps):
-        label_raw = line.get("step")
-        label = label_raw if type(label_raw) is int else None
-        labels.append(label)
-        where = f"{source} (step {label if label is not None else i + 1})"
-        record = reader.read(line.get("record"), where)
-        action = line.get("action")
-        if not _is_map(action):
-            action = {}
-        response = line.get("response")
-        if not _is_map(response):
-            response = {}
-        accepted = bool(response.get("accepted", True))
-        intervention = None
-        submission = None
-        kind = str(action.get("kind", ""))
-        if kind == "intervene" and accepted:
-            prop, value = action.get("prop"), _num(action.get("value"))
-            if isinstance(prop, str) and value is not None:
-                intervention = (_norm(prop), value)
-        if kind in ("submit_frequency", "submit") and accepted:
-            submission = _num(response.get("submitted"))
-            if submission is None:
-                submission = _num(action.get("value"))
-        obs = line.get("observation")
-        seen = _state_of(obs.get("state")) if _is_map(obs) else None
-        if seen:
-            shown.append(ShownState(seen[0], seen[1], f"manipulator before step {i + 1}", i))
-        st = _state_of(response.get("state"))
-        if st and accepted:
-            shown.append(ShownState(st[0], st[1], f"manipulator after step {i + 1}", i + 1))
-        steps.append(Step(i, label, record, intervention, submission))
-    raw_reactor = header.get("reactor")
-    reactor: Mapping[str, Any] = raw_reactor if _is_map(raw_reactor) else {}
-    rprops = reactor.get("props") if isinstance(reactor.get("props"), Mapping) else None
-    reactor_props = {str(k): float(v) for k, v in rprops.items() if _num(v) is not None} if rprops else None
-    target = _num(reactor.get("target_freq"))
-    if target is None and reactor_props and config is not None:
-        target = true_target_frequency(config, reactor_props)
+        step = _step_of(i, line, reader, source, shown)
+        labels.append(step.label)
+        steps.append(step)
+    reactor_props, target = _reactor(header, config)
     raw_budgets = header.get("budgets")
     budgets: Mapping[str, Any] = raw_budgets if _is_map(raw_budgets) else {}
     summary = traj.summary

@@ -221,10 +221,10 @@ class AnswerFileLock:
         try:
             self._lock.acquire()
         except RunLockedError as exc:
-            holder = str(exc).split(" (", 1)[1].split(");", 1)[0] if " (" in str(exc) else "another process"
             raise RunLockedError(
-                f"out={str(self.file)!r} is being written by another causalcheck process ({holder}); "
-                "wait for it to finish or write to another file"
+                f"out={str(self.file)!r} is being written by another causalcheck process ({exc.holder or 'another process'}); "
+                "wait for it to finish or write to another file",
+                holder=exc.holder,
             ) from None
         return self
 

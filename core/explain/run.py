@@ -57,9 +57,11 @@ from causalcheck.errors import InputFormatError
 if TYPE_CHECKING:  # pragma: no cover
     import argparse
 
-    from causalcheck.explain.data import AnswerSet, WhatIfItem
+    from causalcheck.explain.data import AnswerSet, Benchmark, WhatIfItem
     from causalcheck.explain.progress import ItemProgress
+    from causalcheck.explain.report import ResultRow
     from causalcheck.explain.scoring import JudgeEdges, PMMode, Summary
+    from causalcheck.files import Provenance
     from causalcheck.protocols import LLM, AnswerParser, CriterionJudge, EdgeJudge
 
 __all__ = [
@@ -329,22 +331,7 @@ def score_answers(
     done (:mod:`causalcheck.explain.progress`).
     """
     from causalcheck.explain.data import load_answer_sets, load_benchmark
-    from causalcheck.explain.report import (
-        build_payload,
-        markdown_report,
-        read_rows,
-        result_stem,
-        row_of,
-        write_json,
-    )
-    from causalcheck.explain.scoring import score_item, summarize
-    from causalcheck.files import (
-        Provenance,
-        RunLock,
-        append_line,
-        atomic_write_bytes,
-        atomic_write_text,
-    )
+    from causalcheck.files import Provenance, RunLock
 
     started = _started(timestamp)
     stamp = timestamp or started.replace("-", "").replace(":", "").replace("T", "-").rstrip("Z")[:15]
@@ -369,118 +356,183 @@ def score_answers(
         if not chosen:
             raise InputFormatError(f"model={model!r} must be one of {[s.model for s in sets]!r}")
         sets = chosen
-    all_keys = {k for it in bench.items for k in (it.key, str(it.id))}
     out = Path(out_dir)
-    results: list[ScoredSet] = []
+    run = _ScoringRun(
+        out, judges, bench, tuple(items), options, provenance, stamp, pm_mode, judge_edges, max_chars, strip_injections, resume, log, progress
+    )
     with RunLock(out, command=f"causalcheck {command}"):
         if progress is not None:
             progress.begin(len(items) * len(sets))
-        removed: list[str] = []
-        if model is None:  # every model of the answers file is scored: older outputs of it that are not are stale
-            current = {result_stem(s.model, judges.judge_name) for s in sets}
-            for stem in _stale_stems(out, current, sets[0].source, judges.judge_name):
-                for suffix in RESULT_SUFFIXES:
-                    stale = out / f"{stem}{suffix}"
-                    if stale.is_file():
-                        stale.unlink()
-                        removed.append(stale.name)
-            for name in removed:
-                log(f"removed {out / name}: a result of an older scoring of the same answers that this scoring does not produce")
-        for aset in sets:
-            stem = result_stem(aset.model, judges.judge_name)
-            jsonl = out / f"{stem}.jsonl"
-            run_file = out / f"{stem}.run"  # JSON fingerprint; not *.json so result-file globs skip it
-            if not resume:
-                for stale in (jsonl, run_file):
-                    if stale.exists():
-                        stale.unlink()
-            hashes = answer_hashes(items, aset)
-            previous_hashes = _check_resumable(run_file, jsonl, options)
-            # the options are a precondition of every line appended below: recorded first; the answer
-            # hashes describe finished work: each row carries its own, and the map is rewritten after the work
-            _write_fingerprint(run_file, options, previous_hashes)
-            wanted = {it.key for it in items}
-            latest = {r.key: r for r in read_rows(jsonl) if r.key in wanted}  # later lines win
+        # every model of the answers file is scored: older outputs of it that are not are stale
+        removed = _remove_stale_results(out, sets, judges.judge_name, log) if model is None else []
+        return [_score_set(run, aset, removed) for aset in sets]
 
-            # failed and degraded items are scored again, and so is an item whose answer changed since it
-            # was scored (the row's own hash; rows of older versions have none: the folder's map is used)
-            done = {
-                k
-                for k, r in latest.items()
-                if r.ok and not r.degraded and (r.answer_sha256 or previous_hashes.get(k, hashes[k])) == hashes[k]
-            }
-            rows = [r for r in latest.values() if r.key in done]
-            if progress is not None:
-                progress.describe(f"scoring {aset.model}")
-                progress.advance(len(done))
-            if jsonl.exists():  # drop a line torn by a killed run, so the next line does not join it
-                data = jsonl.read_bytes()
-                if data and not data.endswith(b"\n"):
-                    atomic_write_bytes(jsonl, data[: data.rfind(b"\n") + 1])
-            for item in items:
-                if item.key in done:
-                    continue
-                ans = aset.get(item)
-                result = score_item(
-                    item,
-                    ans.text if ans else None,
-                    judges.parser,
-                    judges.edge_judge,
-                    judges.criterion_judge,
-                    pm_mode=pm_mode,
-                    judge_edges=judge_edges,
-                    max_chars=max_chars,
-                    strip_injections=strip_injections,
-                    answer_error=(ans.error if ans else f"no answer for this item in {aset.source or aset.model!r}"),
-                )
-                row = row_of(result, hashes[item.key])
-                append_line(jsonl, json.dumps(row.to_json(), ensure_ascii=False, allow_nan=False))
-                rows.append(row)
-                if progress is not None:
-                    progress.advance()
-            _write_fingerprint(run_file, options, {**previous_hashes, **hashes})
-            unmatched = tuple(sorted(k for k in aset.answers if k not in all_keys))
-            order = {it.key: i for i, it in enumerate(bench.items)}
-            rows.sort(key=lambda r: order.get(r.key, len(order)))
-            record = {
-                **provenance.to_json(),
-                "unmatched_answers": list(unmatched),
-                **({"removed_stale": list(removed)} if removed else {}),
-            }
-            payload = build_payload(
-                rows,
-                bench,
-                answer_model=aset.model,
-                judge_model=judges.judge_name,
-                parser_model=judges.parser_name,
-                source_answers=aset.source,
-                timestamp=stamp,
-                pm_mode=pm_mode,
-                causalcheck=record,
-            )
-            write_json(out / f"{stem}.json", payload)
-            summary = summarize(rows)
-            md = markdown_report(
-                summary, rows, title=f"{aset.model} — judged by {judges.judge_name}", pm_mode=pm_mode, causalcheck=record
-            )
-            atomic_write_text(out / f"{stem}.md", md)
-            log(f"wrote {out / stem}.json / .jsonl / .md")
-            results.append(
-                ScoredSet(
-                    model=aset.model,
-                    stem=stem,
-                    summary=summary,
-                    failed=tuple((r.key, r.error or "failed") for r in rows if not r.ok),
-                    unmatched=unmatched,
-                    degraded=tuple(
-                        (r.key, str((r.official.get("causalcheck") or {}).get("degraded_reasons", ["degraded"])[0]))
-                        for r in rows
-                        if r.ok and r.degraded
-                    ),
-                    removed=tuple(removed),
-                )
-            )
-    return results
+
+@dataclass(frozen=True)
+class _ScoringRun:
+    """What every answer set of one :func:`score_answers` call is scored and written with."""
+
+    out: Path
+    judges: Judges
+    bench: Benchmark
+    items: tuple[WhatIfItem, ...]
+    options: Mapping[str, Any]  # ScoreOptions.to_json(): the fingerprint
+    provenance: Provenance
+    stamp: str
+    pm_mode: PMMode
+    judge_edges: JudgeEdges
+    max_chars: int
+    strip_injections: bool
+    resume: bool
+    log: Callable[[str], None]
+    progress: ItemProgress | None
+
+
+def _remove_stale_results(out: Path, sets: Sequence[AnswerSet], judge_name: str, log: Callable[[str], None]) -> list[str]:
+    """Delete the result files of an older scoring of the same answers that this scoring does not produce; their names."""
+    from causalcheck.explain.report import result_stem
+
+    removed: list[str] = []
+    current = {result_stem(s.model, judge_name) for s in sets}
+    for stem in _stale_stems(out, current, sets[0].source, judge_name):
+        for suffix in RESULT_SUFFIXES:
+            stale = out / f"{stem}{suffix}"
+            if stale.is_file():
+                stale.unlink()
+                removed.append(stale.name)
+    for name in removed:
+        log(f"removed {out / name}: a result of an older scoring of the same answers that this scoring does not produce")
+    return removed
+
+
+def _score_set(run: _ScoringRun, aset: AnswerSet, removed: Sequence[str]) -> ScoredSet:
+    """Score one answer model: resume its rows, score the items not done, write its ``.json`` and ``.md``."""
+    from causalcheck.explain.report import result_stem
+
+    stem = result_stem(aset.model, run.judges.judge_name)
+    jsonl = run.out / f"{stem}.jsonl"
+    run_file = run.out / f"{stem}.run"  # JSON fingerprint; not *.json so result-file globs skip it
+    if not run.resume:
+        for stale in (jsonl, run_file):
+            if stale.exists():
+                stale.unlink()
+    hashes = answer_hashes(run.items, aset)
+    previous_hashes = _check_resumable(run_file, jsonl, run.options)
+    # the options are a precondition of every line appended below: recorded first; the answer
+    # hashes describe finished work: each row carries its own, and the map is rewritten after the work
+    _write_fingerprint(run_file, run.options, previous_hashes)
+    rows, done = _resumed_rows(run, jsonl, hashes, previous_hashes)
+    if run.progress is not None:
+        run.progress.describe(f"scoring {aset.model}")
+        run.progress.advance(len(done))
+    rows.extend(_score_items(run, aset, jsonl, done, hashes))
+    _write_fingerprint(run_file, run.options, {**previous_hashes, **hashes})
+    return _write_set(run, aset, stem, rows, removed)
+
+
+def _resumed_rows(run: _ScoringRun, jsonl: Path, hashes: Mapping[str, str], previous_hashes: Mapping[str, str]) -> tuple[list[ResultRow], set[str]]:
+    """The rows of *jsonl* that need no new scoring, and their keys; a line torn by a killed run is cut off.
+
+    Failed and degraded items are scored again, and so is an item whose answer changed since it
+    was scored (the row's own hash; rows of older versions have none: the folder's map is used).
+    """
+    from causalcheck.explain.report import read_rows
+    from causalcheck.files import atomic_write_bytes
+
+    wanted = {it.key for it in run.items}
+    latest = {r.key: r for r in read_rows(jsonl) if r.key in wanted}  # later lines win
+    done = {
+        k
+        for k, r in latest.items()
+        if r.ok and not r.degraded and (r.answer_sha256 or previous_hashes.get(k, hashes[k])) == hashes[k]
+    }
+    rows = [r for r in latest.values() if r.key in done]
+    if jsonl.exists():  # drop a line torn by a killed run, so the next line does not join it
+        data = jsonl.read_bytes()
+        if data and not data.endswith(b"\n"):
+            atomic_write_bytes(jsonl, data[: data.rfind(b"\n") + 1])
+    return rows, done
+
+
+def _score_items(run: _ScoringRun, aset: AnswerSet, jsonl: Path, done: set[str], hashes: Mapping[str, str]) -> list[ResultRow]:
+    """Score the items not in *done*, appending each row to *jsonl* as it is made."""
+    from causalcheck.explain.report import row_of
+    from causalcheck.explain.scoring import score_item
+    from causalcheck.files import append_line
+
+    judges = run.judges
+    rows: list[ResultRow] = []
+    for item in run.items:
+        if item.key in done:
+            continue
+        ans = aset.get(item)
+        result = score_item(
+            item,
+            ans.text if ans else None,
+            judges.parser,
+            judges.edge_judge,
+            judges.criterion_judge,
+            pm_mode=run.pm_mode,
+            judge_edges=run.judge_edges,
+            max_chars=run.max_chars,
+            strip_injections=run.strip_injections,
+            answer_error=(ans.error if ans else f"no answer for this item in {aset.source or aset.model!r}"),
+        )
+        row = row_of(result, hashes[item.key])
+        append_line(jsonl, json.dumps(row.to_json(), ensure_ascii=False, allow_nan=False))
+        rows.append(row)
+        if run.progress is not None:
+            run.progress.advance()
+    return rows
+
+
+def _write_set(run: _ScoringRun, aset: AnswerSet, stem: str, rows: list[ResultRow], removed: Sequence[str]) -> ScoredSet:
+    """Write ``<stem>.json`` and ``<stem>.md`` from *rows* (sorted in benchmark order) and say what was scored."""
+    from causalcheck.explain.report import build_payload, markdown_report, write_json
+    from causalcheck.explain.scoring import summarize
+    from causalcheck.files import atomic_write_text
+
+    bench, judges = run.bench, run.judges
+    all_keys = {k for it in bench.items for k in (it.key, str(it.id))}
+    unmatched = tuple(sorted(k for k in aset.answers if k not in all_keys))
+    order = {it.key: i for i, it in enumerate(bench.items)}
+    rows.sort(key=lambda r: order.get(r.key, len(order)))
+    record = {
+        **run.provenance.to_json(),
+        "unmatched_answers": list(unmatched),
+        **({"removed_stale": list(removed)} if removed else {}),
+    }
+    payload = build_payload(
+        rows,
+        bench,
+        answer_model=aset.model,
+        judge_model=judges.judge_name,
+        parser_model=judges.parser_name,
+        source_answers=aset.source,
+        timestamp=run.stamp,
+        pm_mode=run.pm_mode,
+        causalcheck=record,
+    )
+    write_json(run.out / f"{stem}.json", payload)
+    summary = summarize(rows)
+    md = markdown_report(
+        summary, rows, title=f"{aset.model} — judged by {judges.judge_name}", pm_mode=run.pm_mode, causalcheck=record
+    )
+    atomic_write_text(run.out / f"{stem}.md", md)
+    run.log(f"wrote {run.out / stem}.json / .jsonl / .md")
+    return ScoredSet(
+        model=aset.model,
+        stem=stem,
+        summary=summary,
+        failed=tuple((r.key, r.error or "failed") for r in rows if not r.ok),
+        unmatched=unmatched,
+        degraded=tuple(
+            (r.key, str((r.official.get("causalcheck") or {}).get("degraded_reasons", ["degraded"])[0]))
+            for r in rows
+            if r.ok and r.degraded
+        ),
+        removed=tuple(removed),
+    )
 
 
 def _started(timestamp: str | None) -> str:

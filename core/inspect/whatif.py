@@ -196,23 +196,28 @@ def prism_scorer(
                     return run()
 
             result = await run_in_thread(locked)
-        row = row_of(result)
-        explanation = row.error or (", ".join(row.failure_modes) if row.failure_modes else "no failure mode")
-        return Score(
-            value={"pm": row.pm, "rm": row.rm, "final": row.final},
-            answer=answer,
-            explanation=explanation,
-            metadata={
-                "status": row.status,
-                "bucket": row.bucket,
-                "degraded": row.degraded,
-                "failure_modes": list(row.failure_modes),
-                "error": row.error,
-                "judge": judges.judge_name,
-                "parser": judges.parser_name,
-                "row": row.to_json(),
-            },
-        )
+        return _score_of(result, answer, judges.judge_name, judges.parser_name)
 
     return score
+
+
+def _score_of(result: ItemResult, answer: str, judge_name: str, parser_name: str) -> Score:
+    """The inspect ``Score`` of one scored item: PM / RM / Final, the failure modes as explanation, the row in metadata."""
+    row = row_of(result)
+    explanation = row.error or (", ".join(row.failure_modes) if row.failure_modes else "no failure mode")
+    return Score(
+        value={"pm": row.pm, "rm": row.rm, "final": row.final},
+        answer=answer,
+        explanation=explanation,
+        metadata={
+            "status": row.status,
+            "bucket": row.bucket,
+            "degraded": row.degraded,
+            "failure_modes": list(row.failure_modes),
+            "error": row.error,
+            "judge": judge_name,
+            "parser": parser_name,
+            "row": row.to_json(),
+        },
+    )
 

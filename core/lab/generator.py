@@ -258,6 +258,31 @@ def hidden_variable(affected: Sequence[str], values: Sequence[float]) -> dict[st
     }
 
 
+def _make_quadratic(record: dict[str, Any], rng: Any, ctrl: list[str], axes: Mapping[str, float]) -> None:
+    """Mark *record* as the hard quadratic family and add its ``quadratic_metadata`` (presets drawn from *rng*)."""
+    record["description"] += " with hard quadratic parent-child mechanisms"
+    record["equation_family"] = "quadratic"
+    record["quadratic_mode"] = "hard"
+
+    def preset() -> dict[str, int]:
+        return {n: int(rng.integers(0, 101)) for n in ctrl}
+
+    record["quadratic_metadata"] = quadratic_metadata(ctrl, axes, [preset(), preset()], preset(), preset())
+
+
+def _add_hidden_variable(
+    record: dict[str, Any], rng: Any, names: list[str], freq_parents: list[str], hidden: int, hidden_values: Sequence[float]
+) -> None:
+    """Add a hidden variable affecting *hidden* nodes, the frequency's parents first (each group in a drawn order)."""
+    fp = [n for n in names if n in freq_parents]
+    rest = [n for n in names if n not in freq_parents]
+    fp = [fp[i] for i in rng.permutation(len(fp))]
+    rest = [rest[i] for i in rng.permutation(len(rest))]
+    affected = (fp + rest)[:hidden]
+    record["description"] += " with hidden variable"
+    record["hidden_variable"] = hidden_variable(affected, hidden_values)
+
+
 def generate_graph(
     rng: Any,
     k: int,
@@ -292,7 +317,6 @@ def generate_graph(
     for a, b in edges:
         parents[b].append(a)
     params: dict[str, float] = {}
-    meta: dict[str, Any] = {}
     axes: dict[str, float] = {}
 
     term = mechanism_terms(
@@ -322,24 +346,9 @@ def generate_graph(
         record = {"graph_id": graph_id, "description": record["description"], "equation_family": "linear",
                   "frequency_can_be_parent": True, **{k2: v for k2, v in record.items() if k2 not in ("graph_id", "description")}}
     if family == "quadratic":
-        ctrl = [n for n in nodes if n != FREQ]
-        record["description"] += " with hard quadratic parent-child mechanisms"
-        record["equation_family"] = "quadratic"
-        record["quadratic_mode"] = "hard"
-
-        def preset() -> dict[str, int]:
-            return {n: int(rng.integers(0, 101)) for n in ctrl}
-
-        meta = quadratic_metadata(ctrl, axes, [preset(), preset()], preset(), preset())
-        record["quadratic_metadata"] = meta
+        _make_quadratic(record, rng, [n for n in nodes if n != FREQ], axes)
     if hidden:
-        fp = [n for n in names if n in parents[FREQ]]
-        rest = [n for n in names if n not in parents[FREQ]]
-        fp = [fp[i] for i in rng.permutation(len(fp))]
-        rest = [rest[i] for i in rng.permutation(len(rest))]
-        affected = (fp + rest)[:hidden]
-        record["description"] += " with hidden variable"
-        record["hidden_variable"] = hidden_variable(affected, hidden_values)
+        _add_hidden_variable(record, rng, names, parents[FREQ], hidden, hidden_values)
     return record
 
 

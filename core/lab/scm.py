@@ -162,6 +162,111 @@ def _param(value: Any, what: str) -> float:
     return f
 
 
+def _node_polynomial(
+    name: str, spec: Any, index: Mapping[str, int], params: Mapping[str, float], source: str
+) -> tuple[bool, str, dict[Monomial, float]]:
+    """``(controllable, display name, polynomial)`` of one node of a suite record; params folded into the coefficients."""
+    if not isinstance(spec, Mapping):
+        raise InputFormatError(f"{source}: nodes[{name!r}]={spec!r} must be an object")
+    ctrl = spec.get("is_controllable", name != FREQ)
+    if not isinstance(ctrl, bool):
+        raise InputFormatError(f"{source}: nodes[{name!r}].is_controllable={ctrl!r} must be true or false")
+    if ctrl and name == FREQ:
+        raise InputFormatError(f"{source}: nodes[{name!r}].is_controllable=True but the frequency cannot be controlled")
+    shown = str(spec.get("display_name", name))
+    comp = spec.get("computation")
+    if comp is None:
+        if not ctrl:
+            raise InputFormatError(f"{source}: nodes[{name!r}] is not controllable and has no computation")
+        return ctrl, shown, {((_BASE, 1),): 1.0}
+    where = f"{source}: nodes[{name!r}].computation"
+    raw = parse_computation(comp, source=where).polynomial(what=where)
+    poly: dict[Monomial, float] = {}
+    for mono, coef in raw.items():
+        new: list[tuple[str, int]] = []
+        c = coef
+        for ident, p in mono:
+            if ctrl and ident in (f"base_{name}", "base"):
+                new.append((_BASE, p))
+            elif ident in index:
+                new.append((ident, p))
+            elif ident in params:
+                c *= params[ident] ** p
+            else:
+                raise InputFormatError(
+                    f"{source}: nodes[{name!r}].computation uses identifier={ident!r} that is neither a node nor a param"
+                )
+        key = tuple(sorted(new))
+        poly[key] = poly.get(key, 0.0) + c
+    return ctrl, shown, poly
+
+
+def _config_graph(edges_obj: Any, names: tuple[str, ...], index: Mapping[str, int], source: str) -> CausalGraph:
+    """The graph of a suite record's ``edges`` (every end a declared node)."""
+    if not isinstance(edges_obj, list):
+        raise InputFormatError(f"{source}: edges={edges_obj!r} must be a list")
+    edges: list[Edge] = []
+    for e in edges_obj:
+        if not isinstance(e, Mapping) or not isinstance(e.get("from"), str) or not isinstance(e.get("to"), str):
+            raise InputFormatError(f"{source}: edge={e!r} must be {{'from': str, 'to': str}}")
+        for end in (e["from"], e["to"]):
+            if end not in index:
+                raise InputFormatError(f"{source}: edge={e!r} names unknown node={end!r}")
+        edges.append(Edge(e["from"], e["to"]))
+    return CausalGraph(names, tuple(edges))
+
+
+def _equation_parents(
+    polys: Sequence[Mapping[Monomial, float]], graph: CausalGraph, names: tuple[str, ...], index: Mapping[str, int], source: str
+) -> list[list[int]]:
+    """The parents of each node in the order its equation names them; the equations must use exactly the declared parents."""
+    parents_by_eq: list[list[int]] = []
+    for i, poly in enumerate(polys):
+        used = sorted({index[n] for m in poly for n, _ in m if n != _BASE}, key=lambda j: j)
+        declared = {index[p] for p in graph.parents(names[i])}
+        if set(used) != declared:
+            raise InputFormatError(
+                f"{source}: nodes[{names[i]!r}].computation uses parents {sorted(names[j] for j in used)!r} "
+                f"but edges declare {sorted(names[j] for j in declared)!r}"
+            )
+        # keep parents in the order they appear in the equation text
+        seen: list[int] = []
+        for m in poly:
+            for n, _ in m:
+                if n != _BASE and index[n] not in seen:
+                    seen.append(index[n])
+        parents_by_eq.append(seen)
+    return parents_by_eq
+
+
+def _equations(
+    polys: Sequence[Mapping[Monomial, float]], names: tuple[str, ...], index: Mapping[str, int], source: str
+) -> tuple[list[NodeEquation], str]:
+    """The compiled equation of every node, and the family (``linear``, ``quadratic``, ``polynomial``) of the highest degree."""
+    equations = []
+    degree = 1
+    for i, poly in enumerate(polys):
+        const = 0.0
+        base_coef = 0.0
+        terms: list[Term] = []
+        general: list[tuple[tuple[tuple[int, int], ...], float]] = []
+        for mono, coef in poly.items():
+            if not mono:
+                const += coef
+            elif mono == ((_BASE, 1),):
+                base_coef += coef
+            elif len(mono) == 1 and mono[0][0] != _BASE:
+                terms.append(Term(coef, index[mono[0][0]], mono[0][1]))
+                degree = max(degree, mono[0][1])
+            else:
+                if any(n == _BASE for n, _ in mono):
+                    raise InputFormatError(f"{source}: nodes[{names[i]!r}].computation must use its base additively")
+                general.append((tuple((index[n], p) for n, p in mono), coef))
+                degree = max(degree, 3)
+        equations.append(NodeEquation(i, const, base_coef, tuple(terms), tuple(general)))
+    return equations, "linear" if degree == 1 else "quadratic" if degree == 2 else "polynomial"
+
+
 @dataclass(frozen=True, eq=False)
 class SCM:
     """A compiled CausaLab SCM.
@@ -205,95 +310,14 @@ class SCM:
         controllable: list[int] = []
         display: list[str] = []
         for i, name in enumerate(names):
-            spec = nodes_obj[name]
-            if not isinstance(spec, Mapping):
-                raise InputFormatError(f"{source}: nodes[{name!r}]={spec!r} must be an object")
-            ctrl = spec.get("is_controllable", name != FREQ)
-            if not isinstance(ctrl, bool):
-                raise InputFormatError(f"{source}: nodes[{name!r}].is_controllable={ctrl!r} must be true or false")
-            if ctrl and name == FREQ:
-                raise InputFormatError(f"{source}: nodes[{name!r}].is_controllable=True but the frequency cannot be controlled")
-            display.append(str(spec.get("display_name", name)))
-            comp = spec.get("computation")
-            if comp is None:
-                if not ctrl:
-                    raise InputFormatError(f"{source}: nodes[{name!r}] is not controllable and has no computation")
-                poly: dict[Monomial, float] = {((_BASE, 1),): 1.0}
-            else:
-                where = f"{source}: nodes[{name!r}].computation"
-                raw = parse_computation(comp, source=where).polynomial(what=where)
-                poly = {}
-                for mono, coef in raw.items():
-                    new: list[tuple[str, int]] = []
-                    c = coef
-                    for ident, p in mono:
-                        if ctrl and ident in (f"base_{name}", "base"):
-                            new.append((_BASE, p))
-                        elif ident in index:
-                            new.append((ident, p))
-                        elif ident in params:
-                            c *= params[ident] ** p
-                        else:
-                            raise InputFormatError(
-                                f"{source}: nodes[{name!r}].computation uses identifier={ident!r} that is neither a node nor a param"
-                            )
-                    key = tuple(sorted(new))
-                    poly[key] = poly.get(key, 0.0) + c
+            ctrl, shown, poly = _node_polynomial(name, nodes_obj[name], index, params, source)
+            display.append(shown)
             if ctrl:
                 controllable.append(i)
             polys.append(poly)
-        # edges: from config; the equations must use exactly the declared parents
-        edges_obj = config.get("edges", [])
-        if not isinstance(edges_obj, list):
-            raise InputFormatError(f"{source}: edges={edges_obj!r} must be a list")
-        edges: list[Edge] = []
-        for e in edges_obj:
-            if not isinstance(e, Mapping) or not isinstance(e.get("from"), str) or not isinstance(e.get("to"), str):
-                raise InputFormatError(f"{source}: edge={e!r} must be {{'from': str, 'to': str}}")
-            for end in (e["from"], e["to"]):
-                if end not in index:
-                    raise InputFormatError(f"{source}: edge={e!r} names unknown node={end!r}")
-            edges.append(Edge(e["from"], e["to"]))
-        graph = CausalGraph(names, tuple(edges))
-        parents_by_eq: list[list[int]] = []
-        for i, poly in enumerate(polys):
-            used = sorted({index[n] for m in poly for n, _ in m if n != _BASE}, key=lambda j: j)
-            declared = {index[p] for p in graph.parents(names[i])}
-            if set(used) != declared:
-                raise InputFormatError(
-                    f"{source}: nodes[{names[i]!r}].computation uses parents {sorted(names[j] for j in used)!r} "
-                    f"but edges declare {sorted(names[j] for j in declared)!r}"
-                )
-            # keep parents in the order they appear in the equation text
-            seen: list[int] = []
-            for m in poly:
-                for n, _ in m:
-                    if n != _BASE and index[n] not in seen:
-                        seen.append(index[n])
-            parents_by_eq.append(seen)
-        order = _dfs_order(parents_by_eq, source, names)
-        equations = []
-        degree = 1
-        for i, poly in enumerate(polys):
-            const = 0.0
-            base_coef = 0.0
-            terms: list[Term] = []
-            general: list[tuple[tuple[tuple[int, int], ...], float]] = []
-            for mono, coef in poly.items():
-                if not mono:
-                    const += coef
-                elif mono == ((_BASE, 1),):
-                    base_coef += coef
-                elif len(mono) == 1 and mono[0][0] != _BASE:
-                    terms.append(Term(coef, index[mono[0][0]], mono[0][1]))
-                    degree = max(degree, mono[0][1])
-                else:
-                    if any(n == _BASE for n, _ in mono):
-                        raise InputFormatError(f"{source}: nodes[{names[i]!r}].computation must use its base additively")
-                    general.append((tuple((index[n], p) for n, p in mono), coef))
-                    degree = max(degree, 3)
-            equations.append(NodeEquation(i, const, base_coef, tuple(terms), tuple(general)))
-        family = "linear" if degree == 1 else "quadratic" if degree == 2 else "polynomial"
+        graph = _config_graph(config.get("edges", []), names, index, source)
+        order = _dfs_order(_equation_parents(polys, graph, names, index, source), source, names)
+        equations, family = _equations(polys, names, index, source)
         return cls(
             names,
             order,

@@ -30,21 +30,24 @@ import csv
 import io
 import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from causalcheck import metrics as M
 from causalcheck.episodes import (
+    EPISODE_WARNING_CODES,
     SCORE_NUMBERING,
+    Discovered,
     Episode,
     Unparsed,
     discover_inputs,
     load_episode,
     nonempty_hypothesis,
 )
-from causalcheck.errors import CausalCheckError, InputFormatError
+from causalcheck.errors import CausalCheckError, InputFormatError, Notice
 from causalcheck.graph import FREQ, CausalGraph, normalize_node
 from causalcheck.lab.audit import audit_episode
 from causalcheck.parsing import dropped_content
@@ -52,6 +55,7 @@ from causalcheck.records import Hypothesis
 
 __all__ = [
     "OUTPUT_FILES",
+    "SCORE_WARNING_CODES",
     "EpisodeScore",
     "Failure",
     "ScoreReport",
@@ -120,9 +124,20 @@ class StepScore:
         }
 
 
+#: The codes of :attr:`EpisodeScore.warnings` (:class:`~causalcheck.errors.Notice` values) →
+#: meaning: the reader's (:data:`~causalcheck.episodes.EPISODE_WARNING_CODES`) and the scorer's.
+SCORE_WARNING_CODES: Mapping[str, str] = MappingProxyType({
+    **EPISODE_WARNING_CODES,
+    "unparsed-step": "a step's output holds no record (the parser's reason)",
+    "hypothesis-content-dropped": "the parser had to drop part of a step's hypothesis (the repair)",
+    "unknown-intervention-node": "a step intervened on a node that is not in the true graph",
+    "unknown-nodes": "the hypotheses name nodes that are not in the true graph",
+})
+
+
 @dataclass(frozen=True)
 class EpisodeScore:
-    """Everything measured for one episode."""
+    """Everything measured for one episode (``warnings``: codes in :data:`SCORE_WARNING_CODES`)."""
 
     source: str
     kind: str
@@ -133,7 +148,7 @@ class EpisodeScore:
     final: Mapping[str, Any]
     steps: tuple[StepScore, ...]
     audit: Mapping[str, Any]
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[Notice, ...] = ()
     agent: str = ""
     model: str = ""
 
@@ -150,7 +165,7 @@ class EpisodeScore:
             "final": dict(self.final),
             "steps": [s.row() for s in self.steps],
             "audit": dict(self.audit),
-            "warnings": list(self.warnings),
+            "warnings": [str(w) for w in self.warnings],
         }
 
 
@@ -275,78 +290,124 @@ def score_episode(
     that is not finite or beyond ±:data:`MAX_LAB_VALUE`.
     """
     config = ep.require_config()
-    truth = _true_graph(config)
-    true_pairs = truth.pairs
-    graph_key = (truth.nodes, true_pairs)
-    true_pairs_n = M.normalize_pairs(true_pairs)  # as M.shd normalises them
-    coeff_truth = M.true_coefficients(config)
-    true_parents = {q for q in true_pairs if q[1] == FREQ}
-    true_roots = M.roots_upstream_of(true_pairs)
-    known = set(truth.nodes) | {FREQ}
-    warnings = list(ep.warnings)
-    unknown: set[str] = set()
-    steps: list[StepScore] = []
-    current: tuple[frozenset[tuple[str, str]], str, Mapping[str, float | None]] = (frozenset(), "", {})
-    current_hyp: Hypothesis | None = None
-    current_step: int | None = None
-    targets: set[str] = set()
-    memo: dict[frozenset[tuple[str, str]], tuple[M.PRF, M.PRF, M.PRF, M.SHD]] = {}
-    coeff_memo: dict[tuple[tuple[str, str], ...], M.PRF] = {}
+    against = _TruthMetrics(config, coefficient_tolerance)
+    walk = _walk_steps(ep, against)
+    final = _final_metrics(ep, against, walk)
+    audit_json: dict[str, Any] = {}
+    if audit:
+        report = audit_episode(ep, solver_checks=solver_checks)
+        final.update(
+            interventions_unused=report.meta.get("interventions_unused"),
+            submissions_unused=report.meta.get("submissions_unused"),
+            audit_errors=len(report.errors),
+        )
+        audit_json = report.to_json()
+    return EpisodeScore(
+        ep.source, ep.kind, ep.suite, ep.graph_id, ep.experiment_id, ep.seed, final, tuple(walk.steps), audit_json,
+        tuple(walk.warnings), ep.agent, ep.model,
+    )
 
-    def metrics_of(
-        pairs: frozenset[tuple[str, str]], coeffs: Mapping[str, float | None]
-    ) -> tuple[M.PRF, M.PRF, M.PRF, M.SHD, M.PRF]:
+
+_Metrics = tuple[M.PRF, M.PRF, M.PRF, M.SHD, M.PRF]  # edge, parent, root, SHD, coefficient
+
+
+class _TruthMetrics:
+    """An episode's true graph and the metrics of hypotheses against it, each distinct edge set and coefficient map computed once."""
+
+    def __init__(self, config: Mapping[str, Any], coefficient_tolerance: float) -> None:
+        self.config = config
+        self.tolerance = coefficient_tolerance
+        self.truth = truth = _true_graph(config)
+        self.true_pairs = truth.pairs
+        self.graph_key = (truth.nodes, truth.pairs)
+        self.true_pairs_n = M.normalize_pairs(truth.pairs)  # as M.shd normalises them
+        self.coeff_truth = M.true_coefficients(config)
+        self.true_parents = {q for q in truth.pairs if q[1] == FREQ}
+        self.true_roots = M.roots_upstream_of(truth.pairs)
+        self.known = set(truth.nodes) | {FREQ}
+        self._edges: dict[frozenset[tuple[str, str]], tuple[M.PRF, M.PRF, M.PRF, M.SHD]] = {}
+        self._coefficients: dict[tuple[tuple[str, str], ...], M.PRF] = {}
+
+    def of(self, pairs: frozenset[tuple[str, str]], coeffs: Mapping[str, float | None]) -> _Metrics:
         # the edge metrics depend on the pairs only, the coefficient metric on the coefficients only
-        edge_metrics = memo.get(pairs)
+        edge_metrics = self._edges.get(pairs)
         if edge_metrics is None:
-            edge_metrics = memo[pairs] = (
-                M.set_prf(pairs, true_pairs),
-                M.set_prf({q for q in pairs if q[1] == FREQ}, true_parents),
-                M.set_prf(M.roots_normalized(pairs, FREQ), true_roots),
-                M.shd_normalized(pairs, true_pairs_n),
+            edge_metrics = self._edges[pairs] = (
+                M.set_prf(pairs, self.true_pairs),
+                M.set_prf({q for q in pairs if q[1] == FREQ}, self.true_parents),
+                M.set_prf(M.roots_normalized(pairs, FREQ), self.true_roots),
+                M.shd_normalized(pairs, self.true_pairs_n),
             )
         ckey = tuple(sorted([(str(k), repr(v)) for k, v in coeffs.items()]))
-        c = coeff_memo.get(ckey)
+        c = self._coefficients.get(ckey)
         if c is None:
-            c = coeff_memo[ckey] = M.coefficient_prf(coeffs, config, coefficient_tolerance, truth=coeff_truth)
+            c = self._coefficients[ckey] = M.coefficient_prf(coeffs, self.config, self.tolerance, truth=self.coeff_truth)
         return (*edge_metrics, c)
 
-    current_metrics = metrics_of(current[0], current[2])
+    def imec_size(self, targets: frozenset[str]) -> int | None:
+        return _CACHE.size(self.truth, targets, self.graph_key)
+
+
+@dataclass
+class _Walk:
+    """The steps scored in order: their rows, the warnings so far, the hypothesis in force and the targets intervened on."""
+
+    steps: list[StepScore]
+    warnings: list[Notice]
+    current: tuple[frozenset[tuple[str, str]], str, Mapping[str, float | None]]
+    current_step: int | None
+    targets: set[str]
+
+
+def _walk_steps(ep: Episode, against: _TruthMetrics) -> _Walk:
+    """Score the hypothesis in force after every step (carried forward) and the I-MEC size of the targets so far."""
+    known = against.known
+    walk = _Walk([], list(ep.warnings), (frozenset(), "", {}), None, set())
+    unknown: set[str] = set()
+    current_hyp: Hypothesis | None = None
+    current_metrics = against.of(walk.current[0], walk.current[2])
     n_targets = -1
     sorted_targets: tuple[str, ...] = ()
     size: int | None = None
     for st in ep.steps:
         number = st.number(SCORE_NUMBERING)
         if isinstance(st.record, Unparsed):
-            warnings.append(st.record.summary)
+            walk.warnings.append(Notice(st.record.summary, "unparsed-step"))
         rec = st.parsed
         hyp = nonempty_hypothesis(rec)
         if rec is not None and hyp is not None:
-            lost = [w for w in dropped_content(rec.warnings) if w.startswith("hypothesis")] if rec.warnings else ()
-            warnings.extend(f"step {number}: {w}" for w in lost)
+            lost = [w for w in dropped_content(rec.warnings) if w.field == "hypothesis"] if rec.warnings else ()
+            walk.warnings.extend(Notice(f"step {number}: {w}", "hypothesis-content-dropped") for w in lost)
             if hyp is not current_hyp:  # the episode reader shares a restated hypothesis: scored once
                 pairs = hyp.graph.pairs  # normalised by the parser, as metrics.normalize_pairs would
                 unknown.update({n for pair in pairs for n in pair} - known)
-                current = (pairs, hyp.equation, hyp.coefficients)
-                current_metrics = metrics_of(pairs, hyp.coefficients)
+                walk.current = (pairs, hyp.equation, hyp.coefficients)
+                current_metrics = against.of(pairs, hyp.coefficients)
                 current_hyp = hyp
-            current_step = number
+            walk.current_step = number
         if st.intervention is not None:
             if st.intervention[0] in known:
-                targets.add(st.intervention[0])
+                walk.targets.add(st.intervention[0])
             else:
-                warnings.append(f"step {number}: intervention on unknown node {st.intervention[0]!r}")
+                walk.warnings.append(Notice(f"step {number}: intervention on unknown node {st.intervention[0]!r}", "unknown-intervention-node"))
         e, p, r, s, c = current_metrics
-        if len(targets) != n_targets:  # the target set only grows: unchanged size, same I-MEC
-            n_targets = len(targets)
-            frozen_targets = frozenset(targets)
+        if len(walk.targets) != n_targets:  # the target set only grows: unchanged size, same I-MEC
+            n_targets = len(walk.targets)
+            frozen_targets = frozenset(walk.targets)
             sorted_targets = tuple(sorted(frozen_targets))
-            size = _CACHE.size(truth, frozen_targets, graph_key)
-        steps.append(StepScore(number, current_step, e, p, r, c, s, sorted_targets, size))
+            size = against.imec_size(frozen_targets)
+        walk.steps.append(StepScore(number, walk.current_step, e, p, r, c, s, sorted_targets, size))
     if unknown:
-        warnings.append(f"hypothesis names node(s) {sorted(unknown)!r} that are not in the true graph {sorted(known)!r}")
+        walk.warnings.append(Notice(
+            f"hypothesis names node(s) {sorted(unknown)!r} that are not in the true graph {sorted(known)!r}", "unknown-nodes"
+        ))
+    return walk
 
-    pairs, eq, coeffs = current
+
+def _final_metrics(ep: Episode, against: _TruthMetrics, walk: _Walk) -> dict[str, Any]:
+    """The final row: task accuracy, the last hypothesis' metrics, the formula error, MEC / I-MEC sizes and budget use."""
+    pairs, eq, coeffs = walk.current
+    steps, true_pairs = walk.steps, against.true_pairs
     final: dict[str, Any] = {"task_accuracy": None if ep.success is None else (1.0 if ep.success else 0.0)}
     if steps:
         last = steps[-1]
@@ -355,10 +416,10 @@ def score_episode(
         e = M.set_prf(pairs, true_pairs)
         p = M.parent_prf(pairs, true_pairs)
         r = M.root_prf(pairs, true_pairs)
-        c = M.coefficient_prf(coeffs, config, coefficient_tolerance, truth=coeff_truth)
+        c = M.coefficient_prf(coeffs, against.config, against.tolerance, truth=against.coeff_truth)
         s = M.shd(pairs, true_pairs)
     final.update(
-        hypothesis_step=current_step,
+        hypothesis_step=walk.current_step,
         edge_precision=e.precision,
         edge_recall=e.recall,
         edge_f1=e.f1,
@@ -386,25 +447,13 @@ def score_episode(
         formula_hit=None if formula is None or formula.hit is None else float(formula.hit),
         formula_reason=None if formula is None else formula.reason,
         submitted=next((s.submission for s in reversed(ep.steps) if s.submission is not None), None),
-        mec_size=_CACHE.size(truth, frozenset(), graph_key),
-        imec_size=steps[-1].imec_size if steps else _CACHE.size(truth, frozenset(), graph_key),
+        mec_size=against.imec_size(frozenset()),
+        imec_size=steps[-1].imec_size if steps else against.imec_size(frozenset()),
         interventions_used=sum(1 for s in ep.steps if s.intervention is not None),
-        distinct_targets=len(targets),
+        distinct_targets=len(walk.targets),
         steps=len(ep.steps),
     )
-    audit_json: dict[str, Any] = {}
-    if audit:
-        report = audit_episode(ep, solver_checks=solver_checks)
-        final.update(
-            interventions_unused=report.meta.get("interventions_unused"),
-            submissions_unused=report.meta.get("submissions_unused"),
-            audit_errors=len(report.errors),
-        )
-        audit_json = report.to_json()
-    return EpisodeScore(
-        ep.source, ep.kind, ep.suite, ep.graph_id, ep.experiment_id, ep.seed, final, tuple(steps), audit_json,
-        tuple(warnings), ep.agent, ep.model,
-    )
+    return final
 
 
 def rollup(
@@ -527,70 +576,84 @@ def score_paths(
     ``files``).  Every scored episode carries the warnings of its reader (step lines removed,
     unparseable steps, ...).
     """
-    episodes: list[EpisodeScore] = []
-    failures: list[Failure] = []
-    manifest: list[dict[str, Any]] = []
-    seen: dict[str, str] = {}
-    internal = 0
+    batch = _Batch()
+
+    def score(ep: Episode) -> EpisodeScore:
+        return score_episode(ep, coefficient_tolerance=coefficient_tolerance, audit=audit, solver_checks=solver_checks)
+
     for found in discover_inputs(list(paths)):
-        path, kind = found.path, found.kind
+        batch.take(found, score)
+    episodes = batch.episodes
+    return ScoreReport(
+        tuple(episodes),
+        tuple(batch.failures),
+        rollup(episodes, "graph", resamples=resamples, seed=seed),
+        rollup(episodes, "suite", resamples=resamples, seed=seed),
+        {"bootstrap": resamples, "seed": seed, "coefficient_tolerance": coefficient_tolerance, "audit": audit,
+         "solver_checks": solver_checks},
+        step_curves(episodes),
+        tuple(batch.manifest),
+        dict(provenance or {}),
+        batch.internal,
+    )
+
+
+@dataclass
+class _Batch:
+    """What :func:`score_paths` found so far: scored episodes, failures, the manifest, content keys seen, bugs hit."""
+
+    episodes: list[EpisodeScore] = field(default_factory=list)
+    failures: list[Failure] = field(default_factory=list)
+    manifest: list[dict[str, Any]] = field(default_factory=list)
+    seen: dict[str, str] = field(default_factory=dict)
+    internal: int = 0
+
+    def take(self, found: Discovered, score: Callable[[Episode], EpisodeScore]) -> None:
+        """Account for one discovered input: skipped, failed, a duplicate, or loaded and scored."""
+        path, kind, reason = found.path, found.kind, found.reason
         if kind == "skipped":
-            manifest.append(_entry(path, "", "skipped", reason=found.reason, **_file_facts(path)))
-            continue
+            self.manifest.append(_entry(path, "", "skipped", reason=reason, **_file_facts(path)))
+            return
         if kind == "failed" or kind == "missing":
-            failures.append(Failure(str(path), found.reason))
-            manifest.append(_entry(path, "", "failed", reason=found.reason, **_file_facts(path)))
-            continue
+            self.failures.append(Failure(str(path), reason))
+            self.manifest.append(_entry(path, "", "failed", reason=reason, **_file_facts(path)))
+            return
         facts: dict[str, Any]
         try:
             ep = load_episode(kind, path)
         except Exception as exc:  # CausalCheckError: bad input; anything else: a bug, named (below)
             if not isinstance(exc, CausalCheckError):
-                internal += 1
-            reason = str(exc) if isinstance(exc, CausalCheckError) else _internal(exc)
-            failures.append(Failure(str(path), reason))
+                self.internal += 1
+            why = str(exc) if isinstance(exc, CausalCheckError) else _internal(exc)
+            self.failures.append(Failure(str(path), why))
             facts = _file_facts(path) if kind == "trajectory" else {"sha256": None, "bytes": None}
-            manifest.append(_entry(path, kind, "failed", reason=reason.splitlines()[0], **facts))
-            continue
+            self.manifest.append(_entry(path, kind, "failed", reason=why.splitlines()[0], **facts))
+            return
         key = ep.content_key
         facts = {"sha256": key, "bytes": sum(f.bytes for f in ep.inputs)}
         if kind == "trajectory" and len(ep.inputs) == 1:
             facts["sha256"] = ep.inputs[0].sha256
         else:
             facts["files"] = [f.to_json() for f in ep.inputs]
-        if key in seen:
-            manifest.append(
-                _entry(path, kind, "duplicate", duplicate_of=seen[key], reason=f"the same content as {seen[key]}; counted once", **facts)
+        if key in self.seen:
+            self.manifest.append(
+                _entry(path, kind, "duplicate", duplicate_of=self.seen[key], reason=f"the same content as {self.seen[key]}; counted once", **facts)
             )
-            continue
-        seen[key] = str(path)
+            return
+        self.seen[key] = str(path)
         try:
-            episodes.append(
-                score_episode(ep, coefficient_tolerance=coefficient_tolerance, audit=audit, solver_checks=solver_checks)
-            )
+            self.episodes.append(score(ep))
         except CausalCheckError as exc:
-            failures.append(Failure(str(path), str(exc)))
-            manifest.append(_entry(path, kind, "failed", reason=str(exc).splitlines()[0], **facts))
-            continue
+            self.failures.append(Failure(str(path), str(exc)))
+            self.manifest.append(_entry(path, kind, "failed", reason=str(exc).splitlines()[0], **facts))
+            return
         except Exception as exc:  # a bug in causalcheck: name the episode, keep the rest of the batch
-            internal += 1
-            reason = _internal(exc)
-            failures.append(Failure(str(path), reason))
-            manifest.append(_entry(path, kind, "failed", reason=reason, **facts))
-            continue
-        manifest.append(_entry(path, kind, "scored", **facts, **({"warnings": len(ep.warnings)} if ep.warnings else {})))
-    return ScoreReport(
-        tuple(episodes),
-        tuple(failures),
-        rollup(episodes, "graph", resamples=resamples, seed=seed),
-        rollup(episodes, "suite", resamples=resamples, seed=seed),
-        {"bootstrap": resamples, "seed": seed, "coefficient_tolerance": coefficient_tolerance, "audit": audit,
-         "solver_checks": solver_checks},
-        step_curves(episodes),
-        tuple(manifest),
-        dict(provenance or {}),
-        internal,
-    )
+            self.internal += 1
+            why = _internal(exc)
+            self.failures.append(Failure(str(path), why))
+            self.manifest.append(_entry(path, kind, "failed", reason=why, **facts))
+            return
+        self.manifest.append(_entry(path, kind, "scored", **facts, **({"warnings": len(ep.warnings)} if ep.warnings else {})))
 
 
 # --------------------------------------------------------------------------- outputs

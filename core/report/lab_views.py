@@ -35,7 +35,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from causalcheck.report.document import FigureBlock, Section, Table, Text
 from causalcheck.report.fields import field_list
@@ -49,6 +49,9 @@ from causalcheck.report.figures import (
     Series,
 )
 from causalcheck.report.layout import graph_panel, label_of, place
+
+if TYPE_CHECKING:  # pragma: no cover
+    from causalcheck.episodes import Episode
 
 __all__ = [
     "DEFAULT_EPISODES_PER_AGENT",
@@ -411,15 +414,6 @@ def _fmt(v: Any, digits: int = 3) -> str:
 
 
 def _episode_section(ep: LabEpisode, why: str) -> Section:
-    from causalcheck.episodes import (
-        SCORE_NUMBERING,
-        discover_episodes,
-        load_episode,
-        nonempty_hypothesis,
-    )
-    from causalcheck.errors import CausalCheckError
-    from causalcheck.metrics import normalize_pairs
-
     f = ep.final
     title = f"{ep.group} · {ep.suite} · {ep.name}"
     sec = Section(title)
@@ -430,76 +424,9 @@ def _episode_section(ep: LabEpisode, why: str) -> Section:
              f"(missing {_fmt(f.get('shd_missing'))}, extra {_fmt(f.get('shd_extra'))}, reversed {_fmt(f.get('shd_reversed'))}), "
              f"I-MEC {_fmt(f.get('imec_size'))} of MEC {_fmt(f.get('mec_size'))}; source {ep.data.get('source', '?')}.")
     )
-    source = str(ep.data.get("source") or "")
-    loaded = None
-    reason = ""
-    try:
-        found = list(discover_episodes([locate(source, ep.origin)])) if source else []
-        if found:
-            loaded = load_episode(*found[0])
-        else:
-            reason = "the source is not available here"
-    except (CausalCheckError, OSError) as exc:
-        reason = f"the source could not be read ({str(exc).splitlines()[0][:160]})"
+    loaded, reason = _source_episode(ep)
     if loaded is not None and loaded.config is not None:
-        config = loaded.config
-        truth = sorted(normalize_pairs(field_list(config, "edges")))
-        names = list(config.get("nodes") or {}) if isinstance(config.get("nodes"), Mapping) else []
-        from causalcheck.graph import normalize_node
-
-        nodes = [normalize_node(str(n)) for n in names]
-        hyps: list[tuple[int, frozenset[tuple[str, str]]]] = []
-        current: frozenset[tuple[str, str]] | None = None
-        for st in loaded.steps:
-            h = nonempty_hypothesis(st.record)
-            if h is not None:
-                current = frozenset(h.graph.pairs)
-            if current is not None:
-                hyps.append((st.number(SCORE_NUMBERING), current))
-        changes = _changes(hyps)
-        chosen: list[tuple[str, int]] = []
-        if changes:  # a step that is both first and last (or middle and last) is named once, first > last > middle
-            named: dict[int, str] = {}
-            for label, idx in (("first", changes[0]), ("last", changes[-1]), ("middle", changes[len(changes) // 2])):
-                named.setdefault(idx, label)
-            chosen = [(label, idx) for idx, label in sorted(named.items())]
-        extra_nodes = sorted({n for _, idx in chosen for e in hyps[idx][1] for n in e} - set(nodes))
-        all_nodes = [*nodes, *extra_nodes]
-        positions = place(all_nodes, truth, {n: label_of(n) for n in all_nodes})
-        styles = {n: ("target" if n == _FREQ else ("flagged" if n in extra_nodes else "plain")) for n in all_nodes}
-        tips = {n: (f"{n} (not in the true graph)" if n in extra_nodes else n) for n in all_nodes}
-        panels = [graph_panel("true graph", all_nodes, truth,
-                              [DrawnEdge(a, b, "truth", f"{a} → {b}: true edge") for a, b in truth],
-                              styles=styles, tooltips=tips, positions=positions)]
-        step_rows = []
-        rows_by_step = {int(_num(r.get("step")) or 0): r for r in ep.steps}
-        for label, idx in chosen:
-            number, pairs = hyps[idx]
-            status = edge_status(pairs, truth)
-            edges = [DrawnEdge(a, b, s, f"{a} → {b}: {s}") for (a, b), s in status.items()]
-            counts = {k: sum(1 for s in status.values() if s == k) for k in ("correct", "missing", "extra", "reversed")}
-            panels.append(graph_panel(f"step {number} ({label} change)", all_nodes, truth, edges,
-                                      styles=styles, tooltips=tips, positions=positions))
-            r = rows_by_step.get(number, {})
-            step_rows.append([f"{number} ({label})", *(str(counts[k]) for k in ("correct", "missing", "extra", "reversed")),
-                              _fmt(r.get("edge_f1")), _fmt(r.get("shd")), _fmt(r.get("imec_size"))])
-        desc = (f"The true graph of {ep.name} ({len(truth)} edges) beside the agent's hypothesis at "
-                + (", ".join(f"step {hyps[i][0]} ({lab} change)" for lab, i in chosen) or "no step (no hypothesis)")
-                + "; hypothesis edges are marked correct, missing, extra or reversed.")
-        sec.blocks.append(FigureBlock(GraphFigure(f"Truth and hypothesis: {ep.name}", desc, tuple(panels)),
-                                      f"{len(changes)} hypothesis change(s) in {len(loaded.steps)} steps; drawn: "
-                                      + (", ".join(f"the {lab} change (step {hyps[i][0]})" for lab, i in chosen) or "none") + "."))
-        if step_rows:
-            sec.blocks.append(Table(["step", "correct", "missing", "extra", "reversed", "edge F1", "SHD", "I-MEC"], step_rows,
-                                    numeric=frozenset(range(1, 8))))
-        moves = [(st.number(SCORE_NUMBERING), st.intervention) for st in loaded.steps if st.intervention is not None]
-        subs = [(st.number(SCORE_NUMBERING), st.submission) for st in loaded.steps if st.submission is not None]
-        text = "; ".join(f"step {n}: set {t[0]} to {t[1]:g}" for n, t in moves) or "none"
-        sec.blocks.append(Text(f"Interventions ({len(moves)}): {text}."))
-        if subs:
-            target = _num(f.get("target_freq"))
-            sec.blocks.append(Text("Reactor submissions: " + "; ".join(f"step {n}: {v:g} Hz" for n, v in subs if v is not None)
-                                   + (f" (true F* = {target:g} Hz)." if target is not None else ".")))
+        sec.blocks.extend(_drawing(ep, loaded, loaded.config))
     else:
         sec.blocks.append(Text(f"No drawing: {reason or 'the source holds no true graph'}.", note=True))
         targets = [r.get("targets") for r in ep.steps if r.get("targets")]
@@ -513,6 +440,87 @@ def _episode_section(ep: LabEpisode, why: str) -> Section:
     else:
         sec.blocks.append(Text("Evidence audit: no findings (or the audit was not run).", note=True))
     return sec
+
+
+def _source_episode(ep: LabEpisode) -> tuple[Episode | None, str]:
+    """The scored episode's source, read again (for its steps and true graph), or ``None`` and why not."""
+    from causalcheck.episodes import discover_episodes, load_episode
+    from causalcheck.errors import CausalCheckError
+
+    source = str(ep.data.get("source") or "")
+    try:
+        found = list(discover_episodes([locate(source, ep.origin)])) if source else []
+        if found:
+            return load_episode(*found[0]), ""
+        return None, "the source is not available here"
+    except (CausalCheckError, OSError) as exc:
+        return None, f"the source could not be read ({str(exc).splitlines()[0][:160]})"
+
+
+def _drawing(ep: LabEpisode, loaded: Episode, config: Mapping[str, Any]) -> list[Any]:
+    """The truth-and-hypothesis figure at the first, middle and last hypothesis change, its table, the interventions and submissions."""
+    from causalcheck.episodes import SCORE_NUMBERING, nonempty_hypothesis
+    from causalcheck.graph import normalize_node
+    from causalcheck.metrics import normalize_pairs
+
+    blocks: list[Any] = []
+    f = ep.final
+    truth = sorted(normalize_pairs(field_list(config, "edges")))
+    names = list(config.get("nodes") or {}) if isinstance(config.get("nodes"), Mapping) else []
+    nodes = [normalize_node(str(n)) for n in names]
+    hyps: list[tuple[int, frozenset[tuple[str, str]]]] = []
+    current: frozenset[tuple[str, str]] | None = None
+    for st in loaded.steps:
+        h = nonempty_hypothesis(st.record)
+        if h is not None:
+            current = frozenset(h.graph.pairs)
+        if current is not None:
+            hyps.append((st.number(SCORE_NUMBERING), current))
+    changes = _changes(hyps)
+    chosen: list[tuple[str, int]] = []
+    if changes:  # a step that is both first and last (or middle and last) is named once, first > last > middle
+        named: dict[int, str] = {}
+        for label, idx in (("first", changes[0]), ("last", changes[-1]), ("middle", changes[len(changes) // 2])):
+            named.setdefault(idx, label)
+        chosen = [(label, idx) for idx, label in sorted(named.items())]
+    extra_nodes = sorted({n for _, idx in chosen for e in hyps[idx][1] for n in e} - set(nodes))
+    all_nodes = [*nodes, *extra_nodes]
+    positions = place(all_nodes, truth, {n: label_of(n) for n in all_nodes})
+    styles = {n: ("target" if n == _FREQ else ("flagged" if n in extra_nodes else "plain")) for n in all_nodes}
+    tips = {n: (f"{n} (not in the true graph)" if n in extra_nodes else n) for n in all_nodes}
+    panels = [graph_panel("true graph", all_nodes, truth,
+                          [DrawnEdge(a, b, "truth", f"{a} → {b}: true edge") for a, b in truth],
+                          styles=styles, tooltips=tips, positions=positions)]
+    step_rows = []
+    rows_by_step = {int(_num(r.get("step")) or 0): r for r in ep.steps}
+    for label, idx in chosen:
+        number, pairs = hyps[idx]
+        status = edge_status(pairs, truth)
+        edges = [DrawnEdge(a, b, s, f"{a} → {b}: {s}") for (a, b), s in status.items()]
+        counts = {k: sum(1 for s in status.values() if s == k) for k in ("correct", "missing", "extra", "reversed")}
+        panels.append(graph_panel(f"step {number} ({label} change)", all_nodes, truth, edges,
+                                  styles=styles, tooltips=tips, positions=positions))
+        r = rows_by_step.get(number, {})
+        step_rows.append([f"{number} ({label})", *(str(counts[k]) for k in ("correct", "missing", "extra", "reversed")),
+                          _fmt(r.get("edge_f1")), _fmt(r.get("shd")), _fmt(r.get("imec_size"))])
+    desc = (f"The true graph of {ep.name} ({len(truth)} edges) beside the agent's hypothesis at "
+            + (", ".join(f"step {hyps[i][0]} ({lab} change)" for lab, i in chosen) or "no step (no hypothesis)")
+            + "; hypothesis edges are marked correct, missing, extra or reversed.")
+    blocks.append(FigureBlock(GraphFigure(f"Truth and hypothesis: {ep.name}", desc, tuple(panels)),
+                              f"{len(changes)} hypothesis change(s) in {len(loaded.steps)} steps; drawn: "
+                              + (", ".join(f"the {lab} change (step {hyps[i][0]})" for lab, i in chosen) or "none") + "."))
+    if step_rows:
+        blocks.append(Table(["step", "correct", "missing", "extra", "reversed", "edge F1", "SHD", "I-MEC"], step_rows,
+                            numeric=frozenset(range(1, 8))))
+    moves = [(st.number(SCORE_NUMBERING), st.intervention) for st in loaded.steps if st.intervention is not None]
+    subs = [(st.number(SCORE_NUMBERING), st.submission) for st in loaded.steps if st.submission is not None]
+    text = "; ".join(f"step {n}: set {t[0]} to {t[1]:g}" for n, t in moves) or "none"
+    blocks.append(Text(f"Interventions ({len(moves)}): {text}."))
+    if subs:
+        target = _num(f.get("target_freq"))
+        blocks.append(Text("Reactor submissions: " + "; ".join(f"step {n}: {v:g} Hz" for n, v in subs if v is not None)
+                           + (f" (true F* = {target:g} Hz)." if target is not None else ".")))
+    return blocks
 
 
 def _episode_table(episodes: Sequence[LabEpisode]) -> list[Any]:

@@ -41,7 +41,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "causalcheck.testing.coefficients": ("check_coefficient_metric",),
     "causalcheck.testing.explanation": ("check_explanation_scorer",),
     "causalcheck.testing.extra": ("MissingExtraError",),
-    "causalcheck.testing.graph_metric": ("REFERENCES", "check_graph_metric"),
+    "causalcheck.testing.graph_metric": ("REFERENCES", "GraphMetricOptions", "check_graph_metric"),
     "causalcheck.testing.parsers": ("check_parser_total", "check_round_trip"),
     "causalcheck.testing.profiles": ("PROFILES", "settings_for"),
     "causalcheck.testing.runner": ("PropertyFailure", "SuiteReport"),
@@ -60,6 +60,7 @@ if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; ali
     from causalcheck.testing.explanation import check_explanation_scorer as check_explanation_scorer
     from causalcheck.testing.extra import MissingExtraError as MissingExtraError
     from causalcheck.testing.graph_metric import REFERENCES as REFERENCES
+    from causalcheck.testing.graph_metric import GraphMetricOptions as GraphMetricOptions
     from causalcheck.testing.graph_metric import check_graph_metric as check_graph_metric
     from causalcheck.testing.parsers import check_parser_total as check_parser_total
     from causalcheck.testing.parsers import check_round_trip as check_round_trip

@@ -53,9 +53,10 @@ from causalcheck.errors import InputFormatError
 from causalcheck.graphs.model import Graph
 from causalcheck.graphs.names import NamePolicy, get_policy
 from causalcheck.testing import runner
+from causalcheck.testing.extra import require_hypothesis
 from causalcheck.testing.runner import Property, PropertyFailure, SuiteReport
 
-__all__ = ["REFERENCES", "check_graph_metric"]
+__all__ = ["REFERENCES", "GraphMetricOptions", "check_graph_metric"]
 
 Kind = Literal["distance", "similarity"]
 SUITE = "check_graph_metric"
@@ -127,7 +128,37 @@ def _number(out: Any, value: Callable[[Any], Any] | None) -> float | None:
 
 
 @dataclass(frozen=True)
+class GraphMetricOptions:
+    """The settings of :func:`check_graph_metric` as one value: its keywords, with the same defaults.
+
+    ``check_graph_metric(fn, kind, options=GraphMetricOptions(names="causalab", graphs="cpdag"))``
+    checks what ``check_graph_metric(fn, kind, names="causalab", graphs="cpdag")`` checks, so the
+    suites of several metrics can share one value (vary it with :func:`dataclasses.replace`).
+    The fields are described at :func:`check_graph_metric`.
+    """
+
+    convert: Callable[[Graph], Any] | None = None
+    value: Callable[[Any], Any] | None = None
+    reference: str | Callable[..., Any] | None = None
+    graphs: Literal["dag", "pdag", "cpdag", "pag"] = "dag"
+    names: NamePolicy | str = "exact"
+    target: str | None = None
+    scope: str | Callable[[Graph], Any] | None = None
+    reversal_cost: float = 1
+    costs: Mapping[str, float] | None = None
+    empty: float | None = None
+    symmetric: bool = True
+    estimate_first: bool = False
+    max_nodes: int = 6
+    skip: Sequence[str] = ()
+    profile: str | None = None
+    max_examples: int | None = None
+
+
+@dataclass(frozen=True)
 class _Setup:
+    """The rule under test with its resolved convention; its methods are the properties."""
+
     fn: Callable[..., Any]
     kind: Kind
     convert: Callable[[Graph], Any]
@@ -136,14 +167,21 @@ class _Setup:
     target: str | None
     scope: str | Callable[[Graph], Any]
     empty: float
-    costs: Mapping[str, float] | None
+    costs: Mapping[str, float]
     estimate_first: bool
     convention: str
     subject: str
+    reference: str | Callable[..., Any] | None = None
+    ref_fn: Callable[[Graph, Graph], float] | None = None
 
     @property
     def perfect(self) -> float:
         return 1.0 if self.kind == "similarity" else 0.0
+
+    @property
+    def costs_all_edges(self) -> bool:
+        """A distance over all edges: its single edits have stated costs that add up."""
+        return self.kind == "distance" and self.scope == "edges"
 
     def show(self, g: Graph) -> str:
         shown = self.convert(g)
@@ -186,65 +224,127 @@ class _Setup:
 
         return roots_normalized(directed, tgt or "")
 
+    # ------------------------------------------------------------------ the properties
+    def bounds(self, p: Any) -> None:
+        x = self.score("bounds", p.truth, p.estimate)
+        ok = 0.0 <= x <= 1.0 if self.kind == "similarity" else x >= 0.0
+        if not ok:
+            raise self.fail("bounds", p.truth, p.estimate, f"{x!r}", "a value in [0, 1]" if self.kind == "similarity" else "a value >= 0")
+
+    def identity(self, g: Graph) -> None:
+        if not self.measured(g):
+            return
+        x = self.score("identity", g, g)
+        if not _close(x, self.perfect):
+            raise self.fail("identity", g, g, f"fn(g, g) = {x!r}", f"{self.perfect:g} (a graph compared with itself)")
+
+    def empty_sets(self, p: Any) -> None:
+        t, e = p.truth, p.estimate
+        empty_t, empty_e = t.with_edges(()), e.with_edges(())
+        x = self.score("empty", empty_t, empty_e)
+        if not self.measured(empty_t) and not self.measured(empty_e) and not _close(x, self.empty):
+            raise self.fail("empty", empty_t, empty_e, f"{x!r}", f"{self.empty:g} (nothing in scope on either side)")
+        if self.kind == "similarity":
+            for tt, ee, what in ((t, empty_e, "nothing estimated"), (empty_t, e, "nothing true")):
+                if self.measured(tt) != self.measured(ee) and (not self.measured(tt) or not self.measured(ee)):
+                    y = self.score("empty", tt, ee)
+                    if not _close(y, 0.0):
+                        raise self.fail("empty", tt, ee, f"{y!r}", f"0 ({what}, while the other side has something)")
+
+    def symmetry(self, p: Any) -> None:
+        a = self.score("symmetry", p.truth, p.estimate)
+        b = self.score("symmetry", p.estimate, p.truth)
+        if not _close(a, b):
+            raise self.fail("symmetry", p.truth, p.estimate, f"fn(truth, estimate) = {a!r}, fn(estimate, truth) = {b!r}", "equal values")
+
+    def renaming(self, case: tuple[Any, list[str]]) -> None:
+        p, new = case
+        mapping = dict(zip(p.truth.nodes, new, strict=False))
+        t2, e2 = p.truth.renamed(mapping), p.estimate.renamed(mapping)
+        a = self.score("renaming", p.truth, p.estimate)
+        b = self.score("renaming", t2, e2, f"  renamed:  {mapping!r}\n  renamed truth:    {self.show(t2)}\n  renamed estimate: {self.show(e2)}")
+        if not _close(a, b):
+            raise self.fail("renaming", p.truth, p.estimate, f"{a!r} before, {b!r} after renaming {mapping!r}", "the same value")
+
+    def reordering(self, case: tuple[Any, Any]) -> None:
+        p, rnd = case
+
+        def shuffled(g: Graph) -> Graph:
+            nodes, edges = list(g.nodes), list(g.edges)
+            rnd.shuffle(nodes)
+            rnd.shuffle(edges)
+            return Graph(tuple(nodes), tuple(edges))
+
+        t2, e2 = shuffled(p.truth), shuffled(p.estimate)
+        a = self.score("reordering", p.truth, p.estimate)
+        b = self.score("reordering", t2, e2, f"  reordered truth:    {self.show(t2)}\n  reordered estimate: {self.show(e2)}")
+        if not _close(a, b):
+            raise self.fail("reordering", p.truth, p.estimate, f"{a!r} before, {b!r} after reordering the edges", "the same value")
+
+    def name_policy(self, case: tuple[Any, str, str]) -> None:
+        p, node, spelling = case
+        if spelling in p.estimate.nodes or spelling == _FRESH:
+            return
+        pol = self.policy
+        # both graphs keep one node set (the old name stays as an isolated node): some rules need that
+        truth = p.truth.with_nodes((*p.truth.nodes, spelling))
+        respelled = Graph((*p.estimate.renamed({node: spelling}).nodes, node), p.estimate.renamed({node: spelling}).edges)
+        what = f"  respelled: {node!r} -> {spelling!r} in the estimate"
+        b = self.score("names", truth, respelled, what)
+        if pol.merges:
+            a = self.score("names", p.truth, p.estimate)
+            if not _close(a, b):
+                raise self.fail("names", truth, respelled, f"{b!r}, but {a!r} with {node!r} as written", f"{a!r}: under {pol.name!r} {spelling!r} is the node {pol(node)!r}", what)
+        else:
+            fresh = Graph((*p.estimate.renamed({node: _FRESH}).nodes, node), p.estimate.renamed({node: _FRESH}).edges)
+            a = self.score("names", p.truth.with_nodes((*p.truth.nodes, _FRESH)), fresh)
+            if not _close(a, b):
+                raise self.fail("names", truth, respelled, f"{b!r}, but {a!r} with a fresh name instead", f"{a!r}: under 'exact' {spelling!r} and {node!r} are different nodes", what)
+
+    def single_edit(self, p: Any) -> None:
+        ed = p.edits[0]
+        x = self.score("single-edit", p.truth, p.estimate, f"  edit:     {ed}")
+        relevant = self.measured(p.truth) != self.measured(p.estimate)
+        if self.costs_all_edges:
+            want = self.costs[ed.op]
+            if not _close(x, want):
+                raise self.fail("single-edit", p.truth, p.estimate, f"{x!r}", f"{want:g} (the cost of one {ed.op})", f"  edit:     {ed}")
+        elif relevant and _close(x, self.perfect):
+            raise self.fail("single-edit", p.truth, p.estimate, f"{x!r}", f"an imperfect score: the {ed.op} changes what the metric measures", f"  edit:     {ed}")
+        elif not relevant and not _close(x, self.perfect):
+            raise self.fail("single-edit", p.truth, p.estimate, f"{x!r}", f"{self.perfect:g}: the {ed.op} changes nothing the metric measures", f"  edit:     {ed}")
+
+    def edits_add_up(self, p: Any) -> None:
+        x = self.score("edits-add-up", p.truth, p.estimate, f"  edits:    {'; '.join(map(str, p.edits)) or 'none'}")
+        want = sum(self.costs[e.op] for e in p.edits)
+        if not _close(x, want):
+            raise self.fail("edits-add-up", p.truth, p.estimate, f"{x!r}", f"{want:g} = the sum of the edit costs", f"  edits:    {'; '.join(map(str, p.edits))}")
+
+    def agrees(self, p: Any) -> None:
+        a = self.score("reference", p.truth, p.estimate)
+        if self.ref_fn is not None:
+            b = self.ref_fn(p.truth, p.estimate)
+        else:
+            conv, reference = self.convert, self.reference
+            args = (conv(p.estimate), conv(p.truth)) if self.estimate_first else (conv(p.truth), conv(p.estimate))
+            assert callable(reference)
+            b_num = _number(reference(*args), self.value)
+            b = float("nan") if b_num is None else b_num
+        if not _close(a, b):
+            raise self.fail("reference", p.truth, p.estimate, f"fn = {a!r}, reference = {b!r}", "equal values")
+
 
 def _close(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
 
 
-def check_graph_metric(
-    fn: Callable[..., Any],
-    kind: Kind = "distance",
-    *,
-    convert: Callable[[Graph], Any] | None = None,
-    value: Callable[[Any], Any] | None = None,
-    reference: str | Callable[..., Any] | None = None,
-    graphs: Literal["dag", "pdag", "cpdag", "pag"] = "dag",
-    names: NamePolicy | str = "exact",
-    target: str | None = None,
-    scope: str | Callable[[Graph], Any] | None = None,
-    reversal_cost: float = 1,
-    costs: Mapping[str, float] | None = None,
-    empty: float | None = None,
-    symmetric: bool = True,
-    estimate_first: bool = False,
-    max_nodes: int = 6,
-    skip: Sequence[str] = (),
-    profile: str | None = None,
-    max_examples: int | None = None,
-) -> SuiteReport:
-    """Check *fn* (``fn(truth, estimate)``) against every property of the module docstring.
-
-    Raises :class:`~causalcheck.testing.runner.PropertyFailure` (an ``AssertionError``) for the
-    first property that fails, with the shrunk counterexample, both outputs and the
-    convention; returns a :class:`~causalcheck.testing.runner.SuiteReport` otherwise.
-
-    Args:
-        kind: ``"distance"`` (0 is perfect) or ``"similarity"`` (1 is perfect, bounded by 1).
-        convert: Graph -> the argument *fn* takes (default: ``(cause, effect)`` pairs for
-            DAGs, the Graph itself otherwise).
-        value: *fn*'s output -> the number to check (default: the number, ``.f1``, ``.total``).
-        reference: a callable with *fn*'s signature, or a name in :data:`REFERENCES`.
-        graphs: the kind of graphs drawn (edits follow: reversals for DAGs, ``--`` for PDAGs, ...).
-        names: the name policy *fn* follows (``"exact"`` or ``"causalab"``).
-        target: the outcome node for ``scope="parents"/"roots"`` (default: the policy's).
-        scope: what *fn* measures — ``"edges"``, ``"skeleton"``, ``"parents"``, ``"roots"`` or
-            a function of a Graph (default: the reference's, else ``"edges"``).
-        reversal_cost: what a distance charges for one reversal (2 for CDT's double count).
-        costs: the cost of each edit (``add``, ``remove``, ``reverse``, ``change``) for a
-            distance over all edges (default: ``reversal_cost`` and 1).
-        empty: the score when neither graph has anything in scope (default: 1 / 0).
-        symmetric: check ``fn(t, e) == fn(e, t)``.
-        estimate_first: *fn* takes ``(estimate, truth)`` (as :mod:`causalcheck.metrics` does).
-        skip: property names not to check.
-        profile / max_examples: the hypothesis budget (:mod:`causalcheck.testing.profiles`).
-    """
-    from causalcheck import strategies as cs
-    from hypothesis import strategies as st
-
+def _setup(fn: Callable[..., Any], kind: Kind, o: GraphMetricOptions) -> _Setup:
+    """Resolve the options: the name policy and target, the reference, scope, costs, empty value and convention text."""
     if kind not in ("distance", "similarity"):
         raise InputFormatError(f"kind={kind!r} must be 'distance' or 'similarity'")
-    pol = get_policy(names)
-    tgt = pol(target) if target is not None else pol.target
+    pol = get_policy(o.names)
+    tgt = pol(o.target) if o.target is not None else pol.target
+    reference = o.reference
     ref_fn: Callable[[Graph, Graph], float] | None = None
     ref_text = ""
     ref_scope = "edges"
@@ -256,14 +356,14 @@ def check_graph_metric(
         def ref_fn(t: Graph, e: Graph) -> float:
             return named(t, e, pol, tgt)
 
-    the_scope: str | Callable[[Graph], Any] = scope or ref_scope
+    the_scope: str | Callable[[Graph], Any] = o.scope or ref_scope
     if isinstance(the_scope, str) and the_scope not in ("edges", "skeleton", "parents", "roots"):
         raise InputFormatError(f"scope={the_scope!r} must be 'edges', 'skeleton', 'parents', 'roots' or a function")
     if the_scope in ("parents", "roots") and tgt is None:
         raise InputFormatError(f"scope={the_scope!r} needs target= under names={pol.name!r}")
-    conv = convert or (_pairs if graphs == "dag" else (lambda g: g))
-    cost = dict(costs) if costs is not None else {"add": 1.0, "remove": 1.0, "reverse": float(reversal_cost), "change": 1.0}
-    empty_value = empty if empty is not None else (1.0 if kind == "similarity" else 0.0)
+    conv = o.convert or (_pairs if o.graphs == "dag" else (lambda g: g))
+    cost = dict(o.costs) if o.costs is not None else {"add": 1.0, "remove": 1.0, "reverse": float(o.reversal_cost), "change": 1.0}
+    empty_value = o.empty if o.empty is not None else (1.0 if kind == "similarity" else 0.0)
     parts = [f"{'a distance (0 is perfect)' if kind == 'distance' else 'a similarity in [0, 1] (1 is perfect)'}"]
     if kind == "distance" and the_scope == "edges":
         parts.append(f"edit costs {', '.join(f'{k} {v:g}' for k, v in cost.items())}")
@@ -272,9 +372,29 @@ def check_graph_metric(
     parts.append(f"names {pol.name}" + (f" (target {tgt!r})" if tgt else ""))
     if ref_text or callable(reference):
         parts.append(f"reference {ref_text or runner.describe(reference)}")  # type: ignore[arg-type]
-    setup = _Setup(fn, kind, conv, value, pol, tgt, the_scope, empty_value, cost, estimate_first, "; ".join(parts), runner.describe(fn))
+    return _Setup(
+        fn, kind, conv, o.value, pol, tgt, the_scope, empty_value, cost, o.estimate_first, "; ".join(parts), runner.describe(fn),
+        reference, ref_fn,
+    )
 
-    # ------------------------------------------------------------------ strategies
+
+@dataclass(frozen=True)
+class _Strategies:
+    """What the properties draw: graphs, (truth, estimate) pairs, one-edit pairs, renamings and respellings."""
+
+    truth: Any
+    pairs: Any
+    one_edit: Any
+    renamed: Any
+    respelled: Any
+
+
+def _strategies(setup: _Setup, graphs: str, max_nodes: int) -> _Strategies:
+    """The strategies of the suite for *graphs* of at most *max_nodes* nodes, names drawn under the setup's policy."""
+    from causalcheck import strategies as cs
+    from hypothesis import strategies as st
+
+    pol, tgt = setup.policy, setup.target
     names_st = cs.name_lists(pol, min_size=2, max_size=max_nodes, include_target=tgt is not None and pol.merges, awkward="pool")
     if tgt is not None and not pol.merges:
         names_st = cs.name_lists(pol, min_size=1, max_size=max_nodes - 1, awkward="pool").filter(lambda ns: tgt not in ns).flatmap(
@@ -303,119 +423,15 @@ def check_graph_metric(
     def one_edit_st(draw: st.DrawFn) -> Any:
         return draw(by_op[draw(st.sampled_from(ops))])
 
-    one_edit = one_edit_st()
+    return _Strategies(truth_st, pairs_st, one_edit_st(), _renamings(setup, pairs_st), _respellings(setup, pairs_st))
 
-    def relabel(draw_names: list[str], g: Graph) -> dict[str, str]:
-        mapping = {}
-        for old, new in zip(g.nodes, draw_names, strict=False):
-            mapping[old] = new
-        return mapping
 
-    # ------------------------------------------------------------------ checks
-    def bounds(p: Any) -> None:
-        x = setup.score("bounds", p.truth, p.estimate)
-        ok = 0.0 <= x <= 1.0 if kind == "similarity" else x >= 0.0
-        if not ok:
-            raise setup.fail("bounds", p.truth, p.estimate, f"{x!r}", "a value in [0, 1]" if kind == "similarity" else "a value >= 0")
+def _respellings(setup: _Setup, pairs_st: Any) -> Any:
+    """``(pair, node, spelling)``: a node of the estimate and another spelling of it (the same node or a confusable)."""
+    from causalcheck import strategies as cs
+    from hypothesis import strategies as st
 
-    def identity(g: Graph) -> None:
-        if not setup.measured(g):
-            return
-        x = setup.score("identity", g, g)
-        if not _close(x, setup.perfect):
-            raise setup.fail("identity", g, g, f"fn(g, g) = {x!r}", f"{setup.perfect:g} (a graph compared with itself)")
-
-    def empty_sets(p: Any) -> None:
-        t, e = p.truth, p.estimate
-        empty_t, empty_e = t.with_edges(()), e.with_edges(())
-        x = setup.score("empty", empty_t, empty_e)
-        if not setup.measured(empty_t) and not setup.measured(empty_e) and not _close(x, empty_value):
-            raise setup.fail("empty", empty_t, empty_e, f"{x!r}", f"{empty_value:g} (nothing in scope on either side)")
-        if kind == "similarity":
-            for tt, ee, what in ((t, empty_e, "nothing estimated"), (empty_t, e, "nothing true")):
-                if setup.measured(tt) != setup.measured(ee) and (not setup.measured(tt) or not setup.measured(ee)):
-                    y = setup.score("empty", tt, ee)
-                    if not _close(y, 0.0):
-                        raise setup.fail("empty", tt, ee, f"{y!r}", f"0 ({what}, while the other side has something)")
-
-    def symmetry(p: Any) -> None:
-        a = setup.score("symmetry", p.truth, p.estimate)
-        b = setup.score("symmetry", p.estimate, p.truth)
-        if not _close(a, b):
-            raise setup.fail("symmetry", p.truth, p.estimate, f"fn(truth, estimate) = {a!r}, fn(estimate, truth) = {b!r}", "equal values")
-
-    def renaming(case: tuple[Any, list[str]]) -> None:
-        p, new = case
-        mapping = relabel(new, p.truth)
-        t2, e2 = p.truth.renamed(mapping), p.estimate.renamed(mapping)
-        a = setup.score("renaming", p.truth, p.estimate)
-        b = setup.score("renaming", t2, e2, f"  renamed:  {mapping!r}\n  renamed truth:    {setup.show(t2)}\n  renamed estimate: {setup.show(e2)}")
-        if not _close(a, b):
-            raise setup.fail("renaming", p.truth, p.estimate, f"{a!r} before, {b!r} after renaming {mapping!r}", "the same value")
-
-    def reordering(case: tuple[Any, Any]) -> None:
-        p, rnd = case
-        def shuffled(g: Graph) -> Graph:
-            nodes, edges = list(g.nodes), list(g.edges)
-            rnd.shuffle(nodes)
-            rnd.shuffle(edges)
-            return Graph(tuple(nodes), tuple(edges))
-        t2, e2 = shuffled(p.truth), shuffled(p.estimate)
-        a = setup.score("reordering", p.truth, p.estimate)
-        b = setup.score("reordering", t2, e2, f"  reordered truth:    {setup.show(t2)}\n  reordered estimate: {setup.show(e2)}")
-        if not _close(a, b):
-            raise setup.fail("reordering", p.truth, p.estimate, f"{a!r} before, {b!r} after reordering the edges", "the same value")
-
-    def name_policy(case: tuple[Any, str, str]) -> None:
-        p, node, spelling = case
-        if spelling in p.estimate.nodes or spelling == _FRESH:
-            return
-        # both graphs keep one node set (the old name stays as an isolated node): some rules need that
-        truth = p.truth.with_nodes((*p.truth.nodes, spelling))
-        respelled = Graph((*p.estimate.renamed({node: spelling}).nodes, node), p.estimate.renamed({node: spelling}).edges)
-        what = f"  respelled: {node!r} -> {spelling!r} in the estimate"
-        b = setup.score("names", truth, respelled, what)
-        if pol.merges:
-            a = setup.score("names", p.truth, p.estimate)
-            if not _close(a, b):
-                raise setup.fail("names", truth, respelled, f"{b!r}, but {a!r} with {node!r} as written", f"{a!r}: under {pol.name!r} {spelling!r} is the node {pol(node)!r}", what)
-        else:
-            fresh = Graph((*p.estimate.renamed({node: _FRESH}).nodes, node), p.estimate.renamed({node: _FRESH}).edges)
-            a = setup.score("names", p.truth.with_nodes((*p.truth.nodes, _FRESH)), fresh)
-            if not _close(a, b):
-                raise setup.fail("names", truth, respelled, f"{b!r}, but {a!r} with a fresh name instead", f"{a!r}: under 'exact' {spelling!r} and {node!r} are different nodes", what)
-
-    def single_edit(p: Any) -> None:
-        ed = p.edits[0]
-        x = setup.score("single-edit", p.truth, p.estimate, f"  edit:     {ed}")
-        relevant = setup.measured(p.truth) != setup.measured(p.estimate)
-        if kind == "distance" and the_scope == "edges":
-            want = cost[ed.op]
-            if not _close(x, want):
-                raise setup.fail("single-edit", p.truth, p.estimate, f"{x!r}", f"{want:g} (the cost of one {ed.op})", f"  edit:     {ed}")
-        elif relevant and _close(x, setup.perfect):
-            raise setup.fail("single-edit", p.truth, p.estimate, f"{x!r}", f"an imperfect score: the {ed.op} changes what the metric measures", f"  edit:     {ed}")
-        elif not relevant and not _close(x, setup.perfect):
-            raise setup.fail("single-edit", p.truth, p.estimate, f"{x!r}", f"{setup.perfect:g}: the {ed.op} changes nothing the metric measures", f"  edit:     {ed}")
-
-    def edits_add_up(p: Any) -> None:
-        x = setup.score("edits-add-up", p.truth, p.estimate, f"  edits:    {'; '.join(map(str, p.edits)) or 'none'}")
-        want = sum(cost[e.op] for e in p.edits)
-        if not _close(x, want):
-            raise setup.fail("edits-add-up", p.truth, p.estimate, f"{x!r}", f"{want:g} = the sum of the edit costs", f"  edits:    {'; '.join(map(str, p.edits))}")
-
-    def agrees(p: Any) -> None:
-        a = setup.score("reference", p.truth, p.estimate)
-        if ref_fn is not None:
-            b = ref_fn(p.truth, p.estimate)
-        else:
-            args = (conv(p.estimate), conv(p.truth)) if estimate_first else (conv(p.truth), conv(p.estimate))
-            assert callable(reference)
-            b_num = _number(reference(*args), value)
-            b = float("nan") if b_num is None else b_num
-        if not _close(a, b):
-            raise setup.fail("reference", p.truth, p.estimate, f"fn = {a!r}, reference = {b!r}", "equal values")
-
+    pol, tgt = setup.policy, setup.target
     pads = st.sampled_from([(" ", ""), ("", " "), ("  ", ""), ("\t", ""), ("", "\n")])
     with_edges = pairs_st.filter(lambda p: len(p.estimate.edges) > 0)
     spellings_of_target = st.sampled_from(cs.FREQUENCY_SPELLINGS)
@@ -437,7 +453,15 @@ def check_graph_metric(
         left, right = draw(pads)
         return p, node, left + node + right
 
-    respell_case = respell_case_st()
+    return respell_case_st()
+
+
+def _renamings(setup: _Setup, pairs_st: Any) -> Any:
+    """``(pair, new names)``: new names for the truth's nodes, a permutation of a pool that stays distinct under the policy."""
+    from causalcheck import strategies as cs
+    from hypothesis import strategies as st
+
+    pol, tgt = setup.policy, setup.target
     # new names: a permutation of a pool that stays distinct under the policy (cheap to draw and shrink)
     if pol.merges:
         pool = [*cs.CAUSALAB_PROPERTIES, "Density", "MOISTURE", "x1", "ph2"]
@@ -455,20 +479,89 @@ def check_graph_metric(
             names = [n if tgt is not None and pol(n) == tgt else (" " + n if draw(st.booleans()) else n) for n in names]
         return p, names
 
-    props = [
-        Property("bounds", pairs_st, bounds),
-        Property("identity", truth_st, identity),
-        Property("empty", pairs_st, empty_sets),
-        Property("symmetry", pairs_st, symmetry),
-        Property("renaming", renamed_st(), renaming),
-        Property("reordering", st.tuples(pairs_st, st.randoms(use_true_random=False)), reordering),
-        Property("names", respell_case, name_policy),
-        Property("single-edit", one_edit, single_edit),
-    ]
-    if kind == "distance" and the_scope == "edges":
-        props.append(Property("edits-add-up", pairs_st, edits_add_up))
-    if reference is not None:
-        props.append(Property("reference", pairs_st, agrees))
-    skipped = [*skip, *([] if symmetric else ["symmetry"])]
-    return runner.run_suite(SUITE, props, subject=setup.subject, profile=profile, max_examples=max_examples, skip=skipped)
+    return renamed_st()
 
+
+def _properties(setup: _Setup, draws: _Strategies) -> list[Property]:
+    """The suite's properties in their order (``edits-add-up`` for distances over all edges, ``reference`` when given)."""
+    from hypothesis import strategies as st
+
+    props = [
+        Property("bounds", draws.pairs, setup.bounds),
+        Property("identity", draws.truth, setup.identity),
+        Property("empty", draws.pairs, setup.empty_sets),
+        Property("symmetry", draws.pairs, setup.symmetry),
+        Property("renaming", draws.renamed, setup.renaming),
+        Property("reordering", st.tuples(draws.pairs, st.randoms(use_true_random=False)), setup.reordering),
+        Property("names", draws.respelled, setup.name_policy),
+        Property("single-edit", draws.one_edit, setup.single_edit),
+    ]
+    if setup.costs_all_edges:
+        props.append(Property("edits-add-up", draws.pairs, setup.edits_add_up))
+    if setup.reference is not None:
+        props.append(Property("reference", draws.pairs, setup.agrees))
+    return props
+
+
+def check_graph_metric(
+    fn: Callable[..., Any],
+    kind: Kind = "distance",
+    *,
+    options: GraphMetricOptions | None = None,
+    convert: Callable[[Graph], Any] | None = None,
+    value: Callable[[Any], Any] | None = None,
+    reference: str | Callable[..., Any] | None = None,
+    graphs: Literal["dag", "pdag", "cpdag", "pag"] = "dag",
+    names: NamePolicy | str = "exact",
+    target: str | None = None,
+    scope: str | Callable[[Graph], Any] | None = None,
+    reversal_cost: float = 1,
+    costs: Mapping[str, float] | None = None,
+    empty: float | None = None,
+    symmetric: bool = True,
+    estimate_first: bool = False,
+    max_nodes: int = 6,
+    skip: Sequence[str] = (),
+    profile: str | None = None,
+    max_examples: int | None = None,
+) -> SuiteReport:
+    """Check *fn* (``fn(truth, estimate)``) against every property of the module docstring.
+
+    Raises :class:`~causalcheck.testing.runner.PropertyFailure` (an ``AssertionError``) for the
+    first property that fails, with the shrunk counterexample, both outputs and the
+    convention; returns a :class:`~causalcheck.testing.runner.SuiteReport` otherwise.
+
+    Args:
+        kind: ``"distance"`` (0 is perfect) or ``"similarity"`` (1 is perfect, bounded by 1).
+        options: every keyword below as one :class:`GraphMetricOptions` value (then give
+            none of the keywords).
+        convert: Graph -> the argument *fn* takes (default: ``(cause, effect)`` pairs for
+            DAGs, the Graph itself otherwise).
+        value: *fn*'s output -> the number to check (default: the number, ``.f1``, ``.total``).
+        reference: a callable with *fn*'s signature, or a name in :data:`REFERENCES`.
+        graphs: the kind of graphs drawn (edits follow: reversals for DAGs, ``--`` for PDAGs, ...).
+        names: the name policy *fn* follows (``"exact"`` or ``"causalab"``).
+        target: the outcome node for ``scope="parents"/"roots"`` (default: the policy's).
+        scope: what *fn* measures — ``"edges"``, ``"skeleton"``, ``"parents"``, ``"roots"`` or
+            a function of a Graph (default: the reference's, else ``"edges"``).
+        reversal_cost: what a distance charges for one reversal (2 for CDT's double count).
+        costs: the cost of each edit (``add``, ``remove``, ``reverse``, ``change``) for a
+            distance over all edges (default: ``reversal_cost`` and 1).
+        empty: the score when neither graph has anything in scope (default: 1 / 0).
+        symmetric: check ``fn(t, e) == fn(e, t)``.
+        estimate_first: *fn* takes ``(estimate, truth)`` (as :mod:`causalcheck.metrics` does).
+        skip: property names not to check.
+        profile / max_examples: the hypothesis budget (:mod:`causalcheck.testing.profiles`).
+    """
+    require_hypothesis("causalcheck.strategies")  # what the suite draws with; before any check, as an import would
+    keywords = GraphMetricOptions(
+        convert, value, reference, graphs, names, target, scope, reversal_cost, costs, empty, symmetric, estimate_first,
+        max_nodes, skip, profile, max_examples,
+    )
+    if options is not None and keywords != GraphMetricOptions():
+        raise InputFormatError("check_graph_metric: give the settings either as options= or as keywords, not both")
+    o = options or keywords
+    setup = _setup(fn, kind, o)
+    props = _properties(setup, _strategies(setup, o.graphs, o.max_nodes))
+    skipped = [*o.skip, *([] if o.symmetric else ["symmetry"])]
+    return runner.run_suite(SUITE, props, subject=setup.subject, profile=o.profile, max_examples=o.max_examples, skip=skipped)
