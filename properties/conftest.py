@@ -26,6 +26,17 @@ for _name in PROFILES:
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or os.environ.get("CAUSALCHECK_PROFILE") or "ci")
 
 
+def pytest_report_header(config: pytest.Config) -> str:
+    """Name the fuzz seed and example counts in the run's header, so a failure can be replayed."""
+    from _fuzz import DEFAULT_EXAMPLES, FUZZ_SEED, SLOW_EXAMPLES
+
+    seed = repr(FUZZ_SEED) if FUZZ_SEED else "none (fixed per-target seeds)"
+    return (
+        f"fuzz: CAUSALCHECK_FUZZ_SEED={seed}, {DEFAULT_EXAMPLES} examples per target by default, "
+        f"{SLOW_EXAMPLES} under -m fuzz; replay a failure with the same seed and count and the test id"
+    )
+
+
 @pytest.fixture(scope="module")
 def outputs(tmp_path_factory: pytest.TempPathFactory) -> Outputs:
     """causalcheck's own outputs on bundled data (a lab run, scores, an explain result, a check report, a snapshot), for the fuzz rows."""

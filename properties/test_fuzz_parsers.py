@@ -6,8 +6,9 @@ absent), damaged by the mutations of ``tests/_fuzz.py``, and the exported
 ``causalcheck.strategies`` texts, as drawn and damaged.  The property is
 :func:`causalcheck.testing.check_parser_total` (a result, or a ``CausalCheckError`` with a
 message; anything else fails with the input), each call under the ``CALL_LIMIT`` time bound.
-The default run draws ``DEFAULT_EXAMPLES`` examples per row, ``pytest -m slow``
-``SLOW_EXAMPLES``; the same examples on every machine (derandomised).
+The default run draws ``DEFAULT_EXAMPLES`` examples per row, ``pytest -m fuzz``
+``SLOW_EXAMPLES``; the same examples on every machine for the same ``CAUSALCHECK_FUZZ_SEED``
+(derandomised; CI sets it to the commit, so each submission draws new ones).
 """
 
 from __future__ import annotations

