@@ -269,7 +269,7 @@ def check_plugin(obj: object, kind: Kind, name: str = "") -> None:
         what = f"{kind}={name!r} made" if name else "the object is"
         raise PluginError(
             f"{what} a {type(obj).__name__} that does not satisfy the {protocol.__name__} protocol "
-            f"(causalcheck.protocols.{protocol.__name__}): " + "; ".join(problems)
+            f"({protocol.__module__}.{protocol.__qualname__}): " + "; ".join(problems)
         )
 
 
