@@ -35,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     from causalcheck.explain import cli as explain_cli
     from causalcheck.graphs import cli as graphs_cli
     from causalcheck.lab import cli as lab_cli
+    from causalcheck.report import agree as report_agree
     from causalcheck.report import cli as report_cli
     from causalcheck.testing import cli as testing_cli
 
@@ -49,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_check.register(sub)
     graphs_cli.register(sub)
     lab_cli.register(sub)
-    explain_cli.register(sub)
+    explain_cli.register(sub, also=(report_agree.register,))  # `explain agree` lives in causalcheck.report
     demo.register(sub)
     report_cli.register(sub)
     testing_cli.register(sub)

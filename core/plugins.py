@@ -1,6 +1,7 @@
 """Plug-ins: agents, judges, parsers and segmenters found by name — one lookup for ours and yours.
 
-causalcheck is written against the protocols of :mod:`causalcheck.protocols`; the objects that
+The pipelines are written against protocols — the lab's :class:`~causalcheck.lab.episode.Agent`, the
+explain parser, judges and segmenter of :mod:`causalcheck.explain.judges`; the objects that
 satisfy them are *plug-ins*, looked up by name through Python entry points.  Five kinds:
 
 =================== ================================ ================== ==============================
@@ -64,7 +65,8 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Literal, overload
 
 from causalcheck.errors import CausalCheckError, InputFormatError
-from causalcheck.protocols import Agent, AnswerParser, CriterionJudge, EdgeJudge, Segmenter
+from causalcheck.explain.judges import AnswerParser, CriterionJudge, EdgeJudge, Segmenter
+from causalcheck.lab.episode import Agent
 
 __all__ = [
     "BUILTINS",
@@ -267,7 +269,7 @@ def check_plugin(obj: object, kind: Kind, name: str = "") -> None:
         what = f"{kind}={name!r} made" if name else "the object is"
         raise PluginError(
             f"{what} a {type(obj).__name__} that does not satisfy the {protocol.__name__} protocol "
-            f"(causalcheck.protocols.{protocol.__name__}): " + "; ".join(problems)
+            f"({protocol.__module__}.{protocol.__qualname__}): " + "; ".join(problems)
         )
 
 

@@ -39,14 +39,11 @@ its class:
 >>> meter_summary(Echo())
 {}
 
-**Lab agents** (:class:`Agent`): ``reset(task)`` once per episode, then
-``act(observation) -> AgentStep`` every step (causalab-spec §3).  **Explain plug-ins**: an
-:class:`AnswerParser` turns an answer into an RST record, an :class:`EdgeJudge` judges graph
-edges against the answer text, a :class:`CriterionJudge` scores one rubric criterion, a
-:class:`Segmenter` cuts text into EDUs (prism-spec §3–4).  The values these exchange
-(``TaskInfo``, ``Observation``, ``LabAction``; ``WhatIfItem``, ``ExplanationGraph``,
-``EdgeJudgment`` …) belong to the lab and explain packages and are named here for type
-checkers only.
+The pipelines' own plug-in protocols live in their pipelines, next to the values they
+exchange: the lab's :class:`~causalcheck.lab.episode.Agent` (``causalcheck.lab.Agent``) and
+the explain parser, judges and segmenter (:mod:`causalcheck.explain.judges`; also
+``causalcheck.explain.EdgeJudge`` …).  This module sits below every other layer but the
+foundations, so it names none of their types.
 """
 
 from __future__ import annotations
@@ -54,25 +51,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_checkable
+from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from causalcheck.errors import CausalCheckError, InputFormatError
 
-if TYPE_CHECKING:  # pragma: no cover
-    from causalcheck.explain.data import Criterion, WhatIfItem
-    from causalcheck.explain.explanation_graph import ExplanationGraph
-    from causalcheck.explain.judges import CriterionJudgment, EdgeJudgment
-    from causalcheck.explain.rst import EDU, RSTRecord
-    from causalcheck.lab.episode import LabAction, Observation, TaskInfo
-
 __all__ = [
     "LLM",
-    "Agent",
-    "AgentStep",
-    "AnswerParser",
     "Completion",
-    "CriterionJudge",
-    "EdgeJudge",
     "LLMError",
     "Message",
     "Meter",
@@ -80,7 +65,6 @@ __all__ = [
     "ParsingLLM",
     "Request",
     "Role",
-    "Segmenter",
     "TransientLLMError",
     "Usage",
     "complete_parsed",
@@ -276,77 +260,3 @@ async def complete_parsed(llm: LLM, request: Request, parse: Callable[[Completio
 def meter_summary(llm: LLM) -> dict[str, Any]:
     """The model's accounting summary when it is a :class:`MeteredLLM`, else ``{}``."""
     return dict(llm.meter.summary()) if isinstance(llm, MeteredLLM) else {}
-
-
-# ====================================================================== lab agents
-@dataclass(frozen=True)
-class AgentStep:
-    """What an agent returns each step: its CausaLab-format ``record``, the ``action`` the
-    environment executes, and optional ``info`` (e.g. ``imec_size``, ``llm_calls``)."""
-
-    record: Mapping[str, Any]
-    action: LabAction
-    info: Mapping[str, Any] = field(default_factory=dict)
-
-
-@runtime_checkable
-class Agent(Protocol):
-    """Anything that can play a lab episode."""
-
-    def reset(self, task: TaskInfo) -> None:
-        """Start a new episode with the task description."""
-
-    def act(self, observation: Observation) -> AgentStep:
-        """Choose the next step from the current observation."""
-
-
-# ====================================================================== explain plug-ins
-@runtime_checkable
-class AnswerParser(Protocol):
-    """Turns an answer into an RST record (EDUs + relations)."""
-
-    def parse(self, answer: str) -> RSTRecord:
-        """Parse *answer*.  May raise :class:`~causalcheck.errors.CausalCheckError`; the scorer then
-        falls back to :func:`~causalcheck.explain.rst.heuristic_fallback` and flags the item degraded."""
-        ...
-
-
-@runtime_checkable
-class EdgeJudge(Protocol):
-    """Judges graph edges against the answer text."""
-
-    def judge_edges(
-        self,
-        item: WhatIfItem,
-        answer: str,
-        graph: ExplanationGraph,
-        edges: Sequence[int],
-    ) -> list[EdgeJudgment]:
-        """One judgment per index in *edges* (indices into ``graph.edges``), in the same order."""
-        ...
-
-
-@runtime_checkable
-class CriterionJudge(Protocol):
-    """Scores an answer on one rubric criterion."""
-
-    def judge_criterion(
-        self,
-        item: WhatIfItem,
-        answer: str,
-        criterion: Criterion,
-        index: int,
-    ) -> CriterionJudgment:
-        """The verdict for criterion number *index* (1-based) of the item's rubric."""
-        ...
-
-
-@runtime_checkable
-class Segmenter(Protocol):
-    """Splits text into EDUs with character offsets."""
-
-    name: str
-
-    def segment(self, text: str) -> list[EDU]:
-        """EDUs of *text* in order, ids ``EDU1``…, ``text[e.start:e.end] == e.text``."""
-        ...

@@ -1,6 +1,6 @@
 """Architecture rules of the installed ``causalcheck`` package, read from its source.
 
-Two rules (BRIEF, style guide), checked on every module the package installs — the modules
+Four rules (BRIEF, style guide, README "Architecture"), checked on every module the package installs — the modules
 are found through the imported packages' ``__path__``, so the test sees what an install
 maps, not a hand-written list:
 
@@ -20,9 +20,20 @@ A third rule keeps the adapters at the edge: outside :mod:`causalcheck.adapters`
 functions of :data:`ADAPTER_EDGES` (each builds model clients from options) import them —
 never at module level, not even for types.
 
+A fourth rule is the README's layer table (``README.md``, section "Architecture", the table
+with the columns ``layer | modules | what lives there``, lowest layer first): every module is
+in exactly one layer, and **no module imports a module of a higher layer** — module- or
+function-level, ``TYPE_CHECKING`` blocks and a package's lazy ``__getattr__`` excluded, names
+from a package front door followed to the module that defines them, as for cycles.  In the
+table, ``x`` is the module ``causalcheck.x`` (``causalcheck`` the root package itself) and
+``x/`` the package ``causalcheck.x`` with everything below it; the most specific entry wins
+(``graphs.model`` over ``graphs/``).  An entry that names no module is an error too, so the
+table stays true when modules move.
+
 The rules are plain functions over parsed sources (:func:`import_cycles`,
-:func:`private_uses`, :func:`adapter_imports`), so the last tests plant a cycle, a private
-import and an adapter import and show that they are caught.
+:func:`private_uses`, :func:`adapter_imports`, :func:`layer_problems`,
+:func:`upward_imports`), so the last tests plant a cycle, a private import, an adapter
+import and an upward import and show that they are caught.
 """
 
 from __future__ import annotations
@@ -30,8 +41,9 @@ from __future__ import annotations
 import ast
 import importlib
 import pkgutil
+import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,11 +61,21 @@ PACKAGES: list[str] = list(
 
 @dataclass(frozen=True)
 class Source:
-    """One module: dotted ``name``, whether it is a package ``__init__``, and its parsed ``tree``."""
+    """One module: dotted ``name``, whether it is a package ``__init__``, its parsed ``tree`` and
+    its file ``path`` (relative to the checkout when it lies in it) for messages."""
 
     name: str
     is_package: bool
     tree: ast.Module
+    path: str = ""
+
+
+def _shown(path: Path) -> str:
+    """*path* relative to the checkout when it lies in it (``core/graphs/kinds.py``), else as given."""
+    try:
+        return path.resolve().relative_to(REPO).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def installed_sources() -> dict[str, Source]:
@@ -62,17 +84,21 @@ def installed_sources() -> dict[str, Source]:
     for package in PACKAGES:
         mod = importlib.import_module(package)
         folder = Path(mod.__path__[0])
-        out[package] = Source(package, True, ast.parse((folder / "__init__.py").read_text(encoding="utf-8")))
+        init = folder / "__init__.py"
+        out[package] = Source(package, True, ast.parse(init.read_text(encoding="utf-8")), _shown(init))
         for info in pkgutil.iter_modules(mod.__path__, package + "."):
             if not info.ispkg:
                 path = folder / (info.name.rpartition(".")[2] + ".py")
-                out[info.name] = Source(info.name, False, ast.parse(path.read_text(encoding="utf-8")))
+                out[info.name] = Source(info.name, False, ast.parse(path.read_text(encoding="utf-8")), _shown(path))
     return out
 
 
 def sources_from_text(modules: Mapping[str, str], packages: set[str]) -> dict[str, Source]:
     """Sources for planted examples: dotted name -> code; *packages* are the ``__init__`` modules."""
-    return {name: Source(name, name in packages, ast.parse(code)) for name, code in modules.items()}
+    return {
+        name: Source(name, name in packages, ast.parse(code), name.replace(".", "/") + ("/__init__.py" if name in packages else ".py"))
+        for name, code in modules.items()
+    }
 
 
 # ---------------------------------------------------------------------- reading imports
@@ -367,6 +393,99 @@ def adapter_imports(sources: Mapping[str, Source]) -> list[str]:
     return out
 
 
+# ---------------------------------------------------------------------- rule 4: layers
+@dataclass(frozen=True)
+class Layer:
+    """One row of the layer table: its ``name`` and its ``entries`` as written (``errors``, ``graphs.model``, ``solvers/``)."""
+
+    name: str
+    entries: tuple[str, ...]
+
+
+LAYER_HEADER = ["layer", "modules", "what lives there"]
+_ENTRIES = re.compile(r"`[^`]+`(?:\s*,\s*`[^`]+`)*")
+
+
+def layer_table(markdown: str) -> list[Layer]:
+    """The layer table of the Architecture section of *markdown* (a README), lowest layer first.
+
+    The modules cell holds only backquoted entries separated by commas (anything else, or a
+    layer named twice, is an ``AssertionError`` naming the row), so the prose of the third
+    column can never be read as a module.
+    """
+    assert "<!-- BEGIN architecture" in markdown and "<!-- END architecture -->" in markdown, "no Architecture section"
+    section = markdown.split("<!-- BEGIN architecture", 1)[1].split("<!-- END architecture -->", 1)[0]
+    lines = section.splitlines()
+    cells = [[c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("|") else None for line in lines]
+    assert LAYER_HEADER in cells, f"the Architecture section has no table with the columns {LAYER_HEADER}"
+    start = cells.index(LAYER_HEADER) + 2  # the header and its |---| line
+    layers: list[Layer] = []
+    for row in cells[start:]:
+        if row is None:
+            break
+        assert len(row) == 3 and _ENTRIES.fullmatch(row[1]), f"layer table row {row!r}: the modules cell must be `a`, `b/`, ..."
+        assert row[0] not in {layer.name for layer in layers}, f"layer {row[0]!r} is in the table twice"
+        layers.append(Layer(row[0], tuple(re.findall(r"`([^`]+)`", row[1]))))
+    assert layers, "the layer table has no rows"
+    return layers
+
+
+def _covers(entry: str, module: str) -> int | None:
+    """How specifically *entry* names *module* (higher wins), ``None`` when it does not."""
+    folder = entry.endswith("/")
+    core = entry.rstrip("/")
+    name = core if core == "causalcheck" else f"causalcheck.{core}"
+    if module == name:
+        return 10_000 if not folder else name.count(".")
+    if folder and module.startswith(name + "."):
+        return name.count(".")
+    return None
+
+
+def place_modules(sources: Mapping[str, Source], layers: Sequence[Layer]) -> tuple[dict[str, str], list[str]]:
+    """Module -> its layer (the most specific entry naming it), and the problems of the table:
+    modules in no layer, entries naming no module, entries listed twice."""
+    problems: list[str] = []
+    seen: dict[str, str] = {}
+    for layer in layers:
+        for entry in layer.entries:
+            if entry in seen:
+                problems.append(f"`{entry}` is listed twice (layers {seen[entry]} and {layer.name})")
+            seen.setdefault(entry, layer.name)
+            if not any(_covers(entry, module) is not None for module in sources):
+                problems.append(f"`{entry}` (layer {layer.name}) names no causalcheck module")
+    placed: dict[str, str] = {}
+    for module in sorted(sources):
+        ranked = [(rank, entry) for entry in seen if (rank := _covers(entry, module)) is not None]
+        if not ranked:
+            problems.append(f"{module} is in no layer of the README's layer table")
+        else:
+            placed[module] = seen[max(ranked)[1]]
+    return placed, problems
+
+
+def layer_problems(sources: Mapping[str, Source], layers: Sequence[Layer]) -> list[str]:
+    """The table's problems (see :func:`place_modules`): empty when every module is in exactly one layer."""
+    return place_modules(sources, layers)[1]
+
+
+def upward_imports(sources: Mapping[str, Source], layers: Sequence[Layer]) -> list[str]:
+    """One line per import of a higher layer's module:
+    ``causalcheck.x (layer A) -> causalcheck.y (layer B) at core/x.py:12 in f()``."""
+    placed, _ = place_modules(sources, layers)
+    rank = {layer.name: k for k, layer in enumerate(layers)}
+    found: set[tuple[str, int, str]] = set()
+    for name, source in sources.items():
+        for imp in imports_of(source, sources, through_front_doors=True):
+            if imp.type_only or imp.lazy_export or imp.module == name:
+                continue
+            low, high = placed.get(name), placed.get(imp.module)
+            if low is not None and high is not None and rank[high] > rank[low]:
+                where = "module level" if imp.function is None else f"{imp.function}()"
+                found.add((source.path, imp.line, f"{name} ({low}) -> {imp.module} ({high}) at {source.path}:{imp.line} in {where}"))
+    return [line for _, _, line in sorted(found)]
+
+
 # ---------------------------------------------------------------------- the tests
 SOURCES = installed_sources()
 
@@ -477,3 +596,65 @@ def test_a_planted_private_import_is_caught() -> None:
         "pkg.c:2 uses private name pkg.a._x",
         "pkg.d:2 imports private module pkg.sub._impl",
     ]
+
+
+def readme_layers() -> list[Layer]:
+    """The layer table of this checkout's README."""
+    return layer_table((REPO / "README.md").read_text(encoding="utf-8"))
+
+
+def test_the_layer_table_places_every_module_once() -> None:
+    """Every installed causalcheck module is in exactly one layer of the README's table, and every entry names a module."""
+    layers = readme_layers()
+    problems = layer_problems(SOURCES, layers)
+    assert not problems, "the README's layer table does not match the package:\n" + "\n".join(problems)
+    placed, _ = place_modules(SOURCES, layers)
+    assert placed["causalcheck.graphs.model"] != placed["causalcheck.graphs.kinds"]  # the most specific entry wins
+
+
+def test_no_module_imports_a_higher_layer() -> None:
+    """No causalcheck module imports a module of a higher layer of the README's table (function-level imports count)."""
+    problems = upward_imports(SOURCES, readme_layers())
+    assert not problems, "imports against the README's layer order:\n" + "\n".join(problems)
+
+
+PLANTED_README = """
+Intro text with `not_a_module` that is no table.
+<!-- BEGIN architecture -->
+| layer | modules | what lives there |
+|---|---|---|
+| foundations | `causalcheck`, `errors`, `files`, `ghost` | the base (`prose` here is not read) |
+| pipelines | `lab/` | the runs |
+
+Prose after the table.
+<!-- END architecture -->
+"""
+
+
+def test_a_planted_upward_import_is_caught_and_named() -> None:
+    """A foundation module importing a pipeline module inside a function is reported with the edge, file and line."""
+    layers = layer_table(PLANTED_README)
+    assert layers == [Layer("foundations", ("causalcheck", "errors", "files", "ghost")), Layer("pipelines", ("lab/",))]
+    planted = sources_from_text(
+        {
+            "causalcheck": "",
+            "causalcheck.errors": "class CausalCheckError(Exception): ...\ndef explain():\n    from causalcheck.lab.runner import run\n    return run\n",
+            "causalcheck.files": (
+                "from typing import TYPE_CHECKING\nfrom causalcheck import errors\n"
+                "if TYPE_CHECKING:\n    from causalcheck.lab import runner\n"
+            ),
+            "causalcheck.lab": "",
+            "causalcheck.lab.runner": "from causalcheck.errors import CausalCheckError\ndef run(): ...\n",
+            "causalcheck.stray": "",
+        },
+        packages={"causalcheck", "causalcheck.lab"},
+    )
+    assert upward_imports(planted, layers) == [
+        "causalcheck.errors (foundations) -> causalcheck.lab.runner (pipelines) at causalcheck/errors.py:3 in explain()",
+    ]
+    assert layer_problems(planted, layers) == [
+        "`ghost` (layer foundations) names no causalcheck module",
+        "causalcheck.stray is in no layer of the README's layer table",
+    ]
+    with pytest.raises(AssertionError, match="the modules cell must be"):
+        layer_table(PLANTED_README.replace("`lab/` |", "`lab/` and the rest |"))

@@ -14,12 +14,12 @@ from causalcheck.explain.answer import generate_answers
 from causalcheck.explain.data import load_benchmark
 from causalcheck.explain.llm import LLMCriterionJudge, LLMEdgeJudge, LLMParser
 from causalcheck.explain.scoring import score_item
+from causalcheck.lab.episode import Agent
 from causalcheck.lab.llm_agent import LLMAgent
 from causalcheck.lab.runner import run_episode
 from causalcheck.lab.suites import load_suite
 from causalcheck.protocols import (
     LLM,
-    Agent,
     Completion,
     MeteredLLM,
     ParsingLLM,

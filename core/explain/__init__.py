@@ -13,8 +13,8 @@ read by :mod:`.rst`), projected onto an explanation graph (:mod:`.explanation_gr
 :mod:`.scoring` computes them for one item and summarises a run (per-domain table,
 failure modes), :mod:`.report` writes result files in the official layout, and
 :mod:`.replay` re-scores official result files from their recorded judgments.  Judges and
-parsers are pluggable (the :mod:`causalcheck.protocols` :class:`AnswerParser`, :class:`EdgeJudge`
-and :class:`CriterionJudge`); the offline ones (:mod:`.judges`) need no model or key.
+parsers are pluggable (the protocols :class:`AnswerParser`, :class:`EdgeJudge`, :class:`CriterionJudge`
+and :class:`Segmenter` of :mod:`.judges`); the offline ones (:mod:`.judges`) need no model or key.
 :mod:`.run` scores whole answer files (resumable result files), :mod:`.cli` is the command
 line on top of it.
 
@@ -33,7 +33,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     "causalcheck.explain.explanation_graph": ("ExplanationGraph", "check_graph", "graph_stats"),
     "causalcheck.explain.judges": (
-        "CriterionJudgment", "EdgeJudgment", "OfflineCriterionJudge", "OfflineEdgeJudge",
+        "AnswerParser", "CriterionJudge", "CriterionJudgment", "EdgeJudge", "EdgeJudgment",
+        "OfflineCriterionJudge", "OfflineEdgeJudge", "Segmenter",
     ),
     "causalcheck.explain.relations": ("OfflineParser",),
     "causalcheck.explain.replay": ("replay_file",),
@@ -41,7 +42,6 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "RSTRecord", "heuristic_fallback", "parse_rst_output", "project_to_graph",
     ),
     "causalcheck.explain.scoring": ("ItemResult", "score_item", "summarize"),
-    "causalcheck.protocols": ("AnswerParser", "CriterionJudge", "EdgeJudge"),
 }
 
 __getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS)
@@ -55,10 +55,14 @@ if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; ali
     from causalcheck.explain.explanation_graph import ExplanationGraph as ExplanationGraph
     from causalcheck.explain.explanation_graph import check_graph as check_graph
     from causalcheck.explain.explanation_graph import graph_stats as graph_stats
+    from causalcheck.explain.judges import AnswerParser as AnswerParser
+    from causalcheck.explain.judges import CriterionJudge as CriterionJudge
     from causalcheck.explain.judges import CriterionJudgment as CriterionJudgment
+    from causalcheck.explain.judges import EdgeJudge as EdgeJudge
     from causalcheck.explain.judges import EdgeJudgment as EdgeJudgment
     from causalcheck.explain.judges import OfflineCriterionJudge as OfflineCriterionJudge
     from causalcheck.explain.judges import OfflineEdgeJudge as OfflineEdgeJudge
+    from causalcheck.explain.judges import Segmenter as Segmenter
     from causalcheck.explain.relations import OfflineParser as OfflineParser
     from causalcheck.explain.replay import replay_file as replay_file
     from causalcheck.explain.rst import RSTRecord as RSTRecord
@@ -68,6 +72,3 @@ if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; ali
     from causalcheck.explain.scoring import ItemResult as ItemResult
     from causalcheck.explain.scoring import score_item as score_item
     from causalcheck.explain.scoring import summarize as summarize
-    from causalcheck.protocols import AnswerParser as AnswerParser
-    from causalcheck.protocols import CriterionJudge as CriterionJudge
-    from causalcheck.protocols import EdgeJudge as EdgeJudge

@@ -10,6 +10,7 @@ Commands::
     causalcheck explain replay RESULT_FILE [--out DIR] [--pm-mode auto|causal|all] [--no-parse-check]
     causalcheck explain answer …   (from causalcheck.explain.answer, when installed)
     causalcheck explain rubrics …  (rubric generation, causalcheck.explain.rubrics)
+    causalcheck explain agree …    (agreement of two scorers; from the report package)
 
 This module only reads the command line and prints: the run itself — loading, scoring,
 resumable result files — is :func:`causalcheck.explain.run.score_answers`, and the parser
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,8 +41,13 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["exit_code", "register"]
 
 
-def register(subparsers: Any) -> argparse.ArgumentParser:
-    """Add the ``explain`` command group to the top-level *subparsers*."""
+def register(subparsers: Any, also: Sequence[Callable[[Any], None]] = ()) -> argparse.ArgumentParser:
+    """Add the ``explain`` command group to the top-level *subparsers*.
+
+    *also*: registrations of ``explain`` subcommands that live outside this pipeline, called
+    last with the group's subparsers (:mod:`causalcheck.cli` passes ``explain agree`` from the
+    report package, which no pipeline imports).
+    """
     ex, sub = add_command_group(
         subparsers,
         "explain",
@@ -85,11 +91,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     from causalcheck.explain import rubrics as rubrics_cmd  # `explain rubrics`: rubric generation
 
     rubrics_cmd.register(sub)
-    from causalcheck.report import (
-        agree as agree_cmd,  # `explain agree`: agreement statistics (causalcheck.report)
-    )
-
-    agree_cmd.register(sub)
+    for add in also:
+        add(sub)
     return ex
 
 

@@ -1,4 +1,4 @@
-"""Judgments, the judge and parser protocols, and the offline judges.
+"""Judgments, the explain plug-in protocols (parser, judges, segmenter), and the offline judges.
 
 PRISM scores an answer with two kinds of judgment:
 
@@ -9,8 +9,8 @@ PRISM scores an answer with two kinds of judgment:
   criterion's five bands (the Rubric Metric is their mean divided by 10).
 
 Anything that implements :class:`EdgeJudge`, :class:`CriterionJudge` or
-:class:`AnswerParser` (protocols defined in :mod:`causalcheck.protocols`, re-exported here)
-plugs into :func:`causalcheck.explain.scoring.score_item`: the offline judges here, the LLM-backed ones in :mod:`causalcheck.explain.llm`, or recorded
+:class:`AnswerParser` (the explain plug-in protocols, defined here together with the
+:class:`Segmenter`; prism-spec §3–4) plugs into :func:`causalcheck.explain.scoring.score_item`: the offline judges here, the LLM-backed ones in :mod:`causalcheck.explain.llm`, or recorded
 judgments replayed from a result file.  A judgment that could not be obtained (API error,
 unparseable reply) must come back with ``degraded=True`` and an ``error`` — it is scored
 as the original does (edge 0.0, criterion 1) but the item is flagged, never silently a
@@ -29,18 +29,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 from causalcheck.errors import InputFormatError
 from causalcheck.explain._cues import Cue, lead_cue
 from causalcheck.explain._text import SENTENCE_PIECES, content_stems
 from causalcheck.explain.data import BAND_KEYS
 from causalcheck.explain.explanation_graph import CAUSAL_TYPES
-from causalcheck.protocols import AnswerParser, CriterionJudge, EdgeJudge
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.explain.data import Criterion, WhatIfItem
     from causalcheck.explain.explanation_graph import ExplanationGraph
+    from causalcheck.explain.rst import EDU, RSTRecord
 
 __all__ = [
     "AnswerParser",
@@ -50,6 +50,7 @@ __all__ = [
     "EdgeJudgment",
     "OfflineCriterionJudge",
     "OfflineEdgeJudge",
+    "Segmenter",
 ]
 
 
@@ -113,6 +114,58 @@ class CriterionJudgment:
     raw: Mapping[str, Any] = field(default_factory=dict)
     error: str | None = None
     degraded: bool = False
+
+
+# ====================================================================== the plug-in protocols
+@runtime_checkable
+class AnswerParser(Protocol):
+    """Turns an answer into an RST record (EDUs + relations)."""
+
+    def parse(self, answer: str) -> RSTRecord:
+        """Parse *answer*.  May raise :class:`~causalcheck.errors.CausalCheckError`; the scorer then
+        falls back to :func:`~causalcheck.explain.rst.heuristic_fallback` and flags the item degraded."""
+        ...
+
+
+@runtime_checkable
+class EdgeJudge(Protocol):
+    """Judges graph edges against the answer text."""
+
+    def judge_edges(
+        self,
+        item: WhatIfItem,
+        answer: str,
+        graph: ExplanationGraph,
+        edges: Sequence[int],
+    ) -> list[EdgeJudgment]:
+        """One judgment per index in *edges* (indices into ``graph.edges``), in the same order."""
+        ...
+
+
+@runtime_checkable
+class CriterionJudge(Protocol):
+    """Scores an answer on one rubric criterion."""
+
+    def judge_criterion(
+        self,
+        item: WhatIfItem,
+        answer: str,
+        criterion: Criterion,
+        index: int,
+    ) -> CriterionJudgment:
+        """The verdict for criterion number *index* (1-based) of the item's rubric."""
+        ...
+
+
+@runtime_checkable
+class Segmenter(Protocol):
+    """Splits text into EDUs with character offsets."""
+
+    name: str
+
+    def segment(self, text: str) -> list[EDU]:
+        """EDUs of *text* in order, ids ``EDU1``…, ``text[e.start:e.end] == e.text``."""
+        ...
 
 
 # ====================================================================== offline judges

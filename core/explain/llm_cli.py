@@ -26,8 +26,9 @@ from causalcheck.explain.run import Judges
 if TYPE_CHECKING:  # pragma: no cover
     import argparse
 
+    from causalcheck.explain.judges import AnswerParser
     from causalcheck.explain.llm import LLMCriterionJudge, LLMEdgeJudge, LLMParser
-    from causalcheck.protocols import LLM, AnswerParser, Meter
+    from causalcheck.protocols import LLM, Meter
 
 __all__ = ["LLMComponents", "add_cli_options", "judges_from_args", "make_llm_components"]
 

@@ -1,7 +1,7 @@
 """``explain score --edge-judge / --criterion-judge / --answer-parser NAME``: plug-in judges and parsers.
 
-A *plug-in* is any object satisfying :class:`~causalcheck.protocols.EdgeJudge`,
-:class:`~causalcheck.protocols.CriterionJudge` or :class:`~causalcheck.protocols.AnswerParser`,
+A *plug-in* is any object satisfying :class:`~causalcheck.explain.judges.EdgeJudge`,
+:class:`~causalcheck.explain.judges.CriterionJudge` or :class:`~causalcheck.explain.judges.AnswerParser`,
 named by an entry point (groups ``causalcheck.edge_judges``, ``causalcheck.criterion_judges``,
 ``causalcheck.parsers``; the offline ones are registered as ``offline``) or written as
 ``package.module:factory`` (:mod:`causalcheck.plugins`, which loads it, calls ``factory()``

@@ -29,8 +29,8 @@ options — judge, parser, PM mode, edge-judging mode, answer limit, injection s
 (``resume=False`` discards them instead).
 
 **Judges.**  :class:`Judges` bundles the parser, the two judges (the
-:class:`~causalcheck.protocols.AnswerParser`, :class:`~causalcheck.protocols.EdgeJudge` and
-:class:`~causalcheck.protocols.CriterionJudge` protocols) and the names written into result
+:class:`~causalcheck.explain.judges.AnswerParser`, :class:`~causalcheck.explain.judges.EdgeJudge` and
+:class:`~causalcheck.explain.judges.CriterionJudge` protocols) and the names written into result
 files.  :func:`make_judges` builds them from command-line options: each factory of
 :data:`JUDGE_FACTORIES` is asked first, then the built-in back-ends of
 :data:`BUILTIN_JUDGE_FACTORIES` (``"module:function"`` names, imported only when asked — the
@@ -58,11 +58,12 @@ if TYPE_CHECKING:  # pragma: no cover
     import argparse
 
     from causalcheck.explain.data import AnswerSet, Benchmark, WhatIfItem
+    from causalcheck.explain.judges import AnswerParser, CriterionJudge, EdgeJudge
     from causalcheck.explain.progress import ItemProgress
     from causalcheck.explain.report import ResultRow
     from causalcheck.explain.scoring import JudgeEdges, PMMode, Summary
     from causalcheck.files import Provenance
-    from causalcheck.protocols import LLM, AnswerParser, CriterionJudge, EdgeJudge
+    from causalcheck.protocols import LLM
 
 __all__ = [
     "ARGUMENT_HOOKS",

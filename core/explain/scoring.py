@@ -48,14 +48,19 @@ from causalcheck.explain.explanation_graph import (
     check_graph,
     graph_stats,
 )
-from causalcheck.explain.judges import CriterionJudgment, EdgeJudgment
+from causalcheck.explain.judges import (
+    AnswerParser,
+    CriterionJudge,
+    CriterionJudgment,
+    EdgeJudge,
+    EdgeJudgment,
+)
 from causalcheck.explain.rst import (
     ProjectionLimitError,
     RSTRecord,
     heuristic_fallback,
     project_to_graph,
 )
-from causalcheck.protocols import AnswerParser, CriterionJudge, EdgeJudge
 
 __all__ = [
     "BUCKETS",

@@ -32,8 +32,8 @@ from typing import Any
 
 from causalcheck.errors import InputFormatError
 from causalcheck.explain._cues import CUES
+from causalcheck.explain.judges import Segmenter
 from causalcheck.explain.rst import EDU
-from causalcheck.protocols import Segmenter
 
 __all__ = ["ParserSegmenter", "RuleSegmenter", "Segmenter", "get_segmenter", "segmenter_names"]
 

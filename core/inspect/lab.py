@@ -42,6 +42,8 @@ from causalcheck.errors import InputFormatError
 from causalcheck.inspect.model import InspectLLM, run_in_thread
 from causalcheck.lab.episode import (
     ANCHOR_FREQ_CEILING,
+    Agent,
+    AgentStep,
     Episode,
     EpisodeConfig,
     Observation,
@@ -52,7 +54,6 @@ from causalcheck.lab.runner import run_episode
 from causalcheck.lab.score import EpisodeScore, score_episode
 from causalcheck.lab.suites import Suite, SuiteGraph, load_suite
 from causalcheck.metrics import bootstrap_ci
-from causalcheck.protocols import Agent, AgentStep
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import transcript
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer

@@ -1,7 +1,7 @@
 """The agent registry and the offline agents (random, observational, planner).
 
-An agent is anything with (the :class:`~causalcheck.protocols.Agent` protocol, re-exported
-here with its :class:`~causalcheck.protocols.AgentStep`)::
+An agent is anything with (the :class:`~causalcheck.lab.episode.Agent` protocol, re-exported
+here with its :class:`~causalcheck.lab.episode.AgentStep`)::
 
     reset(task: TaskInfo) -> None          # once per episode, before the first act()
     act(observation: Observation) -> AgentStep
@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from causalcheck.errors import InputFormatError
 from causalcheck.graph import FREQ
+from causalcheck.lab.episode import Agent, AgentStep
 from causalcheck.lab.planner import (
     Evidence,
     Mechanisms,
@@ -52,7 +53,6 @@ from causalcheck.lab.planner import (
     predict_freq,
 )
 from causalcheck.plugins import Registry, create
-from causalcheck.protocols import Agent, AgentStep
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.lab.episode import LabAction, Observation, TaskInfo

@@ -51,7 +51,7 @@ import re
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from causalcheck.errors import BudgetExceededError, InputFormatError
 from causalcheck.graph import FREQ, CausalGraph
@@ -59,6 +59,8 @@ from causalcheck.graphs.model import depth_first
 from causalcheck.lab.suites import SuiteGraph
 
 __all__ = [
+    "Agent",
+    "AgentStep",
     "Episode",
     "EpisodeConfig",
     "LabAction",
@@ -261,6 +263,28 @@ class Observation:
         d["oracle_chains"] = [list(c) for c in self.oracle_chains]
         d["candidates"] = None if self.candidates is None else [[list(e) for e in g] for g in self.candidates]
         return d
+
+
+# ---------------------------------------------------------------------- the agent protocol
+@dataclass(frozen=True)
+class AgentStep:
+    """What an agent returns each step: its CausaLab-format ``record``, the ``action`` the
+    environment executes, and optional ``info`` (e.g. ``imec_size``, ``llm_calls``)."""
+
+    record: Mapping[str, Any]
+    action: LabAction
+    info: Mapping[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Anything that can play a lab episode: ``reset(task)`` once, then ``act(observation)`` every step (causalab-spec §3)."""
+
+    def reset(self, task: TaskInfo) -> None:
+        """Start a new episode with the task description."""
+
+    def act(self, observation: Observation) -> AgentStep:
+        """Choose the next step from the current observation."""
 
 
 def _fmt(v: float) -> str:

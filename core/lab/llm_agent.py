@@ -40,7 +40,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from causalcheck.errors import BudgetExceededError, InputFormatError
-from causalcheck.protocols import LLM, AgentStep, LLMError, Request
+from causalcheck.lab.episode import AgentStep
+from causalcheck.protocols import LLM, LLMError, Request
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.lab.episode import Observation, TaskInfo

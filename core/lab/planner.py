@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from causalcheck.graph import FREQ
-from causalcheck.protocols import AgentStep
+from causalcheck.lab.episode import AgentStep
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.lab.episode import LabAction, Observation, TaskInfo

@@ -347,8 +347,7 @@ class _ScriptedAgent:
         self.i = 0
 
     def act(self, obs: Any) -> Any:
-        from causalcheck.lab.episode import LabAction
-        from causalcheck.protocols import AgentStep
+        from causalcheck.lab.episode import AgentStep, LabAction
 
         if self.i < len(self.records):
             rec = self.records[self.i]
