@@ -1,13 +1,14 @@
 """Every finding code causalcheck reports, in one registry: code → severity, stage and meaning.
 
 The hypothesis checker (:mod:`causalcheck.checking`: stages ``hypothesis``, ``record``,
-``trajectory``), the graph validator (:func:`causalcheck.graphs.validate_graph`: stages
+``trajectory``, ``folder``), the graph validator (:func:`causalcheck.graphs.validate_graph`: stages
 ``graph``, ``data``, ``truth``, ``coverage``, ``background``) and the lab's evidence audit
 (:mod:`causalcheck.lab.audit`: stage ``audit``) report findings with a stable ``code``; every
 one of them is listed here with the severity it is reported with, the other severities it
 takes in a stated case, the stage that emits it and a one-line meaning.  Tools may match on
 the codes.  Tests run inputs that produce every code and compare what they see with this
-table, so a finding cannot be added without documenting it here.
+table, so a finding cannot be added without documenting it here
+(:class:`causalcheck.findings.Finding` refuses an unregistered code or severity).
 
 >>> CODES["cycle"].severity, CODES["ci-violated"].stage, CODES["fabricated-entry"].stage
 ('error', 'data', 'audit')
@@ -22,14 +23,17 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
-from causalcheck.diagnostics import Severity
+__all__ = [
+    "AUDIT_STAGES", "CHECK_STAGES", "CODES", "VALIDATOR_STAGES", "FindingCode", "Severity", "Stage", "codes_in", "codes_table",
+]
 
-__all__ = ["AUDIT_STAGES", "CHECK_STAGES", "CODES", "VALIDATOR_STAGES", "FindingCode", "Stage", "codes_in", "codes_table"]
-
+#: How serious a finding is: ``error`` (wrong, inconsistent, contradicted: a report with one is
+#: not ok), ``warning`` (suspicious, undetermined, or a check not completed), ``info`` (figures, notes).
+Severity = Literal["error", "warning", "info"]
 #: Where a finding comes from.
-Stage = Literal["hypothesis", "record", "trajectory", "graph", "data", "truth", "coverage", "background", "audit"]
-#: The stages of ``causalcheck check`` on hypotheses, records and trajectories.
-CHECK_STAGES: tuple[Stage, ...] = ("hypothesis", "record", "trajectory")
+Stage = Literal["hypothesis", "record", "trajectory", "folder", "graph", "data", "truth", "coverage", "background", "audit"]
+#: The stages of ``causalcheck check`` on hypotheses, records, trajectories and folders.
+CHECK_STAGES: tuple[Stage, ...] = ("hypothesis", "record", "trajectory", "folder")
 #: The stages of the graph validator.
 VALIDATOR_STAGES: tuple[Stage, ...] = ("graph", "data", "truth", "coverage", "background")
 #: The stage of the lab's evidence audit.
@@ -74,6 +78,8 @@ _CODES = (
     FindingCode("unparseable-record", "error", "record", "the model output of a step holds no record"),
     FindingCode("past-data-rewritten", "warning", "trajectory", "a step changed or dropped an earlier ``past_data`` entry"),
     FindingCode("data-stop-agreeing", "warning", "trajectory", "the first step whose recorded data contradict its hypothesis"),
+    FindingCode("input-unreadable", "error", "folder", "a file of a checked folder could not be read (the reason is given)"),
+    FindingCode("input-skipped", "info", "folder", "a file of a checked folder holds nothing to check (the reason is given)"),
     # ---- the graph validator
     FindingCode("graph-invalid", "error", "graph", "the graph is not the kind its marks claim (not a DAG / CPDAG / MAG / PAG); the certificate names the rule, edge and witness"),
     FindingCode("implications-unavailable", "warning", "data", "the graph's implied independencies cannot be read (no consistent extension or representative MAG); data tests skipped"),

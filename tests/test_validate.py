@@ -81,7 +81,7 @@ def test_reports_serialise_and_print(chain_data):
         assert json.loads(text)["ok"] == r.ok
         printed = format_report(r)
         assert all(f.code in printed for f in r.findings)
-        assert all(isinstance(d.code, str) for d in (f.to_diagnostic() for f in r.findings))
+        assert all(f.to_json()["data"] == (f.to_dict()["certificate"] or {}) for f in r.findings)
 
 
 def test_bh_correction_rejects_at_least_as_many_as_holm(chain_data):
