@@ -17,7 +17,8 @@ report's own findings followed by every part's, so a batch user reads one flat l
 vocabulary.  A graph's report carries the validator's detailed result as its ``detail``
 (independence tests, falsification, comparison, coverage, background knowledge).
 
-``ok`` is true when no finding is an error or a warning.
+``ok`` is true when no finding is an error — everywhere: warnings (suspicious, undetermined,
+or a check that could not be completed) never make a report not ok.
 
 The certificates of the checker's and the audit's findings are defined here, with their
 ``to_dict()`` shapes (the graph validator's live beside their computation in
@@ -57,13 +58,13 @@ and :meth:`Report.to_json` are the records stored in check reports (``causalchec
 >>> Report("run", parts=(r, Report("step 2", kind="record")), kind="trajectory").findings == (f,)
 True
 >>> Report("x", (Finding("unknown-node", "warning", "no such node", ("q",)),)).ok
-False
+True
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -91,6 +92,7 @@ __all__ = [
     "StepIndex",
     "SyntaxPosition",
     "Undetermined",
+    "no_errors",
     "plain",
 ]
 
@@ -319,6 +321,11 @@ class Finding:
 Diagnostic = Finding
 
 
+def no_errors(findings: Iterable[Finding]) -> bool:
+    """The meaning of ``ok`` everywhere: no finding has severity ``error``."""
+    return not any(f.severity == "error" for f in findings)
+
+
 @dataclass(frozen=True)
 class Report:
     """What one check found about one subject (see the module docstring).
@@ -354,8 +361,8 @@ class Report:
 
     @property
     def ok(self) -> bool:
-        """True when no finding (own or of a part) has severity ``error`` or ``warning``."""
-        return not any(f.severity in ("error", "warning") for f in self.findings)
+        """True when no finding (own or of a part) has severity ``error``; warnings keep a report ok."""
+        return no_errors(self.findings)
 
     @property
     def errors(self) -> tuple[Finding, ...]:

@@ -8,10 +8,14 @@ import json
 from pathlib import Path
 
 import causalcheck
+import numpy as np
 import pytest
+from _graphs import simulate
 from causalcheck import findings as F
 from causalcheck.checking import check, check_folder
+from causalcheck.cli import main
 from causalcheck.findings import Finding, Report
+from causalcheck.graphs import read_graph, validate_graph
 
 REPO = Path(__file__).resolve().parents[1]
 PACKAGE_FOLDERS = ("core", "solvers", "adapters")
@@ -107,6 +111,26 @@ def test_a_container_report_flattens_its_parts_and_counts_them_for_ok():
     assert report.findings == tuple(f for step in report.parts for f in step.findings)
     assert report.codes() == tuple(f.code for f in report.findings)
     assert not report.ok and report.errors and all(f.severity == "error" for f in report.errors)
+    assert [p.ok for p in report.parts] == [not p.errors for p in report.parts]
+
+
+def test_ok_means_no_error_level_finding():
+    """Warnings keep a report ok, an error does not, for hypotheses and graphs alike."""
+    warned = check(f"a -> {F_EQ}\n{F_EQ} = base + c_a*a\nbase = 1\nc_a = null\n")
+    assert warned.codes() == ("undetermined-coefficient",) and warned.warnings and warned.ok
+    assert not check("a -> b\nb -> a").ok
+    differing = check(read_graph("a -> b -> c"), truth="a -> b <- c")
+    assert "truth-mark-differs" in differing.codes() and differing.ok
+
+
+def test_warnings_never_make_a_correct_graph_on_good_data_not_ok():
+    """The true chain on its own data is not falsifiable (a warning) and still ok, through check and validate_graph."""
+    chain = read_graph("a -> b -> c -> d")
+    data = simulate(chain, 500, np.random.default_rng(1))
+    result = validate_graph(chain, data=data)
+    assert "graph-not-falsifiable" in result.codes() and not result.errors
+    assert result.ok and result.report.ok and check(chain, data=data).ok
+    assert result.to_dict()["ok"] is True
 
 
 def test_an_unregistered_code_or_severity_is_refused():
@@ -169,9 +193,9 @@ def test_the_stored_record_keeps_its_keys():
     """Report.to_json is the check-report record (subject, ok, meta, diagnostics); no certificate is data {}."""
     f = Finding("missing-equation", "warning", "no equation", ("resonanceFreq",))
     r = Report("step 1", (f,), {"step": 1}, kind="record")
-    assert r.to_json() == {"subject": "step 1", "ok": False, "meta": {"step": 1}, "diagnostics": [
+    assert r.to_json() == {"subject": "step 1", "ok": True, "meta": {"step": 1}, "diagnostics": [
         {"code": "missing-equation", "severity": "warning", "message": "no equation", "elements": ["resonanceFreq"], "data": {}}]}
-    assert r.to_dict() == {"subject": "step 1", "kind": "record", "ok": False, "meta": {"step": 1}, "parts": [],
+    assert r.to_dict() == {"subject": "step 1", "kind": "record", "ok": True, "meta": {"step": 1}, "parts": [],
                            "findings": [{**f.to_dict(), "certificate": None}]}
     assert f.data == {} and r.diagnostics == r.findings  # the deprecated names
 
@@ -189,6 +213,26 @@ def test_a_folder_report_names_what_it_could_not_read(tmp_path):
     assert [u["path"] for u in report.meta["inputs"]] == [str(tmp_path / n) for n in ("a.json", "b.json", "broken.json")]
 
 
+def test_named_fix_the_json_ok_field_and_exit_code_of_a_warning_only_check(tmp_path, capsys):
+    """fix: `check --json` of a hypothesis with only warnings says ok: true and exits 0 (it said false / 1)."""
+    path = tmp_path / "h.txt"
+    path.write_text(f"a -> {F_EQ}\n{F_EQ} = base + c_a*a\nbase = 1\nc_a = null\n", encoding="utf-8")
+    assert main(["check", str(path), "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["ok"] is True and payload["summary"]["with_problems"] == 1
+    assert payload["reports"][0]["ok"] is True and payload["reports"][0]["diagnostics"][0]["severity"] == "warning"
+
+
+def test_named_fix_a_graph_with_only_warnings_exits_zero(tmp_path, capsys):
+    """fix: `check GRAPH --truth T` that differs from the truth only by warnings exits 0 with ok: true (it was 1)."""
+    graph, truth = tmp_path / "g.txt", tmp_path / "t.txt"
+    graph.write_text("a -> b -> c\n", encoding="utf-8")
+    truth.write_text("a -> b <- c\n", encoding="utf-8")
+    assert main(["check", str(graph), "--truth", str(truth), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["ok"] is True and "truth-mark-differs" in [f["code"] for f in out["findings"]]
+
+
 def test_the_readme_documents_every_code():
     """The README's validator table is the registry's, and the Check section names every checker code."""
     from causalcheck.codes import CHECK_STAGES, VALIDATOR_STAGES, codes_in, codes_table
@@ -197,3 +241,4 @@ def test_the_readme_documents_every_code():
     assert codes_table(VALIDATOR_STAGES) in readme
     check_section = readme[readme.index("## Check"):readme.index("<!-- END check")]
     assert [c for c in codes_in(CHECK_STAGES) if f"`{c}`" not in check_section] == []
+    assert "`ok` means \"no error-level finding\"" in check_section

@@ -8,7 +8,7 @@ a path, text, a :class:`~causalcheck.records.Hypothesis`, a
 folder's one part per checked file.  A step is checked against its *own* ``past_data`` (the
 evidence the agent wrote down); every finding is a :class:`~causalcheck.findings.Finding`
 whose ``code`` is in the registry :data:`FINDING_CODES` (table below); ``report.ok`` is true
-when no finding is an error or a warning.
+when no finding is an error.
 
 The package reads the way :mod:`causalcheck.lab` and :mod:`causalcheck.explain` do — data
 in, stages, results out, command line last:

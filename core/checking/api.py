@@ -1,7 +1,7 @@
 """The front door: :func:`check` takes anything that holds hypotheses or causal graphs and returns one report.
 
 Whatever the input, the result is one :class:`~causalcheck.findings.Report` (``.findings``,
-``.ok`` — no error or warning —, ``.errors``, ``.codes()``, ``.to_dict()``,
+``.ok`` — no error-level finding —, ``.errors``, ``.codes()``, ``.to_dict()``,
 ``.subject``, ``.parts``).  It dispatches on the input: a
 :class:`~causalcheck.records.Hypothesis` goes to the hypothesis stage, a
 :class:`~causalcheck.records.StepRecord` (or an :class:`~causalcheck.episodes.Unparsed`

@@ -4,9 +4,9 @@ PATH is a record JSON (with or without prose/code fences around it), a plain-tex
 hypothesis, a JSONL of records, a causalcheck lab trajectory, an official CausaLab
 ``raw_io.jsonl`` or run folder, any folder (every checkable file and run folder in it is
 checked; what is not checked is listed with the reason), or ``example:<name>`` for a
-bundled example (``--list-examples``).  Exit codes: 0 = no problems, 1 = problems found
-(an ``error`` or ``warning`` finding; in a folder also: a file could not be read), 2 =
-the input could not be read or parsed (the message names file:line:column, the expected
+bundled example (``--list-examples``).  Exit codes: 0 = no errors (warnings may be
+shown), 1 = errors found (an ``error`` finding; in a folder also: a file could not be
+read), 2 = the input could not be read or parsed (the message names file:line:column, the expected
 tokens and shows a caret; a folder with nothing checkable).
 """
 

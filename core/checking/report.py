@@ -3,8 +3,8 @@
 :func:`render_text` gives ``(line, style)`` pairs — the CLI prints the lines, with the
 ``rich`` style on a terminal — and :func:`report_payload` the object ``check --json``
 prints (its ``reports`` are the stored records of :meth:`~causalcheck.findings.Report.to_json`:
-a trajectory's steps, or the one report).  ``ok`` is true when no report has a problem (an
-error or a warning).  For a trajectory the text shows each
+a trajectory's steps, or the one report).  ``ok`` is true when no report has an error; a
+report "with problems" has an error or a warning.  For a trajectory the text shows each
 step's hypothesis when it changes, folds findings that repeat the previous step's, and ends
 with the step where the recorded data stop agreeing with the hypothesis.
 """

@@ -30,7 +30,8 @@ What runs (each part only when its input is given):
    rule, or minimal conflicting set (a z3 unsat core), a finding.
 
 Every finding's ``code`` is in :data:`causalcheck.graphs.codes.VALIDATOR_CODES`, with its
-severity.  ``result.ok`` is True when no finding is an error or a warning.
+severity.  ``result.ok`` is True when no finding is an error (warnings — a difference from
+the truth, a graph the data cannot falsify — keep a correct graph ok).
 
 >>> r = validate_graph("a -> b -> c", truth="a -> b <- c", interventions=[], background="forbid b -> c")
 >>> [f.code for f in r.findings]
@@ -54,6 +55,7 @@ from causalcheck.findings import (
     Finding,
     Report,
     Severity,
+    no_errors,
     plain,
 )
 from causalcheck.graphs.codes import VALIDATOR_CODES
@@ -166,8 +168,8 @@ class GraphValidation:
 
     @property
     def ok(self) -> bool:
-        """True when no finding is an error or a warning (the report's ``ok``)."""
-        return self.report.ok
+        """True when no finding is an error (:func:`causalcheck.findings.no_errors`)."""
+        return no_errors(self.findings)
 
     @property
     def errors(self) -> tuple[Finding, ...]:
