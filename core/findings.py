@@ -160,6 +160,14 @@ class CycleWitness(Plain):
 
     cycle: tuple[tuple[str, str], ...]
 
+    @classmethod
+    def of_nodes(cls, nodes: Iterable[str]) -> CycleWitness:
+        """The cycle through *nodes* in order (the first repeated at the end, or not)."""
+        seq = list(nodes)
+        if len(seq) > 1 and seq[0] == seq[-1]:
+            seq.pop()
+        return cls(tuple((a, seq[(i + 1) % len(seq)]) for i, a in enumerate(seq)))
+
 
 @dataclass(frozen=True)
 class ReferenceEdge(Plain):
@@ -293,6 +301,10 @@ class Finding:
         if not isinstance(self.elements, tuple):
             object.__setattr__(self, "elements", tuple(self.elements))
 
+    def is_a(self, code: str) -> bool:
+        """True when the finding has *code* or refines it (``cycle`` is a ``graph-invalid``)."""
+        return self.code == code or code in CODES[self.code].refines
+
     @property
     def data(self) -> dict[str, Any]:
         """Deprecated: the certificate as a dict (``{}`` without one); use :attr:`certificate`."""
@@ -377,6 +389,10 @@ class Report:
     def codes(self) -> tuple[str, ...]:
         """Every finding's code, in order."""
         return tuple(f.code for f in self.findings)
+
+    def having(self, code: str) -> tuple[Finding, ...]:
+        """The findings with *code* or a code refining it (:meth:`Finding.is_a`)."""
+        return tuple(f for f in self.findings if f.is_a(code))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict; with a :attr:`detail`, the detail's ``to_dict()`` (which lists the findings).

@@ -22,7 +22,7 @@ def test_a_networkx_graph_goes_straight_into_check():
     nx = pytest.importorskip("networkx")
     report = check(nx.DiGraph([("a", "b"), ("b", "c"), ("c", "a")]))
     assert isinstance(report, Report) and isinstance(report.detail, GraphValidation) and not report.ok
-    assert report.codes() == ("graph-invalid",)
+    assert report.codes() == ("cycle",) and report.having("graph-invalid") == report.findings
 
 
 def test_a_causal_learn_graph_and_data_go_straight_into_check():
@@ -62,7 +62,7 @@ def test_cli_check_validates_graph_files(tmp_path, capsys):
     dot = tmp_path / "g.dot"
     dot.write_text("digraph { a -> b; b -> c; c -> a }\n", encoding="utf-8")
     assert main(["check", str(dot)]) == 1
-    assert "error   graph-invalid: not a valid DAG" in capsys.readouterr().out
+    assert "error   cycle: not a valid DAG" in capsys.readouterr().out
     _g, data = _data("x -> y -> z", 500)
     txt = tmp_path / "g.txt"
     txt.write_text("x -- y\ny -- z\n", encoding="utf-8")  # not a hypothesis: read as a graph

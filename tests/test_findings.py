@@ -133,6 +133,20 @@ def test_warnings_never_make_a_correct_graph_on_good_data_not_ok():
     assert result.to_dict()["ok"] is True
 
 
+def test_the_validator_and_the_checker_name_a_cycle_alike():
+    """A directed cycle is `cycle` with the edges as elements and a CycleWitness in both worlds; it is a graph-invalid."""
+    hypothesis = check("a -> b\nb -> c\nc -> a")
+    graph = check(read_graph("a -> b -> c -> a"))
+    (h,) = hypothesis.having("cycle")
+    (g,) = graph.having("cycle")
+    assert isinstance(h.certificate, F.CycleWitness) and isinstance(g.certificate, F.CycleWitness)
+    assert set(h.elements) == set(g.elements) == {"a -> b", "b -> c", "c -> a"}
+    assert set(h.certificate.cycle) == set(g.certificate.cycle)
+    assert graph.having("graph-invalid") == (g,) and h.is_a("graph-invalid") and not h.is_a("ci-violated")
+    other = check(read_graph("a -> b -- c"))  # not a CPDAG: still graph-invalid
+    assert other.codes() == ("graph-invalid",)
+
+
 def test_an_unregistered_code_or_severity_is_refused():
     """Finding checks code and severity against the registry (a bug of the emitting check: AssertionError)."""
     with pytest.raises(AssertionError, match="not registered"):
@@ -231,6 +245,16 @@ def test_named_fix_a_graph_with_only_warnings_exits_zero(tmp_path, capsys):
     assert main(["check", str(graph), "--truth", str(truth), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["ok"] is True and "truth-mark-differs" in [f["code"] for f in out["findings"]]
+
+
+def test_named_fix_the_validator_reports_a_cycle_as_cycle(tmp_path, capsys):
+    """fix: a cyclic graph file is a `cycle` error (its edges, the cycle certificate), no longer `graph-invalid`."""
+    dot = tmp_path / "g.dot"
+    dot.write_text("digraph { a -> b; b -> c; c -> a }\n", encoding="utf-8")
+    assert main(["check", str(dot), "--json"]) == 1
+    (finding,) = json.loads(capsys.readouterr().out)["findings"]
+    assert finding["code"] == "cycle" and finding["elements"] == ["a -> b", "b -> c", "c -> a"]
+    assert finding["certificate"] == {"cycle": [["a", "b"], ["b", "c"], ["c", "a"]]}
 
 
 def test_the_readme_documents_every_code():

@@ -13,8 +13,11 @@ graph (its ``detail`` is this result).
 
 What runs (each part only when its input is given):
 
-1. **Kind** — :func:`causalcheck.graphs.kinds.validate` (DAG / CPDAG / MAG / PAG), a
-   ``graph-invalid`` error with the rule, edge and witness when it fails.
+1. **Kind** — :func:`causalcheck.graphs.kinds.validate` (DAG / CPDAG / MAG / PAG): a
+   directed cycle is a ``cycle`` error (its edges, a
+   :class:`~causalcheck.findings.CycleWitness`: the same code and certificate as the
+   hypothesis checker's), any other failure a ``graph-invalid`` error with the rule, edge and
+   witness.
 2. **Data** (:mod:`~causalcheck.graphs.data`) — the basis of implied independencies
    (:func:`~causalcheck.graphs.separation.implied_independencies`) tested with causal-learn
    (:mod:`~causalcheck.graphs.citests`; Fisher-z or χ² by default), adjusted by **Holm**
@@ -50,6 +53,7 @@ from typing import TYPE_CHECKING, Any
 
 from causalcheck.errors import InputFormatError
 from causalcheck.findings import (
+    CycleWitness,
     Dictable,
     Figures,
     Finding,
@@ -435,7 +439,10 @@ def validate_graph(
     g = read_graph(graph, graph_format)
     findings: list[Finding] = []
     cert = validate(g)
-    if not cert:
+    if not cert and cert.rule == "cycle":
+        cycle = CycleWitness.of_nodes(cert.witness)
+        findings.append(_finding("cycle", f"not a valid {cert.claim}: {cert.reason}", (f"{a} -> {b}" for a, b in cycle.cycle), cycle))
+    elif not cert:
         elements = tuple(x for x in ((str(cert.edge) if cert.edge else ""),) if x) + cert.witness
         findings.append(_finding("graph-invalid", f"not a valid {cert.claim}: {cert.reason}", elements, cert))
     table = independence = falsification = None
