@@ -15,8 +15,8 @@ __version__ = "0.1.0"
 _EXPORTS: dict[str, tuple[str, ...]] = {
     "causalcheck.checking": ("check", "check_hypothesis"),
     "causalcheck.codes": ("CODES", "FindingCode"),
-    "causalcheck.diagnostics": ("CheckReport", "Diagnostic"),
     "causalcheck.errors": ("CausalCheckError", "DSLSyntaxError", "InputFormatError"),
+    "causalcheck.findings": ("CheckReport", "Diagnostic", "Finding", "Report"),
     "causalcheck.graph": ("CausalGraph", "Edge", "FREQ", "normalize_node"),
     "causalcheck.graphs.io": ("read_graph", "write_graph"),
     "causalcheck.graphs.kinds": ("Certificate",),
@@ -39,11 +39,13 @@ if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; ali
     from causalcheck.checking import check_hypothesis as check_hypothesis
     from causalcheck.codes import CODES as CODES
     from causalcheck.codes import FindingCode as FindingCode
-    from causalcheck.diagnostics import CheckReport as CheckReport
-    from causalcheck.diagnostics import Diagnostic as Diagnostic
     from causalcheck.errors import CausalCheckError as CausalCheckError
     from causalcheck.errors import DSLSyntaxError as DSLSyntaxError
     from causalcheck.errors import InputFormatError as InputFormatError
+    from causalcheck.findings import CheckReport as CheckReport
+    from causalcheck.findings import Diagnostic as Diagnostic
+    from causalcheck.findings import Finding as Finding
+    from causalcheck.findings import Report as Report
     from causalcheck.graph import FREQ as FREQ
     from causalcheck.graph import CausalGraph as CausalGraph
     from causalcheck.graph import Edge as Edge

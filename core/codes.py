@@ -1,18 +1,27 @@
 """Every finding code causalcheck reports, in one registry: code → severity, stage and meaning.
 
 The hypothesis checker (:mod:`causalcheck.checking`: stages ``hypothesis``, ``record``,
-``trajectory``), the graph validator (:func:`causalcheck.graphs.validate_graph`: stages
+``trajectory``, ``folder``), the graph validator (:func:`causalcheck.graphs.validate_graph`: stages
 ``graph``, ``data``, ``truth``, ``coverage``, ``background``) and the lab's evidence audit
 (:mod:`causalcheck.lab.audit`: stage ``audit``) report findings with a stable ``code``; every
 one of them is listed here with the severity it is reported with, the other severities it
 takes in a stated case, the stage that emits it and a one-line meaning.  Tools may match on
 the codes.  Tests run inputs that produce every code and compare what they see with this
-table, so a finding cannot be added without documenting it here.
+table, so a finding cannot be added without documenting it here
+(:class:`causalcheck.findings.Finding` refuses an unregistered code or severity).
+
+One concept has one code in every stage: a directed cycle is ``cycle`` in a hypothesis, in an
+explanation graph and in a graph given to the validator (whose other kind failures are
+``graph-invalid``).  ``cycle`` *refines* ``graph-invalid`` (a cyclic graph is not a valid
+DAG): ``Finding.is_a("graph-invalid")`` and ``Report.having("graph-invalid")`` match it too,
+so filters written for the validator's earlier ``graph-invalid`` cycles keep finding them.
 
 >>> CODES["cycle"].severity, CODES["ci-violated"].stage, CODES["fabricated-entry"].stage
 ('error', 'data', 'audit')
 >>> sorted({c.stage for c in CODES.values()})[:3]
 ['audit', 'background', 'coverage']
+>>> CODES["cycle"].stages, CODES["cycle"].refines
+(('hypothesis', 'graph'), ('graph-invalid',))
 """
 
 from __future__ import annotations
@@ -22,14 +31,17 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
-from causalcheck.diagnostics import Severity
+__all__ = [
+    "AUDIT_STAGES", "CHECK_STAGES", "CODES", "VALIDATOR_STAGES", "FindingCode", "Severity", "Stage", "codes_in", "codes_table",
+]
 
-__all__ = ["AUDIT_STAGES", "CHECK_STAGES", "CODES", "VALIDATOR_STAGES", "FindingCode", "Stage", "codes_in", "codes_table"]
-
+#: How serious a finding is: ``error`` (wrong, inconsistent, contradicted: a report with one is
+#: not ok), ``warning`` (suspicious, undetermined, or a check not completed), ``info`` (figures, notes).
+Severity = Literal["error", "warning", "info"]
 #: Where a finding comes from.
-Stage = Literal["hypothesis", "record", "trajectory", "graph", "data", "truth", "coverage", "background", "audit"]
-#: The stages of ``causalcheck check`` on hypotheses, records and trajectories.
-CHECK_STAGES: tuple[Stage, ...] = ("hypothesis", "record", "trajectory")
+Stage = Literal["hypothesis", "record", "trajectory", "folder", "graph", "data", "truth", "coverage", "background", "audit"]
+#: The stages of ``causalcheck check`` on hypotheses, records, trajectories and folders.
+CHECK_STAGES: tuple[Stage, ...] = ("hypothesis", "record", "trajectory", "folder")
 #: The stages of the graph validator.
 VALIDATOR_STAGES: tuple[Stage, ...] = ("graph", "data", "truth", "coverage", "background")
 #: The stage of the lab's evidence audit.
@@ -38,23 +50,39 @@ AUDIT_STAGES: tuple[Stage, ...] = ("audit",)
 
 @dataclass(frozen=True)
 class FindingCode:
-    """One finding code: its usual severity, other severities in stated cases, its stage and meaning."""
+    """One finding code: its usual severity, other severities in stated cases, its stage and meaning.
+
+    ``also_in``: further stages that emit it; ``refines``: broader codes it is a case of (a
+    filter on those matches it too, :meth:`causalcheck.findings.Finding.is_a`).
+    """
 
     code: str
     severity: Severity
     stage: Stage
     meaning: str
     also: tuple[Severity, ...] = ()
+    also_in: tuple[Stage, ...] = ()
+    refines: tuple[str, ...] = ()
 
     @property
     def severities(self) -> tuple[Severity, ...]:
         """Every severity the code can be reported with (the usual one first)."""
         return (self.severity, *self.also)
 
+    @property
+    def stages(self) -> tuple[Stage, ...]:
+        """Every stage that emits the code (its own stage first)."""
+        return (self.stage, *self.also_in)
+
 
 _CODES = (
     # ---- causalcheck check: hypotheses, records, trajectories
-    FindingCode("cycle", "error", "hypothesis", "the edges of one directed cycle (a minimal core; one finding per edge-disjoint cycle)"),
+    FindingCode(
+        "cycle", "error", "hypothesis",
+        "the edges of one directed cycle (a hypothesis: a minimal core, one finding per edge-disjoint cycle; a graph: the cycle "
+        "that makes it no DAG); refines ``graph-invalid``",
+        also_in=("graph",), refines=("graph-invalid",),
+    ),
     FindingCode("direction-contradiction", "error", "hypothesis", "``A -> B`` and ``B -> A`` both asserted"),
     FindingCode("contradicts-reference", "error", "hypothesis", "an edge reverses one of the reference edges"),
     FindingCode("unknown-node", "warning", "hypothesis", "an edge or the equation names a node not in ``nodes`` (with a case-fix hint)"),
@@ -74,8 +102,10 @@ _CODES = (
     FindingCode("unparseable-record", "error", "record", "the model output of a step holds no record"),
     FindingCode("past-data-rewritten", "warning", "trajectory", "a step changed or dropped an earlier ``past_data`` entry"),
     FindingCode("data-stop-agreeing", "warning", "trajectory", "the first step whose recorded data contradict its hypothesis"),
+    FindingCode("input-unreadable", "error", "folder", "a file of a checked folder could not be read (the reason is given)"),
+    FindingCode("input-skipped", "info", "folder", "a file of a checked folder holds nothing to check (the reason is given)"),
     # ---- the graph validator
-    FindingCode("graph-invalid", "error", "graph", "the graph is not the kind its marks claim (not a DAG / CPDAG / MAG / PAG); the certificate names the rule, edge and witness"),
+    FindingCode("graph-invalid", "error", "graph", "the graph is not the kind its marks claim (not a DAG / CPDAG / MAG / PAG) for another reason than a directed cycle (that is ``cycle``); the certificate names the rule, edge and witness"),
     FindingCode("implications-unavailable", "warning", "data", "the graph's implied independencies cannot be read (no consistent extension or representative MAG); data tests skipped"),
     FindingCode("data-rows-dropped", "info", "data", "rows with NaN were dropped (nan='drop'); the count is given"),
     FindingCode("ci-violated", "error", "data", "an implied conditional independence is rejected by the data after multiple-testing control (statement, test, statistic, p, adjusted p)"),
@@ -117,7 +147,7 @@ CODES: Mapping[str, FindingCode] = MappingProxyType({c.code: c for c in _CODES})
 def codes_in(stages: Iterable[Stage]) -> Mapping[str, FindingCode]:
     """The codes emitted by *stages* (e.g. :data:`CHECK_STAGES`), in documentation order."""
     wanted = set(stages)
-    return MappingProxyType({k: c for k, c in CODES.items() if c.stage in wanted})
+    return MappingProxyType({k: c for k, c in CODES.items() if wanted & set(c.stages)})
 
 
 def codes_table(stages: Iterable[Stage] | None = None, *, style: Literal["markdown", "rst"] = "markdown") -> str:
@@ -129,7 +159,7 @@ def codes_table(stages: Iterable[Stage] | None = None, *, style: Literal["markdo
     codes = CODES if stages is None else codes_in(stages)
     if style == "markdown":
         lines = ["| code | severity | stage | meaning |", "|---|---|---|---|"]
-        lines += [f"| `{c.code}` | {'/'.join(c.severities)} | {c.stage} | {c.meaning} |" for c in codes.values()]
+        lines += [f"| `{c.code}` | {'/'.join(c.severities)} | {'/'.join(c.stages)} | {c.meaning} |" for c in codes.values()]
         return "\n".join(lines)
     rows = [(f"``{c.code}``", "/".join(c.severities), c.meaning) for c in codes.values()]
     widths = [max(len(r[i]) for r in [("code", "severity", "meaning"), *rows]) for i in range(3)]

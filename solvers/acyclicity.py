@@ -35,7 +35,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from causalcheck.diagnostics import Diagnostic
+from causalcheck.findings import CycleWitness, Finding
 from causalcheck.graph import CausalGraph, Edge
 
 __all__ = ["acyclicity_diagnostics", "cycle_order", "find_cycle_core", "find_cycle_cores", "is_acyclic"]
@@ -280,19 +280,19 @@ def find_cycle_cores(graph: CausalGraph, *, limit: int = 5) -> list[tuple[Edge, 
     return cores
 
 
-def acyclicity_diagnostics(graph: CausalGraph, *, limit: int = 5) -> tuple[Diagnostic, ...]:
+def acyclicity_diagnostics(graph: CausalGraph, *, limit: int = 5) -> tuple[Finding, ...]:
     """One ``cycle`` error per edge-disjoint cycle (at most *limit*); empty when acyclic."""
     out = []
     for core in find_cycle_cores(graph, limit=limit):
         path = " -> ".join([core[0].source, *(e.target for e in core)])
         kind = "a self-loop" if len(core) == 1 else f"a cycle of {len(core)} edges"
         out.append(
-            Diagnostic(
+            Finding(
                 code="cycle",
                 message=f"the graph has {kind}: {path} (a causal graph must be acyclic; remove or reverse one of these edges)",
                 severity="error",
                 elements=tuple(str(Edge(e.source, e.target)) for e in core),
-                data={"cycle": [list(e.pair) for e in core]},
+                certificate=CycleWitness(tuple(e.pair for e in core)),
             )
         )
     return tuple(out)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from causalcheck.diagnostics import Diagnostic
+from causalcheck.findings import Finding, ReferenceEdge
 from causalcheck.graph import CausalGraph, normalize_node
 
 __all__ = ["direction_contradictions"]
@@ -24,19 +24,19 @@ __all__ = ["direction_contradictions"]
 
 def direction_contradictions(
     graph: CausalGraph, reference: Iterable[tuple[str, str]] = ()
-) -> tuple[Diagnostic, ...]:
+) -> tuple[Finding, ...]:
     """``direction-contradiction`` for each pair asserted both ways, ``contradicts-reference`` for each reversed reference edge."""
     norm = {n: normalize_node(n) for n in graph.nodes}  # once per node, not once per endpoint
     pairs = [(norm[e.source], norm[e.target]) for e in graph.edges]
     present = set(pairs)
-    out: list[Diagnostic] = []
+    out: list[Finding] = []
     seen: set[frozenset[str]] = set()
     for a, b in pairs:
         key = frozenset((a, b))
         if a != b and (b, a) in present and key not in seen:
             seen.add(key)
             out.append(
-                Diagnostic(
+                Finding(
                     code="direction-contradiction",
                     message=f"the hypothesis asserts both {a} -> {b} and {b} -> {a}; at most one direction can hold",
                     severity="error",
@@ -47,12 +47,12 @@ def direction_contradictions(
     for a, b in pairs:
         if (b, a) in ref and (a, b) not in ref:
             out.append(
-                Diagnostic(
+                Finding(
                     code="contradicts-reference",
                     message=f"the hypothesis asserts {a} -> {b}, but the reference establishes {b} -> {a}",
                     severity="error",
                     elements=(f"{a} -> {b}",),
-                    data={"reference_edge": [b, a]},
+                    certificate=ReferenceEdge((b, a)),
                 )
             )
     return tuple(out)

@@ -42,9 +42,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from causalcheck.diagnostics import Diagnostic, Severity
 from causalcheck.equation import Equation, format_number
 from causalcheck.errors import CausalCheckError
+from causalcheck.findings import DataConflict, Finding, FormRefuted, Severity
 from causalcheck.records import DataPoint, Hypothesis
 
 __all__ = ["DataFit", "data_consistency", "fit_points", "interpolation", "point_residuals"]
@@ -292,20 +292,20 @@ def _fmt(x: float) -> str:
     return text
 
 
-def _about_points(code: str, lead: str, severity: Severity, points: Sequence[tuple[str, str]], shown: str) -> Diagnostic:
+def _about_points(code: str, lead: str, severity: Severity, points: Sequence[tuple[str, str]], shown: str) -> Finding:
     """A finding about recorded points: *lead*, the first five ``(id, why)`` as *shown*, every id as an element."""
-    return Diagnostic(
+    return Finding(
         code,
-        lead + "; ".join(shown.format(pid, why) for pid, why in points[:5]),
         severity,
+        lead + "; ".join(shown.format(pid, why) for pid, why in points[:5]),
         elements=tuple(pid for pid, _ in points),
     )
 
 
 def data_consistency(
     h: Hypothesis, points: Sequence[DataPoint], tolerance: float = 0.01
-) -> tuple[Diagnostic, ...]:
-    """``data-mismatch`` / ``equation-refuted`` / ``data-skipped`` diagnostics; never raises on a bad hypothesis."""
+) -> tuple[Finding, ...]:
+    """``data-mismatch`` / ``equation-refuted`` / ``data-skipped`` findings; never raises on a bad hypothesis."""
     if not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool) or not tolerance >= 0:
         from causalcheck.errors import InputFormatError
 
@@ -320,7 +320,7 @@ def data_consistency(
     except DSLSyntaxError:
         return ()  # reported by equation_consistency
     usable, skipped = _usable(eq, points)
-    out: list[Diagnostic] = []
+    out: list[Finding] = []
     if skipped:
         out.append(_about_points("data-skipped", f"{len(skipped)} data point(s) not checked: ", "info", skipped, "{} ({})"))
     if not usable:
@@ -360,10 +360,10 @@ def data_consistency(
             stated = DataFit(not bad, bad, max(map(abs, res.values()), default=0.0), 0.0, {}, res)
         else:
             out.append(
-                Diagnostic(
+                Finding(
                     "data-not-checked",
-                    "the equation is not linear in its undetermined coefficients; data consistency was not checked",
                     "info",
+                    "the equation is not linear in its undetermined coefficients; data consistency was not checked",
                 )
             )
             return tuple(out)
@@ -395,36 +395,25 @@ def data_consistency(
         refit = ", ".join(f"{k}={_fmt(v)}" for k, v in form.coefficients.items())
         msg += f" (other coefficients fit all points, e.g. {refit})"
     out.append(
-        Diagnostic(
+        Finding(
             "data-mismatch",
-            msg,
             "error",
+            msg,
             elements=ids,
-            data={
-                "conflicting": list(ids),
-                "min_tolerance": stated.min_tolerance,
-                "conflicting_min_tolerance": stated.core_min_tolerance,
-                "residuals": dict(stated.residuals),
-                "tolerance": tolerance,
-            },
+            certificate=DataConflict(tuple(ids), stated.min_tolerance, stated.core_min_tolerance, dict(stated.residuals), tolerance),
         )
     )
     if form is not None and not form.consistent:
         out.append(
-            Diagnostic(
+            Finding(
                 "equation-refuted",
+                "error",
                 f"no coefficients at all make {eq.canonical()!r} reproduce the points {', '.join(form.conflicting)} "
                 f"(a minimal conflicting set) within {_fmt(tolerance)}: the data contradict the form of the equation "
                 f"(its parents or shape), not only its numbers; the best possible fit still misses by "
                 f"{_fmt(form.min_tolerance)}",
-                "error",
                 elements=form.conflicting,
-                data={
-                    "conflicting": list(form.conflicting),
-                    "min_tolerance": form.min_tolerance,
-                    "conflicting_min_tolerance": form.core_min_tolerance,
-                    "best_fit": dict(form.coefficients),
-                },
+                certificate=FormRefuted(tuple(form.conflicting), form.min_tolerance, form.core_min_tolerance, dict(form.coefficients)),
             )
         )
     return tuple(out)

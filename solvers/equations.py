@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from causalcheck.diagnostics import Diagnostic
 from causalcheck.equation import Equation, is_coefficient_name, parse_equation
 from causalcheck.errors import DSLSyntaxError
+from causalcheck.findings import Finding, Parents, SyntaxPosition, Undetermined
 from causalcheck.records import Hypothesis
 
 __all__ = ["equation_consistency", "hypothesis_equation"]
@@ -50,18 +50,18 @@ def _is_intercept(name: str) -> bool:
     return name.split("_", 1)[0] in _INTERCEPTS
 
 
-def equation_consistency(h: Hypothesis) -> tuple[Diagnostic, ...]:
-    """Diagnostics comparing ``h.equation`` with ``h.graph`` and ``h.coefficients``; never raises."""
-    out: list[Diagnostic] = []
+def equation_consistency(h: Hypothesis) -> tuple[Finding, ...]:
+    """Findings comparing ``h.equation`` with ``h.graph`` and ``h.coefficients``; never raises."""
+    out: list[Finding] = []
     target = h.target
     parents = h.graph.parents(target)
     if not h.equation.strip():
         if parents:
             out.append(
-                Diagnostic(
+                Finding(
                     "missing-equation",
-                    f"{target} has parents {', '.join(parents)} but the hypothesis gives no equation for it",
                     "warning",
+                    f"{target} has parents {', '.join(parents)} but the hypothesis gives no equation for it",
                     elements=(target,),
                 )
             )
@@ -70,30 +70,30 @@ def equation_consistency(h: Hypothesis) -> tuple[Diagnostic, ...]:
         eq = hypothesis_equation(h)
     except DSLSyntaxError as exc:
         return (
-            Diagnostic(
+            Finding(
                 "equation-syntax",
-                f"the equation {h.equation!r} does not parse: {exc}",
                 "error",
+                f"the equation {h.equation!r} does not parse: {exc}",
                 elements=(h.equation,),
-                data={"line": exc.line, "column": exc.column, "expected": list(exc.expected)},
+                certificate=SyntaxPosition(exc.line, exc.column, tuple(exc.expected)),
             ),
         )
     if eq.target is not None and eq.target != target:
         out.append(
-            Diagnostic(
+            Finding(
                 "equation-target",
-                f"the equation defines {eq.target!r}, but the hypothesis target is {target!r}",
                 "warning",
+                f"the equation defines {eq.target!r}, but the hypothesis target is {target!r}",
                 elements=(eq.target,),
             )
         )
     variables = eq.variables
     if target in variables:
         out.append(
-            Diagnostic(
+            Finding(
                 "self-reference",
-                f"the equation for {target} uses {target} itself on the right-hand side",
                 "error",
+                f"the equation for {target} uses {target} itself on the right-hand side",
                 elements=(target,),
             )
         )
@@ -101,24 +101,24 @@ def equation_consistency(h: Hypothesis) -> tuple[Diagnostic, ...]:
     if non_parents:
         listed = ", ".join(non_parents)
         out.append(
-            Diagnostic(
+            Finding(
                 "non-parent-in-equation",
+                "error",
                 f"the equation uses {listed}, but the edges give {target} no edge from "
                 f"{'it' if len(non_parents) == 1 else 'them'} "
                 f"(parents of {target}: {', '.join(parents) or 'none'}); add the edge(s) or drop the term(s)",
-                "error",
                 elements=non_parents,
-                data={"parents": list(parents)},
+                certificate=Parents(tuple(parents)),
             )
         )
     missing = tuple(p for p in parents if p not in variables)
     if missing:
         out.append(
-            Diagnostic(
+            Finding(
                 "parent-missing-from-equation",
+                "error",
                 f"{', '.join(f'{p} -> {target}' for p in missing)} is in the edges, but the equation does not use "
                 f"{', '.join(missing)}",
-                "error",
                 elements=tuple(f"{p} -> {target}" for p in missing),
             )
         )
@@ -132,17 +132,17 @@ def equation_consistency(h: Hypothesis) -> tuple[Diagnostic, ...]:
         else:
             continue
         out.append(
-            Diagnostic("undetermined-coefficient", text, "warning", elements=(name,), data={"reason": reason})
+            Finding("undetermined-coefficient", "warning", text, elements=(name,), certificate=Undetermined(reason))
         )
     used = set(eq.coefficient_names) | set(variables)
     unused = tuple(n for n in h.coefficients if n not in used)
     if unused:
         kinds = ", ".join(unused)
         out.append(
-            Diagnostic(
+            Finding(
                 "unused-coefficient",
-                f"coefficients {kinds} are not used by the equation",
                 "warning" if any(is_coefficient_name(n) for n in unused) else "info",
+                f"coefficients {kinds} are not used by the equation",
                 elements=unused,
             )
         )

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from causalcheck.episodes import Episode, ShownState, Step, load_run_folder
+from causalcheck.findings import EntryValue, Figures, SolverEvidence
 from causalcheck.lab.audit import Entry, audit_episode
 from causalcheck.parsing import parse_record_obj
 
@@ -38,7 +39,7 @@ def _episode(records: list[dict[str, Any]], *, success: bool | None = True, inte
 
 def _codes(ep: Episode) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
-    for d in audit_episode(ep).diagnostics:
+    for d in audit_episode(ep).findings:
         out.setdefault(d.code, []).extend(d.elements)
     return out
 
@@ -46,12 +47,11 @@ def _codes(ep: Episode) -> dict[str, list[str]]:
 def test_sample_run_flags_the_fabricated_entry(sample_run: Path) -> None:
     """Entry 4/12 (freq 105 written before the manipulator showed 155) is flagged as fabricated."""
     report = audit_episode(load_run_folder(sample_run))
-    fabricated = [d for d in report.diagnostics if d.code == "fabricated-entry"]
+    fabricated = [d for d in report.findings if d.code == "fabricated-entry"]
     assert [d.elements for d in fabricated] == [("4/12",)]
     d = fabricated[0]
     assert d.severity == "error"
-    assert d.data["written"] == 105.0 and d.data["shown"] == 155.0 and d.data["step"] == 8
-    assert d.data["uncorrected"] is True
+    assert d.certificate == EntryValue(8, "resonanceFreq", 105.0, 155.0, d.certificate.state, uncorrected=True)  # type: ignore[union-attr]
     assert "105.0" in d.message and "155.0" in d.message
 
 
@@ -62,7 +62,7 @@ def test_sample_run_contradiction_and_premature_stop(sample_run: Path) -> None:
     assert "hypothesis-contradicts-evidence" in codes
     assert "premature-stop" in codes
     assert report.meta["interventions_unused"] == 9 and report.meta["submissions_unused"] == 2
-    assert {d.code for d in report.diagnostics if d.severity == "error"} == {
+    assert {d.code for d in report.findings if d.severity == "error"} == {
         "fabricated-entry",
         "hypothesis-contradicts-evidence",
     }
@@ -71,13 +71,15 @@ def test_sample_run_contradiction_and_premature_stop(sample_run: Path) -> None:
 def test_sample_run_contradiction_comes_from_the_core_solver(sample_run: Path) -> None:
     """With solver checks the finding carries the core's data-mismatch / equation-refuted details."""
     ep = load_run_folder(sample_run)
-    full = next(d for d in audit_episode(ep).diagnostics if d.code == "hypothesis-contradicts-evidence")
-    assert {s["code"] for s in full.data["solver"]} == {"data-mismatch", "equation-refuted"}
+    full = next(d for d in audit_episode(ep).findings if d.code == "hypothesis-contradicts-evidence")
+    assert isinstance(full.certificate, SolverEvidence)
+    assert {s.code for s in full.certificate.solver} == {"data-mismatch", "equation-refuted"}
+    assert {s["code"] for s in full.to_json()["data"]["solver"]} == {"data-mismatch", "equation-refuted"}
     assert "1/12" in full.elements
     fast = next(
-        d for d in audit_episode(ep, solver_checks=False).diagnostics if d.code == "hypothesis-contradicts-evidence"
+        d for d in audit_episode(ep, solver_checks=False).findings if d.code == "hypothesis-contradicts-evidence"
     )
-    assert fast.elements == ("1/12",) and "solver" not in fast.data
+    assert fast.elements == ("1/12",) and isinstance(fast.certificate, Figures) and "max_abs_error" in fast.certificate.figures
 
 
 def test_faithful_copies_raise_nothing() -> None:
@@ -97,7 +99,7 @@ def test_prefilled_but_correct_entry_is_a_warning() -> None:
     """Writing the right values before they were displayed is 'prefilled-entry' (warning)."""
     rec0 = {"past_data": [_entry("1/4", 20, 5, 50)]}
     ep = _episode([rec0])
-    diags = audit_episode(ep).diagnostics
+    diags = audit_episode(ep).findings
     assert [(d.code, d.severity) for d in diags if d.code == "prefilled-entry"] == [("prefilled-entry", "warning")]
 
 
@@ -110,7 +112,7 @@ def test_invented_entry_matching_nothing_is_fabricated() -> None:
 def test_corrected_entries_are_reported_as_corrected() -> None:
     """A wrong entry fixed in a later record is reported with uncorrected = False."""
     recs = [{}, {"past_data": [_entry("1/4", 20, 5, 49)]}, {"past_data": [_entry("1/4", 20, 5, 50)]}]
-    diags = audit_episode(_episode(recs)).diagnostics
+    diags = audit_episode(_episode(recs)).findings
     assert not [d for d in diags if d.code in ("altered-entry", "fabricated-entry")]
 
 

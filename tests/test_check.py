@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from causalcheck.checking import check, check_hypothesis, check_record, check_trajectory
 from causalcheck.errors import InputFormatError
+from causalcheck.findings import DataConflict, Undetermined
 from causalcheck.graph import CausalGraph, Edge
 from causalcheck.named_graphs import NAMED_GRAPHS
 from causalcheck.parsing import parse_hypothesis, parse_record_obj
@@ -137,7 +138,7 @@ def test_undetermined_coefficients(coeffs, reason):
     """Missing, null and zero coefficients are undetermined (base may be 0)."""
     h = _h(f"A -> resonanceFreq\nfreq = base + c_A*A\nbase = 0\n{coeffs}")
     (d,) = equation_consistency(h)
-    assert d.code == "undetermined-coefficient" and d.data["reason"] == reason and d.severity == "warning"
+    assert d.code == "undetermined-coefficient" and d.certificate == Undetermined(reason) and d.severity == "warning"
 
 
 def test_equation_syntax_and_other_findings():
@@ -159,7 +160,7 @@ def test_fixed_coefficients_name_the_missed_points():
     pts = _pts([({"A": 1}, 12.004), ({"A": 2}, 19)])
     (d,) = data_consistency(h, pts, 0.01)
     assert d.code == "data-mismatch" and d.elements == ("1/n",)
-    assert d.data["min_tolerance"] == pytest.approx(5.0)
+    assert isinstance(d.certificate, DataConflict) and d.certificate.min_tolerance == pytest.approx(5.0)
     assert "other coefficients fit all points" in d.message
     assert data_consistency(h, pts, 5.0) == ()
 
@@ -172,7 +173,7 @@ def test_free_coefficients_unsat_core_is_minimal():
     d = codes["data-mismatch"]
     assert len(d.elements) == 2 and "2/n" in d.elements
     # y = c*A through (1,2),(2,4),(3,7): max(|c-2|, |2c-4|, |3c-7|) is smallest, 0.4, at c = 2.2
-    assert d.data["min_tolerance"] == pytest.approx(0.4)
+    assert isinstance(d.certificate, DataConflict) and d.certificate.min_tolerance == pytest.approx(0.4)
 
 
 def test_wrong_form_is_refuted():
@@ -224,7 +225,7 @@ def test_unknown_node_suggests_case_fix():
         }
     )
     report = check_record(rec)
-    (d,) = [d for d in report.diagnostics if d.code == "unknown-node"]
+    (d,) = [d for d in report.findings if d.code == "unknown-node"]
     assert "did you mean 'ph'" in d.message
 
 
@@ -232,13 +233,14 @@ def test_check_dispatches_on_input_kind(tmp_path):
     """check() accepts hypotheses, text, records, paths and record lists."""
     h = _h("A -> resonanceFreq\nfreq = base + c_A*A\nbase = 1\nc_A = 1")
     assert check(h).ok
-    assert check("A -> B\nB -> A").codes()[0] == "cycle"  # type: ignore[union-attr]
+    assert check("A -> B\nB -> A").codes()[0] == "cycle"
     path = tmp_path / "h.txt"
     path.write_text("A -> B\n")
-    assert check(path).ok and check(str(path)).ok  # type: ignore[union-attr]
+    assert check(path).ok and check(str(path)).ok
     rec = parse_record_obj({"hypothesis": h.to_json(), "past_data": []})
-    assert check(rec).ok  # type: ignore[union-attr]
-    assert isinstance(check([rec, rec]), list)
+    assert check(rec).ok
+    both = check([rec, rec])
+    assert both.kind == "trajectory" and len(both.parts) == 2
     with pytest.raises(InputFormatError, match="does not exist"):
         check("no/such/file.json")
     with pytest.raises(InputFormatError, match="must be a path"):
@@ -247,18 +249,18 @@ def test_check_dispatches_on_input_kind(tmp_path):
 
 def test_sample_run_flags_step_five(sample_run):
     """On the official run: 14 reports; steps 1-4 have empty hypotheses; data stop agreeing at step 5."""
-    reports = check(sample_run)
-    assert isinstance(reports, list) and len(reports) == 14
+    reports = check(sample_run).parts
+    assert len(reports) == 14
     assert all(r.ok and r.meta["hypothesis"] == "" for r in reports[:4])
     step5 = reports[4]
     assert step5.meta["step"] == 5 and step5.meta["data_agrees"] is False
     assert {"data-mismatch", "equation-refuted", "data-stop-agreeing"} <= set(step5.codes())
-    mismatch = next(d for d in step5.diagnostics if d.code == "data-mismatch")
+    mismatch = next(d for d in step5.findings if d.code == "data-mismatch")
     assert mismatch.elements == ("0/12", "1/12")
-    assert mismatch.data["min_tolerance"] == pytest.approx(25.0)
+    assert isinstance(mismatch.certificate, DataConflict) and mismatch.certificate.min_tolerance == pytest.approx(25.0)
     assert sum("data-stop-agreeing" in r.codes() for r in reports) == 1
     final = reports[-1]
-    mismatch = next(d for d in final.diagnostics if d.code == "data-mismatch")
+    mismatch = next(d for d in final.findings if d.code == "data-mismatch")
     assert mismatch.elements == ("1/12",)  # the curve fit ignores the second prior record
     assert "moisture -> resonanceFreq" in final.meta["hypothesis"]
 
@@ -267,14 +269,14 @@ def test_trajectory_rewritten_past_data():
     """A step that changes an earlier evidence entry is flagged."""
     a = parse_record_obj({"past_data": [{"id": "0", "props": {"A": 1}, "freq": 2}]})
     b = parse_record_obj({"past_data": [{"id": "0", "props": {"A": 1}, "freq": 5}]})
-    reports = check_trajectory([a, b])
+    reports = check_trajectory([a, b]).parts
     assert reports[1].codes() == ("past-data-rewritten",) and reports[0].ok
 
 
 def test_bundled_trajectory_example():
     """The bundled trajectory flags step 3 (non-parent, data) and step 4 (cycle)."""
-    reports = check("example:trajectory")
-    assert isinstance(reports, list) and len(reports) == 5
+    reports = check("example:trajectory").parts
+    assert len(reports) == 5
     assert {"non-parent-in-equation", "data-mismatch", "data-stop-agreeing"} <= set(reports[2].codes())
     assert {"cycle", "direction-contradiction"} <= set(reports[3].codes())
     assert reports[1].ok and reports[4].ok
@@ -287,7 +289,7 @@ def test_public_check_is_the_function_however_imported():
 
     assert causalcheck.check is module.check
     report = causalcheck.check("A -> B\nB -> A")
-    assert not isinstance(report, list) and report.codes()[0] == "cycle"
+    assert report.codes()[0] == "cycle"
 
 
 def test_a_point_that_cannot_be_evaluated_does_not_hide_the_others():
@@ -298,7 +300,7 @@ def test_a_point_that_cannot_be_evaluated_does_not_hide_the_others():
     h = parse_hypothesis("a -> resonanceFreq\nresonanceFreq = base + c_a/a\nbase = 1\nc_a = 1\n")
     points = [DataPoint("p0", {"a": 0.0}, 1.0), DataPoint("p1", {"a": 2.0}, 500.0)]
     report = check_hypothesis(h, data=points)
-    by_code = {d.code: d for d in report.diagnostics}
+    by_code = {d.code: d for d in report.findings}
     assert by_code["data-not-checked"].severity == "warning"
     assert by_code["data-not-checked"].elements == ("p0",)
     assert by_code["data-mismatch"].severity == "error" and "p1" in by_code["data-mismatch"].message
@@ -315,6 +317,6 @@ def test_huge_past_data_is_checked_within_the_named_limit():
     rec = parse_record_obj({"past_data": pts, "hypothesis": {"edges": [{"from": "a", "to": "resonanceFreq"}],
                             "freq_equation": "resonanceFreq = base + c_a*a", "coefficients": {"base": 3, "c_a": 2}}})
     report = check_record(rec)
-    skipped = next(d for d in report.diagnostics if d.code == "data-skipped")
+    skipped = next(d for d in report.findings if d.code == "data-skipped")
     assert f"{5000 - MAX_DATA_POINTS} of 5000" in skipped.message and "MAX_DATA_POINTS" in skipped.message
     assert report.meta["data_points"] == MAX_DATA_POINTS and report.ok

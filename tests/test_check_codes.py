@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -9,13 +10,14 @@ import causalcheck.checking as checking
 from causalcheck.checking import (
     FINDING_CODES,
     check,
+    check_folder,
     check_hypothesis,
     check_record,
     check_trajectory,
     codes_table,
 )
-from causalcheck.diagnostics import CheckReport
 from causalcheck.episodes import Unparsed
+from causalcheck.findings import Report
 from causalcheck.parsing import parse_hypothesis, parse_record_obj
 from causalcheck.records import DataPoint, Hypothesis
 
@@ -31,11 +33,11 @@ def _p(i: str, freq: float | None, **props: float | None) -> DataPoint:
     return DataPoint(i, props, freq)
 
 
-def _emitted() -> set[tuple[str, str]]:
-    reports: list[CheckReport] = []
+def _emitted(folder: Path) -> set[tuple[str, str]]:
+    reports: list[Report] = []
 
-    def add(result: CheckReport | list[CheckReport]) -> None:
-        reports.extend(result if isinstance(result, list) else [result])
+    def add(result: Report) -> None:
+        reports.append(result)
 
     add(check("A -> B\nB -> A"))  # cycle, direction-contradiction
     add(check(_h([("A", "B")]), reference=[("B", "A")]))  # contradicts-reference
@@ -60,12 +62,16 @@ def _emitted() -> set[tuple[str, str]]:
     first = parse_record_obj({"past_data": [{"id": "0", "props": {"A": 1}, "freq": 2}], "hypothesis": good})
     second = parse_record_obj({"past_data": [{"id": "0", "props": {"A": 1}, "freq": 5}], "hypothesis": good})
     add(check_trajectory([first, second]))  # past-data-rewritten, data-stop-agreeing
-    return {(d.code, d.severity) for r in reports for d in r.diagnostics}
+    (folder / "broken.json").write_text('{"past_data": [', encoding="utf-8")
+    (folder / "notes.md").write_text("not a record\n", encoding="utf-8")
+    (folder / "record.json").write_text(json.dumps({"past_data": [], "hypothesis": good}), encoding="utf-8")
+    add(check_folder(folder).report)  # input-unreadable, input-skipped
+    return {(d.code, d.severity) for r in reports for d in r.findings}
 
 
-def test_registry_equals_what_the_checks_emit() -> None:
+def test_registry_equals_what_the_checks_emit(tmp_path: Path) -> None:
     """Every code the checks emit is registered with that severity, and every registered code and severity occurs."""
-    seen = _emitted()
+    seen = _emitted(tmp_path)
     assert {code for code, _ in seen} == set(FINDING_CODES)
     for code, severity in seen:
         assert severity in FINDING_CODES[code].severities, (code, severity)
@@ -74,8 +80,8 @@ def test_registry_equals_what_the_checks_emit() -> None:
 
 
 def test_every_code_in_the_sources_is_registered() -> None:
-    """A Diagnostic code written anywhere in the checking package or the solvers is in the registry."""
-    pattern = re.compile(r'Diagnostic\(\s*"([a-z]+(?:-[a-z]+)*)"')
+    """A Finding code written anywhere in the checking package or the solvers is in the registry."""
+    pattern = re.compile(r'Finding\(\s*(?:code=)?"([a-z]+(?:-[a-z]+)*)"')
     found = set()
     for folder in (REPO / "core" / "checking", REPO / "solvers"):
         for path in folder.glob("*.py"):

@@ -7,8 +7,9 @@ import pytest
 from _graphs import simulate
 from causalcheck import CODES, check
 from causalcheck.cli import main
+from causalcheck.findings import Report
 from causalcheck.graphs import Graph, read_graph
-from causalcheck.graphs.validator import ValidationReport
+from causalcheck.graphs.validator import GraphValidation
 
 
 def _data(text: str, n: int = 400) -> tuple[Graph, dict[str, np.ndarray]]:
@@ -20,8 +21,8 @@ def test_a_networkx_graph_goes_straight_into_check():
     """check(nx.DiGraph) validates the graph instead of refusing it."""
     nx = pytest.importorskip("networkx")
     report = check(nx.DiGraph([("a", "b"), ("b", "c"), ("c", "a")]))
-    assert isinstance(report, ValidationReport) and not report.ok
-    assert "graph-invalid" in report.codes()
+    assert isinstance(report, Report) and isinstance(report.detail, GraphValidation) and not report.ok
+    assert report.codes() == ("cycle",) and report.having("graph-invalid") == report.findings
 
 
 def test_a_causal_learn_graph_and_data_go_straight_into_check():
@@ -33,27 +34,27 @@ def test_a_causal_learn_graph_and_data_go_straight_into_check():
     table = np.column_stack([data[v] for v in ("x", "y", "z")])
     cg = pc(table, 0.05, "fisherz", show_progress=False, node_names=["x", "y", "z"])
     report = check(cg.G, data=dict(zip(["x", "y", "z"], table.T, strict=True)))
-    assert isinstance(report, ValidationReport)
-    assert report.kind.ok and report.kind.claim == "CPDAG" and "ci-summary" in report.codes()
+    assert isinstance(report.detail, GraphValidation) and report.kind == "graph"
+    assert report.detail.kind.ok and report.detail.kind.claim == "CPDAG" and "ci-summary" in report.codes()
 
 
 def test_truth_and_interventions_select_the_validator_for_our_graph():
     """A Graph with truth= and interventions= is compared and its I-MEC reported."""
     report = check(read_graph("a -> b -> c"), truth=read_graph("a -> b <- c"), interventions=["b"])
-    assert isinstance(report, ValidationReport)
+    assert isinstance(report.detail, GraphValidation)
     assert {"truth-summary", "imec-size"} <= set(report.codes())
 
 
 def test_hypotheses_still_go_to_the_hypothesis_checker():
-    """Records and hypotheses are unchanged: check(text) of a hypothesis gives a CheckReport."""
+    """Records and hypotheses still go to the hypothesis checker: check(text) of a hypothesis is a hypothesis report."""
     report = check("a -> resonanceFreq\nresonanceFreq = base + c_a*a\nbase = 1\nc_a = 2\n")
-    assert not isinstance(report, ValidationReport) and report.ok
+    assert report.kind == "hypothesis" and report.detail is None and report.ok
 
 
 def test_every_validator_code_is_in_the_one_registry():
     """The exported registry holds the checker's, the validator's and the audit's codes."""
     stages = {c.stage for c in CODES.values()}
-    assert {"hypothesis", "record", "trajectory", "graph", "data", "truth", "coverage", "background", "audit"} == stages
+    assert {"hypothesis", "record", "trajectory", "folder", "graph", "data", "truth", "coverage", "background", "audit"} == stages
 
 
 def test_cli_check_validates_graph_files(tmp_path, capsys):
@@ -61,7 +62,7 @@ def test_cli_check_validates_graph_files(tmp_path, capsys):
     dot = tmp_path / "g.dot"
     dot.write_text("digraph { a -> b; b -> c; c -> a }\n", encoding="utf-8")
     assert main(["check", str(dot)]) == 1
-    assert "graph-invalid" in capsys.readouterr().out
+    assert "error   cycle: not a valid DAG" in capsys.readouterr().out
     _g, data = _data("x -> y -> z", 500)
     txt = tmp_path / "g.txt"
     txt.write_text("x -- y\ny -- z\n", encoding="utf-8")  # not a hypothesis: read as a graph

@@ -70,9 +70,10 @@ def test_check_and_score_read_the_same_episode(planner_run: Path) -> None:
         assert checked == scored and checked.kind == "trajectory"
         records = load_records(path)
         assert [r.hypothesis for r in records] == [s.parsed.hypothesis for s in scored.steps if s.parsed]
-        reports = check(path)
-        assert isinstance(reports, list) and len(reports) == len(scored.steps)
-        assert reports == check_episode(scored)
+        report = check(path)
+        reports = report.parts
+        assert report.kind == "trajectory" and len(reports) == len(scored.steps)
+        assert reports == check_episode(scored).parts
         score = score_episode(scored)
         assert [s.step for s in score.steps] == [s.number(SCORE_NUMBERING) for s in scored.steps]
         assert [r.meta["step"] for r in reports] == [s.number(CHECK_NUMBERING) for s in scored.steps]
@@ -89,9 +90,8 @@ def test_edge_spellings_score_identically(planner_run: Path, tmp_path: Path) -> 
             ep = load_episode("trajectory", variant)
             score = score_episode(ep)
             truth = sorted((e["from"], e["to"]) for e in ep.require_config()["edges"])
-            reports = check(variant)
-            assert isinstance(reports, list)
-            findings = [[(d.code, d.message) for d in r.diagnostics if d.code != "record-drift"] for r in reports]
+            reports = check(variant).parts
+            findings = [[(d.code, d.message) for d in r.findings if d.code != "record-drift"] for r in reports]
             hypotheses = [r.meta.get("hypothesis") for r in reports]
             results[name] = (
                 score.final,

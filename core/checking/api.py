@@ -1,36 +1,39 @@
-"""The front door: :func:`check` takes anything that holds hypotheses or causal graphs and returns the reports.
+"""The front door: :func:`check` takes anything that holds hypotheses or causal graphs and returns one report.
 
-It dispatches on the input: a :class:`~causalcheck.records.Hypothesis` goes to the
-hypothesis stage, a :class:`~causalcheck.records.StepRecord` (or an
-:class:`~causalcheck.episodes.Unparsed` step) to the record check, a sequence of records or
-an :class:`~causalcheck.episodes.Episode` to the trajectory stage, and everything else
-(paths, ``example:<name>``, text, dicts) is first read by :mod:`causalcheck.checking.inputs`.
+Whatever the input, the result is one :class:`~causalcheck.findings.Report` (``.findings``,
+``.ok`` — no error-level finding —, ``.errors``, ``.codes()``, ``.to_dict()``,
+``.subject``, ``.parts``).  It dispatches on the input: a
+:class:`~causalcheck.records.Hypothesis` goes to the hypothesis stage, a
+:class:`~causalcheck.records.StepRecord` (or an :class:`~causalcheck.episodes.Unparsed`
+step) to the record check, a sequence of records or an :class:`~causalcheck.episodes.Episode`
+to the trajectory stage (a report whose ``parts`` are the steps'), a folder to
+:func:`~causalcheck.checking.folder.check_folder` (a report whose ``parts`` are its files';
+a folder that is one unit, such as an official seed folder, gives that unit's report), and
+everything else (paths, ``example:<name>``, text, dicts) is first read by
+:mod:`causalcheck.checking.inputs`.
 
 A causal graph from any discovery tool — a :class:`~causalcheck.graphs.Graph`, a networkx
 graph, a causal-learn ``GeneralGraph``, a pgmpy DAG/PDAG, a graph file (DOT, GML, dagitty,
 CSV, our text format) — or any call with ``data=`` (a table), ``truth=``,
 ``interventions=`` or ``background=`` goes to the graph validator
-(:func:`causalcheck.graphs.validate_graph`), which returns a
-:class:`~causalcheck.graphs.validator.ValidationReport`.
+(:func:`causalcheck.graphs.validate_graph`); the report's ``detail`` is the validator's
+:class:`~causalcheck.graphs.validator.GraphValidation` (independence tests, falsification,
+comparison, coverage, background knowledge).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from causalcheck.checking.folder import check_folder, check_input, require_checked
 from causalcheck.checking.hypothesis import check_hypothesis, check_record
-from causalcheck.checking.inputs import load_checkable
 from causalcheck.checking.trajectory import check_episode, check_trajectory
-from causalcheck.diagnostics import CheckReport
 from causalcheck.episodes import Episode, Unparsed
+from causalcheck.findings import Report
 from causalcheck.graph import CausalGraph
 from causalcheck.records import DataPoint, Hypothesis, StepRecord
-
-if TYPE_CHECKING:  # pragma: no cover
-    from causalcheck.graphs.validator import ValidationReport
 
 __all__ = ["GRAPH_ONLY_SUFFIXES", "check", "check_hypotheses"]
 
@@ -70,17 +73,18 @@ def check(
     interventions: Any = None,
     background: Any = None,
     **validator_options: Any,
-) -> CheckReport | list[CheckReport] | ValidationReport:
-    """Check anything that holds hypotheses or a causal graph.
+) -> Report:
+    """Check anything that holds hypotheses or a causal graph; one :class:`~causalcheck.findings.Report`.
 
     Hypotheses and agent records: *obj* is a :class:`Hypothesis`, a :class:`StepRecord`, a
     sequence of records, an :class:`~causalcheck.episodes.Episode`, a path (record JSON,
-    JSONL, text hypothesis, lab trajectory, official ``raw_io.jsonl`` or run folder),
-    ``"example:<name>"``, or text; the result is one report, or a list (one per step) for
-    trajectories; *data* are evidence points (:class:`~causalcheck.records.DataPoint`).
+    JSONL, text hypothesis, lab trajectory, official ``raw_io.jsonl``, run folder or any
+    folder), ``"example:<name>"``, or text; a trajectory's report has one part per step, a
+    folder's one part per checked file; *data* are evidence points
+    (:class:`~causalcheck.records.DataPoint`).
 
-    Causal graphs (see the module docstring): the result is the validator's report;
-    *data* is then a table (DataFrame, array with ``data_names=``, mapping or CSV path),
+    Causal graphs (see the module docstring): the report's ``detail`` is the validator's
+    result; *data* is then a table (DataFrame, array with ``data_names=``, mapping or CSV path),
     *truth* the true graph, *interventions* the targets, *background* the background
     knowledge, and *validator_options* go to :func:`causalcheck.graphs.validate_graph`
     (``alpha``, ``ci_test``, ``correction``, ``seed``, ``permutations``, …).
@@ -100,7 +104,7 @@ def check(
             interventions=interventions,
             background=background,
             **validator_options,
-        )
+        ).report
     return check_hypotheses(obj, reference=reference, tolerance=tolerance, nodes=nodes, data=data, strict=strict)
 
 
@@ -112,7 +116,7 @@ def check_hypotheses(
     nodes: Iterable[str] | None = None,
     data: Sequence[DataPoint] = (),
     strict: bool = False,
-) -> CheckReport | list[CheckReport]:
+) -> Report:
     """The hypothesis half of :func:`check`: anything that holds hypotheses (not graphs for the validator)."""
     ref = list(reference)
     if isinstance(obj, CausalGraph):
@@ -125,12 +129,18 @@ def check_hypotheses(
         return check_episode(obj, reference=ref, tolerance=tolerance, nodes=nodes)
     if isinstance(obj, (list, tuple)) and all(isinstance(r, (StepRecord, Unparsed)) for r in obj):
         return check_trajectory(obj, reference=ref, tolerance=tolerance, nodes=nodes)
-    records, hyp, source = load_checkable(obj, strict=strict)
-    if hyp is not None:
-        return check_hypothesis(hyp, data=data, reference=ref, tolerance=tolerance, nodes=nodes, subject=source)
-    assert records is not None
-    if len(records) == 1:
-        rec = dataclasses.replace(records[0], step=None) if records[0].step == 1 else records[0]
-        report = check_record(rec, reference=ref, tolerance=tolerance, nodes=nodes)
-        return dataclasses.replace(report, subject=source)
-    return check_trajectory(records, reference=ref, tolerance=tolerance, nodes=nodes)
+    if _is_folder(obj):
+        folder = check_folder(obj, reference=ref, tolerance=tolerance, nodes=nodes, strict=strict)
+        require_checked(folder)
+        single = folder.checked[0].report if len(folder.units) == 1 else None
+        return single if single is not None else folder.report
+    return check_input(obj, reference=ref, tolerance=tolerance, nodes=nodes, data=data, strict=strict)
+
+
+def _is_folder(obj: Any) -> bool:
+    if isinstance(obj, str) and (obj.startswith("example:") or "\n" in obj or len(obj) >= 4096):
+        return False
+    try:
+        return isinstance(obj, (str, Path)) and Path(obj).is_dir()
+    except (OSError, ValueError):  # a name too long for the file system, a NUL byte
+        return False

@@ -4,9 +4,9 @@ PATH is a record JSON (with or without prose/code fences around it), a plain-tex
 hypothesis, a JSONL of records, a causalcheck lab trajectory, an official CausaLab
 ``raw_io.jsonl`` or run folder, any folder (every checkable file and run folder in it is
 checked; what is not checked is listed with the reason), or ``example:<name>`` for a
-bundled example (``--list-examples``).  Exit codes: 0 = no problems, 1 = problems found
-(an ``error`` or ``warning`` diagnostic; in a folder also: a file could not be read), 2 =
-the input could not be read or parsed (the message names file:line:column, the expected
+bundled example (``--list-examples``).  Exit codes: 0 = no errors (warnings may be
+shown), 1 = errors found (an ``error`` finding; in a folder also: a file could not be
+read), 2 = the input could not be read or parsed (the message names file:line:column, the expected
 tokens and shows a caret; a folder with nothing checkable).
 """
 
@@ -53,7 +53,7 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
         help="comma-separated node names the hypothesis may use (default: the properties in past_data)",
     )
     p.add_argument("--strict", action="store_true", help="a step whose output cannot be parsed is fatal (exit 2)")
-    p.add_argument("-v", "--verbose", action="store_true", help="also show info diagnostics (repaired format drift)")
+    p.add_argument("-v", "--verbose", action="store_true", help="also show info findings (repaired format drift)")
     p.add_argument("--list-examples", action="store_true", help="list the bundled examples and exit")
     from causalcheck.graphs.cli import register_check_options
 
@@ -99,7 +99,8 @@ def _folder_lines(result: Any, verbose: bool) -> list[tuple[str, str | None]]:
     for unit in result.checked:
         lines.append(("", None))
         lines.append((f"== {unit.path}", "bold"))
-        lines.extend(render_text(unit.reports, unit.path, unit.trajectory, verbose))
+        assert unit.report is not None
+        lines.extend(render_text(unit.report, unit.path, verbose))
     for unit in result.failed:
         lines.append((f"failed  {unit.path}: {unit.reason}", "bold red"))
     for unit in result.skipped:
@@ -119,9 +120,8 @@ def handle(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code (errors propagate to :func:`causalcheck.cli.main`)."""
     from pathlib import Path
 
-    from causalcheck.checking.api import check_hypotheses as check
     from causalcheck.checking.examples import example_names
-    from causalcheck.checking.folder import check_folder
+    from causalcheck.checking.folder import check_folder, check_input, require_checked
     from causalcheck.checking.report import render_text, report_payload
     from causalcheck.errors import InputFormatError
 
@@ -141,22 +141,19 @@ def handle(args: argparse.Namespace) -> int:
     reference = _reference(args.reference)
     options = {"reference": reference, "tolerance": args.tolerance, "nodes": nodes, "strict": args.strict}
     target = args.path
+    single = None
     if not args.path.startswith("example:") and Path(args.path).is_dir():
         folder = check_folder(args.path, **options)
-        single = folder.checked[0] if len(folder.units) == 1 and folder.checked else None
-        if not folder.checked:
-            reasons = "; ".join(f"{Path(u.path).name}: {u.reason}" for u in folder.units[:5]) or "the folder is empty"
-            raise InputFormatError(
-                f"directory={args.path!r} holds nothing to check: looked for *.json and *.jsonl record files, "
-                f"lab trajectories and run folders (raw_io.jsonl, *_tracking*.jsonl) ({reasons})"
-            )
+        require_checked(folder)
+        single = folder.checked[0] if len(folder.units) == 1 else None
         if single is None:
             manifest = [u.manifest() for u in folder.units]
+            report = folder.report
             if args.json:
                 payload = {
                     "source": args.path,
                     "kind": "folder",
-                    "ok": not folder.failed and all(u.problems == 0 for u in folder.checked),
+                    "ok": report.ok,
                     "summary": {
                         "checked": len(folder.checked),
                         "with_problems": sum(1 for u in folder.checked if u.problems),
@@ -164,27 +161,23 @@ def handle(args: argparse.Namespace) -> int:
                         "skipped": len(folder.skipped),
                     },
                     "inputs": manifest,
-                    "results": [
-                        report_payload(u.reports or [], u.path, u.trajectory) for u in folder.checked
-                    ],
+                    "results": [report_payload(u.report, u.path) for u in folder.checked if u.report is not None],
                 }
                 sys.stdout.write(json.dumps(payload, indent=2, sort_keys=False, default=str) + "\n")
             else:
                 _emit(_folder_lines(folder, args.verbose))
-            return 1 if folder.failed or any(u.problems for u in folder.checked) else 0
+            return 0 if report.ok else 1
         target = single.path
-    result = check(target, **options)
-    trajectory = isinstance(result, list)
-    reports = result if isinstance(result, list) else [result]
+    result = single.report if single is not None and single.report is not None else check_input(target, **options)
     if args.json:
-        payload = report_payload(reports, args.path, trajectory)
+        payload = report_payload(result, args.path)
         facts = _input_facts(target)
         if facts is not None:
             payload["inputs"] = [facts]
         sys.stdout.write(json.dumps(payload, indent=2, sort_keys=False, default=str) + "\n")
     else:
-        _emit(render_text(reports, args.path, trajectory, args.verbose))
-    return 1 if any(not r.ok for r in reports) else 0
+        _emit(render_text(result, args.path, args.verbose))
+    return 0 if result.ok else 1
 
 
 def _validate_as_graph(args: argparse.Namespace) -> bool:

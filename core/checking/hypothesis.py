@@ -2,7 +2,7 @@
 
 :func:`check_hypothesis` runs the acyclicity, direction-contradiction, equation and
 data-consistency solvers on one :class:`~causalcheck.records.Hypothesis` and collects their
-diagnostics into a :class:`~causalcheck.diagnostics.CheckReport`; :func:`check_record`
+findings into one :class:`~causalcheck.findings.Report`; :func:`check_record`
 checks a step record's hypothesis against the record's *own* ``past_data`` and adds the
 record-level findings (``record-drift``, ``unparseable-record``).  The codes are listed in
 :mod:`causalcheck.checking.codes`.
@@ -14,9 +14,9 @@ import contextlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from causalcheck.diagnostics import CheckReport, Diagnostic
 from causalcheck.episodes import Unparsed
 from causalcheck.errors import DSLSyntaxError, InputFormatError
+from causalcheck.findings import Finding, Report
 from causalcheck.graph import FREQ, normalize_node
 from causalcheck.parsing import dropped_content
 from causalcheck.records import DataPoint, Hypothesis, StepRecord
@@ -43,7 +43,7 @@ def _describe(h: Hypothesis) -> str:
         return f"{h.graph}; {h.equation}; {dict(h.coefficients)}"
 
 
-def _unknown_nodes(h: Hypothesis, nodes: set[str]) -> tuple[Diagnostic, ...]:
+def _unknown_nodes(h: Hypothesis, nodes: set[str]) -> tuple[Finding, ...]:
     named = list(h.graph.nodes)
     if h.equation.strip():
         from causalcheck.solvers.equations import hypothesis_equation
@@ -56,11 +56,11 @@ def _unknown_nodes(h: Hypothesis, nodes: set[str]) -> tuple[Diagnostic, ...]:
     lower = {n.lower(): n for n in nodes}
     hints = [f"{u!r} (did you mean {lower[u.lower()]!r}?)" if u.lower() in lower else repr(u) for u in unknown]
     return (
-        Diagnostic(
+        Finding(
             "unknown-node",
+            "warning",
             f"the hypothesis names {', '.join(hints)}, which {'is' if len(unknown) == 1 else 'are'} not among "
             f"the known nodes ({', '.join(sorted(nodes))}); node names are case-sensitive",
-            "warning",
             elements=tuple(unknown),
         ),
     )
@@ -74,8 +74,8 @@ def check_hypothesis(
     tolerance: float = 0.01,
     nodes: Iterable[str] | None = None,
     subject: str = "hypothesis",
-) -> CheckReport:
-    """All diagnostics for *h* (see the module table); never raises on a bad hypothesis.
+) -> Report:
+    """All findings for *h* (see the module table) in one report; never raises on a bad hypothesis.
 
     *data* are evidence points for the data-consistency check, *reference* known
     ``(cause, effect)`` edges, *tolerance* the absolute tolerance in the target's units,
@@ -90,7 +90,7 @@ def check_hypothesis(
     from causalcheck.solvers.data_consistency import data_consistency
     from causalcheck.solvers.equations import equation_consistency
 
-    diags: list[Diagnostic] = []
+    diags: list[Finding] = []
     diags.extend(acyclicity_diagnostics(h.graph))
     diags.extend(direction_contradictions(h.graph, reference))
     if nodes is not None:
@@ -100,10 +100,10 @@ def check_hypothesis(
         diags.extend(data_consistency(h, data, tolerance))
     except (ValueError, OverflowError, ZeroDivisionError) as exc:  # values beyond float range (1e308 squared)
         diags.append(
-            Diagnostic(
+            Finding(
                 "data-not-checked",
-                f"the recorded data could not be checked against the equation: its values leave float range ({exc})",
                 "warning",
+                f"the recorded data could not be checked against the equation: its values leave float range ({exc})",
             )
         )
     meta: dict[str, Any] = {
@@ -114,7 +114,7 @@ def check_hypothesis(
     }
     if data and h.equation.strip():
         meta["data_agrees"] = not any(d.code in DATA_CODES for d in diags)
-    return CheckReport(subject, tuple(diags), meta)
+    return Report(subject, tuple(diags), meta)
 
 
 def check_record(
@@ -123,7 +123,7 @@ def check_record(
     reference: Iterable[tuple[str, str]] = (),
     tolerance: float = 0.01,
     nodes: Iterable[str] | None = None,
-) -> CheckReport:
+) -> Report:
     """Check a step record's hypothesis against its own ``past_data``.
 
     When *nodes* is ``None`` the properties seen in ``past_data`` (plus the frequency) are
@@ -132,42 +132,38 @@ def check_record(
     """
     subject = f"step {record.step}" if record.step is not None else "record"
     if isinstance(record, Unparsed):
-        diag = Diagnostic(
-            "unparseable-record",
-            f"the model output of this step is not a record: {record.reason}",
-            "error",
-        )
-        return CheckReport(subject, (diag,), {"step": record.step, "action": "(no action)", "hypothesis": None})
+        diag = Finding("unparseable-record", "error", f"the model output of this step is not a record: {record.reason}")
+        return Report(subject, (diag,), {"step": record.step, "action": "(no action)", "hypothesis": None}, kind="record")
     meta_extra: dict[str, Any] = {"step": record.step, "action": str(record.action)}
-    drift: tuple[Diagnostic, ...] = ()
+    drift: tuple[Finding, ...] = ()
     if record.warnings:
         lost = dropped_content(record.warnings)
         drift = (
-            Diagnostic(
+            Finding(
                 "record-drift",
+                "warning" if lost else "info",
                 f"the record deviates from the format; repaired {len(record.warnings)} thing(s)"
                 + (f", and had to drop content: {'; '.join(lost[:3])}" if lost else ""),
-                "warning" if lost else "info",
                 elements=tuple(record.warnings),
             ),
         )
     h = record.hypothesis
     if h is None or h.is_empty:
         meta = {**meta_extra, "hypothesis": None if h is None else ""}
-        return CheckReport(subject, drift, meta)
+        return Report(subject, drift, meta, kind="record")
     data = record.past_data or ()
     known = nodes
     if known is None and data:
         known = {n for p in data for n in p.props}
-    limited: tuple[Diagnostic, ...] = ()
+    limited: tuple[Finding, ...] = ()
     if len(data) > MAX_DATA_POINTS:  # the exact solver's work grows with the points: check the newest
         dropped = len(data) - MAX_DATA_POINTS
         limited = (
-            Diagnostic(
+            Finding(
                 "data-skipped",
+                "info",
                 f"{dropped} of {len(data)} data points not checked: past_data has more than "
                 f"MAX_DATA_POINTS={MAX_DATA_POINTS} entries, the newest {MAX_DATA_POINTS} were checked",
-                "info",
                 elements=tuple(p.id for p in data[:dropped][:20]),
             ),
         )
@@ -175,4 +171,4 @@ def check_record(
     report = check_hypothesis(
         h, data=data, reference=reference, tolerance=tolerance, nodes=known, subject=subject
     )
-    return CheckReport(subject, report.diagnostics + limited + drift, {**meta_extra, **report.meta})
+    return Report(subject, report.own + limited + drift, {**meta_extra, **report.meta}, kind="record")

@@ -1,21 +1,22 @@
-"""Results out: the reports of :func:`~causalcheck.checking.check` as text lines or as a JSON payload.
+"""Results out: the report of :func:`~causalcheck.checking.check` as text lines or as a JSON payload.
 
 :func:`render_text` gives ``(line, style)`` pairs — the CLI prints the lines, with the
 ``rich`` style on a terminal — and :func:`report_payload` the object ``check --json``
-prints.  For a trajectory the text shows each step's hypothesis when it changes, folds
-findings that repeat the previous step's, and ends with the step where the recorded data
-stop agreeing with the hypothesis.
+prints (its ``reports`` are the stored records of :meth:`~causalcheck.findings.Report.to_json`:
+a trajectory's steps, or the one report).  ``ok`` is true when no report has an error; a
+report "with problems" has an error or a warning.  For a trajectory the text shows each
+step's hypothesis when it changes, folds findings that repeat the previous step's, and ends
+with the step where the recorded data stop agreeing with the hypothesis.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from causalcheck.checking.trajectory import first_data_conflict
-from causalcheck.diagnostics import CheckReport
+from causalcheck.findings import Report
 
-__all__ = ["Line", "render_text", "report_payload"]
+__all__ = ["Line", "render_text", "report_payload", "shown_reports"]
 
 #: One output line and its ``rich`` style (``None``: plain).
 Line = tuple[str, "str | None"]
@@ -24,8 +25,19 @@ _MARK = {"error": "error  ", "warning": "warning", "info": "info   "}
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "dim"}
 
 
-def render_text(reports: Sequence[CheckReport], source: str, trajectory: bool, verbose: bool) -> list[Line]:
+def shown_reports(report: Report) -> tuple[Report, ...]:
+    """The reports printed one by one: a trajectory's steps, else the report itself."""
+    return report.parts if report.kind == "trajectory" else (report,)
+
+
+def _has_problem(r: Report) -> bool:
+    return bool(r.errors or r.warnings)
+
+
+def render_text(report: Report, source: str, verbose: bool) -> list[Line]:
     """The human-readable report (``info`` findings of a trajectory only with *verbose*)."""
+    trajectory = report.kind == "trajectory"
+    reports = shown_reports(report)
     out: list[Line] = []
     if trajectory:
         out.append((f"{source}: {len(reports)} steps", "bold"))
@@ -48,7 +60,7 @@ def render_text(reports: Sequence[CheckReport], source: str, trajectory: bool, v
                 out.append(("  hypothesis:", None))
                 out.extend((f"    {line}", None) for line in str(hyp).splitlines())
                 previous = (r.subject, hyp)
-        shown = [d for d in r.diagnostics if verbose or not trajectory or d.severity != "info"]
+        shown = [d for d in r.findings if verbose or not trajectory or d.severity != "info"]
         messages = [d.message for d in shown]
         if trajectory and shown and last_shown is not None and last_shown[1] == messages:
             out.append((f"  {len(shown)} finding(s), the same as at {last_shown[0]}", _STYLE[shown[0].severity]))
@@ -60,7 +72,7 @@ def render_text(reports: Sequence[CheckReport], source: str, trajectory: bool, v
                 out.extend((f"      - {w}", "dim") for w in d.elements)
         if not any(d.severity != "info" for d in shown):
             out.append(("  ok", "green"))
-    problems = sum(not r.ok for r in reports)
+    problems = sum(_has_problem(r) for r in reports)
     if trajectory:
         k = first_data_conflict(reports)
         tail = f"; the recorded data stop agreeing with the hypothesis at {reports[k].subject}" if k is not None else ""
@@ -70,14 +82,16 @@ def render_text(reports: Sequence[CheckReport], source: str, trajectory: bool, v
     return out
 
 
-def report_payload(reports: Sequence[CheckReport], source: str, trajectory: bool) -> dict[str, Any]:
-    """The ``check --json`` object: source, kind, overall verdict, summary and every report."""
-    problems = sum(not r.ok for r in reports)
+def report_payload(report: Report, source: str) -> dict[str, Any]:
+    """The ``check --json`` object: source, kind, overall verdict (``ok``: no error), summary and every report."""
+    trajectory = report.kind == "trajectory"
+    reports = shown_reports(report)
+    problems = sum(_has_problem(r) for r in reports)
     k = first_data_conflict(reports)
     return {
         "source": source,
         "kind": "trajectory" if trajectory else "single",
-        "ok": problems == 0,
+        "ok": report.ok,
         "summary": {
             "reports": len(reports),
             "with_problems": problems,

@@ -29,9 +29,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from causalcheck.diagnostics import Diagnostic
 from causalcheck.errors import InputFormatError
 from causalcheck.explain._fields import as_list, as_text
+from causalcheck.findings import Finding
 from causalcheck.graph import CausalGraph, Edge
 from causalcheck.graphs.model import connected_components
 
@@ -414,7 +414,7 @@ def _find_cycle_like_networkx(cg: CausalGraph) -> tuple[Edge, ...] | None:
     return None
 
 
-def check_graph(graph: ExplanationGraph, *, merge_restated: bool = True) -> tuple[Diagnostic, ...]:
+def check_graph(graph: ExplanationGraph, *, merge_restated: bool = True) -> tuple[Finding, ...]:
     """Cycle and opposite-direction findings on the causal edges of *graph*, through the core checks.
 
     With *merge_restated* (default) EDUs that restate one claim are merged first
@@ -445,14 +445,14 @@ def check_graph(graph: ExplanationGraph, *, merge_restated: bool = True) -> tupl
     if not _has_cycle(pairs) and not any((b, a) in pair_set for a, b in pair_set):
         return ()  # the common case, decided without building the core graph
     cg = CausalGraph((), tuple(pairs))
-    out: list[Diagnostic] = []
+    out: list[Finding] = []
     core = _find_cycle_like_networkx(cg)
     if core:
         shown = " -> ".join([core[0].source, *(e.target for e in core)])
         merged = sorted({k for k, v in mapping.items() if v != k})
         note = f" (after merging restated claims {merged})" if merged else ""
         out.append(
-            Diagnostic(
+            Finding(
                 code="cycle",
                 message=f"the causal edges contain a cycle: {shown}{note}",
                 severity="error",

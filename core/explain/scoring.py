@@ -38,7 +38,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from causalcheck.diagnostics import Diagnostic
 from causalcheck.errors import CausalCheckError, InputFormatError
 from causalcheck.explain._text import content_stems, latin_share, split_injections, text_stems
 from causalcheck.explain.data import Criterion, WhatIfItem, criteria_of
@@ -61,6 +60,7 @@ from causalcheck.explain.rst import (
     heuristic_fallback,
     project_to_graph,
 )
+from causalcheck.findings import Finding
 
 __all__ = [
     "BUCKETS",
@@ -152,7 +152,7 @@ class ItemResult:
     edge_judgments: tuple[EdgeJudgment | None, ...] = ()
     criterion_judgments: tuple[CriterionJudgment, ...] = ()
     stats: GraphStats | None = None
-    diagnostics: tuple[Diagnostic, ...] = ()
+    diagnostics: tuple[Finding, ...] = ()
     failure_modes: tuple[str, ...] = ()
     degraded: bool = False
     degraded_reasons: tuple[str, ...] = ()

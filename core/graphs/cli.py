@@ -12,7 +12,7 @@ The lead wires :func:`register` into :mod:`causalcheck.cli`.
 lead to wire into ``causalcheck check``: :func:`register_check_options` adds the options to
 an existing parser (``--json`` only if the parser lacks it), :func:`run_validate` is the
 handler (it reads the graph from ``args.graph``, else ``args.path``).  Its exit codes follow
-``causalcheck check``: 0 = no error or warning, 1 = problems found, 2 = an input could not be
+``causalcheck check``: 0 = no error (the report is ``ok``), 1 = an error, 2 = an input could not be
 read (a :class:`~causalcheck.errors.CausalCheckError` propagates to the caller).
 :func:`main_validate` runs the whole command in-process on a stand-alone parser.
 """

@@ -1,15 +1,18 @@
 """The finding codes of the graph validator (:func:`~causalcheck.graphs.validator.validate_graph`).
 
-A view of the one registry, :mod:`causalcheck.codes` (the stages ``graph``, ``data``,
-``truth``, ``coverage`` and ``background``).  Severities: ``error`` — the graph is invalid, or
+A view of the one registry, :mod:`causalcheck.codes` (the codes emitted in the stages
+``graph``, ``data``, ``truth``, ``coverage`` and ``background``, including ``cycle``, which the
+hypothesis checker reports too).  Severities: ``error`` — the graph is invalid, or
 contradicted by the data (at the stated significance, after multiple-testing control) or by
 background knowledge; ``warning`` — it differs from a given truth, or a check could not be
 completed as asked; ``info`` — figures and notes.
 
 >>> VALIDATOR_CODES["ci-violated"].severity, VALIDATOR_CODES["ci-violated"].stage
 ('error', 'data')
->>> sorted({c.stage for c in VALIDATOR_CODES.values()})
+>>> sorted({s for c in VALIDATOR_CODES.values() for s in c.stages if s in VALIDATOR_STAGES})
 ['background', 'coverage', 'data', 'graph', 'truth']
+>>> VALIDATOR_CODES["cycle"].stages  # one code for a directed cycle, here and in the hypothesis checker
+('hypothesis', 'graph')
 """
 
 from __future__ import annotations

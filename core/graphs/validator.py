@@ -2,14 +2,22 @@
 
 One call, offline, a certificate for every finding::
 
-    report = validate_graph(pc_output, data=df, truth=true_dag, interventions=["X3"],
+    result = validate_graph(pc_output, data=df, truth=true_dag, interventions=["X3"],
                             background="knowledge.txt")
-    report.ok, [f.code for f in report.findings], report.to_dict()
+    result.ok, [f.code for f in result.findings], result.to_dict()
+
+The result is a :class:`GraphValidation`: the findings (:class:`causalcheck.findings.Finding`,
+the one finding type) and every section computed; :attr:`GraphValidation.report` is the same
+as the one :class:`~causalcheck.findings.Report` that :func:`causalcheck.check` returns for a
+graph (its ``detail`` is this result).
 
 What runs (each part only when its input is given):
 
-1. **Kind** — :func:`causalcheck.graphs.kinds.validate` (DAG / CPDAG / MAG / PAG), a
-   ``graph-invalid`` error with the rule, edge and witness when it fails.
+1. **Kind** — :func:`causalcheck.graphs.kinds.validate` (DAG / CPDAG / MAG / PAG): a
+   directed cycle is a ``cycle`` error (its edges, a
+   :class:`~causalcheck.findings.CycleWitness`: the same code and certificate as the
+   hypothesis checker's), any other failure a ``graph-invalid`` error with the rule, edge and
+   witness.
 2. **Data** (:mod:`~causalcheck.graphs.data`) — the basis of implied independencies
    (:func:`~causalcheck.graphs.separation.implied_independencies`) tested with causal-learn
    (:mod:`~causalcheck.graphs.citests`; Fisher-z or χ² by default), adjusted by **Holm**
@@ -25,7 +33,8 @@ What runs (each part only when its input is given):
    rule, or minimal conflicting set (a z3 unsat core), a finding.
 
 Every finding's ``code`` is in :data:`causalcheck.graphs.codes.VALIDATOR_CODES`, with its
-severity.  ``report.ok`` is True when no finding is an error or a warning.
+severity.  ``result.ok`` is True when no finding is an error (warnings — a difference from
+the truth, a graph the data cannot falsify — keep a correct graph ok).
 
 >>> r = validate_graph("a -> b -> c", truth="a -> b <- c", interventions=[], background="forbid b -> c")
 >>> [f.code for f in r.findings]
@@ -38,10 +47,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from causalcheck.diagnostics import Diagnostic, GradedReport, Severity
 from causalcheck.errors import InputFormatError
+from causalcheck.findings import (
+    CycleWitness,
+    Dictable,
+    Figures,
+    Finding,
+    Report,
+    Severity,
+    no_errors,
+    plain,
+)
 from causalcheck.graphs.codes import VALIDATOR_CODES
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -56,46 +76,13 @@ if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.graphs.separation import CIStatement
     from causalcheck.graphs.structural import EquationFit
 
-__all__ = ["CITestResult", "Finding", "IndependenceTests", "ValidationReport", "format_report", "validate_graph"]
+__all__ = [
+    "CITestResult", "Finding", "GraphValidation", "IndependenceTests", "ValidationReport", "format_report", "validate_graph",
+]
 
 
-class _Dictable(Protocol):
-    def to_dict(self) -> Mapping[str, Any]: ...
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One finding: a stable ``code`` (see :data:`VALIDATOR_CODES`), a sentence, the elements it
-    names (edges, nodes, statements) and the certificate behind it (any object with ``to_dict``)."""
-
-    code: str
-    severity: Severity
-    message: str
-    elements: tuple[str, ...] = ()
-    certificate: _Dictable | None = None
-
-    def __post_init__(self) -> None:
-        entry = VALIDATOR_CODES.get(self.code)
-        if entry is None or self.severity not in entry.severities:
-            raise AssertionError(f"finding code={self.code!r} with severity={self.severity!r} is not registered")
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict (the certificate as its own ``to_dict()``)."""
-        return {
-            "code": self.code,
-            "severity": self.severity,
-            "message": self.message,
-            "elements": list(self.elements),
-            "certificate": None if self.certificate is None else dict(self.certificate.to_dict()),
-        }
-
-    def to_diagnostic(self) -> Diagnostic:
-        """The same finding as a :class:`causalcheck.diagnostics.Diagnostic` (for ``causalcheck check``)."""
-        data = {} if self.certificate is None else dict(self.certificate.to_dict())
-        return Diagnostic(self.code, self.message, self.severity, self.elements, data)
-
-
-def _finding(code: str, message: str, elements: Iterable[str] = (), certificate: _Dictable | None = None, severity: Severity | None = None) -> Finding:
+def _finding(code: str, message: str, elements: Iterable[str] = (), certificate: Dictable | None = None, severity: Severity | None = None) -> Finding:
+    assert code in VALIDATOR_CODES, code
     return Finding(code, severity or VALIDATOR_CODES[code].severity, message, tuple(elements), certificate)
 
 
@@ -150,19 +137,20 @@ class IndependenceTests:
         }
 
 
-@dataclass(frozen=True)
-class _Summary:
-    """A small certificate: figures as a mapping."""
-
-    figures: Mapping[str, Any]
-
-    def to_dict(self) -> Mapping[str, Any]:
-        return dict(self.figures)
+#: The sections of :meth:`GraphValidation.to_dict`, in order.
+_SECTIONS = (
+    "graph", "kind", "settings", "findings", "data", "independence", "falsification", "equations", "comparison", "coverage",
+    "background",
+)
 
 
 @dataclass(frozen=True)
-class ValidationReport(GradedReport[Finding]):
-    """Everything :func:`validate_graph` found; every section ``None`` when its input was not given."""
+class GraphValidation:
+    """Everything :func:`validate_graph` found; every section ``None`` when its input was not given.
+
+    ``source`` names the graph checked (its path, else ``"graph"``); :attr:`report` is the one
+    report of :func:`causalcheck.check`; ``ok``, ``errors`` and ``codes()`` are its answers.
+    """
 
     graph: Graph
     kind: Certificate
@@ -175,26 +163,30 @@ class ValidationReport(GradedReport[Finding]):
     coverage: Coverage | None = None
     background: KnowledgeCheck | None = None
     settings: Mapping[str, Any] = field(default_factory=dict)
+    source: str = "graph"
 
-    def graded(self) -> tuple[Finding, ...]:
-        return self.findings
+    @cached_property
+    def report(self) -> Report:
+        """The graph's :class:`~causalcheck.findings.Report` (kind ``"graph"``, this result as its ``detail``)."""
+        return Report(self.source, self.findings, kind="graph", detail=self)
+
+    @property
+    def ok(self) -> bool:
+        """True when no finding is an error (:func:`causalcheck.findings.no_errors`)."""
+        return no_errors(self.findings)
+
+    @property
+    def errors(self) -> tuple[Finding, ...]:
+        """The findings of severity ``error``."""
+        return self.report.errors
+
+    def codes(self) -> tuple[str, ...]:
+        """Every finding's code, in order."""
+        return self.report.codes()
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict of every section."""
-        return {
-            "ok": self.ok,
-            "graph": self.graph.to_dict(),
-            "kind": self.kind.to_dict(),
-            "settings": dict(self.settings),
-            "findings": [f.to_dict() for f in self.findings],
-            "data": None if self.data is None else self.data.to_dict(),
-            "independence": None if self.independence is None else self.independence.to_dict(),
-            "falsification": None if self.falsification is None else self.falsification.to_dict(),
-            "equations": [e.to_dict() for e in self.equations],
-            "comparison": None if self.comparison is None else self.comparison.to_dict(),
-            "coverage": None if self.coverage is None else self.coverage.to_dict(),
-            "background": None if self.background is None else self.background.to_dict(),
-        }
+        """JSON-ready dict: ``ok``, then every section (:func:`causalcheck.findings.plain`; ``None`` when not computed)."""
+        return {"ok": self.ok, **{name: plain(getattr(self, name)) for name in _SECTIONS}}
 
 
 # --------------------------------------------------------------------------- parts
@@ -251,7 +243,7 @@ def _data_part(
             f"{len(results)} implied independencies ({used_basis} basis) tested with {tester.test}; "
             f"{len(tests.rejected)} rejected at {alpha} after {correction} correction",
             (),
-            _Summary({"statements": len(results), "rejected": len(tests.rejected), "test": tester.test, "correction": correction}),
+            Figures({"statements": len(results), "rejected": len(tests.rejected), "test": tester.test, "correction": correction}),
         )
     )
     falsification = None
@@ -297,7 +289,7 @@ def _data_part(
                         f"the coefficient of {c.parent} in {f.node}'s equation is {c.estimate:.4g} ± {c.std_error:.2g}, "
                         f"not the stated {c.stated!r} (t={c.t:.3g}, dof={f.dof}, p={c.p_value:.3g}, {correction}-adjusted p={a:.3g})",
                         (f"{c.parent} -> {f.node}",),
-                        _Summary({**c.to_dict(), "node": f.node, "dof": f.dof, "adjusted_p": a, "correction": correction}),
+                        Figures({**c.to_dict(), "node": f.node, "dof": f.dof, "adjusted_p": a, "correction": correction}),
                     )
                 )
     elif coefficients:
@@ -418,7 +410,7 @@ def validate_graph(
     suggest: int = 1,
     graph_format: str | None = None,
     truth_format: str | None = None,
-) -> ValidationReport:
+) -> GraphValidation:
     """Validate *graph* (anything :func:`~causalcheck.graphs.read_graph` reads) — see the module docstring.
 
     Args:
@@ -447,7 +439,10 @@ def validate_graph(
     g = read_graph(graph, graph_format)
     findings: list[Finding] = []
     cert = validate(g)
-    if not cert:
+    if not cert and cert.rule == "cycle":
+        cycle = CycleWitness.of_nodes(cert.witness)
+        findings.append(_finding("cycle", f"not a valid {cert.claim}: {cert.reason}", (f"{a} -> {b}" for a, b in cycle.cycle), cycle))
+    elif not cert:
         elements = tuple(x for x in ((str(cert.edge) if cert.edge else ""),) if x) + cert.witness
         findings.append(_finding("graph-invalid", f"not a valid {cert.claim}: {cert.reason}", elements, cert))
     table = independence = falsification = None
@@ -480,7 +475,7 @@ def validate_graph(
         "seed": seed,
         "permutations": falsification.permutations if falsification is not None else permutations,
     }
-    return ValidationReport(
+    return GraphValidation(
         graph=g,
         kind=cert,
         findings=tuple(findings),
@@ -492,13 +487,29 @@ def validate_graph(
         coverage=coverage,
         background=knowledge,
         settings=settings,
+        source=_source(graph),
     )
+
+
+def _source(graph: Any) -> str:
+    """The path of a graph read from a file, else ``"graph"``."""
+    if isinstance(graph, Path) or (isinstance(graph, str) and "\n" not in graph and len(graph) < 4096):
+        try:
+            if Path(graph).is_file():
+                return str(graph)
+        except (OSError, ValueError):  # a name too long for the file system, a NUL byte
+            pass
+    return "graph"
+
+
+#: Deprecated name of :class:`GraphValidation` (the result of :func:`validate_graph`).
+ValidationReport = GraphValidation
 
 
 _MARK = {"error": "error  ", "warning": "warning", "info": "info   "}
 
 
-def format_report(report: ValidationReport, *, verbose: bool = True) -> str:
+def format_report(report: GraphValidation, *, verbose: bool = True) -> str:
     """The text the command line prints: one line per finding (info lines only when *verbose*)."""
     g = report.graph
     lines = [f"graph: {len(g.nodes)} nodes, {len(g.edges)} edges, {g.kind} ({'valid' if report.kind else 'invalid'})"]

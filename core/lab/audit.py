@@ -6,7 +6,10 @@ agent wrote entry ``4/12`` with the frequency its own equation predicted (105.0)
 output that requested the intervention; the manipulator then showed 155.0 and the entry was
 never corrected (causalab-spec §3.4).  This module compares every entry with the states the
 environment displayed (prior records, golden traces, every manipulator state) and with the
-moment it was displayed, and reports :class:`~causalcheck.diagnostics.Diagnostic` findings:
+moment it was displayed, and reports :class:`~causalcheck.findings.Finding` s (certificates
+:class:`~causalcheck.findings.EntryShownEarly`, :class:`~causalcheck.findings.EntryValue`,
+:class:`~causalcheck.findings.EntryUnmatched`, :class:`~causalcheck.findings.SolverEvidence`)
+in one :class:`~causalcheck.findings.Report` of kind ``"audit"``:
 
 * ``fabricated-entry`` (error) — no displayed state matches the entry's values, or the entry
   was written before its state was displayed and disagrees with what was then displayed;
@@ -30,11 +33,19 @@ parsed one.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from causalcheck.diagnostics import CheckReport, Diagnostic
 from causalcheck.episodes import SCORE_NUMBERING, Episode, ShownState
+from causalcheck.findings import (
+    EntryShownEarly,
+    EntryUnmatched,
+    EntryValue,
+    Figures,
+    Finding,
+    Report,
+    SolverEvidence,
+)
 from causalcheck.graph import FREQ
 from causalcheck.records import DataPoint, Hypothesis, Intervention, StepRecord
 
@@ -109,7 +120,7 @@ def _agree(entry: Entry, state: ShownState, tol: float) -> tuple[int, list[str]]
     return good, bad
 
 
-def _audit_entry(entry: Entry, step: int, number: int, shown: tuple[ShownState, ...], tol: float) -> Diagnostic | None:
+def _audit_entry(entry: Entry, step: int, number: int, shown: tuple[ShownState, ...], tol: float) -> Finding | None:
     """The finding for *entry*, first written at step index *step* (shown to people as *number*), or ``None``."""
     if not entry.props and entry.freq is None:
         return None
@@ -128,12 +139,12 @@ def _audit_entry(entry: Entry, step: int, number: int, shown: tuple[ShownState, 
     where = f"entry {entry.id!r} written at step {number}"
     if best is not None and not best[3]:
         st = best[2]
-        return Diagnostic(
+        return Finding(
             "prefilled-entry",
-            f"{where} holds {entry.describe()} before the environment showed it ({st.label})",
             "warning",
+            f"{where} holds {entry.describe()} before the environment showed it ({st.label})",
             (entry.id,),
-            {"step": number, "shown": st.label},
+            EntryShownEarly(number, st.label),
         )
     if best is not None and len(best[3]) == 1:
         st, field = best[2], best[3][0]
@@ -148,28 +159,22 @@ def _audit_entry(entry: Entry, step: int, number: int, shown: tuple[ShownState, 
         else:
             code = "altered-entry"
             message = f"{where} gives {field}={wrote!r} but the environment showed {field}={saw!r} ({st.label})"
-        return Diagnostic(
-            code,
-            message,
-            "error",
-            (entry.id,),
-            {"step": number, "field": field, "written": wrote, "shown": saw, "state": st.label},
-        )
-    return Diagnostic(
+        return Finding(code, "error", message, (entry.id,), EntryValue(number, field, wrote, saw, st.label))
+    return Finding(
         "fabricated-entry",
-        f"{where} holds {entry.describe()}, which matches no state the environment showed",
         "error",
+        f"{where} holds {entry.describe()}, which matches no state the environment showed",
         (entry.id,),
-        {"step": number},
+        EntryUnmatched(number),
     )
 
 
 def _solver_check(
     record: StepRecord, entries: Sequence[Entry], tolerance: float
-) -> list[Diagnostic]:
+) -> list[Finding]:
     """``hypothesis-contradicts-evidence`` from the core's data-consistency solver (empty if it agrees).
 
-    The findings are the ``data-mismatch`` / ``equation-refuted`` diagnostics that
+    The findings are the ``data-mismatch`` / ``equation-refuted`` findings that
     :func:`causalcheck.checking.check_record` gives for the record with these entries as its
     ``past_data`` (the newest :data:`~causalcheck.checking.hypothesis.MAX_DATA_POINTS` of
     them); only that solver is asked, since the record's other checks (cycles, node names)
@@ -188,23 +193,23 @@ def _solver_check(
     except (ValueError, OverflowError, ZeroDivisionError):  # values beyond float range: not checked
         return []
     except CausalCheckError as exc:
-        return [Diagnostic("solver-check-failed", f"the final record could not be checked: {exc}", "info")]
+        return [Finding("solver-check-failed", "info", f"the final record could not be checked: {exc}")]
     bad = [d for d in found if d.code in DATA_CODES]
     if not bad:
         return []
     elements = tuple(sorted({e for d in bad for e in d.elements}))
     return [
-        Diagnostic(
+        Finding(
             "hypothesis-contradicts-evidence",
-            "the final hypothesis contradicts the agent's own entries: " + " / ".join(d.message for d in bad),
             "error",
+            "the final hypothesis contradicts the agent's own entries: " + " / ".join(d.message for d in bad),
             elements,
-            {"solver": [d.to_json() for d in bad]},
+            SolverEvidence(tuple(bad)),
         )
     ]
 
 
-def _fit_check(hyp: Hypothesis | None, entries: list[Entry], fit_tolerance: float) -> list[Diagnostic]:
+def _fit_check(hyp: Hypothesis | None, entries: list[Entry], fit_tolerance: float) -> list[Finding]:
     from causalcheck.metrics import formula_errors
 
     if hyp is None or not hyp.equation.strip():
@@ -212,10 +217,10 @@ def _fit_check(hyp: Hypothesis | None, entries: list[Entry], fit_tolerance: floa
     eq, coeffs = hyp.equation, hyp.coefficients
     if any(v is None for v in coeffs.values()):
         return [
-            Diagnostic(
+            Finding(
                 "hypothesis-undetermined",
-                f"final coefficients {dict(coeffs)!r} contain non-numeric values; the equation was not checked",
                 "info",
+                f"final coefficients {dict(coeffs)!r} contain non-numeric values; the equation was not checked",
             )
         ]
     bad: list[str] = []
@@ -229,20 +234,20 @@ def _fit_check(hyp: Hypothesis | None, entries: list[Entry], fit_tolerance: floa
     if not bad:
         return []
     return [
-        Diagnostic(
+        Finding(
             "hypothesis-contradicts-evidence",
+            "error",
             f"final equation {eq!r} with coefficients {dict(coeffs)!r} misses the agent's own "
             f"entries {bad!r} by up to {worst:.4g} Hz (tolerance {fit_tolerance:g})",
-            "error",
             tuple(bad),
-            {"max_abs_error": worst},
+            Figures({"max_abs_error": worst}),
         )
     ]
 
 
 def audit_episode(
     ep: Episode, tolerance: float = 0.01, fit_tolerance: float = 0.5, *, solver_checks: bool = True
-) -> CheckReport:
+) -> Report:
     """Audit one episode; the report's ``meta`` holds the budget figures.
 
     The final hypothesis is first checked arithmetically against the agent's final entries;
@@ -261,9 +266,9 @@ def audit_episode(
     states = tuple(shown)
     made.extend(s.intervention for s in ep.steps if s.intervention is not None)
 
-    diags: list[Diagnostic] = []
+    diags: list[Finding] = []
     seen_versions: dict[str, tuple[Any, ...]] = {}
-    flagged: dict[str, Diagnostic] = {}
+    flagged: dict[str, Finding] = {}
     final_entries: list[Entry] = []
     index = _state_index(states) if tolerance >= 0.01 else {}
     prev_points: tuple[DataPoint, ...] = ()
@@ -306,11 +311,11 @@ def audit_episode(
                 p == e.intervention[0] and abs(v - e.intervention[1]) <= tolerance for p, v in made
             ):
                 diags.append(
-                    Diagnostic(
+                    Finding(
                         "intervention-never-made",
+                        "error",
                         f"entry {e.id!r} (step {number}) records intervention "
                         f"{e.intervention[0]}={e.intervention[1]:g}, which was never executed",
-                        "error",
                         (e.id,),
                     )
                 )
@@ -318,7 +323,8 @@ def audit_episode(
     for eid, d in flagged.items():
         kept = eid in final_ids and final_ids[eid] == seen_versions.get(eid)
         note = " (still in the final record)" if kept else " (later corrected or dropped)"
-        diags.append(Diagnostic(d.code, d.message + note, d.severity, d.elements, {**d.data, "uncorrected": kept}))
+        assert isinstance(d.certificate, (EntryShownEarly, EntryValue, EntryUnmatched))
+        diags.append(replace(d, message=d.message + note, certificate=replace(d.certificate, uncorrected=kept)))
 
     final = ep.final()
     found = _fit_check(None if final is None else final[1], final_entries, fit_tolerance)
@@ -339,10 +345,10 @@ def audit_episode(
     if left:
         if ep.success is False:
             diags.append(
-                Diagnostic("premature-stop", f"the episode failed with {' and '.join(left)} unused", "warning")
+                Finding("premature-stop", "warning", f"the episode failed with {' and '.join(left)} unused")
             )
         else:
-            diags.append(Diagnostic("budget-unused", f"{' and '.join(left)} left unused", "info"))
+            diags.append(Finding("budget-unused", "info", f"{' and '.join(left)} left unused"))
     meta = {
         "interventions_used": used,
         "intervention_budget": ep.intervention_budget,
@@ -353,4 +359,4 @@ def audit_episode(
         "entries_checked": len(seen_versions),
     }
     diags.sort(key=lambda d: ({"error": 0, "warning": 1, "info": 2}[d.severity], d.code, d.elements))
-    return CheckReport(subject=ep.source, diagnostics=tuple(diags), meta=meta)
+    return Report(ep.source, tuple(diags), meta, kind="audit")

@@ -49,9 +49,7 @@ def check_payload(source: str) -> dict[str, Any]:
     from causalcheck.checking.api import check_hypotheses as check
     from causalcheck.checking.report import report_payload
 
-    result = check(source)
-    reports = result if isinstance(result, list) else [result]
-    return report_payload(reports, source, isinstance(result, list))
+    return report_payload(check(source), source)
 
 
 def build_document(paths: Sequence[str | Path], options: ReportOptions | None = None) -> tuple[Document, dict[str, int]]:

@@ -8,6 +8,11 @@ only when they are the only ones), and for a bounded selection of reports
 distinct hypothesis once) the hypothesis graph drawn with the edges of a **cycle** and of
 **contradicting directions** highlighted, the nodes named by a finding flagged, and the
 conflicting data points of a ``data-mismatch`` listed with their residuals.
+
+Both spellings of a finding are read: the stored record of ``check --json`` (a report's
+``diagnostics``, a finding's ``data``) and :meth:`causalcheck.findings.Report.to_dict`
+(``findings``, ``certificate``).  The verdict counts the reports with problems (an error
+or a warning): files written before ``ok`` meant "no error" read the same.
 """
 
 from __future__ import annotations
@@ -80,8 +85,14 @@ def _drawing(subject: str, hypothesis: str, diagnostics: Sequence[Mapping[str, A
     return FigureBlock(GraphFigure(f"Checked graph: {subject}", desc, (panel,)))
 
 
+def _findings(report: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """A report's findings: its ``diagnostics`` (stored records), else its ``findings``."""
+    found = field_list(report, "diagnostics") or field_list(report, "findings")
+    return [d for d in found if isinstance(d, Mapping)]
+
+
 def _mismatch(d: Mapping[str, Any]) -> Table | None:
-    data = field_map(d, "data")
+    data = field_map(d, "data") or field_map(d, "certificate")
     residuals = field_map(data, "residuals")
     conflicting = {str(c) for c in field_list(data, "conflicting")}
     if not residuals:
@@ -104,14 +115,16 @@ def _one(path: str, payload: Mapping[str, Any]) -> Section:
     trajectory = payload.get("kind") == "trajectory"
     sec = Section(f"Check: {source}")
     summary = field_map(payload, "summary")
-    verdict = "no problems" if payload.get("ok") else f"{summary.get('with_problems', '?')} of {len(reports)} report(s) with problems"
+    problems = summary.get("with_problems")
+    clean = problems == 0 if isinstance(problems, int) and not isinstance(problems, bool) else bool(payload.get("ok"))
+    verdict = "no problems" if clean else f"{summary.get('with_problems', '?')} of {len(reports)} report(s) with problems"
     first = summary.get("first_data_conflict_step")
     sec.blocks.append(Text(f"{'Trajectory' if trajectory else 'Hypothesis'}: {verdict}"
                            + (f"; the recorded data stop agreeing with the hypothesis at step {first}." if first is not None else ".")))
     rows: list[list[str]] = []
     marked: set[int] = set()
     for r in reports:
-        diags = [d for d in field_list(r, "diagnostics") if isinstance(d, Mapping)]
+        diags = _findings(r)
         shown = [d for d in diags if d.get("severity") != "info"] or diags
         for d in shown:
             if d.get("severity") == "error":
@@ -124,7 +137,7 @@ def _one(path: str, payload: Mapping[str, Any]) -> Section:
     drawn = 0
     seen: set[tuple[str, tuple[str, ...]]] = set()
     for r in reports:
-        diags = [d for d in field_list(r, "diagnostics") if isinstance(d, Mapping)]
+        diags = _findings(r)
         meta = field_map(r, "meta")
         hyp = meta.get("hypothesis")
         relevant = [d for d in diags if str(d.get("code")) in GRAPH_CODES | {"data-mismatch"}]  # a damaged code may be a list
