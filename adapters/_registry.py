@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from causalcheck import safejson
 from causalcheck.errors import InputFormatError
 from causalcheck.protocols import LLM, LLMError
 from causalcheck.redaction import RedactingFilter
@@ -160,8 +161,6 @@ class LLMRun:
 
 
 def _load_prices(path: str | None) -> Prices | None:
-    from causalcheck import safejson
-
     if not path:
         return None
     data = safejson.load_file(path, what="--prices")

@@ -13,6 +13,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from causalcheck.errors import DSLSyntaxError
+from causalcheck.grammar import load
 
 if TYPE_CHECKING:  # pragma: no cover
     from lark import Lark
@@ -38,7 +39,6 @@ _FRIENDLY = {
 @cache
 def parser(name: str) -> Lark:
     """An LALR parser for ``grammar/<name>.lark`` (built once per process)."""
-    from causalcheck.grammar import load
     from lark import Lark
 
     return Lark(load(name), parser="lalr", lexer="contextual", maybe_placeholders=False)

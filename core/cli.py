@@ -15,7 +15,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from causalcheck import __version__
+from causalcheck import __version__, demo
+from causalcheck.checking import cli as cli_check
 from causalcheck.cmdline import (
     EXIT_INPUT,
     EXIT_INTERNAL,
@@ -24,21 +25,18 @@ from causalcheck.cmdline import (
     EXIT_PROBLEMS,
     run_handler,
 )
+from causalcheck.explain import cli as explain_cli
+from causalcheck.graphs import cli as graphs_cli
+from causalcheck.lab import cli as lab_cli
+from causalcheck.report import agree as report_agree
+from causalcheck.report import cli as report_cli
+from causalcheck.testing import cli as testing_cli
 
 __all__ = ["EXIT_INPUT", "EXIT_INTERNAL", "EXIT_LIMIT", "EXIT_OK", "EXIT_PROBLEMS", "build_parser", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser (used by ``main`` and by the docs tests)."""
-    from causalcheck import demo
-    from causalcheck.checking import cli as cli_check
-    from causalcheck.explain import cli as explain_cli
-    from causalcheck.graphs import cli as graphs_cli
-    from causalcheck.lab import cli as lab_cli
-    from causalcheck.report import agree as report_agree
-    from causalcheck.report import cli as report_cli
-    from causalcheck.testing import cli as testing_cli
-
     parser = argparse.ArgumentParser(
         prog="causalcheck",
         description="Measure and verify causal reasoning: check hypotheses, run the lab, score explanations.",

@@ -34,6 +34,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from causalcheck.errors import BudgetExceededError, CausalCheckError, InputFormatError
+
 __all__ = [
     "EXIT_INPUT",
     "EXIT_INTERNAL",
@@ -132,8 +134,6 @@ def require_finite_nonnegative(option: str, value: float) -> float:
     causalcheck.errors.InputFormatError: --tolerance=inf must be a finite number >= 0
     """
     if not value >= 0 or value == float("inf"):
-        from causalcheck.errors import InputFormatError
-
         raise InputFormatError(f"{option}={value!r} must be a finite number >= 0")
     return value
 
@@ -165,8 +165,6 @@ def run_handler(handler: Callable[[argparse.Namespace], int | None], args: argpa
     line's exit codes: a stop on a limit (:class:`~causalcheck.errors.BudgetExceededError`) to
     :data:`EXIT_LIMIT`, any other :class:`~causalcheck.errors.CausalCheckError` to :data:`EXIT_INPUT`.
     Other exceptions propagate."""
-    from causalcheck.errors import BudgetExceededError, CausalCheckError
-
     try:
         return int(handler(args) or 0)
     except BudgetExceededError as exc:  # --max-cost reached, or a replay-cache miss: stopped on a limit

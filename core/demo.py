@@ -30,6 +30,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from causalcheck.files import RunLock
+
 __all__ = ["register", "run"]
 
 
@@ -65,8 +67,6 @@ def _stage(commands: Mapping[str, argparse.ArgumentParser], title: str, argv: Se
 def run(args: argparse.Namespace, *, commands: Mapping[str, argparse.ArgumentParser]) -> int:
     """Run every stage through *commands* (``causalcheck`` command name → its parser); exit 0
     when all of them ran (findings are results, not failures)."""
-    from causalcheck.files import RunLock
-
     with RunLock(args.out, command="causalcheck demo"):
         return _run_stages(args, commands)
 

@@ -731,6 +731,7 @@ def _to_expr(tree: Any, classify: Any) -> Expr:
 
 def _equation_tree(text: str, source: str, offset: int, document: str | None) -> Any:
     """The ``equation.lark`` parse tree of *text*; a syntax error names the position (and a missing ``*``)."""
+    # late: keeps check API light
     from causalcheck._lark import parser, syntax_error
     from lark.exceptions import UnexpectedInput
 
@@ -805,6 +806,7 @@ def parse_equation(
     try:
         rhs = _to_expr(body, classify)
     except _BigNumber as big:
+        # late: keeps check API light
         from causalcheck._lark import line_col
 
         tok = big.token

@@ -45,6 +45,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from causalcheck import __version__
 from causalcheck.errors import CausalCheckError, InputFormatError
 
 __all__ = [
@@ -408,8 +409,6 @@ class Provenance:
             self.add_input(p)
 
     def to_json(self) -> dict[str, Any]:
-        from causalcheck import __version__
-
         return {
             "tool": "causalcheck",
             "version": __version__,

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from causalcheck.errors import InputFormatError
-from causalcheck.graphs.model import reachable
+from causalcheck.graphs.model import Graph, GraphEdge, reachable
 
 if TYPE_CHECKING:  # pragma: no cover
     import networkx as nx
@@ -277,6 +277,7 @@ class CausalGraph:
         CPDAG, FCI's PAG) raise :class:`InputFormatError` naming them — read such matrices
         with :func:`causalcheck.read_graph` (``convention="causallearn"``) instead.
         """
+        # late: keeps the pytest plug-in light
         from causalcheck.graphs.convert import from_matrix
 
         general = from_matrix(matrix, list(order), convention="causallearn")
@@ -293,8 +294,6 @@ class CausalGraph:
         >>> CausalGraph.from_general(g.to_general()) == g
         True
         """
-        from causalcheck.graphs.model import Graph, GraphEdge
-
         labels: dict[tuple[str, str], str] = {}
         seen: dict[tuple[str, str], Edge] = {}
         for e in self.edges:

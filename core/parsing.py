@@ -42,6 +42,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
+from causalcheck import safejson
 from causalcheck.equation import Equation, format_number, is_coefficient_name, parse_equation
 from causalcheck.errors import CausalCheckError, DSLSyntaxError, InputFormatError, Notice
 from causalcheck.graph import FREQ, CausalGraph, Edge, is_freq_alias, normalize_node
@@ -203,6 +204,7 @@ def _ignore(code: str, message: str) -> None:
 # ============================================================================ JSON layer
 def _lark_json(body: str) -> Any:
     """Decode *body* with ``record.lark`` (JSON plus trailing commas); raises lark errors."""
+    # late: keeps check API light
     from causalcheck._lark import parser
     from lark import Token, Tree
 
@@ -247,13 +249,12 @@ def decode_json(
     integer, a non-finite number, a lone surrogate) raises
     :class:`~causalcheck.errors.InputFormatError` naming *source*.
     """
-    from causalcheck import safejson
-
     try:
         return safejson.loads(body, source=source), False
     except safejson.JSONSyntaxError as exc:
         strict_error = exc
     if not lenient or len(body) > MAX_LENIENT_CHARS:
+        # late: keeps check API light
         from causalcheck._lark import line_col
 
         doc = body if document is None else document
@@ -264,6 +265,7 @@ def decode_json(
         raise DSLSyntaxError(
             f"not valid JSON: {strict_error.msg}{why}", text=doc, line=line, column=column, source=source
         ) from None
+    # late: keeps check API light
     from causalcheck._lark import syntax_error
     from lark.exceptions import UnexpectedInput
 
@@ -450,6 +452,7 @@ _LABEL = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")
 
 
 def _parse_text_hypothesis(text: str, source: str) -> Hypothesis:
+    # late: keeps check API light
     from causalcheck._lark import parser, syntax_error
     from lark.exceptions import UnexpectedInput
 
@@ -493,8 +496,6 @@ def _with_hint(error: DSLSyntaxError, text: str) -> DSLSyntaxError:
 
 def _string_token(token: str, source: str) -> str:
     """A quoted name of the text format, decoded (a lone surrogate escape is refused)."""
-    from causalcheck import safejson
-
     value = safejson.loads(token, source=source)
     return str(value)
 
@@ -1163,8 +1164,6 @@ def _past_data(raw: Any, source: str, notes: list[str], memo: ParseMemo | None) 
     if type(raw) is list:
         pass  # the usual case
     elif isinstance(raw, str):
-        from causalcheck import safejson
-
         try:
             raw = safejson.loads(raw, source=f"{source} past_data") if raw.strip() else []
             warn("past-data-as-json-text", "past_data is JSON text inside a string; decoded it")

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from causalcheck.errors import InputFormatError
+from causalcheck.files import read_input_text
 
 __all__ = ["MAX_DEPTH", "MAX_INT_DIGITS", "JSONSyntaxError", "check_value", "has_surrogate_escape", "load_file", "loads", "plain_value_ok", "raw_decode"]
 
@@ -291,6 +292,4 @@ def raw_decode(text: str, pos: int = 0, *, source: str = "<json>", max_depth: in
 
 def load_file(path: str | Path, *, what: str = "input", max_depth: int = MAX_DEPTH) -> Any:
     """Read the user's file at *path* with :func:`causalcheck.files.read_input_text` and :func:`loads` it."""
-    from causalcheck.files import read_input_text
-
     return loads(read_input_text(path, what=what), source=f"{what} {str(path)!r}", max_depth=max_depth)

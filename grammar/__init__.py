@@ -8,6 +8,8 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 
+from causalcheck.errors import InputFormatError
+
 __all__ = ["load", "names"]
 
 
@@ -23,8 +25,6 @@ def names() -> list[str]:
 @cache
 def load(name: str) -> str:
     """Return the text of ``<name>.lark``."""
-    from causalcheck.errors import InputFormatError
-
     path = resources.files(__name__) / f"{name}.lark"
     if not path.is_file():
         raise InputFormatError(f"grammar name={name!r} is not bundled; available: {names()!r}")

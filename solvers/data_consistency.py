@@ -43,9 +43,11 @@ from fractions import Fraction
 from typing import Any
 
 from causalcheck.equation import Equation, format_number
-from causalcheck.errors import CausalCheckError
+from causalcheck.errors import CausalCheckError, DSLSyntaxError, InputFormatError
 from causalcheck.findings import DataConflict, Finding, FormRefuted, Severity
+from causalcheck.graph import FREQ
 from causalcheck.records import DataPoint, Hypothesis
+from causalcheck.solvers.equations import hypothesis_equation
 
 __all__ = ["DataFit", "data_consistency", "fit_points", "interpolation", "point_residuals"]
 
@@ -104,8 +106,6 @@ def _usable(eq: Equation, points: Sequence[DataPoint]) -> tuple[list[DataPoint],
 
 
 def _values(p: DataPoint) -> dict[str, float | None]:
-    from causalcheck.graph import FREQ
-
     return {**p.props, FREQ: p.freq}
 
 
@@ -307,13 +307,9 @@ def data_consistency(
 ) -> tuple[Finding, ...]:
     """``data-mismatch`` / ``equation-refuted`` / ``data-skipped`` findings; never raises on a bad hypothesis."""
     if not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool) or not tolerance >= 0:
-        from causalcheck.errors import InputFormatError
-
         raise InputFormatError(f"tolerance={tolerance!r} must be a number >= 0")
     if not h.equation.strip() or not points:
         return ()
-    from causalcheck.errors import DSLSyntaxError
-    from causalcheck.solvers.equations import hypothesis_equation
 
     try:
         eq = hypothesis_equation(h)

@@ -33,6 +33,7 @@ from causalcheck.checking.trajectory import check_episode, check_trajectory
 from causalcheck.episodes import Episode, Unparsed
 from causalcheck.findings import Report
 from causalcheck.graph import CausalGraph
+from causalcheck.graphs import Graph
 from causalcheck.records import DataPoint, Hypothesis, StepRecord
 
 __all__ = ["GRAPH_ONLY_SUFFIXES", "check", "check_hypotheses"]
@@ -50,8 +51,6 @@ def _is_hypothesis_data(data: Any) -> bool:
 
 def _is_graph(obj: Any) -> bool:
     """A general graph, a graph library's object, or a path to a graph-only file."""
-    from causalcheck.graphs import Graph
-
     if isinstance(obj, Graph):
         return True
     if type(obj).__module__.split(".", 1)[0] in _GRAPH_LIBRARIES:
@@ -93,6 +92,7 @@ def check(
     """
     graph_data = data is not None and not _is_hypothesis_data(data)
     if graph_data or truth is not None or interventions is not None or background is not None or validator_options or _is_graph(obj):
+        # late: keeps check API light
         from causalcheck.graphs.validator import validate_graph
 
         if isinstance(obj, CausalGraph):

@@ -19,6 +19,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from causalcheck.cmdline import add_documented_command, run_in_process
+from causalcheck.errors import CausalCheckError, InputFormatError
+from causalcheck.files import sha256_file
+from causalcheck.graphs.cli import register_check_options, run_validate
 
 __all__ = ["register", "run"]
 
@@ -55,7 +58,6 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strict", action="store_true", help="a step whose output cannot be parsed is fatal (exit 2)")
     p.add_argument("-v", "--verbose", action="store_true", help="also show info findings (repaired format drift)")
     p.add_argument("--list-examples", action="store_true", help="list the bundled examples and exit")
-    from causalcheck.graphs.cli import register_check_options
 
     register_check_options(p)  # GRAPH --data/--truth/--interventions/--background: causalcheck.graphs.validate_graph
 
@@ -70,13 +72,14 @@ def register(subparsers: Any) -> None:
 def _reference(path: str | None) -> list[tuple[str, str]]:
     if not path:
         return []
+    # late: keeps causalcheck --help light
     from causalcheck.episodes import read_text
+
+    # late: keeps causalcheck --help light
     from causalcheck.parsing import parse_hypothesis
 
     h = parse_hypothesis(read_text(path), source=f"--reference {path}")
     if not h.graph.edges:
-        from causalcheck.errors import InputFormatError
-
         raise InputFormatError(f"--reference {path!r} holds no edges; expected lines like 'A -> B' or JSON edges")
     return sorted(h.graph.pairs)
 
@@ -93,6 +96,7 @@ def _emit(lines: Sequence[tuple[str, str | None]]) -> None:
 
 
 def _folder_lines(result: Any, verbose: bool) -> list[tuple[str, str | None]]:
+    # late: keeps causalcheck --help light
     from causalcheck.checking.report import render_text
 
     lines: list[tuple[str, str | None]] = [(f"{result.folder}: {len(result.units)} input(s)", "bold")]
@@ -120,10 +124,14 @@ def handle(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code (errors propagate to :func:`causalcheck.cli.main`)."""
     from pathlib import Path
 
+    # late: keeps causalcheck --help light
     from causalcheck.checking.examples import example_names
+
+    # late: keeps causalcheck --help light
     from causalcheck.checking.folder import check_folder, check_input, require_checked
+
+    # late: keeps causalcheck --help light
     from causalcheck.checking.report import render_text, report_payload
-    from causalcheck.errors import InputFormatError
 
     if args.list_examples:
         for name in example_names():
@@ -134,8 +142,6 @@ def handle(args: argparse.Namespace) -> int:
     if not args.tolerance >= 0 or args.tolerance == float("inf"):
         raise InputFormatError(f"--tolerance={args.tolerance!r} must be a finite number >= 0")
     if _validate_as_graph(args):
-        from causalcheck.graphs.cli import run_validate
-
         return run_validate(args)
     nodes = [n.strip() for n in args.nodes.split(",") if n.strip()] if args.nodes else None
     reference = _reference(args.reference)
@@ -185,6 +191,7 @@ def _validate_as_graph(args: argparse.Namespace) -> bool:
     or a text/JSON file that is neither records nor a hypothesis but reads as a graph."""
     from pathlib import Path
 
+    # late: keeps causalcheck --help light
     from causalcheck.checking.api import GRAPH_ONLY_SUFFIXES
 
     if any(getattr(args, k, None) is not None for k in ("data", "truth", "interventions", "background", "graph_format")):
@@ -197,8 +204,10 @@ def _validate_as_graph(args: argparse.Namespace) -> bool:
         return True
     if not p.is_file() or p.suffix.lower() not in (".txt", ""):
         return False
+    # late: keeps causalcheck --help light
     from causalcheck.checking.inputs import load_checkable
-    from causalcheck.errors import CausalCheckError
+
+    # late: keeps causalcheck --help light
     from causalcheck.graphs import read_graph
 
     try:
@@ -216,9 +225,11 @@ def _input_facts(target: str) -> dict[str, Any] | None:
     """The manifest entry of the file checked (``None`` for text given inline)."""
     from pathlib import Path
 
+    # late: keeps causalcheck --help light
     from causalcheck.checking.examples import example_path
+
+    # late: keeps causalcheck --help light
     from causalcheck.episodes import find_record_file
-    from causalcheck.files import sha256_file
 
     p = example_path(target.split(":", 1)[1]) if target.startswith("example:") else Path(target)
     if p.is_dir():

@@ -29,6 +29,7 @@ from causalcheck.checking.inputs import load_checkable
 from causalcheck.checking.trajectory import check_trajectory
 from causalcheck.episodes import OWN_OUTPUTS, discover_inputs, find_record_file, is_run_folder
 from causalcheck.errors import CausalCheckError, InputFormatError
+from causalcheck.files import sha256_file
 from causalcheck.findings import Finding, Report
 from causalcheck.records import DataPoint
 
@@ -140,8 +141,6 @@ def check_input(
 
 
 def _facts(path: Path) -> dict[str, Any]:
-    from causalcheck.files import sha256_file
-
     try:
         if path.is_file():
             return {"sha256": sha256_file(path), "bytes": path.stat().st_size}

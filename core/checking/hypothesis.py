@@ -18,7 +18,7 @@ from causalcheck.episodes import Unparsed
 from causalcheck.errors import DSLSyntaxError, InputFormatError
 from causalcheck.findings import Finding, Report
 from causalcheck.graph import FREQ, normalize_node
-from causalcheck.parsing import dropped_content
+from causalcheck.parsing import dropped_content, format_hypothesis
 from causalcheck.records import DataPoint, Hypothesis, StepRecord
 
 __all__ = ["DATA_CODES", "MAX_DATA_POINTS", "check_hypothesis", "check_record"]
@@ -34,8 +34,6 @@ DATA_CODES = ("data-mismatch", "equation-refuted")
 
 
 def _describe(h: Hypothesis) -> str:
-    from causalcheck.parsing import format_hypothesis
-
     try:
         text: str = format_hypothesis(h)
         return text.rstrip("\n")
@@ -46,6 +44,7 @@ def _describe(h: Hypothesis) -> str:
 def _unknown_nodes(h: Hypothesis, nodes: set[str]) -> tuple[Finding, ...]:
     named = list(h.graph.nodes)
     if h.equation.strip():
+        # late: keeps check API light
         from causalcheck.solvers.equations import hypothesis_equation
 
         with contextlib.suppress(DSLSyntaxError):
@@ -85,9 +84,16 @@ def check_hypothesis(
         raise InputFormatError(f"h={h!r} must be a Hypothesis (use causalcheck.parse_hypothesis)")
     if not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool) or not tolerance >= 0:
         raise InputFormatError(f"tolerance={tolerance!r} must be a number >= 0")
+    # late: keeps check API light
     from causalcheck.solvers.acyclicity import acyclicity_diagnostics
+
+    # late: keeps check API light
     from causalcheck.solvers.contradictions import direction_contradictions
+
+    # late: keeps check API light
     from causalcheck.solvers.data_consistency import data_consistency
+
+    # late: keeps check API light
     from causalcheck.solvers.equations import equation_consistency
 
     diags: list[Finding] = []

@@ -14,6 +14,7 @@ from typing import Any
 from causalcheck.checking.examples import example_path
 from causalcheck.episodes import Unparsed, find_record_file, read_text, records_from_text
 from causalcheck.errors import DSLSyntaxError, InputFormatError
+from causalcheck.parsing import parse_hypothesis, parse_record_obj
 from causalcheck.records import Hypothesis, StepRecord
 
 __all__ = ["Checkable", "load_checkable"]
@@ -25,8 +26,6 @@ Checkable = tuple[list[StepRecord | Unparsed] | None, Hypothesis | None, str]
 def _from_text(
     text: str, source: str, strict: bool = False
 ) -> tuple[list[StepRecord | Unparsed] | None, Hypothesis | None]:
-    from causalcheck.parsing import parse_hypothesis
-
     body = text.lstrip()
     if not body:
         raise InputFormatError(f"{source}: the input is empty; expected a record (JSON), a trajectory or a hypothesis")
@@ -81,8 +80,6 @@ def load_checkable(obj: Any, *, strict: bool = False) -> Checkable:
         records, hyp = _from_text(obj, "<string>", strict)
         return records, hyp, "<string>"
     if isinstance(obj, Mapping):
-        from causalcheck.parsing import parse_record_obj
-
         return [parse_record_obj(obj)], None, "<dict>"
     raise InputFormatError(
         f"obj={obj!r} must be a path, text, Hypothesis, StepRecord or a list of StepRecords"

@@ -35,6 +35,7 @@ def true_target_frequency(config: Mapping[str, Any], props: Mapping[str, float])
     ``None`` when the config has no frequency computation or a needed value is missing.
     Rounded to 2 decimals like the simulator.
     """
+    # late: keeps check API light
     from causalcheck.metrics import formula_error
 
     nodes = config.get("nodes")

@@ -7,6 +7,7 @@ from typing import Any
 
 from causalcheck.episodes.model import InputFile
 from causalcheck.errors import InputFormatError
+from causalcheck.files import decode_input_text, read_input_bytes, read_input_text, sha256_bytes
 from causalcheck.jsontext import iter_json_values
 
 __all__ = ["find_record_file", "read_input", "read_json_values", "read_json_values_input", "read_text"]
@@ -19,8 +20,6 @@ def read_text(path: str | Path) -> str:
     most :data:`causalcheck.files.DEFAULT_MAX_INPUT_BYTES`; missing, binary, undecodable
     and unreadable files raise :class:`~causalcheck.errors.InputFormatError` naming the path.
     """
-    from causalcheck.files import read_input_text
-
     p = Path(path)
     if p.is_dir():
         raise InputFormatError(f"path={str(p)!r} is a directory, expected a file")
@@ -29,8 +28,6 @@ def read_text(path: str | Path) -> str:
 
 def read_input(path: str | Path) -> tuple[str, InputFile]:
     """:func:`read_text` of *path* and its manifest entry (path, SHA-256 and size of the bytes read)."""
-    from causalcheck.files import decode_input_text, read_input_bytes, sha256_bytes
-
     p = Path(path)
     if p.is_dir():
         raise InputFormatError(f"path={str(p)!r} is a directory, expected a file")

@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from causalcheck.cmdline import run_in_process
 from causalcheck.errors import InputFormatError
 from causalcheck.explain.generation import (
     DEFAULT_MAX_TOKENS,
@@ -220,6 +221,7 @@ def _record(item: WhatIfItem, model: str, strategy: str, completion: Completion 
 
 def _accept(c: Completion) -> None:
     """An answer must be complete and non-empty: a reply cut at ``max_tokens`` is asked again, never stored."""
+    # late: keeps causalcheck --help light
     from causalcheck.explain.llm import reject_truncated
 
     reject_truncated(c)
@@ -247,6 +249,7 @@ async def generate_answers(
     whose kept answers were made with another *strategy* is refused.  *progress* hears of the
     total and of every finished item (:mod:`causalcheck.explain.progress`).
     """
+    # late: keeps causalcheck --help light
     from causalcheck.protocols import Request, complete_parsed, meter_summary
 
     check_sampling(temperature, max_tokens)
@@ -290,6 +293,7 @@ def run_answer(args: argparse.Namespace, *, llm_override: LLM | None = None) -> 
     options here (:func:`causalcheck.adapters.llm_run_from_args`); *llm_override* replaces the
     model behind it (tests pass a scripted fake).
     """
+    # late: adapters are imported only where clients are built
     from causalcheck.adapters import llm_run_from_args
 
     start_generation(args)
@@ -332,8 +336,6 @@ def register(explain_sub: Any) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m causalcheck.explain.answer …``: the same command without the CLI dispatcher."""
-    from causalcheck.cmdline import run_in_process
-
     parser = argparse.ArgumentParser(prog="causalcheck explain answer")
     add_answer_arguments(parser)
     return run_in_process(parser, argv, run_answer)

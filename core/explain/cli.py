@@ -32,8 +32,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from causalcheck.cmdline import add_command_group, positive_int
+from causalcheck.explain import rubrics as rubrics_cmd
 from causalcheck.explain.progress import add_progress_arguments, progress_from_args
 from causalcheck.explain.run import ScoredSet, argument_hooks, make_judges, score_answers
+from causalcheck.files import Provenance, RunLock, atomic_write_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from types import ModuleType
@@ -83,12 +85,12 @@ def register(subparsers: Any, also: Sequence[Callable[[Any], None]] = ()) -> arg
 
     answer_cmd: ModuleType | None
     try:  # `explain answer` (model-generated answers) lives with the LLM back-end
+        # late: optional (except ImportError)
         from causalcheck.explain import answer as answer_cmd
     except ImportError:  # pragma: no cover - optional back-end
         answer_cmd = None
     if answer_cmd is not None and hasattr(answer_cmd, "register"):
         answer_cmd.register(sub)
-    from causalcheck.explain import rubrics as rubrics_cmd  # `explain rubrics`: rubric generation
 
     rubrics_cmd.register(sub)
     for add in also:
@@ -165,8 +167,8 @@ def exit_code(n_scored: int, problems: bool) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
+    # late: keeps causalcheck --help light
     from causalcheck.explain.replay import replay_file
-    from causalcheck.files import Provenance
 
     provenance = Provenance(
         command="explain replay",
@@ -190,10 +192,14 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         key = failed.get("canonical_id") or failed.get("id")
         _say(f"item {key!r} failed in the recorded run: {failed.get('evaluation_error')}")
     if args.out:
+        # late: keeps causalcheck --help light
         from causalcheck.explain.data import Benchmark
+
+        # late: keeps causalcheck --help light
         from causalcheck.explain.report import build_payload, markdown_report, row_of, write_json
+
+        # late: keeps causalcheck --help light
         from causalcheck.explain.scoring import summarize
-        from causalcheck.files import RunLock, atomic_write_text
 
         out = Path(args.out)
         rows = [row_of(it.result) for it in report.items]

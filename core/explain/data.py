@@ -27,7 +27,11 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from causalcheck import safejson
 from causalcheck.errors import InputFormatError
+from causalcheck.explain.inspect_answers import inspect_answer_records
+from causalcheck.files import read_input_text
+from causalcheck.inspect_logs import is_inspect_log
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.files import Provenance
@@ -249,8 +253,6 @@ def parse_item(obj: Any, index: int = 0) -> WhatIfItem:
 
 def _read_text(path: Path, what: str, record: Provenance | None) -> str:
     """The text of the user's file (:func:`causalcheck.files.read_input_text`), recorded in *record* with its hash."""
-    from causalcheck.files import read_input_text
-
     text = read_input_text(path, what=what)
     if record is not None:
         record.add_input(path)
@@ -267,8 +269,6 @@ def load_benchmark(path: str | Path, *, record: Provenance | None = None) -> Ben
     The file is read with :func:`causalcheck.files.read_input_bytes` and decoded with
     :func:`causalcheck.safejson.loads`; *record*, when given, gets it as an input (path, SHA-256).
     """
-    from causalcheck import safejson
-
     p = _demo_path("whatif_demo.json") if str(path) == DEMO else Path(path)
     data = safejson.loads(_read_text(p, "benchmark", record), source=f"benchmark {str(p)!r}")
     if isinstance(data, list):
@@ -320,13 +320,9 @@ def load_answer_sets(path: str | Path, *, record: Provenance | None = None) -> t
     *record*, when given, gets the file as an input (path, SHA-256).
     An inspect_ai log (``.eval`` / ``.json``) is read by :mod:`causalcheck.explain.inspect_answers`.
     """
-    from causalcheck import safejson
-
     p = _demo_path("whatif_demo_answers.jsonl") if str(path) == DEMO else Path(path)
-    from causalcheck.inspect_logs import is_inspect_log
 
     if is_inspect_log(p):  # an inspect_ai log of causalcheck/whatif (causalcheck.explain.inspect_answers)
-        from causalcheck.explain.inspect_answers import inspect_answer_records
 
         by_model: dict[str, dict[str, Answer]] = {}
         for i, rec in enumerate(inspect_answer_records(p)):

@@ -31,9 +31,12 @@ from typing import Any
 
 from causalcheck.errors import InputFormatError
 from causalcheck.explain._fields import as_list, as_text
+from causalcheck.explain._text import content_stems
 from causalcheck.findings import Finding
 from causalcheck.graph import CausalGraph, Edge
 from causalcheck.graphs.model import connected_components
+from causalcheck.solvers.acyclicity import cycle_order
+from causalcheck.solvers.contradictions import direction_contradictions
 
 __all__ = [
     "CAUSAL_TYPES",
@@ -312,8 +315,6 @@ def claim_classes(graph: ExplanationGraph, ids: Iterable[str] | None = None) -> 
     "Wages rise," are one claim.  Other EDUs map to themselves.  With *ids*, only those
     EDUs are mapped (the cycle check needs only the endpoints of causal edges).
     """
-    from causalcheck.explain._text import content_stems
-
     first: dict[frozenset[str], str] = {}
     out: dict[str, str] = {}
     wanted = None if ids is None else set(ids)
@@ -358,8 +359,6 @@ def _find_cycle_like_networkx(cg: CausalGraph) -> tuple[Edge, ...] | None:
     meet there is skipped by ``find_cycle`` anyway (the explored set is closed under
     reachability), so the cycle found is the same.
     """
-    from causalcheck.solvers.acyclicity import cycle_order
-
     succ: dict[str, dict[str, None]] = {n: {} for n in cg.nodes}
     lookup: dict[tuple[str, str], Edge] = {}
     for e in cg.edges:
@@ -426,8 +425,6 @@ def check_graph(graph: ExplanationGraph, *, merge_restated: bool = True) -> tupl
     the scoring — found by a plain-dict replay of ``networkx.find_cycle``) and ``"direction-contradiction"`` (error; from
     :func:`causalcheck.solvers.contradictions.direction_contradictions`).
     """
-    from causalcheck.solvers.contradictions import direction_contradictions
-
     causal_ids = {n for e in graph.edges if is_causal(e.relation_type) for n in (e.source, e.target)}
     if not causal_ids:
         return ()

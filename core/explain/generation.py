@@ -29,13 +29,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from causalcheck.errors import BudgetExceededError, InputFormatError
+from causalcheck.explain.progress import add_progress_arguments, progress_from_args
+from causalcheck.files import (
+    Provenance,
+    RunLock,
+    RunLockedError,
+    append_line,
+    atomic_write_text,
+    read_input_text,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     import argparse
 
     from causalcheck.explain.data import Benchmark, WhatIfItem
     from causalcheck.explain.progress import ItemProgress
-    from causalcheck.files import Provenance
     from causalcheck.protocols import LLM
 
 __all__ = [
@@ -92,9 +100,11 @@ class Journal:
         nor dropped.  The file is read with :func:`causalcheck.files.read_input_text` and
         :mod:`causalcheck.safejson`.
         """
+        # late: keeps causalcheck --help light
         from causalcheck import safejson
+
+        # late: keeps causalcheck --help light
         from causalcheck.explain.data import is_run_header
-        from causalcheck.files import read_input_text
 
         done: dict[str, dict[str, Any]] = {}
         dropped = 0
@@ -121,9 +131,11 @@ class Journal:
 
     def headers(self) -> list[str]:
         """The provenance lines of earlier sessions, as written."""
+        # late: keeps causalcheck --help light
         from causalcheck import safejson
+
+        # late: keeps causalcheck --help light
         from causalcheck.explain.data import RUN_HEADER_KEY, is_run_header
-        from causalcheck.files import read_input_text
 
         if not self.path.exists():
             return []
@@ -154,8 +166,8 @@ class Journal:
         atomically to its provenance lines and kept records.  Then *provenance* is appended as
         this session's header line.
         """
+        # late: keeps causalcheck --help light
         from causalcheck.explain.data import RUN_HEADER_KEY
-        from causalcheck.files import append_line
 
         path = self.path
         if path.exists() and not resume:
@@ -185,15 +197,11 @@ class Journal:
 
     def append(self, rec: Mapping[str, Any]) -> None:
         """Append one record (fsynced, :func:`causalcheck.files.append_line`)."""
-        from causalcheck.files import append_line
-
         append_line(self.path, json.dumps(dict(rec), ensure_ascii=False))
 
     def _compact(self, headers: Sequence[str], done: Mapping[str, Mapping[str, Any]]) -> None:
         """Rewrite the file with *headers* and the *done* records only, atomically
         (:func:`causalcheck.files.atomic_write_text`: a failure leaves the file as it was)."""
-        from causalcheck.files import atomic_write_text
-
         body = "".join(h + "\n" for h in headers) + "".join(json.dumps(dict(rec), ensure_ascii=False) + "\n" for rec in done.values())
         atomic_write_text(self.path, body)
 
@@ -203,8 +211,6 @@ class AnswerFileLock:
     (answer or rubric files of different models in one folder can be written at the same time)."""
 
     def __init__(self, path: Path, command: str) -> None:
-        from causalcheck.files import RunLock
-
         file_name = path.name
 
         class _Lock(RunLock):
@@ -216,8 +222,6 @@ class AnswerFileLock:
         self._lock = _Lock(path.parent, command=command)
 
     def __enter__(self) -> AnswerFileLock:
-        from causalcheck.files import RunLockedError
-
         try:
             self._lock.acquire()
         except RunLockedError as exc:
@@ -316,7 +320,10 @@ async def generate_items(
     """
     import asyncio
 
+    # late: keeps causalcheck --help light
     from causalcheck.protocols import LLMError
+
+    # late: keeps causalcheck --help light
     from causalcheck.redaction import redact
 
     ok = 0
@@ -362,8 +369,8 @@ async def generate_items(
 def add_generation_arguments(parser: argparse.ArgumentParser, *, limit_help: str) -> None:
     """``--temperature`` (default 0.6), ``--max-tokens`` (default 4096), ``--limit N`` (help *limit_help*),
     then the progress options and the model-call options (:func:`causalcheck.adapters.add_llm_arguments`)."""
+    # late: adapters are imported only where clients are built
     from causalcheck.adapters import add_llm_arguments
-    from causalcheck.explain.progress import add_progress_arguments
 
     parser.add_argument("--temperature", type=float, default=DEFAULT_TEMPERATURE, help="default 0.6")
     parser.add_argument("--max-tokens", type=int, default=DEFAULT_MAX_TOKENS, help="default 4096")
@@ -374,6 +381,7 @@ def add_generation_arguments(parser: argparse.ArgumentParser, *, limit_help: str
 
 def start_generation(args: argparse.Namespace) -> None:
     """A generation command's first steps: model-call logging on stderr, and ``--limit`` checked."""
+    # late: adapters are imported only where clients are built
     from causalcheck.adapters import setup_llm_logging
 
     setup_llm_logging()
@@ -385,8 +393,8 @@ def load_items(args: argparse.Namespace, command: str, **options: Any) -> tuple[
     """The run's provenance (*command*; the options ``model``, ``benchmark``, ``resume``, then *options*,
     then ``temperature``, ``max_tokens``, ``limit``, ``cache_mode``), the benchmark it read and its first
     ``--limit`` items."""
+    # late: keeps causalcheck --help light
     from causalcheck.explain.data import load_benchmark
-    from causalcheck.files import Provenance
 
     provenance = Provenance(
         command=command,
@@ -413,8 +421,8 @@ def run_with_progress(
 ) -> T:
     """``run(progress)`` on the shared model loop, with the progress display the options ask for
     (:func:`causalcheck.explain.progress.progress_from_args`), closed however the run ends."""
+    # late: keeps causalcheck --help light
     from causalcheck.aio import run_sync
-    from causalcheck.explain.progress import progress_from_args
 
     progress = progress_from_args(args, title=title, models=(client,))
     try:

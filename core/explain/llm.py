@@ -40,14 +40,18 @@ import re
 from collections.abc import Coroutine, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from causalcheck.aio import run_sync
 from causalcheck.errors import BudgetExceededError, InputFormatError
-from causalcheck.explain.rst import RELATION_LABELS, Compat
+from causalcheck.explain.data import criteria_of
+from causalcheck.explain.judges import CriterionJudgment, EdgeJudgment
+from causalcheck.explain.rst import RELATION_LABELS, Compat, parse_rst_output, project_to_graph
+from causalcheck.jsontext import first_object
 from causalcheck.protocols import LLM, Completion, LLMError, Request, complete_parsed
+from causalcheck.redaction import redact
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.explain.data import Criterion, WhatIfItem
     from causalcheck.explain.explanation_graph import ExplanationGraph
-    from causalcheck.explain.judges import CriterionJudgment, EdgeJudgment
     from causalcheck.explain.rst import RSTRecord
 
 __all__ = [
@@ -211,8 +215,6 @@ def extract_json_object(text: str) -> dict[str, Any]:
     non-finite numbers).  Raises :class:`ValueError` when there is none (e.g. JSON cut off at
     ``max_tokens``).
     """
-    from causalcheck.jsontext import first_object
-
     obj = first_object(text)
     if obj is None:
         raise ValueError(f"reply={text[:80]!r} holds no complete JSON object")
@@ -256,8 +258,6 @@ def parse_criterion_reply(text: str) -> tuple[int, str, dict[str, Any]]:
 
 # ------------------------------------------------------------------ components
 def _run(coro: Coroutine[Any, Any, T]) -> T:
-    from causalcheck.aio import run_sync
-
     return run_sync(coro)
 
 
@@ -266,8 +266,6 @@ def _request(messages: list[dict[str, str]], **params: Any) -> Request:
 
 
 def _failure_text(exc: BaseException) -> str:
-    from causalcheck.redaction import redact
-
     return redact(str(exc))[:500]
 
 
@@ -282,8 +280,6 @@ class LLMParser:
         self.max_tokens = max_tokens
 
     async def aparse(self, answer: str) -> RSTRecord:
-        from causalcheck.explain.rst import parse_rst_output, project_to_graph
-
         req = _request(parser_messages(answer), temperature=0.0, max_tokens=self.max_tokens)
 
         def read(c: Completion) -> RSTRecord:
@@ -308,8 +304,6 @@ class LLMEdgeJudge:
         self.max_tokens = max_tokens
 
     async def ajudge(self, question: str, answer: str, source: str, target: str, relation: str) -> EdgeJudgment:
-        from causalcheck.explain.judges import EdgeJudgment
-
         req = _request(edge_messages(question, answer, source, target, relation), temperature=0.0, max_tokens=self.max_tokens)
         try:
             _, score = await complete_parsed(self.llm, req, lambda c: parse_yes_no(reject_truncated(c).text))
@@ -345,8 +339,6 @@ class LLMCriterionJudge:
         self._memo: dict[str, CriterionJudgment] = {}
 
     async def ajudge(self, question: str, answer: str, criterion: Mapping[str, Any]) -> CriterionJudgment:
-        from causalcheck.explain.judges import CriterionJudgment
-
         req = _request(
             criterion_messages(question, answer, criterion),
             temperature=0.0,
@@ -375,8 +367,6 @@ class LLMCriterionJudge:
         the item concurrently and keeps the verdicts for the following requests (same
         results as asking one at a time, in a fifth of the wall time for five criteria).
         """
-        from causalcheck.explain.data import criteria_of
-
         wanted = criterion.to_json()
         key = (item.question, answer)
         if self._memo_key != key:

@@ -59,6 +59,7 @@ class LLMComponents:
 def add_cli_options(parser: argparse.ArgumentParser) -> None:
     """Add ``--judge MODEL``, ``--parser MODEL``, ``--judge-all-edges``, ``--parser-compat`` and
     the shared model-call options (endpoint, cache, retries, concurrency, ``--max-cost``)."""
+    # late: adapters are imported only where clients are built
     from causalcheck.adapters import add_llm_arguments
 
     g = parser.add_argument_group("LLM judges (optional; offline judges are the default)")
@@ -74,7 +75,10 @@ def make_llm_components(args: argparse.Namespace, *, llm_override: LLM | None = 
 
     ``llm_override`` replaces every model (tests pass a :class:`~causalcheck.adapters.ScriptedLLM`).
     """
+    # late: adapters are imported only where clients are built
     from causalcheck.adapters import llm_run_from_args, setup_llm_logging
+
+    # late: keeps causalcheck --help light
     from causalcheck.explain.llm import LLMCriterionJudge, LLMEdgeJudge, LLMParser
 
     judge = getattr(args, "judge", None)
@@ -130,6 +134,7 @@ def judges_from_args(args: argparse.Namespace) -> Judges | None:
     components = make_llm_components(args)
     if components is None:
         return None
+    # late: keeps causalcheck --help light
     from causalcheck.explain.judges import OfflineCriterionJudge, OfflineEdgeJudge
 
     parser: AnswerParser
@@ -137,7 +142,10 @@ def judges_from_args(args: argparse.Namespace) -> Judges | None:
     if components.parser is not None:
         parser = components.parser
     else:
+        # late: keeps causalcheck --help light
         from causalcheck.explain.relations import OfflineParser
+
+        # late: keeps causalcheck --help light
         from causalcheck.explain.segment import get_segmenter
 
         segmenter = get_segmenter(getattr(args, "segmenter", "rules") or "rules")

@@ -48,6 +48,7 @@ def with_plugins(
     answer_parser: str | None = None,
 ) -> Judges:
     """*base* with the named plug-ins in place of its components (names as in the module docstring)."""
+    # late: keeps causalcheck --help light
     from causalcheck.plugins import create
 
     edge_name = criterion_name = base.judge_name

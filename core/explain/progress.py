@@ -47,6 +47,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TextIO
 
 from causalcheck.cmdline import positive_int
+from causalcheck.errors import InputFormatError
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.protocols import LLM, Meter
@@ -88,6 +89,7 @@ class ItemProgress(Protocol):
 
 def _meters(models: Iterable[LLM]) -> list[Meter]:
     """The distinct meters of *models* (by identity), through the ``MeteredLLM`` capability."""
+    # late: keeps causalcheck --help light
     from causalcheck.protocols import MeteredLLM
 
     seen: dict[int, Meter] = {}
@@ -157,8 +159,6 @@ class RunProgress:
         every: int = DEFAULT_EVERY,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        from causalcheck.errors import InputFormatError
-
         if mode not in ("bar", "log"):
             raise InputFormatError(f"mode={mode!r} must be 'bar' or 'log'")
         if isinstance(every, bool) or not isinstance(every, int) or every < 1:

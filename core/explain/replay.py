@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from causalcheck import safejson
 from causalcheck.errors import DSLSyntaxError, InputFormatError
 from causalcheck.explain._fields import as_integer, as_list, as_number, as_text
 from causalcheck.explain.data import parse_item
@@ -270,7 +271,5 @@ def replay_file(path: str | Path, *, pm_mode: PMMode | Literal["auto"] = "auto",
     The file is read with :func:`causalcheck.safejson.load_file` (regular files only, a size
     limit, safe JSON).
     """
-    from causalcheck import safejson
-
     payload = safejson.load_file(path, what="result file")
     return replay_payload(payload, pm_mode=pm_mode, check_parse=check_parse, source=str(path))

@@ -32,10 +32,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from causalcheck import safejson
 from causalcheck.errors import InputFormatError
 from causalcheck.explain._fields import as_list, as_mapping, as_number, as_text
 from causalcheck.explain.data import Benchmark, ItemScores
 from causalcheck.explain.scoring import FAILURE_MODES, ItemResult, Summary, summarize
+from causalcheck.files import atomic_write_text, read_input_text
 
 __all__ = [
     "MAX_NAME_CHARS",
@@ -87,8 +89,6 @@ def result_stem(answer_model: str, judge_model: str) -> str:
 def write_json(path: Path, data: Any) -> None:
     """Write *data* the way the original does (UTF-8, indent 2, trailing newline), atomically
     (:func:`causalcheck.files.atomic_write_text`: the previous file survives a failed write)."""
-    from causalcheck.files import atomic_write_text
-
     atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False) + "\n")
 
 
@@ -250,9 +250,6 @@ def read_rows(path: Path) -> list[ResultRow]:
     Read with :func:`causalcheck.files.read_input_text` and :mod:`causalcheck.safejson`: a
     damaged line raises :class:`InputFormatError` naming the file and line.
     """
-    from causalcheck import safejson
-    from causalcheck.files import read_input_text
-
     if not path.exists():
         return []
     rows = []

@@ -60,6 +60,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from causalcheck.errors import BudgetExceededError, InputFormatError
 from causalcheck.explain import generation as gen
 from causalcheck.explain.generation import GenerationSummary, Journal
+from causalcheck.files import atomic_write_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.explain.data import Benchmark, WhatIfItem
@@ -159,6 +160,7 @@ _OPENER = re.compile(r"[\[{]")
 
 
 def _first_in(text: str) -> list[Any] | dict[str, Any] | None:
+    # late: keeps causalcheck --help light
     from causalcheck import safejson
 
     for m in _OPENER.finditer(text):
@@ -196,6 +198,7 @@ def first_json_value(text: str) -> list[Any] | dict[str, Any]:
 
 def _criterion(obj: Any) -> dict[str, str] | None:
     """The criterion in the official key order, or ``None`` when a field is missing, empty or not text."""
+    # late: keeps causalcheck --help light
     from causalcheck.explain.data import BAND_KEYS
 
     if not isinstance(obj, Mapping):
@@ -241,6 +244,7 @@ def parse_rubric_reply(text: str) -> RubricReply:
 def build_rubric(item: WhatIfItem, criteria: Sequence[Mapping[str, str]]) -> dict[str, Any]:
     """The ``rubrics`` object of *item* with *criteria*, checked with the benchmark loader
     (:func:`~causalcheck.explain.data.parse_item` must keep every criterion, else :class:`ValueError`)."""
+    # late: keeps causalcheck --help light
     from causalcheck.explain.data import criteria_of, parse_item
 
     rubric = {
@@ -283,6 +287,7 @@ def rubric_journal(out: str | Path) -> Journal:
 
 
 def _has_rubric(item: WhatIfItem) -> bool:
+    # late: keeps causalcheck --help light
     from causalcheck.explain.data import criteria_of
 
     return bool(criteria_of(item))
@@ -307,6 +312,7 @@ def _record(item: WhatIfItem, model: str, completion: Completion | None, reply: 
 async def _ask(llm: LLM, request: Request, parse: Callable[[Completion], T]) -> tuple[Completion, T]:
     """``complete_parsed`` with at most :data:`RUBRIC_ATTEMPTS` replies: a model client re-asks by its own
     policy; a bare model is asked again here."""
+    # late: keeps causalcheck --help light
     from causalcheck.protocols import LLMError, ParsingLLM, complete_parsed
 
     if isinstance(llm, ParsingLLM):
@@ -342,7 +348,10 @@ async def generate_rubrics(
     caller holds the output's lock (:class:`~causalcheck.explain.generation.AnswerFileLock`;
     :func:`run_rubrics` does).
     """
+    # late: keeps causalcheck --help light
     from causalcheck.explain.llm import reject_truncated
+
+    # late: keeps causalcheck --help light
     from causalcheck.protocols import Request, meter_summary
 
     gen.check_sampling(temperature, max_tokens)
@@ -443,9 +452,11 @@ def run_rubrics(args: argparse.Namespace, *, llm_override: LLM | None = None) ->
     """
     import dataclasses
 
+    # late: adapters are imported only where clients are built
     from causalcheck.adapters import llm_run_from_args
+
+    # late: keeps causalcheck --help light
     from causalcheck.explain.data import DEMO
-    from causalcheck.files import atomic_write_text
 
     gen.start_generation(args)
     out = Path(args.out)

@@ -53,6 +53,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from causalcheck.errors import InputFormatError
+from causalcheck.files import (
+    Provenance,
+    RunLock,
+    append_line,
+    atomic_write_bytes,
+    atomic_write_text,
+)
+from causalcheck.files import timestamp as now
 
 if TYPE_CHECKING:  # pragma: no cover
     import argparse
@@ -62,7 +70,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.explain.progress import ItemProgress
     from causalcheck.explain.report import ResultRow
     from causalcheck.explain.scoring import JudgeEdges, PMMode, Summary
-    from causalcheck.files import Provenance
     from causalcheck.protocols import LLM
 
 __all__ = [
@@ -155,8 +162,13 @@ def offline_judges(segmenter: str = "rules") -> Judges:
     A segmenter pipeline that is not installed is a usage error here (exit 2), not a
     per-item parser failure later.
     """
+    # late: keeps causalcheck --help light
     from causalcheck.explain.judges import OfflineCriterionJudge, OfflineEdgeJudge
+
+    # late: keeps causalcheck --help light
     from causalcheck.explain.relations import OfflineParser
+
+    # late: keeps causalcheck --help light
     from causalcheck.explain.segment import get_segmenter
 
     seg = get_segmenter(segmenter)
@@ -226,6 +238,7 @@ def _check_resumable(run_file: Path, jsonl: Path, options: Mapping[str, Any]) ->
 
     Changed answers are not an error: those items are scored again.
     """
+    # late: keeps causalcheck --help light
     from causalcheck import safejson
 
     if not jsonl.exists() or not run_file.exists():
@@ -250,8 +263,6 @@ def _check_resumable(run_file: Path, jsonl: Path, options: Mapping[str, Any]) ->
 
 
 def _write_fingerprint(run_file: Path, options: Mapping[str, Any], hashes: Mapping[str, str]) -> None:
-    from causalcheck.files import atomic_write_text
-
     atomic_write_text(run_file, json.dumps({"options": dict(options), "answers": dict(hashes)}, indent=2, sort_keys=True) + "\n")
 
 
@@ -286,6 +297,7 @@ RESULT_SUFFIXES: tuple[str, ...] = (".json", ".jsonl", ".md", ".run")
 def _stale_stems(out: Path, current: set[str], source_answers: str, judge_model: str) -> list[str]:
     """Result stems in *out* from an older scoring of the same answers file with the same judge
     that the current scoring no longer produces (e.g. an answer model that left the file)."""
+    # late: keeps causalcheck --help light
     from causalcheck import safejson
 
     stale = []
@@ -331,8 +343,8 @@ def score_answers(
     *progress* hears of the total (items × answer models) and of every item scored or found
     done (:mod:`causalcheck.explain.progress`).
     """
+    # late: keeps causalcheck --help light
     from causalcheck.explain.data import load_answer_sets, load_benchmark
-    from causalcheck.files import Provenance, RunLock
 
     started = _started(timestamp)
     stamp = timestamp or started.replace("-", "").replace(":", "").replace("T", "-").rstrip("Z")[:15]
@@ -391,6 +403,7 @@ class _ScoringRun:
 
 def _remove_stale_results(out: Path, sets: Sequence[AnswerSet], judge_name: str, log: Callable[[str], None]) -> list[str]:
     """Delete the result files of an older scoring of the same answers that this scoring does not produce; their names."""
+    # late: keeps causalcheck --help light
     from causalcheck.explain.report import result_stem
 
     removed: list[str] = []
@@ -408,6 +421,7 @@ def _remove_stale_results(out: Path, sets: Sequence[AnswerSet], judge_name: str,
 
 def _score_set(run: _ScoringRun, aset: AnswerSet, removed: Sequence[str]) -> ScoredSet:
     """Score one answer model: resume its rows, score the items not done, write its ``.json`` and ``.md``."""
+    # late: keeps causalcheck --help light
     from causalcheck.explain.report import result_stem
 
     stem = result_stem(aset.model, run.judges.judge_name)
@@ -437,8 +451,8 @@ def _resumed_rows(run: _ScoringRun, jsonl: Path, hashes: Mapping[str, str], prev
     Failed and degraded items are scored again, and so is an item whose answer changed since it
     was scored (the row's own hash; rows of older versions have none: the folder's map is used).
     """
+    # late: keeps causalcheck --help light
     from causalcheck.explain.report import read_rows
-    from causalcheck.files import atomic_write_bytes
 
     wanted = {it.key for it in run.items}
     latest = {r.key: r for r in read_rows(jsonl) if r.key in wanted}  # later lines win
@@ -457,9 +471,11 @@ def _resumed_rows(run: _ScoringRun, jsonl: Path, hashes: Mapping[str, str], prev
 
 def _score_items(run: _ScoringRun, aset: AnswerSet, jsonl: Path, done: set[str], hashes: Mapping[str, str]) -> list[ResultRow]:
     """Score the items not in *done*, appending each row to *jsonl* as it is made."""
+    # late: keeps causalcheck --help light
     from causalcheck.explain.report import row_of
+
+    # late: keeps causalcheck --help light
     from causalcheck.explain.scoring import score_item
-    from causalcheck.files import append_line
 
     judges = run.judges
     rows: list[ResultRow] = []
@@ -489,9 +505,11 @@ def _score_items(run: _ScoringRun, aset: AnswerSet, jsonl: Path, done: set[str],
 
 def _write_set(run: _ScoringRun, aset: AnswerSet, stem: str, rows: list[ResultRow], removed: Sequence[str]) -> ScoredSet:
     """Write ``<stem>.json`` and ``<stem>.md`` from *rows* (sorted in benchmark order) and say what was scored."""
+    # late: keeps causalcheck --help light
     from causalcheck.explain.report import build_payload, markdown_report, write_json
+
+    # late: keeps causalcheck --help light
     from causalcheck.explain.scoring import summarize
-    from causalcheck.files import atomic_write_text
 
     bench, judges = run.bench, run.judges
     all_keys = {k for it in bench.items for k in (it.key, str(it.id))}
@@ -540,8 +558,6 @@ def _started(timestamp: str | None) -> str:
     """The provenance time: *timestamp* (``YYYYMMDD-HHMMSS``, from ``--timestamp``) as ISO-8601 UTC,
     else now (``SOURCE_DATE_EPOCH`` when set, :func:`causalcheck.files.timestamp`)."""
     import re
-
-    from causalcheck.files import timestamp as now
 
     if timestamp is None:
         return now()

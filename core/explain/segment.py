@@ -34,6 +34,7 @@ from causalcheck.errors import InputFormatError
 from causalcheck.explain._cues import CUES
 from causalcheck.explain.judges import Segmenter
 from causalcheck.explain.rst import EDU
+from causalcheck.plugins import Registry, create
 
 __all__ = ["ParserSegmenter", "RuleSegmenter", "Segmenter", "get_segmenter", "segmenter_names"]
 
@@ -298,7 +299,6 @@ def get_segmenter(name: str = "rules") -> Segmenter:
         raise InputFormatError(f"segmenter={name!r} must be 'rules' or 'parser:<pipeline>'")
     if name == "rules":
         return RuleSegmenter()
-    from causalcheck.plugins import Registry, create
 
     if not name.startswith("parser:") and name in Registry("segmenter"):  # a plug-in (causalcheck.plugins)
         return create("segmenter", name)

@@ -64,6 +64,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from causalcheck import safejson
+from causalcheck._lark import parser, syntax_error
 from causalcheck.errors import InputFormatError
 from causalcheck.files import could_be_path, read_input_text
 from causalcheck.graphs.model import Graph, GraphEdge, Mark
@@ -157,7 +158,6 @@ def _rule(verb: str, a: str, token: str, b: str, origin: str) -> Rule:
 
 def parse_knowledge(text: str, *, source: str = "<string>") -> Knowledge:
     """Our text format (see the module docstring); syntax errors are :class:`DSLSyntaxError`."""
-    from causalcheck._lark import parser, syntax_error
     from lark import Tree
     from lark.exceptions import UnexpectedInput
 

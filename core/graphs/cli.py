@@ -25,6 +25,9 @@ import json
 import sys
 from typing import Any
 
+from causalcheck.cmdline import run_in_process
+from causalcheck.errors import InputFormatError
+
 __all__ = ["format_table", "main_validate", "register", "register_check_options", "run", "run_validate"]
 
 _FORMATS = ("text", "dagitty", "dot", "gml", "causallearn", "edgelist", "adjacency", "json")
@@ -81,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
     """Handler of ``causalcheck compare`` (raises CausalCheckError for bad input: exit 2)."""
     from pathlib import Path
 
+    # late: keeps causalcheck --help light
     from causalcheck.graphs.scores import compare
 
     result = compare(
@@ -139,12 +143,11 @@ def run_validate(args: argparse.Namespace) -> int:
     """Handler of ``causalcheck check GRAPH --data ...``; returns the exit code (see the module docstring)."""
     from pathlib import Path
 
+    # late: keeps causalcheck --help light
     from causalcheck.graphs.validator import format_report, validate_graph
 
     graph = getattr(args, "graph", None) or getattr(args, "path", None)
     if graph is None:
-        from causalcheck.errors import InputFormatError
-
         raise InputFormatError("no GRAPH given: pass a graph file to validate")
     interventions = None
     if args.interventions is not None:
@@ -177,8 +180,6 @@ def run_validate(args: argparse.Namespace) -> int:
 def main_validate(argv: list[str]) -> int:
     """``GRAPH [options]`` in-process on a stand-alone parser (exit 2 with the message for bad input,
     :func:`causalcheck.cmdline.run_in_process`)."""
-    from causalcheck.cmdline import run_in_process
-
     parser = argparse.ArgumentParser(prog="causalcheck check", description="validate a causal graph")
     parser.add_argument("graph", metavar="GRAPH", help="the graph to validate (any format read_graph reads)")
     register_check_options(parser)

@@ -41,7 +41,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from causalcheck.errors import InputFormatError
+from causalcheck.graphs.kinds import check_cpdag, check_dag, consistent_extension, cpdag_of
 from causalcheck.graphs.model import Graph
+from causalcheck.solvers.equivalence import (
+    close_essential,
+    count_orientations,
+    dor_tarsi,
+    normalize_targets,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -194,8 +201,6 @@ Rooted = list[tuple[int, int, list[Pair], list[Pair]]]
 
 def _rooted(nodes: list[int], edges: list[Pair]) -> Rooted:
     """For each node ``v`` of a connected chordal component: (v, #AMOs rooted at v, directed, undirected)."""
-    from causalcheck.solvers.equivalence import close_essential, count_orientations, dor_tarsi
-
     local = {v: i for i, v in enumerate(nodes)}
     m = len(nodes)
     ledges = [(local[a], local[b]) for a, b in edges]
@@ -286,8 +291,6 @@ def sample_members(cpdag: Graph, samples: int, seed: int | None = 0) -> list[tup
 
 
 def _imec(n: int, dag: Sequence[Pair], targets: Sequence[frozenset[int]]) -> int:
-    from causalcheck.solvers.equivalence import close_essential, count_orientations
-
     _, undirected = close_essential(n, dag, targets)
     return count_orientations(n, undirected)
 
@@ -297,8 +300,6 @@ def _size(values: Sequence[int], exact: bool, class_size: int, samples: int | No
 
 
 def _targets(graph: Graph, targets: Iterable[Iterable[str]] | Iterable[str]) -> tuple[tuple[str, ...], ...]:
-    from causalcheck.solvers.equivalence import normalize_targets
-
     out = []
     pos = graph.index
     for group in normalize_targets(targets):
@@ -369,9 +370,6 @@ def intervention_coverage(
     A PDAG that is not a CPDAG is read as the CPDAG of its consistent extension (noted).
     Raises :class:`InputFormatError` for a MAG or PAG, a cyclic graph or an unknown target.
     """
-    from causalcheck.graphs.kinds import check_cpdag, check_dag, consistent_extension, cpdag_of
-    from causalcheck.solvers.equivalence import count_orientations
-
     for name, value in (("suggest", suggest), ("member_limit", member_limit), ("samples", samples)):
         if not isinstance(value, int) or isinstance(value, bool) or value < (0 if name == "suggest" else 1):
             raise InputFormatError(f"{name}={value!r} must be a {'non-negative' if name == 'suggest' else 'positive'} integer")

@@ -42,6 +42,7 @@ from typing import Any, Literal
 from causalcheck.errors import InputFormatError
 from causalcheck.graphs.citests import CITester
 from causalcheck.graphs.model import Graph
+from causalcheck.graphs.separation import Separator, local_markov_triples
 
 __all__ = ["MAX_ALL_NODES", "Falsification", "Verdict", "falsify", "permutation_verdict"]
 
@@ -134,8 +135,6 @@ def permutation_verdict(p_lmc: float, p_tpa: float, significance_level: float, g
 
 def _structure(dag: Graph) -> tuple[list[tuple[int, ...]], list[tuple[int, int]]]:
     """Parents of every node and the parental triples ``(node, other)`` over indices."""
-    from causalcheck.graphs.separation import local_markov_triples
-
     pos = dag.index
     parents = [tuple(sorted(pos[p] for p in dag.parents(v))) for v in dag.nodes]
     triples = [(pos[x], pos[y]) for x, y, _ in local_markov_triples(dag)]
@@ -172,8 +171,6 @@ def falsify(
     ``⌊1/significance_level⌋``; *orders* (for cross-checks) gives the relabellings
     explicitly: ``orders[k][i]`` is the variable placed at node ``i``.
     """
-    from causalcheck.graphs.separation import Separator
-
     for name, value in (("significance_level", significance_level), ("significance_ci", significance_ci)):
         if not 0 < value < 1:
             raise InputFormatError(f"{name}={value!r} must be between 0 and 1")

@@ -52,7 +52,11 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from causalcheck import safejson
+from causalcheck._lark import parser, syntax_error
 from causalcheck.errors import DSLSyntaxError, InputFormatError
+from causalcheck.files import csv_rows
+from causalcheck.graphs.convert import assemble, from_matrix, from_networkx, to_matrix, to_networkx
 from causalcheck.graphs.model import EDGE_TOKENS, Graph, GraphEdge, Mark
 
 __all__ = [
@@ -88,8 +92,6 @@ def _unquote(token: str, source: str = "<string>") -> str:
     """A name token; a quoted one is decoded as a JSON string, so a control character, a bad
     escape or a lone surrogate in it is refused (``InputFormatError``) like anywhere JSON is read."""
     if token.startswith('"'):
-        from causalcheck import safejson
-
         value = safejson.loads(token, source=f"{source}: quoted name {token[:60]!r}")
         if not isinstance(value, str):  # pragma: no cover - the grammar admits only strings
             raise InputFormatError(f"name {token!r} is not a string")
@@ -137,7 +139,6 @@ class _Builder:
 
 
 def _parse(grammar: str, text: str, source: str, what: str) -> Any:
-    from causalcheck._lark import parser, syntax_error
     from lark.exceptions import UnexpectedInput
 
     try:
@@ -302,7 +303,6 @@ def _dot_unquote(name: str) -> str:
 def parse_dot(text: str, *, source: str = "<string>", symmetric: str = "undirected") -> Graph:
     """Graphviz DOT, read with pydot (the parser networkx's ``nx_pydot`` uses)."""
     import pydot
-    from causalcheck.graphs.convert import assemble
 
     try:
         graphs = pydot.graph_from_dot_data(text)
@@ -388,7 +388,6 @@ def format_dot(graph: Graph) -> str:
 def parse_gml(text: str, *, source: str = "<string>") -> Graph:
     """GML as ``networkx.read_gml`` reads it (nodes by ``label``), then the networkx adapter."""
     import networkx as nx
-    from causalcheck.graphs.convert import from_networkx
 
     # networkx's tokenizer indexes line[-1] inside a string spread over lines, so an empty
     # line there raised IndexError: give it lines that are never empty (a blank is whitespace to GML)
@@ -408,7 +407,6 @@ def parse_gml(text: str, *, source: str = "<string>") -> Graph:
 def format_gml(graph: Graph) -> str:
     """GML via ``networkx.generate_gml`` of :func:`~causalcheck.graphs.convert.to_networkx`."""
     import networkx as nx
-    from causalcheck.graphs.convert import to_networkx
 
     return "\n".join(nx.generate_gml(to_networkx(graph))) + "\n"
 
@@ -500,8 +498,6 @@ _EDGE_COLS = ("edge", "marks", "type")
 
 def _csv_rows(text: str, source: str) -> list[list[str]]:
     """CSV rows; the delimiter is ',' when the first line has one, else ';', else a tab."""
-    from causalcheck.files import csv_rows
-
     text = text.lstrip("\ufeff")
     first = re.split(r"\r\n?|\n", text, maxsplit=1)[0]
     delimiter = next((d for d in (",", ";", "\t") if d in first), ",")
@@ -572,8 +568,6 @@ def parse_adjacency_csv(text: str, *, source: str = "<string>", convention: str 
     *convention* defaults to ``"row_to_column"`` (what :func:`format_adjacency_csv` writes);
     see :func:`causalcheck.graphs.convert.from_matrix` for the others.
     """
-    from causalcheck.graphs.convert import from_matrix
-
     rows = _csv_rows(text, source)
     if not rows:
         raise InputFormatError(f"{source}: empty adjacency CSV")
@@ -601,8 +595,6 @@ def parse_adjacency_csv(text: str, *, source: str = "<string>", convention: str 
 
 def format_adjacency_csv(graph: Graph, *, convention: str = "row_to_column") -> str:
     """Header ``,A,B,...`` then one labelled row per node (pandas reads it with ``index_col=0``)."""
-    from causalcheck.graphs.convert import to_matrix
-
     a = to_matrix(graph, convention=convention)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -617,8 +609,6 @@ def format_adjacency_csv(graph: Graph, *, convention: str = "row_to_column") -> 
 
 def parse_json(text: str, *, source: str = "<string>") -> Graph:
     """``{"nodes": [...], "edges": [[left, token, right], ...]}`` (:meth:`Graph.to_dict`)."""
-    from causalcheck import safejson
-
     try:  # safejson: deep nesting, 400-digit integers, NaN and lone surrogates are refused, not a crash
         data = safejson.loads(text, source=source)
     except safejson.JSONSyntaxError as exc:

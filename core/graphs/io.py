@@ -30,6 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from causalcheck.errors import InputFormatError
+from causalcheck.files import could_be_path, read_input_text
+from causalcheck.graphs import convert
+from causalcheck.graphs.formats import FORMATS, parse_adjacency_csv, parse_dot
 from causalcheck.graphs.model import Graph
 from causalcheck.graphs.names import NamePolicy, apply_policy
 
@@ -89,8 +92,6 @@ def guess_format(text: str, path: str | None = None) -> str:
 
 
 def _looks_like_path(source: str) -> bool:
-    from causalcheck.files import could_be_path
-
     if any(c in source for c in "\x00\n\r") or len(source) > 4096:
         return False
     if any(tok in source for tok in ("->", "<-", "--", "{", ";")):
@@ -99,8 +100,6 @@ def _looks_like_path(source: str) -> bool:
 
 
 def _from_object(obj: Any, *, names: Any, convention: str | None, symmetric: str) -> Graph | None:
-    from causalcheck.graphs import convert
-
     if isinstance(obj, Graph):
         return obj
     mod = type(obj).__module__ or ""
@@ -144,8 +143,6 @@ def read_graph(
     the result; *symmetric* (``"undirected"`` or ``"error"``) how a pair written both ways
     with plain arrows is read.
     """
-    from causalcheck.graphs.formats import FORMATS, parse_adjacency_csv, parse_dot
-
     if format is not None and format not in FORMATS:
         raise InputFormatError(f"format={format!r} must be one of {sorted(FORMATS)!r}")
     if not isinstance(source, str | os.PathLike):
@@ -158,8 +155,6 @@ def read_graph(
         return apply_policy(graph, policy)
     path: str | None = None
     if isinstance(source, os.PathLike) or (source.strip() and _looks_like_path(source)):
-        from causalcheck.files import could_be_path, read_input_text
-
         path = os.fspath(source)
         p = Path(path)
         if isinstance(source, os.PathLike) or could_be_path(path) or p.suffix.lower() in SUFFIXES:
@@ -190,8 +185,6 @@ def write_graph(graph: Any, path: str | os.PathLike[str] | None = None, format: 
     The format is *format*, else the suffix of *path* (``.csv`` writes an edge list), else
     the plain-text format.  With ``path=None`` nothing is written.
     """
-    from causalcheck.graphs.formats import FORMATS
-
     g = read_graph(graph) if not isinstance(graph, Graph) else graph
     fmt = format
     if fmt is None and path is not None:

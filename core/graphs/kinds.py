@@ -42,6 +42,14 @@ from typing import Any
 
 from causalcheck.errors import InputFormatError
 from causalcheck.graphs.model import Graph, GraphEdge, Mark, reachable
+from causalcheck.solvers.equivalence import (
+    chordless_cycle,
+    close_essential,
+    directed_cycle,
+    dor_tarsi,
+    gc_paused,
+    meek_rule,
+)
 
 __all__ = [
     "Certificate",
@@ -121,8 +129,6 @@ def _cycle_text(names: Sequence[str]) -> str:
 
 
 def _directed_cycle(g: Graph, claim: str) -> Certificate | None:
-    from causalcheck.solvers.equivalence import directed_cycle
-
     names, idx = g.indexed()
     cyc = directed_cycle(len(names), [(i, j) for i, j, mi, mj in idx if mi is Mark.TAIL and mj is Mark.ARROW])
     if not cyc:
@@ -204,8 +210,6 @@ def _rule_witness(p: _Pdag, rule: int, a: int, b: int) -> tuple[list[int], str]:
 
 
 def _meek_violation(g: Graph, p: _Pdag, claim: str) -> Certificate | None:
-    from causalcheck.solvers.equivalence import meek_rule
-
     n = p.names
     for lo, hi in p.undirected:
         for a, b in ((lo, hi), (hi, lo)):
@@ -225,7 +229,6 @@ def _meek_violation(g: Graph, p: _Pdag, claim: str) -> Certificate | None:
 
 def _chordality(g: Graph, p: _Pdag, claim: str) -> Certificate | None:
     import networkx as nx
-    from causalcheck.solvers.equivalence import chordless_cycle
 
     und = nx.Graph()
     und.add_edges_from(p.undirected)
@@ -245,8 +248,6 @@ def _chordality(g: Graph, p: _Pdag, claim: str) -> Certificate | None:
 
 
 def _extension(g: Graph, p: _Pdag, claim: str) -> Graph | Certificate:
-    from causalcheck.solvers.equivalence import dor_tarsi
-
     edges, stuck = dor_tarsi(len(p.names), p.directed, p.undirected)
     if stuck:
         names = [p.names[v] for v in stuck]
@@ -284,8 +285,6 @@ def _cpdag_edges(names: tuple[str, ...], directed: set[tuple[int, int]], undirec
 
 def cpdag_of(dag: Graph) -> Graph:
     """The CPDAG of the DAG *dag* (raises :class:`InputFormatError` naming a cycle or a bad mark)."""
-    from causalcheck.solvers.equivalence import close_essential, gc_paused
-
     cert = check_dag(dag)
     if not cert:
         raise InputFormatError(f"cpdag_of needs a DAG: {cert.reason}")
@@ -343,7 +342,6 @@ def check_cpdag(g: Graph) -> Certificate:
                 )
             q = _Pdag(cp.with_edges([x if x.pair != e.pair else e for x in cp.edges]))
             pos = {v: i for i, v in enumerate(q.names)}
-            from causalcheck.solvers.equivalence import meek_rule
 
             rule = meek_rule(pos[c.u], pos[c.v], q.adj, q.dpa, q.dch, q.und)
             witness, why = _rule_witness(q, rule, pos[c.u], pos[c.v]) if rule else ([], "")

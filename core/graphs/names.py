@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from causalcheck.errors import InputFormatError
+from causalcheck.graph import normalize_node
+from causalcheck.graphs.model import Graph as _Graph
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.graphs.model import Graph
@@ -39,8 +41,6 @@ def _identity(name: str) -> str:
 
 
 def _causalab(name: str) -> str:
-    from causalcheck.graph import normalize_node
-
     return normalize_node(name)
 
 
@@ -104,7 +104,6 @@ def apply_policy(graph: Graph, policy: NamePolicy | str | None) -> Graph:
     clashes = pol.collisions(graph.nodes)
     if clashes and not pol.merges:
         raise InputFormatError(f"name policy {pol.name!r} would merge nodes {clashes!r}")
-    from causalcheck.graphs.model import Graph as _Graph
 
     nodes = tuple(dict.fromkeys(mapping[n] for n in graph.nodes))
     edges = tuple(e.renamed(mapping) for e in graph.edges)

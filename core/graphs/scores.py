@@ -50,6 +50,8 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from causalcheck.errors import InputFormatError
+from causalcheck.graphs.io import read_graph
+from causalcheck.graphs.kinds import check_cpdag, check_dag, consistent_extension, cpdag_of
 from causalcheck.graphs.model import Graph, Mark
 
 __all__ = ["Comparison", "Confusion", "Distance", "compare", "confusion", "shd"]
@@ -179,8 +181,6 @@ def _directed(truth: Graph, estimate: Graph) -> Confusion:
 
 def _as_cpdag(g: Graph) -> tuple[Graph | None, str | None]:
     """The CPDAG a DAG / CPDAG / PDAG stands for, or ``(None, why not)``."""
-    from causalcheck.graphs.kinds import check_cpdag, check_dag, consistent_extension, cpdag_of
-
     if g.kind == "DAG":
         dag = check_dag(g)
         return (cpdag_of(g), None) if dag.ok else (None, dag.reason)
@@ -211,8 +211,6 @@ def _gadjid_matrix(g: Graph, order: tuple[str, ...]) -> Any:
 
 def _gadjid_kind(g: Graph) -> tuple[str | None, str | None]:
     """``("dag" | "cpdag", None)`` when gadjid can take *g*, else ``(None, why)``."""
-    from causalcheck.graphs.kinds import check_cpdag, check_dag
-
     if g.kind == "DAG":
         cert = check_dag(g)
         return ("dag", None) if cert.ok else (None, cert.reason)
@@ -262,9 +260,6 @@ def compare(
     estimate_format: str | None = None,
 ) -> Comparison:
     """Score *estimate* against *truth* (see the module docstring for every metric's convention)."""
-    from causalcheck.graphs.io import read_graph
-    from causalcheck.graphs.kinds import cpdag_of
-
     if basis not in ("auto", "given"):
         raise InputFormatError(f"basis={basis!r} must be 'auto' or 'given'")
     if nodes not in ("same", "union"):
@@ -283,12 +278,9 @@ def compare(
     notes: list[str] = []
     reference = t
     basis_name = "truth"
-    if basis == "auto" and t.kind == "DAG" and e.kind == "PDAG":
-        from causalcheck.graphs.kinds import check_dag
-
-        if check_dag(t).ok:
-            reference = cpdag_of(t)
-            basis_name = "cpdag(truth)"
+    if basis == "auto" and t.kind == "DAG" and e.kind == "PDAG" and check_dag(t).ok:
+        reference = cpdag_of(t)
+        basis_name = "cpdag(truth)"
     cpdag_shd: int | None = None
     tc, twhy = _as_cpdag(t)
     ec, ewhy = _as_cpdag(e)

@@ -42,7 +42,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from causalcheck.errors import InputFormatError
+from causalcheck.graphs.kinds import check_dag, check_mag, consistent_extension
 from causalcheck.graphs.model import Graph, GraphEdge, Mark
+from causalcheck.solvers.equivalence import dor_tarsi
 
 __all__ = [
     "Basis",
@@ -81,8 +83,6 @@ def representative(graph: Graph) -> Graph:
     DAGs and MAGs are returned as they are; a PDAG gives a consistent extension, a PAG a
     representative MAG.  Raises :class:`InputFormatError` when there is none.
     """
-    from causalcheck.graphs.kinds import check_dag, check_mag, consistent_extension
-
     kind = graph.kind
     if kind == "DAG":
         cert = check_dag(graph)
@@ -109,8 +109,6 @@ def representative(graph: Graph) -> Graph:
 
 
 def _pag_representative(graph: Graph) -> Graph:
-    from causalcheck.solvers.equivalence import dor_tarsi
-
     names = graph.nodes
     pos = graph.index
     edges: list[GraphEdge] = []

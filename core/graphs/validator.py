@@ -62,7 +62,17 @@ from causalcheck.findings import (
     no_errors,
     plain,
 )
+from causalcheck.graphs.background import check_knowledge
+from causalcheck.graphs.citests import CITester, adjust
 from causalcheck.graphs.codes import VALIDATOR_CODES
+from causalcheck.graphs.coverage import intervention_coverage
+from causalcheck.graphs.data import load_data
+from causalcheck.graphs.falsify import falsify
+from causalcheck.graphs.io import read_graph
+from causalcheck.graphs.kinds import cpdag_of, validate
+from causalcheck.graphs.scores import compare
+from causalcheck.graphs.separation import implied_independencies, representative
+from causalcheck.graphs.structural import fit_equations
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.graphs.background import KnowledgeCheck
@@ -206,9 +216,6 @@ def _data_part(
     exact_counts: bool,
     coefficients: Mapping[tuple[str, str], float] | None,
 ) -> tuple[IndependenceTests | None, Falsification | None, tuple[EquationFit, ...]]:
-    from causalcheck.graphs.citests import CITester, adjust
-    from causalcheck.graphs.separation import implied_independencies, representative
-
     if table.rows_dropped:
         findings.append(_finding("data-rows-dropped", f"{table.rows_dropped} row(s) with NaN dropped; {table.rows} remain", (), table))
     tester = CITester(table, ci_test)
@@ -251,8 +258,6 @@ def _data_part(
         why = "permutations=0" if permutations == 0 else f"the permutation test is defined for DAGs and CPDAGs, not a {g.kind}"
         findings.append(_finding("falsification-skipped", why))
     else:
-        from causalcheck.graphs.falsify import falsify
-
         falsification = falsify(
             rep, tester, significance_level=alpha, significance_ci=alpha, permutations=permutations, seed=seed, exact_counts=exact_counts
         )
@@ -266,8 +271,6 @@ def _data_part(
         findings.append(_finding(code, falsification.summary() + basis_note, (), falsification))
     equations: tuple[EquationFit, ...] = ()
     if g.kind == "DAG":
-        from causalcheck.graphs.structural import fit_equations
-
         stated = dict(coefficients or {})
         for (cause, effect), value in stated.items():
             if (cause, effect) not in g.directed_pairs:
@@ -298,10 +301,6 @@ def _data_part(
 
 
 def _truth_part(g: Graph, truth: Any, findings: list[Finding], truth_format: str | None) -> Comparison:
-    from causalcheck.graphs.io import read_graph
-    from causalcheck.graphs.kinds import cpdag_of
-    from causalcheck.graphs.scores import compare
-
     t = read_graph(truth, truth_format)
     comparison = compare(t, g, nodes="union")
     ref = cpdag_of(t) if comparison.basis == "cpdag(truth)" else t
@@ -328,8 +327,6 @@ def _truth_part(g: Graph, truth: Any, findings: list[Finding], truth_format: str
 
 
 def _coverage_part(g: Graph, interventions: Any, findings: list[Finding], *, suggest: int, seed: int | None) -> Coverage | None:
-    from causalcheck.graphs.coverage import intervention_coverage
-
     targets: Any = interventions
     if isinstance(interventions, str):
         targets = [[t.strip()] for t in interventions.split(",") if t.strip()]
@@ -374,8 +371,6 @@ def _coverage_part(g: Graph, interventions: Any, findings: list[Finding], *, sug
 
 
 def _background_part(g: Graph, background: Any, findings: list[Finding]) -> KnowledgeCheck:
-    from causalcheck.graphs.background import check_knowledge
-
     check = check_knowledge(g, background)
     for r in check.unknown:
         missing = [v for v in (r.a, r.b) if v not in set(g.nodes)]
@@ -431,9 +426,6 @@ def validate_graph(
         coefficients: stated structural coefficients ``{(parent, child): value}``.
         suggest: how many further single-node interventions to suggest (0: none).
     """
-    from causalcheck.graphs.io import read_graph
-    from causalcheck.graphs.kinds import validate
-
     if not (isinstance(alpha, float | int) and 0 < alpha < 1):
         raise InputFormatError(f"alpha={alpha!r} must be between 0 and 1")
     g = read_graph(graph, graph_format)
@@ -448,8 +440,6 @@ def validate_graph(
     table = independence = falsification = None
     equations: tuple[EquationFit, ...] = ()
     if data is not None:
-        from causalcheck.graphs.data import load_data
-
         table = load_data(data, g.nodes, names=data_names, nan=nan, extra_columns=extra_columns)  # type: ignore[arg-type]
         independence, falsification, equations = _data_part(
             g,

@@ -34,6 +34,7 @@ from causalcheck.errors import InputFormatError
 from causalcheck.explain.answer import answer_messages
 from causalcheck.explain.data import load_benchmark, parse_item
 from causalcheck.explain.inspect_answers import ITEM_KEY
+from causalcheck.explain.llm import LLMCriterionJudge, LLMEdgeJudge, LLMParser
 from causalcheck.explain.plugin_judges import with_plugins
 from causalcheck.explain.report import ResultRow, row_of
 from causalcheck.explain.run import Judges, offline_judges
@@ -83,8 +84,6 @@ def prism_judges(
     answer_parser: str | None = None,
 ) -> tuple[Judges, tuple[InspectLLM, ...]]:
     """The parser and judges for one sample (call inside a scorer) and the inspect models they use."""
-    from causalcheck.explain.llm import LLMCriterionJudge, LLMEdgeJudge, LLMParser
-
     judges = offline_judges(segmenter)
     models: list[InspectLLM] = []
     if _bound(parser_role):

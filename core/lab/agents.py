@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from causalcheck.errors import InputFormatError
 from causalcheck.graph import FREQ
-from causalcheck.lab.episode import Agent, AgentStep
+from causalcheck.lab.episode import Agent, AgentStep, LabAction
 from causalcheck.lab.planner import (
     Evidence,
     Mechanisms,
@@ -55,7 +55,7 @@ from causalcheck.lab.planner import (
 from causalcheck.plugins import Registry, create
 
 if TYPE_CHECKING:  # pragma: no cover
-    from causalcheck.lab.episode import LabAction, Observation, TaskInfo
+    from causalcheck.lab.episode import Observation, TaskInfo
 
 __all__ = ["AGENTS", "OFFLINE_AGENTS", "Agent", "AgentStep", "ObservationalAgent", "RandomAgent", "make_agent"]
 
@@ -150,8 +150,6 @@ class _Base:
         return Mechanisms(self.family, {FREQ: tuple(parents)}, {FREQ: coefs}, round(float(coef[0]), 4), 0.0)
 
     def _reactor(self, obs: Observation, edges: list[tuple[str, str]]) -> AgentStep:
-        from causalcheck.lab.episode import LabAction
-
         if obs.reactor_props is None:
             return self._record("Open the reactor.", {}, LabAction("open_reactor"))
         if self.prediction is None:
@@ -205,8 +203,6 @@ class RandomAgent(_Base):
         return edges
 
     def act(self, obs: Observation) -> AgentStep:
-        from causalcheck.lab.episode import LabAction
-
         self._absorb(obs)
         if obs.phase == "manipulator":
             used = obs.interventions_used
@@ -279,8 +275,6 @@ class ObservationalAgent(_Base):
         return out
 
     def act(self, obs: Observation) -> AgentStep:
-        from causalcheck.lab.episode import LabAction
-
         self._absorb(obs)
         if obs.phase == "manipulator":
             self.edges = self._discover()

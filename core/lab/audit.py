@@ -36,7 +36,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from causalcheck.checking.hypothesis import DATA_CODES, MAX_DATA_POINTS
 from causalcheck.episodes import SCORE_NUMBERING, Episode, ShownState
+from causalcheck.errors import CausalCheckError
 from causalcheck.findings import (
     EntryShownEarly,
     EntryUnmatched,
@@ -47,7 +49,9 @@ from causalcheck.findings import (
     SolverEvidence,
 )
 from causalcheck.graph import FREQ
+from causalcheck.metrics import formula_errors
 from causalcheck.records import DataPoint, Hypothesis, Intervention, StepRecord
+from causalcheck.solvers.data_consistency import data_consistency
 
 __all__ = ["Entry", "audit_episode"]
 
@@ -180,10 +184,6 @@ def _solver_check(
     them); only that solver is asked, since the record's other checks (cycles, node names)
     do not enter this finding.
     """
-    from causalcheck.checking.hypothesis import DATA_CODES, MAX_DATA_POINTS
-    from causalcheck.errors import CausalCheckError
-    from causalcheck.solvers.data_consistency import data_consistency
-
     h = record.hypothesis
     if h is None or h.is_empty:
         return []
@@ -210,8 +210,6 @@ def _solver_check(
 
 
 def _fit_check(hyp: Hypothesis | None, entries: list[Entry], fit_tolerance: float) -> list[Finding]:
-    from causalcheck.metrics import formula_errors
-
     if hyp is None or not hyp.equation.strip():
         return []
     eq, coeffs = hyp.equation, hyp.coefficients

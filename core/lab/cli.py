@@ -18,6 +18,8 @@ import sys
 from typing import Any
 
 from causalcheck.cmdline import add_command_group, bounded_int, nonnegative_int, positive_int
+from causalcheck.errors import InputFormatError
+from causalcheck.lab import score_cli
 
 __all__ = ["MAX_PRIOR_RECORDS", "MAX_RUN_BUDGET", "MAX_SEEDS", "register"]
 
@@ -103,13 +105,12 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     lst = lab_sub.add_parser("suites", help="list bundled and official suites")
     lst.set_defaults(handler=_suites)
 
-    from causalcheck.lab import score_cli
-
     score_cli.register(lab_sub)
     return lab
 
 
 def _config(args: argparse.Namespace) -> Any:
+    # late: keeps causalcheck --help light
     from causalcheck.lab.episode import ANCHOR_FREQ_CEILING, EpisodeConfig
 
     kwargs: dict[str, Any] = {
@@ -127,8 +128,6 @@ def _config(args: argparse.Namespace) -> Any:
     if args.budget:
         cfg = EpisodeConfig.from_tag(args.budget, **kwargs)
         if cfg.prior_records > MAX_PRIOR_RECORDS or (cfg.interventions or 0) > MAX_RUN_BUDGET:
-            from causalcheck.errors import InputFormatError
-
             raise InputFormatError(
                 f"--budget={args.budget!r}: at most MAX_PRIOR_RECORDS={MAX_PRIOR_RECORDS} records and "
                 f"MAX_RUN_BUDGET={MAX_RUN_BUDGET} interventions"
@@ -142,15 +141,18 @@ def _config(args: argparse.Namespace) -> Any:
 
 
 def _run(args: argparse.Namespace) -> int:
+    # late: keeps causalcheck --help light
     from causalcheck.lab.runner import run_suite, summary_markdown
 
     options = dict(args.agent_opt)
     if args.model:
         options["model"] = args.model
     seeds = list(range(args.seed_start, args.seed_start + args.seeds))
+    # late: keeps causalcheck --help light
     from causalcheck.plugins import BUILTINS
 
     if args.agent not in BUILTINS["agent"]:  # a plug-in: load and check it before the run folder is made
+        # late: pulls numpy
         from causalcheck.lab.agents import make_agent
 
         make_agent(args.agent, seed=seeds[0], options=options)
@@ -186,7 +188,7 @@ def _options_of(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from causalcheck.errors import InputFormatError
+    # late: keeps causalcheck --help light
     from causalcheck.lab.generator import generate_suite, write_suite
 
     try:
@@ -213,6 +215,7 @@ def _generate(args: argparse.Namespace) -> int:
 
 
 def _suites(args: argparse.Namespace) -> int:
+    # late: keeps causalcheck --help light
     from causalcheck.lab.suites import bundled_suites, official_data_dir
 
     for name, desc in bundled_suites().items():

@@ -56,6 +56,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 from causalcheck.errors import BudgetExceededError, InputFormatError
 from causalcheck.graph import FREQ, CausalGraph
 from causalcheck.graphs.model import depth_first
+from causalcheck.lab.scm import parse_computation
 from causalcheck.lab.suites import SuiteGraph
 
 __all__ = [
@@ -336,8 +337,6 @@ def _int_equations(graph: SuiteGraph) -> tuple[bool, ...]:
     no float literal, no ``/`` and no negative power, and every base and parent it reads is
     an int.  This is the static part (params and text).
     """
-    from causalcheck.lab.scm import parse_computation
-
     scm = graph.scm
     params = graph.config.get("params") or {}
     nodes = graph.config.get("nodes") or {}

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from causalcheck.errors import InputFormatError
+from causalcheck.files import atomic_write_text
 from causalcheck.graph import FREQ
 
 __all__ = [
@@ -389,8 +390,6 @@ def generate_suite(
 
 def write_suite(records: Sequence[dict[str, Any]], path: str | Path) -> Path:
     """Write records as JSONL (the official file layout: one compact object per line)."""
-    from causalcheck.files import atomic_write_text
-
     p = Path(path)
     atomic_write_text(p, "".join(json.dumps(r, ensure_ascii=False, allow_nan=False) + "\n" for r in records))
     return p

@@ -39,9 +39,14 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from causalcheck.aio import run_sync
+from causalcheck.checking import check_record
 from causalcheck.errors import BudgetExceededError, InputFormatError
-from causalcheck.lab.episode import AgentStep
+from causalcheck.jsontext import controller_object
+from causalcheck.lab.episode import AgentStep, LabAction
+from causalcheck.parsing import parse_record
 from causalcheck.protocols import LLM, LLMError, Request
+from causalcheck.redaction import redact
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.lab.episode import Observation, TaskInfo
@@ -84,8 +89,6 @@ def extract_record(text: str) -> dict[str, Any]:
     >>> extract_record('<think>hm</think> ```json\\n{"action": "OPEN_REACTOR"}\\n```')
     {'action': 'OPEN_REACTOR'}
     """
-    from causalcheck.jsontext import controller_object
-
     obj = controller_object(text)
     if obj is None:
         raise ValueError(f"reply={text[:80]!r} holds no JSON record")
@@ -103,8 +106,6 @@ def step_record_problem(record: Mapping[str, Any]) -> str | None:
     >>> step_record_problem({"action": "OPEN_REACTOR"}) is None, step_record_problem({"answer": 42})
     (True, "reply is JSON but not a step record: no 'action' field (keys: ['answer'])")
     """
-    from causalcheck.lab.episode import LabAction
-
     name = record.get("action")
     if not isinstance(name, str):
         if name is None:
@@ -176,9 +177,6 @@ class LLMAgent:
 
     # -------------------------------------------------------------- model calls
     def _ask(self, messages: list[dict[str, str]]) -> tuple[dict[str, Any] | None, str | None]:
-        from causalcheck.aio import run_sync
-        from causalcheck.redaction import redact
-
         req = Request.chat(
             messages, temperature=self.temperature, max_tokens=self.max_tokens, json_mode=self.json_mode, seed=self.seed
         )
@@ -202,9 +200,6 @@ class LLMAgent:
         return record, None
 
     def _verify(self, record: Mapping[str, Any]) -> list[str]:
-        from causalcheck.checking import check_record
-        from causalcheck.parsing import parse_record
-
         try:
             report = check_record(parse_record(dict(record)))
         except (InputFormatError, ValueError) as exc:
@@ -212,8 +207,6 @@ class LLMAgent:
         return [d.message for d in report.errors]
 
     def act(self, observation: Observation) -> AgentStep:
-        from causalcheck.lab.episode import LabAction
-
         obs_text = getattr(observation, "text", "") or ""
         messages = self.prompt(obs_text)
         self._calls = []
@@ -292,6 +285,7 @@ def make_llm_agent(
     built here from the agent options; :class:`LLMAgent` itself takes any
     :class:`~causalcheck.protocols.LLM`.
     """
+    # late: adapters are imported only where clients are built
     from causalcheck.adapters import LLMRun, RetryPolicy, setup_llm_logging
 
     if llm is None and not model:

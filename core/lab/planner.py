@@ -34,11 +34,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from causalcheck.graph import FREQ
-from causalcheck.lab.episode import AgentStep
+from causalcheck.graph import FREQ, CausalGraph
+from causalcheck.lab.episode import AgentStep, LabAction
+from causalcheck.solvers.equivalence import imec_size
 
 if TYPE_CHECKING:  # pragma: no cover
-    from causalcheck.lab.episode import LabAction, Observation, TaskInfo
+    from causalcheck.lab.episode import Observation, TaskInfo
 
 __all__ = [
     "Evidence",
@@ -395,9 +396,6 @@ class PlannerAgent:
         if self.mech is None:
             return None
         try:
-            from causalcheck.graph import CausalGraph
-            from causalcheck.solvers.equivalence import imec_size
-
             g = CausalGraph.from_pairs(self.mech.edges, self.ev.nodes if self.ev else ())
             return int(imec_size(g, [[t] for t in sorted(set(self.targets))]))
         except Exception:  # a cyclic or otherwise unusable hypothesis has no class
@@ -448,8 +446,6 @@ class PlannerAgent:
 
     # ---------------------------------------------------------------- the loop
     def act(self, obs: Observation) -> AgentStep:
-        from causalcheck.lab.episode import LabAction
-
         if self.ev is None:
             self.ev = evidence_from_task(self.task, obs.state)
         ev = self.ev

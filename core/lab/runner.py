@@ -35,13 +35,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from causalcheck import safejson
 from causalcheck.episodes import Episode as EpisodeRecord
 from causalcheck.episodes import Trajectory, load_episode, read_trajectory, trajectory_episode
 from causalcheck.errors import InputFormatError
-from causalcheck.files import atomic_write_text
+from causalcheck.files import Provenance, RunLock, atomic_write_text
 from causalcheck.lab.episode import Episode, EpisodeConfig
 from causalcheck.lab.suites import Suite, SuiteGraph, load_suite
 from causalcheck.lab.trajectory import TRAJECTORY_FORMAT, write_trajectory
+from causalcheck.lab.workers import run_jobs
 from causalcheck.metrics import edge_prf, normalize_pairs, parent_prf, shd
 
 __all__ = ["RunSpec", "episode_filename", "graph_metrics", "run_episode", "run_suite", "summarize_folder"]
@@ -167,6 +169,7 @@ def _suite(name: str) -> Suite:
 
 
 def _work(job: tuple[str, int, int, str, str, Mapping[str, Any], Mapping[str, Any], str]) -> str:
+    # late: pulls numpy
     from causalcheck.lab.agents import make_agent
 
     suite_ref, index, seed, agent_name, suite_name, cfg_json, options, path = job
@@ -186,8 +189,6 @@ def _work(job: tuple[str, int, int, str, str, Mapping[str, Any], Mapping[str, An
 
 def _check_manifest(out: Path, spec: RunSpec, resume: bool, provenance: Mapping[str, Any]) -> None:
     """Refuse a folder that holds another run (or episodes without ``--resume``); write ``run.json``."""
-    from causalcheck import safejson
-
     manifest = out / "run.json"
     existing = sorted((out / "episodes").glob("*.jsonl")) if (out / "episodes").is_dir() else []
     if manifest.exists():
@@ -251,7 +252,7 @@ def run_suite(
     abandoned, finished ones stay, ``resume=True`` runs the rest.  *command* and *options*
     go into the provenance of ``run.json`` and ``summary.json``.
     """
-    from causalcheck.files import Provenance, RunLock
+    # late: pulls numpy
     from causalcheck.lab.agents import AGENTS
 
     if agent not in AGENTS:
@@ -345,8 +346,6 @@ def _execute(jobs: list[Any], workers: int, show: bool, on_episode: Callable[[st
                 on_episode(path)
 
         if workers > 1 and len(jobs) > 1:
-            from causalcheck.lab.workers import run_jobs
-
             run_jobs(_work, jobs, workers, done)
             return
         for job in jobs:

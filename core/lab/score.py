@@ -48,10 +48,12 @@ from causalcheck.episodes import (
     nonempty_hypothesis,
 )
 from causalcheck.errors import CausalCheckError, InputFormatError, Notice
+from causalcheck.files import atomic_write_text, sha256_file
 from causalcheck.graph import FREQ, CausalGraph, normalize_node
 from causalcheck.lab.audit import audit_episode
 from causalcheck.parsing import dropped_content
 from causalcheck.records import Hypothesis
+from causalcheck.solvers.equivalence import imec_size
 
 __all__ = [
     "OUTPUT_FILES",
@@ -239,8 +241,6 @@ class _ImecCache:
     def size(self, graph: CausalGraph, targets: frozenset[str], graph_key: Any = None) -> int | None:
         key = (graph_key if graph_key is not None else (graph.nodes, graph.pairs), targets)
         if key not in self._sizes:
-            from causalcheck.solvers.equivalence import imec_size
-
             try:
                 self._sizes[key] = imec_size(graph, [[t] for t in sorted(targets)])
             except CausalCheckError:
@@ -545,8 +545,6 @@ def _file_facts(path: Path) -> dict[str, Any]:
     """SHA-256 and size of a regular file (``None`` when it cannot be read)."""
     import stat
 
-    from causalcheck.files import sha256_file
-
     try:
         st = path.stat()
         if stat.S_ISREG(st.st_mode):
@@ -780,8 +778,6 @@ def write_outputs(report: ScoreReport, out_dir: str | Path, formats: Sequence[st
     selected), each atomically; returns ``(written, removed)`` — *removed* are result files of an
     earlier scoring (:data:`OUTPUT_FILES`) that this one did not write, deleted so that no stale
     result stays beside the new ones.  The caller holds the folder's :class:`~causalcheck.files.RunLock`."""
-    from causalcheck.files import atomic_write_text
-
     out = Path(out_dir)
     written: list[Path] = []
     if "json" in formats:

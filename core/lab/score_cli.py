@@ -18,6 +18,7 @@ import sys
 from typing import Any
 
 from causalcheck.cmdline import comma_choices, nonnegative_int, require_finite_nonnegative
+from causalcheck.files import Provenance, RunLock
 
 __all__ = ["register", "run"]
 
@@ -53,8 +54,6 @@ def register(lab_subparsers: Any) -> argparse.ArgumentParser:
 
 
 def _provenance(args: argparse.Namespace) -> dict[str, Any]:
-    from causalcheck.files import Provenance
-
     options = {
         "paths": list(args.paths),
         "out": args.out,
@@ -74,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     """Handler of ``causalcheck lab score``."""
     import contextlib
 
-    from causalcheck.files import RunLock
+    # late: keeps causalcheck --help light
     from causalcheck.lab.score import score_paths, summary_markdown, write_outputs
 
     tol = require_finite_nonnegative("--coefficient-tolerance", args.coefficient_tolerance)

@@ -21,7 +21,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from causalcheck import safejson
 from causalcheck.errors import InputFormatError
+from causalcheck.files import read_input_text
 from causalcheck.graph import FREQ
 from causalcheck.lab.scm import SCM, finite_number
 
@@ -206,8 +208,6 @@ def parse_suite_record(obj: Any, *, where: str = "<record>") -> SuiteGraph:
 
 def parse_suite_text(text: str, *, name: str, source: str) -> Suite:
     """Parse JSONL *text*; errors name ``source:line``."""
-    from causalcheck import safejson
-
     graphs: list[SuiteGraph] = []
     for lineno, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -267,8 +267,6 @@ def bundled_suites() -> dict[str, str]:
 
 def find_suite(name_or_path: str) -> tuple[str, str]:
     """Resolve a path, a bundled suite name or an official suite name → ``(name, text)``."""
-    from causalcheck.files import read_input_text
-
     p = Path(name_or_path)
     if p.suffix == ".jsonl" or p.exists():
         return p.stem, read_input_text(p, what="suite")

@@ -27,7 +27,7 @@ from typing import Any
 
 from causalcheck.cmdline import nonnegative_int
 from causalcheck.errors import InputFormatError
-from causalcheck.files import csv_rows
+from causalcheck.files import csv_rows, read_input_text
 from causalcheck.report.fields import field_list, field_map
 
 __all__ = ["METRICS", "Agreement", "ScoreSet", "agree", "agree_files", "read_scores", "register"]
@@ -128,8 +128,10 @@ def _from_csv(path: str, text: str) -> ScoreSet:
 
 def read_scores(path: str | Path) -> ScoreSet:
     """One side: a result file (JSON, classified by content) or a CSV of human scores."""
+    # late: keeps causalcheck --help light
     from causalcheck import safejson
-    from causalcheck.files import read_input_text
+
+    # late: keeps causalcheck --help light
     from causalcheck.report.inputs import classify
 
     text = read_input_text(path, what="scores")
@@ -174,6 +176,7 @@ class Agreement:
 
 def agree(a: ScoreSet, b: ScoreSet, *, resamples: int = 1000, seed: int = 0) -> Agreement:
     """Join *a* and *b* on the item key and compute the statistics (module docstring)."""
+    # late: keeps causalcheck --help light
     from causalcheck.report.agreement import bootstrap, confusion, mae, pearson, spearman
 
     def resolve(key: str, side: ScoreSet) -> str | None:

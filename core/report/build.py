@@ -16,7 +16,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from causalcheck.report.document import Block, Document, Section, Table, Text
+from causalcheck import __version__
+from causalcheck.checking.api import check_hypotheses as check
+from causalcheck.checking.report import report_payload
+from causalcheck.errors import InputFormatError
+from causalcheck.files import Provenance, atomic_write_bytes, atomic_write_text, timestamp
+from causalcheck.report.check_views import check_sections
+from causalcheck.report.document import (
+    Block,
+    Document,
+    Section,
+    Table,
+    Text,
+    render_html,
+    render_markdown,
+)
+from causalcheck.report.explain_views import explain_sections
+from causalcheck.report.inputs import Inputs, load_inputs
+from causalcheck.report.lab_views import lab_sections
 
 __all__ = ["BuildResult", "ReportOptions", "build_document", "build_report", "check_payload"]
 
@@ -46,19 +63,11 @@ class BuildResult:
 
 def check_payload(source: str) -> dict[str, Any]:
     """``causalcheck check SOURCE --json`` as a value (a path, run folder or ``example:<name>``)."""
-    from causalcheck.checking.api import check_hypotheses as check
-    from causalcheck.checking.report import report_payload
-
     return report_payload(check(source), source)
 
 
 def build_document(paths: Sequence[str | Path], options: ReportOptions | None = None) -> tuple[Document, dict[str, int]]:
     """The report document for *paths* (and the checker run on each of ``options.checks``)."""
-    from causalcheck import __version__
-    from causalcheck.errors import InputFormatError
-    from causalcheck.files import Provenance, timestamp
-    from causalcheck.report.inputs import load_inputs
-
     opts = options or ReportOptions()
     checks, resamples, seed, episodes_per_agent, items = opts.checks, opts.resamples, opts.seed, opts.episodes_per_agent, opts.items
     prov = Provenance("causalcheck report", {"bootstrap": resamples, "seed": seed, "episodes": episodes_per_agent, "items": items})
@@ -66,7 +75,6 @@ def build_document(paths: Sequence[str | Path], options: ReportOptions | None = 
     if inputs is None:
         if not checks:
             raise InputFormatError("report needs at least one PATH or --check SOURCE")
-        from causalcheck.report.inputs import Inputs
 
         inputs = Inputs(provenance=prov)
     for source in checks:
@@ -75,16 +83,10 @@ def build_document(paths: Sequence[str | Path], options: ReportOptions | None = 
             prov.add_input(source)
     sections: list[Section] = []
     if inputs.lab:
-        from causalcheck.report.lab_views import lab_sections
-
         sections.append(lab_sections(inputs.lab, resamples=resamples, seed=seed, episodes_per_agent=episodes_per_agent))
     if inputs.explain:
-        from causalcheck.report.explain_views import explain_sections
-
         sections.append(explain_sections(inputs.explain, items=items))
     if inputs.check:
-        from causalcheck.report.check_views import check_sections
-
         sections.append(check_sections(inputs.check))
     header: list[Block] = [
         Text(f"Built by causalcheck {__version__} on {prov.started or timestamp()} from {len(prov.inputs)} input file(s)"
@@ -107,9 +109,6 @@ def build_report(
     options: ReportOptions | None = None,
 ) -> BuildResult:
     """Build the report of *paths* into *out* (a file for ``html``, a folder for ``md``)."""
-    from causalcheck.files import atomic_write_bytes, atomic_write_text
-    from causalcheck.report.document import render_html, render_markdown
-
     doc, counts = build_document(paths, options)
     target = Path(out)
     if fmt == "html":

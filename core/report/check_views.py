@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from causalcheck.errors import CausalCheckError
+from causalcheck.parsing import parse_hypothesis
 from causalcheck.report.document import FigureBlock, Section, Table, Text
 from causalcheck.report.fields import field_list, field_map
 from causalcheck.report.figures import DrawnEdge, GraphFigure
@@ -62,9 +64,6 @@ def highlighted(diagnostics: Sequence[Mapping[str, Any]]) -> tuple[dict[tuple[st
 
 
 def _drawing(subject: str, hypothesis: str, diagnostics: Sequence[Mapping[str, Any]]) -> FigureBlock | None:
-    from causalcheck.errors import CausalCheckError
-    from causalcheck.parsing import parse_hypothesis
-
     try:
         h = parse_hypothesis(hypothesis)
     except CausalCheckError:

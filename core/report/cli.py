@@ -42,6 +42,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Build the report; returns the exit code (errors propagate to :func:`causalcheck.cli.main`)."""
+    # late: keeps causalcheck --help light
     from causalcheck.report.build import ReportOptions, build_report
 
     out = args.out or ("report.html" if args.format == "html" else "report")

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from causalcheck.report.figures import Figure
+from causalcheck.report.png import render_png
 from causalcheck.report.svg import esc, render
 
 __all__ = [
@@ -231,8 +232,6 @@ def _table_md(t: Table) -> list[str]:
 
 def render_markdown(doc: Document, *, figure_prefix: str = "fig") -> tuple[str, list[tuple[str, bytes]]]:
     """Markdown text and the PNG files it references (``(file name, bytes)``; matplotlib draws them)."""
-    from causalcheck.report.png import render_png
-
     files: list[tuple[str, bytes]] = []
     lines: list[str] = [f"# {doc.title}", ""]
 

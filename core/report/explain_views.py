@@ -27,10 +27,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from causalcheck.explain.data import ItemScores
+from causalcheck.errors import CausalCheckError
+from causalcheck.explain.data import ItemScores, bucket_of, parse_item
+from causalcheck.explain.explanation_graph import ExplanationGraph, graph_stats
+from causalcheck.explain.scoring import FAILURE_MODES, failure_modes, premise_overlap, summarize
 from causalcheck.report.document import FigureBlock, Markup, Section, Table, Text
 from causalcheck.report.fields import field_list, field_map
 from causalcheck.report.figures import BoxChart, DrawnEdge, GraphFigure, box_of
+from causalcheck.report.layout import graph_panel
 from causalcheck.report.svg import esc
 
 __all__ = ["DEFAULT_ITEMS", "ExplainItem", "ExplainRun", "explain_runs", "explain_sections", "marked_answer", "select_items"]
@@ -77,8 +81,6 @@ def _key(obj: Mapping[str, Any]) -> str:
 
 
 def _item(obj: Mapping[str, Any], ok: bool) -> ExplainItem:
-    from causalcheck.explain.data import bucket_of
-
     bucket = bucket_of(str(obj.get("domain") or ""), bool(obj.get("is_hybrid")))
     key = _key(obj)
     if not ok:
@@ -92,10 +94,6 @@ def _item(obj: Mapping[str, Any], ok: bool) -> ExplainItem:
                            bool(cc.get("degraded")), True, obj, int(_f(st.get("nodes"))), int(_f(st.get("longest_path"))),
                            int(_f(st.get("causal_edges"))), int(_f(st.get("components"))))
     # an official file: derive the statistics and failure modes
-    from causalcheck.errors import CausalCheckError
-    from causalcheck.explain.data import parse_item
-    from causalcheck.explain.explanation_graph import ExplanationGraph, graph_stats
-    from causalcheck.explain.scoring import failure_modes, premise_overlap
 
     try:
         stats = graph_stats(ExplanationGraph.from_json(obj.get("parsed_dag") or {}))
@@ -142,8 +140,6 @@ def _pct(x: float | None) -> str:
 
 
 def _domain_table(runs: Sequence[ExplainRun]) -> Table:
-    from causalcheck.explain.scoring import summarize
-
     summaries = [summarize(r.items) for r in runs]
     buckets = [row.bucket for row in summaries[0].rows] if summaries else []
     rows = []
@@ -170,8 +166,6 @@ def _files_table(runs: Sequence[ExplainRun]) -> Table:
 
 
 def _failure_table(runs: Sequence[ExplainRun]) -> list[Any]:
-    from causalcheck.explain.scoring import FAILURE_MODES
-
     rows = []
     below = ["Final < 60"]
     for r in runs:
@@ -272,7 +266,6 @@ def select_items(runs: Sequence[ExplainRun], limit: int) -> list[tuple[str, str]
     if len(runs) > 1:
         spread = sorted(((-(max(v) - min(v)), keys.index(k), k) for k, v in finals.items() if len(v) > 1))
         picks += [(k, "largest disagreement between models") for _, _, k in spread[:2]]
-    from causalcheck.explain.scoring import FAILURE_MODES
 
     for m in FAILURE_MODES:
         hit = next((i.key for r in runs for i in r.items if i.ok and m in i.failure_modes), None)
@@ -347,8 +340,6 @@ def _edge_kind(relation: str, score: Any) -> str:
 
 
 def _item_view(run: ExplainRun, item: ExplainItem) -> Section:
-    from causalcheck.report.layout import graph_panel
-
     obj = item.obj
     sec = Section(f"{run.label} · {item.key}")
     if not item.ok:

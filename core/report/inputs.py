@@ -31,8 +31,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from causalcheck import safejson
 from causalcheck.errors import InputFormatError
-from causalcheck.files import Provenance
+from causalcheck.files import Provenance, read_input_bytes
 
 __all__ = ["InputKind", "Inputs", "classify", "load_inputs"]
 
@@ -70,9 +71,6 @@ class Inputs:
 
 
 def _read(path: Path) -> tuple[Any, bytes]:
-    from causalcheck import safejson
-    from causalcheck.files import read_input_bytes
-
     data = read_input_bytes(path, what="report input")
     try:
         text = data.decode("utf-8-sig")

@@ -37,6 +37,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from causalcheck.episodes import (
+    SCORE_NUMBERING,
+    discover_episodes,
+    load_episode,
+    nonempty_hypothesis,
+)
+from causalcheck.errors import CausalCheckError
+from causalcheck.graph import normalize_node
+from causalcheck.metrics import bootstrap_ci, normalize_pairs
 from causalcheck.report.document import FigureBlock, Section, Table, Text
 from causalcheck.report.fields import field_list
 from causalcheck.report.figures import (
@@ -178,8 +187,6 @@ def _num(v: Any) -> float | None:
 
 
 def _ci_text(values: Sequence[float | None], resamples: int, seed: int, digits: int = 3) -> str:
-    from causalcheck.metrics import bootstrap_ci
-
     ci = bootstrap_ci(values, resamples=resamples, seed=seed)
     if ci.mean is None:
         return "–"
@@ -284,8 +291,6 @@ def _curve_blocks(groups: Mapping[str, Sequence[LabEpisode]]) -> list[FigureBloc
 
 
 def _headline(episodes: Sequence[LabEpisode], resamples: int, seed: int) -> FigureBlock:
-    from causalcheck.metrics import bootstrap_ci
-
     points = []
     for (group, suite), members in _cells(episodes).items():
         acc = bootstrap_ci([_num(m.final.get("task_accuracy")) for m in members], resamples=resamples, seed=seed)
@@ -444,9 +449,6 @@ def _episode_section(ep: LabEpisode, why: str) -> Section:
 
 def _source_episode(ep: LabEpisode) -> tuple[Episode | None, str]:
     """The scored episode's source, read again (for its steps and true graph), or ``None`` and why not."""
-    from causalcheck.episodes import discover_episodes, load_episode
-    from causalcheck.errors import CausalCheckError
-
     source = str(ep.data.get("source") or "")
     try:
         found = list(discover_episodes([locate(source, ep.origin)])) if source else []
@@ -459,10 +461,6 @@ def _source_episode(ep: LabEpisode) -> tuple[Episode | None, str]:
 
 def _drawing(ep: LabEpisode, loaded: Episode, config: Mapping[str, Any]) -> list[Any]:
     """The truth-and-hypothesis figure at the first, middle and last hypothesis change, its table, the interventions and submissions."""
-    from causalcheck.episodes import SCORE_NUMBERING, nonempty_hypothesis
-    from causalcheck.graph import normalize_node
-    from causalcheck.metrics import normalize_pairs
-
     blocks: list[Any] = []
     f = ep.final
     truth = sorted(normalize_pairs(field_list(config, "edges")))

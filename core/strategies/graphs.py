@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from causalcheck.errors import InputFormatError
+from causalcheck.graphs.kinds import cpdag_of
 from causalcheck.graphs.model import Graph, GraphEdge, Mark
 from causalcheck.graphs.names import NamePolicy
 from causalcheck.strategies.names import name_lists
@@ -150,8 +151,6 @@ def pdags(**kwargs: object) -> st.SearchStrategy[Graph]:
 
 def cpdags(**kwargs: object) -> st.SearchStrategy[Graph]:
     """The CPDAG (essential graph) of a DAG from :func:`dags` (same keywords)."""
-    from causalcheck.graphs.kinds import cpdag_of
-
     return dags(**kwargs).map(cpdag_of)  # type: ignore[arg-type]
 
 

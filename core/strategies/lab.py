@@ -35,7 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from causalcheck.errors import InputFormatError
+from causalcheck.files import atomic_write_text
 from causalcheck.graph import FREQ, CausalGraph, Edge, is_freq_alias
+from causalcheck.lab.episode import AgentStep, LabAction
 from causalcheck.lab.generator import (
     FREQ_DISPLAY,
     graph_record,
@@ -44,6 +46,9 @@ from causalcheck.lab.generator import (
     node_spec,
     quadratic_metadata,
 )
+from causalcheck.lab.runner import run_episode
+from causalcheck.lab.suites import parse_suite_record
+from causalcheck.lab.trajectory import Trajectory, write_trajectory
 from causalcheck.records import Hypothesis
 from causalcheck.strategies.names import CAUSALAB_PROPERTIES, frequency_aliases
 from hypothesis import strategies as st
@@ -152,8 +157,6 @@ def scm_samples(
     draw: st.DrawFn, records: st.SearchStrategy[dict[str, Any]] | None = None, *, min_rows: int = 1, max_rows: int = 8
 ) -> SCMSample:
     """A record (default :func:`suite_records`) and rows of its SCM's values for drawn crystal bases (0..100)."""
-    from causalcheck.lab.suites import parse_suite_record
-
     rec = draw(records if records is not None else suite_records())
     scm = parse_suite_record(rec).scm
     ctrl = scm.controllable_names
@@ -347,8 +350,6 @@ class _ScriptedAgent:
         self.i = 0
 
     def act(self, obs: Any) -> Any:
-        from causalcheck.lab.episode import AgentStep, LabAction
-
         if self.i < len(self.records):
             rec = self.records[self.i]
             self.i += 1
@@ -367,10 +368,6 @@ def trajectories(
     as the lab runner builds it; the agent's records are :func:`step_records` over the
     graph's properties whose actions are interventions, then a finish.
     """
-    from causalcheck.lab.runner import run_episode
-    from causalcheck.lab.suites import parse_suite_record
-    from causalcheck.lab.trajectory import Trajectory
-
     rec = draw(records if records is not None else suite_records())
     graph = parse_suite_record(rec)
     props = list(graph.scm.controllable_names)
@@ -391,8 +388,6 @@ def _fresh_dir(root: str | Path | None, prefix: str) -> Path:
 
 def trajectory_files(root: str | Path | None = None, **kwargs: Any) -> st.SearchStrategy[Path]:
     """:func:`trajectories` written as a trajectory file in a fresh folder under *root* (default: the temp dir)."""
-    from causalcheck.lab.trajectory import write_trajectory
-
     def write(t: Any) -> Path:
         folder = _fresh_dir(root, "traj-")
         return write_trajectory(folder / "episode.jsonl", t.header, t.steps, t.summary)
@@ -407,8 +402,6 @@ def run_folders(
     """An official CausaLab seed folder under *root*: ``graph_config.json``, ``raw_io.jsonl``
     (concatenated pretty-printed ``{step, raw_input, raw_output}`` objects whose outputs are
     :func:`step_records`, drifted when *drift*) and ``<run>_complete.txt``."""
-    from causalcheck.files import atomic_write_text
-
     rec = draw(suite_records())
     props = [n for n in rec["nodes"] if n != FREQ]
     outputs = [draw(step_records(props=props, drift=drift and draw(st.booleans()))).text for _ in range(draw(st.integers(1, max_steps)))]

@@ -30,6 +30,7 @@ import itertools
 from dataclasses import dataclass
 
 from causalcheck.errors import InputFormatError
+from causalcheck.graphs.io import write_graph
 from causalcheck.graphs.model import Graph, GraphEdge, Mark
 from causalcheck.strategies.names import identifiers, node_names
 from hypothesis import strategies as st
@@ -92,7 +93,6 @@ def graph_texts(format: str | None = None, *, max_nodes: int = 6) -> st.SearchSt
         return st.sampled_from(sorted(FORMAT_LIMITS)).flatmap(lambda f: graph_texts(f, max_nodes=max_nodes))
     if format not in FORMAT_LIMITS:
         raise InputFormatError(f"format={format!r} must be one of {sorted(FORMAT_LIMITS)!r}")
-    from causalcheck.graphs.io import write_graph
 
     marks = FORMAT_LIMITS[format][1]
     return any_graphs(names=_format_names(format), marks=marks, max_nodes=max_nodes).map(

@@ -40,6 +40,9 @@ from typing import Any
 
 from causalcheck.cmdline import add_command_group, positive_int, require_finite_nonnegative
 from causalcheck.errors import CausalCheckError, InputFormatError
+from causalcheck.files import atomic_write_json, atomic_write_text
+from causalcheck.testing.snapshots import KINDS as SNAPSHOT_KINDS
+from causalcheck.testing.snapshots import Case, Change, corpus, read_snapshot, write_snapshot
 
 __all__ = ["FILES", "register", "run_command", "write_case_files"]
 
@@ -78,12 +81,13 @@ def write_case_files(kind: str, data: Any, folder: Path, graph_format: str = "te
 
 
 def _write_case_files(kind: str, data: Any, paths: dict[str, Path], folder: Path, graph_format: str) -> None:
-    from causalcheck.files import atomic_write_json, atomic_write_text
-
     atomic_write_json(paths["input"], data)
     names = {k: v.format(ext=_SUFFIX[graph_format]) for k, v in FILES[kind].items()}
     if kind in ("graph-pairs", "causalab-pairs", "pdag-pairs"):
+        # late: keeps causalcheck --help light
         from causalcheck.graphs.io import write_graph
+
+        # late: keeps causalcheck --help light
         from causalcheck.graphs.model import Graph
 
         for side in ("truth", "estimate"):
@@ -122,6 +126,7 @@ def run_command(command: str, paths: Mapping[str, Path], timeout: float) -> Any:
         lines = done.stderr.strip().splitlines()
         return {"exit": done.returncode, "stderr": lines[-1] if lines else ""}
     out = done.stdout.strip()
+    # late: keeps causalcheck --help light
     from causalcheck import safejson
 
     try:  # strict JSON only: an output with NaN, Infinity or deep nesting is kept as its text
@@ -138,9 +143,6 @@ def _case_folder(root: Path, case_id: Any) -> Path:
 
 
 def _cmd_corpus(args: argparse.Namespace) -> int:
-    from causalcheck.files import atomic_write_json
-    from causalcheck.testing.snapshots import corpus
-
     c = corpus(args.kind, size=args.size, seed=args.seed)
     out = Path(args.out)
     for case in c.cases:
@@ -151,8 +153,6 @@ def _cmd_corpus(args: argparse.Namespace) -> int:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from causalcheck.testing.snapshots import Case, Change, corpus, read_snapshot, write_snapshot
-
     timeout = require_finite_nonnegative("--timeout", args.timeout)  # argparse's float takes nan and inf
     path = Path(args.snapshot)
     if path.exists():
@@ -199,8 +199,6 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``causalcheck snapshot`` (``corpus`` and ``check``) to the top-level parser."""
-    from causalcheck.testing.snapshots import KINDS as SNAPSHOT_KINDS
-
     p, sub = add_command_group(
         subparsers,
         "snapshot",

@@ -28,6 +28,7 @@ from typing import Any
 
 from causalcheck.graph import FREQ
 from causalcheck.graphs.names import NamePolicy, get_policy
+from causalcheck.metrics import coefficient_prf
 from causalcheck.testing import runner
 from causalcheck.testing.extra import require_hypothesis
 from causalcheck.testing.runner import Property, PropertyFailure, SuiteReport
@@ -142,8 +143,6 @@ class _Setup:
             raise self.fail("order", dict(items), cfg, f"{b!r} reordered, {a!r} as given", "the same value")
 
     def agrees(self, case: tuple[dict[str, Any], dict[str, Any]]) -> None:
-        from causalcheck.metrics import coefficient_prf
-
         cfg, coeffs = case
         reference = self.reference
         a = self.score("reference", coeffs, cfg)
@@ -154,6 +153,7 @@ class _Setup:
 
 def _properties(setup: _Setup) -> list[Property]:
     """The suite's properties on generated suite records and predictions (``reference`` unless turned off)."""
+    # late: pulls hypothesis
     from causalcheck import strategies as cs
     from hypothesis import strategies as st
 

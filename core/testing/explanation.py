@@ -39,6 +39,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from causalcheck.errors import InputFormatError
+from causalcheck.explain.explanation_graph import CAUSAL_TYPES, ExplanationGraph, GraphEdge
+from causalcheck.explain.judges import EdgeJudgment
+from causalcheck.explain.scoring import compute_final, compute_pm, compute_rm
 from causalcheck.testing import runner
 from causalcheck.testing.extra import require_hypothesis
 from causalcheck.testing.runner import Property, PropertyFailure, SuiteReport
@@ -99,10 +102,8 @@ _CONVENTIONS = {
 
 def _pm_properties(sc: _Scorer, reference: bool | Callable[..., Any]) -> list[Property]:
     """``bounds``, ``no-causal-edge``, ``all-supported``, ``order``, ``non-causal-ignored`` (and ``reference``) of a PM scorer."""
+    # late: pulls hypothesis
     from causalcheck import strategies as cs
-    from causalcheck.explain.explanation_graph import CAUSAL_TYPES, ExplanationGraph, GraphEdge
-    from causalcheck.explain.judges import EdgeJudgment
-    from causalcheck.explain.scoring import compute_pm
     from hypothesis import strategies as st
 
     def show_graph(g: ExplanationGraph, scores: Sequence[float]) -> str:
@@ -168,8 +169,8 @@ def _pm_properties(sc: _Scorer, reference: bool | Callable[..., Any]) -> list[Pr
 
 def _rm_properties(sc: _Scorer, reference: bool | Callable[..., Any]) -> list[Property]:
     """``bounds``, ``order``, ``top``, ``constant`` (and ``reference``) of an RM scorer."""
+    # late: pulls hypothesis
     from causalcheck import strategies as cs
-    from causalcheck.explain.scoring import compute_rm
     from hypothesis import strategies as st
 
     def rm(prop: str, scores: Sequence[int]) -> float:
@@ -217,7 +218,6 @@ def _rm_properties(sc: _Scorer, reference: bool | Callable[..., Any]) -> list[Pr
 
 def _final_properties(sc: _Scorer, reference: bool | Callable[..., Any]) -> list[Property]:
     """``bounds``, ``mean-of-parts`` and ``monotone`` of a Final scorer."""
-    from causalcheck.explain.scoring import compute_final
     from hypothesis import strategies as st
 
     unit = st.one_of(st.sampled_from([0.0, 0.5, 1.0]), st.floats(0.0, 1.0, allow_nan=False))
@@ -249,6 +249,7 @@ def _final_properties(sc: _Scorer, reference: bool | Callable[..., Any]) -> list
 
 def _answer_properties(sc: _Scorer, metric_of_answer: Literal["pm", "final"]) -> list[Property]:
     """``bounds``, ``paraphrase``, ``shuffle`` (and for a PM-like score ``no-causal-cue``) of an end-to-end answer scorer."""
+    # late: pulls hypothesis
     from causalcheck import strategies as cs
     from hypothesis import strategies as st
 

@@ -49,9 +49,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from causalcheck import metrics
 from causalcheck.errors import InputFormatError
 from causalcheck.graphs.model import Graph
-from causalcheck.graphs.names import NamePolicy, get_policy
+from causalcheck.graphs.names import NamePolicy, apply_policy, get_policy
+from causalcheck.graphs.scores import compare
+from causalcheck.metrics import roots_normalized, set_prf, shd
 from causalcheck.testing import runner
 from causalcheck.testing.extra import require_hypothesis
 from causalcheck.testing.runner import Property, PropertyFailure, SuiteReport
@@ -69,8 +72,6 @@ def _pairs(g: Graph) -> list[tuple[str, str]]:
 
 def _ref_shd(double: bool) -> Callable[[Graph, Graph, NamePolicy, str | None], float]:
     def ref(t: Graph, e: Graph, pol: NamePolicy, target: str | None) -> float:
-        from causalcheck.metrics import shd
-
         return float(shd(_pairs(e), _pairs(t), names=pol, double_count_reversal=double).total)
 
     return ref
@@ -78,8 +79,6 @@ def _ref_shd(double: bool) -> Callable[[Graph, Graph, NamePolicy, str | None], f
 
 def _ref_prf(which: str) -> Callable[[Graph, Graph, NamePolicy, str | None], float]:
     def ref(t: Graph, e: Graph, pol: NamePolicy, target: str | None) -> float:
-        from causalcheck import metrics
-
         if which == "edge":
             return metrics.edge_prf(_pairs(e), _pairs(t), names=pol).f1
         fn = metrics.parent_prf if which == "parent" else metrics.root_prf
@@ -90,13 +89,9 @@ def _ref_prf(which: str) -> Callable[[Graph, Graph, NamePolicy, str | None], flo
 
 def _ref_compare(field: str) -> Callable[[Graph, Graph, NamePolicy, str | None], float]:
     def ref(t: Graph, e: Graph, pol: NamePolicy, target: str | None) -> float:
-        from causalcheck.graphs.names import apply_policy
-        from causalcheck.graphs.scores import compare
-
         tt, ee = apply_policy(t, pol), apply_policy(e, pol)
         if field == "shd":
             return float(compare(tt, ee, nodes="union", basis="given").shd)
-        from causalcheck.metrics import set_prf
 
         return set_prf(ee.skeleton, tt.skeleton).f1
 
@@ -220,7 +215,6 @@ class _Setup:
         tgt = self.target
         if self.scope == "parents":
             return frozenset(p for p in directed if p[1] == tgt)
-        from causalcheck.metrics import roots_normalized
 
         return roots_normalized(directed, tgt or "")
 
@@ -391,6 +385,7 @@ class _Strategies:
 
 def _strategies(setup: _Setup, graphs: str, max_nodes: int) -> _Strategies:
     """The strategies of the suite for *graphs* of at most *max_nodes* nodes, names drawn under the setup's policy."""
+    # late: pulls hypothesis
     from causalcheck import strategies as cs
     from hypothesis import strategies as st
 
@@ -428,6 +423,7 @@ def _strategies(setup: _Setup, graphs: str, max_nodes: int) -> _Strategies:
 
 def _respellings(setup: _Setup, pairs_st: Any) -> Any:
     """``(pair, node, spelling)``: a node of the estimate and another spelling of it (the same node or a confusable)."""
+    # late: pulls hypothesis
     from causalcheck import strategies as cs
     from hypothesis import strategies as st
 
@@ -458,6 +454,7 @@ def _respellings(setup: _Setup, pairs_st: Any) -> Any:
 
 def _renamings(setup: _Setup, pairs_st: Any) -> Any:
     """``(pair, new names)``: new names for the truth's nodes, a permutation of a pool that stays distinct under the policy."""
+    # late: pulls hypothesis
     from causalcheck import strategies as cs
     from hypothesis import strategies as st
 

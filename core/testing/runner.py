@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from causalcheck.errors import InputFormatError
+from causalcheck.testing.extra import require_hypothesis
 from causalcheck.testing.profiles import default_profile, settings_for
 
 __all__ = ["Property", "PropertyFailure", "SuiteReport", "call", "describe", "run_suite"]
@@ -111,8 +112,6 @@ def run_suite(
     skip: Sequence[str] = (),
 ) -> SuiteReport:
     """Run every property not in *skip*; raise the first :class:`PropertyFailure` (shrunk)."""
-    from causalcheck.testing.extra import require_hypothesis
-
     require_hypothesis(suite)
     from hypothesis import given
 

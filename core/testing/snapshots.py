@@ -64,6 +64,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from causalcheck.errors import InputFormatError
+from causalcheck.files import atomic_write_json, read_input_text
 
 __all__ = [
     "FORMAT",
@@ -166,6 +167,7 @@ def _graph_pair(rng: Any, causalab: bool) -> dict[str, Any]:
 
 
 def _pdag_pair(rng: Any) -> dict[str, Any]:
+    # late: name clash (GraphEdge is bound otherwise in this module)
     from causalcheck.graphs.model import Graph, GraphEdge
 
     names = _names(rng, _AWKWARD, 2, 6)
@@ -179,7 +181,10 @@ def _pdag_pair(rng: Any) -> dict[str, Any]:
 
 
 def _coefficients(rng: Any, i: int) -> dict[str, Any]:
+    # late: keeps causalcheck --help light
     from causalcheck.lab.generator import generate_graph
+
+    # late: keeps causalcheck --help light
     from causalcheck.metrics import true_coefficients
 
     config = generate_graph(rng, int(rng.integers(3, 6)), f"snap_{i}")
@@ -213,9 +218,16 @@ def _explanation(rng: Any) -> dict[str, Any]:
 
 
 def _answer(rng: Any) -> dict[str, Any]:
+    # late: keeps causalcheck --help light
     from causalcheck.testing.pools import CLAUSE_MANNERS as manners
+
+    # late: keeps causalcheck --help light
     from causalcheck.testing.pools import CLAUSE_SUBJECTS as subjects
+
+    # late: keeps causalcheck --help light
     from causalcheck.testing.pools import CLAUSE_VERBS as verbs
+
+    # late: keeps causalcheck --help light
     from causalcheck.testing.pools import CUE_TEMPLATES as templates
 
     k = int(rng.integers(2, 5))
@@ -236,15 +248,23 @@ def _answer(rng: Any) -> dict[str, Any]:
 
 
 def _trajectory(rng: Any, i: int) -> dict[str, Any]:
+    # late: pulls numpy
     from causalcheck.lab.agents import make_agent
+
+    # late: keeps causalcheck --help light
     from causalcheck.lab.generator import generate_graph
+
+    # late: keeps causalcheck --help light
     from causalcheck.lab.runner import run_episode
+
+    # late: keeps causalcheck --help light
     from causalcheck.lab.suites import parse_suite_record
 
     graph = parse_suite_record(generate_graph(rng, int(rng.integers(3, 5)), f"snap_{i}"))
     seed = int(rng.integers(0, 1000))
     agent = ("random", "planner")[int(rng.integers(0, 2))]
     header, steps, summary = run_episode(graph, make_agent(agent, seed=seed), seed, suite_name="snapshot", agent_name=agent)
+    # late: keeps causalcheck --help light
     from causalcheck.episodes import Trajectory
 
     return {"lines": json.loads(json.dumps(Trajectory(header, tuple(steps), summary).lines()))}
@@ -279,12 +299,14 @@ def _arguments(kind: str, data: Any) -> Iterator[tuple[Any, ...]]:
     if kind in ("graph-pairs", "causalab-pairs"):
         yield ([tuple(e) for e in data["truth"]], [tuple(e) for e in data["estimate"]])
     elif kind == "pdag-pairs":
+        # late: keeps causalcheck --help light
         from causalcheck.graphs.model import Graph
 
         yield (Graph.from_dict(data["truth"]), Graph.from_dict(data["estimate"]))
     elif kind == "coefficients":
         yield (dict(data["coefficients"]), data["config"])
     elif kind == "explanations":
+        # late: name clash (GraphEdge is bound otherwise in this module)
         from causalcheck.explain.explanation_graph import ExplanationGraph, GraphEdge, GraphNode
 
         g = ExplanationGraph(
@@ -387,6 +409,7 @@ class SnapshotMismatch(AssertionError):
 def _update_requested() -> bool:
     if os.environ.get("CAUSALCHECK_UPDATE_SNAPSHOTS", "").strip() not in ("", "0"):
         return True
+    # late: keeps causalcheck --help light
     from causalcheck.testing.profiles import update_snapshots_requested
 
     return update_snapshots_requested()
@@ -401,8 +424,8 @@ def _output(fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
 
 def read_snapshot(path: str | Path) -> dict[str, Any]:
     """A snapshot file's content, checked: format, corpus spec and cases with ``id`` / ``input`` / ``output``."""
+    # late: keeps causalcheck --help light
     from causalcheck import safejson
-    from causalcheck.files import read_input_text
 
     p = Path(path)
     try:
@@ -424,8 +447,6 @@ def read_snapshot(path: str | Path) -> dict[str, Any]:
 
 def write_snapshot(path: str | Path, rule: str, spec: Mapping[str, Any], cases: Sequence[Mapping[str, Any]], **extra: Any) -> Path:
     """Write a snapshot file atomically (stable key order, one case per entry)."""
-    from causalcheck.files import atomic_write_json
-
     doc = {"format": FORMAT, "rule": rule, "corpus": dict(spec), **extra, "cases": [dict(c) for c in cases]}
     return atomic_write_json(path, doc, indent=1)
 
@@ -447,6 +468,7 @@ def snapshot(
     changed outputs (unless updating), and :class:`~causalcheck.errors.InputFormatError`
     when the file was recorded on another corpus (kind, size or seed) and not updating.
     """
+    # late: keeps causalcheck --help light
     from causalcheck.testing.runner import describe
 
     p = Path(path)
