@@ -1,6 +1,6 @@
 """Architecture rules of the installed ``causalcheck`` package, read from its source.
 
-Four rules (BRIEF, style guide, README "Architecture"), checked on every module the package installs — the modules
+Five rules (BRIEF, style guide, README "Architecture"), checked on every module the package installs — the modules
 are found through the imported packages' ``__path__``, so the test sees what an install
 maps, not a hand-written list:
 
@@ -31,9 +31,15 @@ table, ``x`` is the module ``causalcheck.x`` (``causalcheck`` the root package i
 table stays true when modules move.
 
 The rules are plain functions over parsed sources (:func:`import_cycles`,
+A fifth keeps imports of causalcheck's own modules at the top of files: one inside a
+function carries a ``# late: <reason>`` comment line (it pulls a heavy dependency, would close
+an import cycle, clashes with a name, imports the adapters ...).
+
+The rules are plain functions over parsed sources (:func:`import_cycles`,
 :func:`private_uses`, :func:`adapter_imports`, :func:`layer_problems`,
-:func:`upward_imports`), so the last tests plant a cycle, a private import, an adapter
-import and an upward import and show that they are caught.
+:func:`upward_imports`, :func:`unmarked_late_imports`), so the last tests plant a cycle, a
+private import, an adapter import, an upward import and an unmarked late import and show
+that they are caught.
 """
 
 from __future__ import annotations
@@ -68,6 +74,7 @@ class Source:
     is_package: bool
     tree: ast.Module
     path: str = ""
+    text: str = ""
 
 
 def _shown(path: Path) -> str:
@@ -85,18 +92,20 @@ def installed_sources() -> dict[str, Source]:
         mod = importlib.import_module(package)
         folder = Path(mod.__path__[0])
         init = folder / "__init__.py"
-        out[package] = Source(package, True, ast.parse(init.read_text(encoding="utf-8")), _shown(init))
+        text = init.read_text(encoding="utf-8")
+        out[package] = Source(package, True, ast.parse(text), _shown(init), text)
         for info in pkgutil.iter_modules(mod.__path__, package + "."):
             if not info.ispkg:
                 path = folder / (info.name.rpartition(".")[2] + ".py")
-                out[info.name] = Source(info.name, False, ast.parse(path.read_text(encoding="utf-8")), _shown(path))
+                text = path.read_text(encoding="utf-8")
+                out[info.name] = Source(info.name, False, ast.parse(text), _shown(path), text)
     return out
 
 
 def sources_from_text(modules: Mapping[str, str], packages: set[str]) -> dict[str, Source]:
     """Sources for planted examples: dotted name -> code; *packages* are the ``__init__`` modules."""
     return {
-        name: Source(name, name in packages, ast.parse(code), name.replace(".", "/") + ("/__init__.py" if name in packages else ".py"))
+        name: Source(name, name in packages, ast.parse(code), name.replace(".", "/") + ("/__init__.py" if name in packages else ".py"), code)
         for name, code in modules.items()
     }
 
@@ -486,6 +495,25 @@ def upward_imports(sources: Mapping[str, Source], layers: Sequence[Layer]) -> li
     return [line for _, _, line in sorted(found)]
 
 
+# ---------------------------------------------------------------------- rule 5: own imports at the top
+LATE_MARK = "# late: "
+
+
+def unmarked_late_imports(sources: Mapping[str, Source]) -> list[str]:
+    """One line per import of a causalcheck module inside a function without a ``# late: <reason>``
+    comment on the line above (``TYPE_CHECKING`` blocks and a package's lazy ``__getattr__`` excluded)."""
+    out: set[tuple[str, int]] = set()
+    for name, source in sources.items():
+        lines = source.text.splitlines()
+        for imp in imports_of(source, sources, through_front_doors=False):
+            if imp.function is None or imp.type_only or imp.lazy_export or imp.module == name:
+                continue
+            above = lines[imp.line - 2].strip() if imp.line >= 2 else ""
+            if not above.startswith(LATE_MARK):
+                out.add((source.path, imp.line))
+    return [f"{path}:{line} imports a causalcheck module inside a function without a '# late: <reason>' line above it" for path, line in sorted(out)]
+
+
 # ---------------------------------------------------------------------- the tests
 SOURCES = installed_sources()
 
@@ -658,3 +686,29 @@ def test_a_planted_upward_import_is_caught_and_named() -> None:
     ]
     with pytest.raises(AssertionError, match="the modules cell must be"):
         layer_table(PLANTED_README.replace("`lab/` |", "`lab/` and the rest |"))
+
+
+def test_own_module_imports_sit_at_the_top_unless_marked_late() -> None:
+    """Every import of a causalcheck module inside a function says why it is late (a heavy dependency, a cycle, ...)."""
+    problems = unmarked_late_imports(SOURCES)
+    assert not problems, "function-level imports to move to the top (or mark '# late: <reason>'):\n" + "\n".join(problems)
+
+
+def test_an_unmarked_function_level_import_is_caught() -> None:
+    """A function-level own import without its ``# late:`` line is reported; marked, type-only and lazy-export ones are not."""
+    planted = sources_from_text(
+        {
+            "pkg": "_EXPORTS = {'pkg.b': ('g',)}\ndef __getattr__(name):\n    import pkg.b\n",
+            "pkg.a": (
+                "from typing import TYPE_CHECKING\n"
+                "def f():\n    from pkg.b import g\n    return g\n"
+                "def h():\n    # late: pulls numpy\n    from pkg import b\n"
+                "def k():\n    if TYPE_CHECKING:\n        from pkg.b import g\n"
+            ),
+            "pkg.b": "def g(): ...\n",
+        },
+        packages={"pkg"},
+    )
+    assert unmarked_late_imports(planted) == [
+        "pkg/a.py:3 imports a causalcheck module inside a function without a '# late: <reason>' line above it",
+    ]
