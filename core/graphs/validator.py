@@ -202,6 +202,18 @@ class GraphValidation:
 # --------------------------------------------------------------------------- parts
 
 
+def _kind_findings(cert: Certificate) -> list[Finding]:
+    """``cycle`` for a directed cycle (its edges, a :class:`~causalcheck.findings.CycleWitness`),
+    ``graph-invalid`` for any other kind failure, nothing for a valid graph."""
+    if cert:
+        return []
+    if cert.rule == "cycle":
+        cycle = CycleWitness.of_nodes(cert.witness)
+        return [_finding("cycle", f"not a valid {cert.claim}: {cert.reason}", (f"{a} -> {b}" for a, b in cycle.cycle), cycle)]
+    elements = tuple(x for x in ((str(cert.edge) if cert.edge else ""),) if x) + cert.witness
+    return [_finding("graph-invalid", f"not a valid {cert.claim}: {cert.reason}", elements, cert)]
+
+
 def _data_part(
     g: Graph,
     table: DataTable,
@@ -431,12 +443,7 @@ def validate_graph(
     g = read_graph(graph, graph_format)
     findings: list[Finding] = []
     cert = validate(g)
-    if not cert and cert.rule == "cycle":
-        cycle = CycleWitness.of_nodes(cert.witness)
-        findings.append(_finding("cycle", f"not a valid {cert.claim}: {cert.reason}", (f"{a} -> {b}" for a, b in cycle.cycle), cycle))
-    elif not cert:
-        elements = tuple(x for x in ((str(cert.edge) if cert.edge else ""),) if x) + cert.witness
-        findings.append(_finding("graph-invalid", f"not a valid {cert.claim}: {cert.reason}", elements, cert))
+    findings.extend(_kind_findings(cert))
     table = independence = falsification = None
     equations: tuple[EquationFit, ...] = ()
     if data is not None:

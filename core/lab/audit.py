@@ -243,6 +243,13 @@ def _fit_check(hyp: Hypothesis | None, entries: list[Entry], fit_tolerance: floa
     ]
 
 
+def _settled(d: Finding, kept: bool) -> Finding:
+    """An entry's finding once every step is read: whether the final record still holds it (*kept*)."""
+    note = " (still in the final record)" if kept else " (later corrected or dropped)"
+    assert isinstance(d.certificate, (EntryShownEarly, EntryValue, EntryUnmatched))
+    return replace(d, message=d.message + note, certificate=replace(d.certificate, uncorrected=kept))
+
+
 def audit_episode(
     ep: Episode, tolerance: float = 0.01, fit_tolerance: float = 0.5, *, solver_checks: bool = True
 ) -> Report:
@@ -319,10 +326,7 @@ def audit_episode(
                 )
     final_ids = {e.id: e.key() for e in final_entries}
     for eid, d in flagged.items():
-        kept = eid in final_ids and final_ids[eid] == seen_versions.get(eid)
-        note = " (still in the final record)" if kept else " (later corrected or dropped)"
-        assert isinstance(d.certificate, (EntryShownEarly, EntryValue, EntryUnmatched))
-        diags.append(replace(d, message=d.message + note, certificate=replace(d.certificate, uncorrected=kept)))
+        diags.append(_settled(d, eid in final_ids and final_ids[eid] == seen_versions.get(eid)))
 
     final = ep.final()
     found = _fit_check(None if final is None else final[1], final_entries, fit_tolerance)
