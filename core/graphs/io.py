@@ -2,8 +2,9 @@
 
 ``read_graph(source)`` accepts
 
-* a :class:`~causalcheck.graphs.Graph` (returned as is) or a CausaLab
-  :class:`~causalcheck.graph.CausalGraph` / :class:`~causalcheck.records.Hypothesis`;
+* a :class:`~causalcheck.graphs.Graph` (returned as is; a stated graph such as CausaLab's
+  :class:`~causalcheck.graph.CausalGraph` in its simple representation) or a
+  :class:`~causalcheck.records.Hypothesis`;
 * a library object: networkx ``DiGraph``/``Graph`` (pgmpy's ``DAG``/``PDAG`` included),
   causal-learn ``GeneralGraph`` / ``Dag``, or a causal-learn result that holds one (``cg.G``
   of PC, the graph of GES's ``Record['G']``; pass FCI's first return value);
@@ -101,14 +102,11 @@ def _looks_like_path(source: str) -> bool:
 def _from_object(obj: Any, *, names: Any, convention: str | None, symmetric: str) -> Graph | None:
     from causalcheck.graphs import convert
 
-    if isinstance(obj, Graph):
-        return obj
+    if isinstance(obj, Graph):  # a stated graph (a CausalGraph) in the simple representation
+        return obj.simple()
     mod = type(obj).__module__ or ""
-    if mod == "causalcheck.graph" and hasattr(obj, "to_general"):
-        g: Graph = obj.to_general()
-        return g
-    if mod == "causalcheck.records" and hasattr(obj, "graph"):
-        g = obj.graph.to_general()
+    if mod == "causalcheck.records" and isinstance(getattr(obj, "graph", None), Graph):
+        g: Graph = obj.graph.simple()
         return g
     if convert.is_pgmpy(obj) and convert.is_networkx(obj):
         return convert.from_pgmpy(obj)

@@ -26,6 +26,23 @@ A :class:`Graph` keeps node names exactly as given (no trimming, no aliasing: se
 refuses a second edge between the same two nodes with an error naming both edges.  Two
 graphs are equal when they have the same node set and the same edge set.
 
+**Two representations, one type.**  The default representation is *simple*: at most one
+edge per node pair and no self-loop — what a DAG, CPDAG, MAG or PAG is, and what every file
+format and adapter reads.  A graph built with ``stated=True`` keeps directed edges *as
+stated* instead: in the order given (exact repeats dropped), several per node pair (``a ->
+b`` and ``b -> a``; one pair with two labels), self-loops included.  That is what a causal
+hypothesis or an explanation graph says, and the contradictions in it — a two-edge cycle, a
+self-loop, both directions of one pair — are exactly what :mod:`causalcheck.solvers`
+report, so the solvers take either representation (they read :attr:`Graph.arcs`, the
+directed edges as :class:`Edge` values).  :meth:`Graph.simple` turns a stated graph into the
+simple one, naming the first pair it cannot hold.  CausaLab's hypothesis graph
+:class:`causalcheck.graph.CausalGraph` is the stated representation with CausaLab's name
+dialect (:data:`~causalcheck.graphs.names.CAUSALAB`: trimmed names, one frequency node); a
+general graph's :attr:`Graph.dialect` is :data:`~causalcheck.graphs.names.EXACT`.
+
+An edge may carry a relation *label* (``CAUSE``, ``RESULT``, ...): part of the edge's
+identity, kept by every derived graph, not written by the text formats.
+
 >>> g = Graph.from_edges([("X", "->", "Y"), ("Y", "<-", "Z"), ("Z", "--", "W")])
 >>> g.nodes, [str(e) for e in g.edges]
 (('X', 'Y', 'Z', 'W'), ['X -> Y', 'Z -> Y', 'W -- Z'])
@@ -39,12 +56,14 @@ import enum
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar
 
 from causalcheck.errors import InputFormatError
+from causalcheck.graphs.names import EXACT, NamePolicy
 
 __all__ = [
     "EDGE_TOKENS",
+    "Edge",
     "Graph",
     "GraphEdge",
     "GraphKind",
@@ -199,10 +218,12 @@ def parse_edge_token(token: str) -> tuple[Mark, Mark]:
 
 @dataclass(frozen=True, order=True)
 class GraphEdge:
-    """An edge ``u *-* v`` with the mark ``mark_u`` at ``u`` and ``mark_v`` at ``v``.
+    """An edge ``u *-* v`` with the mark ``mark_u`` at ``u`` and ``mark_v`` at ``v``, and an optional label.
 
     Construction puts the edge in canonical orientation (see the module docstring), so
-    ``GraphEdge("b", "a", Mark.ARROW, Mark.TAIL)`` *is* ``a -> b``.
+    ``GraphEdge("b", "a", Mark.ARROW, Mark.TAIL)`` *is* ``a -> b``.  Edges compare by
+    endpoints, marks and label, whatever their class (an :class:`Edge` equals the directed
+    ``GraphEdge`` with the same endpoints and label).
 
     >>> GraphEdge("b", "a", Mark.ARROW, Mark.TAIL)
     GraphEdge(u='a', v='b', mark_u=Mark.TAIL, mark_v=Mark.ARROW)
@@ -214,6 +235,7 @@ class GraphEdge:
     v: str
     mark_u: Mark
     mark_v: Mark
+    label: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.mark_u, Mark) or not isinstance(self.mark_v, Mark):
@@ -233,6 +255,21 @@ class GraphEdge:
             object.__setattr__(self, "mark_u", mu)
             object.__setattr__(self, "mark_v", mv)
 
+    def _key(self) -> tuple[str, str, Mark, Mark, str | None]:
+        return (self.u, self.v, self.mark_u, self.mark_v, self.label)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GraphEdge):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        label = "" if self.label is None else f", label={self.label!r}"
+        return f"GraphEdge(u={self.u!r}, v={self.v!r}, mark_u={self.mark_u!r}, mark_v={self.mark_v!r}{label})"
+
     # ------------------------------------------------------------------ constructors
     @classmethod
     def parse(cls, left: str, token: str, right: str) -> GraphEdge:
@@ -241,9 +278,9 @@ class GraphEdge:
         return cls(left, right, mu, mv)
 
     @classmethod
-    def directed(cls, cause: str, effect: str) -> GraphEdge:
+    def directed(cls, cause: str, effect: str, label: str | None = None) -> GraphEdge:
         """``cause -> effect``."""
-        return cls(cause, effect, Mark.TAIL, Mark.ARROW)
+        return cls(cause, effect, Mark.TAIL, Mark.ARROW, label)
 
     @classmethod
     def undirected(cls, a: str, b: str) -> GraphEdge:
@@ -303,11 +340,69 @@ class GraphEdge:
         raise InputFormatError(f"node={node!r} is not an endpoint of the edge {self}")
 
     def renamed(self, mapping: Mapping[str, str]) -> GraphEdge:
-        """The same marks between renamed endpoints (names missing from *mapping* kept)."""
-        return GraphEdge(mapping.get(self.u, self.u), mapping.get(self.v, self.v), self.mark_u, self.mark_v)
+        """The same marks (and label) between renamed endpoints (names missing from *mapping* kept)."""
+        return GraphEdge(mapping.get(self.u, self.u), mapping.get(self.v, self.v), self.mark_u, self.mark_v, self.label)
 
     def __str__(self) -> str:
         return f"{self.u} {self.token} {self.v}"
+
+
+class Edge(GraphEdge):
+    """A directed edge ``source -> target`` as stated, with an optional relation label (e.g. ``CAUSE``).
+
+    The directed :class:`GraphEdge` of the stated representation (``u`` is the source, ``v``
+    the target; tail at the source, arrowhead at the target).  Unlike a general edge it may
+    be a self-loop: a hypothesis may state one, and the checker reports it.  ``pair`` is the
+    ordered ``(cause, effect)`` tuple (a general edge's ``pair`` is the unordered set).
+
+    >>> e = Edge("a", "b", "CAUSE")
+    >>> str(e), e.pair, e == GraphEdge.directed("a", "b", "CAUSE"), e.is_directed
+    ('a -> b : CAUSE', ('a', 'b'), True, True)
+    """
+
+    def __init__(self, source: str, target: str, label: str | None = None) -> None:
+        # no validation or re-orientation: a stated edge is kept as written (the graph checks names)
+        d = self.__dict__
+        d["u"] = source
+        d["v"] = target
+        d["mark_u"] = Mark.TAIL
+        d["mark_v"] = Mark.ARROW
+        d["label"] = label
+
+    @property
+    def source(self) -> str:
+        """The cause."""
+        return self.u
+
+    @property
+    def target(self) -> str:
+        """The effect."""
+        return self.v
+
+    @property
+    def pair(self) -> tuple[str, str]:  # type: ignore[override]  # ordered for a directed edge, as it always was
+        """The unlabelled ``(cause, effect)`` pair."""
+        return (self.u, self.v)
+
+    @property
+    def is_directed(self) -> bool:
+        """Always True."""
+        return True
+
+    def reversed(self) -> Edge:
+        """The same edge pointing the other way."""
+        return Edge(self.v, self.u, self.label)
+
+    def renamed(self, mapping: Mapping[str, str]) -> Edge:
+        """The same edge between renamed endpoints (names missing from *mapping* kept)."""
+        return Edge(mapping.get(self.u, self.u), mapping.get(self.v, self.v), self.label)
+
+    def __repr__(self) -> str:
+        return f"Edge(source={self.u!r}, target={self.v!r}, label={self.label!r})"
+
+    def __str__(self) -> str:
+        suffix = f" : {self.label}" if self.label else ""
+        return f"{self.u} -> {self.v}{suffix}"
 
 
 _TOKEN_OF: dict[tuple[Mark, Mark], str] = {marks: tok for tok, marks in EDGE_TOKENS.items()}
@@ -327,16 +422,23 @@ def _kind(edges: Iterable[GraphEdge]) -> GraphKind:
     return "PDAG" if undirected else "DAG"
 
 
+def _dedupe(items: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(items))
+
+
 @dataclass(frozen=True, eq=False)
 class Graph:
-    """Named nodes and marked edges (at most one per node pair).
+    """Named nodes and marked edges — simple (at most one edge per node pair) unless ``stated``.
 
     ``nodes`` keeps first-seen order (edge endpoints are added); ``edges`` keeps the given
-    order with exact repeats removed.  A second, *different* edge between the same pair
-    raises :class:`~causalcheck.errors.InputFormatError` naming both.  ``kind`` tells which
-    family the marks fit: ``"DAG"`` (only ``->``), ``"PDAG"`` (``->`` and ``--``),
-    ``"MAG"`` (also ``<->``), ``"PAG"`` (any circle) — whether the graph is a *valid*
-    member (acyclic, a CPDAG, ancestral, ...) is answered by :mod:`causalcheck.graphs.kinds`.
+    order with exact repeats removed.  In the simple representation (the default) a second,
+    *different* edge between the same pair raises
+    :class:`~causalcheck.errors.InputFormatError` naming both.  With ``stated=True`` (see
+    the module docstring) every edge must be directed and is kept as an :class:`Edge`, several
+    per pair and self-loops included.  ``kind`` tells which family the marks fit: ``"DAG"``
+    (only ``->``), ``"PDAG"`` (``->`` and ``--``), ``"MAG"`` (also ``<->``), ``"PAG"`` (any
+    circle) — whether the graph is a *valid* member (acyclic, a CPDAG, ancestral, ...) is
+    answered by :mod:`causalcheck.graphs.kinds`.
 
     >>> Graph.from_edges([("a", "->", "b")]) == Graph.from_edges([("b", "<-", "a")])
     True
@@ -344,23 +446,39 @@ class Graph:
     Traceback (most recent call last):
     ...
     causalcheck.errors.InputFormatError: two edges between 'a' and 'b': 'a -> b' and 'a -- b'; a graph holds at most one edge per node pair
+    >>> g = Graph((), (Edge("a", "b"), Edge("b", "a")), stated=True)
+    >>> g.parents("a"), str(g)
+    (('b',), 'a -> b; b -> a')
     """
 
     nodes: tuple[str, ...] = ()
     edges: tuple[GraphEdge, ...] = ()
     meta: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    stated: bool = field(default=False, kw_only=True)
+
+    #: How names written by a user map onto this graph's node names (a general graph keeps them exactly).
+    dialect: ClassVar[NamePolicy] = EXACT
 
     def __post_init__(self) -> None:
-        seen: dict[str, None] = {}
         for name in self.nodes:
             if not isinstance(name, str) or not name:
                 raise InputFormatError(f"node name {name!r} must be a non-empty string")
-            seen.setdefault(name, None)
+        if self.stated:
+            self._init_stated()
+        else:
+            self._init_simple()
+
+    def _init_simple(self) -> None:
+        seen: dict[str, None] = dict.fromkeys(self.nodes)
         by_pair: dict[frozenset[str], GraphEdge] = {}
         edges: list[GraphEdge] = []
         for e in self.edges:
             if not isinstance(e, GraphEdge):
                 raise InputFormatError(f"edge {e!r} must be a GraphEdge")
+            if type(e) is not GraphEdge:  # an Edge: the simple representation holds plain edges
+                if e.u == e.v:
+                    raise InputFormatError(f"edge {e.u!r} {e.token} {e.v!r} is a self-loop; graphs here have none")
+                e = GraphEdge(e.u, e.v, e.mark_u, e.mark_v, e.label)
             key = frozenset((e.u, e.v))
             old = by_pair.get(key)
             if old is not None:
@@ -377,6 +495,19 @@ class Graph:
         object.__setattr__(self, "nodes", tuple(seen))
         object.__setattr__(self, "edges", tuple(edges))
         self.__dict__["_by_pair"] = by_pair
+
+    def _init_stated(self) -> None:
+        edges: dict[Edge, None] = {}
+        for e in self.edges:
+            if type(e) is not Edge:
+                if not isinstance(e, GraphEdge):
+                    raise InputFormatError(f"edge {e!r} must be an Edge")
+                if not e.is_directed:
+                    raise InputFormatError(f"edge {str(e)!r} is not directed; a stated graph holds directed edges only")
+                e = Edge(e.u, e.v, e.label)
+            edges.setdefault(e, None)
+        object.__setattr__(self, "nodes", _dedupe([*self.nodes, *(n for e in edges for n in (e.u, e.v))]))
+        object.__setattr__(self, "edges", tuple(edges))
 
     # ------------------------------------------------------------------ constructors
     @classmethod
@@ -413,26 +544,39 @@ class Graph:
         return len(self.edges)
 
     def __contains__(self, item: object) -> bool:
-        return isinstance(item, GraphEdge) and self._by_pair.get(frozenset((item.u, item.v))) == item
+        if not isinstance(item, GraphEdge):
+            return False
+        if self.stated:
+            return item in self._edge_set
+        return self._by_pair.get(frozenset((item.u, item.v))) == item
 
     def __str__(self) -> str:
         return "; ".join(str(e) for e in self.edges) or "(no edges)"
 
     def __repr__(self) -> str:
-        return f"Graph(nodes={list(self.nodes)!r}, edges={[str(e) for e in self.edges]!r})"
+        stated = ", stated=True" if self.stated else ""
+        return f"Graph(nodes={list(self.nodes)!r}, edges={[str(e) for e in self.edges]!r}{stated})"
 
     # ------------------------------------------------------------------ local views
-    @property
+    @cached_property
     def _by_pair(self) -> dict[frozenset[str], GraphEdge]:
-        value: dict[frozenset[str], GraphEdge] = self.__dict__["_by_pair"]
-        return value
+        """The (first) edge of every node pair (set by the simple representation's constructor)."""
+        by_pair: dict[frozenset[str], GraphEdge] = {}
+        for e in self.edges:
+            by_pair.setdefault(frozenset((e.u, e.v)), e)
+        return by_pair
+
+    @cached_property
+    def _edge_set(self) -> frozenset[GraphEdge]:
+        return frozenset(self.edges)
 
     @cached_property
     def _incident(self) -> dict[str, list[GraphEdge]]:
         inc: dict[str, list[GraphEdge]] = {n: [] for n in self.nodes}
         for e in self.edges:
             inc[e.u].append(e)
-            inc[e.v].append(e)
+            if e.v != e.u:  # a stated self-loop touches its node once
+                inc[e.v].append(e)
         return inc
 
     @cached_property
@@ -445,12 +589,23 @@ class Graph:
         """Which family the marks fit: ``"DAG"``, ``"PDAG"``, ``"MAG"`` or ``"PAG"``."""
         return _kind(self.edges)
 
+    @cached_property
+    def arcs(self) -> tuple[Edge, ...]:
+        """The directed edges as :class:`Edge` values, in edge order (a stated graph: all its edges).
+
+        This is what the solvers read: cycles, contradictions and equivalence classes are
+        properties of the directed part.
+        """
+        if self.stated:
+            return self.edges  # type: ignore[return-value]  # a stated graph holds Edge values only
+        return tuple(Edge(e.u, e.v, e.label) for e in self.edges if e.is_directed)
+
     def _require(self, node: str) -> None:
         if node not in self.index:
             raise InputFormatError(f"node={node!r} is not in the graph {list(self.nodes)!r}")
 
     def edge(self, a: str, b: str) -> GraphEdge | None:
-        """The edge between *a* and *b*, or None."""
+        """The edge between *a* and *b* (a stated graph: the first one stated), or None."""
         return self._by_pair.get(frozenset((a, b)))
 
     def has_edge(self, a: str, b: str) -> bool:
@@ -465,7 +620,7 @@ class Graph:
     def incident(self, node: str) -> tuple[GraphEdge, ...]:
         """Edges touching *node*, in edge order."""
         self._require(node)
-        return tuple(self._incident[node])
+        return tuple(self._incident.get(node, ()))
 
     def adjacent(self, node: str) -> tuple[str, ...]:
         """Nodes joined to *node* by any edge."""
@@ -477,12 +632,14 @@ class Graph:
         )
 
     def parents(self, node: str) -> tuple[str, ...]:
-        """Nodes ``p`` with ``p -> node``."""
-        return self._select(node, Mark.ARROW, Mark.TAIL)
+        """Nodes ``p`` with ``p -> node``, in edge order."""
+        self._require(node)
+        return _dedupe(e.u for e in self._incident.get(node, ()) if e.v == node and e.is_directed)
 
     def children(self, node: str) -> tuple[str, ...]:
-        """Nodes ``c`` with ``node -> c``."""
-        return self._select(node, Mark.TAIL, Mark.ARROW)
+        """Nodes ``c`` with ``node -> c``, in edge order."""
+        self._require(node)
+        return _dedupe(e.v for e in self._incident.get(node, ()) if e.u == node and e.is_directed)
 
     def neighbors(self, node: str) -> tuple[str, ...]:
         """Nodes ``w`` with ``node -- w``."""
@@ -495,6 +652,11 @@ class Graph:
     def into(self, node: str) -> tuple[str, ...]:
         """Nodes whose edge has an arrowhead at *node* (``w *-> node``: colliders are made of these)."""
         return tuple(e.other(node) for e in self.incident(node) if e.mark_at(node) is Mark.ARROW)
+
+    def roots(self) -> tuple[str, ...]:
+        """Nodes without parents, in node order."""
+        has_parent = {e.v for e in self.arcs}
+        return tuple(n for n in self.nodes if n not in has_parent)
 
     # ------------------------------------------------------------------ global views
     @property
@@ -513,14 +675,20 @@ class Graph:
         return frozenset(self._by_pair)
 
     def ancestors(self, node: str) -> frozenset[str]:
-        """Nodes with a directed (``->``) path to *node*."""
+        """Nodes with a directed (``->``) path to *node* (*node* itself only when it lies on a cycle)."""
         self._require(node)
         return reachable(self.parents(node), self.parents)
 
     def descendants(self, node: str) -> frozenset[str]:
-        """Nodes reachable from *node* by a directed (``->``) path."""
+        """Nodes reachable from *node* by a directed (``->``) path (*node* itself only on a cycle)."""
         self._require(node)
         return reachable(self.children(node), self.children)
+
+    def chain_components(self) -> tuple[tuple[str, ...], ...]:
+        """Connected components of the undirected (``--``) part, in node order (singletons included)."""
+        return tuple(
+            tuple(c) for c in connected_components(self.nodes, ((e.u, e.v) for e in self.edges if e.is_undirected))
+        )
 
     def indexed(self, order: Sequence[str] | None = None) -> tuple[tuple[str, ...], list[tuple[int, int, Mark, Mark]]]:
         """``(names, [(i, j, mark_i, mark_j), ...])`` over *order* (default: :attr:`nodes`)."""
@@ -544,27 +712,54 @@ class Graph:
         return names
 
     # ------------------------------------------------------------------ derived graphs
+    def _like(self, nodes: Iterable[str], edges: Iterable[GraphEdge]) -> Graph:
+        """A graph of this class and representation (same meta) over *nodes* and *edges*."""
+        if type(self) is Graph:
+            return Graph(tuple(nodes), tuple(edges), self.meta, stated=self.stated)
+        return type(self)(tuple(nodes), tuple(edges), self.meta)
+
     def with_edges(self, edges: Iterable[GraphEdge]) -> Graph:
         """Same nodes, *edges* instead of the current ones."""
-        return Graph(self.nodes, tuple(edges), self.meta)
+        return self._like(self.nodes, edges)
 
     def with_nodes(self, nodes: Iterable[str]) -> Graph:
         """The same edges over *nodes* (their order first; edge endpoints are kept)."""
-        return Graph(tuple(nodes), self.edges, self.meta)
+        return self._like(nodes, self.edges)
 
     def renamed(self, mapping: Mapping[str, str]) -> Graph:
-        """Nodes renamed through *mapping*; two nodes renamed onto one name raise."""
+        """Nodes renamed through *mapping*; two nodes renamed onto one name raise (a stated graph merges them)."""
         new = [mapping.get(n, n) for n in self.nodes]
-        if len(set(new)) != len(new):
+        if len(set(new)) != len(new) and not self.stated:
             clash: dict[str, list[str]] = {}
             for old, nn in zip(self.nodes, new, strict=True):
                 clash.setdefault(nn, []).append(old)
             merged = {k: v for k, v in clash.items() if len(v) > 1}
             raise InputFormatError(f"renaming would merge nodes {merged!r}")
-        return Graph(tuple(new), tuple(e.renamed(mapping) for e in self.edges), self.meta)
+        return self._like(new, (e.renamed(mapping) for e in self.edges))
+
+    def simple(self) -> Graph:
+        """This graph in the simple representation (itself when it is simple).
+
+        Raises :class:`InputFormatError` for what only the stated representation holds: an
+        edge and its reverse, one pair with two labels, a self-loop.  Labels are kept.
+
+        >>> str(Graph((), (Edge("a", "b", "CAUSE"),), stated=True).simple().edges[0].label)
+        'CAUSE'
+        """
+        if not self.stated:
+            return self
+        seen: dict[tuple[str, str], GraphEdge] = {}
+        for e in self.edges:
+            other = seen.get((e.u, e.v)) or seen.get((e.v, e.u))
+            if other is not None:
+                raise InputFormatError(
+                    f"edges {str(other)!r} and {str(e)!r} join one pair; a general graph holds one edge per pair"
+                )
+            seen[(e.u, e.v)] = e
+        return Graph(self.nodes, self.edges, dict(self.meta))
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"kind", "nodes": [...], "edges": [[left, token, right], ...]}`` (JSON-ready)."""
+        """``{"kind", "nodes": [...], "edges": [[left, token, right], ...]}`` (JSON-ready; labels are not written)."""
         return {
             "kind": self.kind,
             "nodes": list(self.nodes),
