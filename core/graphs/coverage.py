@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from causalcheck.errors import InputFormatError
-from causalcheck.graphs.model import Graph
+from causalcheck.graphs.model import Graph, connected_components
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -166,26 +166,13 @@ def _uniform_below(total: int, rng: np.random.Generator) -> int:
 
 
 def _components(nodes: Iterable[int], edges: Iterable[Pair]) -> list[tuple[list[int], list[Pair]]]:
-    adj: dict[int, list[int]] = {v: [] for v in nodes}
-    for a, b in edges:
-        adj[a].append(b)
-        adj[b].append(a)
-    seen: set[int] = set()
+    """The components of *edges* with at least one edge: (sorted members, their sorted edges), by smallest member."""
+    pairs = list(edges)
     out = []
-    for v in sorted(adj):
-        if v in seen or not adj[v]:
-            continue
-        comp, stack = [], [v]
-        seen.add(v)
-        while stack:
-            u = stack.pop()
-            comp.append(u)
-            for w in adj[u]:
-                if w not in seen:
-                    seen.add(w)
-                    stack.append(w)
-        members = set(comp)
-        out.append((sorted(comp), sorted((a, b) for a, b in edges if a in members)))
+    for comp in connected_components(sorted(nodes), pairs):
+        if len(comp) > 1:
+            members = set(comp)
+            out.append((sorted(comp), sorted(e for e in pairs if e[0] in members)))
     return out
 
 
@@ -370,7 +357,7 @@ def intervention_coverage(
     Raises :class:`InputFormatError` for a MAG or PAG, a cyclic graph or an unknown target.
     """
     from causalcheck.graphs.kinds import check_cpdag, check_dag, consistent_extension, cpdag_of
-    from causalcheck.solvers.equivalence import count_orientations
+    from causalcheck.solvers.equivalence import essential_graph_size
 
     for name, value in (("suggest", suggest), ("member_limit", member_limit), ("samples", samples)):
         if not isinstance(value, int) or isinstance(value, bool) or value < (0 if name == "suggest" else 1):
@@ -387,7 +374,7 @@ def intervention_coverage(
             raise InputFormatError(f"coverage needs an acyclic graph: {cert.reason}")
         dag = tuple(sorted((pos[e.u], pos[e.v]) for e in graph.edges))
         cp = cpdag_of(graph)
-        mec = count_orientations(n, _cpdag_parts(cp)[1])
+        mec = essential_graph_size(cp)
         obs = ClassSize(mec, mec, float(mec), True, 1, mec)
         size = _imec(n, dag, tidx)
         inter = ClassSize(size, size, float(size), True, 1, mec)
@@ -400,7 +387,7 @@ def intervention_coverage(
                 raise InputFormatError("coverage needs a CPDAG: this PDAG has no consistent extension")
             cp = cpdag_of(ext)
             notes.append("the PDAG is not a CPDAG; its consistent extension's CPDAG was used")
-        mec = count_orientations(n, _cpdag_parts(cp)[1])
+        mec = essential_graph_size(cp)
         obs = ClassSize(mec, mec, float(mec), True, mec, mec)
         if mec <= member_limit:
             members = class_members(cp)

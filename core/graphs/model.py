@@ -255,16 +255,20 @@ class GraphEdge:
             object.__setattr__(self, "mark_u", mu)
             object.__setattr__(self, "mark_v", mv)
 
-    def _key(self) -> tuple[str, str, Mark, Mark, str | None]:
-        return (self.u, self.v, self.mark_u, self.mark_v, self.label)
-
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GraphEdge):
             return NotImplemented
-        return self._key() == other._key()
+        return (
+            self.u == other.u
+            and self.v == other.v
+            and self.label == other.label
+            and self.mark_u is other.mark_u
+            and self.mark_v is other.mark_v
+        )
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        # the marks are left out (an Enum hashes in Python, slowly): equal edges still hash alike
+        return hash((self.u, self.v, self.label))
 
     def __repr__(self) -> str:
         label = "" if self.label is None else f", label={self.label!r}"
