@@ -32,6 +32,22 @@ def test_the_cycle_check_fast_path_agrees_with_networkx() -> None:
     assert found > 100  # the cases include many cycles
 
 
+def test_explanation_graph_ids_are_compared_exactly() -> None:
+    """EDU ids are not CausaLab names: 'freq' and 'Frequency' are two nodes, not one frequency node."""
+    from causalcheck.explain.explanation_graph import ExplanationGraph, check_graph
+
+    edges = [("a", "b"), ("b", "a"), ("c", "freq"), ("Frequency", "c")]
+    graph = ExplanationGraph.from_json(
+        {
+            "nodes": [{"id": n, "text": ""} for n in ("a", "b", "c", "freq", "Frequency")],
+            "edges": [{"source": s, "target": t, "relation_type": "CAUSE"} for s, t in edges],
+        }
+    )
+    found = [(d.code, d.elements) for d in check_graph(graph, merge_restated=False)]
+    assert ("direction-contradiction", ("a -> b", "b -> a")) in found
+    assert not any("resonanceFreq" in " ".join(elements) for _, elements in found)
+
+
 def test_dag_longest_path_matches_condensation() -> None:
     rnd = random.Random(2)
     for _ in range(1500):

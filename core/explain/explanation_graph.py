@@ -33,7 +33,7 @@ from causalcheck.diagnostics import Diagnostic
 from causalcheck.errors import InputFormatError
 from causalcheck.explain._fields import as_list, as_text
 from causalcheck.graph import CausalGraph, Edge
-from causalcheck.graphs.model import connected_components
+from causalcheck.graphs.model import Graph, connected_components
 
 __all__ = [
     "CAUSAL_TYPES",
@@ -325,7 +325,7 @@ def check_graph(graph: ExplanationGraph, *, merge_restated: bool = True) -> tupl
     pair_set = {(p.source, p.target) for p in pairs}
     if _dag_longest_path([(p.source, p.target) for p in pairs]) is not None and not any((b, a) in pair_set for a, b in pair_set):
         return ()  # the common case, decided without building the core graph
-    cg = CausalGraph((), tuple(pairs))
+    cg = Graph((), tuple(pairs), stated=True)  # EDU ids compared exactly (no CausaLab dialect)
     out: list[Diagnostic] = []
     core = find_cycle_core(cg, method="networkx")
     if core:
