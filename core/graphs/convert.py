@@ -43,7 +43,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from causalcheck.errors import InputFormatError
-from causalcheck.graphs.model import EDGE_TOKENS, Graph, GraphEdge, Mark
+from causalcheck.graphs.model import EDGE_TOKENS, Graph, GraphEdge, Mark, reachable
 
 if TYPE_CHECKING:  # pragma: no cover
     import networkx as nx
@@ -411,15 +411,7 @@ def _ancestor_matrix(n: int, directed: Sequence[tuple[int, int]]) -> Any:
         children[a].append(b)
     d = np.zeros((n, n), dtype=int)
     for y in range(n):  # every node reachable from y has y as an ancestor
-        seen = {y}
-        stack = [y]
-        while stack:
-            v = stack.pop()
-            for w in children[v]:
-                if w not in seen:
-                    seen.add(w)
-                    stack.append(w)
-        d[list(seen), y] = 1
+        d[[y, *reachable(children[y], children.__getitem__)], y] = 1
     return d
 
 

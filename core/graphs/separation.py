@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from causalcheck.errors import InputFormatError
-from causalcheck.graphs.model import Graph, GraphEdge, Mark
+from causalcheck.graphs.model import Graph, GraphEdge, Mark, reachable
 
 __all__ = [
     "Basis",
@@ -158,15 +158,7 @@ class Separator:
 
     def ancestors_of(self, nodes: Iterable[int]) -> set[int]:
         """*nodes* and every node with a directed path into them."""
-        out = set(nodes)
-        stack = list(out)
-        while stack:
-            v = stack.pop()
-            for p in self.parents[v]:
-                if p not in out:
-                    out.add(p)
-                    stack.append(p)
-        return out
+        return set(reachable(nodes, self.parents.__getitem__))
 
     def connected(self, x: int, given: Iterable[int]) -> set[int]:
         """Nodes with an m-connecting path to *x* given *given*."""
