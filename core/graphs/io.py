@@ -190,7 +190,7 @@ def write_graph(graph: Any, path: str | os.PathLike[str] | None = None, format: 
     """
     from causalcheck.graphs.formats import FORMATS
 
-    g = read_graph(graph) if not isinstance(graph, Graph) else graph
+    g = graph.simple() if isinstance(graph, Graph) else read_graph(graph)
     fmt = format
     if fmt is None and path is not None:
         fmt = SUFFIXES.get(Path(path).suffix.lower())
