@@ -55,8 +55,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any, ClassVar, Literal, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeVar, overload
 
 from causalcheck.errors import InputFormatError
 from causalcheck.graphs.names import EXACT, NamePolicy
@@ -75,6 +74,39 @@ __all__ = [
 ]
 
 N = TypeVar("N", bound=Hashable)
+
+
+T = TypeVar("T")
+
+
+class _cached(Generic[T]):
+    """``functools.cached_property`` without the lock it takes before Python 3.12.
+
+    A graph's derived views (positions, incident edges, parents) are pure functions of the
+    frozen graph and are read in tight loops; the lock made each first read cost a
+    microsecond more.  Computed once per instance and stored in its ``__dict__`` (which then
+    shadows this non-data descriptor).
+    """
+
+    def __init__(self, fn: Callable[[Any], T]) -> None:
+        self.fn = fn
+        self.name = fn.__name__
+        self.__doc__ = fn.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> _cached[T]: ...
+
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> T: ...
+
+    def __get__(self, obj: object | None, owner: type | None = None) -> T | _cached[T]:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.fn(obj)
+        return value
 
 
 def reachable(first: Iterable[N], step: Callable[[N], Iterable[N]]) -> frozenset[N]:
@@ -374,24 +406,20 @@ class Edge(GraphEdge):
     ('a -> b : CAUSE', ('a', 'b'), True, True)
     """
 
+    #: The cause (the same as ``u``).
+    source: str
+    #: The effect (the same as ``v``).
+    target: str
+
     def __init__(self, source: str, target: str, label: str | None = None) -> None:
-        # no validation or re-orientation: a stated edge is kept as written (the graph checks names)
+        # no validation or re-orientation: a stated edge is kept as written (the graph checks names);
+        # source and target are plain attributes, not properties (checks read them in tight loops)
         d = self.__dict__
-        d["u"] = source
-        d["v"] = target
+        d["u"] = d["source"] = source
+        d["v"] = d["target"] = target
         d["mark_u"] = Mark.TAIL
         d["mark_v"] = Mark.ARROW
         d["label"] = label
-
-    @property
-    def source(self) -> str:
-        """The cause."""
-        return self.u
-
-    @property
-    def target(self) -> str:
-        """The effect."""
-        return self.v
 
     @property
     def pair(self) -> tuple[str, str]:  # type: ignore[override]  # ordered for a directed edge, as it always was
@@ -572,7 +600,7 @@ class Graph:
         return f"Graph(nodes={list(self.nodes)!r}, edges={[str(e) for e in self.edges]!r}{stated})"
 
     # ------------------------------------------------------------------ local views
-    @cached_property
+    @_cached
     def _by_pair(self) -> dict[frozenset[str], GraphEdge]:
         """The (first) edge of every node pair (set by the simple representation's constructor)."""
         by_pair: dict[frozenset[str], GraphEdge] = {}
@@ -580,11 +608,11 @@ class Graph:
             by_pair.setdefault(frozenset((e.u, e.v)), e)
         return by_pair
 
-    @cached_property
+    @_cached
     def _edge_set(self) -> frozenset[GraphEdge]:
         return frozenset(self.edges)
 
-    @cached_property
+    @_cached
     def _incident(self) -> dict[str, list[GraphEdge]]:
         inc: dict[str, list[GraphEdge]] = {n: [] for n in self.nodes}
         for e in self.edges:
@@ -593,7 +621,7 @@ class Graph:
                 inc[e.v].append(e)
         return inc
 
-    @cached_property
+    @_cached
     def index(self) -> Mapping[str, int]:
         """Position of every node in :attr:`nodes`."""
         return {n: i for i, n in enumerate(self.nodes)}
@@ -603,7 +631,7 @@ class Graph:
         """Which family the marks fit: ``"DAG"``, ``"PDAG"``, ``"MAG"`` or ``"PAG"``."""
         return _kind(self.edges)
 
-    @cached_property
+    @_cached
     def arcs(self) -> tuple[Edge, ...]:
         """The directed edges as :class:`Edge` values, in edge order (a stated graph: all its edges).
 
@@ -645,15 +673,34 @@ class Graph:
             e.other(node) for e in self.incident(node) if e.mark_at(node) is near and e.mark_at(e.other(node)) is far
         )
 
+    @_cached
+    def _directed(self) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+        """``(parents, children)`` lists of every node with a directed edge, in edge order (one pass; repeats kept)."""
+        pa: dict[str, list[str]] = {}
+        ch: dict[str, list[str]] = {}
+        tail, arrow = Mark.TAIL, Mark.ARROW
+        for e in self.edges:
+            if e.mark_u is tail and e.mark_v is arrow:
+                u, v = e.u, e.v
+                if v in pa:
+                    pa[v].append(u)
+                else:
+                    pa[v] = [u]
+                if u in ch:
+                    ch[u].append(v)
+                else:
+                    ch[u] = [v]
+        return pa, ch
+
     def parents(self, node: str) -> tuple[str, ...]:
         """Nodes ``p`` with ``p -> node``, in edge order."""
         self._require(node)
-        return _dedupe(e.u for e in self._incident.get(node, ()) if e.v == node and e.is_directed)
+        return _dedupe(self._directed[0].get(node, ()))
 
     def children(self, node: str) -> tuple[str, ...]:
         """Nodes ``c`` with ``node -> c``, in edge order."""
         self._require(node)
-        return _dedupe(e.v for e in self._incident.get(node, ()) if e.u == node and e.is_directed)
+        return _dedupe(self._directed[1].get(node, ()))
 
     def neighbors(self, node: str) -> tuple[str, ...]:
         """Nodes ``w`` with ``node -- w``."""
@@ -669,7 +716,7 @@ class Graph:
 
     def roots(self) -> tuple[str, ...]:
         """Nodes without parents, in node order."""
-        has_parent = {e.v for e in self.arcs}
+        has_parent = self._directed[0]
         return tuple(n for n in self.nodes if n not in has_parent)
 
     # ------------------------------------------------------------------ global views
@@ -691,12 +738,14 @@ class Graph:
     def ancestors(self, node: str) -> frozenset[str]:
         """Nodes with a directed (``->``) path to *node* (*node* itself only when it lies on a cycle)."""
         self._require(node)
-        return reachable(self.parents(node), self.parents)
+        pa = self._directed[0]
+        return reachable(pa.get(node, ()), lambda n: pa.get(n, ()))
 
     def descendants(self, node: str) -> frozenset[str]:
         """Nodes reachable from *node* by a directed (``->``) path (*node* itself only on a cycle)."""
         self._require(node)
-        return reachable(self.children(node), self.children)
+        ch = self._directed[1]
+        return reachable(ch.get(node, ()), lambda n: ch.get(n, ()))
 
     def chain_components(self) -> tuple[tuple[str, ...], ...]:
         """Connected components of the undirected (``--``) part, in node order (singletons included)."""
