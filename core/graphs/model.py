@@ -599,6 +599,10 @@ class Graph:
         stated = ", stated=True" if self.stated else ""
         return f"Graph(nodes={list(self.nodes)!r}, edges={[str(e) for e in self.edges]!r}{stated})"
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields only: cached views are rebuilt on demand, not pickled (worker processes get lean graphs)."""
+        return {f: getattr(self, f) for f in ("nodes", "edges", "meta", "stated")}
+
     # ------------------------------------------------------------------ local views
     @_cached
     def _by_pair(self) -> dict[frozenset[str], GraphEdge]:
