@@ -25,50 +25,25 @@ tested boundary where a hypothesis graph becomes a matrix or a third-party objec
 
 The frequency node of CausaLab answers to several spellings; :func:`normalize_node` maps
 all of them onto ``resonanceFreq`` exactly as the official scorer does (causalab-spec §4.1).
+The name rules live with the dialect, in :mod:`causalcheck.graphs.names`, and are re-exported
+here where CausaLab code has always imported them.
 """
 
 from __future__ import annotations
 
-import functools
-import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from causalcheck.errors import InputFormatError
 from causalcheck.graphs.model import Edge, Graph
-from causalcheck.graphs.names import CAUSALAB, NamePolicy
+from causalcheck.graphs.names import CAUSALAB, FREQ, NamePolicy, is_freq_alias, normalize_node
 
 if TYPE_CHECKING:  # pragma: no cover
     import networkx as nx
     import numpy as np
 
 __all__ = ["FREQ", "CausalGraph", "Edge", "is_freq_alias", "normalize_node"]
-
-#: Canonical name of the CausaLab target node.
-FREQ = "resonanceFreq"
-_FREQ_ALIASES = frozenset({"freq", "resonancefreq", "frequency", "resonancefrequency"})
-_STRIP = re.compile(r"[\s_\-]+")
-
-
-# Both are pure functions of a string that run for every node name of every record, edge and
-# step, so they are memoised here, once (bounded; the cached function pickles by name).
-@functools.lru_cache(maxsize=16384)
-def is_freq_alias(name: str) -> bool:
-    """True when *name* is one of the spellings the official scorer accepts for the frequency (memoised)."""
-    return _STRIP.sub("", name.strip()).lower() in _FREQ_ALIASES
-
-
-@functools.lru_cache(maxsize=16384)
-def normalize_node(name: str) -> str:
-    """Trim *name* and map every frequency alias to :data:`FREQ`; other names keep their case (memoised).
-
-    >>> normalize_node(" Resonance_Freq "), normalize_node("density")
-    ('resonanceFreq', 'density')
-    """
-    trimmed = name.strip()
-    return FREQ if is_freq_alias(trimmed) else trimmed
-
 
 @dataclass(frozen=True, eq=False, repr=False)
 class CausalGraph(Graph):

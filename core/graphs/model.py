@@ -793,10 +793,14 @@ class Graph:
         """The same edges over *nodes* (their order first; edge endpoints are kept)."""
         return self._like(nodes, self.edges)
 
-    def renamed(self, mapping: Mapping[str, str]) -> Graph:
-        """Nodes renamed through *mapping*; two nodes renamed onto one name raise (a stated graph merges them)."""
+    def renamed(self, mapping: Mapping[str, str], *, merge: bool = False) -> Graph:
+        """Nodes renamed through *mapping* (names missing from it kept).
+
+        Two nodes renamed onto one name raise, unless *merge* (or the graph is stated): then
+        they become one node, and two different edges that land on one pair still raise.
+        """
         new = [mapping.get(n, n) for n in self.nodes]
-        if len(set(new)) != len(new) and not self.stated:
+        if len(set(new)) != len(new) and not (merge or self.stated):
             clash: dict[str, list[str]] = {}
             for old, nn in zip(self.nodes, new, strict=True):
                 clash.setdefault(nn, []).append(old)
