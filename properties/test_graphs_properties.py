@@ -96,3 +96,52 @@ def test_causalgraph_conversion_lossless(g: Graph) -> None:
     """CausalGraph.from_general / to_general are inverse on directed graphs."""
     cg = CausalGraph.from_general(g)
     assert cg.to_general() == g and CausalGraph.from_general(cg.to_general()) == cg
+
+
+@given(dags())
+def test_a_stated_graph_of_a_dag_has_the_dags_views(g: Graph) -> None:
+    """The stated representation of a DAG has the same parents, children, ancestors, roots and simple form."""
+    stated = Graph(g.nodes, g.arcs, stated=True)
+    for v in g.nodes:
+        assert stated.parents(v) == g.parents(v) and stated.children(v) == g.children(v)
+        assert stated.ancestors(v) == g.ancestors(v) and stated.descendants(v) == g.descendants(v)
+    assert stated.roots() == g.roots() and stated.simple() == g and stated.simple().nodes == g.nodes
+
+
+@st.composite
+def digraphs(draw: st.DrawFn) -> tuple[int, list[tuple[int, int]]]:
+    """Random directed graphs over 0..n-1 without self-loops (2-cycles included), edges in drawn order."""
+    n = draw(st.integers(1, 9))
+    pairs = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=18))
+    return n, list(dict.fromkeys((a, b) for a, b in pairs if a != b))
+
+
+@given(digraphs())
+def test_hand_written_traversals_agree_with_networkx(case: tuple[int, list[tuple[int, int]]]) -> None:
+    """depth_first's post-order and cycle, cyclic_remainder, reachable and connected_components equal networkx's."""
+    import networkx as nx
+    from causalcheck.graphs.model import connected_components, depth_first, reachable
+    from causalcheck.solvers._meek import cyclic_remainder, directed_cycle
+
+    n, pairs = case
+    g = nx.DiGraph()
+    g.add_nodes_from(range(n))
+    g.add_edges_from(pairs)
+    succ: list[list[int]] = [[] for _ in range(n)]
+    for a, b in pairs:
+        succ[a].append(b)
+    try:
+        found = nx.find_cycle(g)
+        cycle = [u for u, _ in found] + [found[0][0]]
+    except nx.NetworkXNoCycle:
+        cycle = []
+    assert directed_cycle(n, pairs) == cycle
+    if not cycle:
+        assert depth_first(succ)[0] == list(nx.dfs_postorder_nodes(g))
+    downstream = {v for c in nx.strongly_connected_components(g) if len(c) > 1 for v in c}
+    downstream |= {w for v in set(downstream) for w in nx.descendants(g, v)}
+    assert set(cyclic_remainder(n, pairs)) == downstream
+    for v in range(n):
+        assert reachable(succ[v], succ.__getitem__) == set().union(*({w} | nx.descendants(g, w) for w in succ[v]))
+    ours = connected_components(range(n), pairs)
+    assert sorted(map(sorted, ours)) == sorted(sorted(c) for c in nx.connected_components(g.to_undirected()))

@@ -207,7 +207,9 @@ def close_essential(
 def cyclic_remainder(n: int, edges: Sequence[Pair]) -> list[int]:
     """Nodes ``0..n-1`` left over by Kahn's algorithm: empty iff *edges* form a DAG.
 
-    The remainder is every node on a directed cycle or downstream of one.
+    The remainder is every node on a directed cycle or downstream of one.  Hand-written:
+    networkx has the verdict (``is_directed_acyclic_graph``) but not this set, and ``tests/benchmarks/bench_graphs.py``
+    measures this 7–9x faster than building a networkx graph for the verdict alone.
     """
     indeg = [0] * n
     children: list[list[int]] = [[] for _ in range(n)]
@@ -265,7 +267,8 @@ def directed_cycle(n: int, edges: Sequence[Pair]) -> list[int]:
     """One directed cycle ``[v0, v1, ..., v0]`` of *edges* (empty list: acyclic).
 
     Iterative depth-first search (no recursion limit); the cycle found is deterministic
-    for a given edge order.
+    for a given edge order and is the one ``networkx.find_cycle`` finds (property-tested):
+    :func:`causalcheck.graphs.model.depth_first`, about 6x faster in ``tests/benchmarks/bench_graphs.py``.
     """
     children: list[list[int]] = [[] for _ in range(n)]
     for a, b in edges:
@@ -339,7 +342,10 @@ def chordless_cycle(n: int, undirected: Sequence[Pair]) -> list[int]:
     For each node ``x`` and non-adjacent neighbours ``a, b`` of ``x``, a shortest path from
     ``a`` to ``b`` avoiding the other neighbours of ``x`` closes a chordless cycle through
     ``x``; a graph has a chordless cycle iff some such path exists.  Returned as
-    ``[x, a, ..., b]`` (the cycle closes back to ``x``).
+    ``[x, a, ..., b]`` (the cycle closes back to ``x``).  Whether a chordless cycle exists
+    is decided by ``networkx.is_chordal`` first (:mod:`causalcheck.graphs.kinds`); this search
+    runs only to name the witness, which is part of the certificate: ``networkx.chordless_cycles``
+    yields a different first cycle on every random case tried, so it would change reports.
     """
     adj: list[set[int]] = [set() for _ in range(n)]
     for a, b in undirected:

@@ -18,6 +18,11 @@ while the rest stays unsatisfiable (deletion-based minimisation with assumption 
 one incremental solver).  Both guarantee minimality; the property tests check it.  When only a verdict is needed,
 :func:`is_acyclic` uses networkx (linear time, no solver).
 
+The solvers read the directed part of any :class:`~causalcheck.graphs.Graph` (its
+:attr:`~causalcheck.graphs.Graph.arcs`): a general graph's ``->`` edges, or every edge of a
+graph in the stated representation — CausaLab's :class:`~causalcheck.graph.CausalGraph` —
+where a self-loop and an edge with its reverse are cycles too.
+
 Reference: the rank encoding is the standard one for acyclicity in SMT (e.g. Bjørner et
 al., *Programming Z3*, §"unsat cores"); deletion-based core minimisation is Marques-Silva's
 "linear search" MUS extraction.
@@ -36,16 +41,26 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from causalcheck.findings import CycleWitness, Finding
-from causalcheck.graph import CausalGraph, Edge
+from causalcheck.graphs.model import Edge, Graph
 
 __all__ = ["acyclicity_diagnostics", "cycle_order", "find_cycle_core", "find_cycle_cores", "is_acyclic"]
 
 
-def is_acyclic(graph: CausalGraph) -> bool:
-    """True when *graph* has no directed cycle (self-loops count as cycles); networkx only."""
+def is_acyclic(graph: Graph) -> bool:
+    """True when *graph*'s directed edges form no cycle (self-loops count as cycles); networkx only."""
     import networkx as nx
 
-    return bool(nx.is_directed_acyclic_graph(graph.to_networkx()))
+    return bool(nx.is_directed_acyclic_graph(_digraph(graph.nodes, graph.arcs)))
+
+
+def _digraph(nodes: Sequence[str], arcs: Sequence[Edge]) -> Any:
+    """A ``networkx.DiGraph`` of *arcs* over *nodes* (networkx imported here, lazily)."""
+    import networkx as nx
+
+    g = nx.DiGraph()
+    g.add_nodes_from(nodes)
+    g.add_edges_from((e.u, e.v) for e in arcs)
+    return g
 
 
 def cycle_order(edges: Sequence[Edge]) -> tuple[Edge, ...]:
@@ -120,7 +135,7 @@ def _z3_core(edges: Sequence[Edge], minimize: Literal["cycle", "deletion"] = "cy
     # far more than the solver on graphs this size).
     ranks: dict[str, int] = {}
     for e in edges:
-        for n in e.pair:
+        for n in (e.u, e.v):
             ranks.setdefault(n, len(ranks))
     state = _Z3
     if state.pid != os.getpid():
@@ -155,8 +170,7 @@ def _z3_core(edges: Sequence[Edge], minimize: Literal["cycle", "deletion"] = "cy
     if minimize == "cycle":
         # every unsatisfiable set of rank constraints contains a directed cycle, and a simple
         # cycle is a minimal one: extract it from the (small) core's edges
-        sub = CausalGraph((), tuple(edges[i] for i in kept))
-        cycle = _nx_core(sub)
+        cycle = _nx_core((), [edges[i] for i in kept])
         assert cycle is not None  # an unsat core always contains a cycle
         return cycle
     # deletion-based minimisation on the same solver (assumptions only): drop an edge when the
@@ -172,9 +186,9 @@ def _z3_core(edges: Sequence[Edge], minimize: Literal["cycle", "deletion"] = "cy
     return cycle_order([edges[i] for i in kept])
 
 
-def _cyclic_part(graph: CausalGraph) -> tuple[Edge, ...]:
+def _cyclic_part(graph: Graph) -> tuple[Edge, ...]:
     """Edges that can lie on a cycle: self-loops and edges inside a strongly connected component."""
-    return _cyclic_edges(graph.edges)
+    return _cyclic_edges(graph.arcs)
 
 
 def _cyclic_edges(edges: Sequence[Edge]) -> tuple[Edge, ...]:
@@ -185,8 +199,10 @@ def _cyclic_edges(edges: Sequence[Edge]) -> tuple[Edge, ...]:
 def _components(edges: Sequence[Edge]) -> dict[str, int]:
     """Strongly connected component number of every endpoint (iterative Tarjan, linear time).
 
-    Plain dictionaries rather than a networkx graph: building the graph costs more than the
-    search on hypotheses of this size.
+    Plain dictionaries rather than a networkx graph: ``tests/benchmarks/bench_graphs.py`` measures this 2.2–3.8x faster than
+    building a networkx graph for ``strongly_connected_components``, and an acyclic
+    hypothesis is then checked without importing networkx (about 0.4 s).  Property-tested
+    against networkx (``properties/test_solvers.py``).
     """
     succ: dict[str, list[str]] = {}
     for e in edges:
@@ -227,20 +243,20 @@ def _components(edges: Sequence[Edge]) -> dict[str, int]:
     return component
 
 
-def _nx_core(graph: CausalGraph) -> tuple[Edge, ...] | None:
+def _nx_core(nodes: Sequence[str], arcs: Sequence[Edge]) -> tuple[Edge, ...] | None:
+    """The cycle ``networkx.find_cycle`` finds in *arcs* (the last edge stated for a pair), head to tail."""
     import networkx as nx
 
-    g = graph.to_networkx()
     try:
-        cyc = nx.find_cycle(g)
+        cyc = nx.find_cycle(_digraph(nodes, arcs))
     except nx.NetworkXNoCycle:
         return None
-    lookup = {e.pair: e for e in graph.edges}
+    lookup = {(e.u, e.v): e for e in arcs}
     return cycle_order([lookup[(u, v)] for u, v, *_ in cyc])
 
 
 def find_cycle_core(
-    graph: CausalGraph,
+    graph: Graph,
     *,
     method: Literal["z3", "networkx"] = "z3",
     minimize: Literal["cycle", "deletion"] = "cycle",
@@ -252,17 +268,17 @@ def find_cycle_core(
     (``minimize="cycle"``) or by deletion-based minimisation with the solver
     (``minimize="deletion"``; the same guarantee, more solver calls); ``method="networkx"`` returns the cycle ``networkx.find_cycle``
     finds (same guarantee, used as the benchmark baseline).  The edges are returned head to
-    tail, starting from the smallest edge.  Never raises on a valid :class:`CausalGraph`.
+    tail, starting from the smallest edge.  Never raises on a valid :class:`~causalcheck.graphs.Graph`.
     """
     if method == "networkx":
-        return _nx_core(graph)
+        return _nx_core(graph.nodes, graph.arcs)
     part = _cyclic_part(graph)  # empty exactly when the graph is acyclic
     if not part:
         return None
     return _z3_core(part, minimize)
 
 
-def find_cycle_cores(graph: CausalGraph, *, limit: int = 5) -> list[tuple[Edge, ...]]:
+def find_cycle_cores(graph: Graph, *, limit: int = 5) -> list[tuple[Edge, ...]]:
     """Up to *limit* edge-disjoint cycles: find a core, drop its edges, repeat."""
     if limit < 1:
         raise ValueError(f"limit={limit!r} must be at least 1")
@@ -280,7 +296,7 @@ def find_cycle_cores(graph: CausalGraph, *, limit: int = 5) -> list[tuple[Edge, 
     return cores
 
 
-def acyclicity_diagnostics(graph: CausalGraph, *, limit: int = 5) -> tuple[Finding, ...]:
+def acyclicity_diagnostics(graph: Graph, *, limit: int = 5) -> tuple[Finding, ...]:
     """One ``cycle`` error per edge-disjoint cycle (at most *limit*); empty when acyclic."""
     out = []
     for core in find_cycle_cores(graph, limit=limit):

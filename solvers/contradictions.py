@@ -3,8 +3,12 @@
 A hypothesis contradicts itself when it asserts both ``A -> B`` and ``B -> A`` (in an
 acyclic causal model at most one can hold).  It contradicts a *reference* when it asserts
 ``B -> A`` while the reference — e.g. the effects seen under interventions, or a known true
-graph — establishes ``A -> B``.  Node names are compared after
-:func:`~causalcheck.graph.normalize_node`; edge labels are ignored.
+graph — establishes ``A -> B``.  Node names are compared in the graph's own dialect
+(:attr:`~causalcheck.graphs.Graph.dialect`): exactly for a general graph, after
+:func:`~causalcheck.graph.normalize_node` for CausaLab's
+:class:`~causalcheck.graph.CausalGraph`; edge labels are ignored.  Only a graph in the
+stated representation can hold both directions of a pair; any graph can contradict a
+reference.
 
 >>> from causalcheck.graph import CausalGraph
 >>> g = CausalGraph.from_pairs([("A", "B"), ("B", "A"), ("C", "D")])
@@ -17,17 +21,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from causalcheck.findings import Finding, ReferenceEdge
-from causalcheck.graph import CausalGraph, normalize_node
+from causalcheck.graphs.model import Graph
 
 __all__ = ["direction_contradictions"]
 
 
 def direction_contradictions(
-    graph: CausalGraph, reference: Iterable[tuple[str, str]] = ()
+    graph: Graph, reference: Iterable[tuple[str, str]] = ()
 ) -> tuple[Finding, ...]:
     """``direction-contradiction`` for each pair asserted both ways, ``contradicts-reference`` for each reversed reference edge."""
-    norm = {n: normalize_node(n) for n in graph.nodes}  # once per node, not once per endpoint
-    pairs = [(norm[e.source], norm[e.target]) for e in graph.edges]
+    dialect = graph.dialect.normalize
+    norm = {n: dialect(n) for n in graph.nodes}  # once per node, not once per endpoint
+    pairs = [(norm[e.u], norm[e.v]) for e in graph.arcs]
     present = set(pairs)
     out: list[Finding] = []
     seen: set[frozenset[str]] = set()
@@ -43,7 +48,7 @@ def direction_contradictions(
                     elements=(f"{a} -> {b}", f"{b} -> {a}"),
                 )
             )
-    ref = {(normalize_node(str(a)), normalize_node(str(b))) for a, b in reference}
+    ref = {(dialect(str(a)), dialect(str(b))) for a, b in reference}
     for a, b in pairs:
         if (b, a) in ref and (a, b) not in ref:
             out.append(

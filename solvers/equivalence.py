@@ -15,10 +15,14 @@ interventional Markov equivalence classes", JMLR 13).  The class is drawn as the
 each factor counted exactly by clique-picking (Wienöbst, Bannach & Liśkiewicz 2021, the
 ``cliquepicking`` package).  Sizes are Python ints: exact at any size.
 
-The integer kernels (``close_essential``, ``meek_rule``, ``dor_tarsi``, ``directed_cycle``,
+Every function takes and returns the one graph type, :class:`~causalcheck.graphs.Graph`: a DAG
+in (a general graph of kind ``"DAG"``, or CausaLab's :class:`~causalcheck.graph.CausalGraph`),
+an essential graph out — a general graph of kind ``"PDAG"`` whose ``--`` edges vary across
+the class (its chain components: :meth:`~causalcheck.graphs.Graph.chain_components`).
+:func:`consistent_extension` is Dor & Tarsi's extension of a PDAG to a DAG.  The integer
+kernels (``close_essential``, ``meek_rule``, ``dor_tarsi``, ``directed_cycle``,
 ``chordless_cycle``, ``v_structures``, ``cyclic_remainder``) are public here for graph code
 that works over ``0..n-1`` (:mod:`causalcheck.graphs.kinds` builds its certificates on them).
-:func:`consistent_extension` is Dor & Tarsi's extension of a PDAG to a DAG.
 
 CausaLab note (causalab-spec §4.9): an agent's targets are ∅ plus each distinct single node
 it intervened on; the lab's shift interventions are counted as such targets.
@@ -27,19 +31,16 @@ it intervened on; the lab's shift interventions are counted as such targets.
 >>> chain = CausalGraph.from_pairs([("a", "b"), ("b", "c")])
 >>> mec_size(chain), imec_size(chain, [["b"]])
 (3, 1)
->>> sorted(cpdag(CausalGraph.from_pairs([("a", "c"), ("b", "c")])).directed)
-[('a', 'c'), ('b', 'c')]
+>>> str(cpdag(CausalGraph.from_pairs([("a", "c"), ("b", "c")]))), str(cpdag(chain))
+('a -> c; b -> c', 'a -- b; b -- c')
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import Any
 
 from causalcheck.errors import InputFormatError
-from causalcheck.graph import CausalGraph
-from causalcheck.graphs.model import connected_components
+from causalcheck.graphs.model import Edge, Graph, GraphEdge, connected_components
 
 from ._meek import (
     chordless_cycle,
@@ -54,7 +55,6 @@ from ._meek import (
 )
 
 __all__ = [
-    "PDAG",
     "chordless_cycle",
     "close_essential",
     "consistent_extension",
@@ -64,7 +64,9 @@ __all__ = [
     "directed_cycle",
     "dor_tarsi",
     "enumerate_equivalent_dags",
+    "essential_graph",
     "essential_graph_size",
+    "extension_or_stuck",
     "gc_paused",
     "imec_size",
     "interventional_essential_graph",
@@ -75,37 +77,16 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class PDAG:
-    """A partially directed graph: directed ``(cause, effect)`` pairs plus undirected pairs.
-
-    ``nodes`` keeps the order of the source graph; an undirected edge is a two-element
-    ``frozenset``.  Produced by :func:`cpdag` and :func:`interventional_essential_graph`.
-    """
-
-    nodes: tuple[str, ...]
-    directed: frozenset[tuple[str, str]]
-    undirected: frozenset[frozenset[str]]
-
-    def chain_components(self) -> tuple[tuple[str, ...], ...]:
-        """Connected components of the undirected part, each in node order (singletons included)."""
-        return tuple(tuple(g) for g in connected_components(self.nodes, ((a, b) for a, b in self.undirected)))
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"nodes", "directed": [[a, b], ...], "undirected": [[a, b], ...]}`` in sorted order."""
-        return {
-            "nodes": list(self.nodes),
-            "directed": [list(p) for p in sorted(self.directed)],
-            "undirected": sorted(sorted(e) for e in self.undirected),
-        }
-
-
 # --------------------------------------------------------------------------- inputs
 
 
-def _indexed(graph: CausalGraph) -> tuple[dict[str, int], list[tuple[int, int]]]:
-    index = {name: i for i, name in enumerate(graph.nodes)}
-    edges = [(index[e.source], index[e.target]) for e in graph.edges]
+def _indexed(graph: Graph) -> tuple[dict[str, int], list[tuple[int, int]]]:
+    """Node positions and the edges over them; raises unless *graph* is a DAG (all ``->``, no cycle)."""
+    bad = [str(e) for e in graph.edges if not e.is_directed]
+    if bad:
+        raise InputFormatError(f"graph={str(graph)!r} has edges that are not directed: {bad!r}; a DAG is required")
+    index = dict(graph.index)
+    edges = [(index[e.u], index[e.v]) for e in graph.edges]
     pairs = set(edges)
     for a, b in edges:
         if a == b:
@@ -114,15 +95,11 @@ def _indexed(graph: CausalGraph) -> tuple[dict[str, int], list[tuple[int, int]]]
             raise InputFormatError(
                 f"edges {graph.nodes[a]!r} -> {graph.nodes[b]!r} and back form a cycle; a DAG is required"
             )
-    _require_acyclic(graph, len(index), edges)
-    return index, edges
-
-
-def _require_acyclic(graph: CausalGraph, n: int, edges: list[tuple[int, int]]) -> None:
-    remainder = cyclic_remainder(n, edges)
+    remainder = cyclic_remainder(len(index), edges)
     if remainder:
         on_cycle = sorted(graph.nodes[v] for v in remainder)
         raise InputFormatError(f"graph={str(graph)!r} has a cycle through {on_cycle!r}; a DAG is required")
+    return index, edges
 
 
 def normalize_targets(targets: Iterable[Iterable[str]] | Iterable[str]) -> tuple[frozenset[str], ...]:
@@ -147,7 +124,7 @@ def normalize_targets(targets: Iterable[Iterable[str]] | Iterable[str]) -> tuple
 
 
 def _target_indices(
-    graph: CausalGraph, index: dict[str, int], targets: Iterable[Iterable[str]] | Iterable[str]
+    graph: Graph, index: dict[str, int], targets: Iterable[Iterable[str]] | Iterable[str]
 ) -> list[frozenset[int]]:
     out = []
     for group in normalize_targets(targets):
@@ -163,31 +140,29 @@ def _target_indices(
 # --------------------------------------------------------------------------- graphs
 
 
-def interventional_essential_graph(
-    graph: CausalGraph, targets: Iterable[Iterable[str]] | Iterable[str] = ()
-) -> PDAG:
+def interventional_essential_graph(graph: Graph, targets: Iterable[Iterable[str]] | Iterable[str] = ()) -> Graph:
     """The I-essential graph of the DAG *graph* for targets 𝓘 = {∅} ∪ *targets*.
 
-    Directed edges are those every I-equivalent DAG shares; undirected edges are those that
-    some members orient each way.  Raises :class:`InputFormatError` when *graph* has a cycle
+    Directed edges (``->``, sorted) are those every I-equivalent DAG shares; undirected edges
+    (``--``, sorted, after the directed ones) are those that some members orient each way.
+    The node order is *graph*'s.  Raises :class:`InputFormatError` when *graph* is not a DAG
     or a target names an unknown node.
     """
     with gc_paused():
         index, edges = _indexed(graph)
         tidx = _target_indices(graph, index, targets)
         directed, undirected = close_essential(len(index), edges, tidx)
-        return _pdag(graph.nodes, directed, undirected)
+        return essential_graph(graph.nodes, directed, undirected)
 
 
-def _pdag(names: tuple[str, ...], directed: set[tuple[int, int]], undirected: set[tuple[int, int]]) -> PDAG:
-    return PDAG(
-        nodes=names,
-        directed=frozenset((names[a], names[b]) for a, b in directed),
-        undirected=frozenset(frozenset((names[a], names[b])) for a, b in undirected),
-    )
+def essential_graph(names: tuple[str, ...], directed: Iterable[tuple[int, int]], undirected: Iterable[tuple[int, int]]) -> Graph:
+    """The graph over *names* with these ``->`` and ``--`` edges over their indices (each kind sorted)."""
+    edges = [GraphEdge.directed(names[a], names[b]) for a, b in sorted(directed)]
+    edges += [GraphEdge.undirected(names[a], names[b]) for a, b in sorted(undirected)]
+    return Graph(names, tuple(edges))
 
 
-def cpdag(graph: CausalGraph) -> PDAG:
+def cpdag(graph: Graph) -> Graph:
     """The CPDAG (observational essential graph) of the DAG *graph*."""
     return interventional_essential_graph(graph, ())
 
@@ -229,23 +204,23 @@ def count_orientations(n: int, undirected: Iterable[tuple[int, int]]) -> int:
         return _count(n, undirected)
 
 
-def essential_graph_size(pdag: PDAG) -> int:
+def essential_graph_size(pdag: Graph) -> int:
     """Number of DAGs represented by an (I-)essential graph: product over its chain components.
 
     Only meaningful for graphs produced by :func:`cpdag` / :func:`interventional_essential_graph`
     (their chain components are chordal).
     """
     with gc_paused():
-        index = {v: i for i, v in enumerate(pdag.nodes)}
-        return _count(len(index), [(index[a], index[b]) for a, b in map(tuple, pdag.undirected)])
+        index = pdag.index
+        return _count(len(index), [(index[e.u], index[e.v]) for e in pdag.edges if e.is_undirected])
 
 
-def mec_size(graph: CausalGraph) -> int:
+def mec_size(graph: Graph) -> int:
     """Exact number of DAGs Markov equivalent to the DAG *graph* (1 for a graph without edges)."""
     return imec_size(graph, ())
 
 
-def imec_size(graph: CausalGraph, targets: Iterable[Iterable[str]] | Iterable[str] = ()) -> int:
+def imec_size(graph: Graph, targets: Iterable[Iterable[str]] | Iterable[str] = ()) -> int:
     """Exact number of DAGs I-Markov equivalent to *graph* for 𝓘 = {∅} ∪ *targets*."""
     with gc_paused():
         index, edges = _indexed(graph)
@@ -255,13 +230,14 @@ def imec_size(graph: CausalGraph, targets: Iterable[Iterable[str]] | Iterable[st
 
 
 def enumerate_equivalent_dags(
-    graph: CausalGraph,
+    graph: Graph,
     targets: Iterable[Iterable[str]] | Iterable[str] = (),
     limit: int | None = None,
-) -> Iterator[CausalGraph]:
+) -> Iterator[Graph]:
     """Brute force: yield every DAG I-equivalent to *graph* (for tests; exponential in edges).
 
-    At most *limit* graphs when given.  Each result keeps the node order of *graph*.
+    At most *limit* graphs when given.  Each result is a graph of *graph*'s class with its
+    node order (:meth:`~causalcheck.graphs.Graph.with_edges`).
     """
     if limit is not None and (not isinstance(limit, int) or limit < 0):
         raise InputFormatError(f"limit={limit!r} must be a non-negative integer or None")
@@ -269,21 +245,43 @@ def enumerate_equivalent_dags(
     tidx = _target_indices(graph, index, targets)
     names = graph.nodes
     for member in enumerate_members(len(index), edges, tidx, limit):
-        yield CausalGraph.from_pairs([(names[a], names[b]) for a, b in member], names)
+        yield graph.with_edges(Edge(names[a], names[b]) for a, b in member)
 
 
-def consistent_extension(pdag: PDAG) -> CausalGraph | None:
+def consistent_extension(pdag: Graph) -> Graph | None:
     """A DAG with *pdag*'s skeleton, directed edges and v-structures (Dor & Tarsi 1992), or None.
 
-    >>> p = PDAG(("a", "b", "c"), frozenset({("a", "b")}), frozenset({frozenset({"b", "c"})}))
-    >>> sorted(consistent_extension(p).pairs)
-    [('a', 'b'), ('b', 'c')]
+    *pdag* holds ``->`` and ``--`` edges only (any other mark raises
+    :class:`InputFormatError` naming the edge); the DAG keeps its node order.
+
+    >>> from causalcheck.graphs.formats import parse_text
+    >>> str(consistent_extension(parse_text("a -> b -- c")))
+    'a -> b; b -> c'
+    >>> consistent_extension(parse_text("a -- b -- c -- d -- a")) is None
+    True
     """
-    index = {v: i for i, v in enumerate(pdag.nodes)}
-    directed = sorted((index[a], index[b]) for a, b in pdag.directed)
-    undirected = sorted(tuple(sorted(index[v] for v in e)) for e in pdag.undirected)
-    edges, stuck = dor_tarsi(len(index), directed, [(a, b) for a, b in undirected])
-    if stuck:
-        return None
+    return extension_or_stuck(pdag)[0]
+
+
+def extension_or_stuck(pdag: Graph) -> tuple[Graph | None, tuple[str, ...]]:
+    """``(consistent extension, ())``, or ``(None, the nodes none of which can be made a sink)``.
+
+    See :func:`consistent_extension` (this form also names the nodes that block an extension).
+    """
+    for e in pdag.edges:
+        if not (e.is_directed or e.is_undirected):
+            raise InputFormatError(f"edge {str(e)!r} cannot occur in a PDAG (allowed: -- ->)")
+    index = pdag.index
+    directed: list[tuple[int, int]] = []
+    undirected: list[tuple[int, int]] = []
+    for e in pdag.edges:
+        a, b = index[e.u], index[e.v]
+        if e.is_directed:
+            directed.append((a, b))
+        else:
+            undirected.append((min(a, b), max(a, b)))
+    edges, stuck = dor_tarsi(len(index), directed, undirected)
     names = pdag.nodes
-    return CausalGraph.from_pairs([(names[a], names[b]) for a, b in edges], names)
+    if stuck:
+        return None, tuple(names[v] for v in stuck)
+    return Graph(names, tuple(GraphEdge.directed(names[a], names[b]) for a, b in edges)), ()

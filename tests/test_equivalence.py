@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from causalcheck.errors import InputFormatError
 from causalcheck.graph import FREQ, CausalGraph
+from causalcheck.graphs import Graph
 from causalcheck.named_graphs import NAMED_GRAPHS
 from causalcheck.solvers.equivalence import (
-    PDAG,
+    consistent_extension,
     cpdag,
     enumerate_equivalent_dags,
     essential_graph_size,
@@ -34,22 +35,22 @@ def _undirected(*pairs: tuple[str, str]) -> frozenset[frozenset[str]]:
 def test_chain_cpdag_is_fully_undirected() -> None:
     """A chain has no v-structure, so its CPDAG keeps both edges undirected."""
     g = cpdag(CHAIN)
-    assert g.directed == frozenset()
-    assert g.undirected == _undirected(("A", "B"), ("B", "C"))
+    assert g.directed_pairs == frozenset()
+    assert g.undirected_pairs == _undirected(("A", "B"), ("B", "C"))
 
 
 def test_collider_cpdag_keeps_the_v_structure() -> None:
     """The two edges of a v-structure are compelled."""
     g = cpdag(COLLIDER)
-    assert g.directed == {("A", "C"), ("B", "C")}
-    assert g.undirected == frozenset()
+    assert g.directed_pairs == {("A", "C"), ("B", "C")}
+    assert g.undirected_pairs == frozenset()
 
 
 def test_diamond_cpdag_orients_the_collider_only() -> None:
     """In the diamond the collider at d is compelled and the top stays undirected."""
     g = cpdag(DIAMOND)
-    assert g.directed == {("B", "D"), ("C", "D")}
-    assert g.undirected == _undirected(("A", "B"), ("A", "C"))
+    assert g.directed_pairs == {("B", "D"), ("C", "D")}
+    assert g.undirected_pairs == _undirected(("A", "B"), ("A", "C"))
 
 
 @pytest.mark.parametrize(
@@ -73,14 +74,14 @@ def test_named_graph_counts_match_enumeration(name: str) -> None:
 def test_intervening_on_the_middle_of_a_chain_identifies_it() -> None:
     """Targeting b orients both edges of a - b - c (each has exactly one endpoint in {b})."""
     e = interventional_essential_graph(CHAIN, [["B"]])
-    assert e.directed == {("A", "B"), ("B", "C")}
+    assert e.directed_pairs == {("A", "B"), ("B", "C")}
     assert imec_size(CHAIN, [["B"]]) == 1
 
 
 def test_meek_rule_propagates_an_intervention_orientation() -> None:
     """Targeting a in a - b - c orients a -> b, and Meek R1 then orients b -> c."""
     e = interventional_essential_graph(CHAIN, [["A"]])
-    assert e.directed == {("A", "B"), ("B", "C")}
+    assert e.directed_pairs == {("A", "B"), ("B", "C")}
 
 
 def test_complete_graph_needs_interventions_to_shrink() -> None:
@@ -92,8 +93,8 @@ def test_complete_graph_needs_interventions_to_shrink() -> None:
 def test_a_two_node_target_orients_only_cut_edges() -> None:
     """A joint target {a, b} orients b -> c (cut) but not a - b (both endpoints inside)."""
     e = interventional_essential_graph(CHAIN, [["A", "B"]])
-    assert ("B", "C") in e.directed
-    assert frozenset(("A", "B")) in e.undirected
+    assert ("B", "C") in e.directed_pairs
+    assert frozenset(("A", "B")) in e.undirected_pairs
     assert imec_size(CHAIN, [["A", "B"]]) == 2
 
 
@@ -113,12 +114,35 @@ def test_size_of_a_pdag_is_the_product_over_chain_components() -> None:
     assert essential_graph_size(pd) == 9 == mec_size(g)
 
 
-def test_pdag_to_json_is_sorted_and_stable() -> None:
-    """The JSON form lists edges in sorted order."""
-    data = cpdag(DIAMOND).to_json()
-    assert data["directed"] == [["B", "D"], ["C", "D"]]
-    assert data["undirected"] == [["A", "B"], ["A", "C"]]
-    assert isinstance(cpdag(DIAMOND), PDAG)
+def test_essential_graph_is_a_general_graph_with_sorted_edges() -> None:
+    """The CPDAG is the one graph type (kind PDAG): directed edges sorted, then undirected ones sorted."""
+    g = cpdag(DIAMOND)
+    assert type(g) is Graph and g.kind == "PDAG" and not g.stated
+    assert g.to_dict()["edges"] == [["B", "->", "D"], ["C", "->", "D"], ["A", "--", "B"], ["A", "--", "C"]]
+
+
+def test_solvers_take_general_and_hypothesis_graphs_alike() -> None:
+    """A general DAG and the CausalGraph with the same edges give the same CPDAG, sizes and members."""
+    general = DIAMOND.simple()
+    assert type(general) is Graph
+    assert cpdag(general) == cpdag(DIAMOND)
+    assert mec_size(general) == mec_size(DIAMOND) == 3
+    assert {m.directed_pairs for m in enumerate_equivalent_dags(general)} == {
+        m.directed_pairs for m in enumerate_equivalent_dags(DIAMOND)
+    }
+    assert all(type(m) is CausalGraph for m in enumerate_equivalent_dags(DIAMOND))
+
+
+def test_a_graph_with_an_undirected_edge_is_not_a_dag() -> None:
+    """imec_size refuses a PDAG, naming the edge that is not directed."""
+    with pytest.raises(InputFormatError, match="'A -- B'"):
+        mec_size(cpdag(DIAMOND))
+
+
+def test_consistent_extension_orients_a_cpdag_into_a_member() -> None:
+    """The Dor & Tarsi extension of a CPDAG is a DAG of its class."""
+    ext = consistent_extension(cpdag(DIAMOND))
+    assert ext is not None and ext.kind == "DAG" and cpdag(ext) == cpdag(DIAMOND)
 
 
 def test_enumeration_limit_stops_early() -> None:
@@ -159,8 +183,8 @@ def test_cpdag_agrees_with_causal_learn() -> None:
         directed = {(order[i], order[j]) for i in range(n) for j in range(n) if m[i, j] == -1 and m[j, i] == 1}
         undirected = {frozenset((order[i], order[j])) for i in range(n) for j in range(n) if m[i, j] == -1 and m[j, i] == -1}
         ours = cpdag(g)
-        assert ours.directed == directed
-        assert ours.undirected == undirected
+        assert ours.directed_pairs == directed
+        assert ours.undirected_pairs == undirected
 
 
 def _suite_graphs(folder: Path) -> list[tuple[str, CausalGraph, list[str]]]:

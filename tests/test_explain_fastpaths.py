@@ -9,23 +9,43 @@ from causalcheck.explain import _cues
 from causalcheck.explain import explanation_graph as explain_graph
 from causalcheck.explain.relations import _tree_nodes
 from causalcheck.explain.rst import Relation, build_tree_nodes
-from causalcheck.graph import CausalGraph, Edge
-from causalcheck.solvers.acyclicity import find_cycle_core
 
 
-def test_cycle_replay_matches_networkx_find_cycle() -> None:
+def test_the_cycle_check_fast_path_agrees_with_networkx() -> None:
+    """_dag_longest_path is None exactly when networkx finds a cycle (the check's fast path decides correctly)."""
+    import networkx as nx
+
     rnd = random.Random(1)
     found = 0
     for _ in range(1500):
         names = [f"EDU{i}" for i in range(rnd.randint(1, 9))]
-        edges = [Edge(rnd.choice(names), rnd.choice(names), rnd.choice(["CAUSE", "RESULT"])) for _ in range(rnd.randint(0, 18))]
-        if rnd.random() < 0.7:
-            edges = [e for e in edges if e.source != e.target]
-        cg = CausalGraph(tuple(rnd.sample(names, rnd.randint(0, len(names)))), tuple(edges))
-        expected = find_cycle_core(cg, method="networkx")
-        assert explain_graph._find_cycle_like_networkx(cg) == expected
-        found += expected is not None
+        pairs = [(rnd.choice(names), rnd.choice(names)) for _ in range(rnd.randint(1, 18))]
+        pairs = [(a, b) for a, b in pairs if a != b]
+        if not pairs:
+            continue
+        g = nx.DiGraph(pairs)
+        cyclic = not nx.is_directed_acyclic_graph(g)
+        assert (explain_graph._dag_longest_path(pairs) is None) == cyclic
+        if not cyclic:
+            assert explain_graph._dag_longest_path(pairs) == nx.dag_longest_path_length(g)
+        found += cyclic
     assert found > 100  # the cases include many cycles
+
+
+def test_explanation_graph_ids_are_compared_exactly() -> None:
+    """EDU ids are not CausaLab names: 'freq' and 'Frequency' are two nodes, not one frequency node."""
+    from causalcheck.explain.explanation_graph import ExplanationGraph, check_graph
+
+    edges = [("a", "b"), ("b", "a"), ("c", "freq"), ("Frequency", "c")]
+    graph = ExplanationGraph.from_json(
+        {
+            "nodes": [{"id": n, "text": ""} for n in ("a", "b", "c", "freq", "Frequency")],
+            "edges": [{"source": s, "target": t, "relation_type": "CAUSE"} for s, t in edges],
+        }
+    )
+    found = [(d.code, d.elements) for d in check_graph(graph, merge_restated=False)]
+    assert ("direction-contradiction", ("a -> b", "b -> a")) in found
+    assert not any("resonanceFreq" in " ".join(elements) for _, elements in found)
 
 
 def test_dag_longest_path_matches_condensation() -> None:

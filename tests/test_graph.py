@@ -105,3 +105,28 @@ def test_order_validation():
         CHAIN.to_adjacency(["A", "B"])
     with pytest.raises(InputFormatError, match="repeats"):
         CHAIN.to_adjacency(["A", "B", "C", "A"])
+
+
+def test_check_takes_a_causal_graph_as_a_hypothesis():
+    """causalcheck.check(CausalGraph) runs the hypothesis checks (a CausalGraph is a Graph, but not one for the validator)."""
+    from causalcheck import check
+    from causalcheck.findings import Report
+
+    report = check(CausalGraph.from_pairs([("a", "b"), ("b", "a")]))
+    assert isinstance(report, Report)
+    assert [d.code for d in report.findings] == ["cycle", "direction-contradiction"]
+
+
+def test_a_causal_graph_is_the_one_graph_type_in_its_stated_form():
+    """CausalGraph is a Graph: stated edges (both directions, self-loops, labels), the CausaLab dialect, ordered equality."""
+    from causalcheck.graphs import CAUSALAB, EXACT, Graph, GraphEdge
+
+    g = CausalGraph.from_pairs([("a", "b", "CAUSE"), ("b", "a"), ("c", "c")])
+    assert isinstance(g, Graph) and g.stated and g.dialect is CAUSALAB and Graph.dialect is EXACT
+    assert [str(e) for e in g.edges] == ["a -> b : CAUSE", "b -> a", "c -> c"]
+    assert g.edges[0] == GraphEdge.directed("a", "b", "CAUSE") and g.edges[0].pair == ("a", "b")
+    assert g.parents("a") == ("b",) and g.parents("c") == ("c",) and g.parents("unknown") == ()
+    assert g != CausalGraph.from_pairs([("b", "a"), ("a", "b", "CAUSE"), ("c", "c")])  # stated order counts
+    with pytest.raises(InputFormatError, match="join one pair"):
+        g.simple()
+    assert CausalGraph.from_pairs([(" Freq ", "x")], normalize=True).nodes == (FREQ, "x")

@@ -34,8 +34,8 @@ from causalcheck.explain._fields import as_list, as_text
 from causalcheck.explain._text import content_stems
 from causalcheck.findings import Finding
 from causalcheck.graph import CausalGraph, Edge
-from causalcheck.graphs.model import connected_components
-from causalcheck.solvers.acyclicity import cycle_order
+from causalcheck.graphs.model import Graph, connected_components
+from causalcheck.solvers.acyclicity import find_cycle_core
 from causalcheck.solvers.contradictions import direction_contradictions
 
 __all__ = [
@@ -208,6 +208,10 @@ def _dag_longest_path(pairs: Sequence[tuple[str, str]]) -> int | None:
     """Longest path in edges when *pairs* form a DAG (Kahn's order, one pass); ``None`` when they contain a cycle.
 
     Nodes outside *pairs* are isolated and add nothing, so only the endpoints are visited.
+    Hand-written because it runs on every answer (graph statistics and the cycle check's fast
+    path): ``tests/benchmarks/bench_graphs.py`` measures it 9x faster than building a
+    networkx graph for ``dag_longest_path_length`` at 10–400 EDUs, and the common acyclic
+    case never imports networkx.
     """
     succ: dict[str, list[str]] = {}
     indeg: dict[str, int] = {}
@@ -234,61 +238,22 @@ def _dag_longest_path(pairs: Sequence[tuple[str, str]]) -> int | None:
 
 
 def _longest_path(nodes: Sequence[str], pairs: Sequence[tuple[str, str]]) -> int:
-    """Longest directed path in edges, over the condensation (strongly connected components collapsed)."""
+    """Longest directed path in edges, over the condensation (strongly connected components collapsed).
+
+    Acyclic edges take the fast path; cyclic ones go to networkx (``condensation``, then
+    ``dag_longest_path_length``), imported only then.
+    """
     if not pairs:
         return 0
     dag = _dag_longest_path(pairs)
     if dag is not None:
         return dag
-    # Strongly connected components by an iterative Kosaraju (networkx would be a heavy import).
-    names = list(dict.fromkeys([*nodes, *(n for p in pairs for n in p)]))
-    succ: dict[str, list[str]] = {n: [] for n in names}
-    pred: dict[str, list[str]] = {n: [] for n in names}
-    for a, b in pairs:
-        succ[a].append(b)
-        pred[b].append(a)
-    order: list[str] = []
-    seen: set[str] = set()
-    for start in names:
-        if start in seen:
-            continue
-        seen.add(start)
-        stack: list[tuple[str, int]] = [(start, 0)]
-        while stack:
-            node, i = stack[-1]
-            if i < len(succ[node]):
-                stack[-1] = (node, i + 1)
-                nxt = succ[node][i]
-                if nxt not in seen:
-                    seen.add(nxt)
-                    stack.append((nxt, 0))
-            else:
-                stack.pop()
-                order.append(node)
-    comp: dict[str, int] = {}
-    n_comp = 0
-    for start in reversed(order):
-        if start in comp:
-            continue
-        cid = n_comp
-        n_comp += 1
-        todo = [start]
-        comp[start] = cid
-        while todo:
-            cur = todo.pop()
-            for p in pred[cur]:
-                if p not in comp:
-                    comp[p] = cid
-                    todo.append(p)
-    # Kosaraju's second pass yields components in topological order of the condensation.
-    csucc: dict[int, set[int]] = {i: set() for i in range(n_comp)}
-    for a, b in pairs:
-        if comp[a] != comp[b]:
-            csucc[comp[a]].add(comp[b])
-    best = [0] * n_comp
-    for c in range(n_comp - 1, -1, -1):
-        best[c] = max((best[d] + 1 for d in csucc[c]), default=0)
-    return max(best)
+    import networkx as nx
+
+    g = nx.DiGraph()
+    g.add_nodes_from(nodes)
+    g.add_edges_from(pairs)
+    return int(nx.dag_longest_path_length(nx.condensation(g)))
 
 
 def graph_stats(graph: ExplanationGraph) -> GraphStats:
@@ -329,90 +294,6 @@ def claim_classes(graph: ExplanationGraph, ids: Iterable[str] | None = None) -> 
     return out
 
 
-def _has_cycle(edges: Sequence[Edge]) -> bool:
-    """Kahn's algorithm: True when the directed edges contain a cycle."""
-    indeg: dict[str, int] = {}
-    succ: dict[str, list[str]] = {}
-    for e in edges:
-        succ.setdefault(e.source, []).append(e.target)
-        indeg[e.target] = indeg.get(e.target, 0) + 1
-        indeg.setdefault(e.source, 0)
-    todo = [n for n, d in indeg.items() if d == 0]
-    seen = 0
-    while todo:
-        n = todo.pop()
-        seen += 1
-        for m in succ.get(n, ()):
-            indeg[m] -= 1
-            if indeg[m] == 0:
-                todo.append(m)
-    return seen < len(indeg)
-
-
-def _find_cycle_like_networkx(cg: CausalGraph) -> tuple[Edge, ...] | None:
-    """The cycle ``find_cycle_core(cg, method="networkx")`` returns, without building a networkx graph.
-
-    A plain-dict replay of ``networkx.find_cycle`` (start nodes in node order, successors in
-    first-added order, the same backtracking of the active path), then the same mapping to
-    :class:`Edge` (the last edge of a pair wins) and head-to-tail ordering.  The depth-first
-    search does not descend into nodes explored from an earlier start: every edge it would
-    meet there is skipped by ``find_cycle`` anyway (the explored set is closed under
-    reachability), so the cycle found is the same.
-    """
-    succ: dict[str, dict[str, None]] = {n: {} for n in cg.nodes}
-    lookup: dict[tuple[str, str], Edge] = {}
-    for e in cg.edges:
-        succ[e.source].setdefault(e.target, None)
-        lookup[(e.source, e.target)] = e
-    explored: set[str] = set()
-    for start in succ:
-        if start in explored:
-            continue
-        path: list[tuple[str, str]] = []
-        seen = {start}
-        active = {start}
-        previous_head: str | None = None
-        iters: dict[str, Any] = {}
-        visited: set[tuple[str, str]] = set()
-        stack = [start]
-        final: str | None = None
-        while stack:
-            tail = stack[-1]
-            it = iters.get(tail)
-            if it is None:
-                it = iters[tail] = iter(succ[tail])
-            head = next(it, None)
-            if head is None:
-                stack.pop()
-                continue
-            edge = (tail, head)
-            if edge in visited or head in explored:
-                continue
-            visited.add(edge)
-            stack.append(head)
-            if previous_head is not None and tail != previous_head:
-                while True:
-                    if not path:
-                        active = {tail}
-                        break
-                    active.remove(path.pop()[1])
-                    if path and path[-1][1] == tail:
-                        break
-            path.append(edge)
-            if head in active:
-                final = head
-                break
-            seen.add(head)
-            active.add(head)
-            previous_head = head
-        if final is not None:
-            k = next(i for i, (t, _) in enumerate(path) if t == final)
-            cycle: tuple[Edge, ...] = cycle_order([lookup[p] for p in path[k:]])
-            return cycle
-        explored.update(seen)
-    return None
-
-
 def check_graph(graph: ExplanationGraph, *, merge_restated: bool = True) -> tuple[Finding, ...]:
     """Cycle and opposite-direction findings on the causal edges of *graph*, through the core checks.
 
@@ -422,7 +303,8 @@ def check_graph(graph: ExplanationGraph, *, merge_restated: bool = True) -> tupl
     minimal cycle, ``elements`` = its edges ``"EDUa -> EDUb"``: the cycle that
     :func:`causalcheck.solvers.acyclicity.find_cycle_core` with ``method="networkx"`` returns —
     one simple cycle, which is already a minimal core; z3 would cost more than the rest of
-    the scoring — found by a plain-dict replay of ``networkx.find_cycle``) and ``"direction-contradiction"`` (error; from
+    the scoring; networkx is imported only when the causal edges have a cycle or a pair
+    stated both ways) and ``"direction-contradiction"`` (error; from
     :func:`causalcheck.solvers.contradictions.direction_contradictions`).
     """
     causal_ids = {n for e in graph.edges if is_causal(e.relation_type) for n in (e.source, e.target)}
@@ -439,11 +321,11 @@ def check_graph(graph: ExplanationGraph, *, merge_restated: bool = True) -> tupl
     if not pairs:
         return ()
     pair_set = {(p.source, p.target) for p in pairs}
-    if not _has_cycle(pairs) and not any((b, a) in pair_set for a, b in pair_set):
+    if _dag_longest_path([(p.source, p.target) for p in pairs]) is not None and not any((b, a) in pair_set for a, b in pair_set):
         return ()  # the common case, decided without building the core graph
-    cg = CausalGraph((), tuple(pairs))
+    cg = Graph((), tuple(pairs), stated=True)  # EDU ids compared exactly (no CausaLab dialect)
     out: list[Finding] = []
-    core = _find_cycle_like_networkx(cg)
+    core = find_cycle_core(cg, method="networkx")
     if core:
         shown = " -> ".join([core[0].source, *(e.target for e in core)])
         merged = sorted({k for k, v in mapping.items() if v != k})

@@ -43,7 +43,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from causalcheck.errors import InputFormatError
-from causalcheck.graphs.model import EDGE_TOKENS, Graph, GraphEdge, Mark
+from causalcheck.graphs.model import EDGE_TOKENS, Graph, GraphEdge, Mark, reachable
 
 if TYPE_CHECKING:  # pragma: no cover
     import networkx as nx
@@ -184,20 +184,22 @@ def from_networkx(g: Any, *, symmetric: Symmetric = "undirected") -> Graph:
     return assemble(nodes, items, symmetric=symmetric, source=f"networkx {type(g).__name__}")
 
 
-def to_networkx(graph: Graph) -> nx.DiGraph:
+def to_networkx(graph: Graph, *, labels: bool = False) -> nx.DiGraph:
     """A ``networkx.DiGraph``: ``->`` edges plain, every other edge with ``marks=<token>``.
 
-    No attribute is ``None``, so ``networkx.generate_gml`` / ``write_gml`` accept the result.
+    With *labels*, an edge's label becomes its ``label`` attribute (CausaLab's convention;
+    a stated graph's edge and its reverse are two DiGraph edges).  No attribute is ``None``,
+    so ``networkx.generate_gml`` / ``write_gml`` accept the result.
     """
     import networkx as nx
 
     g = nx.DiGraph()
     g.add_nodes_from(graph.nodes)
     for e in graph.edges:
-        if e.is_directed:
-            g.add_edge(e.u, e.v)
-        else:
-            g.add_edge(e.u, e.v, **{MARKS_ATTR: e.token})
+        attrs = {} if e.is_directed else {MARKS_ATTR: e.token}
+        if labels and e.label is not None:
+            attrs["label"] = e.label
+        g.add_edge(e.u, e.v, **attrs)
     return g
 
 
@@ -409,15 +411,7 @@ def _ancestor_matrix(n: int, directed: Sequence[tuple[int, int]]) -> Any:
         children[a].append(b)
     d = np.zeros((n, n), dtype=int)
     for y in range(n):  # every node reachable from y has y as an ancestor
-        seen = {y}
-        stack = [y]
-        while stack:
-            v = stack.pop()
-            for w in children[v]:
-                if w not in seen:
-                    seen.add(w)
-                    stack.append(w)
-        d[list(seen), y] = 1
+        d[[y, *reachable(children[y], children.__getitem__)], y] = 1
     return d
 
 

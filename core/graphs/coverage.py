@@ -42,11 +42,12 @@ from typing import TYPE_CHECKING, Any
 
 from causalcheck.errors import InputFormatError
 from causalcheck.graphs.kinds import check_cpdag, check_dag, consistent_extension, cpdag_of
-from causalcheck.graphs.model import Graph
+from causalcheck.graphs.model import Graph, connected_components
 from causalcheck.solvers.equivalence import (
     close_essential,
     count_orientations,
     dor_tarsi,
+    essential_graph_size,
     normalize_targets,
 )
 
@@ -173,26 +174,13 @@ def _uniform_below(total: int, rng: np.random.Generator) -> int:
 
 
 def _components(nodes: Iterable[int], edges: Iterable[Pair]) -> list[tuple[list[int], list[Pair]]]:
-    adj: dict[int, list[int]] = {v: [] for v in nodes}
-    for a, b in edges:
-        adj[a].append(b)
-        adj[b].append(a)
-    seen: set[int] = set()
+    """The components of *edges* with at least one edge: (sorted members, their sorted edges), by smallest member."""
+    pairs = list(edges)
     out = []
-    for v in sorted(adj):
-        if v in seen or not adj[v]:
-            continue
-        comp, stack = [], [v]
-        seen.add(v)
-        while stack:
-            u = stack.pop()
-            comp.append(u)
-            for w in adj[u]:
-                if w not in seen:
-                    seen.add(w)
-                    stack.append(w)
-        members = set(comp)
-        out.append((sorted(comp), sorted((a, b) for a, b in edges if a in members)))
+    for comp in connected_components(sorted(nodes), pairs):
+        if len(comp) > 1:
+            members = set(comp)
+            out.append((sorted(comp), sorted(e for e in pairs if e[0] in members)))
     return out
 
 
@@ -385,7 +373,7 @@ def intervention_coverage(
             raise InputFormatError(f"coverage needs an acyclic graph: {cert.reason}")
         dag = tuple(sorted((pos[e.u], pos[e.v]) for e in graph.edges))
         cp = cpdag_of(graph)
-        mec = count_orientations(n, _cpdag_parts(cp)[1])
+        mec = essential_graph_size(cp)
         obs = ClassSize(mec, mec, float(mec), True, 1, mec)
         size = _imec(n, dag, tidx)
         inter = ClassSize(size, size, float(size), True, 1, mec)
@@ -398,7 +386,7 @@ def intervention_coverage(
                 raise InputFormatError("coverage needs a CPDAG: this PDAG has no consistent extension")
             cp = cpdag_of(ext)
             notes.append("the PDAG is not a CPDAG; its consistent extension's CPDAG was used")
-        mec = count_orientations(n, _cpdag_parts(cp)[1])
+        mec = essential_graph_size(cp)
         obs = ClassSize(mec, mec, float(mec), True, mec, mec)
         if mec <= member_limit:
             members = class_members(cp)

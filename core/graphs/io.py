@@ -2,8 +2,9 @@
 
 ``read_graph(source)`` accepts
 
-* a :class:`~causalcheck.graphs.Graph` (returned as is) or a CausaLab
-  :class:`~causalcheck.graph.CausalGraph` / :class:`~causalcheck.records.Hypothesis`;
+* a :class:`~causalcheck.graphs.Graph` (returned as is; a stated graph such as CausaLab's
+  :class:`~causalcheck.graph.CausalGraph` in its simple representation) or a
+  :class:`~causalcheck.records.Hypothesis`;
 * a library object: networkx ``DiGraph``/``Graph`` (pgmpy's ``DAG``/``PDAG`` included),
   causal-learn ``GeneralGraph`` / ``Dag``, or a causal-learn result that holds one (``cg.G``
   of PC, the graph of GES's ``Record['G']``; pass FCI's first return value);
@@ -100,14 +101,11 @@ def _looks_like_path(source: str) -> bool:
 
 
 def _from_object(obj: Any, *, names: Any, convention: str | None, symmetric: str) -> Graph | None:
-    if isinstance(obj, Graph):
-        return obj
+    if isinstance(obj, Graph):  # a stated graph (a CausalGraph) in the simple representation
+        return obj.simple()
     mod = type(obj).__module__ or ""
-    if mod == "causalcheck.graph" and hasattr(obj, "to_general"):
-        g: Graph = obj.to_general()
-        return g
-    if mod == "causalcheck.records" and hasattr(obj, "graph"):
-        g = obj.graph.to_general()
+    if mod == "causalcheck.records" and isinstance(getattr(obj, "graph", None), Graph):
+        g: Graph = obj.graph.simple()
         return g
     if convert.is_pgmpy(obj) and convert.is_networkx(obj):
         return convert.from_pgmpy(obj)
@@ -185,7 +183,7 @@ def write_graph(graph: Any, path: str | os.PathLike[str] | None = None, format: 
     The format is *format*, else the suffix of *path* (``.csv`` writes an edge list), else
     the plain-text format.  With ``path=None`` nothing is written.
     """
-    g = read_graph(graph) if not isinstance(graph, Graph) else graph
+    g = graph.simple() if isinstance(graph, Graph) else read_graph(graph)
     fmt = format
     if fmt is None and path is not None:
         fmt = SUFFIXES.get(Path(path).suffix.lower())

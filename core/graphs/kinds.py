@@ -44,12 +44,12 @@ from causalcheck.errors import InputFormatError
 from causalcheck.graphs.model import Graph, GraphEdge, Mark, reachable
 from causalcheck.solvers.equivalence import (
     chordless_cycle,
-    close_essential,
+    cpdag,
     directed_cycle,
-    dor_tarsi,
-    gc_paused,
+    extension_or_stuck,
     meek_rule,
 )
+from causalcheck.solvers.equivalence import consistent_extension as extend
 
 __all__ = [
     "Certificate",
@@ -163,7 +163,6 @@ class _Pdag:
         self.dpa: list[set[int]] = [set() for _ in range(n)]
         self.dch: list[set[int]] = [set() for _ in range(n)]
         self.und: list[set[int]] = [set() for _ in range(n)]
-        self.directed: list[tuple[int, int]] = []
         self.undirected: list[tuple[int, int]] = []
         for e in g.edges:
             a, b = pos[e.u], pos[e.v]
@@ -172,7 +171,6 @@ class _Pdag:
             if e.is_directed:
                 self.dpa[b].add(a)
                 self.dch[a].add(b)
-                self.directed.append((a, b))
             else:
                 self.und[a].add(b)
                 self.und[b].add(a)
@@ -247,51 +245,40 @@ def _chordality(g: Graph, p: _Pdag, claim: str) -> Certificate | None:
     )
 
 
-def _extension(g: Graph, p: _Pdag, claim: str) -> Graph | Certificate:
-    edges, stuck = dor_tarsi(len(p.names), p.directed, p.undirected)
-    if stuck:
-        names = [p.names[v] for v in stuck]
+def _extension(g: Graph, claim: str) -> Graph | Certificate:
+    ext, stuck = extension_or_stuck(g)
+    if ext is None:
         return _fail(
             claim,
             "extension",
-            f"no consistent extension: none of {names!r} can be made a sink without a new v-structure or a cycle",
+            f"no consistent extension: none of {list(stuck)!r} can be made a sink without a new v-structure or a cycle",
             None,
-            names,
+            stuck,
         )
-    return Graph(p.names, tuple(GraphEdge.directed(p.names[a], p.names[b]) for a, b in edges))
+    return ext
 
 
 def consistent_extension(g: Graph) -> Graph | None:
     """A DAG extending the PDAG *g* without new v-structures (Dor & Tarsi), or None if none exists.
 
+    :func:`causalcheck.solvers.equivalence.consistent_extension`, exported here beside the checks.
+
     >>> from causalcheck.graphs.formats import parse_text
     >>> str(consistent_extension(parse_text("a -> b -- c")))
     'a -> b; b -> c'
-    >>> consistent_extension(parse_text("a -- b -- c -- d -- a")) is None
-    True
     """
-    bad = _bad_mark(g, {"->", "--"}, "PDAG")
-    if bad is not None:
-        raise InputFormatError(bad.reason)
-    out = _extension(g, _Pdag(g), "PDAG")
-    return out if isinstance(out, Graph) else None
-
-
-def _cpdag_edges(names: tuple[str, ...], directed: set[tuple[int, int]], undirected: set[tuple[int, int]]) -> Graph:
-    edges = [GraphEdge.directed(names[a], names[b]) for a, b in sorted(directed)]
-    edges += [GraphEdge.undirected(names[a], names[b]) for a, b in sorted(undirected)]
-    return Graph(names, tuple(edges))
+    return extend(g)
 
 
 def cpdag_of(dag: Graph) -> Graph:
-    """The CPDAG of the DAG *dag* (raises :class:`InputFormatError` naming a cycle or a bad mark)."""
+    """The CPDAG of the DAG *dag* (raises :class:`InputFormatError` naming a cycle or a bad mark).
+
+    :func:`causalcheck.solvers.equivalence.cpdag` behind the DAG certificate's error message.
+    """
     cert = check_dag(dag)
     if not cert:
         raise InputFormatError(f"cpdag_of needs a DAG: {cert.reason}")
-    with gc_paused():
-        names, idx = dag.indexed()
-        directed, undirected = close_essential(len(names), [(i, j) for i, j, _, _ in idx], ())
-        return _cpdag_edges(names, directed, undirected)
+    return cpdag(dag)
 
 
 def check_cpdag(g: Graph) -> Certificate:
@@ -313,7 +300,7 @@ def check_cpdag(g: Graph) -> Certificate:
     )
     if bad is not None:
         return bad
-    ext = _extension(g, p, claim)
+    ext = _extension(g, claim)
     if isinstance(ext, Certificate):
         return ext
     cp = cpdag_of(ext)
@@ -340,7 +327,7 @@ def check_cpdag(g: Graph) -> Certificate:
                     e,
                     (c.u, c.v, vs[0]),
                 )
-            q = _Pdag(cp.with_edges([x if x.pair != e.pair else e for x in cp.edges]))
+            q = _Pdag(cp.with_edges([e if {x.u, x.v} == {e.u, e.v} else x for x in cp.edges]))
             pos = {v: i for i, v in enumerate(q.names)}
 
             rule = meek_rule(pos[c.u], pos[c.v], q.adj, q.dpa, q.dch, q.und)

@@ -7,7 +7,9 @@ is the node ``resonanceFreq``, and that node is the target.  A :class:`NamePolic
 that choice explicit and is what every reader, adapter and metric here accepts:
 
 * :data:`EXACT` — names as given; no target.
-* :data:`CAUSALAB` — :func:`causalcheck.graph.normalize_node`; target ``resonanceFreq``.
+* :data:`CAUSALAB` — :func:`normalize_node`; target :data:`FREQ` (``resonanceFreq``).  The
+  CausaLab name rules (:func:`normalize_node`, :func:`is_freq_alias`, :data:`FREQ`) are
+  defined here, with their dialect, and re-exported by :mod:`causalcheck.graph`.
 
 A policy is also a plain callable ``str -> str``, so code that takes a normaliser (for
 instance :mod:`causalcheck.metrics`) can accept a policy unchanged.  Applying a policy to a
@@ -22,26 +24,47 @@ says merging is intended (``merges=True``, as CausaLab's aliases are).
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from causalcheck.errors import InputFormatError
-from causalcheck.graph import normalize_node
-from causalcheck.graphs.model import Graph as _Graph
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.graphs.model import Graph
 
-__all__ = ["CAUSALAB", "EXACT", "NamePolicy", "apply_policy", "get_policy"]
+__all__ = ["CAUSALAB", "EXACT", "FREQ", "NamePolicy", "apply_policy", "get_policy", "is_freq_alias", "normalize_node"]
 
 
 def _identity(name: str) -> str:
     return name
 
 
-def _causalab(name: str) -> str:
-    return normalize_node(name)
+#: Canonical name of the CausaLab target node.
+FREQ = "resonanceFreq"
+_FREQ_ALIASES = frozenset({"freq", "resonancefreq", "frequency", "resonancefrequency"})
+_STRIP = re.compile(r"[\s_\-]+")
+
+
+# Both are pure functions of a string that run for every node name of every record, edge and
+# step, so they are memoised here, once (bounded; the cached function pickles by name).
+@functools.lru_cache(maxsize=16384)
+def is_freq_alias(name: str) -> bool:
+    """True when *name* is one of the spellings the official scorer accepts for the frequency (memoised)."""
+    return _STRIP.sub("", name.strip()).lower() in _FREQ_ALIASES
+
+
+@functools.lru_cache(maxsize=16384)
+def normalize_node(name: str) -> str:
+    """Trim *name* and map every frequency alias to :data:`FREQ`; other names keep their case (memoised).
+
+    >>> normalize_node(" Resonance_Freq "), normalize_node("density")
+    ('resonanceFreq', 'density')
+    """
+    trimmed = name.strip()
+    return FREQ if is_freq_alias(trimmed) else trimmed
 
 
 @dataclass(frozen=True)
@@ -74,7 +97,7 @@ class NamePolicy:
 #: Names kept exactly as written (the default everywhere in :mod:`causalcheck.graphs`).
 EXACT = NamePolicy("exact", _identity)
 #: CausaLab's dialect: trimmed names, frequency aliases -> ``resonanceFreq`` (the target).
-CAUSALAB = NamePolicy("causalab", _causalab, target="resonanceFreq", merges=True)
+CAUSALAB = NamePolicy("causalab", normalize_node, target=FREQ, merges=True)
 
 _POLICIES = {p.name: p for p in (EXACT, CAUSALAB)}
 
@@ -104,7 +127,4 @@ def apply_policy(graph: Graph, policy: NamePolicy | str | None) -> Graph:
     clashes = pol.collisions(graph.nodes)
     if clashes and not pol.merges:
         raise InputFormatError(f"name policy {pol.name!r} would merge nodes {clashes!r}")
-
-    nodes = tuple(dict.fromkeys(mapping[n] for n in graph.nodes))
-    edges = tuple(e.renamed(mapping) for e in graph.edges)
-    return _Graph(nodes, edges, graph.meta)
+    return graph.renamed(mapping, merge=True)

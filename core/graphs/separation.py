@@ -43,7 +43,7 @@ from typing import Literal
 
 from causalcheck.errors import InputFormatError
 from causalcheck.graphs.kinds import check_dag, check_mag, consistent_extension
-from causalcheck.graphs.model import Graph, GraphEdge, Mark
+from causalcheck.graphs.model import Graph, GraphEdge, Mark, reachable
 from causalcheck.solvers.equivalence import dor_tarsi
 
 __all__ = [
@@ -156,15 +156,7 @@ class Separator:
 
     def ancestors_of(self, nodes: Iterable[int]) -> set[int]:
         """*nodes* and every node with a directed path into them."""
-        out = set(nodes)
-        stack = list(out)
-        while stack:
-            v = stack.pop()
-            for p in self.parents[v]:
-                if p not in out:
-                    out.add(p)
-                    stack.append(p)
-        return out
+        return set(reachable(nodes, self.parents.__getitem__))
 
     def connected(self, x: int, given: Iterable[int]) -> set[int]:
         """Nodes with an m-connecting path to *x* given *given*."""
