@@ -526,7 +526,7 @@ def test_inspect_is_imported_only_by_the_inspect_package_and_the_log_readers() -
                     where = "function" if id(node) in functions else "types" if id(node) in types else "module"
                     found.append(f"{path.relative_to(repo).as_posix()}:{where}")
     outside = sorted({f for f in found if not f.startswith("core/inspect/")})
-    assert outside == ["core/inspect_logs.py:function", "core/inspect_logs.py:types"]
+    assert outside == ["core/episodes/inspect_logs.py:function", "core/episodes/inspect_logs.py:types"]
     assert "core/inspect/model.py:module" in found
 
 

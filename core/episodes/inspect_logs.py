@@ -1,49 +1,160 @@
-"""The lab episodes an inspect run of ``causalcheck/lab`` played, read from its log.
+"""Reading inspect_ai evaluation logs: the one home of everything causalcheck reads from them.
 
-``inspect eval causalcheck/lab`` (:mod:`causalcheck.inspect`) plays each episode with the
-same loop as ``lab run`` and keeps the episode's trajectory — the header, the step lines
-and the summary of a ``causalcheck-trajectory/1`` file (:mod:`causalcheck.lab.trajectory`)
-— in the sample's metadata under :data:`TRAJECTORY_KEY`.  This module turns the samples of
-such a log (``.eval`` or ``.json``, read by :mod:`causalcheck.inspect_logs`) into
-:class:`~causalcheck.episodes.model.Episode` s, through the same
-:func:`~causalcheck.episodes.trajectory.trajectory_episode` as a file, so
-``causalcheck lab score LOG`` re-scores an inspect run offline with any options and gives
-the numbers a trajectory folder of the same episodes gives.
+An inspect log is a ``.eval`` file (a zip) or a ``.json`` file written by ``inspect eval``
+running the tasks of :mod:`causalcheck.inspect` (the only package that imports inspect_ai at
+module level; it *writes* logs).  This module, in the reading layer, is where logs are *read*,
+in three parts:
 
-An episode of a log is addressed as ``<log>#<sample id>@<epoch>`` (what
-:func:`inspect_episode_refs` yields for discovery and what ``lab score`` prints as the
-source).
+* **the log itself** — :func:`is_inspect_log` only looks at a file's first bytes and imports
+  nothing, so callers can ask it of any input; :func:`log_samples` reads a log with
+  ``inspect_ai.log.read_eval_log`` (imported on first use, with an install hint when
+  inspect_ai is absent), skipping events, messages and attachments, once per file and process
+  while the file is unchanged, and keeps of each sample a :class:`LogSample`;
+* **lab episodes** — ``inspect eval causalcheck/lab`` plays each episode with the same loop as
+  ``lab run`` and keeps the episode's trajectory — the header, the step lines and the summary
+  of a ``causalcheck-trajectory/1`` file (:mod:`causalcheck.lab.trajectory`) — in the sample's
+  metadata under :data:`TRAJECTORY_KEY`.  :func:`sample_episode` turns such a sample into an
+  :class:`~causalcheck.episodes.model.Episode` through the same
+  :func:`~causalcheck.episodes.trajectory.trajectory_episode` as a file, so
+  ``causalcheck lab score LOG`` re-scores an inspect run offline with any options and gives
+  the numbers a trajectory folder of the same episodes gives.  An episode of a log is
+  addressed as ``<log>#<sample id>@<epoch>`` (what :func:`inspect_episode_refs` yields for
+  discovery and what ``lab score`` prints as the source);
+* **explain answers** — ``explain score --answers LOG`` reads a log of the
+  ``causalcheck/whatif`` task (or of any task whose samples carry WhatIfBench item keys as ids)
+  through :func:`inspect_answer_records` into the same
+  :class:`~causalcheck.explain.data.AnswerSet` every other answers file becomes
+  (:func:`causalcheck.explain.data.load_answer_sets`), so an inspect run is re-scored offline
+  with any judge, parser or option and gives exactly the numbers the same answers give in any
+  other file.  Each sample is one answer record ``{"id", "answer", "error", "model"}`` — the
+  fields of an answers JSONL line: ``id`` is the key of the WhatIfBench item kept in the
+  sample's metadata (:data:`ITEM_KEY`), else the sample id; ``answer`` is the sample's final
+  output text (``output.completion``, ``""`` when the model said nothing: the item then fails
+  as a missing answer, exactly as an empty answer in a JSONL file); a sample that failed in
+  inspect has no answer and its error (the item fails with that reason).  ``model`` is the
+  log's model (``mockllm/model``, ``openai/gpt-4o``); a log with several epochs gives one
+  answer model per epoch, ``<model>@epoch<N>``.
 
+The two metadata keys are defined here once; the tasks that write them import them from here.
+
+>>> import tempfile, pathlib
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> _ = (folder / "run.json").write_text('{"suite": "mini"}')
+>>> _ = (folder / "log.json").write_text('{"version": 2, "status": "success", "eval": {}}')
+>>> is_inspect_log(folder / "run.json"), is_inspect_log(folder / "log.json")
+(False, True)
 >>> sample_trajectory({"causalcheck_trajectory": {"header": {"graph_id": "g"}, "steps": [], "summary": {}}}).header
 {'graph_id': 'g'}
 >>> sample_trajectory({"other": 1}) is None
 True
+>>> item_key({"id": 7, "canonical_id": "moon-01", "question": "?"}, "7")
+'moon-01'
+>>> item_key(None, "12")
+'12'
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from causalcheck.episodes.model import Episode, InputFile
 from causalcheck.episodes.trajectory import Trajectory, trajectory_episode
 from causalcheck.errors import InputFormatError
 from causalcheck.files import sha256_bytes
-from causalcheck.inspect_logs import is_inspect_log, log_samples
+
+if TYPE_CHECKING:  # pragma: no cover
+    from inspect_ai.log import EvalLog
 
 __all__ = [
+    "INSTALL_HINT",
+    "ITEM_KEY",
     "TRAJECTORY_KEY",
+    "LogSample",
+    "inspect_answer_records",
     "inspect_episode_refs",
     "is_inspect_log",
+    "item_key",
     "load_inspect_episode",
+    "log_samples",
+    "read_inspect_log",
     "sample_episode",
     "sample_trajectory",
 ]
 
+#: What to install to read (or write) inspect logs.
+INSTALL_HINT = "pip install 'causalcheck[inspect]'"
+
+_JSON_LOG = re.compile(rb'\A\s*\{\s*"version"\s*:\s*\d+\s*,')
+
+
+def is_inspect_log(path: str | Path) -> bool:
+    """True when *path* is an inspect log: a ``.eval`` zip, or a ``.json`` that opens like one (cheap)."""
+    p = Path(path)
+    if p.suffix not in (".eval", ".json") or not p.is_file():
+        return False
+    try:
+        with p.open("rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return False
+    if p.suffix == ".eval":
+        return head.startswith(b"PK")
+    return _JSON_LOG.match(head) is not None and b'"eval"' in head
+
+
+def read_inspect_log(path: str | Path, *, samples: bool = True) -> EvalLog:
+    """The log at *path* (without events, messages and attachments); raises :class:`InputFormatError`."""
+    try:
+        from inspect_ai.log import read_eval_log
+    except ImportError:
+        raise InputFormatError(f"path={str(path)!r} is an inspect_ai log; reading it needs inspect_ai: {INSTALL_HINT}") from None
+    try:
+        return read_eval_log(
+            str(path), header_only=not samples, exclude_fields={"events", "messages", "attachments", "store"}
+        )
+    except Exception as exc:  # inspect raises plain ValueError / KeyError / zip errors for damaged files
+        raise InputFormatError(f"path={str(path)!r} cannot be read as an inspect log: {type(exc).__name__}: {exc}") from exc
+
+
+@dataclass(frozen=True)
+class LogSample:
+    """What is kept of one sample of a log: its id, epoch, metadata, output text and error."""
+
+    id: str
+    epoch: int
+    metadata: Mapping[str, Any]
+    completion: str | None
+    error: str | None
+
+
+@functools.lru_cache(maxsize=4)
+def _samples(path: str, mtime_ns: int, size: int) -> tuple[str, tuple[LogSample, ...]]:
+    log = read_inspect_log(path)
+    out = []
+    for s in log.samples or []:
+        text = s.output.completion if s.output is not None and s.output.choices else None
+        out.append(LogSample(str(s.id), int(s.epoch), dict(s.metadata or {}), text, s.error.message if s.error else None))
+    return str(log.eval.model), tuple(out)
+
+
+def log_samples(path: str | Path) -> tuple[str, tuple[LogSample, ...]]:
+    """``(model, samples)`` of the log at *path*, read once per process while the file is unchanged."""
+    p = Path(path)
+    try:
+        st = p.stat()
+    except OSError as exc:
+        raise InputFormatError(f"path={str(p)!r} cannot be read: {exc.strerror or exc}") from exc
+    return _samples(str(p), st.st_mtime_ns, st.st_size)
+
+
+# ---------------------------------------------------------------------- lab episodes
 #: The sample-metadata key under which ``causalcheck/lab`` keeps an episode's trajectory.
 TRAJECTORY_KEY = "causalcheck_trajectory"
 
@@ -98,3 +209,37 @@ def load_inspect_episode(ref: str | Path) -> Episode:
     if not sample_id:
         raise InputFormatError(f"path={log!r} holds no causalcheck lab sample (metadata {TRAJECTORY_KEY!r})")
     raise InputFormatError(f"{ref}: the log has no sample {sample_id!r} in epoch {epoch}")
+
+
+# ---------------------------------------------------------------------- explain answers
+#: The sample-metadata key under which ``causalcheck/whatif`` keeps the WhatIfBench item (its JSON object).
+ITEM_KEY = "whatif_item"
+
+
+def item_key(raw: Any, sample_id: str) -> str:
+    """The official key of the item *raw* (``canonical_id``, else ``id``), else *sample_id*."""
+    if isinstance(raw, Mapping):
+        key = raw.get("canonical_id") or raw.get("id")
+        if isinstance(key, (str, int)) and not isinstance(key, bool) and str(key):
+            return str(key)
+    return sample_id
+
+
+def inspect_answer_records(path: str | Path) -> list[dict[str, Any]]:
+    """One answer record per sample of the log at *path* (module docstring)."""
+    model, samples = log_samples(path)
+    if not samples:
+        raise InputFormatError(f"path={str(path)!r} is an inspect log without samples")
+    several = len({s.epoch for s in samples}) > 1
+    out: list[dict[str, Any]] = []
+    for s in samples:
+        text = None if s.error else (s.completion or "")
+        out.append(
+            {
+                "id": item_key(s.metadata.get(ITEM_KEY), s.id),
+                "answer": text,
+                "error": s.error,
+                "model": f"{model}@epoch{s.epoch}" if several else model,
+            }
+        )
+    return out

@@ -28,10 +28,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from causalcheck import safejson
+from causalcheck.episodes.inspect_logs import inspect_answer_records, is_inspect_log
 from causalcheck.errors import InputFormatError
-from causalcheck.explain.inspect_answers import inspect_answer_records
 from causalcheck.files import read_input_text
-from causalcheck.inspect_logs import is_inspect_log
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.files import Provenance
@@ -318,12 +317,10 @@ def load_answer_sets(path: str | Path, *, record: Provenance | None = None) -> t
     answer sets (the demo file holds three).  ``"demo"`` = the bundled demo answers.  The
     provenance lines of an ``explain answer`` file (:func:`is_run_header`) are skipped.
     *record*, when given, gets the file as an input (path, SHA-256).
-    An inspect_ai log (``.eval`` / ``.json``) is read by :mod:`causalcheck.explain.inspect_answers`.
+    An inspect_ai log (``.eval`` / ``.json``) is read by :mod:`causalcheck.episodes.inspect_logs`.
     """
     p = _demo_path("whatif_demo_answers.jsonl") if str(path) == DEMO else Path(path)
-
-    if is_inspect_log(p):  # an inspect_ai log of causalcheck/whatif (causalcheck.explain.inspect_answers)
-
+    if is_inspect_log(p):  # an inspect_ai log of causalcheck/whatif
         by_model: dict[str, dict[str, Answer]] = {}
         for i, rec in enumerate(inspect_answer_records(p)):
             ans = _answer_from_mapping(rec, f"{p}: sample #{i}", str(rec["model"]))

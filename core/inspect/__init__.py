@@ -12,9 +12,11 @@ imports this package, so without it causalcheck is unchanged.
 * :class:`InspectLLM` (:mod:`~causalcheck.inspect.model`): an inspect model as causalcheck's
   ``LLM`` protocol, for any causalcheck component that takes a model.
 
-Logs these tasks write are read back by ``causalcheck lab score LOG`` and ``causalcheck explain
-score --answers LOG`` (:mod:`causalcheck.episodes.inspect_logs`,
-:mod:`causalcheck.explain.inspect_answers`).
+This package is the home of the code that runs *inside* inspect_ai (the only one importing
+inspect_ai at module level); the logs these tasks write are read back by ``causalcheck lab
+score LOG`` and ``causalcheck explain score --answers LOG`` through the one log reader,
+:mod:`causalcheck.episodes.inspect_logs` (reading layer; it imports inspect_ai only inside the
+function that reads a log, and defines the sample-metadata keys the tasks write).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 * :func:`whatif_dataset` — one sample per item of a WhatIfBench file (``"demo"``: the bundled
   12-question set): id = the item key, input = the messages ``causalcheck explain answer``
   sends (:func:`causalcheck.explain.answer.answer_messages`: domain, answer type, the short
-  question), metadata = the item's JSON object (:data:`~causalcheck.explain.inspect_answers.ITEM_KEY`),
+  question), metadata = the item's JSON object (:data:`~causalcheck.episodes.inspect_logs.ITEM_KEY`),
   its bucket and its position;
 * :func:`prism_scorer` — PM, RM and Final of the sample's output text with
   :func:`causalcheck.explain.scoring.score_item`: the offline parser and judges by default;
@@ -30,10 +30,10 @@ import math
 import threading
 from collections.abc import Mapping
 
+from causalcheck.episodes.inspect_logs import ITEM_KEY
 from causalcheck.errors import InputFormatError
 from causalcheck.explain.answer import answer_messages
 from causalcheck.explain.data import load_benchmark, parse_item
-from causalcheck.explain.inspect_answers import ITEM_KEY
 from causalcheck.explain.llm import LLMCriterionJudge, LLMEdgeJudge, LLMParser
 from causalcheck.explain.plugin_judges import with_plugins
 from causalcheck.explain.report import ResultRow, row_of
