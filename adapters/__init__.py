@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from causalcheck.lazy import lazy_exports
+from causalcheck.base.lazy import lazy_exports
 
 _EXPORTS: dict[str, tuple[str, ...]] = {
     "causalcheck.adapters._anthropic": ("AnthropicLLM",),
@@ -32,11 +32,11 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "LLMRun", "PROVIDERS", "default_cache_path", "llm_run_from_args", "make_llm",
         "parse_model_string", "setup_llm_logging",
     ),
-    "causalcheck.aio": ("run_sync",),
+    "causalcheck.base.aio": ("run_sync",),
     "causalcheck.protocols": (
         "Completion", "LLM", "LLMError", "Message", "Request", "TransientLLMError", "Usage",
     ),
-    "causalcheck.redaction": ("RedactingFilter", "redact", "register_secret"),
+    "causalcheck.base.redaction": ("RedactingFilter", "redact", "register_secret"),
 }
 
 __getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS)
@@ -67,7 +67,10 @@ if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; ali
     from causalcheck.adapters._registry import make_llm as make_llm
     from causalcheck.adapters._registry import parse_model_string as parse_model_string
     from causalcheck.adapters._registry import setup_llm_logging as setup_llm_logging
-    from causalcheck.aio import run_sync as run_sync
+    from causalcheck.base.aio import run_sync as run_sync
+    from causalcheck.base.redaction import RedactingFilter as RedactingFilter
+    from causalcheck.base.redaction import redact as redact
+    from causalcheck.base.redaction import register_secret as register_secret
     from causalcheck.protocols import LLM as LLM
     from causalcheck.protocols import Completion as Completion
     from causalcheck.protocols import LLMError as LLMError
@@ -75,6 +78,3 @@ if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; ali
     from causalcheck.protocols import Request as Request
     from causalcheck.protocols import TransientLLMError as TransientLLMError
     from causalcheck.protocols import Usage as Usage
-    from causalcheck.redaction import RedactingFilter as RedactingFilter
-    from causalcheck.redaction import redact as redact
-    from causalcheck.redaction import register_secret as register_secret

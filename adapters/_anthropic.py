@@ -13,10 +13,10 @@ import asyncio
 import json
 from typing import Any
 
-from causalcheck import safejson
-from causalcheck.errors import InputFormatError
+from causalcheck.base import safejson
+from causalcheck.base.errors import InputFormatError
+from causalcheck.base.redaction import redact, register_secret
 from causalcheck.protocols import Completion, LLMError, Request, TransientLLMError, Usage
-from causalcheck.redaction import redact, register_secret
 
 from ._base import NamedModel, clean_endpoint, retry_after
 

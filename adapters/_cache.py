@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Any, Literal
 
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.protocols import Completion, Request, Usage
 
 __all__ = ["CACHE_MODES", "CacheMode", "CallCache", "request_key"]

@@ -36,9 +36,9 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
+from causalcheck.base.redaction import redact
 from causalcheck.protocols import LLM, Completion, LLMError, Request, TransientLLMError, Usage
-from causalcheck.redaction import redact
 
 from ._cache import CallCache, request_key
 from ._errors import CostLimitError, ReplayMissError

@@ -18,8 +18,8 @@ import threading
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+from causalcheck.base.redaction import redact, register_secret
 from causalcheck.protocols import Completion, LLMError, Request, TransientLLMError, Usage
-from causalcheck.redaction import redact, register_secret
 
 from ._base import NamedModel, clean_endpoint, retry_after
 

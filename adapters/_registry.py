@@ -28,10 +28,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from causalcheck import safejson
-from causalcheck.errors import InputFormatError
+from causalcheck.base import safejson
+from causalcheck.base.errors import InputFormatError
+from causalcheck.base.redaction import RedactingFilter
 from causalcheck.protocols import LLM, LLMError
-from causalcheck.redaction import RedactingFilter
 
 from ._anthropic import AnthropicLLM
 from ._cache import CacheMode, CallCache

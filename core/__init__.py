@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from causalcheck.lazy import lazy_exports
+from causalcheck.base.lazy import lazy_exports
 
 __version__ = "0.1.0"
 
 _EXPORTS: dict[str, tuple[str, ...]] = {
     "causalcheck.checking": ("check", "check_hypothesis"),
-    "causalcheck.codes": ("CODES", "FindingCode"),
-    "causalcheck.errors": ("CausalCheckError", "DSLSyntaxError", "InputFormatError"),
+    "causalcheck.base.codes": ("CODES", "FindingCode"),
+    "causalcheck.base.errors": ("CausalCheckError", "DSLSyntaxError", "InputFormatError"),
     "causalcheck.findings": ("CheckReport", "Diagnostic", "Finding", "Report"),
     "causalcheck.graph": ("CausalGraph", "Edge", "FREQ", "normalize_node"),
     "causalcheck.graphs.io": ("read_graph", "write_graph"),
@@ -35,13 +35,13 @@ __getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS, also=("__versio
 
 
 if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; aliases mark re-exports)
+    from causalcheck.base.codes import CODES as CODES
+    from causalcheck.base.codes import FindingCode as FindingCode
+    from causalcheck.base.errors import CausalCheckError as CausalCheckError
+    from causalcheck.base.errors import DSLSyntaxError as DSLSyntaxError
+    from causalcheck.base.errors import InputFormatError as InputFormatError
     from causalcheck.checking import check as check
     from causalcheck.checking import check_hypothesis as check_hypothesis
-    from causalcheck.codes import CODES as CODES
-    from causalcheck.codes import FindingCode as FindingCode
-    from causalcheck.errors import CausalCheckError as CausalCheckError
-    from causalcheck.errors import DSLSyntaxError as DSLSyntaxError
-    from causalcheck.errors import InputFormatError as InputFormatError
     from causalcheck.findings import CheckReport as CheckReport
     from causalcheck.findings import Diagnostic as Diagnostic
     from causalcheck.findings import Finding as Finding

@@ -16,8 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from causalcheck import __version__, demo
-from causalcheck.checking import cli as cli_check
-from causalcheck.cmdline import (
+from causalcheck.base.cmdline import (
     EXIT_INPUT,
     EXIT_INTERNAL,
     EXIT_LIMIT,
@@ -25,6 +24,7 @@ from causalcheck.cmdline import (
     EXIT_PROBLEMS,
     run_handler,
 )
+from causalcheck.checking import cli as cli_check
 from causalcheck.explain import cli as explain_cli
 from causalcheck.graphs import cli as graphs_cli
 from causalcheck.lab import cli as lab_cli

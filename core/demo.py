@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from causalcheck.files import RunLock
+from causalcheck.base.files import RunLock
 
 __all__ = ["register", "run"]
 

@@ -43,6 +43,10 @@ the caller's bindings, numbers become ``repr`` of floats.
 53.0
 >>> python_source(parse_equation("a - (b - c) * -d ^ 2").rhs)
 'a - (b - c) * -d ** 2.0'
+
+One module because the tree, its float evaluation, its compiled Python form and its algebra
+(linear form, polynomial, sympy) are one arithmetic that must agree bit for bit
+(``properties/test_equation_compile.py``), all serving the one :class:`Equation` type.
 """
 
 from __future__ import annotations
@@ -54,7 +58,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from causalcheck.errors import DSLSyntaxError, InputFormatError
+from causalcheck.base.errors import DSLSyntaxError, InputFormatError
 from causalcheck.graph import normalize_node
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -481,7 +485,7 @@ class Equation:
     ) -> float:
         """The right-hand side for the given variable *values* and *coefficients*.
 
-        Raises :class:`~causalcheck.errors.InputFormatError` when a name has no numeric value
+        Raises :class:`~causalcheck.base.errors.InputFormatError` when a name has no numeric value
         or the arithmetic is undefined (division by zero, overflow, a complex power) or not
         finite.  Runs the :attr:`compiled` function; when that fails or is not a finite
         float, the checked tree walk runs instead and says why (the first problem in
@@ -626,7 +630,7 @@ class Equation:
         Integer powers ``0 … max_power`` of any sub-expression and division by a non-zero
         constant are allowed; monomials whose coefficient cancels to 0 are dropped.  Names
         are taken as written (variables and coefficients alike).  Raises
-        :class:`~causalcheck.errors.InputFormatError` naming ``what=<text>`` otherwise.
+        :class:`~causalcheck.base.errors.InputFormatError` naming ``what=<text>`` otherwise.
 
         >>> parse_equation("b + 2 * x ^ 2 - x").polynomial()
         {(('b', 1),): 1.0, (('x', 2),): 2.0, (('x', 1),): -1.0}
@@ -732,7 +736,7 @@ def _to_expr(tree: Any, classify: Any) -> Expr:
 def _equation_tree(text: str, source: str, offset: int, document: str | None) -> Any:
     """The ``equation.lark`` parse tree of *text*; a syntax error names the position (and a missing ``*``)."""
     # late: keeps check API light
-    from causalcheck._lark import parser, syntax_error
+    from causalcheck.grammar.parsers import parser, syntax_error
     from lark.exceptions import UnexpectedInput
 
     try:
@@ -774,7 +778,7 @@ def parse_equation(
     With *raw_names* no name is normalised (the target and variables stay as written, so
     ``freq`` stays ``freq``): the form for evaluating a formula whose names are looked up
     as written (the formula error, the SCM's ``computation`` strings).
-    Raises :class:`~causalcheck.errors.DSLSyntaxError` with line, column, the expected tokens
+    Raises :class:`~causalcheck.base.errors.DSLSyntaxError` with line, column, the expected tokens
     and a caret.  *offset*/*document* place *text* inside a larger document for messages.
     """
     if not isinstance(text, str):
@@ -807,7 +811,7 @@ def parse_equation(
         rhs = _to_expr(body, classify)
     except _BigNumber as big:
         # late: keeps check API light
-        from causalcheck._lark import line_col
+        from causalcheck.grammar.parsers import line_col
 
         tok = big.token
         line, column = line_col(document if document is not None else text, offset + (tok.start_pos or 0))

@@ -4,7 +4,7 @@ Every check of causalcheck — the hypothesis checker (``causalcheck check`` on 
 records, trajectories and folders), the graph validator
 (:func:`causalcheck.graphs.validate_graph`), the lab's evidence audit and the explanation
 checks — reports a :class:`Finding`: a stable ``code`` from the one registry
-:data:`causalcheck.codes.CODES` (which also fixes the severities it takes), a ``severity``,
+:data:`causalcheck.base.codes.CODES` (which also fixes the severities it takes), a ``severity``,
 a ``message`` for people that names the offending values, the ``elements`` it is about
 (edges as ``"A -> B"``, node names, point ids, statements) and a ``certificate``: a plain
 typed value (a frozen dataclass, one class per kind of evidence) whose ``to_dict()`` has one
@@ -68,7 +68,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from causalcheck.codes import CODES, Severity
+from causalcheck.base.codes import CODES, Severity
 
 __all__ = [
     "CheckReport",
@@ -276,7 +276,7 @@ class Finding:
     """One finding of a check (see the module docstring); returned, never raised.
 
     Attributes:
-        code: a stable machine-readable identifier registered in :data:`causalcheck.codes.CODES`,
+        code: a stable machine-readable identifier registered in :data:`causalcheck.base.codes.CODES`,
             e.g. ``"cycle"``, ``"ci-violated"``.
         severity: ``"error"`` (the hypothesis or graph is wrong, inconsistent or contradicted by
             the data), ``"warning"`` (suspicious, undetermined, or a check could not be

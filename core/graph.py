@@ -35,7 +35,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.graphs.model import Edge, Graph
 from causalcheck.graphs.names import CAUSALAB, FREQ, NamePolicy, is_freq_alias, normalize_node
 

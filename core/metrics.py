@@ -39,6 +39,10 @@ Conventions (causalab-spec §4.2–4.6, `causalab_reeval/metrics.py` of the publ
 
 Bounds: every precision, recall and F1 lies in [0, 1]; SHD is a non-negative integer,
 symmetric in its two arguments (missing and extra swap).
+
+One module because CausaLab's metrics share one set of conventions — the name policy, the
+empty-set rules, the case-insensitive look-ups — written down once in this docstring and checked
+together by :mod:`causalcheck.testing`.
 """
 
 from __future__ import annotations
@@ -50,8 +54,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from causalcheck.base.errors import CausalCheckError, InputFormatError
 from causalcheck.equation import CompiledExpr, parse_equation
-from causalcheck.errors import CausalCheckError, InputFormatError
 from causalcheck.graph import FREQ, normalize_node
 from causalcheck.graphs.model import reachable
 from causalcheck.graphs.names import CAUSALAB, EXACT, NamePolicy, get_policy

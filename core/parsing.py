@@ -5,13 +5,13 @@ Three inputs, three grammars (all in ``grammar/``, all LALR):
 * **Step records** (causalab-spec §3): one JSON object per agent step with ``memory``,
   ``thought``, ``past_data``, ``hypothesis``, ``experiment`` and one action form.
   :func:`parse_record` finds the object inside ``<think>`` blocks, code fences and prose
-  (:mod:`causalcheck.jsontext`, the controller's order), decodes it (``json`` first, then ``record.lark``, which
+  (:mod:`causalcheck.base.jsontext`, the controller's order), decodes it (``json`` first, then ``record.lark``, which
   also accepts trailing commas and reports errors with line, column, expected tokens and a
   caret), and converts it to a :class:`~causalcheck.records.StepRecord`.  The conversion
   repairs the drift seen in real runs — int vs float, numeric strings, ``null``s, unknown
   keys, frequency aliases (``freq`` → ``resonanceFreq``), a non-intervention written into
   ``experiment`` (``{"target_prop": "none"}``) — and lists every repair in
-  ``StepRecord.warnings`` as a :class:`~causalcheck.errors.Notice` with a stable code
+  ``StepRecord.warnings`` as a :class:`~causalcheck.base.errors.Notice` with a stable code
   (:data:`REPAIR_CODES`; :func:`dropped_content` picks the repairs that dropped content by
   code, never by wording).  Only input that holds no record at all raises.  Readers of whole
   episodes pass a :class:`ParseMemo`, so the entries and hypotheses an agent repeats from step
@@ -30,6 +30,10 @@ Three inputs, three grammars (all in ``grammar/``, all LALR):
 
   :func:`format_hypothesis` prints that format; ``parse → print → parse`` is the identity.
 * **Equations**: :func:`parse_equation` (see :mod:`causalcheck.equation`).
+
+One module because records and hypotheses are read by one tolerant conversion — the same node,
+edge, number and key repairs, the same warnings, one ``ParseMemo`` — and a record holds a
+hypothesis: two modules would split one set of repair rules.
 """
 
 from __future__ import annotations
@@ -42,11 +46,11 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
-from causalcheck import safejson
+from causalcheck.base import safejson
+from causalcheck.base.errors import CausalCheckError, DSLSyntaxError, InputFormatError, Notice
+from causalcheck.base.jsontext import Candidate, candidates
 from causalcheck.equation import Equation, format_number, is_coefficient_name, parse_equation
-from causalcheck.errors import CausalCheckError, DSLSyntaxError, InputFormatError, Notice
 from causalcheck.graph import FREQ, CausalGraph, Edge, is_freq_alias, normalize_node
-from causalcheck.jsontext import Candidate, candidates
 from causalcheck.records import (
     Action,
     DataPoint,
@@ -117,7 +121,7 @@ _Warn = Callable[[str, str], None]
 
 # (code, drops content, meaning) of every repair in ``StepRecord.warnings``
 _REPAIRS = (
-    # the text around the record (causalcheck.jsontext) and its JSON
+    # the text around the record (causalcheck.base.jsontext) and its JSON
     ("think-removed", False, "``<think>…</think>`` blocks were blanked out"),
     ("think-unclosed", False, "an unclosed ``<think>`` tag was blanked out"),
     ("code-fence", False, "the record was taken out of a ``` code fence"),
@@ -181,7 +185,7 @@ _REPAIRS = (
     ("dialog-option-not-whole", True, "a ``chosen_dialog_option_int`` that is not a whole number was ignored"),
 )
 #: Every repair the tolerant record parser lists in ``StepRecord.warnings``: its
-#: :attr:`~causalcheck.errors.Notice.code` → meaning.  Tools may match on the codes; the
+#: :attr:`~causalcheck.base.errors.Notice.code` → meaning.  Tools may match on the codes; the
 #: wording of the messages may change.
 REPAIR_CODES: Mapping[str, str] = MappingProxyType({code: meaning for code, _, meaning in _REPAIRS})
 #: The repairs that drop content (:func:`dropped_content`).
@@ -205,7 +209,7 @@ def _ignore(code: str, message: str) -> None:
 def _lark_json(body: str) -> Any:
     """Decode *body* with ``record.lark`` (JSON plus trailing commas); raises lark errors."""
     # late: keeps check API light
-    from causalcheck._lark import parser
+    from causalcheck.grammar.parsers import parser
     from lark import Token, Tree
 
     tree = parser("record").parse(body)
@@ -240,14 +244,14 @@ def decode_json(
 ) -> tuple[Any, bool]:
     """Decode JSON text; returns ``(value, lenient)``.
 
-    The safe decoder (:func:`causalcheck.safejson.loads`) is tried first; if the text is not
+    The safe decoder (:func:`causalcheck.base.safejson.loads`) is tried first; if the text is not
     strict JSON and *lenient* is true (and *body* has at most :data:`MAX_LENIENT_CHARS`
     characters), ``record.lark`` (which also accepts trailing commas) is tried and
-    ``lenient`` is True.  When both fail a :class:`~causalcheck.errors.DSLSyntaxError`
+    ``lenient`` is True.  When both fail a :class:`~causalcheck.base.errors.DSLSyntaxError`
     points at the offending character of *document* (default *body*, of which *body* starts
     at *offset*).  A value the safe decoder refuses (nested deeper than ``MAX_DEPTH``, a huge
     integer, a non-finite number, a lone surrogate) raises
-    :class:`~causalcheck.errors.InputFormatError` naming *source*.
+    :class:`~causalcheck.base.errors.InputFormatError` naming *source*.
     """
     try:
         return safejson.loads(body, source=source), False
@@ -255,7 +259,7 @@ def decode_json(
         strict_error = exc
     if not lenient or len(body) > MAX_LENIENT_CHARS:
         # late: keeps check API light
-        from causalcheck._lark import line_col
+        from causalcheck.grammar.parsers import line_col
 
         doc = body if document is None else document
         line, column = line_col(doc, offset + strict_error.pos)
@@ -266,7 +270,7 @@ def decode_json(
             f"not valid JSON: {strict_error.msg}{why}", text=doc, line=line, column=column, source=source
         ) from None
     # late: keeps check API light
-    from causalcheck._lark import syntax_error
+    from causalcheck.grammar.parsers import syntax_error
     from lark.exceptions import UnexpectedInput
 
     try:
@@ -453,7 +457,7 @@ _LABEL = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")
 
 def _parse_text_hypothesis(text: str, source: str) -> Hypothesis:
     # late: keeps check API light
-    from causalcheck._lark import parser, syntax_error
+    from causalcheck.grammar.parsers import parser, syntax_error
     from lark.exceptions import UnexpectedInput
 
     try:
@@ -598,8 +602,8 @@ def parse_hypothesis(text_or_obj: Any, *, source: str = "<string>") -> Hypothesi
     """A :class:`~causalcheck.records.Hypothesis` from JSON (dict or text) or the plain-text format.
 
     A whole step record is accepted too (its ``hypothesis`` is returned).  Raises
-    :class:`~causalcheck.errors.DSLSyntaxError` for text that is neither, and
-    :class:`~causalcheck.errors.InputFormatError` for other values.
+    :class:`~causalcheck.base.errors.DSLSyntaxError` for text that is neither, and
+    :class:`~causalcheck.base.errors.InputFormatError` for other values.
     """
     if isinstance(text_or_obj, Hypothesis):
         return text_or_obj
@@ -792,9 +796,9 @@ def parse_record(text: str | Mapping[str, Any], *, source: str = "<string>") -> 
 
     Tolerates ``<think>`` blocks, code fences, prose around the object, trailing commas and
     the value drift described in the module docstring; every repair is listed in
-    ``StepRecord.warnings``.  Raises :class:`~causalcheck.errors.DSLSyntaxError` (line,
+    ``StepRecord.warnings``.  Raises :class:`~causalcheck.base.errors.DSLSyntaxError` (line,
     column, expected tokens, caret) when no JSON object can be recovered, and
-    :class:`~causalcheck.errors.InputFormatError` when the JSON is not a record.
+    :class:`~causalcheck.base.errors.InputFormatError` when the JSON is not a record.
     """
     if isinstance(text, Mapping):
         return parse_record_obj(text, source=source)
@@ -1090,7 +1094,7 @@ def parse_record_obj(
     A bare hypothesis object (``{"edges", "freq_equation", "coefficients"}``) is read as a
     record holding only that hypothesis.  *memo* (an :class:`ParseMemo` shared by the
     records of one episode) converts each repeated ``past_data`` entry once.  Raises
-    :class:`~causalcheck.errors.InputFormatError` when *obj* is not an object or has none of
+    :class:`~causalcheck.base.errors.InputFormatError` when *obj* is not an object or has none of
     the record keys.
     """
     if type(obj) is not dict and not isinstance(obj, Mapping):

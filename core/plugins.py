@@ -64,7 +64,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Literal, overload
 
-from causalcheck.errors import CausalCheckError, InputFormatError
+from causalcheck.base.errors import CausalCheckError, InputFormatError
 from causalcheck.explain.judges import AnswerParser, CriterionJudge, EdgeJudge, Segmenter
 from causalcheck.lab.episode import Agent
 

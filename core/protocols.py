@@ -53,7 +53,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
-from causalcheck.errors import CausalCheckError, InputFormatError
+from causalcheck.base.errors import CausalCheckError, InputFormatError
 
 __all__ = [
     "LLM",

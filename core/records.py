@@ -135,7 +135,7 @@ class StepRecord:
     ``past_data`` / ``hypothesis`` / ``experiment`` are ``None`` when the key was absent (not
     the same as present-but-empty).  ``extras`` keeps unknown keys; ``warnings`` lists the
     drift the tolerant parser repaired (code fences, prose around the object, aliases, ...),
-    each a :class:`~causalcheck.errors.Notice` with a code of ``causalcheck.parsing.REPAIR_CODES``.
+    each a :class:`~causalcheck.base.errors.Notice` with a code of ``causalcheck.parsing.REPAIR_CODES``.
     """
 
     memory: str | None = None

@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 
 __all__ = ["load", "names"]
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from causalcheck import equation as ce
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.metrics import FormulaResult, formula_error
 from hypothesis import given, settings
 from hypothesis import strategies as st

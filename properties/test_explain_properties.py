@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from causalcheck import strategies as cs
-from causalcheck.errors import CausalCheckError
+from causalcheck.base.errors import CausalCheckError
 from causalcheck.explain.explanation_graph import (
     ExplanationGraph,
 )

@@ -37,7 +37,7 @@ from _fuzz import (
     texts,
 )
 from causalcheck import strategies as cs
-from causalcheck.errors import CausalCheckError
+from causalcheck.base.errors import CausalCheckError
 from causalcheck.testing import check_parser_total
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisWarning
@@ -83,7 +83,7 @@ def _in_tree(fn: Callable[[Path], Any], sub: str = "") -> Callable[[Tree], Any]:
 
 
 def _jsontext(text: str) -> None:
-    from causalcheck.jsontext import controller_object, first_object, iter_json_values
+    from causalcheck.base.jsontext import controller_object, first_object, iter_json_values
 
     controller_object(text)
     first_object(text)
@@ -170,7 +170,7 @@ def _parse_equation(text: str) -> Any:
 
 
 def _safejson(text: str) -> Any:
-    from causalcheck.safejson import loads
+    from causalcheck.base.safejson import loads
 
     return loads(text, source="fuzz.json")
 

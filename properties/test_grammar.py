@@ -7,10 +7,10 @@ import json
 
 import pytest
 from causalcheck import strategies as cs
-from causalcheck._lark import parser
+from causalcheck.base.errors import CausalCheckError
 from causalcheck.episodes import records_from_text
 from causalcheck.equation import parse_equation
-from causalcheck.errors import CausalCheckError
+from causalcheck.grammar.parsers import parser
 from causalcheck.parsing import format_hypothesis, parse_hypothesis, parse_record, parse_record_obj
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -139,7 +139,7 @@ def test_record_objects_never_crash(obj):
 @given(st.text(max_size=60))
 def test_parse_errors_have_valid_positions(text):
     """Every DSLSyntaxError points inside the input (1-based line and column)."""
-    from causalcheck.errors import DSLSyntaxError
+    from causalcheck.base.errors import DSLSyntaxError
 
     for fn in (parse_hypothesis, parse_equation):
         try:

@@ -42,8 +42,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from causalcheck.base.errors import CausalCheckError, DSLSyntaxError, InputFormatError
 from causalcheck.equation import Equation, format_number
-from causalcheck.errors import CausalCheckError, DSLSyntaxError, InputFormatError
 from causalcheck.findings import DataConflict, Finding, FormRefuted, Severity
 from causalcheck.graph import FREQ
 from causalcheck.records import DataPoint, Hypothesis

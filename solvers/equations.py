@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from causalcheck.base.errors import DSLSyntaxError
 from causalcheck.equation import Equation, is_coefficient_name, parse_equation
-from causalcheck.errors import DSLSyntaxError
 from causalcheck.findings import Finding, Parents, SyntaxPosition, Undetermined
 from causalcheck.records import Hypothesis
 
@@ -36,7 +36,7 @@ def hypothesis_equation(h: Hypothesis) -> Equation:
     """The parsed equation of *h* (names sorted with its coefficients and nodes as hints).
 
     Parses are memoised (the equation is immutable and every check needs it).  Raises
-    :class:`~causalcheck.errors.DSLSyntaxError` when the text does not parse.
+    :class:`~causalcheck.base.errors.DSLSyntaxError` when the text does not parse.
     """
     return _parse(h.equation, tuple(h.coefficients), h.graph.nodes)
 

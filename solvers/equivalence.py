@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.graphs.model import Edge, Graph, GraphEdge, connected_components
 
 from ._meek import (

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from causalcheck.named_graphs import NAMED_GRAPHS
+from causalcheck.graphs.named import NAMED_GRAPHS
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("CAUSALCHECK_SHARED", REPO.parent / "shared"))
@@ -71,7 +71,7 @@ def disk_full(monkeypatch: pytest.MonkeyPatch) -> Callable[..., None]:
 
 # --------------------------------------------------------------------------- named graphs
 # The field's small graphs (chain, fork, collider, diamond, ...) live once in
-# causalcheck.named_graphs and reach tests through the causalcheck pytest plugin
+# causalcheck.graphs.named and reach tests through the causalcheck pytest plugin
 # (causalcheck.testing.plugin: the factory `causalcheck_graph` and the parametrized
 # `named_causal_graph`); the short names below are this project's aliases of those fixtures.
 

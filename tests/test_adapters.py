@@ -19,7 +19,7 @@ from causalcheck.adapters import (
     parse_model_string,
     run_sync,
 )
-from causalcheck.errors import CausalCheckError, InputFormatError
+from causalcheck.base.errors import CausalCheckError, InputFormatError
 
 
 def _req(text: str = "hello", **kw: object) -> Request:
@@ -160,7 +160,7 @@ def test_public_names_resolve_and_the_protocol_is_the_cores() -> None:
     """Every name in ``causalcheck.adapters.__all__`` resolves; the protocol and its values are the core's own objects."""
     import causalcheck.adapters as adapters
     import causalcheck.protocols as protocols
-    from causalcheck.aio import run_sync as core_run_sync
+    from causalcheck.base.aio import run_sync as core_run_sync
 
     for name in adapters.__all__:
         assert getattr(adapters, name) is not None, name

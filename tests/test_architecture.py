@@ -522,7 +522,7 @@ def test_the_scan_sees_the_installed_package() -> None:
     """Core, adapters and solvers modules are scanned, and imports through a package front door resolve."""
     assert {"causalcheck.cli", "causalcheck.adapters._client", "causalcheck.solvers.equivalence"} <= set(SOURCES)
     graph = import_graph(SOURCES)
-    assert "causalcheck.errors" in graph["causalcheck.cmdline"]  # a function-level import
+    assert "causalcheck.base.errors" in graph["causalcheck.base.cmdline"]  # a function-level import
     assert "causalcheck.adapters._registry" in graph["causalcheck.explain.answer"]  # via causalcheck.adapters
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from causalcheck.base.errors import InputFormatError
 from causalcheck.checking import check, check_episode
 from causalcheck.episodes import (
     CHECK_NUMBERING,
@@ -20,7 +21,6 @@ from causalcheck.episodes import (
     load_records,
     read_episode,
 )
-from causalcheck.errors import InputFormatError
 from causalcheck.lab.audit import audit_episode
 from causalcheck.lab.runner import graph_metrics, summarize_folder
 from causalcheck.lab.score import score_episode
@@ -172,7 +172,7 @@ def test_unfinished_trajectory_is_read_as_records(tmp_path: Path) -> None:
 
 def test_strict_reading_raises_the_parse_error(tmp_path: Path) -> None:
     """With strict=True the first unparseable step raises the parser's own error."""
-    from causalcheck.errors import DSLSyntaxError
+    from causalcheck.base.errors import DSLSyntaxError
 
     path = tmp_path / "r.jsonl"
     path.write_text(json.dumps({"step": 1, "raw_output": "{\"action\": "}) + "\n", encoding="utf-8")

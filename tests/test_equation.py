@@ -5,6 +5,7 @@ from __future__ import annotations
 import pickle
 
 import pytest
+from causalcheck.base.errors import CausalCheckError, DSLSyntaxError, InputFormatError
 from causalcheck.equation import (
     BinOp,
     Expr,
@@ -17,7 +18,6 @@ from causalcheck.equation import (
     parse_equation,
     python_source,
 )
-from causalcheck.errors import CausalCheckError, DSLSyntaxError, InputFormatError
 
 
 def test_canonical_equation_parts():

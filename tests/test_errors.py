@@ -1,4 +1,4 @@
-"""The error tree's warning value: a Notice is its text and carries a code (causalcheck.errors)."""
+"""The error tree's warning value: a Notice is its text and carries a code (causalcheck.base.errors)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 import pickle
 
 import pytest
-from causalcheck.errors import Notice
+from causalcheck.base.errors import Notice
 
 
 def test_a_notice_is_its_text_for_everything_that_shows_it() -> None:

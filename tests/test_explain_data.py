@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.explain.data import (
     BAND_KEYS,
     bucket_of,

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from causalcheck.base.errors import DSLSyntaxError
 from causalcheck.cli import main
-from causalcheck.errors import DSLSyntaxError
 from causalcheck.explain.data import WhatIfItem, load_answer_sets, load_benchmark
 from causalcheck.explain.explanation_graph import ExplanationGraph
 from causalcheck.explain.judges import EdgeJudgment, OfflineCriterionJudge, OfflineEdgeJudge

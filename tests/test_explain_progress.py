@@ -218,7 +218,7 @@ def test_progress_from_args_builds_the_asked_display(monkeypatch: pytest.MonkeyP
 
 def test_bad_every_is_refused() -> None:
     """--progress-every must be a positive integer (argparse exit 2; a direct 0 is an input error)."""
-    from causalcheck.errors import InputFormatError
+    from causalcheck.base.errors import InputFormatError
 
     with pytest.raises(SystemExit):
         _answer_parser().parse_args(["--model", "m", "--benchmark", "demo", "--out", "x", "--progress-every", "0"])

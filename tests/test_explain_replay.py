@@ -128,7 +128,7 @@ def test_every_field_of_a_damaged_result_file_can_have_the_wrong_type(whatif_res
     but InputFormatError; the damaged item is listed as unreplayable (wrong-typed fields crashed replay with exit 70)."""
     import copy
 
-    from causalcheck.errors import CausalCheckError
+    from causalcheck.base.errors import CausalCheckError
 
     payload = json.loads(whatif_result.read_text(encoding="utf-8"))
     crashes = []

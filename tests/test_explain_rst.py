@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from causalcheck.errors import CausalCheckError, DSLSyntaxError
+from causalcheck.base.errors import CausalCheckError, DSLSyntaxError
 from causalcheck.explain.rst import (
     RSTRecord,
     heuristic_fallback,

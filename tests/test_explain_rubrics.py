@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from causalcheck.adapters import Completion, Request, ScriptedLLM, run_sync, truncated
+from causalcheck.base.files import RunLockedError
 from causalcheck.cli import main
 from causalcheck.explain.answer import AnswerFileLock
 from causalcheck.explain.data import BAND_KEYS, criteria_of, load_benchmark
@@ -22,7 +23,6 @@ from causalcheck.explain.rubrics import (
     rubric_messages,
     run_rubrics,
 )
-from causalcheck.files import RunLockedError
 
 
 def _criterion(i: int, **over: Any) -> dict[str, Any]:

@@ -213,7 +213,7 @@ def test_explain_files_get_the_usual_permissions(tmp_path: Path) -> None:
 # ----------------------------------------------------------------- class 6: one writer per output folder
 _HOLD = """
 import sys, time
-from causalcheck.files import RunLock
+from causalcheck.base.files import RunLock
 with RunLock(sys.argv[1], command="causalcheck explain score (test holder)"):
     print("held", flush=True)
     time.sleep(60)

@@ -104,7 +104,7 @@ def test_a_second_writer_is_refused_naming_the_holder(tmp_path: Path, argv: list
     assert main(["lab", "run", "--suite", "mini", "--agent", "planner", "--limit", "1", "--out", str(run), "--quiet"]) == 0
     target = tmp_path / "busy"
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time; from causalcheck.files import RunLock\n"
+        [sys.executable, "-c", "import sys, time; from causalcheck.base.files import RunLock\n"
          "with RunLock(sys.argv[1], command='holder-test'):\n    print('held', flush=True); time.sleep(60)", str(target)],
         stdout=subprocess.PIPE, text=True, env=_env(),
     )
@@ -155,7 +155,7 @@ def test_disk_full_keeps_previous_scores_and_exits_two(tmp_path: Path, disk_full
 
 def test_disk_full_during_a_run_keeps_finished_episodes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """ENOSPC after some episodes: they stay complete, exit 2, and --resume finishes the run identically."""
-    import causalcheck.files as files
+    import causalcheck.base.files as files
 
     ref = tmp_path / "ref"
     assert main(["lab", "run", "--suite", "mini", "--agent", "planner", "--limit", "4", "--out", str(ref), "--quiet"]) == 0

@@ -259,7 +259,7 @@ def test_named_fix_the_validator_reports_a_cycle_as_cycle(tmp_path, capsys):
 
 def test_the_readme_documents_every_code():
     """The README's validator table is the registry's, and the Check section names every checker code."""
-    from causalcheck.codes import CHECK_STAGES, VALIDATOR_STAGES, codes_in, codes_table
+    from causalcheck.base.codes import CHECK_STAGES, VALIDATOR_STAGES, codes_in, codes_table
 
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert codes_table(VALIDATOR_STAGES) in readme

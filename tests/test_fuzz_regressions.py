@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from causalcheck.errors import CausalCheckError
+from causalcheck.base.errors import CausalCheckError
 from causalcheck.graphs import read_graph
 from causalcheck.graphs.background import parse_knowledge, read_knowledge
 
@@ -51,7 +51,7 @@ def test_quoted_background_names_that_are_not_json_strings_are_refused() -> None
     ids=["deep", "nan"],
 )
 def test_graph_and_background_json_is_read_safely(read, text: str, needle: str) -> None:  # type: ignore[no-untyped-def]
-    """read_graph[json] / background knowledge: JSON is decoded with causalcheck.safejson (100 000-deep nesting raised RecursionError; NaN was accepted)."""
+    """read_graph[json] / background knowledge: JSON is decoded with causalcheck.base.safejson (100 000-deep nesting raised RecursionError; NaN was accepted)."""
     with pytest.raises(CausalCheckError, match=needle):
         read(text)
 
@@ -170,7 +170,7 @@ def test_a_snapshot_case_id_cannot_name_a_folder_elsewhere(tmp_path: Path, capsy
     ids=["deep", "nan"],
 )
 def test_a_snapshot_file_is_decoded_safely(tmp_path: Path, text: str, needle: str) -> None:
-    """snapshot check / testing.snapshot: the snapshot is decoded with causalcheck.safejson (100 000-deep nesting raised RecursionError: exit 70; NaN was accepted)."""
+    """snapshot check / testing.snapshot: the snapshot is decoded with causalcheck.base.safejson (100 000-deep nesting raised RecursionError: exit 70; NaN was accepted)."""
     from causalcheck.testing.snapshots import read_snapshot
 
     path = tmp_path / "s.json"
@@ -481,7 +481,7 @@ def test_a_malformed_human_scores_csv_is_named_with_its_line(tmp_path: Path, cap
 def test_a_long_answer_model_name_still_gives_a_valid_result_file_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """explain score: an answer model named '9' * 400 is scored into a file whose name is capped (prefix + hash), not an OSError."""
     from causalcheck.cli import main
-    from causalcheck.explain.report import MAX_NAME_CHARS, sanitize_name
+    from causalcheck.explain.results import MAX_NAME_CHARS, sanitize_name
 
     model = "9" * 400
     answers = tmp_path / "answers.jsonl"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from causalcheck.errors import DSLSyntaxError, InputFormatError
+from causalcheck.base.errors import DSLSyntaxError, InputFormatError
 from causalcheck.graphs.background import (
     Knowledge,
     Rule,

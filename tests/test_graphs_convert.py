@@ -6,7 +6,7 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.graphs import Graph, Mark, read_graph
 from causalcheck.graphs.convert import (
     MARKS_ATTR,

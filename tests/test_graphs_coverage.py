@@ -8,7 +8,7 @@ from collections import Counter
 import numpy as np
 import pytest
 from _graphs import random_dag
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.graphs import Graph
 from causalcheck.graphs.coverage import class_members, intervention_coverage, sample_members
 from causalcheck.graphs.formats import parse_text

@@ -6,7 +6,7 @@ import json
 
 import networkx as nx
 import pytest
-from causalcheck.errors import DSLSyntaxError, InputFormatError
+from causalcheck.base.errors import DSLSyntaxError, InputFormatError
 from causalcheck.graphs import read_graph, write_graph
 from causalcheck.graphs.formats import (
     FORMATS,
@@ -268,7 +268,7 @@ def test_read_graph_refuses_a_fifo_instead_of_blocking(tmp_path):
     """A FIFO given as a graph file is bad input (exit 2 material), not a read that blocks forever."""
     import os
 
-    from causalcheck.errors import InputFormatError
+    from causalcheck.base.errors import InputFormatError
     from causalcheck.graphs import read_graph
 
     fifo = tmp_path / "g.dot"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from _graphs import random_dag
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.graphs import Graph, GraphEdge
 from causalcheck.graphs.formats import parse_text
 from causalcheck.graphs.kinds import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 import pytest
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.graph import CausalGraph, Edge
 from causalcheck.graphs import CAUSALAB, EXACT, Graph, GraphEdge, Mark, NamePolicy
 from causalcheck.graphs.formats import parse_text

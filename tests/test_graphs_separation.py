@@ -8,7 +8,7 @@ import networkx as nx
 import numpy as np
 import pytest
 from _graphs import random_dag
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.graphs import Graph, GraphEdge, Mark
 from causalcheck.graphs.convert import to_networkx
 from causalcheck.graphs.formats import parse_text

@@ -532,7 +532,7 @@ def test_inspect_is_imported_only_by_the_inspect_package_and_the_log_readers() -
 
 def test_inspect_llm_needs_inspects_loop() -> None:
     """Created outside a solver or scorer, InspectLLM says where it belongs."""
-    from causalcheck.errors import CausalCheckError
+    from causalcheck.base.errors import CausalCheckError
     from causalcheck.inspect import InspectLLM
 
     with pytest.raises(CausalCheckError, match="inside an inspect solver or scorer"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.graph import FREQ
 from causalcheck.lab.agents import AGENTS, OFFLINE_AGENTS, Agent, make_agent
 from causalcheck.lab.planner import Evidence, solve_mechanisms

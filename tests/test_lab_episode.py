@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from causalcheck.errors import BudgetExceededError, InputFormatError
+from causalcheck.base.errors import BudgetExceededError, InputFormatError
 from causalcheck.graph import FREQ
 from causalcheck.lab.episode import Episode, EpisodeConfig, LabAction
 from causalcheck.lab.suites import SuiteGraph, load_suite, parse_suite_record

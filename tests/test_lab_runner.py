@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from causalcheck.errors import DSLSyntaxError, InputFormatError
+from causalcheck.base.errors import DSLSyntaxError, InputFormatError
 from causalcheck.lab import cli as lab_cli
 from causalcheck.lab.runner import run_suite
 from causalcheck.lab.trajectory import read_trajectory, write_trajectory

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.lab.scm import SCM, parse_computation
 from causalcheck.lab.suites import load_suite
 

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.graph import FREQ
 from causalcheck.lab.generator import SHAPE_TABLE, generate_suite, write_suite
 from causalcheck.lab.suites import bundled_suites, load_suite, parse_suite_record

@@ -130,7 +130,7 @@ def test_full_compat_reads_span_references() -> None:
 
 def test_parser_failure_raises_after_one_reask() -> None:
     """Output without EDUs is asked twice, then the parser raises (the scorer falls back, degraded)."""
-    from causalcheck.errors import CausalCheckError
+    from causalcheck.base.errors import CausalCheckError
 
     llm = ScriptedLLM(["I cannot do that.", "Still no."])
     _, parser, _, _ = _pipeline(llm)

@@ -27,8 +27,8 @@ from causalcheck.adapters import (
     run_sync,
     truncated,
 )
+from causalcheck.base.errors import InputFormatError
 from causalcheck.cli import main
-from causalcheck.errors import InputFormatError
 from causalcheck.explain.answer import generate_answers, read_answer_journal
 from causalcheck.explain.data import parse_item
 from causalcheck.lab.llm_agent import LLMAgent

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.graph import FREQ, Edge
 from causalcheck.metrics import (
     bootstrap_ci,

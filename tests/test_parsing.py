@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from causalcheck.errors import CausalCheckError, DSLSyntaxError, InputFormatError
+from causalcheck.base.errors import CausalCheckError, DSLSyntaxError, InputFormatError
 from causalcheck.graph import CausalGraph, Edge
 from causalcheck.parsing import (
     decode_json,
@@ -350,7 +350,7 @@ def test_parse_memo_gives_what_the_plain_parse_gives():
 
 def test_every_repair_carries_a_registered_code_and_the_field_it_concerns():
     """Each repair of a drifting record is a Notice whose code is in REPAIR_CODES and whose field is the record key."""
-    from causalcheck.errors import Notice
+    from causalcheck.base.errors import Notice
     from causalcheck.parsing import REPAIR_CODES
 
     text = 'Sure!\n{"Past Data": null, "hypothesis": {"edges": ["a -> freq", 3]}, "experiment": null, "action": "talk", "zz": 1,}'
@@ -369,12 +369,12 @@ def test_the_repair_codes_in_the_source_are_exactly_the_registered_ones():
     import ast
     from pathlib import Path
 
-    import causalcheck.jsontext
+    import causalcheck.base.jsontext
     import causalcheck.parsing
     from causalcheck.parsing import REPAIR_CODES
 
     used: set[str] = set()
-    for module in (causalcheck.parsing, causalcheck.jsontext):
+    for module in (causalcheck.parsing, causalcheck.base.jsontext):
         for node in ast.walk(ast.parse(Path(module.__file__ or "").read_text(encoding="utf-8"))):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
                 continue
@@ -386,7 +386,7 @@ def test_the_repair_codes_in_the_source_are_exactly_the_registered_ones():
 
 def test_dropped_content_is_decided_by_code_not_by_wording():
     """A reworded dropping repair still counts, a repair that merely mentions 'ignored' does not, a plain string never does."""
-    from causalcheck.errors import Notice
+    from causalcheck.base.errors import Notice
     from causalcheck.parsing import dropped_content
 
     reworded = Notice("edge number 1 was thrown away", "not-an-edge", "hypothesis")

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from causalcheck.base.files import sha256_file
 from causalcheck.cli import main
-from causalcheck.files import sha256_file
 from causalcheck.report.build import ReportOptions, build_report
 from causalcheck.report.explain_views import explain_runs, marked_answer, select_items
 from causalcheck.report.inputs import classify

@@ -36,7 +36,7 @@ def test_the_install_hint_is_an_import_error_a_caller_can_catch() -> None:
     """The error is an ImportError (and a CausalCheckError) with a one-line message; the suites say the same."""
     code = _NO_HYPOTHESIS + (
         "import json\n"
-        "from causalcheck.errors import CausalCheckError\n"
+        "from causalcheck.base.errors import CausalCheckError\n"
         "try:\n    import causalcheck.strategies\nexcept ImportError as e:\n    a = (str(e), isinstance(e, CausalCheckError))\n"
         "from causalcheck.testing import check_graph_metric\n"
         "try:\n    check_graph_metric(lambda t, e: 0)\nexcept ImportError as e:\n    b = str(e)\n"

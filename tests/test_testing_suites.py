@@ -6,7 +6,7 @@ import json
 
 import pytest
 from causalcheck import strategies as cs
-from causalcheck.errors import CausalCheckError, InputFormatError
+from causalcheck.base.errors import CausalCheckError, InputFormatError
 from causalcheck.graphs.formats import FORMATS, format_text, parse_text
 from causalcheck.metrics import edge_prf, shd
 from causalcheck.parsing import format_hypothesis, parse_hypothesis, parse_record

@@ -34,8 +34,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from causalcheck.base.lazy import lazy_exports
 from causalcheck.checking.codes import codes_table
-from causalcheck.lazy import lazy_exports
 
 __doc__ = (__doc__ or "") + codes_table() + "\n"
 

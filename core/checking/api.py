@@ -87,8 +87,8 @@ def check(
     *truth* the true graph, *interventions* the targets, *background* the background
     knowledge, and *validator_options* go to :func:`causalcheck.graphs.validate_graph`
     (``alpha``, ``ci_test``, ``correction``, ``seed``, ``permutations``, …).
-    Input that cannot be read raises :class:`~causalcheck.errors.InputFormatError` /
-    :class:`~causalcheck.errors.DSLSyntaxError`.
+    Input that cannot be read raises :class:`~causalcheck.base.errors.InputFormatError` /
+    :class:`~causalcheck.base.errors.DSLSyntaxError`.
     """
     graph_data = data is not None and not _is_hypothesis_data(data)
     if graph_data or truth is not None or interventions is not None or background is not None or validator_options or _is_graph(obj):

@@ -18,9 +18,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from causalcheck.cmdline import add_documented_command, run_in_process
-from causalcheck.errors import CausalCheckError, InputFormatError
-from causalcheck.files import sha256_file
+from causalcheck.base.cmdline import add_documented_command, run_in_process
+from causalcheck.base.errors import CausalCheckError, InputFormatError
+from causalcheck.base.files import sha256_file
 from causalcheck.graphs.cli import register_check_options, run_validate
 
 __all__ = ["register", "run"]

@@ -1,6 +1,6 @@
 """The finding codes of ``causalcheck check`` on hypotheses, records and trajectories.
 
-A view of the one registry, :mod:`causalcheck.codes` (the stages ``hypothesis``, ``record``
+A view of the one registry, :mod:`causalcheck.base.codes` (the stages ``hypothesis``, ``record``
 and ``trajectory``); the package documentation's table is rendered from it.
 
 >>> FINDING_CODES["cycle"].severity, FINDING_CODES["record-drift"].also
@@ -9,8 +9,8 @@ and ``trajectory``); the package documentation's table is rendered from it.
 
 from __future__ import annotations
 
-from causalcheck.codes import CHECK_STAGES, FindingCode, Stage, codes_in
-from causalcheck.codes import codes_table as _table
+from causalcheck.base.codes import CHECK_STAGES, FindingCode, Stage, codes_in
+from causalcheck.base.codes import codes_table as _table
 
 __all__ = ["FINDING_CODES", "FindingCode", "Stage", "codes_table"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 
 __all__ = ["example_names", "example_path"]
 

@@ -24,12 +24,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from causalcheck.base.errors import CausalCheckError, InputFormatError
+from causalcheck.base.files import sha256_file
 from causalcheck.checking.hypothesis import check_hypothesis, check_record
 from causalcheck.checking.inputs import load_checkable
 from causalcheck.checking.trajectory import check_trajectory
 from causalcheck.episodes import OWN_OUTPUTS, discover_inputs, find_record_file, is_run_folder
-from causalcheck.errors import CausalCheckError, InputFormatError
-from causalcheck.files import sha256_file
 from causalcheck.findings import Finding, Report
 from causalcheck.records import DataPoint
 
@@ -107,7 +107,7 @@ class FolderCheck:
 
 
 def require_checked(folder: FolderCheck) -> None:
-    """Raise :class:`~causalcheck.errors.InputFormatError` when *folder* has no checked unit (the reasons named)."""
+    """Raise :class:`~causalcheck.base.errors.InputFormatError` when *folder* has no checked unit (the reasons named)."""
     if folder.checked:
         return
     reasons = "; ".join(f"{Path(u.path).name}: {u.reason}" for u in folder.units[:5]) or "the folder is empty"

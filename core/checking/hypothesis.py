@@ -14,8 +14,8 @@ import contextlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from causalcheck.base.errors import DSLSyntaxError, InputFormatError
 from causalcheck.episodes import Unparsed
-from causalcheck.errors import DSLSyntaxError, InputFormatError
 from causalcheck.findings import Finding, Report
 from causalcheck.graph import FREQ, normalize_node
 from causalcheck.parsing import dropped_content, format_hypothesis

@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from causalcheck.base.errors import DSLSyntaxError, InputFormatError
 from causalcheck.checking.examples import example_path
 from causalcheck.episodes import Unparsed, find_record_file, read_text, records_from_text
-from causalcheck.errors import DSLSyntaxError, InputFormatError
 from causalcheck.parsing import parse_hypothesis, parse_record_obj
 from causalcheck.records import Hypothesis, StepRecord
 

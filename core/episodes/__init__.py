@@ -29,7 +29,7 @@ Public API: :func:`read_episode` / :func:`episode_from_text` (anything → an ep
 ``check`` reads), :func:`load_records` / :func:`records_from_text` (just the numbered
 records), :func:`discover_episodes` / :func:`load_episode` (what ``lab score`` reads),
 :func:`load_run_folder`, :func:`read_trajectory` / :func:`trajectory_episode`, and the JSON
-helpers :func:`read_json_values` / :func:`causalcheck.jsontext.iter_json_values`.
+helpers :func:`read_json_values` / :func:`causalcheck.base.jsontext.iter_json_values`.
 
 >>> ep = episode_from_text('{"step": 1, "raw_output": "{\\\\"action\\\\": \\\\"WAIT\\\\"}"}')
 >>> ep.kind, [(s.index, s.label, s.record.action.name) for s in ep.steps]

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from causalcheck.errors import CausalCheckError, InputFormatError
+from causalcheck.base.errors import CausalCheckError, InputFormatError
 from causalcheck.graph import FREQ, normalize_node
 from causalcheck.parsing import parse_record_obj
 from causalcheck.records import DataPoint

@@ -5,20 +5,25 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from causalcheck.base.errors import InputFormatError
+from causalcheck.base.files import (
+    decode_input_text,
+    read_input_bytes,
+    read_input_text,
+    sha256_bytes,
+)
+from causalcheck.base.jsontext import iter_json_values
 from causalcheck.episodes.model import InputFile
-from causalcheck.errors import InputFormatError
-from causalcheck.files import decode_input_text, read_input_bytes, read_input_text, sha256_bytes
-from causalcheck.jsontext import iter_json_values
 
 __all__ = ["find_record_file", "read_input", "read_json_values", "read_json_values_input", "read_text"]
 
 
 def read_text(path: str | Path) -> str:
-    """The UTF-8 text of the user's file *path* (a BOM is dropped), through :func:`causalcheck.files.read_input_text`.
+    """The UTF-8 text of the user's file *path* (a BOM is dropped), through :func:`causalcheck.base.files.read_input_text`.
 
     Only regular files are read (a FIFO or ``/dev/zero`` would block or never end) and at
-    most :data:`causalcheck.files.DEFAULT_MAX_INPUT_BYTES`; missing, binary, undecodable
-    and unreadable files raise :class:`~causalcheck.errors.InputFormatError` naming the path.
+    most :data:`causalcheck.base.files.DEFAULT_MAX_INPUT_BYTES`; missing, binary, undecodable
+    and unreadable files raise :class:`~causalcheck.base.errors.InputFormatError` naming the path.
     """
     p = Path(path)
     if p.is_dir():
@@ -38,9 +43,9 @@ def read_input(path: str | Path) -> tuple[str, InputFile]:
 def read_json_values(path: str | Path) -> list[Any]:
     """Every JSON value of a file of JSONL or concatenated (pretty-printed) JSON.
 
-    Raises :class:`~causalcheck.errors.DSLSyntaxError` naming the file, line and column when
+    Raises :class:`~causalcheck.base.errors.DSLSyntaxError` naming the file, line and column when
     the file is truncated or not JSON (the values before the problem are not returned: a
-    damaged file is not scored), :class:`~causalcheck.errors.InputFormatError` when it cannot
+    damaged file is not scored), :class:`~causalcheck.base.errors.InputFormatError` when it cannot
     be read.
     """
     return list(iter_json_values(read_text(path), source=str(path)))

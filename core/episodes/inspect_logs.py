@@ -64,10 +64,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from causalcheck.base.errors import InputFormatError
+from causalcheck.base.files import sha256_bytes
 from causalcheck.episodes.model import Episode, InputFile
 from causalcheck.episodes.trajectory import Trajectory, trajectory_episode
-from causalcheck.errors import InputFormatError
-from causalcheck.files import sha256_bytes
 
 if TYPE_CHECKING:  # pragma: no cover
     from inspect_ai.log import EvalLog

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from causalcheck.base.errors import CausalCheckError, InputFormatError
 from causalcheck.episodes.files import find_record_file, read_text
 from causalcheck.episodes.inspect_logs import (
     inspect_episode_refs,
@@ -33,7 +34,6 @@ from causalcheck.episodes.trajectory import (
     trajectory_episode,
     trajectory_from_text,
 )
-from causalcheck.errors import CausalCheckError, InputFormatError
 from causalcheck.records import StepRecord
 
 __all__ = [
@@ -116,8 +116,8 @@ def load_records(path: str | Path, *, strict: bool = False) -> list[StepRecord |
     ``.step`` is the file's own step label where it has one, else the 1-based position
     (:data:`~causalcheck.episodes.model.CHECK_NUMBERING`).  A step whose output is not a
     record is an :class:`~causalcheck.episodes.model.Unparsed` marker.  Raises
-    :class:`~causalcheck.errors.InputFormatError` for missing, binary or empty inputs and
-    folders without records, :class:`~causalcheck.errors.DSLSyntaxError` for text that is not
+    :class:`~causalcheck.base.errors.InputFormatError` for missing, binary or empty inputs and
+    folders without records, :class:`~causalcheck.base.errors.DSLSyntaxError` for text that is not
     JSON; with ``strict=True`` also for any step that fails to parse.
     """
     return [numbered_record(s) for s in read_episode(path, strict=strict).steps]
@@ -247,7 +247,7 @@ def discover_episodes(paths: Sequence[str | Path]) -> Iterator[tuple[DiscoveredK
 
 
 def load_episode(kind: DiscoveredKind, path: Path) -> Episode:
-    """Load one discovered episode (raises :class:`~causalcheck.errors.InputFormatError` with the reason)."""
+    """Load one discovered episode (raises :class:`~causalcheck.base.errors.InputFormatError` with the reason)."""
     if kind == "missing":
         raise InputFormatError(f"path={str(path)!r} does not exist")
     if kind == "official":

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
-from causalcheck.errors import CausalCheckError, InputFormatError, Notice
+from causalcheck.base.errors import CausalCheckError, InputFormatError, Notice
 from causalcheck.records import DataPoint, Hypothesis, StepRecord
 
 __all__ = [
@@ -67,7 +67,7 @@ SCORE_NUMBERING: Numbering = "position"
 #: ``"records"`` — records without an environment (a record file, JSONL, ``raw_io.jsonl``, ...).
 EpisodeKind = Literal["official", "trajectory", "records"]
 
-#: The codes of :attr:`Episode.warnings` (:class:`~causalcheck.errors.Notice` values) → meaning.
+#: The codes of :attr:`Episode.warnings` (:class:`~causalcheck.base.errors.Notice` values) → meaning.
 #: ``lab score`` prints the ``steps-missing`` ones; callers decide by code, never by wording.
 EPISODE_WARNING_CODES: Mapping[str, str] = MappingProxyType({
     "steps-missing": "the step numbers or counts show that steps were removed, added or reordered",
@@ -230,7 +230,7 @@ class Episode:
         return [s.record for s in self.steps]
 
     def require_config(self) -> Mapping[str, Any]:
-        """The true graph config; raises :class:`~causalcheck.errors.InputFormatError` without a usable one.
+        """The true graph config; raises :class:`~causalcheck.base.errors.InputFormatError` without a usable one.
 
         ``config_error`` holds the reader's message when the source had an unusable config.
         """

@@ -20,6 +20,10 @@ embedded in the next step's ``raw_input`` is used instead.
 
 The official folders do not contain the reactor's true frequency F*; it is recomputed from
 the graph config and the reactor properties shown (the frequency's structural equation).
+
+One module because an official seed folder is one format read in one pass: the graph config, the
+concatenated-JSON logs, the dialog-text blocks and the recomputed F* feed one :class:`Episode`,
+and each helper here reads one part of that one folder layout.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from causalcheck.base.errors import CausalCheckError, InputFormatError, Notice
+from causalcheck.base.jsontext import first_object
 from causalcheck.episodes.config import (
     check_config,
     golden_entries,
@@ -43,9 +49,7 @@ from causalcheck.episodes.config import (
 from causalcheck.episodes.files import read_input, read_json_values_input
 from causalcheck.episodes.model import Episode, InputFile, ShownState, Step, Unparsed
 from causalcheck.episodes.reading import RecordReader
-from causalcheck.errors import CausalCheckError, InputFormatError, Notice
 from causalcheck.graph import FREQ, normalize_node
-from causalcheck.jsontext import first_object
 from causalcheck.records import StepRecord
 
 __all__ = ["is_run_folder", "load_run_folder"]
@@ -195,8 +199,8 @@ class _Folder:
 def load_run_folder(path: str | Path) -> Episode:
     """Read one official CausaLab seed folder (see the module docstring).
 
-    Raises :class:`~causalcheck.errors.InputFormatError` for a folder without a usable
-    ``graph_config.json`` or without any step file, :class:`~causalcheck.errors.DSLSyntaxError`
+    Raises :class:`~causalcheck.base.errors.InputFormatError` for a folder without a usable
+    ``graph_config.json`` or without any step file, :class:`~causalcheck.base.errors.DSLSyntaxError`
     for a file that is not (or not complete) JSON; content problems of single steps are
     :class:`~causalcheck.episodes.model.Unparsed` markers or warnings.
     """

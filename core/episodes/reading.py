@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from causalcheck.base.errors import CausalCheckError, InputFormatError
 from causalcheck.episodes.model import Unparsed
-from causalcheck.errors import CausalCheckError, InputFormatError
 from causalcheck.parsing import ParseMemo, parse_record, parse_record_obj
 from causalcheck.records import StepRecord
 

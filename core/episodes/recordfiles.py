@@ -22,10 +22,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from causalcheck.base.errors import DSLSyntaxError, InputFormatError
+from causalcheck.base.jsontext import iter_json_values
 from causalcheck.episodes.model import Episode, Step, Unparsed
 from causalcheck.episodes.reading import RecordReader
-from causalcheck.errors import DSLSyntaxError, InputFormatError
-from causalcheck.jsontext import iter_json_values
 from causalcheck.parsing import looks_like_record, parse_record
 from causalcheck.records import StepRecord
 
@@ -35,8 +35,8 @@ __all__ = ["records_episode"]
 def records_episode(text: str, *, source: str = "<string>") -> Episode:
     """The records of *text* in any layout of the module docstring, as an episode of ``kind="records"``.
 
-    Raises :class:`~causalcheck.errors.InputFormatError` for empty text and text holding no
-    record, :class:`~causalcheck.errors.DSLSyntaxError` for text that is neither JSON nor a
+    Raises :class:`~causalcheck.base.errors.InputFormatError` for empty text and text holding no
+    record, :class:`~causalcheck.base.errors.DSLSyntaxError` for text that is neither JSON nor a
     record wrapped in prose.  A step whose output cannot be parsed becomes an
     :class:`~causalcheck.episodes.model.Unparsed` marker.
     """

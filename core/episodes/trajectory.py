@@ -11,7 +11,7 @@ Agents copy their evidence forward, so a long trajectory repeats its ``past_data
 line.  A private fast path decodes a step line's ``past_data`` incrementally (only the
 entries appended since the previous line) and hands the same entry objects to the record
 parser, whose memo then converts each entry once; it gives up on anything unusual and the
-plain reader — the one JSON stream decoder, :func:`causalcheck.jsontext.iter_json_spans` —
+plain reader — the one JSON stream decoder, :func:`causalcheck.base.jsontext.iter_json_spans` —
 reads the file.  Tests prove both paths equal.
 """
 
@@ -27,7 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from causalcheck import safejson
+from causalcheck.base import safejson
+from causalcheck.base.errors import InputFormatError, Notice
+from causalcheck.base.jsontext import iter_json_spans
 from causalcheck.episodes.config import (
     check_config,
     golden_entries,
@@ -37,9 +39,7 @@ from causalcheck.episodes.config import (
 from causalcheck.episodes.files import read_input
 from causalcheck.episodes.model import Episode, InputFile, ShownState, Step
 from causalcheck.episodes.reading import RecordReader
-from causalcheck.errors import InputFormatError, Notice
 from causalcheck.graph import FREQ, normalize_node
-from causalcheck.jsontext import iter_json_spans
 
 __all__ = ["Trajectory", "read_trajectory", "trajectory_episode", "trajectory_from_text"]
 
@@ -70,9 +70,9 @@ class Trajectory:
 def read_trajectory(path: str | Path) -> Trajectory:
     """Read a trajectory file written by :func:`causalcheck.lab.trajectory.write_trajectory`.
 
-    Raises :class:`~causalcheck.errors.InputFormatError` for a missing or unreadable file,
+    Raises :class:`~causalcheck.base.errors.InputFormatError` for a missing or unreadable file,
     a line that is not a typed object, a missing header or summary (an unfinished episode),
-    and :class:`~causalcheck.errors.DSLSyntaxError` (file, line, column, caret) for text that
+    and :class:`~causalcheck.base.errors.DSLSyntaxError` (file, line, column, caret) for text that
     is not JSON.
     """
     p = Path(path)

@@ -1,7 +1,7 @@
 """Typed access to fields of recorded JSON objects (result files, parser records).
 
 A damaged result file can hold any JSON value in any field.  These helpers read one field
-as the type the format prescribes and raise :class:`~causalcheck.errors.InputFormatError`
+as the type the format prescribes and raise :class:`~causalcheck.base.errors.InputFormatError`
 naming the field and showing the value otherwise — so a wrong type is reported as bad
 input instead of surfacing later as a ``TypeError`` / ``AttributeError``.  ``None`` (or a
 missing field) gives the stated default.
@@ -11,7 +11,7 @@ missing field) gives the stated default.
 >>> as_integer(7.5, "criterion_evaluations[0].score")
 Traceback (most recent call last):
 ...
-causalcheck.errors.InputFormatError: criterion_evaluations[0].score=7.5 must be an integer
+causalcheck.base.errors.InputFormatError: criterion_evaluations[0].score=7.5 must be an integer
 
 A number must also be in float range: an integer such as ``10**400`` (valid JSON) cannot be
 used in the float arithmetic that scores are put through, so it is refused here too.
@@ -19,7 +19,7 @@ used in the float arithmetic that scores are put through, so it is refused here 
 >>> as_number(10**400, "pm_score")
 Traceback (most recent call last):
 ...
-causalcheck.errors.InputFormatError: pm_score=100000000000000000000000000000000000000000000000000000000000 must be a finite number in float range
+causalcheck.base.errors.InputFormatError: pm_score=100000000000000000000000000000000000000000000000000000000000 must be a finite number in float range
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 
 __all__ = ["as_integer", "as_list", "as_mapping", "as_number", "as_text"]
 

@@ -49,8 +49,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from causalcheck.cmdline import run_in_process
-from causalcheck.errors import InputFormatError
+from causalcheck.base.cmdline import run_in_process
+from causalcheck.base.errors import InputFormatError
 from causalcheck.explain.generation import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_TEMPERATURE,
@@ -67,9 +67,9 @@ from causalcheck.explain.generation import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
+    from causalcheck.base.files import Provenance
     from causalcheck.explain.data import WhatIfItem
     from causalcheck.explain.progress import ItemProgress
-    from causalcheck.files import Provenance
     from causalcheck.protocols import LLM, Completion
 
 __all__ = [

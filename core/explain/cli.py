@@ -31,11 +31,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from causalcheck.cmdline import add_command_group, positive_int
+from causalcheck.base.cmdline import add_command_group, positive_int
+from causalcheck.base.files import Provenance, RunLock, atomic_write_text
 from causalcheck.explain import rubrics as rubrics_cmd
 from causalcheck.explain.progress import add_progress_arguments, progress_from_args
 from causalcheck.explain.run import ScoredSet, argument_hooks, make_judges, score_answers
-from causalcheck.files import Provenance, RunLock, atomic_write_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from types import ModuleType
@@ -196,7 +196,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         from causalcheck.explain.data import Benchmark
 
         # late: keeps causalcheck --help light
-        from causalcheck.explain.report import build_payload, markdown_report, row_of, write_json
+        from causalcheck.explain.results import build_payload, markdown_summary, row_of, write_json
 
         # late: keeps causalcheck --help light
         from causalcheck.explain.scoring import summarize
@@ -224,7 +224,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         title = f"replay of {Path(args.result).name}"
         with RunLock(out, command="causalcheck explain replay"):
             write_json(out / f"{stem}.json", payload)
-            atomic_write_text(out / f"{stem}.md", markdown_report(summarize(rows), rows, title=title, causalcheck=record))
+            atomic_write_text(out / f"{stem}.md", markdown_summary(summarize(rows), rows, title=title, causalcheck=record))
         print(f"wrote {out / stem}.json / .md", file=sys.stderr)
     if not report.items and (report.unreplayed or not report.failures):
         _say(f"error: nothing could be replayed from result file {str(args.result)!r}")

@@ -27,13 +27,13 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from causalcheck import safejson
+from causalcheck.base import safejson
+from causalcheck.base.errors import InputFormatError
+from causalcheck.base.files import read_input_text
 from causalcheck.episodes.inspect_logs import inspect_answer_records, is_inspect_log
-from causalcheck.errors import InputFormatError
-from causalcheck.files import read_input_text
 
 if TYPE_CHECKING:  # pragma: no cover
-    from causalcheck.files import Provenance
+    from causalcheck.base.files import Provenance
 
 __all__ = [
     "BAND_KEYS",
@@ -251,7 +251,7 @@ def parse_item(obj: Any, index: int = 0) -> WhatIfItem:
 
 
 def _read_text(path: Path, what: str, record: Provenance | None) -> str:
-    """The text of the user's file (:func:`causalcheck.files.read_input_text`), recorded in *record* with its hash."""
+    """The text of the user's file (:func:`causalcheck.base.files.read_input_text`), recorded in *record* with its hash."""
     text = read_input_text(path, what=what)
     if record is not None:
         record.add_input(path)
@@ -265,8 +265,8 @@ def _demo_path(name: str) -> Path:
 def load_benchmark(path: str | Path, *, record: Provenance | None = None) -> Benchmark:
     """Load a WhatIfBench JSON file (``{"meta", "items"}`` or a bare item list); ``"demo"`` = bundled set.
 
-    The file is read with :func:`causalcheck.files.read_input_bytes` and decoded with
-    :func:`causalcheck.safejson.loads`; *record*, when given, gets it as an input (path, SHA-256).
+    The file is read with :func:`causalcheck.base.files.read_input_bytes` and decoded with
+    :func:`causalcheck.base.safejson.loads`; *record*, when given, gets it as an input (path, SHA-256).
     """
     p = _demo_path("whatif_demo.json") if str(path) == DEMO else Path(path)
     data = safejson.loads(_read_text(p, "benchmark", record), source=f"benchmark {str(p)!r}")

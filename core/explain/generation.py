@@ -28,9 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from causalcheck.errors import BudgetExceededError, InputFormatError
-from causalcheck.explain.progress import add_progress_arguments, progress_from_args
-from causalcheck.files import (
+from causalcheck.base.errors import BudgetExceededError, InputFormatError
+from causalcheck.base.files import (
     Provenance,
     RunLock,
     RunLockedError,
@@ -38,6 +37,7 @@ from causalcheck.files import (
     atomic_write_text,
     read_input_text,
 )
+from causalcheck.explain.progress import add_progress_arguments, progress_from_args
 
 if TYPE_CHECKING:  # pragma: no cover
     import argparse
@@ -97,11 +97,11 @@ class Journal:
         """``({key: last ok record}, lines dropped)``; torn lines and records that are not *ok* are dropped.
 
         The provenance lines (:func:`~causalcheck.explain.data.is_run_header`) are neither records
-        nor dropped.  The file is read with :func:`causalcheck.files.read_input_text` and
-        :mod:`causalcheck.safejson`.
+        nor dropped.  The file is read with :func:`causalcheck.base.files.read_input_text` and
+        :mod:`causalcheck.base.safejson`.
         """
         # late: keeps causalcheck --help light
-        from causalcheck import safejson
+        from causalcheck.base import safejson
 
         # late: keeps causalcheck --help light
         from causalcheck.explain.data import is_run_header
@@ -132,7 +132,7 @@ class Journal:
     def headers(self) -> list[str]:
         """The provenance lines of earlier sessions, as written."""
         # late: keeps causalcheck --help light
-        from causalcheck import safejson
+        from causalcheck.base import safejson
 
         # late: keeps causalcheck --help light
         from causalcheck.explain.data import RUN_HEADER_KEY, is_run_header
@@ -196,18 +196,18 @@ class Journal:
         return done
 
     def append(self, rec: Mapping[str, Any]) -> None:
-        """Append one record (fsynced, :func:`causalcheck.files.append_line`)."""
+        """Append one record (fsynced, :func:`causalcheck.base.files.append_line`)."""
         append_line(self.path, json.dumps(dict(rec), ensure_ascii=False))
 
     def _compact(self, headers: Sequence[str], done: Mapping[str, Mapping[str, Any]]) -> None:
         """Rewrite the file with *headers* and the *done* records only, atomically
-        (:func:`causalcheck.files.atomic_write_text`: a failure leaves the file as it was)."""
+        (:func:`causalcheck.base.files.atomic_write_text`: a failure leaves the file as it was)."""
         body = "".join(h + "\n" for h in headers) + "".join(json.dumps(dict(rec), ensure_ascii=False) + "\n" for rec in done.values())
         atomic_write_text(self.path, body)
 
 
 class AnswerFileLock:
-    """One writer per output file: a :class:`causalcheck.files.RunLock` on ``.<name>.lock`` next to it
+    """One writer per output file: a :class:`causalcheck.base.files.RunLock` on ``.<name>.lock`` next to it
     (answer or rubric files of different models in one folder can be written at the same time)."""
 
     def __init__(self, path: Path, command: str) -> None:
@@ -243,7 +243,7 @@ def check_sampling(temperature: float, max_tokens: int) -> None:
     >>> check_sampling(2.5, 10)
     Traceback (most recent call last):
       ...
-    causalcheck.errors.InputFormatError: temperature=2.5 must be in [0, 2]
+    causalcheck.base.errors.InputFormatError: temperature=2.5 must be in [0, 2]
     """
     if not 0.0 <= temperature <= 2.0:
         raise InputFormatError(f"temperature={temperature!r} must be in [0, 2]")
@@ -313,7 +313,7 @@ async def generate_items(
     *ask* makes the model call(s) of one item and returns its ``ok`` record; a model failure
     (:class:`~causalcheck.protocols.LLMError`) or a rejected reply (:class:`ValueError`) is
     recorded as ``failed_record(item, reason)`` (the reason redacted, at most
-    :data:`MAX_REASON_CHARS` characters).  A :class:`~causalcheck.errors.BudgetExceededError`
+    :data:`MAX_REASON_CHARS` characters).  A :class:`~causalcheck.base.errors.BudgetExceededError`
     stops the run: the calls in flight are cancelled and awaited, and the stop is returned.
     *progress* hears of the total (all *items*, those not in *todo* as done) and of every
     finished item.
@@ -321,10 +321,10 @@ async def generate_items(
     import asyncio
 
     # late: keeps causalcheck --help light
-    from causalcheck.protocols import LLMError
+    from causalcheck.base.redaction import redact
 
     # late: keeps causalcheck --help light
-    from causalcheck.redaction import redact
+    from causalcheck.protocols import LLMError
 
     ok = 0
     failed: list[tuple[str, str]] = []
@@ -422,7 +422,7 @@ def run_with_progress(
     """``run(progress)`` on the shared model loop, with the progress display the options ask for
     (:func:`causalcheck.explain.progress.progress_from_args`), closed however the run ends."""
     # late: keeps causalcheck --help light
-    from causalcheck.aio import run_sync
+    from causalcheck.base.aio import run_sync
 
     progress = progress_from_args(args, title=title, models=(client,))
     try:

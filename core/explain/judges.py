@@ -18,6 +18,9 @@ normal zero.
 
 The offline judges are transparent, deterministic approximations; their rules are in
 the docstrings of :class:`OfflineEdgeJudge` and :class:`OfflineCriterionJudge`.
+
+One module because the offline edge and criterion judges share the judgment types and text
+profiles defined here, and the ``offline`` built-ins are registered from this one module.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from functools import lru_cache
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.explain._cues import Cue, lead_cue
 from causalcheck.explain._text import SENTENCE_PIECES, content_stems
 from causalcheck.explain.data import BAND_KEYS
@@ -122,7 +125,7 @@ class AnswerParser(Protocol):
     """Turns an answer into an RST record (EDUs + relations)."""
 
     def parse(self, answer: str) -> RSTRecord:
-        """Parse *answer*.  May raise :class:`~causalcheck.errors.CausalCheckError`; the scorer then
+        """Parse *answer*.  May raise :class:`~causalcheck.base.errors.CausalCheckError`; the scorer then
         falls back to :func:`~causalcheck.explain.rst.heuristic_fallback` and flags the item degraded."""
         ...
 

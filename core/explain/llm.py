@@ -26,7 +26,7 @@ is asked again when its reply cannot be read; a plain model is asked once.
 Failures never turn silently into normal scores: every fallback judgment carries
 ``degraded=True`` and the error text, so a result file shows which items to redo and a
 resumed run redoes them.  Errors that must stop the run — ``--max-cost`` reached, a replay
-cache miss (both :class:`~causalcheck.errors.BudgetExceededError`) — are not caught here.
+cache miss (both :class:`~causalcheck.base.errors.BudgetExceededError`) — are not caught here.
 
 The prompts are our own wording of the published protocol (prism-spec §3.2, §4.1, §4.3).
 The command-line wiring (``--judge`` / ``--parser``, building the clients from the options)
@@ -40,14 +40,14 @@ import re
 from collections.abc import Coroutine, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from causalcheck.aio import run_sync
-from causalcheck.errors import BudgetExceededError, InputFormatError
+from causalcheck.base.aio import run_sync
+from causalcheck.base.errors import BudgetExceededError, InputFormatError
+from causalcheck.base.jsontext import first_object
+from causalcheck.base.redaction import redact
 from causalcheck.explain.data import criteria_of
 from causalcheck.explain.judges import CriterionJudgment, EdgeJudgment
 from causalcheck.explain.rst import RELATION_LABELS, Compat, parse_rst_output, project_to_graph
-from causalcheck.jsontext import first_object
 from causalcheck.protocols import LLM, Completion, LLMError, Request, complete_parsed
-from causalcheck.redaction import redact
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.explain.data import Criterion, WhatIfItem
@@ -206,12 +206,12 @@ def parse_yes_no(text: str) -> float:
 def extract_json_object(text: str) -> dict[str, Any]:
     """The first JSON object in *text*: inside a ``` fence if there is one, else anywhere.
 
-    The first-object policy of :func:`causalcheck.jsontext.first_object`.
+    The first-object policy of :func:`causalcheck.base.jsontext.first_object`.
 
     >>> extract_json_object('Sure! {"score": 7, "reason": "ok"} hope that helps')
     {'score': 7, 'reason': 'ok'}
 
-    Decoded with :func:`causalcheck.safejson.raw_decode` (no unbounded nesting, no huge or
+    Decoded with :func:`causalcheck.base.safejson.raw_decode` (no unbounded nesting, no huge or
     non-finite numbers).  Raises :class:`ValueError` when there is none (e.g. JSON cut off at
     ``max_tokens``).
     """
@@ -292,7 +292,7 @@ class LLMParser:
         return record
 
     def parse(self, answer: str) -> RSTRecord:
-        """The RST record of *answer*; raises :class:`~causalcheck.errors.CausalCheckError` on failure."""
+        """The RST record of *answer*; raises :class:`~causalcheck.base.errors.CausalCheckError` on failure."""
         return _run(self.aparse(answer))
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.explain.run import Judges, judge_factories, offline_judges
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -46,8 +46,8 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TextIO
 
-from causalcheck.cmdline import positive_int
-from causalcheck.errors import InputFormatError
+from causalcheck.base.cmdline import positive_int
+from causalcheck.base.errors import InputFormatError
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.protocols import LLM, Meter

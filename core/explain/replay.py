@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from causalcheck import safejson
-from causalcheck.errors import DSLSyntaxError, InputFormatError
+from causalcheck.base import safejson
+from causalcheck.base.errors import DSLSyntaxError, InputFormatError
 from causalcheck.explain._fields import as_integer, as_list, as_number, as_text
 from causalcheck.explain.data import parse_item
 from causalcheck.explain.explanation_graph import ExplanationGraph
@@ -268,7 +268,7 @@ def replay_payload(
 def replay_file(path: str | Path, *, pm_mode: PMMode | Literal["auto"] = "auto", check_parse: bool = True) -> ReplayReport:
     """Re-score the official result file at *path* from its recorded judgments (module docstring).
 
-    The file is read with :func:`causalcheck.safejson.load_file` (regular files only, a size
+    The file is read with :func:`causalcheck.base.safejson.load_file` (regular files only, a size
     limit, safe JSON).
     """
     payload = safejson.load_file(path, what="result file")

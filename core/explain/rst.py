@@ -33,6 +33,10 @@ plain-text sections and projects the relations onto EDU→EDU edges::
 * :func:`heuristic_fallback` is the record the original writes when the parser fails:
   the answer split after ``.``/``!``/``?`` followed by whitespace, or at newlines, the
   first 8 pieces chained by ``SEQUENCE`` / ``NN`` relations.
+
+One module because the PRISM text format, its parser, the heuristic fallback and the projection
+to an explanation graph work on the same ``EDU`` / ``Relation`` / ``RSTRecord`` values and are
+specified together by the official projection.
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Any, Literal
 
-from causalcheck.errors import DSLSyntaxError, InputFormatError
+from causalcheck.base.errors import DSLSyntaxError, InputFormatError
 from causalcheck.explain._fields import as_integer, as_list, as_mapping, as_text
 from causalcheck.explain.explanation_graph import (
     MAX_GRAPH_EDGES,

@@ -45,6 +45,9 @@ generator model — another one is refused — and for the same question text), 
 missing ones, and ``bench.json`` is rebuilt from the journal and rewritten atomically at the end
 of every session (also one stopped by ``--max-cost``: ``status: "partial"``).  One writer per
 output file (``.bench.json.lock``).
+
+One module because ``explain rubrics`` is one command — the prompt, the reply parser, the
+resumable journal, the benchmark it writes and its options — and nothing else uses these pieces.
 """
 
 from __future__ import annotations
@@ -57,15 +60,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from causalcheck.errors import BudgetExceededError, InputFormatError
+from causalcheck.base.errors import BudgetExceededError, InputFormatError
+from causalcheck.base.files import atomic_write_text
 from causalcheck.explain import generation as gen
 from causalcheck.explain.generation import GenerationSummary, Journal
-from causalcheck.files import atomic_write_text
 
 if TYPE_CHECKING:  # pragma: no cover
+    from causalcheck.base.files import Provenance
     from causalcheck.explain.data import Benchmark, WhatIfItem
     from causalcheck.explain.progress import ItemProgress
-    from causalcheck.files import Provenance
     from causalcheck.protocols import LLM, Completion, Request
 
 __all__ = [
@@ -161,7 +164,7 @@ _OPENER = re.compile(r"[\[{]")
 
 def _first_in(text: str) -> list[Any] | dict[str, Any] | None:
     # late: keeps causalcheck --help light
-    from causalcheck import safejson
+    from causalcheck.base import safejson
 
     for m in _OPENER.finditer(text):
         try:
@@ -176,8 +179,8 @@ def _first_in(text: str) -> list[Any] | dict[str, Any] | None:
 def first_json_value(text: str) -> list[Any] | dict[str, Any]:
     """The first JSON array or object in *text*: in the first fenced block that holds one, else anywhere.
 
-    :func:`causalcheck.jsontext.first_object`'s policy, extended to arrays; decoded with
-    :func:`causalcheck.safejson.raw_decode` (bounded nesting, finite numbers).
+    :func:`causalcheck.base.jsontext.first_object`'s policy, extended to arrays; decoded with
+    :func:`causalcheck.base.safejson.raw_decode` (bounded nesting, finite numbers).
 
     >>> first_json_value('Here: [{"name": "a"}] done')
     [{'name': 'a'}]

@@ -3,7 +3,7 @@
 The explain counterpart of :mod:`causalcheck.lab.runner`.  :func:`score_answers` loads a
 WhatIfBench file and an answers file, and for every answer model in it scores each item with
 :func:`~causalcheck.explain.scoring.score_item` and writes, in the output folder
-(``<stem>`` = ``<answer>_metrics_<judge>``, :func:`~causalcheck.explain.report.result_stem`)::
+(``<stem>`` = ``<answer>_metrics_<judge>``, :func:`~causalcheck.explain.results.result_stem`)::
 
     <stem>.jsonl   one line per scored item, appended (and flushed) as the run goes
     <stem>.run     what the results were scored with: the options and a SHA-256 per answer
@@ -18,9 +18,9 @@ state is written with or after the work it describes, never before: a row and th
 answer are one appended line, and ``<stem>.run``'s answer map is rewritten after the work (its
 options are written first, as the precondition of every line appended).
 
-**Trust.**  The folder is locked while it is written (:class:`causalcheck.files.RunLock`);
+**Trust.**  The folder is locked while it is written (:class:`causalcheck.base.files.RunLock`);
 ``.json`` / ``.md`` / ``.run`` are written atomically and rows appended with fsync
-(:mod:`causalcheck.files`); every result file records its provenance (``meta.causalcheck``:
+(:mod:`causalcheck.base.files`); every result file records its provenance (``meta.causalcheck``:
 version, command, options, time, inputs with SHA-256) and what was not scored.  Scoring every
 model of an answers file removes result files of an older scoring of that file (same judge) for
 models it no longer holds, and lists them (:class:`ScoredSet.removed`).  Results scored with other
@@ -41,6 +41,9 @@ the offline parser and judges
 what adds options to ``explain score`` the same way (:data:`ARGUMENT_HOOKS`, then
 :data:`BUILTIN_ARGUMENT_HOOKS`).  This registry is the one place back-ends are found; it
 needs no argparse (the options object is only read).
+
+One module because ``explain score`` is one resumable run — the judges, the options, the
+fingerprint that makes resuming safe, and the loop — whose pieces only mean something together.
 """
 
 from __future__ import annotations
@@ -52,15 +55,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from causalcheck.errors import InputFormatError
-from causalcheck.files import (
+from causalcheck.base.errors import InputFormatError
+from causalcheck.base.files import (
     Provenance,
     RunLock,
     append_line,
     atomic_write_bytes,
     atomic_write_text,
 )
-from causalcheck.files import timestamp as now
+from causalcheck.base.files import timestamp as now
 
 if TYPE_CHECKING:  # pragma: no cover
     import argparse
@@ -68,7 +71,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.explain.data import AnswerSet, Benchmark, WhatIfItem
     from causalcheck.explain.judges import AnswerParser, CriterionJudge, EdgeJudge
     from causalcheck.explain.progress import ItemProgress
-    from causalcheck.explain.report import ResultRow
+    from causalcheck.explain.results import ResultRow
     from causalcheck.explain.scoring import JudgeEdges, PMMode, Summary
     from causalcheck.protocols import LLM
 
@@ -239,7 +242,7 @@ def _check_resumable(run_file: Path, jsonl: Path, options: Mapping[str, Any]) ->
     Changed answers are not an error: those items are scored again.
     """
     # late: keeps causalcheck --help light
-    from causalcheck import safejson
+    from causalcheck.base import safejson
 
     if not jsonl.exists() or not run_file.exists():
         return {}
@@ -298,7 +301,7 @@ def _stale_stems(out: Path, current: set[str], source_answers: str, judge_model:
     """Result stems in *out* from an older scoring of the same answers file with the same judge
     that the current scoring no longer produces (e.g. an answer model that left the file)."""
     # late: keeps causalcheck --help light
-    from causalcheck import safejson
+    from causalcheck.base import safejson
 
     stale = []
     for path in sorted(out.glob("*_metrics_*.json")):
@@ -339,7 +342,7 @@ def score_answers(
 ) -> list[ScoredSet]:
     """Score every answer set; write the result files (module docstring); return one :class:`ScoredSet` per answer model.
 
-    The output folder is locked (:class:`causalcheck.files.RunLock`) while it is written.
+    The output folder is locked (:class:`causalcheck.base.files.RunLock`) while it is written.
     *progress* hears of the total (items × answer models) and of every item scored or found
     done (:mod:`causalcheck.explain.progress`).
     """
@@ -404,7 +407,7 @@ class _ScoringRun:
 def _remove_stale_results(out: Path, sets: Sequence[AnswerSet], judge_name: str, log: Callable[[str], None]) -> list[str]:
     """Delete the result files of an older scoring of the same answers that this scoring does not produce; their names."""
     # late: keeps causalcheck --help light
-    from causalcheck.explain.report import result_stem
+    from causalcheck.explain.results import result_stem
 
     removed: list[str] = []
     current = {result_stem(s.model, judge_name) for s in sets}
@@ -422,7 +425,7 @@ def _remove_stale_results(out: Path, sets: Sequence[AnswerSet], judge_name: str,
 def _score_set(run: _ScoringRun, aset: AnswerSet, removed: Sequence[str]) -> ScoredSet:
     """Score one answer model: resume its rows, score the items not done, write its ``.json`` and ``.md``."""
     # late: keeps causalcheck --help light
-    from causalcheck.explain.report import result_stem
+    from causalcheck.explain.results import result_stem
 
     stem = result_stem(aset.model, run.judges.judge_name)
     jsonl = run.out / f"{stem}.jsonl"
@@ -452,7 +455,7 @@ def _resumed_rows(run: _ScoringRun, jsonl: Path, hashes: Mapping[str, str], prev
     was scored (the row's own hash; rows of older versions have none: the folder's map is used).
     """
     # late: keeps causalcheck --help light
-    from causalcheck.explain.report import read_rows
+    from causalcheck.explain.results import read_rows
 
     wanted = {it.key for it in run.items}
     latest = {r.key: r for r in read_rows(jsonl) if r.key in wanted}  # later lines win
@@ -472,7 +475,7 @@ def _resumed_rows(run: _ScoringRun, jsonl: Path, hashes: Mapping[str, str], prev
 def _score_items(run: _ScoringRun, aset: AnswerSet, jsonl: Path, done: set[str], hashes: Mapping[str, str]) -> list[ResultRow]:
     """Score the items not in *done*, appending each row to *jsonl* as it is made."""
     # late: keeps causalcheck --help light
-    from causalcheck.explain.report import row_of
+    from causalcheck.explain.results import row_of
 
     # late: keeps causalcheck --help light
     from causalcheck.explain.scoring import score_item
@@ -506,7 +509,7 @@ def _score_items(run: _ScoringRun, aset: AnswerSet, jsonl: Path, done: set[str],
 def _write_set(run: _ScoringRun, aset: AnswerSet, stem: str, rows: list[ResultRow], removed: Sequence[str]) -> ScoredSet:
     """Write ``<stem>.json`` and ``<stem>.md`` from *rows* (sorted in benchmark order) and say what was scored."""
     # late: keeps causalcheck --help light
-    from causalcheck.explain.report import build_payload, markdown_report, write_json
+    from causalcheck.explain.results import build_payload, markdown_summary, write_json
 
     # late: keeps causalcheck --help light
     from causalcheck.explain.scoring import summarize
@@ -534,7 +537,7 @@ def _write_set(run: _ScoringRun, aset: AnswerSet, stem: str, rows: list[ResultRo
     )
     write_json(run.out / f"{stem}.json", payload)
     summary = summarize(rows)
-    md = markdown_report(
+    md = markdown_summary(
         summary, rows, title=f"{aset.model} — judged by {judges.judge_name}", pm_mode=run.pm_mode, causalcheck=record
     )
     atomic_write_text(run.out / f"{stem}.md", md)
@@ -556,7 +559,7 @@ def _write_set(run: _ScoringRun, aset: AnswerSet, stem: str, rows: list[ResultRo
 
 def _started(timestamp: str | None) -> str:
     """The provenance time: *timestamp* (``YYYYMMDD-HHMMSS``, from ``--timestamp``) as ISO-8601 UTC,
-    else now (``SOURCE_DATE_EPOCH`` when set, :func:`causalcheck.files.timestamp`)."""
+    else now (``SOURCE_DATE_EPOCH`` when set, :func:`causalcheck.base.files.timestamp`)."""
     import re
 
     if timestamp is None:

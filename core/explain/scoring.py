@@ -29,6 +29,10 @@ failures do not fail an item: they fall back as the original does (heuristic gra
 * ``mechanism missing`` — no causal chain of two or more steps (longest causal path < 2);
 * ``rubric misalignment`` — RM < 0.5 although PM ≥ 0.5 (the reasoning holds together but
   misses what the rubric asks for).
+
+One module because PM, RM, Final, the domain roll-up and the failure modes are one scoring rule
+of the paper (prism-spec §4): the failure modes are defined on the same item scores and graph
+statistics, and the roll-up on the same :class:`ItemResult`.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from causalcheck.errors import CausalCheckError, InputFormatError
+from causalcheck.base.errors import CausalCheckError, InputFormatError
 from causalcheck.explain._text import content_stems, latin_share, split_injections, text_stems
 from causalcheck.explain.data import Criterion, WhatIfItem, criteria_of
 from causalcheck.explain.explanation_graph import (

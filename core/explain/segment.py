@@ -30,7 +30,7 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.explain._cues import CUES
 from causalcheck.explain.judges import Segmenter
 from causalcheck.explain.rst import EDU

@@ -53,6 +53,10 @@ or a tail at ``b``; a circle allows either mark.
 ['require a -> b', 'require b -> c', 'require c -> a']
 >>> print(check_knowledge(parse_text("b -> a"), parse_knowledge("tier 1: a\\ntier 2: b")).conflicts[0].reason)
 the graph has 'b -> a'; tiers forbid b -> a (b in tier 2, a in tier 1)
+
+One module because background knowledge is one feature around the one :class:`Knowledge` type:
+its text / JSON formats, causal-learn's object, and the check with minimal conflicting sets (z3
+cores).
 """
 
 from __future__ import annotations
@@ -63,10 +67,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from causalcheck import safejson
-from causalcheck._lark import parser, syntax_error
-from causalcheck.errors import InputFormatError
-from causalcheck.files import could_be_path, read_input_text
+from causalcheck.base import safejson
+from causalcheck.base.errors import InputFormatError
+from causalcheck.base.files import could_be_path, read_input_text
+from causalcheck.grammar.parsers import parser, syntax_error
 from causalcheck.graphs.model import Graph, GraphEdge, Mark
 
 __all__ = [

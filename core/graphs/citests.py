@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.graphs.data import DataTable
 
 __all__ = ["CI_TESTS", "CITestName", "CITester", "Correction", "TestCertificate", "adjust", "resolve_test"]

@@ -13,7 +13,7 @@ lead to wire into ``causalcheck check``: :func:`register_check_options` adds the
 an existing parser (``--json`` only if the parser lacks it), :func:`run_validate` is the
 handler (it reads the graph from ``args.graph``, else ``args.path``).  Its exit codes follow
 ``causalcheck check``: 0 = no error (the report is ``ok``), 1 = an error, 2 = an input could not be
-read (a :class:`~causalcheck.errors.CausalCheckError` propagates to the caller).
+read (a :class:`~causalcheck.base.errors.CausalCheckError` propagates to the caller).
 :func:`main_validate` runs the whole command in-process on a stand-alone parser.
 """
 
@@ -25,8 +25,8 @@ import json
 import sys
 from typing import Any
 
-from causalcheck.cmdline import run_in_process
-from causalcheck.errors import InputFormatError
+from causalcheck.base.cmdline import run_in_process
+from causalcheck.base.errors import InputFormatError
 
 __all__ = ["format_table", "main_validate", "register", "register_check_options", "run", "run_validate"]
 
@@ -179,7 +179,7 @@ def run_validate(args: argparse.Namespace) -> int:
 
 def main_validate(argv: list[str]) -> int:
     """``GRAPH [options]`` in-process on a stand-alone parser (exit 2 with the message for bad input,
-    :func:`causalcheck.cmdline.run_in_process`)."""
+    :func:`causalcheck.base.cmdline.run_in_process`)."""
     parser = argparse.ArgumentParser(prog="causalcheck check", description="validate a causal graph")
     parser.add_argument("graph", metavar="GRAPH", help="the graph to validate (any format read_graph reads)")
     register_check_options(parser)

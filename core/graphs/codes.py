@@ -1,6 +1,6 @@
 """The finding codes of the graph validator (:func:`~causalcheck.graphs.validator.validate_graph`).
 
-A view of the one registry, :mod:`causalcheck.codes` (the codes emitted in the stages
+A view of the one registry, :mod:`causalcheck.base.codes` (the codes emitted in the stages
 ``graph``, ``data``, ``truth``, ``coverage`` and ``background``, including ``cycle``, which the
 hypothesis checker reports too).  Severities: ``error`` — the graph is invalid, or
 contradicted by the data (at the stated significance, after multiple-testing control) or by
@@ -17,8 +17,8 @@ completed as asked; ``info`` — figures and notes.
 
 from __future__ import annotations
 
-from causalcheck.codes import VALIDATOR_STAGES, FindingCode, Stage, codes_in
-from causalcheck.codes import codes_table as _table
+from causalcheck.base.codes import VALIDATOR_STAGES, FindingCode, Stage, codes_in
+from causalcheck.base.codes import codes_table as _table
 
 __all__ = ["VALIDATOR_CODES", "FindingCode", "Stage", "codes_table"]
 

@@ -35,6 +35,10 @@ Every direction is here, each with its convention stated once:
 >>> g = from_matrix([[0, 1], [0, 0]], names=["x", "y"], convention="row_to_column")
 >>> str(g), str(from_matrix([[0, 1], [0, 0]], names=["x", "y"], convention="lingam"))
 ('x -> y', 'y -> x')
+
+One module because it is the one tested boundary to other libraries: every adapter goes through
+:func:`assemble` and the same matrix conventions, which a module per library would spread over
+five files.
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.graphs.model import EDGE_TOKENS, Graph, GraphEdge, Mark, reachable
 
 if TYPE_CHECKING:  # pragma: no cover

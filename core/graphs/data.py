@@ -4,7 +4,7 @@
 ``name -> values`` or a CSV path (a header row of names, one row per sample; an empty cell is
 a missing value) and returns a :class:`DataTable` — float64 values, one column per node in
 the graph's order.  Everything that would make a test meaningless is refused with an
-:class:`~causalcheck.errors.InputFormatError` naming the columns:
+:class:`~causalcheck.base.errors.InputFormatError` naming the columns:
 
 * nodes without a column and columns that are not nodes (``extra_columns="ignore"`` keeps
   the nodes' columns and drops the others);
@@ -22,7 +22,7 @@ numbers with at most :data:`MAX_DISCRETE_LEVELS` distinct values in a CSV); the 
 >>> load_data({"a": [1.0, 1.0, 1.0, 1.0, 1.0]}, ["a"])
 Traceback (most recent call last):
 ...
-causalcheck.errors.InputFormatError: data column(s) ['a'] are constant (values 1.0); a test needs variation
+causalcheck.base.errors.InputFormatError: data column(s) ['a'] are constant (values 1.0); a test needs variation
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from causalcheck.errors import InputFormatError
-from causalcheck.files import csv_rows, read_input_text
+from causalcheck.base.errors import InputFormatError
+from causalcheck.base.files import csv_rows, read_input_text
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np

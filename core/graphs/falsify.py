@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.graphs.citests import CITester
 from causalcheck.graphs.model import Graph
 from causalcheck.graphs.separation import Separator, local_markov_triples

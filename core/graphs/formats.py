@@ -16,9 +16,9 @@ format          looks like                       marks
 ==============  ===============================  ==========================================
 
 Every reader returns a :class:`~causalcheck.graphs.Graph` with names exactly as written
-(quoted names keep spaces) and raises :class:`~causalcheck.errors.DSLSyntaxError` (line,
+(quoted names keep spaces) and raises :class:`~causalcheck.base.errors.DSLSyntaxError` (line,
 column, expected tokens, caret) for text that does not parse, or
-:class:`~causalcheck.errors.InputFormatError` for a well-formed file that is not a graph
+:class:`~causalcheck.base.errors.InputFormatError` for a well-formed file that is not a graph
 (two different edges between one pair, an unknown mark).  Every writer is the reader's
 inverse on the graphs the format can hold.
 
@@ -41,6 +41,10 @@ B -> C
 D -> C
 >>> str(parse_dagitty('pag { x @-> y <- z ; z @-@ w }'))
 'x o-> y; z -> y; w o-o z'
+
+One module because every format is a small parse / format pair over the same builder and quoting
+rules, picked from one place by :mod:`causalcheck.graphs.io`; a module per format would be eight
+small files sharing private helpers.
 """
 
 from __future__ import annotations
@@ -52,10 +56,10 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from causalcheck import safejson
-from causalcheck._lark import parser, syntax_error
-from causalcheck.errors import DSLSyntaxError, InputFormatError
-from causalcheck.files import csv_rows
+from causalcheck.base import safejson
+from causalcheck.base.errors import DSLSyntaxError, InputFormatError
+from causalcheck.base.files import csv_rows
+from causalcheck.grammar.parsers import parser, syntax_error
 from causalcheck.graphs.convert import assemble, from_matrix, from_networkx, to_matrix, to_networkx
 from causalcheck.graphs.model import EDGE_TOKENS, Graph, GraphEdge, Mark
 

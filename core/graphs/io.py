@@ -30,8 +30,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from causalcheck.errors import InputFormatError
-from causalcheck.files import could_be_path, read_input_text
+from causalcheck.base.errors import InputFormatError
+from causalcheck.base.files import could_be_path, read_input_text
 from causalcheck.graphs import convert
 from causalcheck.graphs.formats import FORMATS, parse_adjacency_csv, parse_dot
 from causalcheck.graphs.model import Graph

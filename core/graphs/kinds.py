@@ -31,6 +31,9 @@ verify by looking at the graph, not a bare yes/no.
 Meek's rule R1 orients 'b -- c' as 'b -> c': 'a' -> 'b' and 'a' is not adjacent to 'c'
 >>> str(cpdag_of(parse_text("a -> b -> c")))
 'a -- b; b -- c'
+
+One module because the DAG, CPDAG, MAG and PAG checks share one certificate type and build on
+one another (the CPDAG check uses the DAG check and Meek's rules, the PAG check the MAG check).
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.graphs.model import Graph, GraphEdge, Mark, reachable
 from causalcheck.solvers.equivalence import (
     chordless_cycle,

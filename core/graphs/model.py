@@ -48,6 +48,9 @@ identity, kept by every derived graph, not written by the text formats.
 (('X', 'Y', 'Z', 'W'), ['X -> Y', 'Z -> Y', 'W -- Z'])
 >>> g.parents("Y"), g.neighbors("Z"), g.kind
 (('X', 'Z'), ('W',), 'PDAG')
+
+One module because :class:`Graph`, :class:`GraphEdge`, :class:`Mark` and the three traversals
+are the model itself: every other module of ``graphs/`` builds on exactly these.
 """
 
 from __future__ import annotations
@@ -57,7 +60,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, TypeVar, overload
 
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.graphs.names import EXACT, NamePolicy
 
 __all__ = [
@@ -475,7 +478,7 @@ class Graph:
     ``nodes`` keeps first-seen order (edge endpoints are added); ``edges`` keeps the given
     order with exact repeats removed.  In the simple representation (the default) a second,
     *different* edge between the same pair raises
-    :class:`~causalcheck.errors.InputFormatError` naming both.  With ``stated=True`` (see
+    :class:`~causalcheck.base.errors.InputFormatError` naming both.  With ``stated=True`` (see
     the module docstring) every edge must be directed and is kept as an :class:`Edge`, several
     per pair and self-loops included.  ``kind`` tells which family the marks fit: ``"DAG"``
     (only ``->``), ``"PDAG"`` (``->`` and ``--``), ``"MAG"`` (also ``<->``), ``"PAG"`` (any
@@ -487,7 +490,7 @@ class Graph:
     >>> Graph.from_edges([("a", "->", "b"), ("b", "--", "a")])
     Traceback (most recent call last):
     ...
-    causalcheck.errors.InputFormatError: two edges between 'a' and 'b': 'a -> b' and 'a -- b'; a graph holds at most one edge per node pair
+    causalcheck.base.errors.InputFormatError: two edges between 'a' and 'b': 'a -> b' and 'a -- b'; a graph holds at most one edge per node pair
     >>> g = Graph((), (Edge("a", "b"), Edge("b", "a")), stated=True)
     >>> g.parents("a"), str(g)
     (('b',), 'a -> b; b -> a')

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.graphs.model import Graph

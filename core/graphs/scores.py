@@ -49,7 +49,7 @@ import os
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.graphs.io import read_graph
 from causalcheck.graphs.kinds import check_cpdag, check_dag, consistent_extension, cpdag_of
 from causalcheck.graphs.model import Graph, Mark

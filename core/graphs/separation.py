@@ -41,7 +41,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.graphs.kinds import check_dag, check_mag, consistent_extension
 from causalcheck.graphs.model import Graph, GraphEdge, Mark, reachable
 from causalcheck.solvers.equivalence import dor_tarsi

@@ -41,6 +41,9 @@ the truth, a graph the data cannot falsify — keep a correct graph ok).
 ['truth-mark-differs', 'truth-summary', 'imec-size', 'intervention-suggestion', 'background-violated']
 >>> print(r.findings[0].message)
 the truth has 'c -> b', the graph has 'b -> c'
+
+One module because :func:`validate_graph` assembles its four parts (data, truth, coverage,
+background) into one report here, each part a thin call into its own module.
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.findings import (
     CycleWitness,
     Dictable,

@@ -37,8 +37,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import anyio.from_thread
+from causalcheck.base.errors import InputFormatError
 from causalcheck.episodes.inspect_logs import TRAJECTORY_KEY, sample_episode, sample_trajectory
-from causalcheck.errors import InputFormatError
 from causalcheck.inspect.model import InspectLLM, run_in_thread
 from causalcheck.lab.episode import (
     ANCHOR_FREQ_CEILING,

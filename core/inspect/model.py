@@ -21,7 +21,7 @@ A refusal that inspect reports in ``ModelOutput.error`` raises
 falls back); any other failure is inspect's to handle and propagates.
 
 **Threads and loops.**  causalcheck's agents and judges are synchronous: they call the model
-through :func:`causalcheck.aio.run_sync`, which runs ``complete()`` on causalcheck's own
+through :func:`causalcheck.base.aio.run_sync`, which runs ``complete()`` on causalcheck's own
 background loop.  An inspect model belongs to inspect's loop and to the sample's context
 (transcript, limits, active model).  So :class:`InspectLLM` is created inside a solver or
 scorer: it remembers the running loop and a copy of the sample's context, and a
@@ -39,7 +39,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import anyio
-from causalcheck.errors import CausalCheckError
+from causalcheck.base.errors import CausalCheckError
 from causalcheck.protocols import Completion, LLMError, Message, Request, Usage
 from inspect_ai.model import (
     ChatMessage,

@@ -30,13 +30,13 @@ import math
 import threading
 from collections.abc import Mapping
 
+from causalcheck.base.errors import InputFormatError
 from causalcheck.episodes.inspect_logs import ITEM_KEY
-from causalcheck.errors import InputFormatError
 from causalcheck.explain.answer import answer_messages
 from causalcheck.explain.data import load_benchmark, parse_item
 from causalcheck.explain.llm import LLMCriterionJudge, LLMEdgeJudge, LLMParser
 from causalcheck.explain.plugin_judges import with_plugins
-from causalcheck.explain.report import ResultRow, row_of
+from causalcheck.explain.results import ResultRow, row_of
 from causalcheck.explain.run import Judges, offline_judges
 from causalcheck.explain.scoring import ItemResult, JudgeEdges, PMMode, score_item, summarize
 from causalcheck.inspect.model import InspectLLM, run_in_thread

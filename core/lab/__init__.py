@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from causalcheck.lazy import lazy_exports
+from causalcheck.base.lazy import lazy_exports
 
 _EXPORTS: dict[str, tuple[str, ...]] = {
     "causalcheck.lab.agents": ("AGENTS", "Agent", "AgentStep", "make_agent"),

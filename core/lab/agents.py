@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.graph import FREQ
 from causalcheck.lab.episode import Agent, AgentStep, LabAction
 from causalcheck.lab.planner import (

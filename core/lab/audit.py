@@ -36,9 +36,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from causalcheck.base.errors import CausalCheckError
 from causalcheck.checking.hypothesis import DATA_CODES, MAX_DATA_POINTS
 from causalcheck.episodes import SCORE_NUMBERING, Episode, ShownState
-from causalcheck.errors import CausalCheckError
 from causalcheck.findings import (
     EntryShownEarly,
     EntryUnmatched,

@@ -17,8 +17,8 @@ import json
 import sys
 from typing import Any
 
-from causalcheck.cmdline import add_command_group, bounded_int, nonnegative_int, positive_int
-from causalcheck.errors import InputFormatError
+from causalcheck.base.cmdline import add_command_group, bounded_int, nonnegative_int, positive_int
+from causalcheck.base.errors import InputFormatError
 from causalcheck.lab import score_cli
 
 __all__ = ["MAX_PRIOR_RECORDS", "MAX_RUN_BUDGET", "MAX_SEEDS", "register"]

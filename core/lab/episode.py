@@ -17,7 +17,7 @@ before checking the limit, so only its first ``submissions − 1`` can activate 
 frequency) locks the manipulator for the rest of the episode (§2.5).  Actions the
 environment cannot do (unknown property, non-numeric value, spent budget, locked machine)
 are *refused*: the episode continues, the step is counted and the observation says why.
-Stepping a finished episode raises :class:`~causalcheck.errors.BudgetExceededError`.
+Stepping a finished episode raises :class:`~causalcheck.base.errors.BudgetExceededError`.
 
 Randomness is explicit (our fix of §8.4): the manipulator and reactor bases are drawn from
 ``numpy.random.default_rng([seed, role, crc32(node)])`` with integers in [0, 100], the
@@ -41,6 +41,10 @@ Options (off by default, §2.9–2.10): hard ``do()`` instead of shifts, observa
 intervention budget grids (:meth:`EpisodeConfig.from_tag` reads ``"3o6i"``), oracle
 chains after each intervention, the candidate-graph tool (needs the suite's graphs), and
 the known-structure ablation.
+
+One module because an episode is one state machine (reset, step, budgets, refusals, phase lock,
+and the task and observation texts the agent reads), the contract with CausaLab's environment
+(causalab-spec §2); every helper here serves only :class:`Episode`.
 """
 
 from __future__ import annotations
@@ -53,7 +57,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from causalcheck.errors import BudgetExceededError, InputFormatError
+from causalcheck.base.errors import BudgetExceededError, InputFormatError
 from causalcheck.graph import FREQ, CausalGraph
 from causalcheck.graphs.model import depth_first
 from causalcheck.lab.scm import parse_computation

@@ -34,8 +34,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from causalcheck.errors import InputFormatError
-from causalcheck.files import atomic_write_text
+from causalcheck.base.errors import InputFormatError
+from causalcheck.base.files import atomic_write_text
 from causalcheck.graph import FREQ
 
 __all__ = [

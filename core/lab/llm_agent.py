@@ -39,14 +39,14 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from causalcheck.aio import run_sync
+from causalcheck.base.aio import run_sync
+from causalcheck.base.errors import BudgetExceededError, InputFormatError
+from causalcheck.base.jsontext import controller_object
+from causalcheck.base.redaction import redact
 from causalcheck.checking import check_record
-from causalcheck.errors import BudgetExceededError, InputFormatError
-from causalcheck.jsontext import controller_object
 from causalcheck.lab.episode import AgentStep, LabAction
 from causalcheck.parsing import parse_record
 from causalcheck.protocols import LLM, LLMError, Request
-from causalcheck.redaction import redact
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.lab.episode import Observation, TaskInfo
@@ -84,7 +84,7 @@ def _cut(text: str, limit: int = STATE_LIMIT) -> str:
 def extract_record(text: str) -> dict[str, Any]:
     """The JSON record in a model reply (see the module docstring); raises :class:`ValueError`.
 
-    The controller's order of :func:`causalcheck.jsontext.controller_object`.
+    The controller's order of :func:`causalcheck.base.jsontext.controller_object`.
 
     >>> extract_record('<think>hm</think> ```json\\n{"action": "OPEN_REACTOR"}\\n```')
     {'action': 'OPEN_REACTOR'}

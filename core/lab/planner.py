@@ -25,6 +25,10 @@ one *verification* intervention, predicting the full new state from the hypothes
 looking (the paper's cure for premature stopping), and re-solve when it disagrees; then open
 the reactor and submit ``base + Σ f(P)`` on the reactor's properties.  Failed submissions
 are followed by ±9.5 Hz brackets (binary feedback, tolerance 5 Hz).
+
+One module because evidence bookkeeping, exact mechanism solving and the planner agent are one
+algorithm (the planner picks experiments from the solver's candidates); the simple agents of
+:mod:`causalcheck.lab.agents` reuse only :class:`Evidence`.
 """
 
 from __future__ import annotations

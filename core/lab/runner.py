@@ -10,7 +10,7 @@ Layout of an output folder::
     .causalcheck.lock        held while the folder is written (a second writer is refused)
 
 Episodes are independent units: each is written atomically (temporary file, fsync, rename:
-:mod:`causalcheck.files`) when it finishes, so an interrupted run leaves only complete
+:mod:`causalcheck.base.files`) when it finishes, so an interrupted run leaves only complete
 files, and ``resume=True`` runs exactly the missing ones — nothing is lost or duplicated.
 Episodes run in worker processes with ``workers > 1`` (:mod:`causalcheck.lab.workers`:
 prompt stop on SIGINT/SIGTERM, no orphans); every episode depends only on (graph, seed,
@@ -35,11 +35,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from causalcheck import safejson
+from causalcheck.base import safejson
+from causalcheck.base.errors import InputFormatError
+from causalcheck.base.files import Provenance, RunLock, atomic_write_text
 from causalcheck.episodes import Episode as EpisodeRecord
 from causalcheck.episodes import Trajectory, load_episode, read_trajectory, trajectory_episode
-from causalcheck.errors import InputFormatError
-from causalcheck.files import Provenance, RunLock, atomic_write_text
 from causalcheck.lab.episode import Episode, EpisodeConfig
 from causalcheck.lab.suites import Suite, SuiteGraph, load_suite
 from causalcheck.lab.trajectory import TRAJECTORY_FORMAT, write_trajectory
@@ -246,8 +246,8 @@ def run_suite(
 ) -> dict[str, Any]:
     """Run *agent* on every (graph, seed) of *suite*, write the files, return the summary.
 
-    The output folder is locked for the whole run (:class:`causalcheck.files.RunLock`: a
-    second writer gets :class:`~causalcheck.files.RunLockedError` naming the holder).
+    The output folder is locked for the whole run (:class:`causalcheck.base.files.RunLock`: a
+    second writer gets :class:`~causalcheck.base.files.RunLockedError` naming the holder).
     SIGTERM stops the run like SIGINT (:class:`Terminated`); episodes in flight are
     abandoned, finished ones stay, ``resume=True`` runs the rest.  *command* and *options*
     go into the provenance of ``run.json`` and ``summary.json``.

@@ -29,6 +29,10 @@ written back as an expression tree (:meth:`NodeEquation.expr`) and printed by
 full evaluation and one per node for a shift, which recomputes only its descendants.  The
 arithmetic is float arithmetic in the order written, so the compiled code and the loop in
 :meth:`SCM.evaluate_list` give the same bits.
+
+One module because the SCM is one compiled value: its node equations, their evaluation order and
+the shift semantics are one simulator that must match CausaLab's step for step (golden traces in
+``tests/test_lab_scm.py``).
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from causalcheck.base.errors import CausalCheckError, InputFormatError
 from causalcheck.equation import (
     BinOp,
     Equation,
@@ -49,7 +54,6 @@ from causalcheck.equation import (
     parse_equation,
     python_source,
 )
-from causalcheck.errors import CausalCheckError, InputFormatError
 from causalcheck.graph import FREQ, CausalGraph, Edge
 from causalcheck.graphs.model import depth_first
 
@@ -66,7 +70,7 @@ def _parse(text: str) -> Equation:
 def parse_computation(text: str, *, source: str = "<equation>") -> Equation:
     """A node's ``computation`` string read with the equation grammar (names as written, memoised).
 
-    Raises :class:`~causalcheck.errors.InputFormatError` naming *source* and the text when it
+    Raises :class:`~causalcheck.base.errors.InputFormatError` naming *source* and the text when it
     is empty or does not parse.
 
     >>> parse_computation("base_b + coeff_a_b * (a ^ 2)").polynomial()

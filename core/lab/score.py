@@ -22,6 +22,10 @@ scored.  A hypothesis naming nodes outside the true graph is scored (its edges a
 and the episode carries a warning naming them; a step whose output is not a record, and
 hypothesis content the parser had to drop, are warnings too.  Step numbers are 1-based
 (:data:`causalcheck.episodes.SCORE_NUMBERING`).
+
+One module because ``lab score`` is one computation: the per-step and final scores, their
+roll-ups and the CSV / Markdown / JSON writers share the score types defined here, which nothing
+else builds.
 """
 
 from __future__ import annotations
@@ -37,6 +41,8 @@ from types import MappingProxyType
 from typing import Any
 
 from causalcheck import metrics as M
+from causalcheck.base.errors import CausalCheckError, InputFormatError, Notice
+from causalcheck.base.files import atomic_write_text, sha256_file
 from causalcheck.episodes import (
     EPISODE_WARNING_CODES,
     SCORE_NUMBERING,
@@ -47,8 +53,6 @@ from causalcheck.episodes import (
     load_episode,
     nonempty_hypothesis,
 )
-from causalcheck.errors import CausalCheckError, InputFormatError, Notice
-from causalcheck.files import atomic_write_text, sha256_file
 from causalcheck.graph import FREQ, CausalGraph, normalize_node
 from causalcheck.lab.audit import audit_episode
 from causalcheck.parsing import dropped_content
@@ -126,7 +130,7 @@ class StepScore:
         }
 
 
-#: The codes of :attr:`EpisodeScore.warnings` (:class:`~causalcheck.errors.Notice` values) →
+#: The codes of :attr:`EpisodeScore.warnings` (:class:`~causalcheck.base.errors.Notice` values) →
 #: meaning: the reader's (:data:`~causalcheck.episodes.EPISODE_WARNING_CODES`) and the scorer's.
 SCORE_WARNING_CODES: Mapping[str, str] = MappingProxyType({
     **EPISODE_WARNING_CODES,
@@ -194,7 +198,7 @@ class ScoreReport:
     by_step: tuple[Mapping[str, Any], ...] = ()
     #: The manifest: one entry per input found (see :func:`score_paths`).
     inputs: tuple[Mapping[str, Any], ...] = ()
-    #: What produced the report (:meth:`causalcheck.files.Provenance.to_json`, without inputs).
+    #: What produced the report (:meth:`causalcheck.base.files.Provenance.to_json`, without inputs).
     provenance: Mapping[str, Any] = field(default_factory=dict)
     #: Episodes whose scoring hit a bug in causalcheck (also in ``failures``): exit code 70.
     internal_errors: int = 0
@@ -285,7 +289,7 @@ def score_episode(
 
     *audit* runs :func:`~causalcheck.lab.audit.audit_episode`; *solver_checks* lets it call
     the core's exact data-consistency solver when the arithmetic check finds a contradiction.
-    Raises :class:`~causalcheck.errors.InputFormatError` only for an episode without a usable
+    Raises :class:`~causalcheck.base.errors.InputFormatError` only for an episode without a usable
     true graph config (records without an environment cannot be scored) or with a reactor value
     that is not finite or beyond ±:data:`MAX_LAB_VALUE`.
     """
@@ -777,13 +781,13 @@ def write_outputs(report: ScoreReport, out_dir: str | Path, formats: Sequence[st
     """Write ``scores.json``, ``episodes.csv`` + ``steps.csv`` + ``inputs.csv``, ``summary.md`` (as
     selected), each atomically; returns ``(written, removed)`` — *removed* are result files of an
     earlier scoring (:data:`OUTPUT_FILES`) that this one did not write, deleted so that no stale
-    result stays beside the new ones.  The caller holds the folder's :class:`~causalcheck.files.RunLock`."""
+    result stays beside the new ones.  The caller holds the folder's :class:`~causalcheck.base.files.RunLock`."""
     out = Path(out_dir)
     written: list[Path] = []
     if "json" in formats:
         p = out / "scores.json"
         # compact: the C encoder (an indented dump runs the pure-Python encoder, ~10x slower);
-        # strict: NaN / Infinity are not JSON (causalcheck.safejson refuses to read them back)
+        # strict: NaN / Infinity are not JSON (causalcheck.base.safejson refuses to read them back)
         atomic_write_text(p, json.dumps(report.to_json(), ensure_ascii=False, allow_nan=False, default=str, separators=(",", ":")) + "\n")
         written.append(p)
     if "csv" in formats:

@@ -17,8 +17,8 @@ import argparse
 import sys
 from typing import Any
 
-from causalcheck.cmdline import comma_choices, nonnegative_int, require_finite_nonnegative
-from causalcheck.files import Provenance, RunLock
+from causalcheck.base.cmdline import comma_choices, nonnegative_int, require_finite_nonnegative
+from causalcheck.base.files import Provenance, RunLock
 
 __all__ = ["register", "run"]
 

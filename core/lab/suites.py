@@ -9,7 +9,7 @@ A suite is a JSONL file with one graph record per line (causalab-spec §5.2): ``
 
 :func:`load_suite` reads a file (or a bundled / official suite by name), validates every
 record and compiles its :class:`~causalcheck.lab.scm.SCM`; any problem is an
-:class:`~causalcheck.errors.InputFormatError` that names ``file:line``.
+:class:`~causalcheck.base.errors.InputFormatError` that names ``file:line``.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from causalcheck import safejson
-from causalcheck.errors import InputFormatError
-from causalcheck.files import read_input_text
+from causalcheck.base import safejson
+from causalcheck.base.errors import InputFormatError
+from causalcheck.base.files import read_input_text
 from causalcheck.graph import FREQ
 from causalcheck.lab.scm import SCM, finite_number
 

@@ -53,7 +53,7 @@ its reason, or reactor feedback).
 (the official scorer compares against the reactor's own display, causalab-spec §4.6; we
 fix that).  It is ``null`` when nothing was submitted.
 
-Files are written atomically through :func:`causalcheck.files.atomic_write_text` (temporary
+Files are written atomically through :func:`causalcheck.base.files.atomic_write_text` (temporary
 file, fsync, rename, folder fsync; ``0666 & ~umask`` permissions), so a file that exists is
 complete.
 """
@@ -65,8 +65,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from causalcheck.base.files import atomic_write_text
 from causalcheck.episodes.trajectory import Trajectory, read_trajectory
-from causalcheck.files import atomic_write_text
 
 __all__ = ["TRAJECTORY_FORMAT", "Trajectory", "read_trajectory", "write_trajectory"]
 

@@ -35,7 +35,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from causalcheck.errors import CausalCheckError
+from causalcheck.base.errors import CausalCheckError
 
 __all__ = ["KILL_GRACE", "WATCHDOG_INTERVAL", "WorkerDiedError", "run_jobs", "set_parent_death_signal"]
 

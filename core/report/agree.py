@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from causalcheck.cmdline import nonnegative_int
-from causalcheck.errors import InputFormatError
-from causalcheck.files import csv_rows, read_input_text
+from causalcheck.base.cmdline import nonnegative_int
+from causalcheck.base.errors import InputFormatError
+from causalcheck.base.files import csv_rows, read_input_text
 from causalcheck.report.fields import field_list, field_map
 
 __all__ = ["METRICS", "Agreement", "ScoreSet", "agree", "agree_files", "read_scores", "register"]
@@ -129,7 +129,7 @@ def _from_csv(path: str, text: str) -> ScoreSet:
 def read_scores(path: str | Path) -> ScoreSet:
     """One side: a result file (JSON, classified by content) or a CSV of human scores."""
     # late: keeps causalcheck --help light
-    from causalcheck import safejson
+    from causalcheck.base import safejson
 
     # late: keeps causalcheck --help light
     from causalcheck.report.inputs import classify

@@ -34,7 +34,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 
 __all__ = [
     "Confusion",

@@ -4,7 +4,7 @@
 the checker on extra sources (``checks``), builds the Lab, Explain and Check sections (the
 views of :mod:`causalcheck.report.lab_views`, :mod:`~causalcheck.report.explain_views`,
 :mod:`~causalcheck.report.check_views`) and writes the result atomically
-(:func:`causalcheck.files.atomic_write_text`): ``html`` → the single file *out*; ``md`` →
+(:func:`causalcheck.base.files.atomic_write_text`): ``html`` → the single file *out*; ``md`` →
 the folder *out* with ``report.md`` and ``fig-NNN.png``.  The header names every input
 (path, SHA-256, bytes) and the causalcheck version.
 """
@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 from causalcheck import __version__
+from causalcheck.base.errors import InputFormatError
+from causalcheck.base.files import Provenance, atomic_write_bytes, atomic_write_text, timestamp
 from causalcheck.checking.api import check_hypotheses as check
 from causalcheck.checking.report import report_payload
-from causalcheck.errors import InputFormatError
-from causalcheck.files import Provenance, atomic_write_bytes, atomic_write_text, timestamp
 from causalcheck.report.check_views import check_sections
 from causalcheck.report.document import (
     Block,

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from causalcheck.errors import CausalCheckError
+from causalcheck.base.errors import CausalCheckError
 from causalcheck.parsing import parse_hypothesis
 from causalcheck.report.document import FigureBlock, Section, Table, Text
 from causalcheck.report.fields import field_list, field_map

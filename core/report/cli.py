@@ -15,7 +15,7 @@ import argparse
 import sys
 from typing import Any
 
-from causalcheck.cmdline import add_documented_command, nonnegative_int
+from causalcheck.base.cmdline import add_documented_command, nonnegative_int
 
 __all__ = ["register", "run"]
 

@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from causalcheck.errors import CausalCheckError
+from causalcheck.base.errors import CausalCheckError
 from causalcheck.explain.data import ItemScores, bucket_of, parse_item
 from causalcheck.explain.explanation_graph import ExplanationGraph, graph_stats
 from causalcheck.explain.scoring import FAILURE_MODES, failure_modes, premise_overlap, summarize

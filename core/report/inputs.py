@@ -9,10 +9,10 @@
 * **check reports** — ``causalcheck check --json`` output (``source``, ``kind``, ``reports``).
 
 A file is classified by what it holds, never by its name (:func:`classify`); a file that is
-none of these is an :class:`~causalcheck.errors.InputFormatError` naming it.  A folder is
+none of these is an :class:`~causalcheck.base.errors.InputFormatError` naming it.  A folder is
 searched recursively for files that are (other JSON in it — run summaries, configs — is
 skipped); a folder holding none is an error too.  Every file read is recorded in a
-:class:`causalcheck.files.Provenance` (path, SHA-256, size).
+:class:`causalcheck.base.files.Provenance` (path, SHA-256, size).
 
 >>> classify({"format": "causalcheck-scores/1", "episodes": []})
 'lab'
@@ -31,9 +31,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from causalcheck import safejson
-from causalcheck.errors import InputFormatError
-from causalcheck.files import Provenance, read_input_bytes
+from causalcheck.base import safejson
+from causalcheck.base.errors import InputFormatError
+from causalcheck.base.files import Provenance, read_input_bytes
 
 __all__ = ["InputKind", "Inputs", "classify", "load_inputs"]
 

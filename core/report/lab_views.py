@@ -26,6 +26,9 @@ source trajectory; else, for an official CausaLab run folder, the folder named
 ``<mode>_Causal_<model>`` gives the model and its parent folder the agent (e.g.
 ``react_simple-mem/obs_Causal_gpt-5-mini``); else ``unknown``.  Episodes group by
 ``agent`` + ``model``.
+
+One module because every lab section of the report (agents side by side, curves, episodes drawn)
+reads the same ``LabEpisode`` rows built here, and the sections are only rendered together.
 """
 
 from __future__ import annotations
@@ -37,13 +40,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from causalcheck.base.errors import CausalCheckError
 from causalcheck.episodes import (
     SCORE_NUMBERING,
     discover_episodes,
     load_episode,
     nonempty_hypothesis,
 )
-from causalcheck.errors import CausalCheckError
 from causalcheck.graph import normalize_node
 from causalcheck.metrics import bootstrap_ci, normalize_pairs
 from causalcheck.report.document import FigureBlock, Section, Table, Text

@@ -13,7 +13,7 @@ import io
 import math
 from typing import Any
 
-from causalcheck.errors import CausalCheckError
+from causalcheck.base.errors import CausalCheckError
 from causalcheck.report import figures as fg
 from causalcheck.report.layout import NODE_HEIGHT, edge_geometry, node_width
 

@@ -34,8 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from causalcheck.errors import InputFormatError
-from causalcheck.files import atomic_write_text
+from causalcheck.base.errors import InputFormatError
+from causalcheck.base.files import atomic_write_text
 from causalcheck.graph import FREQ, CausalGraph, Edge, is_freq_alias
 from causalcheck.lab.episode import AgentStep, LabAction
 from causalcheck.lab.generator import (

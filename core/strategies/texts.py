@@ -29,7 +29,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.graphs.io import write_graph
 from causalcheck.graphs.model import Graph, GraphEdge, Mark
 from causalcheck.strategies.names import identifiers, node_names

@@ -14,7 +14,7 @@ Two subcommands:
     ``{trajectory}``, ``{input}``, ``{dir}``) become the paths of that case's files; the
     command is split like a shell line (``shlex``) but run without a shell — and records
     its output: the standard output, read as JSON when it is strict JSON (no ``NaN`` or
-    ``Infinity``: :mod:`causalcheck.safejson`), else as stripped text;
+    ``Infinity``: :mod:`causalcheck.base.safejson`), else as stripped text;
     a non-zero exit status is recorded as ``{"exit": code, "stderr": last line}``.  When
     SNAPSHOT does not exist the corpus comes from ``--kind/--size/--seed`` and the outputs
     are recorded; when it exists, the inputs stored in it are used and every changed output
@@ -38,9 +38,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from causalcheck.cmdline import add_command_group, positive_int, require_finite_nonnegative
-from causalcheck.errors import CausalCheckError, InputFormatError
-from causalcheck.files import atomic_write_json, atomic_write_text
+from causalcheck.base.cmdline import add_command_group, positive_int, require_finite_nonnegative
+from causalcheck.base.errors import CausalCheckError, InputFormatError
+from causalcheck.base.files import atomic_write_json, atomic_write_text
 from causalcheck.testing.snapshots import KINDS as SNAPSHOT_KINDS
 from causalcheck.testing.snapshots import Case, Change, corpus, read_snapshot, write_snapshot
 
@@ -65,7 +65,7 @@ def write_case_files(kind: str, data: Any, folder: Path, graph_format: str = "te
     """Write one case's files into *folder*; returns placeholder name -> path (``input`` and ``dir`` included).
 
     An input that does not have the shape of *kind* (a damaged snapshot) raises
-    :class:`~causalcheck.errors.InputFormatError` showing it."""
+    :class:`~causalcheck.base.errors.InputFormatError` showing it."""
     if graph_format not in _SUFFIX:
         raise InputFormatError(f"format={graph_format!r} must be one of {sorted(_SUFFIX)!r}")
     folder.mkdir(parents=True, exist_ok=True)
@@ -127,7 +127,7 @@ def run_command(command: str, paths: Mapping[str, Path], timeout: float) -> Any:
         return {"exit": done.returncode, "stderr": lines[-1] if lines else ""}
     out = done.stdout.strip()
     # late: keeps causalcheck --help light
-    from causalcheck import safejson
+    from causalcheck.base import safejson
 
     try:  # strict JSON only: an output with NaN, Infinity or deep nesting is kept as its text
         return safejson.loads(out, source="command output")

@@ -38,7 +38,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.explain.explanation_graph import CAUSAL_TYPES, ExplanationGraph, GraphEdge
 from causalcheck.explain.judges import EdgeJudgment
 from causalcheck.explain.scoring import compute_final, compute_pm, compute_rm

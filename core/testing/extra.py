@@ -4,7 +4,7 @@
 `hypothesis <https://hypothesis.readthedocs.io>`_, an optional dependency
 (``pip install 'causalcheck[testing]'``).  Importing them without it raises
 :class:`MissingExtraError` — an :class:`ImportError` (and a
-:class:`~causalcheck.errors.CausalCheckError`) whose one-line message is the install hint,
+:class:`~causalcheck.base.errors.CausalCheckError`) whose one-line message is the install hint,
 raised ``from None`` so no chained traceback of the failed import follows it.
 
 >>> issubclass(MissingExtraError, ImportError)
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import importlib.util
 
-from causalcheck.errors import CausalCheckError
+from causalcheck.base.errors import CausalCheckError
 
 __all__ = ["INSTALL_HINT", "MissingExtraError", "has_hypothesis", "missing_hypothesis", "require_hypothesis"]
 

@@ -40,6 +40,9 @@ known edits (:func:`causalcheck.strategies.graph_pairs`):
 >>> from causalcheck.metrics import shd
 >>> check_graph_metric(lambda t, e: shd(e, t, names="exact").total, "distance", reference="shd", max_examples=20).properties[:3]
 ('bounds', 'identity', 'empty')
+
+One module because it is one suite, :func:`check_graph_metric`, and its reference
+implementations and set-up exist only for it.
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from causalcheck import metrics
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.graphs.model import Graph
 from causalcheck.graphs.names import NamePolicy, apply_policy, get_policy
 from causalcheck.graphs.scores import compare

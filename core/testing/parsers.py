@@ -1,7 +1,7 @@
 """``check_parser_total`` and ``check_round_trip``: parsers that never crash, printers that round-trip.
 
 * :func:`check_parser_total` — ``parse`` either returns or raises the documented *error*
-  (default :class:`~causalcheck.errors.CausalCheckError`) on every example of *strategy*;
+  (default :class:`~causalcheck.base.errors.CausalCheckError`) on every example of *strategy*;
   anything else (a ``KeyError``, a ``RecursionError``, ...) fails with the input and the
   exception.  An error message must name something: an empty message fails too.
 * :func:`check_round_trip` — ``parse(format(x)) == x`` for every example, and the printed
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from causalcheck.errors import CausalCheckError
+from causalcheck.base.errors import CausalCheckError
 from causalcheck.testing.runner import Property, PropertyFailure, SuiteReport, describe, run_suite
 
 __all__ = ["check_parser_total", "check_round_trip"]

@@ -10,7 +10,7 @@ cannot clash with a project's own:
     :class:`~causalcheck.graph.CausalGraph`; ``causalcheck_graph("collider", general=True)``
     as a :class:`causalcheck.graphs.Graph`.  Names: chain, fork, collider, diamond,
     m_structure, y_structure, instrument, confounded_triangle, causalab_sample
-    (:mod:`causalcheck.named_graphs`).
+    (:mod:`causalcheck.graphs.named`).
 ``named_causal_graph``
     parametrized over every named graph: a test that takes it runs once per graph and gets
     a :class:`NamedCausalGraph` ``(name, graph)``; the test id is the graph's name.
@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 import pytest
-from causalcheck.named_graphs import NAMED_GRAPHS, named_graph
+from causalcheck.graphs.named import NAMED_GRAPHS, named_graph
 from causalcheck.testing.profiles import (
     PROFILES,
     default_profile,
@@ -100,5 +100,5 @@ def causalcheck_graph() -> Callable[..., Any]:
 
 @pytest.fixture(params=sorted(NAMED_GRAPHS), ids=str)
 def named_causal_graph(request: pytest.FixtureRequest) -> Iterator[NamedCausalGraph]:
-    """Each named graph of causalcheck.named_graphs in turn, as ``(name, graph)``."""
+    """Each named graph of causalcheck.graphs.named in turn, as ``(name, graph)``."""
     yield NamedCausalGraph(request.param, NAMED_GRAPHS[request.param])

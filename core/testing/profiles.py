@@ -28,7 +28,7 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 
 if TYPE_CHECKING:  # pragma: no cover
     from hypothesis import settings

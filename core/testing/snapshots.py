@@ -13,7 +13,7 @@ the same corpus on any machine.  :func:`snapshot` runs a rule on every case and
   case with its input, the recorded and the new output;
 * in update mode (``update=True``, ``pytest --causalcheck-update-snapshots`` or
   ``CAUSALCHECK_UPDATE_SNAPSHOTS=1``) rewrites the file instead, atomically
-  (:func:`causalcheck.files.atomic_write_json`), and reports what changed.
+  (:func:`causalcheck.base.files.atomic_write_json`), and reports what changed.
 
 The file (``causalcheck-snapshot/1``, JSON, stable key order, one case per entry) is meant
 to be committed; its diff in review is the change of behaviour::
@@ -47,6 +47,9 @@ kind                   arguments
 >>> c = corpus("graph-pairs", size=3, seed=1)
 >>> c == corpus("graph-pairs", size=3, seed=1), len(c.cases), c.cases[0].id
 (True, 3, 'graph-pairs-000')
+
+One module because the seeded corpora, the recording and the diff are one feature
+(:func:`snapshot` and ``causalcheck snapshot``); the corpus generators exist only to feed it.
 """
 
 from __future__ import annotations
@@ -63,8 +66,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from causalcheck.errors import InputFormatError
-from causalcheck.files import atomic_write_json, read_input_text
+from causalcheck.base.errors import InputFormatError
+from causalcheck.base.files import atomic_write_json, read_input_text
 
 __all__ = [
     "FORMAT",
@@ -425,7 +428,7 @@ def _output(fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
 def read_snapshot(path: str | Path) -> dict[str, Any]:
     """A snapshot file's content, checked: format, corpus spec and cases with ``id`` / ``input`` / ``output``."""
     # late: keeps causalcheck --help light
-    from causalcheck import safejson
+    from causalcheck.base import safejson
 
     p = Path(path)
     try:
@@ -465,7 +468,7 @@ def snapshot(
 
     *update* None means: update when ``--causalcheck-update-snapshots`` or
     ``CAUSALCHECK_UPDATE_SNAPSHOTS=1`` asks for it.  Raises :class:`SnapshotMismatch` for
-    changed outputs (unless updating), and :class:`~causalcheck.errors.InputFormatError`
+    changed outputs (unless updating), and :class:`~causalcheck.base.errors.InputFormatError`
     when the file was recorded on another corpus (kind, size or seed) and not updating.
     """
     # late: keeps causalcheck --help light

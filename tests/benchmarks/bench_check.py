@@ -136,7 +136,7 @@ def bench_cores(repeats: int) -> None:
 
 def _texts() -> tuple[list[str], str]:
     if SAMPLE.exists():
-        from causalcheck.jsontext import iter_json_values as iter_json_objects
+        from causalcheck.base.jsontext import iter_json_values as iter_json_objects
 
         objs = list(iter_json_objects(SAMPLE.read_text(encoding="utf-8")))
         return [o["raw_output"] for o in objs], "official sample raw_io.jsonl (14 records)"

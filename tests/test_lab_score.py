@@ -157,7 +157,7 @@ def test_bad_inputs_are_reported_per_episode_while_the_batch_is_scored(sample_ru
 
 def test_read_json_values_reads_concatenated_pretty_json(tmp_path: Path) -> None:
     """Pretty-printed objects back to back are read one by one; a truncated tail is an error naming file and line."""
-    from causalcheck.errors import DSLSyntaxError
+    from causalcheck.base.errors import DSLSyntaxError
 
     p = tmp_path / "x.jsonl"
     p.write_text('{\n  "a": 1\n}\n{"b": [1,\n 2]}\n', encoding="utf-8")
@@ -338,8 +338,8 @@ def test_rescoring_with_fewer_formats_removes_stale_results(own_runs: Path, tmp_
 def test_lab_score_prints_the_lost_step_warnings_by_code_not_by_wording(own_runs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """A reworded steps-missing notice is still printed; another warning that mentions 'step line' (a record key) is not."""
+    from causalcheck.base.errors import Notice
     from causalcheck.episodes import trajectory
-    from causalcheck.errors import Notice
 
     run = tmp_path / "run"
     shutil.copytree(own_runs / "planner", run)
@@ -360,8 +360,8 @@ def test_dropped_hypothesis_content_is_chosen_by_code_and_field(sample_run: Path
     """score_episode lists the repairs that dropped hypothesis content whatever their wording, and no others."""
     import dataclasses
 
+    from causalcheck.base.errors import Notice
     from causalcheck.episodes import nonempty_hypothesis
-    from causalcheck.errors import Notice
     from causalcheck.records import StepRecord
 
     ep = load_run_folder(sample_run)

@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 from _graphs import simulate
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.graphs import Graph, validate_graph
 from causalcheck.graphs.cli import main_validate
 from causalcheck.graphs.codes import VALIDATOR_CODES, codes_table

@@ -9,11 +9,11 @@ as UTF-8.  Every such document is *bad input*, and this module says so where it 
 
 * :func:`loads` decodes a whole document, :func:`raw_decode` the value starting at an offset
   (for JSON embedded in a model reply), :func:`load_file` reads a user's file through
-  :func:`causalcheck.files.read_input_text` (regular files only, a size limit) and decodes it.
+  :func:`causalcheck.base.files.read_input_text` (regular files only, a size limit) and decodes it.
 * Nesting deeper than :data:`MAX_DEPTH`, integer literals longer than
   :data:`MAX_INT_DIGITS` digits, numbers that are not finite, the non-JSON constants
   ``NaN`` / ``Infinity`` / ``-Infinity``, and lone surrogates raise
-  :class:`~causalcheck.errors.InputFormatError` naming the *source* and the limit.
+  :class:`~causalcheck.base.errors.InputFormatError` naming the *source* and the limit.
 * Malformed JSON raises :class:`JSONSyntaxError` (an ``InputFormatError``) with line and
   column, so a caller that tries "one JSON document, else JSON lines" can tell the two apart.
 
@@ -22,11 +22,11 @@ as UTF-8.  Every such document is *bad input*, and this module says so where it 
 >>> loads('[' * 500 + ']' * 500, source="deep.json")
 Traceback (most recent call last):
 ...
-causalcheck.errors.InputFormatError: deep.json: JSON nested deeper than MAX_DEPTH=100 levels
+causalcheck.base.errors.InputFormatError: deep.json: JSON nested deeper than MAX_DEPTH=100 levels
 >>> loads('{"id": 1e400}', source="big.json")
 Traceback (most recent call last):
 ...
-causalcheck.errors.InputFormatError: big.json: number 1e400 is not finite (JSON numbers must be)
+causalcheck.base.errors.InputFormatError: big.json: number 1e400 is not finite (JSON numbers must be)
 """
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from causalcheck.errors import InputFormatError
-from causalcheck.files import read_input_text
+from causalcheck.base.errors import InputFormatError
+from causalcheck.base.files import read_input_text
 
 __all__ = ["MAX_DEPTH", "MAX_INT_DIGITS", "JSONSyntaxError", "check_value", "has_surrogate_escape", "load_file", "loads", "plain_value_ok", "raw_decode"]
 
@@ -142,7 +142,7 @@ def _check(value: Any, source: str, max_depth: int, strings: bool) -> None:
 def check_value(value: Any, *, source: str = "<json>", max_depth: int = MAX_DEPTH) -> None:
     """Apply this module's limits to a value decoded by another reader (a lenient grammar, say).
 
-    Raises :class:`~causalcheck.errors.InputFormatError` naming *source* for nesting deeper
+    Raises :class:`~causalcheck.base.errors.InputFormatError` naming *source* for nesting deeper
     than *max_depth*, an integer of more than :data:`MAX_INT_DIGITS` digits, a float that is
     not finite and a string or key holding a lone surrogate.
 
@@ -150,7 +150,7 @@ def check_value(value: Any, *, source: str = "<json>", max_depth: int = MAX_DEPT
     >>> check_value([float("inf")], source="reply")
     Traceback (most recent call last):
     ...
-    causalcheck.errors.InputFormatError: reply: number inf is not finite (JSON numbers must be)
+    causalcheck.base.errors.InputFormatError: reply: number inf is not finite (JSON numbers must be)
     """
     _walk(value, source, max_depth, (object,), _check_scalar)
 
@@ -291,5 +291,5 @@ def raw_decode(text: str, pos: int = 0, *, source: str = "<json>", max_depth: in
 
 
 def load_file(path: str | Path, *, what: str = "input", max_depth: int = MAX_DEPTH) -> Any:
-    """Read the user's file at *path* with :func:`causalcheck.files.read_input_text` and :func:`loads` it."""
+    """Read the user's file at *path* with :func:`causalcheck.base.files.read_input_text` and :func:`loads` it."""
     return loads(read_input_text(path, what=what), source=f"{what} {str(path)!r}", max_depth=max_depth)

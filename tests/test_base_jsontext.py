@@ -6,8 +6,8 @@ import contextlib
 import json
 
 import pytest
-from causalcheck.errors import DSLSyntaxError
-from causalcheck.jsontext import (
+from causalcheck.base.errors import DSLSyntaxError
+from causalcheck.base.jsontext import (
     MAX_CANDIDATES,
     candidates,
     controller_object,
@@ -92,8 +92,8 @@ def test_hostile_text_costs_linear_decoding_work(name: str, monkeypatch: pytest.
     Every decode attempt is counted with the characters it may scan; the total stays within
     a small multiple of the text length (it grew with the square of the length before).
     """
-    from causalcheck import safejson
-    from causalcheck.errors import CausalCheckError
+    from causalcheck.base import safejson
+    from causalcheck.base.errors import CausalCheckError
     from causalcheck.parsing import parse_hypothesis, parse_record
 
     text = HOSTILE[name]
@@ -123,7 +123,7 @@ def test_think_tags_are_paired_like_the_non_greedy_pattern() -> None:
     """The one-pass think stripper blanks exactly what ``<think>.*?</think>`` would, plus one unclosed tag."""
     import re
 
-    from causalcheck.jsontext import strip_think
+    from causalcheck.base.jsontext import strip_think
 
     rng = __import__("random").Random(5)
     pieces = ["<think>", "</think>", "<THINK>", "x", "{", "\n", " "]

@@ -1,4 +1,4 @@
-"""Result files and reports.
+"""The result files of ``explain score``: official JSON, the resumable JSONL journal, the Markdown summary.
 
 For every answer model a run writes three files into the output folder:
 
@@ -17,7 +17,7 @@ For every answer model a run writes three files into the output folder:
   object), so an interrupted run resumes: items already in it are not scored again.
 
 ``meta.causalcheck`` (an addition other readers ignore) holds the provenance of the file —
-:class:`causalcheck.files.Provenance` — and what was not scored; the Markdown repeats it.
+:class:`causalcheck.base.files.Provenance` — and what was not scored; the Markdown repeats it.
 * ``<answer>_metrics_<judge>.md`` — the per-domain table (STEM, HSS, Hybrid, Overall; PM,
   RM, Final ×100 like the paper's Table 2), failure-mode counts and a per-item table.
 """
@@ -32,12 +32,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from causalcheck import safejson
-from causalcheck.errors import InputFormatError
+from causalcheck.base import safejson
+from causalcheck.base.errors import InputFormatError
+from causalcheck.base.files import atomic_write_text, read_input_text
 from causalcheck.explain._fields import as_list, as_mapping, as_number, as_text
 from causalcheck.explain.data import Benchmark, ItemScores
 from causalcheck.explain.scoring import FAILURE_MODES, ItemResult, Summary, summarize
-from causalcheck.files import atomic_write_text, read_input_text
 
 __all__ = [
     "MAX_NAME_CHARS",
@@ -45,7 +45,7 @@ __all__ = [
     "build_payload",
     "item_to_official",
     "markdown_provenance",
-    "markdown_report",
+    "markdown_summary",
     "read_rows",
     "result_stem",
     "row_of",
@@ -88,7 +88,7 @@ def result_stem(answer_model: str, judge_model: str) -> str:
 
 def write_json(path: Path, data: Any) -> None:
     """Write *data* the way the original does (UTF-8, indent 2, trailing newline), atomically
-    (:func:`causalcheck.files.atomic_write_text`: the previous file survives a failed write)."""
+    (:func:`causalcheck.base.files.atomic_write_text`: the previous file survives a failed write)."""
     atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False) + "\n")
 
 
@@ -247,7 +247,7 @@ def row_of(result: ItemResult, answer_sha256: str = "") -> ResultRow:
 def read_rows(path: Path) -> list[ResultRow]:
     """Rows of a JSONL result file (a torn last line from an interrupted write is ignored).
 
-    Read with :func:`causalcheck.files.read_input_text` and :mod:`causalcheck.safejson`: a
+    Read with :func:`causalcheck.base.files.read_input_text` and :mod:`causalcheck.base.safejson`: a
     damaged line raises :class:`InputFormatError` naming the file and line.
     """
     if not path.exists():
@@ -351,7 +351,7 @@ def markdown_provenance(causalcheck: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def markdown_report(
+def markdown_summary(
     summary: Summary,
     rows: Sequence[ResultRow],
     *,

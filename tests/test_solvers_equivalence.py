@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.graph import FREQ, CausalGraph
 from causalcheck.graphs import Graph
-from causalcheck.named_graphs import NAMED_GRAPHS
+from causalcheck.graphs.named import NAMED_GRAPHS
 from causalcheck.solvers.equivalence import (
     consistent_extension,
     cpdag,

@@ -2,7 +2,7 @@
 
 lark reports a syntax error as ``UnexpectedCharacters``, ``UnexpectedToken`` or
 ``UnexpectedEOF``; :func:`syntax_error` turns any of them into a
-:class:`~causalcheck.errors.DSLSyntaxError` with a 1-based line and column, the expected
+:class:`~causalcheck.base.errors.DSLSyntaxError` with a 1-based line and column, the expected
 tokens spelled the way a user types them (``"}"`` rather than ``RBRACE``) and a caret
 snippet.  *offset* shifts positions when the parsed text is a slice of a larger document.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from causalcheck.errors import DSLSyntaxError
+from causalcheck.base.errors import DSLSyntaxError
 from causalcheck.grammar import load
 
 if TYPE_CHECKING:  # pragma: no cover

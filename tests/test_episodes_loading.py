@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from causalcheck.base.errors import DSLSyntaxError, InputFormatError
+from causalcheck.base.jsontext import iter_json_values
 from causalcheck.episodes import Unparsed, load_records, records_from_text
-from causalcheck.errors import DSLSyntaxError, InputFormatError
-from causalcheck.jsontext import iter_json_values
 
 REC = {"past_data": [], "hypothesis": {"edges": [], "freq_equation": "", "coefficients": {}}, "action": "TALK", "arg1": 5}
 

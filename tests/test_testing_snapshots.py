@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from causalcheck.base.errors import InputFormatError
 from causalcheck.cli import main
-from causalcheck.errors import InputFormatError
 from causalcheck.metrics import edge_prf, shd
 from causalcheck.testing import KINDS, SnapshotMismatch, corpus, snapshot
 from causalcheck.testing.snapshots import jsonable, read_snapshot

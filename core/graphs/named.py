@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.graph import CausalGraph
 
 __all__ = ["NAMED_GRAPHS", "named_graph"]

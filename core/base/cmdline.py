@@ -34,7 +34,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from causalcheck.errors import BudgetExceededError, CausalCheckError, InputFormatError
+from causalcheck.base.errors import BudgetExceededError, CausalCheckError, InputFormatError
 
 __all__ = [
     "EXIT_INPUT",
@@ -126,12 +126,12 @@ def comma_choices(choices: Sequence[str], option: str) -> Callable[[str], tuple[
 
 
 def require_finite_nonnegative(option: str, value: float) -> float:
-    """*value* when it is a finite number >= 0, else :class:`~causalcheck.errors.InputFormatError`.
+    """*value* when it is a finite number >= 0, else :class:`~causalcheck.base.errors.InputFormatError`.
 
     >>> require_finite_nonnegative("--tolerance", float("inf"))
     Traceback (most recent call last):
       ...
-    causalcheck.errors.InputFormatError: --tolerance=inf must be a finite number >= 0
+    causalcheck.base.errors.InputFormatError: --tolerance=inf must be a finite number >= 0
     """
     if not value >= 0 or value == float("inf"):
         raise InputFormatError(f"{option}={value!r} must be a finite number >= 0")
@@ -162,8 +162,8 @@ def add_command_group(subparsers: Any, name: str, *, help: str, description: str
 
 def run_handler(handler: Callable[[argparse.Namespace], int | None], args: argparse.Namespace) -> int:
     """``handler(args)``'s exit code; our errors are reported on stderr and mapped to the command
-    line's exit codes: a stop on a limit (:class:`~causalcheck.errors.BudgetExceededError`) to
-    :data:`EXIT_LIMIT`, any other :class:`~causalcheck.errors.CausalCheckError` to :data:`EXIT_INPUT`.
+    line's exit codes: a stop on a limit (:class:`~causalcheck.base.errors.BudgetExceededError`) to
+    :data:`EXIT_LIMIT`, any other :class:`~causalcheck.base.errors.CausalCheckError` to :data:`EXIT_INPUT`.
     Other exceptions propagate."""
     try:
         return int(handler(args) or 0)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from causalcheck import metrics as M
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.graphs import CAUSALAB, EXACT
 
 CONFIG = {

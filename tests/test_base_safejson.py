@@ -1,4 +1,4 @@
-"""causalcheck.safejson: every document the standard decoder accepts but a later step would crash on is refused."""
+"""causalcheck.base.safejson: every document the standard decoder accepts but a later step would crash on is refused."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import os
 from pathlib import Path
 
 import pytest
-from causalcheck.errors import InputFormatError
-from causalcheck.safejson import (
+from causalcheck.base.errors import InputFormatError
+from causalcheck.base.safejson import (
     MAX_DEPTH,
     MAX_INT_DIGITS,
     JSONSyntaxError,

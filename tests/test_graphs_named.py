@@ -1,10 +1,10 @@
-"""The named graphs of the field (causalcheck.named_graphs) and their fixtures."""
+"""The named graphs of the field (causalcheck.graphs.named) and their fixtures."""
 
 from __future__ import annotations
 
 import pytest
-from causalcheck.errors import InputFormatError
-from causalcheck.named_graphs import NAMED_GRAPHS, named_graph
+from causalcheck.base.errors import InputFormatError
+from causalcheck.graphs.named import NAMED_GRAPHS, named_graph
 from causalcheck.solvers.acyclicity import find_cycle_core
 from causalcheck.solvers.equivalence import enumerate_equivalent_dags, mec_size
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from causalcheck.aio import run_sync
+from causalcheck.base.aio import run_sync
 from causalcheck.explain.answer import generate_answers
 from causalcheck.explain.data import load_benchmark
 from causalcheck.explain.llm import LLMCriterionJudge, LLMEdgeJudge, LLMParser

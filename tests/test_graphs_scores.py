@@ -10,7 +10,7 @@ import networkx as nx
 import numpy as np
 import pytest
 from _graphs import random_dag
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.graphs import Graph, GraphEdge, compare, read_graph
 from causalcheck.graphs.convert import to_causallearn, to_matrix
 from causalcheck.graphs.formats import parse_text

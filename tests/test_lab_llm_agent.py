@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from causalcheck.adapters import LLMClient, Request, RetryPolicy, ScriptedLLM
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.lab.llm_agent import LLMAgent, extract_record, make_llm_agent
 from causalcheck.lab.runner import run_episode
 from causalcheck.lab.suites import load_suite

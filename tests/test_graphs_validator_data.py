@@ -9,7 +9,7 @@ import networkx as nx
 import numpy as np
 import pytest
 from _graphs import random_dag, simulate
-from causalcheck.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError
 from causalcheck.graphs import Graph
 from causalcheck.graphs.citests import CITester, adjust, resolve_test
 from causalcheck.graphs.convert import to_networkx

@@ -15,7 +15,7 @@ An evaluation tool is only worth its results, so every result file goes through 
   exits — a stale lock file never blocks a later run.
 * :func:`read_input_bytes` / :func:`read_input_text` read a file given by a user: only
   regular files (a FIFO or ``/dev/zero`` would block or never end), at most a stated size,
-  UTF-8 (a BOM is dropped; :func:`decode_input_text` is that check on bytes already read), with an :class:`~causalcheck.errors.InputFormatError` naming the
+  UTF-8 (a BOM is dropped; :func:`decode_input_text` is that check on bytes already read), with an :class:`~causalcheck.base.errors.InputFormatError` naming the
   path and the reason for anything else.
 * :class:`Provenance` is the record every run and result file carries: the causalcheck
   version, the command and its options, a timestamp, and the SHA-256 of every input read.
@@ -46,7 +46,7 @@ from types import TracebackType
 from typing import Any
 
 from causalcheck import __version__
-from causalcheck.errors import CausalCheckError, InputFormatError
+from causalcheck.base.errors import CausalCheckError, InputFormatError
 
 __all__ = [
     "DEFAULT_MAX_INPUT_BYTES",
@@ -240,7 +240,7 @@ class RunLock:
 def read_input_bytes(path: str | Path, *, max_bytes: int = DEFAULT_MAX_INPUT_BYTES, what: str = "input") -> bytes:
     """The bytes of a regular file given by a user, with a clear error for anything else.
 
-    Refuses, with an :class:`~causalcheck.errors.InputFormatError` naming *path*: a missing
+    Refuses, with an :class:`~causalcheck.base.errors.InputFormatError` naming *path*: a missing
     path, a folder, anything that is not a regular file (a FIFO, a device such as
     ``/dev/zero``, a socket — reading them would block or never end), a file larger than
     *max_bytes*, and a file that cannot be read.
@@ -300,13 +300,13 @@ def csv_rows(text: str, *, source: str, delimiter: str = ",") -> list[list[str]]
     Line breaks are read as the csv module documents (``newline=""``): ``\\n``, ``\\r\\n``
     and a lone ``\\r`` end a row, and a quoted field may hold any of them.  A
     :class:`csv.Error` (a field beyond the size limit, ...) becomes an
-    :class:`~causalcheck.errors.InputFormatError` naming *source* and the line:
+    :class:`~causalcheck.base.errors.InputFormatError` naming *source* and the line:
 
     >>> csv_rows("a,b\\r1,2\\n", source="x.csv")
     [['a', 'b'], ['1', '2']]
     >>> csv_rows('a\\n"' + "x" * 200_000 + '"\\n', source="x.csv")
     Traceback (most recent call last):
-    causalcheck.errors.InputFormatError: x.csv:2: the CSV does not parse: field larger than field limit (131072)
+    causalcheck.base.errors.InputFormatError: x.csv:2: the CSV does not parse: field larger than field limit (131072)
     """
     import csv
     import io
@@ -327,13 +327,13 @@ def decode_input_text(data: bytes, path: str | Path, *, what: str = "input", exp
     """UTF-8 text of the bytes of the user's file *path* (a BOM is dropped).
 
     Binary (NUL bytes in the first 8 KiB) or non-UTF-8 bytes are refused with an
-    :class:`~causalcheck.errors.InputFormatError` naming *what*, *path* and what was *expected*:
+    :class:`~causalcheck.base.errors.InputFormatError` naming *what*, *path* and what was *expected*:
 
     >>> decode_input_text(b"\\xef\\xbb\\xbfhi", "a.txt")
     'hi'
     >>> decode_input_text(b"\\xff", "a.txt", expected="JSON or text")
     Traceback (most recent call last):
-    causalcheck.errors.InputFormatError: input path='a.txt' is not UTF-8 text (byte 0xff at offset 0); expected JSON or text
+    causalcheck.base.errors.InputFormatError: input path='a.txt' is not UTF-8 text (byte 0xff at offset 0); expected JSON or text
     """
     if b"\x00" in data[:8192]:
         raise InputFormatError(f"{what} path={str(path)!r} looks binary (it contains NUL bytes); expected {expected}")

@@ -1,4 +1,4 @@
-"""Durable writes, run-folder locks, safe input reading and provenance (causalcheck.files)."""
+"""Durable writes, run-folder locks, safe input reading and provenance (causalcheck.base.files)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import sys
 import time
 
 import pytest
-from causalcheck.errors import InputFormatError
-from causalcheck.files import (
+from causalcheck.base.errors import InputFormatError
+from causalcheck.base.files import (
     LOCK_NAME,
     Provenance,
     RunLock,
@@ -74,7 +74,7 @@ def test_append_line_appends_and_refuses_newlines(tmp_path):
 
 _HOLDER = """
 import sys, time
-from causalcheck.files import RunLock
+from causalcheck.base.files import RunLock
 with RunLock(sys.argv[1], command="holder test"):
     print("locked", flush=True)
     time.sleep(60)

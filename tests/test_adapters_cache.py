@@ -22,7 +22,7 @@ from causalcheck.adapters import (
     run_sync,
     truncated,
 )
-from causalcheck.errors import BudgetExceededError, InputFormatError
+from causalcheck.base.errors import BudgetExceededError, InputFormatError
 
 
 def _req(text: str = "q", **kw: object) -> Request:

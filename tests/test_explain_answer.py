@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 from causalcheck.adapters import Request, ScriptedLLM, run_sync
+from causalcheck.base.errors import InputFormatError
 from causalcheck.cli import main
-from causalcheck.errors import InputFormatError
 from causalcheck.explain.answer import (
     STRATEGIES,
     add_answer_arguments,

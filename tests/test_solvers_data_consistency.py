@@ -6,9 +6,9 @@ import json
 import math
 from pathlib import Path
 
+from causalcheck.base.safejson import loads
 from causalcheck.equation import parse_equation
 from causalcheck.records import DataPoint
-from causalcheck.safejson import loads
 from causalcheck.solvers.data_consistency import fit_points
 
 

@@ -7,8 +7,8 @@ import random
 from pathlib import Path
 
 import pytest
+from causalcheck.base.errors import CausalCheckError
 from causalcheck.episodes import read_trajectory, trajectory_episode, trajectory_from_text
-from causalcheck.errors import CausalCheckError
 
 
 def _random_trajectory(rng: random.Random) -> list[str]:

@@ -1,0 +1,139 @@
+"""The exception tree of causalcheck.
+
+Every error that causalcheck raises on purpose derives from :class:`CausalCheckError`, so a
+caller can catch one class.  Errors about text that could not be parsed also derive from
+:class:`ValueError` (the builtin a Python user expects for bad input) and carry the location,
+the tokens that would have been valid and a caret snippet, in the manner of lark's
+``UnexpectedInput.get_context``.
+
+Problems that do not stop a reading — a repair of the tolerant record parser, a sign that
+steps were removed from a run — are :class:`Notice` values: their text, with a stable code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, final
+
+__all__ = [
+    "BudgetExceededError",
+    "CausalCheckError",
+    "DSLSyntaxError",
+    "InputFormatError",
+    "Notice",
+    "caret_snippet",
+]
+
+
+class CausalCheckError(Exception):
+    """Root of every exception raised on purpose by causalcheck."""
+
+
+class InputFormatError(CausalCheckError, ValueError):
+    """A file or value has the wrong shape (missing key, wrong type, unreadable file)."""
+
+
+class BudgetExceededError(CausalCheckError):
+    """An action was requested after its budget was spent (API use; episodes refuse instead)."""
+
+
+@final
+class Notice(str):
+    """A warning: its text (the ``str`` itself) and a stable ``code``; immutable.
+
+    ``StepRecord.warnings`` (the parser's repairs) and ``Episode.warnings`` (what the readers
+    could not read) hold notices.  A notice *is* its text, so printing, joining, sorting and
+    JSON output show exactly the message, and callers that treat warnings as strings keep
+    working; code that decides something reads :attr:`code` (and :attr:`field`), never the
+    wording, which may change.  ``field`` is the part of the input the notice is about (for a
+    record's repairs ``"hypothesis"``, ``"past_data"``, ``"experiment"``, ``"action"``,
+    ``"memory"``, ``"thought"``), ``""`` when it is about the whole.  Text derived from a
+    notice (``f"step 3: {notice}"``) is a plain string: wrap it in a new notice to keep a code.
+
+    >>> n = Notice("past_data=None read as []", "past-data-null", "past_data")
+    >>> n == "past_data=None read as []", n.code, n.field, str(n).upper()
+    (True, 'past-data-null', 'past_data', 'PAST_DATA=NONE READ AS []')
+    """
+
+    code: str
+    field: str
+
+    def __new__(cls, text: str, code: str, field: str = "") -> Notice:
+        self = str.__new__(cls, text)
+        attributes = self.__dict__  # set past __setattr__, which refuses every change
+        attributes["code"] = code
+        attributes["field"] = field
+        return self
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"Notice is immutable: cannot set {name!r}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Notice, (str(self), self.code, self.field))
+
+
+def caret_snippet(text: str, line: int, column: int, span: int = 40) -> str:
+    """Return the offending line of *text* (trimmed to ``2*span`` characters) with a caret under *column*.
+
+    *line* and *column* are 1-based, as in lark.
+
+    >>> print(caret_snippet("a -> b\\nb => c", 2, 3))
+    b => c
+      ^
+    """
+    lines = text.splitlines() or [""]
+    if line < 1 or line > len(lines):
+        return ""
+    src = lines[line - 1].expandtabs(1)
+    col = max(column - 1, 0)
+    start = max(col - span, 0)
+    end = min(col + span, len(src))
+    prefix = "..." if start > 0 else ""
+    suffix = "..." if end < len(src) else ""
+    shown = prefix + src[start:end] + suffix
+    caret = " " * (len(prefix) + col - start) + "^"
+    return f"{shown}\n{caret}"
+
+
+class DSLSyntaxError(CausalCheckError, ValueError):
+    """Text that does not follow one of causalcheck's grammars.
+
+    Attributes:
+        line, column: 1-based position of the first offending character.
+        expected: the token names (or literal strings) that would have been accepted there.
+        snippet: the offending line with a caret under the position.
+        source: a file name or a short description of where the text came from.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        text: str = "",
+        line: int = 1,
+        column: int = 1,
+        expected: Sequence[str] = (),
+        source: str = "<string>",
+        label: str | None = None,
+    ) -> None:
+        self.message = message
+        self.line = line
+        self.column = column
+        self.expected = tuple(sorted(set(expected)))
+        self.source = source
+        self.label = label
+        self.snippet = caret_snippet(text, line, column) if text else ""
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        head = f"{self.source}:{self.line}:{self.column}: {self.message}"
+        if self.label:
+            head += f" ({self.label})"
+        parts = [head]
+        if self.expected:
+            shown = ", ".join(self.expected[:12])
+            more = f" (+{len(self.expected) - 12} more)" if len(self.expected) > 12 else ""
+            parts.append(f"expected one of: {shown}{more}")
+        if self.snippet:
+            parts.append(self.snippet)
+        return "\n".join(parts)
