@@ -32,7 +32,7 @@ labels with gaps warns (steps were removed) instead of renumbering silently.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
@@ -52,6 +52,7 @@ __all__ = [
     "Step",
     "Unparsed",
     "nonempty_hypothesis",
+    "step_gap_notices",
 ]
 
 #: How a step number is shown: ``"file"`` — the file's own label (the position counted from
@@ -249,3 +250,29 @@ class Episode:
             if h is not None:
                 return step, h
         return None
+
+
+def step_gap_notices(
+    labels: Sequence[Any], first: int, *, entry: Callable[[int], str], missing: Callable[[Any], str], why: str
+) -> list[Notice]:
+    """``steps-missing`` notices for step labels that are not integers or break the count
+    ``first, first + 1, …`` — both readers' sign that steps were removed or reordered.
+
+    *entry* names the n-th entry (from 1), *missing* says what a non-integer label lacks, *why*
+    explains the count.  A wrong integer label restarts the count from itself, so one removed
+    step is reported once.
+
+    >>> [str(n) for n in step_gap_notices([1, 2, 4, 5, None], 1, entry="entry {}".format,
+    ...     missing=lambda label: "no integer 'step'", why="(counted from 1)")]
+    ['entry 3 has step=4, expected 3 (counted from 1)', "entry 5 has no integer 'step'"]
+    """
+    out: list[Notice] = []
+    expected = first
+    for i, label in enumerate(labels):
+        if type(label) is not int:
+            out.append(Notice(f"{entry(i + 1)} has {missing(label)}", "steps-missing"))
+        elif label != expected:
+            out.append(Notice(f"{entry(i + 1)} has step={label}, expected {expected} {why}", "steps-missing"))
+            expected = label
+        expected += 1
+    return out

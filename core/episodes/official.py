@@ -47,7 +47,14 @@ from causalcheck.episodes.config import (
     true_target_frequency,
 )
 from causalcheck.episodes.files import read_input, read_json_values_input
-from causalcheck.episodes.model import Episode, InputFile, ShownState, Step, Unparsed
+from causalcheck.episodes.model import (
+    Episode,
+    InputFile,
+    ShownState,
+    Step,
+    Unparsed,
+    step_gap_notices,
+)
 from causalcheck.episodes.reading import RecordReader
 from causalcheck.graph import FREQ, normalize_node
 from causalcheck.records import StepRecord
@@ -432,20 +439,13 @@ def _success(run: _Folder) -> bool | None:
 def _step_warnings(raw_io: list[Any], tracking: list[Any]) -> list[Notice]:
     """Signs that steps were removed: raw_io step numbers that do not count 1, 2, 3, …, or a
     tracking file with another number of entries than raw_io."""
-    out: list[Notice] = []
-    expected = 1
-    for i, o in enumerate(raw_io):
-        label = o.get("step")
-        if type(label) is not int:
-            out.append(Notice(f"raw_io.jsonl entry {i + 1} has no integer 'step' (step={label!r:.20})", "steps-missing"))
-        elif label != expected:
-            out.append(Notice(
-                f"raw_io.jsonl entry {i + 1} has step={label}, expected {expected} "
-                "(raw_io steps count from 1 without gaps: steps were removed or reordered)",
-                "steps-missing",
-            ))
-            expected = label
-        expected += 1
+    out = step_gap_notices(
+        [o.get("step") for o in raw_io],
+        1,
+        entry="raw_io.jsonl entry {}".format,
+        missing=lambda label: f"no integer 'step' (step={label!r:.20})",
+        why="(raw_io steps count from 1 without gaps: steps were removed or reordered)",
+    )
     if raw_io and tracking and len(raw_io) != len(tracking):
         out.append(Notice(
             f"raw_io.jsonl has {len(raw_io)} steps but the tracking file has {len(tracking)} entries "

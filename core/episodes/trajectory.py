@@ -37,7 +37,7 @@ from causalcheck.episodes.config import (
     true_target_frequency,
 )
 from causalcheck.episodes.files import read_input
-from causalcheck.episodes.model import Episode, InputFile, ShownState, Step
+from causalcheck.episodes.model import Episode, InputFile, ShownState, Step, step_gap_notices
 from causalcheck.episodes.reading import RecordReader
 from causalcheck.graph import FREQ, normalize_node
 
@@ -240,19 +240,13 @@ def _num(value: Any) -> float | None:
 def _step_warnings(traj: Trajectory, labels: list[int | None], source: str) -> list[Notice]:
     """Problems that show step lines are missing: a gap in the 0-based step fields, or a count
     that disagrees with the summary's ``steps``."""
-    out: list[Notice] = []
-    expected = 0
-    for i, label in enumerate(labels):
-        if label is None:
-            out.append(Notice(f"{source}: step line {i + 1} has no integer 'step' field", "steps-missing"))
-        elif label != expected:
-            out.append(Notice(
-                f"{source}: step line {i + 1} has step={label}, expected {expected} "
-                "(the trajectory's step fields count from 0 without gaps: step lines were removed or reordered)",
-                "steps-missing",
-            ))
-            expected = label
-        expected += 1
+    out = step_gap_notices(
+        labels,
+        0,
+        entry=lambda n: f"{source}: step line {n}",
+        missing=lambda label: "no integer 'step' field",
+        why="(the trajectory's step fields count from 0 without gaps: step lines were removed or reordered)",
+    )
     recorded = traj.summary.get("steps")
     if type(recorded) is int and recorded != len(labels):
         out.append(Notice(

@@ -62,6 +62,7 @@ from causalcheck.explain.generation import (
     finish_generation,
     generate_items,
     load_items,
+    register_generation_command,
     run_with_progress,
     start_generation,
 )
@@ -324,14 +325,14 @@ def run_answer(args: argparse.Namespace, *, llm_override: LLM | None = None) -> 
 
 def register(explain_sub: Any) -> argparse.ArgumentParser:
     """Add the ``answer`` command to the ``explain`` sub-command group."""
-    p: argparse.ArgumentParser = explain_sub.add_parser(
+    return register_generation_command(
+        explain_sub,
         "answer",
         help="ask a model every benchmark question (resumable)",
         description="Generate answers with a model: temperature 0.6, 4096 tokens by default; one JSON line per item.",
+        add_arguments=add_answer_arguments,
+        handler=run_answer,
     )
-    add_answer_arguments(p)
-    p.set_defaults(handler=run_answer)
-    return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -60,6 +60,7 @@ __all__ = [
     "generate_items",
     "load_items",
     "record_key",
+    "register_generation_command",
     "run_with_progress",
     "start_generation",
 ]
@@ -430,6 +431,22 @@ def run_with_progress(
     finally:
         if progress is not None:
             progress.close()
+
+
+def register_generation_command(
+    explain_sub: Any,
+    name: str,
+    *,
+    help: str,
+    description: str,
+    add_arguments: Callable[[argparse.ArgumentParser], None],
+    handler: Callable[[argparse.Namespace], int],
+) -> argparse.ArgumentParser:
+    """Add the generation command *name* (``explain answer``, ``explain rubrics``) to the ``explain`` group."""
+    p: argparse.ArgumentParser = explain_sub.add_parser(name, help=help, description=description)
+    add_arguments(p)
+    p.set_defaults(handler=handler)
+    return p
 
 
 def finish_generation(summary: GenerationSummary, *, nothing: str, extra: Mapping[str, Any] | None = None) -> int:

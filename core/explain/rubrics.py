@@ -506,11 +506,11 @@ def run_rubrics(args: argparse.Namespace, *, llm_override: LLM | None = None) ->
 
 def register(explain_sub: Any) -> argparse.ArgumentParser:
     """Add the ``rubrics`` command to the ``explain`` sub-command group."""
-    p: argparse.ArgumentParser = explain_sub.add_parser(
+    return gen.register_generation_command(
+        explain_sub,
         "rubrics",
         help="generate question-level rubrics (official 5-criterion schema) with a model (resumable)",
         description="Generate a rubric per question with a model: one call per item, JSON only, temperature 0.6.",
+        add_arguments=add_rubric_arguments,
+        handler=run_rubrics,
     )
-    add_rubric_arguments(p)
-    p.set_defaults(handler=run_rubrics)
-    return p
