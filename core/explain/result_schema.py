@@ -8,7 +8,7 @@ layout of spec §7 plus causalcheck's additions — :mod:`causalcheck.explain.re
   :mod:`causalcheck.safejson` (which holds the safe-input limits: size, depth, number
   length); a field of the wrong type raises :class:`~causalcheck.errors.InputFormatError`
   naming the field (the :mod:`causalcheck.explain._fields` helpers); a missing field of the
-  official layout reads as its empty value.
+  official layout reads as its empty value (a missing score as ``None``, not scored).
 * :func:`encode_item` writes it; the writer (:func:`causalcheck.explain.report.item_to_official`)
   builds a :class:`ResultItem` and encodes it, so ``encode(decode(x)) == x`` for every item
   causalcheck writes and for the items of the original WhatIfBench tool (its benchmark
@@ -66,10 +66,10 @@ FAILED_FIELDS = ("evaluation_status", "evaluation_error")
 _STATS = ("nodes", "edges", "causal_edges", "longest_path", "components", "largest_component")
 
 
-def _number(value: Any, where: str, default: float = 0.0) -> float:
-    """A finite JSON number as it is in the file (an ``int`` stays one, so it is written back the same)."""
+def _number(value: Any, where: str) -> float | None:
+    """A finite JSON number as it is in the file (an ``int`` stays one, so it is written back the same), or ``None``."""
     if value is None:
-        return default
+        return None
     as_number(value, where)
     out: float = value
     return out
@@ -154,7 +154,7 @@ def _additions(obj: Any, where: str = "causalcheck") -> Additions:
         degraded=None if cc.get("degraded") is None else _flag(cc["degraded"], f"{where}.degraded"),
         degraded_reasons=texts("degraded_reasons"),
         warnings=texts("warnings"),
-        premise_overlap=None if cc.get("premise_overlap") is None else _number(cc["premise_overlap"], f"{where}.premise_overlap"),
+        premise_overlap=_number(cc.get("premise_overlap"), f"{where}.premise_overlap"),
         edu_offsets=offsets,
     )
 
@@ -213,10 +213,10 @@ class ResultItem:
     benchmark: Mapping[str, Any]
     ok: bool = True
     model_answer: str = ""
-    pm_score: float = 0.0
-    rm_score: float = 0.0
+    pm_score: float | None = None  # None: null or missing (not scored)
+    rm_score: float | None = None
     om_score: float | None = None
-    total_score: float = 0.0
+    total_score: float | None = None
     parsed_rst_raw: str = ""
     parsed_rst: Mapping[str, Any] = field(default_factory=dict)
     parsed_rst_source: str = ""
@@ -287,7 +287,7 @@ def _benchmark_fields(obj: Mapping[str, Any], result_fields: Sequence[str]) -> d
     return bench
 
 
-def _derive(obj: Mapping[str, Any], pm: float, rm: float, answer: str, dag: Mapping[str, Any],
+def _derive(obj: Mapping[str, Any], pm: float | None, rm: float | None, answer: str, dag: Mapping[str, Any],
             metrics: ItemMetrics) -> tuple[GraphStats, tuple[str, ...]]:
     """Graph statistics and failure modes of an item without a ``causalcheck`` object, by the writer's functions."""
     stats = graph_stats(ExplanationGraph.from_json(dag))
@@ -297,7 +297,7 @@ def _derive(obj: Mapping[str, Any], pm: float, rm: float, answer: str, dag: Mapp
     scores = [as_integer(e.get("score"), f"{where}[{i}].score") for i, e in enumerate(records)]
     names = [as_text(e.get("name"), f"{where}[{i}].name") for i, e in enumerate(records)]
     premise = premise_overlap(parse_item(obj), answer)
-    return stats, failure_modes(pm, rm, stats, premise, scores, names)
+    return stats, failure_modes(pm or 0.0, rm or 0.0, stats, premise, scores, names)
 
 
 def decode_item(obj: Any, *, ok: bool = True) -> ResultItem:
@@ -312,7 +312,6 @@ def decode_item(obj: Any, *, ok: bool = True) -> ResultItem:
         return ResultItem(_benchmark_fields(obj, FAILED_FIELDS), ok=False, causalcheck=cc,
                           evaluation_status=as_text(obj.get("evaluation_status"), "evaluation_status", "failed"),
                           evaluation_error=_optional_text(obj.get("evaluation_error"), "evaluation_error"))
-    om = obj.get("om_score")
     scores = _number(obj.get("pm_score"), "pm_score"), _number(obj.get("rm_score"), "rm_score")
     answer = as_text(obj.get("model_answer"), "model_answer")
     dag, metrics = as_mapping(obj.get("parsed_dag"), "parsed_dag"), _metrics(obj.get("metrics"))
@@ -326,7 +325,7 @@ def decode_item(obj: Any, *, ok: bool = True) -> ResultItem:
         model_answer=answer,
         pm_score=scores[0],
         rm_score=scores[1],
-        om_score=None if om is None else _number(om, "om_score"),
+        om_score=_number(obj.get("om_score"), "om_score"),
         total_score=_number(obj.get("total_score"), "total_score"),
         parsed_rst_raw=as_text(obj.get("parsed_rst_raw"), "parsed_rst_raw"),
         parsed_rst=as_mapping(obj.get("parsed_rst"), "parsed_rst"),

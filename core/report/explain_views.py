@@ -78,7 +78,7 @@ def _item(r: ResultItem) -> ExplainItem:
     if not r.ok:
         return ExplainItem(r.key, r.bucket, 0.0, 0.0, 0.0, (), False, False, r)
     st = r.stats
-    return ExplainItem(r.key, r.bucket, float(r.pm_score), float(r.rm_score), float(r.total_score), r.failure_modes,
+    return ExplainItem(r.key, r.bucket, float(r.pm_score or 0.0), float(r.rm_score or 0.0), float(r.total_score or 0.0), r.failure_modes,
                        r.degraded, True, r, None if st is None else st.nodes, None if st is None else st.longest_path,
                        None if st is None else st.causal_edges, None if st is None else st.components, derived=r.derived)
 
