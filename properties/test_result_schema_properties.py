@@ -7,7 +7,13 @@ from typing import Any
 
 from causalcheck import safejson
 from causalcheck.explain.explanation_graph import GraphStats
-from causalcheck.explain.result_schema import Additions, ItemMetrics, ResultItem, decode_item, encode_item
+from causalcheck.explain.result_schema import (
+    Additions,
+    ItemMetrics,
+    ResultItem,
+    decode_item,
+    encode_item,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 
