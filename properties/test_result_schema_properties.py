@@ -46,7 +46,7 @@ ADDITIONS = st.builds(
     premise_overlap=st.none() | NUMBER,
     edu_offsets=st.none() | OFFSETS,
 )
-METRICS = st.builds(ItemMetrics, pm=OBJECT, rm=OBJECT, om=st.none() | NUMBER, degraded=st.none() | st.booleans(),
+METRICS = st.builds(ItemMetrics, pm=st.none() | OBJECT, rm=st.none() | OBJECT, om=st.none() | NUMBER, degraded=st.none() | st.booleans(),
                     degraded_reasons=st.none() | TEXTS)  # fmt: skip
 SCORE = st.none() | NUMBER
 SCORED = st.builds(

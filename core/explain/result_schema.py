@@ -163,11 +163,12 @@ def _additions(obj: Any, where: str = "causalcheck") -> Additions:
 
 @dataclass(frozen=True)
 class ItemMetrics:
-    """An item's ``metrics``: the PM and RM records as the judges wrote them, and causalcheck's
-    ``degraded`` / ``degraded_reasons`` (``None``: not in the file, as in the original tool's)."""
+    """An item's ``metrics``: the PM and RM records as the judges wrote them (``None``: not in the
+    file), and causalcheck's ``degraded`` / ``degraded_reasons`` (``None``: not in the file, as in
+    the original tool's)."""
 
-    pm: Mapping[str, Any] = field(default_factory=dict)
-    rm: Mapping[str, Any] = field(default_factory=dict)
+    pm: Mapping[str, Any] | None = None
+    rm: Mapping[str, Any] | None = None
     om: Any = None
     degraded: bool | None = None
     degraded_reasons: tuple[str, ...] | None = None
@@ -175,15 +176,20 @@ class ItemMetrics:
     @property
     def edges(self) -> list[Any]:
         """``pm.edges``: one judgment record per graph edge, in graph order."""
-        return as_list(self.pm.get("edges"), "metrics.pm.edges")
+        return as_list((self.pm or {}).get("edges"), "metrics.pm.edges")
 
     @property
     def criterion_evaluations(self) -> list[Any]:
         """``rm.criterion_evaluations``: one record per rubric criterion."""
-        return as_list(self.rm.get("criterion_evaluations"), "metrics.rm.criterion_evaluations")
+        return as_list((self.rm or {}).get("criterion_evaluations"), "metrics.rm.criterion_evaluations")
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"pm": dict(self.pm), "rm": dict(self.rm), "om": self.om}
+        out: dict[str, Any] = {}
+        if self.pm is not None:
+            out["pm"] = dict(self.pm)
+        if self.rm is not None:
+            out["rm"] = dict(self.rm)
+        out["om"] = self.om
         if self.degraded is not None:
             out["degraded"] = self.degraded
         if self.degraded_reasons is not None:
@@ -194,8 +200,8 @@ class ItemMetrics:
 def _metrics(obj: Any) -> ItemMetrics:
     m = as_mapping(obj, "metrics")
     return ItemMetrics(
-        pm=as_mapping(m.get("pm"), "metrics.pm"),
-        rm=as_mapping(m.get("rm"), "metrics.rm"),
+        pm=None if m.get("pm") is None else as_mapping(m["pm"], "metrics.pm"),
+        rm=None if m.get("rm") is None else as_mapping(m["rm"], "metrics.rm"),
         om=m.get("om"),
         degraded=None if m.get("degraded") is None else _flag(m["degraded"], "metrics.degraded"),
         degraded_reasons=None if m.get("degraded_reasons") is None else _texts(m["degraded_reasons"], "metrics.degraded_reasons"),
