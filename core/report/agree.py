@@ -4,7 +4,9 @@ A and B are each an explain result file (``<answer>_metrics_<judge>.json``, ours
 official one) or a CSV of human scores with an ``id`` column and any of ``pm``, ``rm``,
 ``final`` (on the result files' 0–1 scale; a blank cell is a missing score).  Items are
 joined on their key — ``canonical_id``, else ``id`` (a CSV ``id`` is matched against both);
-items found in only one file, or not scored in it, are reported and left out.
+items found in only one file, or not scored in it, are reported and left out, and so are
+entries of a result file that :func:`causalcheck.explain.result_schema.decode_file` cannot read
+(with the reason).
 
 For PM, RM and Final (each where both sides have it): Pearson's r, Spearman's ρ and the
 mean absolute error, each with a percentile bootstrap 95% interval over resampled items
