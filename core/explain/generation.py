@@ -17,6 +17,10 @@ and duplicates nothing.  The pieces, each written once:
   :func:`load_items`, :func:`run_with_progress` and :func:`finish_generation` (the
   :class:`GenerationSummary` line, the failures on stderr and the exit code: 0 all done, 1 some
   failed, 2 none could be done, 3 stopped on a limit).
+
+One module because both generation commands are one resumable loop with one on-disk journal,
+one lock and one command-line edge; splitting it would give each piece a module that only the
+other pieces use.
 """
 
 from __future__ import annotations

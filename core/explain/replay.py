@@ -35,6 +35,7 @@ from causalcheck.explain._fields import as_integer, as_list, as_number, as_text
 from causalcheck.explain.data import parse_item
 from causalcheck.explain.explanation_graph import ExplanationGraph
 from causalcheck.explain.judges import CriterionJudgment, EdgeJudgment
+from causalcheck.explain.result_schema import ResultItem, decode_item
 from causalcheck.explain.rst import (
     RSTRecord,
     heuristic_fallback,
@@ -117,20 +118,14 @@ def _criterion_judgments(rm: Mapping[str, Any]) -> list[CriterionJudgment]:
     return out
 
 
-def _reparse(obj: Mapping[str, Any], record: RSTRecord, graph: ExplanationGraph) -> bool | None:
-    source = as_text(obj.get("parsed_rst_source"), "parsed_rst_source", record.source)
-    recorded_rst = obj.get("parsed_rst")
-    recorded_dag = obj.get("parsed_dag")
-    if not isinstance(recorded_rst, Mapping) or not isinstance(recorded_dag, Mapping):
+def _reparse(r: ResultItem, record: RSTRecord, graph: ExplanationGraph) -> bool | None:
+    source = r.parsed_rst_source or record.source
+    recorded_rst, recorded_dag = r.parsed_rst, r.parsed_dag
+    if not recorded_rst or not recorded_dag:
         return None
-    raw_output = as_text(obj.get("parsed_rst_raw"), "parsed_rst_raw")
+    raw_output = r.parsed_rst_raw
     if source == "heuristic":
-        error = obj.get("parsed_rst_error")
-        again = heuristic_fallback(
-            as_text(obj.get("model_answer"), "model_answer"),
-            None if error is None else as_text(error, "parsed_rst_error"),
-            raw_output=raw_output,
-        )
+        again = heuristic_fallback(r.model_answer, r.parsed_rst_error, raw_output=raw_output)
     elif source == "offline":  # causalcheck's own parser: its raw output is the record in text form
         try:
             again = parse_rst_output(raw_output, compat="full")
@@ -153,11 +148,11 @@ def _reparse(obj: Mapping[str, Any], record: RSTRecord, graph: ExplanationGraph)
 
 def _replay_item(obj: Mapping[str, Any], index: int, pm_mode: PMMode, check_parse: bool) -> ReplayItem:
     item = parse_item(obj, index)
-    metrics = obj.get("metrics")
-    if not isinstance(metrics, Mapping) or not isinstance(metrics.get("pm"), Mapping):
+    r = decode_item(obj)  # the one reader of result items: every recorded field has its type checked there
+    pm_rec = r.metrics.pm
+    if pm_rec is None:
         raise InputFormatError(f"item {item.key!r}: metrics.pm is missing; not a judged result item")
-    pm_rec = metrics["pm"]
-    graph = ExplanationGraph.from_json(pm_rec.get("graph") or obj.get("parsed_dag"))
+    graph = ExplanationGraph.from_json(pm_rec.get("graph") or r.parsed_dag or None)
     raw_edges = as_list(pm_rec.get("edges") or None, "metrics.pm.edges")
     judgments: list[EdgeJudgment | None] = [
         None if (isinstance(e, Mapping) and e.get("score") is None) else EdgeJudgment.from_official(e, f"metrics.pm.edges[{k}]") for k, e in enumerate(raw_edges)
@@ -165,17 +160,16 @@ def _replay_item(obj: Mapping[str, Any], index: int, pm_mode: PMMode, check_pars
     # the original zips graph edges with scores: extra records are ignored, missing ones are not judged
     judgments = (judgments + [None] * len(graph.edges))[: len(graph.edges)]
     pm = compute_pm(graph, judgments, pm_mode)
-    rm_obj = metrics.get("rm")
-    rm_rec: Mapping[str, Any] = rm_obj if isinstance(rm_obj, Mapping) else {}
+    rm_rec: Mapping[str, Any] = r.metrics.rm or {}
     cjs = _criterion_judgments(rm_rec)
     if cjs:
         rm, raw10 = compute_rm([c.score for c in cjs])
     else:  # holistic rubric record: the score is the judge's 0..1 number
         rm = min(max(as_number(rm_rec.get("score"), "metrics.rm.score", 0.0), 0.0), 1.0)
         raw10 = rm * 10
-    record = RSTRecord.from_json(obj.get("parsed_rst") or {})
-    parse_match = _reparse(obj, record, graph) if check_parse else None
-    answer = as_text(obj.get("model_answer"), "model_answer")
+    record = RSTRecord.from_json(r.parsed_rst)
+    parse_match = _reparse(r, record, graph) if check_parse else None
+    answer = r.model_answer
     degraded = [f"edge #{i} judgment failed: {j.error}" for i, j in enumerate(judgments) if j is not None and j.degraded]
     degraded += [f"criterion {i} judgment failed: {c.error}" for i, c in enumerate(cjs, start=1) if c.degraded]
     if record.source == "heuristic":
@@ -196,9 +190,9 @@ def _replay_item(obj: Mapping[str, Any], index: int, pm_mode: PMMode, check_pars
         pm_mode=pm_mode,
     )
     recorded = (
-        as_number(obj.get("pm_score"), "pm_score"),
-        as_number(obj.get("rm_score"), "rm_score"),
-        as_number(obj.get("total_score"), "total_score"),
+        as_number(r.pm_score, "pm_score"),
+        as_number(r.rm_score, "rm_score"),
+        as_number(r.total_score, "total_score"),
     )
     return ReplayItem(item.key, recorded, (pm, rm, result.final), parse_match, record.source, result)
 

@@ -37,6 +37,13 @@ from causalcheck.base.errors import InputFormatError
 from causalcheck.base.files import atomic_write_text, read_input_text
 from causalcheck.explain._fields import as_list, as_mapping, as_number, as_text
 from causalcheck.explain.data import Benchmark, ItemScores
+from causalcheck.explain.result_schema import (
+    Additions,
+    ItemMetrics,
+    ResultItem,
+    decode_item,
+    encode_item,
+)
 from causalcheck.explain.scoring import FAILURE_MODES, ItemResult, Summary, summarize
 
 __all__ = [
@@ -47,6 +54,7 @@ __all__ = [
     "markdown_provenance",
     "markdown_summary",
     "read_rows",
+    "result_item",
     "result_stem",
     "row_of",
     "sanitize_name",
@@ -124,62 +132,65 @@ def _edge_official(j: Any) -> dict[str, Any]:
     return out
 
 
-def item_to_official(result: ItemResult) -> dict[str, Any]:
-    """The official evaluated-item object (or the failed-item object) for *result*."""
-    base = dict(result.item.raw)
+def result_item(result: ItemResult) -> ResultItem:
+    """The result item of *result* (:mod:`causalcheck.explain.result_schema`): scored, or failed."""
+    bench = result.item.raw
     if not result.ok:
-        base["evaluation_status"] = "failed"
-        base["evaluation_error"] = result.error
-        if result.warnings:
-            base["causalcheck"] = {"warnings": list(result.warnings)}
-        return base
+        cc = Additions(warnings=tuple(result.warnings)) if result.warnings else None
+        return ResultItem(bench, ok=False, evaluation_error=result.error, causalcheck=cc)
     assert result.record is not None and result.graph is not None and result.stats is not None
     dag = result.graph.to_json()
     rec = result.record
-    base.update(
-        {
-            "model_answer": result.answer,
-            "pm_score": result.pm,
-            "rm_score": result.rm,
-            "om_score": None,
-            "total_score": result.final,
-            "parsed_rst_raw": rec.raw_output,
-            "parsed_rst": rec.to_json(),
-            "parsed_rst_source": rec.source,
-            "parsed_rst_error": rec.error,
-            "parsed_dag": dag,
-            "parsed_dag_source": rec.source,
-            "parsed_dag_error": rec.error,
-            "metrics": {
-                "pm": {"score": result.pm, "edges": [_edge_official(j) for j in result.edge_judgments], "graph": dag},
-                "rm": _rm_official(result),
-                "om": None,
-                "degraded": result.degraded,
-                "degraded_reasons": list(result.degraded_reasons),
-            },
-            "causalcheck": {
-                "pm_mode": result.pm_mode,
-                "stats": result.stats.to_json(),
-                "diagnostics": [d.to_json() for d in result.diagnostics],
-                "failure_modes": list(result.failure_modes),
-                "degraded": result.degraded,
-                "degraded_reasons": list(result.degraded_reasons),
-                "warnings": list(result.warnings),
-                "premise_overlap": result.premise_overlap,
-                "edu_offsets": [[e.id, e.start, e.end] for e in rec.edus],
-            },
-        }
+    metrics = ItemMetrics(
+        pm={"score": result.pm, "edges": [_edge_official(j) for j in result.edge_judgments], "graph": dag},
+        rm=_rm_official(result),
+        degraded=result.degraded,
+        degraded_reasons=tuple(result.degraded_reasons),
     )
-    return base
+    additions = Additions(
+        pm_mode=result.pm_mode,
+        stats=result.stats,
+        diagnostics=tuple(d.to_json() for d in result.diagnostics),
+        failure_modes=tuple(result.failure_modes),
+        degraded=result.degraded,
+        degraded_reasons=tuple(result.degraded_reasons),
+        warnings=tuple(result.warnings),
+        premise_overlap=result.premise_overlap,
+        edu_offsets=tuple((e.id, e.start, e.end) for e in rec.edus),
+    )
+    return ResultItem(
+        bench,
+        model_answer=result.answer,
+        pm_score=result.pm,
+        rm_score=result.rm,
+        total_score=result.final,
+        parsed_rst_raw=rec.raw_output,
+        parsed_rst=rec.to_json(),
+        parsed_rst_source=rec.source,
+        parsed_rst_error=rec.error,
+        parsed_dag=dag,
+        parsed_dag_source=rec.source,
+        parsed_dag_error=rec.error,
+        metrics=metrics,
+        causalcheck=additions,
+        stats=result.stats,
+        failure_modes=tuple(result.failure_modes),
+    )
+
+
+def item_to_official(result: ItemResult) -> dict[str, Any]:
+    """The official evaluated-item object (or the failed-item object) for *result*: its
+    :func:`result_item` encoded by :func:`causalcheck.explain.result_schema.encode_item`."""
+    return encode_item(result_item(result))
 
 
 @dataclass(frozen=True)
 class ResultRow(ItemScores):
-    """One JSONL line: the scores and flags of an item plus its official object (``official``)."""
+    """One JSONL line: the scores and flags of an item plus its result item (``official``)."""
 
     status: str
     error: str | None
-    official: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    official: ResultItem = field(default_factory=lambda: ResultItem({}, ok=False), compare=False)
     #: SHA-256 of the answer text the row was scored from (``""`` in rows of older versions):
     #: the resume state of the row is written with the row, never before it.
     answer_sha256: str = ""
@@ -200,7 +211,7 @@ class ResultRow(ItemScores):
             "failure_modes": list(self.failure_modes),
             "degraded": self.degraded,
             "error": self.error,
-            "official": dict(self.official),
+            "official": encode_item(self.official),
         }
 
     @classmethod
@@ -210,9 +221,10 @@ class ResultRow(ItemScores):
             raise InputFormatError(f"result row={obj!r:.100} must be a JSON object")
         try:
             bucket, error = obj.get("bucket"), obj.get("error")
+            status = as_text(obj["status"], "row status")
             return cls(
                 key=as_text(obj["key"], "row key"),
-                status=as_text(obj["status"], "row status"),
+                status=status,
                 bucket=None if bucket is None else as_text(bucket, "row bucket"),
                 pm=as_number(obj["pm"], "row pm"),
                 rm=as_number(obj["rm"], "row rm"),
@@ -220,11 +232,19 @@ class ResultRow(ItemScores):
                 failure_modes=tuple(as_text(m, "row failure_modes[]") for m in as_list(obj.get("failure_modes"), "row failure_modes")),
                 degraded=obj.get("degraded") is True,
                 error=None if error is None else as_text(error, "row error"),
-                official=dict(as_mapping(obj.get("official"), "row official")),
+                official=_row_official(obj.get("official"), status == "ok"),
                 answer_sha256=as_text(obj.get("answer_sha256"), "row answer_sha256"),
             )
         except KeyError as exc:
             raise InputFormatError(f"result row={dict(obj)!r:.100} is missing the field {exc}") from None
+
+
+def _row_official(obj: Any, ok: bool) -> ResultItem:
+    """The row's ``official`` object as a result item (a damaged field is named)."""
+    try:
+        return decode_item(as_mapping(obj, "row official"), ok=ok)
+    except InputFormatError as exc:
+        raise InputFormatError(f"row official: {exc}") from None
 
 
 def row_of(result: ItemResult, answer_sha256: str = "") -> ResultRow:
@@ -239,7 +259,7 @@ def row_of(result: ItemResult, answer_sha256: str = "") -> ResultRow:
         failure_modes=result.failure_modes,
         degraded=result.degraded,
         error=result.error,
-        official=item_to_official(result),
+        official=result_item(result),
         answer_sha256=answer_sha256,
     )
 
@@ -320,8 +340,8 @@ def build_payload(
             "mean_score": summary.total_mean,
         },
         "summary": summary.to_official(),
-        "items": [dict(r.official) for r in ok],
-        "failures": [dict(r.official) for r in failed],
+        "items": [encode_item(r.official) for r in ok],
+        "failures": [encode_item(r.official) for r in failed],
     }
 
 

@@ -549,7 +549,7 @@ def _write_set(run: _ScoringRun, aset: AnswerSet, stem: str, rows: list[ResultRo
         failed=tuple((r.key, r.error or "failed") for r in rows if not r.ok),
         unmatched=unmatched,
         degraded=tuple(
-            (r.key, str((r.official.get("causalcheck") or {}).get("degraded_reasons", ["degraded"])[0]))
+            (r.key, ((r.official.causalcheck and r.official.causalcheck.degraded_reasons) or ("degraded",))[0])
             for r in rows
             if r.ok and r.degraded
         ),

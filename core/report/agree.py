@@ -4,7 +4,9 @@ A and B are each an explain result file (``<answer>_metrics_<judge>.json``, ours
 official one) or a CSV of human scores with an ``id`` column and any of ``pm``, ``rm``,
 ``final`` (on the result files' 0–1 scale; a blank cell is a missing score).  Items are
 joined on their key — ``canonical_id``, else ``id`` (a CSV ``id`` is matched against both);
-items found in only one file, or not scored in it, are reported and left out.
+items found in only one file, or not scored in it, are reported and left out, and so are
+entries of a result file that :func:`causalcheck.explain.result_schema.decode_file` cannot read
+(with the reason).
 
 For PM, RM and Final (each where both sides have it): Pearson's r, Spearman's ρ and the
 mean absolute error, each with a percentile bootstrap 95% interval over resampled items
@@ -23,17 +25,19 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from causalcheck.base.cmdline import nonnegative_int
 from causalcheck.base.errors import InputFormatError
 from causalcheck.base.files import csv_rows, read_input_text
-from causalcheck.report.fields import field_list, field_map
+from causalcheck.report.fields import field_list
+
+if TYPE_CHECKING:  # pragma: no cover
+    from causalcheck.explain.result_schema import ResultItem
 
 __all__ = ["METRICS", "Agreement", "ScoreSet", "agree", "agree_files", "read_scores", "register"]
 
 METRICS = ("pm", "rm", "final")
-_JSON_FIELDS = {"pm": "pm_score", "rm": "rm_score", "final": "total_score"}
 
 EdgeKey = tuple[str, str, str]
 
@@ -48,48 +52,55 @@ class ScoreSet:
     edges: Mapping[str, Mapping[EdgeKey, bool]] = field(default_factory=dict)
     unscored: tuple[str, ...] = ()
     aliases: Mapping[str, str] = field(default_factory=dict)  # other key (id) → key
+    skipped: tuple[str, ...] = ()  # entries of a result file that are not readable items, with the reason
 
 
 def _norm(text: Any) -> str:
     return " ".join(str(text or "").split())
 
 
+def _edge_verdicts(item: ResultItem) -> dict[EdgeKey, bool]:
+    """The yes/no verdict of each judged edge of *item*, keyed by its EDU texts and relation type."""
+    dag = item.parsed_dag
+    text = {str(n.get("id")): _norm(n.get("text")) for n in field_list(dag, "nodes") if isinstance(n, Mapping)}
+    judged = field_list(item.metrics.pm, "edges")
+    verdicts: dict[EdgeKey, bool] = {}
+    for k, e in enumerate(field_list(dag, "edges")):
+        if not isinstance(e, Mapping) or k >= len(judged) or not isinstance(judged[k], Mapping):
+            continue
+        score = judged[k].get("score")
+        if not isinstance(score, (int, float)) or isinstance(score, bool):
+            continue
+        ek = (text.get(str(e.get("source")), ""), text.get(str(e.get("target")), ""), str(e.get("relation_type", "")).upper())
+        verdicts.setdefault(ek, float(score) >= 0.5)
+    return verdicts
+
+
 def _from_result(path: str, obj: Mapping[str, Any]) -> ScoreSet:
-    meta = field_map(obj, "meta")
+    """One side from a result file, read by :func:`causalcheck.explain.result_schema.decode_file`."""
+    # late: keeps causalcheck --help light
+    from causalcheck.explain.result_schema import decode_file
+
+    decoded = decode_file(obj)
+    meta = decoded.meta
     label = f"{meta.get('answer_model', '?')} judged by {meta.get('judge_model', '?')}"
     scores: dict[str, dict[str, float]] = {}
     edges: dict[str, dict[EdgeKey, bool]] = {}
     aliases: dict[str, str] = {}
-    for it in field_list(obj, "items"):
-        if not isinstance(it, Mapping):
+    for it in decoded.items:
+        if not it.ok:
             continue
-        key = str(it.get("canonical_id") or it.get("id"))
-        if it.get("id") is not None:
-            aliases[str(it["id"])] = key
-        row = {}
-        for m, f in _JSON_FIELDS.items():
-            v = it.get(f)
-            if isinstance(v, (int, float)) and not isinstance(v, bool):
-                row[m] = float(v)
-        scores[key] = row
-        dag = field_map(it, "parsed_dag")
-        text = {str(n.get("id")): _norm(n.get("text")) for n in field_list(dag, "nodes") if isinstance(n, Mapping)}
-        metrics = field_map(it, "metrics")
-        pm = field_map(metrics, "pm")
-        judged = field_list(pm, "edges")
-        verdicts: dict[EdgeKey, bool] = {}
-        for k, e in enumerate(field_list(dag, "edges")):
-            if not isinstance(e, Mapping) or k >= len(judged) or not isinstance(judged[k], Mapping):
-                continue
-            score = judged[k].get("score")
-            if not isinstance(score, (int, float)) or isinstance(score, bool):
-                continue
-            ek = (text.get(str(e.get("source")), ""), text.get(str(e.get("target")), ""), str(e.get("relation_type", "")).upper())
-            verdicts.setdefault(ek, float(score) >= 0.5)
+        key = it.key
+        if it.benchmark.get("id") is not None:
+            aliases[str(it.benchmark["id"])] = key
+        values = {"pm": it.pm_score, "rm": it.rm_score, "final": it.total_score}
+        scores[key] = {m: float(v) for m, v in values.items() if v is not None}
+        verdicts = _edge_verdicts(it)
         if verdicts:
             edges[key] = verdicts
-    unscored = tuple(str(f.get("canonical_id") or f.get("id")) for f in field_list(obj, "failures") if isinstance(f, Mapping))
-    return ScoreSet(path, label, scores, edges, unscored, aliases)
+    unscored = tuple(it.key for it in decoded.items if not it.ok)
+    skipped = tuple(f"{where}: {why}" for where, why in decoded.skipped)
+    return ScoreSet(path, label, scores, edges, unscored, aliases, skipped)
 
 
 def _from_csv(path: str, text: str) -> ScoreSet:
@@ -162,8 +173,8 @@ class Agreement:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "a": {"path": self.a.path, "label": self.a.label, "unscored": list(self.a.unscored)},
-            "b": {"path": self.b.path, "label": self.b.label, "unscored": list(self.b.unscored)},
+            "a": {"path": self.a.path, "label": self.a.label, "unscored": list(self.a.unscored), "skipped": list(self.a.skipped)},
+            "b": {"path": self.b.path, "label": self.b.label, "unscored": list(self.b.unscored), "skipped": list(self.b.skipped)},
             "matched": len(self.matched),
             "only_in_a": list(self.only_a),
             "only_in_b": list(self.only_b),
@@ -267,6 +278,9 @@ def format_text(r: Agreement) -> str:
     for name, keys in (("only in A", r.only_a), ("only in B", r.only_b), ("not scored in A", r.a.unscored), ("not scored in B", r.b.unscored)):
         if keys:
             lines.append(f"  {name}: {', '.join(keys[:20])}" + (f" … (+{len(keys) - 20})" if len(keys) > 20 else ""))
+    for name, notes in (("not read in A", r.a.skipped), ("not read in B", r.b.skipped)):
+        if notes:
+            lines.append(f"  {name}: {'; '.join(notes[:20])}" + (f" … (+{len(notes) - 20})" if len(notes) > 20 else ""))
     lines.append("")
     lines.append(f"{'metric':<7} {'n':>4}  {'Pearson r [95% CI]':<26} {'Spearman rho [95% CI]':<26} {'MAE [95% CI]':<26}")
     for m, d in r.metrics.items():

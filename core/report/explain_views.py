@@ -1,9 +1,11 @@
 """Explain views: PRISM's Table 2 across answer models, failure modes, graph topology, items.
 
 Built from explain result files (``<answer>_metrics_<judge>.json``, the official layout with
-our ``causalcheck`` object per item; official files without it work too — graph statistics
-and failure modes are then derived here with :mod:`causalcheck.explain.explanation_graph`
-and :func:`causalcheck.explain.scoring.failure_modes`):
+our ``causalcheck`` object per item), read by :func:`causalcheck.explain.result_schema.decode_file`:
+the views read the recorded values (graph statistics, failure modes, EDU offsets) and compute
+none of them.  Official files without the ``causalcheck`` object work too — the decoder then
+derives the statistics and failure modes with the functions the writer uses.  An item the
+decoder cannot read is skipped, and the section says which and why:
 
 * **per-domain table** (the paper's Table 2 layout) — PM, RM and Final ×100 for STEM, HSS,
   Hybrid and Overall, one column group per answer model (one result file each; a model
@@ -27,12 +29,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from causalcheck.base.errors import CausalCheckError
-from causalcheck.explain.data import ItemScores, bucket_of, parse_item
-from causalcheck.explain.explanation_graph import ExplanationGraph, graph_stats
-from causalcheck.explain.scoring import FAILURE_MODES, failure_modes, premise_overlap, summarize
+from causalcheck.explain.data import ItemScores
+from causalcheck.explain.result_schema import ResultFile, ResultItem, decode_file
+from causalcheck.explain.scoring import FAILURE_MODES, summarize
 from causalcheck.report.document import FigureBlock, Markup, Section, Table, Text
-from causalcheck.report.fields import field_list, field_map
+from causalcheck.report.fields import field_list
 from causalcheck.report.figures import BoxChart, DrawnEdge, GraphFigure, box_of
 from causalcheck.report.layout import graph_panel
 from causalcheck.report.svg import esc
@@ -51,17 +52,17 @@ class ExplainItem(ItemScores):
     """One item of a result file, with what the report needs (satisfies ``scoring.Scored``)."""
 
     ok: bool
-    obj: Mapping[str, Any] = field(compare=False)
+    result: ResultItem = field(compare=False)
     nodes: int | None = None
     longest_path: int | None = None
     causal_edges: int | None = None
     components: int | None = None
-    derived: bool = False  # statistics / failure modes computed here, not read from the file
+    derived: bool = False  # statistics / failure modes derived by the decoder, not read from the file
 
 
 @dataclass(frozen=True)
 class ExplainRun:
-    """One result file: its label (answer model), judge, and items."""
+    """One result file: its label (answer model), judge, items, and the entries that could not be read."""
 
     label: str
     answer_model: str
@@ -69,69 +70,38 @@ class ExplainRun:
     path: str
     meta: Mapping[str, Any]
     items: tuple[ExplainItem, ...]
+    skipped: tuple[tuple[str, str], ...] = ()
 
 
-def _f(v: Any) -> float:
-    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else 0.0
-
-
-def _key(obj: Mapping[str, Any]) -> str:
-    cid = obj.get("canonical_id")
-    return str(cid) if cid else str(obj.get("id", "?"))
-
-
-def _item(obj: Mapping[str, Any], ok: bool) -> ExplainItem:
-    bucket = bucket_of(str(obj.get("domain") or ""), bool(obj.get("is_hybrid")))
-    key = _key(obj)
-    if not ok:
-        return ExplainItem(key, bucket, 0.0, 0.0, 0.0, (), False, False, obj)
-    pm, rm, final = _f(obj.get("pm_score")), _f(obj.get("rm_score")), _f(obj.get("total_score"))
-    cc = obj.get("causalcheck")
-    metrics = field_map(obj, "metrics")
-    if isinstance(cc, Mapping) and isinstance(cc.get("stats"), Mapping):
-        st = cc["stats"]
-        return ExplainItem(key, bucket, pm, rm, final, tuple(str(m) for m in cc.get("failure_modes") or ()),
-                           bool(cc.get("degraded")), True, obj, int(_f(st.get("nodes"))), int(_f(st.get("longest_path"))),
-                           int(_f(st.get("causal_edges"))), int(_f(st.get("components"))))
-    # an official file: derive the statistics and failure modes
-
-    try:
-        stats = graph_stats(ExplanationGraph.from_json(obj.get("parsed_dag") or {}))
-    except CausalCheckError:
-        return ExplainItem(key, bucket, pm, rm, final, (), bool(metrics.get("degraded")), True, obj, derived=True)
-    rm_obj = field_map(metrics, "rm")
-    evals = [e for e in field_list(rm_obj, "criterion_evaluations") if isinstance(e, Mapping)]
-    scores = [int(_f(e.get("score"))) for e in evals]
-    names = [str(e.get("name", "")) for e in evals]
-    try:
-        premise = premise_overlap(parse_item(obj), str(obj.get("model_answer") or ""))
-        modes = failure_modes(pm, rm, stats, premise, scores, names)
-    except CausalCheckError:
-        modes = ()
-    return ExplainItem(key, bucket, pm, rm, final, modes, bool(metrics.get("degraded")), True, obj,
-                       stats.nodes, stats.longest_path, stats.causal_edges, stats.components, derived=True)
+def _item(r: ResultItem) -> ExplainItem:
+    """The report's view of a decoded result item: its recorded (or decoder-derived) values."""
+    if not r.ok:
+        return ExplainItem(r.key, r.bucket, 0.0, 0.0, 0.0, (), False, False, r)
+    st = r.stats
+    return ExplainItem(r.key, r.bucket, float(r.pm_score or 0.0), float(r.rm_score or 0.0), float(r.total_score or 0.0), r.failure_modes,
+                       r.degraded, True, r, None if st is None else st.nodes, None if st is None else st.longest_path,
+                       None if st is None else st.causal_edges, None if st is None else st.components, derived=r.derived)
 
 
 def explain_runs(inputs: Sequence[tuple[str, Mapping[str, Any]]]) -> list[ExplainRun]:
     """The result files as :class:`ExplainRun` s, labelled by answer model (``answer / judge`` when needed)."""
-    raw: list[tuple[str, str, str, Mapping[str, Any], tuple[ExplainItem, ...]]] = []
+    raw: list[tuple[str, str, str, ResultFile]] = []
     for path, data in inputs:
-        meta = field_map(data, "meta")
-        answer = str(meta.get("answer_model") or "answers")
-        judge = str(meta.get("judge_model") or "judge")
-        items = [_item(o, True) for o in field_list(data, "items") if isinstance(o, Mapping)]
-        items += [_item(o, False) for o in field_list(data, "failures") if isinstance(o, Mapping)]
-        raw.append((answer, judge, path, meta, tuple(items)))
+        decoded = decode_file(data)
+        answer = str(decoded.meta.get("answer_model") or "answers")
+        judge = str(decoded.meta.get("judge_model") or "judge")
+        raw.append((answer, judge, path, decoded))
     answers = [a for a, *_ in raw]
     out: list[ExplainRun] = []
     used: set[str] = set()
-    for answer, judge, path, meta, run_items in raw:
+    for answer, judge, path, decoded in raw:
         label = answer if answers.count(answer) == 1 else f"{answer} / {judge}"
         base, k = label, 2
         while label in used:
             label, k = f"{base} #{k}", k + 1
         used.add(label)
-        out.append(ExplainRun(label, answer, judge, path, meta, run_items))
+        items = tuple(_item(r) for r in decoded.items)
+        out.append(ExplainRun(label, answer, judge, path, decoded.meta, items, decoded.skipped))
     return out
 
 
@@ -281,18 +251,17 @@ def select_items(runs: Sequence[ExplainRun], limit: int) -> list[tuple[str, str]
     return out
 
 
-def _offsets(obj: Mapping[str, Any], answer: str) -> list[tuple[str, int, int]]:
+def _offsets(result: ResultItem, answer: str) -> list[tuple[str, int, int]]:
     """EDU spans in the answer: the stored offsets, else each EDU's text found in order."""
-    cc = obj.get("causalcheck")
-    stored = cc.get("edu_offsets") if isinstance(cc, Mapping) else None
+    stored = None if result.causalcheck is None else result.causalcheck.edu_offsets
     spans: list[tuple[str, int, int]] = []
-    if isinstance(stored, list):
-        for e in stored:
-            if isinstance(e, list) and len(e) == 3 and isinstance(e[1], int) and isinstance(e[2], int) and 0 <= e[1] <= e[2] <= len(answer):
-                spans.append((str(e[0]), e[1], e[2]))
+    if stored is not None:
+        for eid, start, end in stored:
+            if start is not None and end is not None and 0 <= start <= end <= len(answer):
+                spans.append((eid, start, end))
         if spans:
             return spans
-    dag = field_map(obj, "parsed_dag")
+    dag = result.parsed_dag
     cursor = 0
     for n in field_list(dag, "nodes"):
         if not isinstance(n, Mapping):
@@ -340,23 +309,21 @@ def _edge_kind(relation: str, score: Any) -> str:
 
 
 def _item_view(run: ExplainRun, item: ExplainItem) -> Section:
-    obj = item.obj
+    result = item.result
     sec = Section(f"{run.label} · {item.key}")
     if not item.ok:
-        sec.blocks.append(Text(f"Not scored: {obj.get('evaluation_error') or 'failed'}."))
+        sec.blocks.append(Text(f"Not scored: {result.evaluation_error or 'failed'}."))
         return sec
     flags = ", ".join([*item.failure_modes, *(["degraded"] if item.degraded else [])]) or "none"
     sec.blocks.append(Text(f"{item.bucket or '?'} · PM {_pct(item.pm)}, RM {_pct(item.rm)}, Final {_pct(item.final)} · flags: {flags}"))
-    sec.blocks.append(Text(f"Question: {obj.get('question', '')}"))
-    answer = str(obj.get("model_answer") or "")
-    spans = _offsets(obj, answer)
+    sec.blocks.append(Text(f"Question: {result.benchmark.get('question', '')}"))
+    answer = result.model_answer
+    spans = _offsets(result, answer)
     sec.blocks.append(marked_answer(answer, spans))
-    dag = field_map(obj, "parsed_dag")
+    dag = result.parsed_dag
     nodes = [n for n in field_list(dag, "nodes") if isinstance(n, Mapping) and isinstance(n.get("id"), str)]
     raw_edges = [e for e in field_list(dag, "edges") if isinstance(e, Mapping)]
-    metrics = field_map(obj, "metrics")
-    pm = field_map(metrics, "pm")
-    judged = field_list(pm, "edges")
+    judged = field_list(result.metrics.pm, "edges")
     ids = [str(n["id"]) for n in nodes]
     ids = list(dict.fromkeys(ids))
     text_of = {str(n["id"]): str(n.get("text", "")) for n in nodes}
@@ -385,8 +352,7 @@ def _item_view(run: ExplainRun, item: ExplainItem) -> Section:
                                   "Thick lines: causal relations (the ones PM scores); thin: discourse relations" + note + "."))
     if rows:
         sec.blocks.append(Table(["edge", "relation", "kind", "verdict", "judge's reason"], rows, caption="Relations and judgments"))
-    rm = field_map(metrics, "rm")
-    crit = [c for c in field_list(rm, "criterion_evaluations") if isinstance(c, Mapping)]
+    crit = [c for c in field_list(result.metrics.rm, "criterion_evaluations") if isinstance(c, Mapping)]
     if crit:
         crow = [[str(c.get("index", "")), str(c.get("name", "")), str(c.get("score", "")), str(c.get("reason") or "")] for c in crit]
         sec.blocks.append(Table(["#", "criterion", "score (1–10)", "reason"], crow, caption="Rubric criteria", numeric=frozenset({0, 2})))
@@ -398,6 +364,10 @@ def explain_sections(inputs: Sequence[tuple[str, Mapping[str, Any]]], *, items: 
     runs = explain_runs(inputs)
     sec = Section("Explain")
     sec.blocks.append(Text(f"{len(runs)} result file(s); {sum(len(r.items) for r in runs)} items."))
+    skipped = [f"{r.path} {where}: {why}" for r in runs for where, why in r.skipped]
+    if skipped:
+        sec.blocks.append(Text(f"Skipped {len(skipped)} entr{'y' if len(skipped) == 1 else 'ies'} that could not be read "
+                               "as result items: " + "; ".join(skipped) + ".", note=True))
     sec.children.append(Section("Per domain", [_domain_table(runs), _files_table(runs),
                                                Text("PM: share of the causal edges (CAUSE, CONDITION, RESULT, CONSEQUENCE) "
                                                     "judged supported; RM: mean criterion score / 10; Final = (PM + RM) / 2.", note=True)]))

@@ -1,0 +1,154 @@
+"""The explain result item (causalcheck.explain.result_schema): one definition, written and read.
+
+Round trips on the bundled results and the official file; the report reading recorded values
+(not recomputing them); damaged fields named; the readers (resume rows, report, agree) using it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from causalcheck.base import safejson
+from causalcheck.base.errors import InputFormatError
+from causalcheck.cli import main
+from causalcheck.explain.explanation_graph import ExplanationGraph, graph_stats
+from causalcheck.explain.result_schema import decode_file, decode_item, encode_item
+from causalcheck.explain.results import ResultRow, read_rows
+from causalcheck.report.agree import read_scores
+from causalcheck.report.explain_views import explain_runs
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo set scored offline: three result files with their JSONL rows (one item fails)."""
+    out = tmp_path_factory.mktemp("explain")
+    assert main(["explain", "score", "--benchmark", "demo", "--answers", "demo", "--out", str(out), "--quiet"]) == 0
+    return out
+
+
+def _load(path: Path) -> Any:
+    return safejson.loads(path.read_text(encoding="utf-8"), source=str(path))
+
+
+def _round_trip(payload: Any) -> None:
+    decoded = decode_file(payload)
+    assert decoded.skipped == ()
+    written = [*payload["items"], *payload["failures"]]
+    assert [encode_item(it) for it in decoded.items] == written
+    # key order too: the bytes the writer would give are the bytes read
+    assert [json.dumps(encode_item(it), ensure_ascii=False) for it in decoded.items] == [json.dumps(o, ensure_ascii=False) for o in written]
+    again = [decode_item(encode_item(it), ok=it.ok) for it in decoded.items]
+    assert again == list(decoded.items)
+
+
+def test_round_trip_on_the_bundled_results(results: Path) -> None:
+    """encode(decode(item)) is the item for every item of the three result files and every JSONL row."""
+    files = sorted(results.glob("*_metrics_offline.json"))
+    assert len(files) == 3
+    for f in files:
+        payload = _load(f)
+        _round_trip(payload)
+        for item in decode_file(payload).items:
+            assert not item.derived and item.causalcheck is not None
+        lines = f.with_suffix(".jsonl").read_text(encoding="utf-8").splitlines()
+        assert lines
+        for line in lines:
+            row = json.loads(line)
+            assert ResultRow.from_json(row).to_json() == row
+
+
+def test_round_trip_on_the_official_file(whatif_result: Path) -> None:
+    """The original tool's file (no causalcheck object) round-trips too; its values are derived once, by the decoder."""
+    payload = _load(whatif_result)
+    _round_trip(payload)
+    for item, obj in zip(decode_file(payload).items, payload["items"], strict=True):
+        assert item.derived and item.causalcheck is None and "causalcheck" not in encode_item(item)
+        assert item.stats == graph_stats(ExplanationGraph.from_json(obj["parsed_dag"]))
+
+
+def _planted(results: Path, tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+    """demo-strong's file with item 0's recorded failure modes and graph statistics replaced."""
+    payload = _load(results / "demo-strong_metrics_offline.json")
+    item = payload["items"][0]
+    assert item["causalcheck"]["failure_modes"] == [] and item["total_score"] >= 0.6
+    item["causalcheck"]["failure_modes"] = ["rubric misalignment"]
+    item["causalcheck"]["stats"] = {**item["causalcheck"]["stats"], "nodes": 777, "longest_path": 55}
+    path = tmp_path / "planted_metrics_offline.json"
+    path.write_text(json.dumps(payload, ensure_ascii=False), encoding="utf-8")
+    return path, item
+
+
+def test_the_report_reads_the_recorded_values(results: Path, tmp_path: Path) -> None:
+    """Planted failure modes and statistics (which the scoring rules would never give) are what the report shows."""
+    path, item = _planted(results, tmp_path)
+    (run,) = explain_runs([(str(path), _load(path))])
+    first = next(i for i in run.items if i.key == item["canonical_id"])
+    assert first.failure_modes == ("rubric misalignment",) and first.nodes == 777 and first.longest_path == 55
+    assert not first.derived
+    out = tmp_path / "r.md"
+    assert main(["report", str(path), "--format", "md", "--out", str(out), "--bootstrap", "0"]) == 0
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert "| rubric misalignment | 1 (8%) |" in md  # 1 of 12 answers: the planted one
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "needle"),
+    [
+        ("pm_score", "x", "pm_score='x' must be a number"),
+        ("parsed_dag", [1], "parsed_dag=[1] must be an object"),
+        ("metrics", {"degraded": "yes"}, "metrics.degraded='yes' must be true or false"),
+        ("causalcheck", {"stats": {"nodes": "a"}}, "causalcheck.stats.nodes='a' must be an integer"),
+        ("causalcheck", {"failure_modes": [3]}, "causalcheck.failure_modes[0]=3 must be a string"),
+        ("causalcheck", {"edu_offsets": [["E", 1]]}, "causalcheck.edu_offsets[0]=['E', 1] must be [EDU id, start, end]"),
+    ],
+)
+def test_a_damaged_field_is_named(results: Path, field: str, value: Any, needle: str) -> None:
+    """The decoder's error names the field and shows the value."""
+    obj = dict(_load(results / "demo-weak_metrics_offline.json")["items"][0])
+    obj[field] = value
+    with pytest.raises(InputFormatError) as exc:
+        decode_item(obj)
+    assert needle in str(exc.value)
+
+
+def test_the_report_lists_what_it_skipped(results: Path, tmp_path: Path) -> None:
+    """A damaged item does not stop the report: it is left out and named with the reason; the rest is shown."""
+    payload = _load(results / "demo-weak_metrics_offline.json")
+    payload["items"][1]["pm_score"] = "x"
+    payload["items"].append(7)
+    path = tmp_path / "damaged.json"
+    path.write_text(json.dumps(payload, ensure_ascii=False), encoding="utf-8")
+    (run,) = explain_runs([(str(path), _load(path))])
+    assert len(run.items) == 11 and [w for w, _ in run.skipped] == ["items[1]", "items[12]"]
+    out = tmp_path / "r.html"
+    assert main(["report", str(path), "--out", str(out), "--bootstrap", "0"]) == 0
+    html = out.read_text(encoding="utf-8")
+    assert "Skipped 2 entries that could not be read as result items" in html
+    assert f"{path} items[1]: pm_score=&#x27;x&#x27; must be a number" in html
+    assert f"{path} items[12]: result item=7 must be a JSON object" in html
+
+
+def test_agree_lists_what_it_skipped(results: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """explain agree reads through the schema as well: a damaged item is 'not read', with the reason."""
+    payload = _load(results / "demo-weak_metrics_offline.json")
+    payload["items"][0]["rm_score"] = True
+    path = tmp_path / "damaged.json"
+    path.write_text(json.dumps(payload, ensure_ascii=False), encoding="utf-8")
+    side = read_scores(path)
+    assert len(side.scores) == 11 and side.skipped == ("items[0]: rm_score=True must be a number",)
+    assert main(["explain", "agree", str(path), str(results / "demo-weak_metrics_offline.json"), "--bootstrap", "0"]) == 0
+    assert "not read in A: items[0]: rm_score=True must be a number" in capsys.readouterr().out
+
+
+def test_a_resume_row_with_a_damaged_official_object_names_it(results: Path, tmp_path: Path) -> None:
+    """The JSONL reader decodes each row's official object with the same schema; the error names line and field."""
+    lines = (results / "demo-weak_metrics_offline.jsonl").read_text(encoding="utf-8").splitlines()
+    row = json.loads(lines[0])
+    row["official"]["causalcheck"]["degraded_reasons"] = "no"
+    path = tmp_path / "rows.jsonl"
+    path.write_text("\n".join([json.dumps(row), *lines[1:]]) + "\n", encoding="utf-8")
+    with pytest.raises(InputFormatError, match=r"rows\.jsonl:1: row official: causalcheck\.degraded_reasons='no' must be a list"):
+        read_rows(path)
