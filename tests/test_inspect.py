@@ -556,3 +556,32 @@ def test_causalcheck_and_its_help_import_no_inspect() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_the_task_parameters_reach_the_scorer_and_the_episode_config() -> None:
+    """Every whatif task parameter but the dataset's is a prism_scorer option, and every lab-run flag is a lab task parameter."""
+    import inspect as pyinspect
+
+    from causalcheck.inspect import tasks
+    from causalcheck.inspect.whatif import prism_scorer
+    from causalcheck.lab.episode import EPISODE_FLAGS
+
+    whatif_params = set(pyinspect.signature(tasks.whatif).parameters) - {"benchmark", "limit"}
+    assert whatif_params <= set(pyinspect.signature(prism_scorer).parameters)
+    lab_params = pyinspect.signature(tasks.lab).parameters
+    assert set(EPISODE_FLAGS) <= set(lab_params)
+    assert all(lab_params[name].default == default for name, default in EPISODE_FLAGS.items() if default is not None)
+
+
+def test_episode_config_refuses_unknown_flags_and_unbounded_budgets() -> None:
+    """-T interventions=10**9 is refused like lab run's --interventions (no loop bounded by an unchecked number)."""
+    from causalcheck.base.errors import InputFormatError
+    from causalcheck.inspect.lab import episode_config
+
+    assert episode_config(budget="3o6i", do=True).intervention_mode == "do"
+    with pytest.raises(InputFormatError, match="unknown flag.*'budgett'"):
+        episode_config(budgett="3o6i")
+    with pytest.raises(InputFormatError, match="interventions=1000000000 is more than MAX_RUN_BUDGET=10000"):
+        episode_config(interventions=10**9)
+    with pytest.raises(InputFormatError, match="prior_records=5000"):
+        episode_config(budget="5000o1i")

@@ -325,3 +325,16 @@ def test_hidden_draw_prints_types_and_order_like_the_original(draw: float, lines
     start = text.index("Crystal Analysis:") + 1
     assert text[start : start + 3] == lines
     assert ep.hidden_value == draw
+
+
+def test_lab_run_flags_and_the_episode_share_one_reading_and_one_bound() -> None:
+    """EpisodeConfig.from_flags is lab run's reading of its flags; the CLI's parser bounds are the episode's own."""
+    from causalcheck.lab import cli, episode
+
+    assert (cli.MAX_PRIOR_RECORDS, cli.MAX_RUN_BUDGET) == (episode.MAX_PRIOR_RECORDS, episode.MAX_RUN_BUDGET)
+    cfg = EpisodeConfig.from_flags({"budget": "3o6i", "do": True, "hidden": False, "anchor_ceiling": True, "other": 1})
+    assert (cfg.prior_records, cfg.interventions, cfg.intervention_mode, cfg.hidden) == (3, 6, "do", False)
+    assert cfg.freq_ceiling == episode.ANCHOR_FREQ_CEILING
+    assert EpisodeConfig.from_flags({}) == EpisodeConfig()
+    with pytest.raises(InputFormatError, match="max_steps=10000000 is more than"):
+        EpisodeConfig(max_steps=10**7)

@@ -41,7 +41,7 @@ from causalcheck.base.errors import InputFormatError
 from causalcheck.episodes.inspect_logs import TRAJECTORY_KEY, sample_episode, sample_trajectory
 from causalcheck.inspect.model import InspectLLM, run_in_thread
 from causalcheck.lab.episode import (
-    ANCHOR_FREQ_CEILING,
+    EPISODE_FLAGS,
     Agent,
     AgentStep,
     Episode,
@@ -76,42 +76,13 @@ LAB_KEYS: tuple[str, ...] = ("task_accuracy", "edge_f1", "parent_f1", "root_f1",
 _SCORE_LOCK = threading.Lock()  # scoring uses the exact solvers and shared caches: one episode at a time
 
 
-def episode_config(
-    *,
-    budget: str | None = None,
-    prior_records: int | None = None,
-    interventions: int | None = None,
-    submissions: int = 3,
-    tolerance: float = 5.0,
-    do: bool = False,
-    hidden: bool = True,
-    oracle_chains: bool = False,
-    candidate_tool: bool = False,
-    known_structure: bool = False,
-    anchor_ceiling: bool = False,
-    anchor_submissions: bool = False,
-    max_steps: int | None = None,
-) -> EpisodeConfig:
-    """The :class:`EpisodeConfig` of ``lab run``'s flags of the same names (``budget`` = ``--budget 3o6i``)."""
-    kwargs: dict[str, Any] = {
-        "submissions": submissions,
-        "tolerance": tolerance,
-        "intervention_mode": "do" if do else "shift",
-        "hidden": hidden,
-        "oracle_chains": oracle_chains,
-        "candidate_tool": candidate_tool,
-        "known_structure": known_structure,
-        "freq_ceiling": ANCHOR_FREQ_CEILING if anchor_ceiling else None,
-        "anchor_submissions": anchor_submissions,
-        "max_steps": max_steps,
-    }
-    if budget:
-        return EpisodeConfig.from_tag(budget, **kwargs)
-    if prior_records is not None:
-        kwargs["prior_records"] = prior_records
-    if interventions is not None:
-        kwargs["interventions"] = interventions
-    return EpisodeConfig(**kwargs)
+def episode_config(**flags: Any) -> EpisodeConfig:
+    """The :class:`EpisodeConfig` of ``lab run``'s flags of the same names (``budget="3o6i"``, ``do=True`` …;
+    :meth:`EpisodeConfig.from_flags`, which lists them); an unknown name is refused."""
+    unknown = sorted(set(flags) - set(EPISODE_FLAGS))
+    if unknown:
+        raise InputFormatError(f"episode_config: unknown flag(s) {unknown!r}; known: {sorted(EPISODE_FLAGS)!r}")
+    return EpisodeConfig.from_flags(flags)
 
 
 @functools.lru_cache(maxsize=8)

@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from causalcheck.explain.generation import DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE
-from causalcheck.inspect.lab import episode_config, lab_agent, lab_dataset, lab_scorer
+from causalcheck.inspect.lab import lab_agent, lab_dataset, lab_scorer
 from causalcheck.inspect.whatif import prism_scorer, whatif_dataset
+from causalcheck.lab.episode import EpisodeConfig
 from inspect_ai import Task, task
 from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import generate
@@ -47,20 +48,11 @@ def whatif(
     *parser_role* are bound (``--model-role judge=MODEL``); *edge_judge*, *criterion_judge*,
     *answer_parser* and *segmenter* take plug-in names (:mod:`causalcheck.plugins`).
     """
+    scorer_options = {name: value for name, value in locals().items() if name not in ("benchmark", "limit")}
     return Task(
         dataset=whatif_dataset(benchmark, limit),
         solver=generate(),
-        scorer=prism_scorer(
-            segmenter=segmenter,
-            pm_mode=pm_mode,
-            judge_edges=judge_edges,
-            judge_role=judge_role,
-            parser_role=parser_role,
-            parser_compat=parser_compat,
-            edge_judge=edge_judge,
-            criterion_judge=criterion_judge,
-            answer_parser=answer_parser,
-        ),
+        scorer=prism_scorer(**scorer_options),
         config=GenerateConfig(temperature=DEFAULT_TEMPERATURE, max_tokens=DEFAULT_MAX_TOKENS),
     )
 
@@ -96,21 +88,7 @@ def lab(
     Episode parameters are ``lab run``'s flags (``budget="3o6i"``, ``interventions``, ``do`` …);
     agent parameters are ``--agent llm``'s options (``verify`` adds the consistency-check step).
     """
-    config = episode_config(
-        budget=budget,
-        prior_records=prior_records,
-        interventions=interventions,
-        submissions=submissions,
-        tolerance=tolerance,
-        do=do,
-        hidden=hidden,
-        oracle_chains=oracle_chains,
-        candidate_tool=candidate_tool,
-        known_structure=known_structure,
-        anchor_ceiling=anchor_ceiling,
-        anchor_submissions=anchor_submissions,
-        max_steps=max_steps,
-    )
+    config = EpisodeConfig.from_flags(locals())  # the task's episode parameters are lab run's flags
     return Task(
         dataset=lab_dataset(suite, seeds=seeds, seed_start=seed_start, graphs=graphs, limit=limit, config=config),
         solver=lab_agent(

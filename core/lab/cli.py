@@ -23,10 +23,11 @@ from causalcheck.lab import score_cli
 
 __all__ = ["MAX_PRIOR_RECORDS", "MAX_RUN_BUDGET", "MAX_SEEDS", "register"]
 
-#: Largest ``--prior-records`` / ``--budget <N>o…`` (the anchor's grid goes to 10).
+#: Largest ``--prior-records`` / ``--budget <N>o…`` and ``--interventions`` / ``--submissions`` /
+#: ``--budget …o<N>i``: the episode's own bounds, ``causalcheck.lab.episode.MAX_PRIOR_RECORDS`` /
+#: ``MAX_RUN_BUDGET``, repeated here so the parser is built without importing the lab (a test
+#: checks they agree).
 MAX_PRIOR_RECORDS = 1_000
-#: Largest ``--interventions`` / ``--submissions`` / ``--budget …o<N>i`` (an episode runs at
-#: most 4·budget + 20 steps; the released suites use at most 24 interventions).
 MAX_RUN_BUDGET = 10_000
 #: Largest ``--seeds``.
 MAX_SEEDS = 100_000
@@ -111,33 +112,12 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
 def _config(args: argparse.Namespace) -> Any:
     # late: keeps causalcheck --help light
-    from causalcheck.lab.episode import ANCHOR_FREQ_CEILING, EpisodeConfig
+    from causalcheck.lab.episode import EpisodeConfig
 
-    kwargs: dict[str, Any] = {
-        "submissions": args.submissions,
-        "tolerance": args.tolerance,
-        "intervention_mode": "do" if args.do else "shift",
-        "hidden": not args.no_hidden,
-        "oracle_chains": args.oracle_chains,
-        "candidate_tool": args.candidate_tool,
-        "known_structure": args.known_structure,
-        "freq_ceiling": ANCHOR_FREQ_CEILING if args.anchor_ceiling else None,
-        "anchor_submissions": args.anchor_submissions,
-        "max_steps": args.max_steps,
-    }
-    if args.budget:
-        cfg = EpisodeConfig.from_tag(args.budget, **kwargs)
-        if cfg.prior_records > MAX_PRIOR_RECORDS or (cfg.interventions or 0) > MAX_RUN_BUDGET:
-            raise InputFormatError(
-                f"--budget={args.budget!r}: at most MAX_PRIOR_RECORDS={MAX_PRIOR_RECORDS} records and "
-                f"MAX_RUN_BUDGET={MAX_RUN_BUDGET} interventions"
-            )
-        return cfg
-    if args.prior_records is not None:
-        kwargs["prior_records"] = args.prior_records
-    if args.interventions is not None:
-        kwargs["interventions"] = args.interventions
-    return EpisodeConfig(**kwargs)
+    try:
+        return EpisodeConfig.from_flags({**vars(args), "hidden": not args.no_hidden})
+    except InputFormatError as exc:
+        raise InputFormatError(f"--budget={args.budget!r}: {exc}") if args.budget else exc from None
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -55,6 +55,7 @@ import re
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from types import MappingProxyType
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from causalcheck.base.errors import BudgetExceededError, InputFormatError
@@ -64,6 +65,10 @@ from causalcheck.lab.scm import parse_computation
 from causalcheck.lab.suites import SuiteGraph
 
 __all__ = [
+    "ANCHOR_FREQ_CEILING",
+    "EPISODE_FLAGS",
+    "MAX_PRIOR_RECORDS",
+    "MAX_RUN_BUDGET",
     "Agent",
     "AgentStep",
     "Episode",
@@ -78,6 +83,28 @@ _KINDS = ("intervene", "open_reactor", "submit_frequency", "finish", "wait")
 FREQ_MIN = 0.0
 #: The anchor's reactor ceiling (use ``EpisodeConfig(freq_ceiling=ANCHOR_FREQ_CEILING)``).
 ANCHOR_FREQ_CEILING = 10000.0
+#: Largest ``prior_records`` (``--prior-records``, ``--budget <N>o…``; the anchor's grid goes to 10).
+MAX_PRIOR_RECORDS = 1_000
+#: Largest ``interventions`` / ``submissions`` (an episode runs at most 4·budget + 20 steps; the
+#: released suites use at most 24 interventions) — also the bound of ``max_steps`` / 4.
+MAX_RUN_BUDGET = 10_000
+
+#: The flags of ``lab run`` (and the ``causalcheck/lab`` inspect task) that :meth:`EpisodeConfig.from_flags` reads, with their defaults.
+EPISODE_FLAGS: Mapping[str, Any] = MappingProxyType({
+    "budget": None,
+    "prior_records": None,
+    "interventions": None,
+    "submissions": 3,
+    "tolerance": 5.0,
+    "do": False,
+    "hidden": True,
+    "oracle_chains": False,
+    "candidate_tool": False,
+    "known_structure": False,
+    "anchor_ceiling": False,
+    "anchor_submissions": False,
+    "max_steps": None,
+})
 
 
 def _crc(text: str) -> int:
@@ -128,6 +155,50 @@ class EpisodeConfig:
             raise InputFormatError(f"max_steps={self.max_steps!r} must be a positive integer or None")
         if not isinstance(self.anchor_submissions, bool):
             raise InputFormatError(f"anchor_submissions={self.anchor_submissions!r} must be true or false")
+        self._check_bounds()
+
+    def _check_bounds(self) -> None:
+        """No episode loop is bounded by an unchecked number: budgets and the step cap have maxima."""
+        for name, top, limit in (
+            ("prior_records", MAX_PRIOR_RECORDS, "MAX_PRIOR_RECORDS"),
+            ("interventions", MAX_RUN_BUDGET, "MAX_RUN_BUDGET"),
+            ("submissions", MAX_RUN_BUDGET, "MAX_RUN_BUDGET"),
+            ("max_steps", 4 * MAX_RUN_BUDGET + 20, "4*MAX_RUN_BUDGET+20"),
+        ):
+            v = getattr(self, name)
+            if v is not None and v > top:
+                raise InputFormatError(f"{name}={v!r} is more than {limit}={top}")
+
+    @classmethod
+    def from_flags(cls, flags: Mapping[str, Any]) -> EpisodeConfig:
+        """The config of ``lab run``'s flags of the same names (:data:`EPISODE_FLAGS`; other keys are ignored).
+
+        ``budget`` is the anchor's tag (``"3o6i"``: records and interventions; it wins over
+        ``prior_records`` / ``interventions``), ``do`` the do-intervention mode, ``anchor_ceiling``
+        the anchor's reactor ceiling; a missing or ``None`` flag takes the default.
+
+        >>> EpisodeConfig.from_flags({"budget": "3o6i", "do": True}).interventions
+        6
+        """
+        f = {name: flags[name] if flags.get(name) is not None else default for name, default in EPISODE_FLAGS.items()}
+        kwargs: dict[str, Any] = {
+            "submissions": f["submissions"],
+            "tolerance": f["tolerance"],
+            "intervention_mode": "do" if f["do"] else "shift",
+            "hidden": f["hidden"],
+            "oracle_chains": f["oracle_chains"],
+            "candidate_tool": f["candidate_tool"],
+            "known_structure": f["known_structure"],
+            "freq_ceiling": ANCHOR_FREQ_CEILING if f["anchor_ceiling"] else None,
+            "anchor_submissions": f["anchor_submissions"],
+            "max_steps": f["max_steps"],
+        }
+        if f["budget"]:
+            return cls.from_tag(f["budget"], **kwargs)
+        for name in ("prior_records", "interventions"):
+            if f[name] is not None:
+                kwargs[name] = f[name]
+        return cls(**kwargs)
 
     @classmethod
     def from_tag(cls, tag: str, **kwargs: Any) -> EpisodeConfig:
