@@ -382,20 +382,35 @@ def _poly_mul(a: dict[Monomial, float], b: dict[Monomial, float]) -> dict[Monomi
     return {m: c for m, c in out.items() if c != 0.0}
 
 
+class _Names:
+    """The names an expression holds: ``variables`` (graph variables) and ``coefficient_names``,
+    each in first-seen order, of the expression :meth:`_expression` gives."""
+
+    __slots__ = ()
+
+    def _expression(self) -> Expr | None:
+        raise NotImplementedError
+
+    @property
+    def variables(self) -> tuple[str, ...]:
+        """Graph variables, in first-seen order."""
+        return _names(self._expression(), False)
+
+    @property
+    def coefficient_names(self) -> tuple[str, ...]:
+        """Coefficient names, in first-seen order."""
+        return _names(self._expression(), True)
+
+
 @dataclass(frozen=True)
-class Term:
+class Term(_Names):
     """One additive term of the right-hand side, with its sign (``+1`` or ``-1``)."""
 
     sign: int
     expr: Expr
 
-    @property
-    def variables(self) -> tuple[str, ...]:
-        return _names(self.expr, False)
-
-    @property
-    def coefficient_names(self) -> tuple[str, ...]:
-        return _names(self.expr, True)
+    def _expression(self) -> Expr:
+        return self.expr
 
     def __str__(self) -> str:
         return ("- " if self.sign < 0 else "") + _fmt(self.expr)
@@ -416,7 +431,7 @@ _Affine = tuple[float, dict[str, float]]
 
 
 @dataclass(frozen=True)
-class Equation:
+class Equation(_Names):
     """A parsed structural equation ``target = rhs``.
 
     Attributes:
@@ -433,15 +448,8 @@ class Equation:
     def is_empty(self) -> bool:
         return self.rhs is None
 
-    @property
-    def variables(self) -> tuple[str, ...]:
-        """Graph variables on the right-hand side, in first-seen order."""
-        return _names(self.rhs, False)
-
-    @property
-    def coefficient_names(self) -> tuple[str, ...]:
-        """Coefficient names on the right-hand side, in first-seen order."""
-        return _names(self.rhs, True)
+    def _expression(self) -> Expr | None:  # variables / coefficient_names: those of the right-hand side
+        return self.rhs
 
     @property
     def terms(self) -> tuple[Term, ...]:

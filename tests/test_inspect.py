@@ -563,11 +563,13 @@ def test_the_task_parameters_reach_the_scorer_and_the_episode_config() -> None:
     import inspect as pyinspect
 
     from causalcheck.inspect import tasks
-    from causalcheck.inspect.whatif import prism_scorer
+    from causalcheck.inspect.whatif import JUDGE_OPTIONS, prism_scorer
     from causalcheck.lab.episode import EPISODE_FLAGS
 
     whatif_params = set(pyinspect.signature(tasks.whatif).parameters) - {"benchmark", "limit"}
-    assert whatif_params <= set(pyinspect.signature(prism_scorer).parameters)
+    scorer_params = pyinspect.signature(prism_scorer).parameters
+    assert whatif_params <= set(scorer_params)
+    assert {name: scorer_params[name].default for name in JUDGE_OPTIONS} == dict(JUDGE_OPTIONS)
     lab_params = pyinspect.signature(tasks.lab).parameters
     assert set(EPISODE_FLAGS) <= set(lab_params)
     assert all(lab_params[name].default == default for name, default in EPISODE_FLAGS.items() if default is not None)
@@ -579,7 +581,7 @@ def test_episode_config_refuses_unknown_flags_and_unbounded_budgets() -> None:
     from causalcheck.inspect.lab import episode_config
 
     assert episode_config(budget="3o6i", do=True).intervention_mode == "do"
-    with pytest.raises(InputFormatError, match="unknown flag.*'budgett'"):
+    with pytest.raises(InputFormatError, match=r"unknown flag.*'budgett'"):
         episode_config(budgett="3o6i")
     with pytest.raises(InputFormatError, match="interventions=1000000000 is more than MAX_RUN_BUDGET=10000"):
         episode_config(interventions=10**9)

@@ -29,6 +29,8 @@ import dataclasses
 import math
 import threading
 from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
 
 from causalcheck.base.errors import InputFormatError
 from causalcheck.episodes.inspect_logs import ITEM_KEY
@@ -45,7 +47,7 @@ from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, mo
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
 from inspect_ai.solver import TaskState
 
-__all__ = ["ITEM_KEY", "prism_judges", "prism_metrics", "prism_scorer", "whatif_dataset"]
+__all__ = ["ITEM_KEY", "JUDGE_OPTIONS", "prism_judges", "prism_metrics", "prism_scorer", "whatif_dataset"]
 
 _OFFLINE_LOCK = threading.Lock()  # the offline parser's spaCy pipeline is shared: one answer at a time
 
@@ -69,27 +71,37 @@ def whatif_dataset(benchmark: str = "demo", limit: int | None = None) -> MemoryD
     return MemoryDataset(samples, name=f"whatif:{bench.source}")
 
 
+#: The judge options of :func:`prism_scorer` that :func:`prism_judges` reads, with their defaults.
+JUDGE_OPTIONS: Mapping[str, str | None] = MappingProxyType({
+    "segmenter": "rules",
+    "judge_role": "judge",
+    "parser_role": "parser",
+    "parser_compat": "full",
+    "edge_judge": None,
+    "criterion_judge": None,
+    "answer_parser": None,
+})
+
+
 def _bound(role: str | None) -> bool:
     return bool(role) and role in model_roles()
 
 
-def prism_judges(
-    *,
-    segmenter: str = "rules",
-    judge_role: str | None = "judge",
-    parser_role: str | None = "parser",
-    parser_compat: str = "full",
-    edge_judge: str | None = None,
-    criterion_judge: str | None = None,
-    answer_parser: str | None = None,
-) -> tuple[Judges, tuple[InspectLLM, ...]]:
-    """The parser and judges for one sample (call inside a scorer) and the inspect models they use."""
+def prism_judges(options: Mapping[str, Any]) -> tuple[Judges, tuple[InspectLLM, ...]]:
+    """The parser and judges for one sample (call inside a scorer) and the inspect models they use.
+
+    *options* are :func:`prism_scorer`'s judge options (``segmenter``, ``judge_role``,
+    ``parser_role``, ``parser_compat``, ``edge_judge``, ``criterion_judge``, ``answer_parser``);
+    a missing one takes :func:`prism_scorer`'s default (:data:`JUDGE_OPTIONS`).
+    """
+    o = {**JUDGE_OPTIONS, **options}
+    segmenter, judge_role, parser_role = o["segmenter"], o["judge_role"], o["parser_role"]
     judges = offline_judges(segmenter)
     models: list[InspectLLM] = []
     if _bound(parser_role):
         llm = InspectLLM(role=parser_role)
         models.append(llm)
-        parser = LLMParser(llm, compat="anchor" if parser_compat == "anchor" else "full")
+        parser = LLMParser(llm, compat="anchor" if o["parser_compat"] == "anchor" else "full")
         judges = dataclasses.replace(judges, parser=parser, parser_name=str(llm.inspect_model))
     if _bound(judge_role):
         llm = InspectLLM(role=judge_role)
@@ -101,7 +113,7 @@ def prism_judges(
             judge_name=str(llm.inspect_model),
             judge_edges="causal",
         )
-    judges = with_plugins(judges, edge_judge=edge_judge, criterion_judge=criterion_judge, answer_parser=answer_parser)
+    judges = with_plugins(judges, edge_judge=o["edge_judge"], criterion_judge=o["criterion_judge"], answer_parser=o["answer_parser"])
     return judges, tuple(models)
 
 
@@ -155,21 +167,14 @@ def prism_scorer(
     if judge_edges not in (None, "causal", "all"):
         raise InputFormatError(f"judge_edges={judge_edges!r} must be 'causal', 'all' or None")
     mode: PMMode = "all" if pm_mode == "all" else "causal"
+    judge_options = {name: value for name, value in locals().items() if name in JUDGE_OPTIONS}
 
     async def score(state: TaskState, target: Target) -> Score:
         raw = state.metadata.get(ITEM_KEY)
         if not isinstance(raw, Mapping):
             return Score(value=math.nan, explanation=f"the sample has no WhatIfBench item in metadata[{ITEM_KEY!r}]")
         item = parse_item(raw)
-        judges, models = prism_judges(
-            segmenter=segmenter,
-            judge_role=judge_role,
-            parser_role=parser_role,
-            parser_compat=parser_compat,
-            edge_judge=edge_judge,
-            criterion_judge=criterion_judge,
-            answer_parser=answer_parser,
-        )
+        judges, models = prism_judges(judge_options)
         edges: JudgeEdges = "all" if judge_edges == "all" or mode == "all" else ("causal" if judge_edges == "causal" else judges.judge_edges)
         answer = state.output.completion if state.output is not None else ""
 
