@@ -51,7 +51,7 @@ import functools
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from causalcheck.base.errors import CausalCheckError, InputFormatError
@@ -441,14 +441,8 @@ class FormulaResult:
     reason: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "predicted": self.predicted,
-            "target": self.target,
-            "abs_error": self.abs_error,
-            "hit": self.hit,
-            "names": list(self.names),
-            "reason": self.reason,
-        }
+        """The fields in order (``names`` as a list)."""
+        return {**asdict(self), "names": list(self.names)}
 
 
 @functools.lru_cache(maxsize=1024)

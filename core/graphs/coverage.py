@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from causalcheck.base.errors import InputFormatError
@@ -90,17 +90,8 @@ class ClassSize:
     seed: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict."""
-        return {
-            "minimum": self.minimum,
-            "maximum": self.maximum,
-            "mean": self.mean,
-            "exact": self.exact,
-            "members": self.members,
-            "class_size": self.class_size,
-            "samples": self.samples,
-            "seed": self.seed,
-        }
+        """JSON-ready dict: the fields in order."""
+        return asdict(self)
 
 
 @dataclass(frozen=True)
