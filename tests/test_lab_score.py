@@ -279,7 +279,7 @@ def test_step_curves_carry_finished_episodes_forward(own_runs: Path) -> None:
 
 
 def test_partial_input_is_never_silent(own_runs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Empty, non-UTF-8 and header-less files fail (exit 1), a copy counts once, removed steps warn; all in the manifest."""
+    """Empty, non-UTF-8 and header-less files fail (exit 1), a copy is counted and named, removed steps warn; all in the manifest."""
     run = tmp_path / "run"
     shutil.copytree(own_runs / "planner", run)
     eps = run / "episodes"
@@ -296,13 +296,14 @@ def test_partial_input_is_never_silent(own_runs: Path, tmp_path: Path, capsys: p
     assert _cli(["score", str(run), "--out", str(out), "--bootstrap", "0"]) == 1
     err = capsys.readouterr().err
     for needle in ("not scored: " + str(eps / "empty.jsonl"), "latin1.jsonl: not UTF-8", "headless.jsonl: a trajectory without its header",
-                   "duplicate: " + str(eps / "zz_copy.jsonl"), "skipped: " + str(run / "notes.json"), "step lines were removed"):
+                   "warning: " + str(eps / "zz_copy.jsonl") + ": the same content as", "skipped: " + str(run / "notes.json"),
+                   "step lines were removed"):
         assert needle in err, (needle, err)
     data = json.loads((out / "scores.json").read_text())
     status = {Path(i["path"]).name: i["status"] for i in data["provenance"]["inputs"]}
-    assert status == {**{n: "scored" for n in names}, "zz_copy.jsonl": "duplicate", "empty.jsonl": "failed",
+    assert status == {**{n: "scored" for n in names}, "zz_copy.jsonl": "scored", "empty.jsonl": "failed",
                       "latin1.jsonl": "failed", "headless.jsonl": "failed", "notes.json": "skipped"}
-    assert len(data["episodes"]) == len(names)  # the copy is counted once
+    assert len(data["episodes"]) == len(names) + 1  # the copy is counted, as the official re-evaluation counts it
     assert all(len(i["sha256"]) == 64 for i in data["provenance"]["inputs"] if i["status"] in ("scored", "duplicate"))
     assert data["provenance"]["command"] == "causalcheck lab score" and data["provenance"]["version"]
     removed = next(e for e in data["episodes"] if e["source"].endswith(names[1]))
@@ -376,3 +377,31 @@ def test_dropped_hypothesis_content_is_chosen_by_code_and_field(sample_run: Path
     scored = score_episode(dataclasses.replace(ep, steps=steps), audit=False)
     lost = [w for w in scored.warnings if w.code == "hypothesis-content-dropped"]
     assert lost == [f"step {first + 1}: reworded: edge 2 thrown away"]
+
+
+def test_identical_episodes_at_two_paths_are_both_counted_and_one_path_twice_once(own_runs: Path, tmp_path: Path) -> None:
+    """Like the official re-evaluation, two episodes with identical content under different names count twice (named);
+    one input reached twice counts once; merge_identical counts the copies once."""
+    src = sorted((own_runs / "random" / "episodes").glob("*.jsonl"))[0]
+    folder = tmp_path / "eps"
+    folder.mkdir()
+    shutil.copy(src, folder / "a.jsonl")
+    shutil.copy(src, folder / "b.jsonl")
+    report = score_paths([folder, folder / "a.jsonl"], resamples=0)
+    assert len(report.episodes) == 2 and report.by_suite[0]["episodes"] == 2
+    status = [(Path(i["path"]).name, i["status"], Path(i.get("identical_to") or i.get("duplicate_of") or "").name) for i in report.inputs]
+    assert status == [("a.jsonl", "scored", ""), ("b.jsonl", "scored", "a.jsonl"), ("a.jsonl", "duplicate", "a.jsonl")]
+    assert [Path(i["path"]).name for i in report.identical] == ["b.jsonl"]
+    merged = score_paths([folder], resamples=0, merge_identical=True)
+    assert len(merged.episodes) == 1 and [Path(d["path"]).name for d in merged.duplicates] == ["b.jsonl"]
+    assert merged.options["merge_identical"] is True and "merge_identical" not in report.options
+
+
+def test_two_identical_seed_folders_are_two_episodes_as_in_the_official_reevaluation(sample_run: Path, tmp_path: Path) -> None:
+    """A run folder holding one official seed folder twice under different names scores two episodes (the official counts both)."""
+    shutil.copytree(sample_run, tmp_path / "runs" / "seed_1")
+    shutil.copytree(sample_run, tmp_path / "runs" / "seed_2")
+    report = score_paths([tmp_path / "runs"], resamples=0)
+    assert [Path(e.source).name for e in report.episodes] == ["seed_1", "seed_2"]
+    assert report.episodes[0].final == report.episodes[1].final
+    assert [Path(i["identical_to"]).name for i in report.identical] == ["seed_1"]

@@ -34,6 +34,7 @@ import csv
 import io
 import json
 import math
+import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -207,6 +208,12 @@ class ScoreReport:
     def duplicates(self) -> tuple[Mapping[str, Any], ...]:
         """Manifest entries of inputs that repeat an earlier episode's content (counted once)."""
         return tuple(i for i in self.inputs if i.get("status") == "duplicate")
+
+    @property
+    def identical(self) -> tuple[Mapping[str, Any], ...]:
+        """Manifest entries of scored episodes whose content equals an earlier one's at another path
+        (``identical_to``): both are counted, as the official re-evaluation counts them."""
+        return tuple(i for i in self.inputs if i.get("status") == "scored" and "identical_to" in i)
 
     @property
     def skipped(self) -> tuple[Mapping[str, Any], ...]:
@@ -566,19 +573,27 @@ def score_paths(
     coefficient_tolerance: float = 1e-6,
     audit: bool = True,
     solver_checks: bool = True,
+    merge_identical: bool = False,
     provenance: Mapping[str, Any] | None = None,
 ) -> ScoreReport:
     """Discover, load and score every episode under *paths*; failures are collected, not raised.
 
+    One input reached twice (a path given twice, or inside another path given) is counted once.
+    Two episodes at different paths with identical content (a deterministic agent on one config
+    produces exactly that) are both counted, as the official re-evaluation counts them; the
+    later one's manifest entry names the first (``identical_to``) and the report lists them
+    (:attr:`ScoreReport.identical`).  *merge_identical* counts such copies once instead.
+
     The report's ``inputs`` is the manifest of everything found: per episode (or file that is
     not one) ``path``, ``kind``, ``status`` — ``scored``, ``failed`` (with ``reason``),
-    ``duplicate`` (the same content as an earlier input, ``duplicate_of``; counted once) or
+    ``duplicate`` (an input reached twice, or with *merge_identical* the same content as an
+    earlier input; ``duplicate_of``; counted once) or
     ``skipped`` (not an episode, with ``reason``) — and ``sha256`` / ``bytes`` (for a seed
     folder: a digest over its files' hashes and their total size, the files listed under
     ``files``).  Every scored episode carries the warnings of its reader (step lines removed,
     unparseable steps, ...).
     """
-    batch = _Batch()
+    batch = _Batch(merge_identical=merge_identical)
 
     def score(ep: Episode) -> EpisodeScore:
         return score_episode(ep, coefficient_tolerance=coefficient_tolerance, audit=audit, solver_checks=solver_checks)
@@ -592,7 +607,7 @@ def score_paths(
         rollup(episodes, "graph", resamples=resamples, seed=seed),
         rollup(episodes, "suite", resamples=resamples, seed=seed),
         {"bootstrap": resamples, "seed": seed, "coefficient_tolerance": coefficient_tolerance, "audit": audit,
-         "solver_checks": solver_checks},
+         "solver_checks": solver_checks, **({"merge_identical": True} if merge_identical else {})},
         step_curves(episodes),
         tuple(batch.manifest),
         dict(provenance or {}),
@@ -609,10 +624,19 @@ class _Batch:
     manifest: list[dict[str, Any]] = field(default_factory=list)
     seen: dict[str, str] = field(default_factory=dict)
     internal: int = 0
+    merge_identical: bool = False
+    #: The resolved paths taken so far: an input reached twice is counted once.
+    taken: dict[str, str] = field(default_factory=dict)
 
     def take(self, found: Discovered, score: Callable[[Episode], EpisodeScore]) -> None:
         """Account for one discovered input: skipped, failed, a duplicate, or loaded and scored."""
         path, kind, reason = found.path, found.kind, found.reason
+        real = os.path.realpath(path)
+        if real in self.taken:
+            first = self.taken[real]
+            self.manifest.append(_entry(path, kind, "duplicate", duplicate_of=first, reason=f"the same input as {first}; counted once"))
+            return
+        self.taken[real] = str(path)
         if kind == "skipped":
             self.manifest.append(_entry(path, "", "skipped", reason=reason, **_file_facts(path)))
             return
@@ -637,12 +661,14 @@ class _Batch:
             facts["sha256"] = ep.inputs[0].sha256
         else:
             facts["files"] = [f.to_json() for f in ep.inputs]
-        if key in self.seen:
-            self.manifest.append(
-                _entry(path, kind, "duplicate", duplicate_of=self.seen[key], reason=f"the same content as {self.seen[key]}; counted once", **facts)
-            )
-            return
-        self.seen[key] = str(path)
+        first = self.seen.setdefault(key, str(path))
+        if first != str(path):
+            if self.merge_identical:
+                reason = f"the same content as {first}; counted once (merge_identical)"
+                self.manifest.append(_entry(path, kind, "duplicate", duplicate_of=first, reason=reason, **facts))
+                return
+            facts["identical_to"] = first
+            facts["reason"] = f"the same content as {first}; both counted, as the official re-evaluation counts them"
         try:
             self.episodes.append(score(ep))
         except CausalCheckError as exc:
@@ -763,6 +789,9 @@ def summary_markdown(report: ScoreReport) -> str:
     if report.duplicates:
         lines += ["", "## Duplicates (counted once)", ""]
         lines += [f"- `{d['path']}`: {d['reason']}" for d in report.duplicates]
+    if report.identical:
+        lines += ["", "## Identical episodes (each counted, as the official re-evaluation does)", ""]
+        lines += [f"- `{d['path']}`: the same content as `{d['identical_to']}`" for d in report.identical]
     if report.skipped:
         lines += ["", "## Skipped (not episodes)", ""]
         lines += [f"- `{d['path']}`: {d['reason']}" for d in report.skipped]

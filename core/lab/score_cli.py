@@ -7,8 +7,10 @@ Exit codes: 0 — every episode found was scored; 1 — some inputs could not be
 written); 2 — nothing could be scored (no episode found, or every one failed), an option
 is invalid, or ``--out`` is being written by another process; 70 — scoring an episode hit a
 bug in causalcheck (the episode is named; the others are scored and written).
-Duplicates (the same content found twice: counted once) and skipped files (not episodes)
-are reported on stderr and in the manifest, and do not change the exit code.
+Duplicates (one input reached twice: counted once), identical episodes (the same content at
+two paths: both counted, as the official re-evaluation counts them, unless
+``--merge-identical``) and skipped files (not episodes) are reported on stderr and in the
+manifest, and do not change the exit code.
 """
 
 from __future__ import annotations
@@ -49,6 +51,9 @@ def register(lab_subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--no-audit", action="store_true", help="skip the evidence audit")
     p.add_argument("--fast-audit", action="store_true",
                    help="audit with the arithmetic equation check only (skip the core's exact data-consistency solver)")
+    p.add_argument("--merge-identical", action="store_true",
+                   help="count episodes with identical content at different paths once (default: each is counted, "
+                        "as the official re-evaluation counts them, and named on stderr)")
     p.set_defaults(handler=run)
     return p
 
@@ -63,6 +68,7 @@ def _provenance(args: argparse.Namespace) -> dict[str, Any]:
         "coefficient_tolerance": args.coefficient_tolerance,
         "no_audit": args.no_audit,
         "fast_audit": args.fast_audit,
+        **({"merge_identical": True} if args.merge_identical else {}),
     }
     prov = Provenance("causalcheck lab score", options).to_json()
     prov.pop("inputs", None)  # the report's manifest is the list of inputs
@@ -86,12 +92,15 @@ def run(args: argparse.Namespace) -> int:
             coefficient_tolerance=tol,
             audit=not args.no_audit,
             solver_checks=not args.fast_audit,
+            merge_identical=args.merge_identical,
             provenance=_provenance(args),
         )
         for f in report.failures:
             print(f"causalcheck: not scored: {f.source}: {f.reason.splitlines()[0]}", file=sys.stderr)
         for d in report.duplicates:
             print(f"causalcheck: duplicate: {d['path']}: {d['reason']}", file=sys.stderr)
+        for d in report.identical:
+            print(f"causalcheck: warning: {d['path']}: {d['reason']} (--merge-identical counts it once)", file=sys.stderr)
         for d in report.skipped:
             print(f"causalcheck: skipped: {d['path']}: {d['reason']}", file=sys.stderr)
         for ep in report.episodes:
