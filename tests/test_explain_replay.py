@@ -186,3 +186,39 @@ def test_our_result_files_record_pm_mode_and_replay_with_it(tmp_path):
     assert "PM over all edges" in path.with_suffix(".md").read_text()
     report = replay_file(path)
     assert report.pm_mode == "all" and report.summary_match
+
+
+def test_summary_means_are_the_released_evaluators_correctly_rounded_means(tmp_path: Path) -> None:
+    """A file whose recorded summary is the released evaluator's (fsum / n) replays with a matching summary,
+    on RM values where a left-to-right sum gives another last digit (upstream's 12-item gpt-5.4 file: 0.6183333333333333)."""
+    import math
+    import random
+
+    assert main(["explain", "score", "--benchmark", "demo", "--answers", "demo", "--model", "demo-strong", "--out", str(tmp_path)]) == 0
+    path = tmp_path / "demo-strong_metrics_offline.json"
+    payload = json.loads(path.read_text(encoding="utf-8"))
+    rng = random.Random(3)
+    for _attempt in range(200):  # criterion scores whose RM values a left-to-right sum rounds differently
+        for item in payload["items"]:
+            evals = item["metrics"]["rm"]["criterion_evaluations"]
+            ints = [rng.randint(4, 9) for _ in evals]
+            for ev, v in zip(evals, ints, strict=True):
+                ev["score"] = v
+            raw = sum(ints) / len(ints)
+            item["metrics"]["rm"].update(score=min(1.0, raw / 10), raw_score_10=raw, criterion_scores=ints)
+            item["rm_score"] = item["metrics"]["rm"]["score"]
+            item["total_score"] = (item["pm_score"] + item["rm_score"]) / 2
+        rms = [i["rm_score"] for i in payload["items"]]
+        if sum(rms) / len(rms) != math.fsum(rms) / len(rms):
+            break
+    else:
+        pytest.fail("no discriminating RM values found")
+    for key, field in (("pm_mean", "pm_score"), ("rm_mean", "rm_score"), ("total_mean", "total_score")):
+        values = [i[field] for i in payload["items"]]
+        payload["summary"][key] = math.fsum(values) / len(values)
+    payload["meta"].pop("causalcheck", None)
+    path.write_text(json.dumps(payload), encoding="utf-8")
+    report = replay_file(path)
+    assert all(i.match for i in report.items)
+    assert report.summary_replayed["rm_mean"] == payload["summary"]["rm_mean"] != sum(rms) / len(rms)
+    assert report.summary_match and report.ok

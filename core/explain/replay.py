@@ -48,6 +48,7 @@ from causalcheck.explain.scoring import (
     assemble_result,
     compute_pm,
     compute_rm,
+    summary_mean,
 )
 
 __all__ = ["ReplayItem", "ReplayReport", "replay_file", "replay_payload"]
@@ -244,7 +245,7 @@ def replay_payload(
     n = len(items)
 
     def mean(values: list[float]) -> float:
-        return sum(values) / n if n else 0.0
+        return summary_mean(values) or 0.0
 
     replayed = {
         "pm_mean": mean([i.replayed[0] for i in items]),

@@ -10,8 +10,9 @@ Metric conventions (PRISM, May-2026 evaluator; spec §4):
 * **RM** (Rubric Metric) — the mean of the integer criterion scores (1..10) divided by 10,
   clamped to [0, 1].
 * **Final** — ``(PM + RM) / 2`` (the original's total for open questions).
-* Summary means — over the items that were scored (failed items are left out), summed left
-  to right in item order and divided by their number, as the original does.
+* Summary means — over the items that were scored (failed items are left out): the correctly
+  rounded sum (:func:`math.fsum`) divided by their number, as the released evaluator's are
+  (:func:`summary_mean`).
 
 An item *fails* (is listed under ``failures``, not scored) when its answer is missing or
 empty, longer than ``max_chars``, or its rubric has no usable criterion.  Parser and judge
@@ -82,6 +83,7 @@ __all__ = [
     "premise_overlap",
     "score_item",
     "summarize",
+    "summary_mean",
 ]
 
 PMMode = Literal["causal", "all"]
@@ -388,8 +390,16 @@ def assemble_result(
 
 
 # ------------------------------------------------------------------ summaries
-def _mean(values: Sequence[float]) -> float | None:
-    return sum(values) / len(values) if values else None
+def summary_mean(values: Sequence[float]) -> float | None:
+    """The correctly rounded sum divided by the count, as the released evaluator's summaries are.
+
+    The readable ``PRISM/src/utils.py`` sums left to right, but the evaluator that wrote the
+    released result files imports ``mean`` from ``code/src/utils.py``, of which only bytecode is
+    published; its recorded summaries equal ``math.fsum(values) / len(values)`` — on a 12-item
+    file (``rm_mean`` 0.6183333333333333) where the left-to-right sum gives ...334 — and on every
+    other recorded file, where the two agree.
+    """
+    return math.fsum(values) / len(values) if values else None
 
 
 @dataclass(frozen=True)
@@ -458,16 +468,16 @@ def summarize(results: Sequence[Scored]) -> Summary:
             DomainRow(
                 bucket=bucket,
                 n=len(chosen),
-                pm=_mean([r.pm for r in chosen]),
-                rm=_mean([r.rm for r in chosen]),
-                final=_mean([r.final for r in chosen]),
+                pm=summary_mean([r.pm for r in chosen]),
+                rm=summary_mean([r.rm for r in chosen]),
+                final=summary_mean([r.final for r in chosen]),
             )
         )
     counts = {m: sum(1 for r in ok if m in r.failure_modes) for m in FAILURE_MODES}
     return Summary(
-        pm_mean=_mean([r.pm for r in ok]) or 0.0,
-        rm_mean=_mean([r.rm for r in ok]) or 0.0,
-        total_mean=_mean([r.final for r in ok]) or 0.0,
+        pm_mean=summary_mean([r.pm for r in ok]) or 0.0,
+        rm_mean=summary_mean([r.rm for r in ok]) or 0.0,
+        total_mean=summary_mean([r.final for r in ok]) or 0.0,
         n_items=len(ok),
         n_failed=len(results) - len(ok),
         rows=tuple(rows),
