@@ -21,7 +21,9 @@ importing this package raises :class:`causalcheck.testing.extra.MissingExtraErro
 ``ImportError``) whose message is that one line.
 
 >>> from hypothesis import given
->>> @given(graph_pairs(dags(min_nodes=2, min_edges=1), reversed=1, added=0, removed=0))
+>>> from causalcheck.testing import settings_for  # the kit's profile: derandomised, no too_slow health check
+>>> @settings_for("ci", max_examples=25)
+... @given(graph_pairs(dags(min_nodes=2, min_edges=1), reversed=1, added=0, removed=0))
 ... def test_one_reversal_is_one_edit(pair):
 ...     assert len(pair.edits) == 1 and pair.truth.skeleton == pair.estimate.skeleton
 >>> test_one_reversal_is_one_edit()
