@@ -98,10 +98,7 @@ def on_premise_spans(text: str, premise: Premise) -> tuple[tuple[int, int, bool]
         stems = content_stems(piece)
         if not stems and not piece.strip(" \t\r\n.!?"):
             continue
-        if premise.anchors(stems):
-            on = True
-        else:
-            on = prev_on and _continues(piece, stems, before)
+        on = premise.anchors(stems) or (prev_on and _continues(piece, stems, before))
         out.append((m.start(), m.end(), on))
         before, prev_on = stems, on
     return tuple(out)

@@ -37,8 +37,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 from causalcheck.base.errors import InputFormatError
 from causalcheck.explain._cues import Cue, is_anaphoric, is_meta_talk, lead_cue, starts_with_anaphor
-from causalcheck.explain._premise import META_WORDS, RUBRIC_WORDS, Premise, on_premise_spans, premise_of
-from causalcheck.explain._text import SENTENCE_PIECES, content_stems
+from causalcheck.explain._premise import (
+    META_WORDS,
+    RUBRIC_WORDS,
+    Premise,
+    on_premise_spans,
+    premise_of,
+)
+from causalcheck.explain._text import content_stems
 from causalcheck.explain.data import BAND_KEYS
 from causalcheck.explain.explanation_graph import CAUSAL_TYPES
 
