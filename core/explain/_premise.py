@@ -43,7 +43,15 @@ RUBRIC_WORDS = content_stems(
     "plausibly plausibility coherent coherence credible nuanced detailed clear clearly strong weak generic "
     "superficial superficially meaningful minimal major minor some several multiple little attention claims "
     "counterfactual premise scenario consequences effects effect mechanisms mechanism analysis specific "
-    "concrete important key central relevant passing treating treat considers consider shows show"
+    "concrete important key central relevant passing treating treat considers consider shows show "
+    # the words of the rubric template itself (every generated rubric has an uncertainty / calibration
+    # / contradiction criterion and speaks of likely, long-term, historical, direct or indirect outcomes)
+    "uncertainty uncertain calibration calibrated contradiction contradictions control controls likely "
+    "likelihood long term short range historical history continuation continuity outcome outcomes result "
+    "results impact impacts implications implication direct indirect downstream overall broader broad "
+    "change changes changed factors factor dynamics actors constraints constraint context realistic realism "
+    "trajectory trajectories development developments possible possibilities alternative alternatives "
+    "across within beyond handling handles distinguishes distinguish avoids avoid"
 )
 
 _LINK_KINDS = frozenset({"fwd", "back", "cond", "concession", "contrast", "example", "summary", "elaboration", "restatement"})
