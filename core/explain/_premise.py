@@ -10,9 +10,11 @@ but about another premise — earns neither supported edges nor rubric credit.
 * a text is **anchored** when it shares at least one stem with ``Q``, or at least two with
   ``T`` (one topic word alone — "ice" in "ice ages" for a Moon question — is not enough);
 * a sentence of the answer is **on premise** when it is anchored, or when it continues an
-  on-premise sentence: it opens with an anaphor or a linking cue ("This would …", "As a
-  result, …", "Because of that …") right after one, or shares two content stems with the
-  sentence before it, which is on premise.  Everything else is **off premise**: nothing in
+  on-premise sentence: it opens with an anaphor, a personal pronoun or a linking cue ("This
+  would …", "His approval …", "As a result, …", "Because of that …") right after one, shares
+  two content stems with the sentence before it, which is on premise, or is only the rest of
+  that sentence cut after an abbreviation ("U.S. prestige" → "prestige …") or holds no
+  content word.  Everything else is **off premise**: nothing in
   it is tied to the item's intervention.
 
 The rules compare words only; they never follow instructions in the text.
@@ -20,6 +22,7 @@ The rules compare words only; they never follow instructions in the text.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -85,9 +88,16 @@ def premise_of(item: WhatIfItem) -> Premise:
     return _premise(item.question, rubric.question_focus if rubric else "", criteria)
 
 
+#: A piece that opens with a lowercase letter (or "-" and one) is the rest of a sentence the
+#: sentence pattern cut after an abbreviation ("George W. Bush", "U.S. prestige", "Sr.-style").
+_CUT = re.compile(r"^[ \t]*-?[a-z]")
+#: Personal pronouns that point back to the sentence before ("His approval …", "She …").
+_PRONOUN = re.compile(r"^[\W_]*(he|she|his|her|him|hers|them|there|we|our)\b", re.IGNORECASE)
+
+
 def _continues(piece: str, stems: frozenset[str], before: frozenset[str]) -> bool:
     """True when the sentence *piece* is tied to the sentence before it (stems *before*)."""
-    if starts_with_anaphor(piece):
+    if not stems or _CUT.match(piece) or starts_with_anaphor(piece) or _PRONOUN.match(piece):
         return True
     cue = lead_cue(piece.lstrip())
     if cue is not None and cue.kind in _LINK_KINDS:

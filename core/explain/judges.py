@@ -259,7 +259,8 @@ class OfflineEdgeJudge:
             where[node.id] = pos
             if pos >= 0:
                 cursor = pos + len(needle)
-        off = _off_premise_nodes(text, graph, where, premise_of(item))
+        cased = " ".join(answer.split())  # the sentence rules read case; positions are those of text
+        off = _off_premise_nodes(cased if len(cased) == len(text) else text, graph, where, premise_of(item))
         units: dict[str, _Unit] = {}
         premise: dict[str, bool] = {}
         gap_cues: dict[str, Cue | None] = {}
