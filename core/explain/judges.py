@@ -490,6 +490,10 @@ class OfflineCriterionJudge:
     * only sentences that add a content stem beyond the question (and words such as
       "question", "interesting") are read; an answer with none only restates the question
       and gets 1 on every criterion;
+    * only **on-premise** sentences are read (:mod:`._premise`): a sentence tied neither
+      to the item's question and rubric topic nor to an on-premise sentence before it is
+      about something else, and an answer to another question (all of it off premise)
+      gets 1 on every criterion;
     * **terms** — stems of the criterion's name, description and upper bands (``5-6``,
       ``7-8``, ``9-10``), minus the question's own stems (restating the question earns
       nothing) and minus rubric boilerplate ("assesses", "plausible", …);
