@@ -312,6 +312,7 @@ class _Unit(NamedTuple):
     text: str
     stems: frozenset[str]
     cue: Cue | None
+    meta: bool = False
 
 
 def _unit(raw: str) -> _Unit:
@@ -320,7 +321,7 @@ def _unit(raw: str) -> _Unit:
         return _Unit(norm, frozenset(), None)
     # content_stems(raw) == content_stems(norm) (case and spacing do not change the stems); the raw
     # text is the key the graph checks look up later, so the cached entry is shared
-    return _Unit(norm, content_stems(raw), lead_cue(norm))
+    return _Unit(norm, content_stems(raw), lead_cue(norm), is_meta_talk(norm))
 
 
 def _judge_units(
@@ -382,7 +383,7 @@ def _judge_units(
         linked = f"backward cue {later_cue.phrase!r}"
     if not linked:
         return False, "rule 3: no explicit connective links source to target in this direction"
-    if is_meta_talk(s) or is_meta_talk(t):
+    if su.meta or tu.meta:
         return False, "rule 3: an endpoint is meta-talk about the question, not a causal claim"
     anaphoric = (later_cue is not None and is_anaphoric(later_cue)) or starts_with_anaphor(bu.text)
     if not same_sentence and not (su.stems & tu.stems) and not anaphoric:

@@ -81,23 +81,23 @@ def _relation_for(cue: Cue, i: int, edus: Sequence[EDU], text: str) -> Relation 
 _CAUSAL_KINDS = frozenset({"fwd", "back", "cond"})
 
 
-def _meta(rel: Relation, edus: Sequence[EDU]) -> bool:
-    """True when an endpoint of *rel* is meta-talk (:func:`._cues.is_meta_talk`)."""
-    texts = {e.id: e.text for e in edus}
-    return is_meta_talk(texts.get(rel.source, "")) or is_meta_talk(texts.get(rel.target, ""))
+def _meta(rel: Relation, meta: frozenset[str]) -> bool:
+    """True when an endpoint of *rel* is one of the meta-talk EDU ids *meta*."""
+    return rel.source in meta or rel.target in meta
 
 
 def extract_relations(text: str, edus: Sequence[EDU]) -> list[Relation]:
     """Relations between *edus* (segments of *text*) from their opening cues (module docstring)."""
     rels: list[Relation] = []
     conditioned: set[str] = set()
+    meta = frozenset(e.id for e in edus if is_meta_talk(e.text))
     for i, edu in enumerate(edus):
         cue = lead_cue(edu.text)
         if cue is not None:
             if edu.id in conditioned and cue.phrase == "then":
                 continue
             rel = _relation_for(cue, i, edus, text)
-            if rel is not None and cue.kind in _CAUSAL_KINDS and _meta(rel, edus):
+            if rel is not None and cue.kind in _CAUSAL_KINDS and _meta(rel, meta):
                 rel = None  # "Since the prompt is ambiguous, I'll assume …" is no causal claim
             if rel is not None:
                 rels.append(rel)
