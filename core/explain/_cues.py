@@ -9,6 +9,12 @@ Each cue phrase has a *kind* that says which way the relation runs:
 * other kinds (``contrast``, ``concession``, ``example``, ``purpose``, ``temporal``,
   ``summary``, ``elaboration``, ``restatement``) give non-causal relations.
 
+A ``fwd`` cue that names the cause with "this" / "that" ("That would …", "Because of this,
+…", "This is why …") is *anaphoric*: the unit it opens is the effect of the one before it,
+also across a sentence boundary.  *Meta-talk* — text about the question or the answering
+("Since the prompt is ambiguous, I'll assume …", "So, to answer the question …") — carries
+no causal claim, whatever cue it holds (:func:`is_meta_talk`).
+
 ``split`` cues open a new unit even without a comma before them (``because``, ``leads
 to``, ``which would`` …); the others open one only after ``,`` ``;`` ``:`` or a dash, or at
 a sentence start.  "as" and bare "since"-with-a-year are deliberately not cues.
@@ -19,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["CUES", "Cue", "lead_cue", "starts_with_anaphor"]
+__all__ = ["CUES", "Cue", "is_anaphoric", "is_meta_talk", "lead_cue", "starts_with_anaphor"]
 
 
 @dataclass(frozen=True)
@@ -45,6 +51,10 @@ CUES: tuple[Cue, ...] = tuple(
     + _mk("fwd", "RESULT", "leads to|lead to|leading to|led to|would lead to|could lead to|results in|resulting in|"
           "would result in|causes|causing|caused|would cause|which would|which could|which will|which leads to|"
           "which causes|triggers|triggering|would trigger|forcing|driving|pushing", split=True)
+    + _mk("fwd", "RESULT", "that would|that will|that could|this will|this could|that means|that would mean|"
+          "that leads to|that would lead to|that causes|that would cause|this in turn|that in turn|"
+          "because of this|because of that|due to this|due to that|as a result of this|as a result of that|"
+          "for this reason|for that reason|this is why|that is why", split=False)
     + _mk("fwd", "CONSEQUENCE", "consequently|as a consequence|in consequence|with the result that")
     + _mk("cond", "CONDITION", "if|unless|provided that|as long as|in case|whenever|once", split=False)
     + _mk("cond", "CONDITION", "only if|even if|if and only if", split=True)
@@ -116,3 +126,29 @@ def lead_cue(text: str) -> Cue | None:
 def starts_with_anaphor(text: str) -> bool:
     """True when *text* opens with a pronoun or demonstrative pointing back ("This", "It", "Such" …)."""
     return _ANAPHOR.match(text) is not None
+
+
+#: Talk about the question or the answering, not about the world.
+_META_TALK = re.compile(
+    r"\b(?:the prompt|this prompt|your prompt|the question|this question|your question|the premise is|"
+    r"ambiguous|i(?:'ll| will| would|'d)? (?:assume|interpret|take|read|focus|answer|treat|consider|argue)|"
+    r"assuming you mean|if you mean|you mean|to answer|let me|let's|i'm going to|i am going to|"
+    r"in this answer|this answer|as an ai|for the purposes? of)\b",
+    re.IGNORECASE,
+)
+_ANAPHORIC_CUE = re.compile(r"\b(this|that)\b")
+
+
+def is_meta_talk(text: str) -> bool:
+    """True when *text* talks about the question or the answering ("Since the prompt is ambiguous, …").
+
+    >>> is_meta_talk("Since the prompt is ambiguous, I'll assume an overnight loss."), is_meta_talk("Since tides shrink, reefs die.")
+    (True, False)
+    """
+    return _META_TALK.search(text) is not None
+
+
+def is_anaphoric(cue: Cue) -> bool:
+    """True for a cue that names the cause with "this" / "that" ("That would", "Because of this")."""
+    return cue.kind == "fwd" and _ANAPHORIC_CUE.search(cue.phrase) is not None
+

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -35,8 +36,15 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 from causalcheck.base.errors import InputFormatError
-from causalcheck.explain._cues import Cue, lead_cue
-from causalcheck.explain._text import SENTENCE_PIECES, content_stems
+from causalcheck.explain._cues import Cue, is_anaphoric, is_meta_talk, lead_cue, starts_with_anaphor
+from causalcheck.explain._premise import (
+    META_WORDS,
+    RUBRIC_WORDS,
+    Premise,
+    on_premise_spans,
+    premise_of,
+)
+from causalcheck.explain._text import content_stems
 from causalcheck.explain.data import BAND_KEYS
 from causalcheck.explain.explanation_graph import CAUSAL_TYPES
 
@@ -208,13 +216,21 @@ class OfflineEdgeJudge:
        backward or conditional cue ("T because S", "T unless S").  ``CONDITION`` needs a
        conditional cue.  Non-causal ``L`` needs only rules 1–2, plus a cue of its own
        family for CONTRAST, CONCESSION, EXAMPLE, PURPOSE, SUMMARY, RESTATEMENT;
+       A backward cue that opens a new sentence ("A. Because B, C") links only to its own
+       sentence, unless the cue unit is a whole sentence ("A. Because B."); an endpoint
+       that is meta-talk (:func:`._cues.is_meta_talk`: "Since the prompt is ambiguous, I'll
+       assume …") is no causal claim;
     4. **cohesion across sentences** (causal ``L``) — when the two units are in different
-       sentences they share at least one content stem (a sentence-initial "Therefore" is
-       only trusted when the sentences are about the same thing);
+       sentences they share at least one content stem, or the later one points back with
+       "this" / "that" ("A. That would …", "A. Because of this, B"); a sentence-initial
+       "Therefore" is only trusted when the sentences are about the same thing;
     5. **exogenous premise** (causal ``L``) — ``T`` adds a content word that is not in the
        question (nor "question", "happen" …), and it does not restate the question's premise
        unless ``S`` does too: in a what-if answer the premise is the intervention, nothing in
-       the answer causes it, and a restatement is not a consequence.
+       the answer causes it, and a restatement is not a consequence;
+    6. **on premise** (causal ``L``) — neither endpoint lies in an off-premise sentence
+       (:mod:`._premise`) unless its own words anchor it: a chain about another question's
+       premise is not supported by this item's answer, however well it is argued.
 
     Anything else is 0.0 (``"no"``) with the failed rule in ``rationale``.  The judge never
     reads instructions in the text: it compares positions and cue words only.
@@ -243,6 +259,8 @@ class OfflineEdgeJudge:
             where[node.id] = pos
             if pos >= 0:
                 cursor = pos + len(needle)
+        cased = " ".join(answer.split())  # the sentence rules read case; positions are those of text
+        off = _off_premise_nodes(cased if len(cased) == len(text) else text, graph, where, premise_of(item))
         units: dict[str, _Unit] = {}
         premise: dict[str, bool] = {}
         gap_cues: dict[str, Cue | None] = {}
@@ -260,6 +278,8 @@ class OfflineEdgeJudge:
             ok, why = _judge_units(
                 text, q_stems, s_unit, t_unit, e.relation_type.upper(), where.get(e.source, -1), where.get(e.target, -1), premise, gap_cues
             )
+            if ok and (e.source in off or e.target in off) and e.relation_type.upper() in CAUSAL_TYPES:
+                ok, why = False, "rule 6: the chain is off the item's premise (no sentence of it is about the question)"
             out.append(EdgeJudgment(1.0 if ok else 0.0, "yes" if ok else "no", rationale=why))
         return out
 
@@ -270,12 +290,29 @@ class OfflineEdgeJudge:
         return _judge_units(text, q_stems, _unit(s_raw), _unit(t_raw), label, s_pos, t_pos, {}, {})
 
 
+def _off_premise_nodes(text: str, graph: ExplanationGraph, where: Mapping[str, int], premise: Premise) -> frozenset[str]:
+    """Ids of the nodes that lie in an off-premise sentence of *text* (:func:`._premise.on_premise_spans`)
+    and are not anchored themselves; a node that was not found in the text is judged by its own words."""
+    spans = on_premise_spans(text, premise)
+    starts = [a for a, _, _ in spans]
+    off: set[str] = set()
+    for node in graph.nodes:
+        if premise.anchors(content_stems(node.text)):
+            continue
+        pos = where.get(node.id, -1)
+        k = bisect_right(starts, pos) - 1 if pos >= 0 else -1
+        if k < 0 or not spans[k][2]:
+            off.add(node.id)
+    return frozenset(off)
+
+
 class _Unit(NamedTuple):
     """An edge endpoint as the edge judge reads it: normalised text, its content stems, its opening cue."""
 
     text: str
     stems: frozenset[str]
     cue: Cue | None
+    meta: bool = False
 
 
 def _unit(raw: str) -> _Unit:
@@ -284,7 +321,7 @@ def _unit(raw: str) -> _Unit:
         return _Unit(norm, frozenset(), None)
     # content_stems(raw) == content_stems(norm) (case and spacing do not change the stems); the raw
     # text is the key the graph checks look up later, so the cached entry is shared
-    return _Unit(norm, content_stems(raw), lead_cue(norm))
+    return _Unit(norm, content_stems(raw), lead_cue(norm), is_meta_talk(norm))
 
 
 def _judge_units(
@@ -341,10 +378,15 @@ def _judge_units(
     elif s_first and first_cue is not None and first_cue.kind in ("cond", "back") and first_cue.kind in want and same_sentence:
         linked = f"opening cue {first_cue.phrase!r}"
     elif not s_first and later_cue is not None and later_cue.kind in ("back", "cond") and later_cue.kind in want:
+        if not same_sentence and not _TERMINATOR.search(s[-4:]):
+            return False, "rule 3: a sentence-initial backward cue explains its own sentence, not the one before"
         linked = f"backward cue {later_cue.phrase!r}"
     if not linked:
         return False, "rule 3: no explicit connective links source to target in this direction"
-    if not same_sentence and not (su.stems & tu.stems):
+    if su.meta or tu.meta:
+        return False, "rule 3: an endpoint is meta-talk about the question, not a causal claim"
+    anaphoric = (later_cue is not None and is_anaphoric(later_cue)) or starts_with_anaphor(bu.text)
+    if not same_sentence and not (su.stems & tu.stems) and not anaphoric:
         return False, "rule 4: units in different sentences share no content word"
     if not tu.stems - q_stems - _META_WORDS:
         return False, "rule 5: the target only restates the question"
@@ -382,32 +424,27 @@ def _body(p: re.Pattern[str]) -> str:
 # every alternative starts with a lowercase letter, so the leading look-ahead changes no match; it
 # lets the regex engine skip spaces and punctuation quickly
 _COUNTS = re.compile(rf"(?=[a-z])\b(?:(?P<c>{_body(_CAUSAL_CUES)})|(?P<h>{_body(_HEDGES)})|(?P<o>{_body(_OVERCONFIDENT)}))\b")
-#: Rubric boilerplate that says nothing about a question's content.
-_RUBRIC_WORDS = content_stems(
-    "answer answers response assesses assess evaluates evaluate evaluation whether explains explain explanation "
-    "discusses discussion treatment treats coverage covers mentions mention provides provide offers offer "
-    "identifies identify notes note develops develop integrates integrate reasoning reasons causal plausible "
-    "plausibly plausibility coherent coherence credible nuanced detailed clear clearly strong weak generic "
-    "superficial superficially meaningful minimal major minor some several multiple little attention claims "
-    "counterfactual premise scenario consequences effects effect mechanisms mechanism analysis specific "
-    "concrete important key central relevant passing treating treat considers consider shows show"
-)
+_RUBRIC_WORDS = RUBRIC_WORDS
+_META_WORDS = META_WORDS
 
 
-_META_WORDS = content_stems("question questions asks asked ask interesting happen happens happened wonder answer think")
-
-
-def _novel_sentences(answer: str, question_stems: frozenset[str]) -> tuple[list[str], set[str]]:
-    """The sentences of *answer* that add a content stem beyond the question, and all their stems."""
+def _novel_sentences(answer: str, question_stems: frozenset[str], premise: Premise) -> tuple[list[str], set[str], int]:
+    """The on-premise sentences of *answer* that add a content stem beyond the question, all their
+    stems, and how many sentences adding such a stem were off premise (:mod:`._premise`)."""
     keep: list[str] = []
     stems: set[str] = set()
+    off = 0
     known = question_stems | _META_WORDS
-    for piece in SENTENCE_PIECES.findall(answer):
+    for start, end, on in on_premise_spans(answer, premise):
+        piece = answer[start:end]
         piece_stems = content_stems(piece)
         if not piece_stems <= known:  # a stem beyond the question and the meta words
+            if not on:
+                off += 1
+                continue
             keep.append(piece)
             stems |= piece_stems
-    return keep, stems
+    return keep, stems, off
 
 
 @dataclass(frozen=True)
@@ -418,15 +455,16 @@ class _Profile:
     hedges: int
     overconfident: int
     sentences: int
+    off_premise: int = 0
 
 
 _LASTGROUP = attrgetter("lastgroup")
 
 
 @lru_cache(maxsize=64)
-def _profile(answer: str, question_stems: frozenset[str]) -> _Profile:
+def _profile(answer: str, question_stems: frozenset[str], premise: Premise) -> _Profile:
     """What the criterion judge reads from an answer (computed once per answer, not per criterion)."""
-    pieces, stems = _novel_sentences(answer, question_stems)
+    pieces, stems, off = _novel_sentences(answer, question_stems, premise)
     text = " ".join(pieces)
     # lowercase patterns: faster than IGNORECASE; the matches are counted by group in C
     counts = Counter(map(_LASTGROUP, _COUNTS.finditer(text.lower())))
@@ -437,6 +475,7 @@ def _profile(answer: str, question_stems: frozenset[str]) -> _Profile:
         hedges=counts["h"],
         overconfident=counts["o"],
         sentences=max(1, len(pieces)),
+        off_premise=off,
     )
 
 
@@ -452,6 +491,10 @@ class OfflineCriterionJudge:
     * only sentences that add a content stem beyond the question (and words such as
       "question", "interesting") are read; an answer with none only restates the question
       and gets 1 on every criterion;
+    * only **on-premise** sentences are read (:mod:`._premise`): a sentence tied neither
+      to the item's question and rubric topic nor to an on-premise sentence before it is
+      about something else, and an answer to another question (all of it off premise)
+      gets 1 on every criterion;
     * **terms** — stems of the criterion's name, description and upper bands (``5-6``,
       ``7-8``, ``9-10``), minus the question's own stems (restating the question earns
       nothing) and minus rubric boilerplate ("assesses", "plausible", …);
@@ -473,8 +516,11 @@ class OfflineCriterionJudge:
         q = content_stems(item.question) | content_stems(item.rubric.question_focus if item.rubric else "")
         source = " ".join([criterion.name, criterion.description, *criterion.bands[2:]])
         terms = content_stems(source) - q - _RUBRIC_WORDS
-        prof = _profile(answer, q)
+        prof = _profile(answer, q, premise_of(item))
         if not prof.text:
+            if prof.off_premise:
+                reason = f"no sentence about the item's premise ({prof.off_premise} off premise) -> band 1-2"
+                return CriterionJudgment(score=1, reason=reason, raw={"score": 1, "reason": reason, "coverage": 0.0})
             reason = "restates the question without new content -> band 1-2"
             return CriterionJudgment(score=1, reason=reason, raw={"score": 1, "reason": reason, "coverage": 0.0})
         hit = terms & prof.stems

@@ -14,6 +14,10 @@ satellite is the source), whatever the word order of the sentence:
 * ``contrast`` → ``CONTRAST`` (``NN``, earlier → later); ``concession``, ``example``,
   ``purpose``, ``summary``, ``elaboration``, ``restatement`` → that label, cue unit →
   previous unit; ``temporal`` → ``SEQUENCE`` (``NN``);
+* a unit that is only a forward cue ("As a result,", "Because of this,") links the unit
+  before it to the one after it in its sentence: ``A. Because of this, B`` → ``A → B``;
+* a causal cue (``fwd``, ``back``, ``cond``) gives no relation when either endpoint is
+  meta-talk (:func:`._cues.is_meta_talk`: "Since the prompt is ambiguous, I'll assume …");
 * no cue, but the unit opens with a pronoun or demonstrative ("This …", "It …") →
   ``ELABORATION`` to the previous unit.  Units with neither stay unconnected.
 
@@ -27,7 +31,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from causalcheck.explain._cues import Cue, lead_cue, starts_with_anaphor
+from causalcheck.explain._cues import Cue, is_meta_talk, lead_cue, starts_with_anaphor
+from causalcheck.explain._text import content_stems
 from causalcheck.explain.rst import EDU, Relation, RSTRecord, TreeNode, build_tree_nodes, render_rst
 from causalcheck.explain.segment import Segmenter, get_segmenter
 
@@ -44,12 +49,21 @@ def _same_sentence(text: str, a: EDU, b: EDU) -> bool:
     return not _SENTENCE_END.search(gap)
 
 
+def _is_stub(unit: str, cue: Cue) -> bool:
+    """True when *unit* is only its cue ("As a result,", "Because of this,"): no content word after it."""
+    low = unit.lower()
+    at = low.find(cue.phrase)
+    return at >= 0 and not content_stems(low[at + len(cue.phrase) :])
+
+
 def _relation_for(cue: Cue, i: int, edus: Sequence[EDU], text: str) -> Relation | None:
     cur = edus[i]
     prev = edus[i - 1] if i > 0 else None
     nxt = edus[i + 1] if i + 1 < len(edus) else None
     opens_sentence = prev is None or not _same_sentence(text, prev, cur)
     if cue.kind == "fwd":
+        if prev is not None and nxt is not None and _is_stub(cur.text, cue) and _same_sentence(text, cur, nxt):
+            return Relation(prev.id, nxt.id, cue.label, "SN")  # "A. Because of this, B": A → B
         return Relation(prev.id, cur.id, cue.label, "SN") if prev else None
     if cue.kind in ("back", "cond"):
         if opens_sentence and nxt is not None and _same_sentence(text, cur, nxt):
@@ -64,16 +78,27 @@ def _relation_for(cue: Cue, i: int, edus: Sequence[EDU], text: str) -> Relation 
     return Relation(cur.id, prev.id, cue.label, "SN")
 
 
+_CAUSAL_KINDS = frozenset({"fwd", "back", "cond"})
+
+
+def _meta(rel: Relation, meta: frozenset[str]) -> bool:
+    """True when an endpoint of *rel* is one of the meta-talk EDU ids *meta*."""
+    return rel.source in meta or rel.target in meta
+
+
 def extract_relations(text: str, edus: Sequence[EDU]) -> list[Relation]:
     """Relations between *edus* (segments of *text*) from their opening cues (module docstring)."""
     rels: list[Relation] = []
     conditioned: set[str] = set()
+    meta = frozenset(e.id for e in edus if is_meta_talk(e.text))
     for i, edu in enumerate(edus):
         cue = lead_cue(edu.text)
         if cue is not None:
             if edu.id in conditioned and cue.phrase == "then":
                 continue
             rel = _relation_for(cue, i, edus, text)
+            if rel is not None and cue.kind in _CAUSAL_KINDS and _meta(rel, meta):
+                rel = None  # "Since the prompt is ambiguous, I'll assume …" is no causal claim
             if rel is not None:
                 rels.append(rel)
                 if cue.kind == "cond" and i + 1 < len(edus) and rel.target == edus[i + 1].id:
