@@ -46,10 +46,12 @@ Metric conventions (*pair* = unordered node pair, *marks* = the two endpoint mar
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from causalcheck.base.errors import InputFormatError
+from causalcheck.graphs.convert import is_matrix
 from causalcheck.graphs.io import read_graph
 from causalcheck.graphs.kinds import check_cpdag, check_dag, consistent_extension, cpdag_of
 from causalcheck.graphs.model import Graph, Mark
@@ -258,14 +260,35 @@ def compare(
     nodes: Literal["same", "union"] = "same",
     truth_format: str | None = None,
     estimate_format: str | None = None,
+    convention: str | None = None,
+    names: Sequence[str] | None = None,
+    threshold: float | None = None,
 ) -> Comparison:
-    """Score *estimate* against *truth* (see the module docstring for every metric's convention)."""
+    """Score *estimate* against *truth* (see the module docstring for every metric's convention).
+
+    *convention*, *names* and *threshold* read an array-like input (a NumPy array, a pandas
+    DataFrame, nested lists: lingam's ``adjacency_matrix_`` with ``convention="lingam"``)
+    as :func:`~causalcheck.graphs.read_graph` does; they apply to whichever of *truth* and
+    *estimate* is array-like, and raise when neither is.
+    """
     if basis not in ("auto", "given"):
         raise InputFormatError(f"basis={basis!r} must be 'auto' or 'given'")
     if nodes not in ("same", "union"):
         raise InputFormatError(f"nodes={nodes!r} must be 'same' or 'union'")
-    t = read_graph(truth, truth_format)
-    e = read_graph(estimate, estimate_format)
+    given = {k: v for k, v in (("convention", convention), ("names", names), ("threshold", threshold)) if v is not None}
+    if given and not (is_matrix(truth) or is_matrix(estimate)):
+        raise InputFormatError(
+            f"{', '.join(f'{k}={v!r}' for k, v in given.items())} apply to an array-like truth or estimate "
+            f"(a NumPy array, a DataFrame, nested lists); got a {type(truth).__name__} and a {type(estimate).__name__}"
+        )
+
+    def read(source: Any, fmt: str | None) -> Graph:
+        if is_matrix(source):
+            return read_graph(source, fmt, convention=convention, names=names, threshold=threshold)
+        return read_graph(source, fmt)
+
+    t = read(truth, truth_format)
+    e = read(estimate, estimate_format)
     ts, es = set(t.nodes), set(e.nodes)
     if ts != es:
         if nodes == "same":

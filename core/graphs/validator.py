@@ -74,7 +74,7 @@ from causalcheck.graphs.falsify import falsify
 from causalcheck.graphs.io import read_graph
 from causalcheck.graphs.kinds import cpdag_of, validate
 from causalcheck.graphs.scores import compare
-from causalcheck.graphs.separation import implied_independencies, representative
+from causalcheck.graphs.separation import implied_independencies, latent_projection, representative
 from causalcheck.graphs.structural import fit_equations
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -450,9 +450,10 @@ def validate_graph(
     table = independence = falsification = None
     equations: tuple[EquationFit, ...] = ()
     if data is not None:
-        table = load_data(data, g.nodes, names=data_names, nan=nan, extra_columns=extra_columns)  # type: ignore[arg-type]
+        tested = latent_projection(g) if g.latent else g  # a latent node has no column: test what it implies for the others
+        table = load_data(data, tested.nodes, names=data_names, nan=nan, extra_columns=extra_columns)  # type: ignore[arg-type]
         independence, falsification, equations = _data_part(
-            g,
+            tested,
             table,
             findings,
             ci_test=ci_test,
@@ -475,6 +476,8 @@ def validate_graph(
         "seed": seed,
         "permutations": falsification.permutations if falsification is not None else permutations,
     }
+    if g.latent:
+        settings["latent"] = list(g.latent)
     return GraphValidation(
         graph=g,
         kind=cert,
