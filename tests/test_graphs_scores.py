@@ -300,3 +300,18 @@ def test_shd_double_equals_cdt_formula_on_dags():
         r = compare(t, e)
         assert r.shd_double == cdt_double
         assert r.shd == cdt_single
+
+
+def test_compare_reads_array_like_inputs_with_convention_names_and_threshold():
+    # lingam's B[effect, cause]: x -> y, y -> z, and a near-zero x -> z
+    b = np.array([[0.0, 0.0, 0.0], [0.9, 0.0, 0.0], [0.01, 0.5, 0.0]])
+    truth = read_graph("x -> y -> z")
+    assert compare(truth, b, convention="lingam", names=["x", "y", "z"]).shd == 1  # the 0.01 entry is an edge
+    r = compare(truth, b, convention="lingam", names=["x", "y", "z"], threshold=0.1)
+    assert r.shd == 0 and r.skeleton.f1 == 1.0
+    # the options reach only the array-like input: the truth here is an adjacency CSV read its own way
+    r = compare(",x,y,z\nx,0,1,0\ny,0,0,1\nz,0,0,0\n", b, convention="lingam", names=["x", "y", "z"], threshold=0.1, truth_format="adjacency")
+    assert r.shd == 0
+    assert compare(b.T, b, convention="row_to_column", names=["x", "y", "z"]).shd == 3  # both read row_to_column: 3 reversals
+    with pytest.raises(InputFormatError, match=r"convention='lingam' apply to an array-like truth or estimate"):
+        compare(truth, "x -> y -> z", convention="lingam")
