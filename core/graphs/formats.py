@@ -74,6 +74,7 @@ from causalcheck.graphs.model import EDGE_TOKENS, NODE_ATTRIBUTES, Graph, GraphE
 
 __all__ = [
     "FORMATS",
+    "NoWeights",
     "format_adjacency_csv",
     "format_causallearn",
     "format_dagitty",
@@ -531,6 +532,10 @@ def _csv_rows(text: str, source: str) -> list[list[str]]:
     return [row for row in csv_rows(text, source=source, delimiter=delimiter) if any(row)]
 
 
+class NoWeights(InputFormatError):
+    """``threshold=`` was given for a source that has no weights (raised, never ignored)."""
+
+
 _WEIGHT_COLS = ("weight", "weights", "w", "coef", "coefficient", "strength")
 
 
@@ -571,7 +576,7 @@ def parse_edgelist_csv(text: str, *, source: str = "<string>", threshold: float 
             f"and a target column ({'/'.join(_TARGET_COLS)})"
         )
     if wi is None and threshold is not None:
-        raise InputFormatError(
+        raise NoWeights(
             f"{source}: threshold={threshold!r} needs a weight column ({'/'.join(_WEIGHT_COLS)}); the header is {rows[0]!r}"
         )
     b = _Builder(text, source)

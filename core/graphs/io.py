@@ -21,7 +21,8 @@ content (a ``dag {`` header, ``digraph``, ``graph [``, ``Graph Nodes:``, a JSON 
 Weights.  A matrix (an array, or an adjacency CSV) and an edge-list CSV with a ``weight``
 column are weighted: an entry or a row is an edge when ``abs(weight) > threshold``
 (``threshold=0`` by default, so a weight-0 row is no edge).  *threshold* for a source with
-no weights raises :class:`~causalcheck.base.errors.InputFormatError` rather than being ignored.
+no weights raises :class:`~causalcheck.graphs.formats.NoWeights` (an :class:`~causalcheck.base.errors.InputFormatError`)
+rather than being ignored.
 
 Node attributes (``[latent]``, ``[exposure]``, ``[outcome]``, ``pos``: :attr:`Graph.attributes`)
 are read from DAGitty, DOT, GML, JSON, networkx and pgmpy, and written to the same formats;
@@ -45,7 +46,13 @@ from typing import Any
 from causalcheck.base.errors import InputFormatError
 from causalcheck.base.files import could_be_path, read_input_text
 from causalcheck.graphs import convert
-from causalcheck.graphs.formats import FORMATS, parse_adjacency_csv, parse_dot, parse_edgelist_csv
+from causalcheck.graphs.formats import (
+    FORMATS,
+    NoWeights,
+    parse_adjacency_csv,
+    parse_dot,
+    parse_edgelist_csv,
+)
 from causalcheck.graphs.model import NODE_ATTRIBUTES, Graph
 from causalcheck.graphs.names import NamePolicy, apply_policy
 
@@ -139,7 +146,7 @@ def _check_threshold(threshold: float | None) -> float | None:
 
 def _no_weights(threshold: float | None, what: str) -> None:
     if threshold is not None:
-        raise InputFormatError(
+        raise NoWeights(
             f"threshold={threshold!r} applies to weighted input (a matrix, an adjacency CSV, an edge-list CSV "
             f"with a weight column); {what} has no weights"
         )

@@ -52,6 +52,7 @@ from typing import Any, Literal
 
 from causalcheck.base.errors import InputFormatError
 from causalcheck.graphs.convert import is_matrix
+from causalcheck.graphs.formats import NoWeights
 from causalcheck.graphs.io import read_graph
 from causalcheck.graphs.kinds import check_cpdag, check_dag, consistent_extension, cpdag_of
 from causalcheck.graphs.model import Graph, Mark
@@ -266,29 +267,42 @@ def compare(
 ) -> Comparison:
     """Score *estimate* against *truth* (see the module docstring for every metric's convention).
 
-    *convention*, *names* and *threshold* read an array-like input (a NumPy array, a pandas
-    DataFrame, nested lists: lingam's ``adjacency_matrix_`` with ``convention="lingam"``)
-    as :func:`~causalcheck.graphs.read_graph` does; they apply to whichever of *truth* and
-    *estimate* is array-like, and raise when neither is.
+    *convention* and *names* read an array-like input (a NumPy array, a pandas DataFrame,
+    nested lists: lingam's ``adjacency_matrix_`` with ``convention="lingam"``) as
+    :func:`~causalcheck.graphs.read_graph` does, and reach only an array-like *truth* or
+    *estimate*; *threshold* reaches every weighted one (a matrix, an adjacency CSV, an edge
+    list with a weight column).  Each raises when no input is of its kind.
     """
     if basis not in ("auto", "given"):
         raise InputFormatError(f"basis={basis!r} must be 'auto' or 'given'")
     if nodes not in ("same", "union"):
         raise InputFormatError(f"nodes={nodes!r} must be 'same' or 'union'")
-    given = {k: v for k, v in (("convention", convention), ("names", names), ("threshold", threshold)) if v is not None}
+    given = {k: v for k, v in (("convention", convention), ("names", names)) if v is not None}
     if given and not (is_matrix(truth) or is_matrix(estimate)):
         raise InputFormatError(
             f"{', '.join(f'{k}={v!r}' for k, v in given.items())} apply to an array-like truth or estimate "
             f"(a NumPy array, a DataFrame, nested lists); got a {type(truth).__name__} and a {type(estimate).__name__}"
         )
+    weighted: list[bool] = []
 
     def read(source: Any, fmt: str | None) -> Graph:
-        if is_matrix(source):
-            return read_graph(source, fmt, convention=convention, names=names, threshold=threshold)
-        return read_graph(source, fmt)
+        options: dict[str, Any] = {"convention": convention, "names": names} if is_matrix(source) else {}
+        if threshold is not None:
+            try:
+                graph = read_graph(source, fmt, threshold=threshold, **options)
+                weighted.append(True)
+                return graph
+            except NoWeights:
+                pass
+        return read_graph(source, fmt, **options)
 
     t = read(truth, truth_format)
     e = read(estimate, estimate_format)
+    if threshold is not None and not weighted:
+        raise NoWeights(
+            f"threshold={threshold!r} applies to a weighted truth or estimate (a matrix, an adjacency CSV, "
+            "an edge-list CSV with a weight column); neither has weights"
+        )
     ts, es = set(t.nodes), set(e.nodes)
     if ts != es:
         if nodes == "same":
