@@ -34,6 +34,11 @@ labels).  A pair written both ways with plain arrows is an undirected edge.
 GML conventions.  As written by ``networkx.write_gml`` of :func:`~causalcheck.graphs.convert.to_networkx`:
 nodes by ``label``, ``directed 1``, the edge attribute ``marks`` for non-directed edges.
 
+Node attributes (:data:`~causalcheck.graphs.model.NODE_ATTRIBUTES`: ``latent``, ``exposure``,
+``outcome``, ``adjusted``, ``selected``, ``pos``): DAGitty and JSON hold any; DOT and GML hold
+these as node attributes (``"u" [latent=true]``, ``latent 1``); the text, causal-learn and
+CSV formats hold none (:func:`~causalcheck.graphs.write_graph` warns, naming them).
+
 >>> g = parse_text("A -> B -> C <- D; nodes: E")
 >>> print(format_text(g), end="")
 nodes: A, B, C, D, E

@@ -43,6 +43,11 @@ general graph's :attr:`Graph.dialect` is :data:`~causalcheck.graphs.names.EXACT`
 An edge may carry a relation *label* (``CAUSE``, ``RESULT``, ...): part of the edge's
 identity, kept by every derived graph, not written by the text formats.
 
+A node may carry attributes (:attr:`Graph.attributes`, kept in ``meta["attributes"]``):
+DAGitty's ``[latent]``, ``[exposure]``, ``[outcome]``, ``pos="x,y"``, ...  They are not part
+of equality; :attr:`Graph.latent`, :attr:`Graph.exposure` and :attr:`Graph.outcome` list the
+flagged nodes; with_edges, with_nodes, renamed and simple keep them.
+
 >>> g = Graph.from_edges([("X", "->", "Y"), ("Y", "<-", "Z"), ("Z", "--", "W")])
 >>> g.nodes, [str(e) for e in g.edges]
 (('X', 'Y', 'Z', 'W'), ['X -> Y', 'Z -> Y', 'W -- Z'])

@@ -24,7 +24,10 @@ What runs (each part only when its input is given):
    (default; ``correction="bh"`` for Benjamini–Hochberg), each rejection a ``ci-violated``
    error; DoWhy's permutation test (:mod:`~causalcheck.graphs.falsify`) for DAGs and
    CPDAGs; least-squares structural equations with their noise model and t-tests of stated
-   coefficients (:mod:`~causalcheck.graphs.structural`) for DAGs.
+   coefficients (:mod:`~causalcheck.graphs.structural`) for DAGs.  A DAG with ``[latent]``
+   nodes (:attr:`Graph.latent`) is tested through its latent projection
+   (:func:`~causalcheck.graphs.separation.latent_projection`): no data column for a latent
+   node, only the implications for the observed nodes.
 3. **Truth** — :func:`causalcheck.graphs.compare` (truth first), one finding per pair whose
    edge differs.
 4. **Interventions** — :func:`~causalcheck.graphs.coverage.intervention_coverage`: the
