@@ -300,3 +300,36 @@ def test_shd_double_equals_cdt_formula_on_dags():
         r = compare(t, e)
         assert r.shd_double == cdt_double
         assert r.shd == cdt_single
+
+
+def test_compare_reads_array_like_inputs_with_convention_names_and_threshold():
+    # lingam's B[effect, cause]: x -> y, y -> z, and a near-zero x -> z
+    b = np.array([[0.0, 0.0, 0.0], [0.9, 0.0, 0.0], [0.01, 0.5, 0.0]])
+    truth = read_graph("x -> y -> z")
+    assert compare(truth, b, convention="lingam", names=["x", "y", "z"]).shd == 1  # the 0.01 entry is an edge
+    r = compare(truth, b, convention="lingam", names=["x", "y", "z"], threshold=0.1)
+    assert r.shd == 0 and r.skeleton.f1 == 1.0
+    # the options reach only the array-like input: the truth here is an adjacency CSV read its own way
+    r = compare(",x,y,z\nx,0,1,0\ny,0,0,1\nz,0,0,0\n", b, convention="lingam", names=["x", "y", "z"], threshold=0.1, truth_format="adjacency")
+    assert r.shd == 0
+    assert compare(b.T, b, convention="row_to_column", names=["x", "y", "z"]).shd == 3  # both read row_to_column: 3 reversals
+    with pytest.raises(InputFormatError, match=r"convention='lingam' apply to an array-like truth or estimate"):
+        compare(truth, "x -> y -> z", convention="lingam")
+    with pytest.raises(InputFormatError, match=r"threshold=0.1 applies to a weighted truth or estimate.*neither has weights"):
+        compare(truth, "x -> y -> z", threshold=0.1)
+
+
+def test_compare_thresholds_a_weighted_edge_list_and_the_cli_passes_threshold(tmp_path, capsys):
+    import argparse
+
+    from causalcheck.graphs import cli
+
+    (tmp_path / "t.dagitty").write_text("dag { a -> b  c }\n")  # the truth has no weights: read as is
+    (tmp_path / "w.csv").write_text("source,target,weight\na,b,0.8\nb,c,0.05\n")
+    assert compare(tmp_path / "t.dagitty", tmp_path / "w.csv").shd == 1  # b -> c (0.05) is an edge
+    assert compare(tmp_path / "t.dagitty", tmp_path / "w.csv", threshold=0.1).shd == 0
+    parser = argparse.ArgumentParser()
+    cli.register(parser.add_subparsers())
+    args = parser.parse_args(["compare", str(tmp_path / "t.dagitty"), str(tmp_path / "w.csv"), "--threshold", "0.1", "--json"])
+    assert args.handler(args) == 0
+    assert json.loads(capsys.readouterr().out)["shd"] == 0

@@ -11,11 +11,13 @@ from _graphs import random_dag
 from causalcheck.base.errors import InputFormatError
 from causalcheck.graphs import Graph, GraphEdge, Mark
 from causalcheck.graphs.convert import to_networkx
-from causalcheck.graphs.formats import parse_text
+from causalcheck.graphs.formats import parse_dagitty, parse_text
+from causalcheck.graphs.kinds import check_mag
 from causalcheck.graphs.separation import (
     Separator,
     connected_to,
     implied_independencies,
+    latent_projection,
     local_markov_triples,
     m_separated,
     representative,
@@ -170,3 +172,36 @@ def test_mag_pairwise_basis_and_bad_graphs():
         implied_independencies(parse_text("a -> b"), "global")  # type: ignore[arg-type]
     with pytest.raises(InputFormatError, match="needs a DAG"):
         implied_independencies(parse_text("a <-> b"), "local")
+
+
+def test_latent_projection_keeps_exactly_the_observed_d_separations():
+    """On random DAGs with 1–2 latent nodes the projection is a MAG whose m-separations over
+    every observed pair and every observed set are networkx's d-separations in the DAG."""
+    rng = np.random.default_rng(11)
+    checked = bidirected = 0
+    for _ in range(30):
+        g = random_dag(int(rng.integers(4, 7)), float(rng.uniform(0.3, 0.6)), rng)
+        hidden = {str(v) for v in rng.choice(list(g.nodes), size=int(rng.integers(1, 3)), replace=False)}
+        mag = latent_projection(g, hidden)
+        observed = [n for n in g.nodes if n not in hidden]
+        assert mag.nodes == tuple(observed) and check_mag(mag)
+        bidirected += sum(e.is_bidirected for e in mag.edges)
+        nxg = to_networkx(g)
+        for x, y in itertools.combinations(observed, 2):
+            rest = [v for v in observed if v not in (x, y)]
+            for k in range(len(rest) + 1):
+                for z in itertools.combinations(rest, k):
+                    assert m_separated(mag, x, y, z) == nx.is_d_separator(nxg, {x}, {y}, set(z)), (str(g), hidden, x, y, z)
+                    checked += 1
+    assert checked > 300 and bidirected > 0
+
+
+def test_latent_projection_reads_the_graphs_latent_nodes_and_refuses_what_it_cannot_project():
+    g = parse_dagitty("dag { u [latent] z [exposure] u -> x  u -> y  z -> x  x -> y }")
+    mag = latent_projection(g)
+    assert str(mag) == "z -> x; z -> y; x -> y" and mag.exposure == ("z",)  # z -> x <- u -> y is an inducing path
+    assert latent_projection(parse_text("a -> b")) == parse_text("a -> b")  # no latent node: the graph itself
+    with pytest.raises(InputFormatError, match=r"latent nodes \['q'\] are not in the graph"):
+        latent_projection(g, ["q"])
+    with pytest.raises(InputFormatError, match=r"latent projection is defined here for DAGs only \(the graph is a PDAG\)"):
+        latent_projection(parse_dagitty("pdag { u [latent] u -> x -- y }"))

@@ -46,6 +46,12 @@ def register(subparsers: Any) -> None:
     p.add_argument("--truth-format", choices=_FORMATS, metavar="F", help=f"format of TRUTH ({', '.join(_FORMATS)})")
     p.add_argument("--estimate-format", choices=_FORMATS, metavar="F", help="format of ESTIMATE")
     p.add_argument(
+        "--threshold",
+        type=float,
+        metavar="T",
+        help="a weighted input (adjacency CSV, edge list with a weight column) keeps the edges with |weight| > T (default 0)",
+    )
+    p.add_argument(
         "--basis",
         choices=("auto", "given"),
         default="auto",
@@ -93,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
         basis=args.basis,
         truth_format=args.truth_format,
         estimate_format=args.estimate_format,
+        threshold=args.threshold,
     )
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))

@@ -32,6 +32,13 @@ Every direction is here, each with its convention stated once:
   ``RangeIndex``, and then both must agree); otherwise ``names`` is required.
 * **pgmpy** — :func:`from_pgmpy` / :func:`to_pgmpy` for ``DAG`` and ``PDAG`` (imported lazily).
 
+Node attributes (:data:`~causalcheck.graphs.model.NODE_ATTRIBUTES`: ``latent``, ``exposure``,
+``outcome``, ``adjusted``, ``selected``, ``pos``) cross every graph adapter that can hold them:
+networkx node attributes (a flag ``True`` / ``1``; ``pos`` a ``"x,y"`` string or an ``(x, y)``
+pair, written back as ``"x,y"``) and pgmpy's ``latents`` / ``exposures`` / ``outcomes``.
+Matrices and causal-learn graphs hold none (:func:`~causalcheck.graphs.write_graph` says what
+it drops).
+
 >>> g = from_matrix([[0, 1], [0, 0]], names=["x", "y"], convention="row_to_column")
 >>> str(g), str(from_matrix([[0, 1], [0, 0]], names=["x", "y"], convention="lingam"))
 ('x -> y', 'y -> x')
@@ -43,11 +50,12 @@ five files.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import math
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from causalcheck.base.errors import InputFormatError
-from causalcheck.graphs.model import EDGE_TOKENS, Graph, GraphEdge, Mark, reachable
+from causalcheck.graphs.model import EDGE_TOKENS, NODE_ATTRIBUTES, Graph, GraphEdge, Mark, reachable
 
 if TYPE_CHECKING:  # pragma: no cover
     import networkx as nx
@@ -66,6 +74,7 @@ __all__ = [
     "is_matrix",
     "is_networkx",
     "is_pgmpy",
+    "read_node_attributes",
     "to_causallearn",
     "to_matrix",
     "to_networkx",
@@ -122,6 +131,53 @@ def assemble(
             "a graph holds at most one edge per node pair"
         )
     return Graph(tuple(nodes), tuple(by_pair[k] for k in order))
+
+
+# --------------------------------------------------------------------------- node attributes
+
+_TRUE = (True, 1, "true", "1", "yes")
+_FALSE = (False, 0, "false", "0", "no", "")
+_PGMPY_ROLES = {"latent": "latents", "exposure": "exposures", "outcome": "outcomes"}
+
+
+def _pos_text(value: Any, node: str, source: str) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Sequence) and len(value) == 2 and all(isinstance(x, int | float) and math.isfinite(x) for x in value):
+        return ",".join(format(x, "g") for x in value)
+    raise InputFormatError(f"{source}: node {node!r} has pos={value!r}; expected an 'x,y' string or an (x, y) pair of numbers")
+
+
+def read_node_attributes(items: Iterable[tuple[str, Mapping[str, Any]]], *, source: str = "input") -> dict[str, dict[str, str | bool]]:
+    """The :data:`~causalcheck.graphs.model.NODE_ATTRIBUTES` of ``(node, attribute mapping)`` items.
+
+    A flag is set by ``True``, ``1`` or ``"true"`` (also ``"1"``, ``"yes"``) and unset by
+    their opposites; ``pos`` is kept as an ``"x,y"`` string.  Any other value raises
+    :class:`InputFormatError` naming the node.  Other attributes are not node attributes here.
+    """
+    out: dict[str, dict[str, str | bool]] = {}
+    for node, data in items:
+        attrs: dict[str, str | bool] = {}
+        for key in NODE_ATTRIBUTES:
+            if key not in data:
+                continue
+            value = data[key]
+            if key == "pos":
+                attrs[key] = _pos_text(value, node, source)
+                continue
+            flag = value.strip().strip('"').lower() if isinstance(value, str) else value
+            if flag in _TRUE and not isinstance(flag, float):
+                attrs[key] = True
+            elif flag not in _FALSE or isinstance(flag, float):
+                raise InputFormatError(f"{source}: node {node!r} has {key}={value!r}; expected true or false")
+        if attrs:
+            out[node] = attrs
+    return out
+
+
+def _networkx_node_attributes(graph: Graph, node: str) -> dict[str, str | bool]:
+    attrs = graph.attributes.get(node, {})
+    return {k: attrs[k] for k in NODE_ATTRIBUTES if k in attrs}
 
 
 # --------------------------------------------------------------------------- type tests
@@ -185,20 +241,24 @@ def from_networkx(g: Any, *, symmetric: Symmetric = "undirected") -> Graph:
                     "an asymmetric mark needs a DiGraph (a Graph does not keep the order of u and v)"
                 )
         items.append((u, v, mu, mv))
-    return assemble(nodes, items, symmetric=symmetric, source=f"networkx {type(g).__name__}")
+    source = f"networkx {type(g).__name__}"
+    graph = assemble(nodes, items, symmetric=symmetric, source=source)
+    attributes = read_node_attributes(((str(n), data) for n, data in g.nodes(data=True)), source=source)
+    return graph.with_attributes(attributes) if attributes else graph
 
 
 def to_networkx(graph: Graph, *, labels: bool = False) -> nx.DiGraph:
     """A ``networkx.DiGraph``: ``->`` edges plain, every other edge with ``marks=<token>``.
 
     With *labels*, an edge's label becomes its ``label`` attribute (CausaLab's convention;
-    a stated graph's edge and its reverse are two DiGraph edges).  No attribute is ``None``,
-    so ``networkx.generate_gml`` / ``write_gml`` accept the result.
+    a stated graph's edge and its reverse are two DiGraph edges).  Node attributes
+    (``latent``, ``pos``, ...) become node attributes.  No attribute is ``None``, so
+    ``networkx.generate_gml`` / ``write_gml`` accept the result.
     """
     import networkx as nx
 
     g = nx.DiGraph()
-    g.add_nodes_from(graph.nodes)
+    g.add_nodes_from((n, _networkx_node_attributes(graph, n)) for n in graph.nodes)
     for e in graph.edges:
         attrs = {} if e.is_directed else {MARKS_ATTR: e.token}
         if labels and e.label is not None:
@@ -280,12 +340,16 @@ def from_matrix(
     """An adjacency or endpoint matrix with node names and an explicit *convention*.
 
     For the 0/1 conventions an entry counts as an edge when ``abs(value) > threshold``
-    (weighted matrices such as lingam's ``adjacency_matrix_`` work directly).  The diagonal
-    must be zero.
+    (weighted matrices such as lingam's ``adjacency_matrix_`` work directly); causal-learn's
+    endpoint codes take no threshold.  The diagonal must be zero.
     """
     import numpy as np
 
     conv = _normalize_convention(convention)
+    if isinstance(threshold, bool) or not isinstance(threshold, int | float) or not threshold >= 0 or not math.isfinite(threshold):
+        raise InputFormatError(f"threshold={threshold!r} must be a finite number >= 0")
+    if conv == "causallearn" and threshold:
+        raise InputFormatError(f"threshold={threshold!r}: causal-learn endpoint codes (-1, 1, 2) are marks, not weights")
     arr, labels = _matrix_and_names(matrix, names)
     diag = np.flatnonzero(np.diagonal(arr))
     if diag.size:
@@ -423,14 +487,23 @@ def _ancestor_matrix(n: int, directed: Sequence[tuple[int, int]]) -> Any:
 
 
 def from_pgmpy(g: Any) -> Graph:
-    """A pgmpy ``DAG`` or ``PDAG`` (``PDAG.undirected_edges`` become ``--``)."""
+    """A pgmpy ``DAG`` or ``PDAG`` (``PDAG.undirected_edges`` become ``--``; ``latents``,
+    ``exposures`` and ``outcomes`` become the ``latent`` / ``exposure`` / ``outcome`` flags)."""
     und = getattr(g, "undirected_edges", None)
     if und is None:
-        return from_networkx(g, symmetric="error")
-    nodes = [str(n) for n in g.nodes]
-    items: list[tuple[str, str, Mark, Mark]] = [(str(a), str(b), Mark.TAIL, Mark.ARROW) for a, b in g.directed_edges]
-    items += [(str(a), str(b), Mark.TAIL, Mark.TAIL) for a, b in und]
-    return assemble(nodes, items, symmetric="error", source=f"pgmpy {type(g).__name__}")
+        graph = from_networkx(g, symmetric="error")
+    else:
+        nodes = [str(n) for n in g.nodes]
+        items: list[tuple[str, str, Mark, Mark]] = [(str(a), str(b), Mark.TAIL, Mark.ARROW) for a, b in g.directed_edges]
+        items += [(str(a), str(b), Mark.TAIL, Mark.TAIL) for a, b in und]
+        graph = assemble(nodes, items, symmetric="error", source=f"pgmpy {type(g).__name__}")
+        found = read_node_attributes(((str(n), data) for n, data in g.nodes(data=True)), source=f"pgmpy {type(g).__name__}")
+        graph = graph.with_attributes(found) if found else graph
+    attributes = {n: dict(a) for n, a in graph.attributes.items()}
+    for flag, role in _PGMPY_ROLES.items():
+        for n in getattr(g, role, None) or ():
+            attributes.setdefault(str(n), {})[flag] = True
+    return graph.with_attributes(attributes) if attributes else graph
 
 
 def to_pgmpy(graph: Graph) -> Any:
@@ -445,7 +518,7 @@ def to_pgmpy(graph: Graph) -> Any:
         d = DAG()
         d.add_nodes_from(graph.nodes)
         d.add_edges_from(sorted(graph.directed_pairs, key=lambda p: (graph.index[p[0]], graph.index[p[1]])))
-        return d
+        return _with_pgmpy_roles(d, graph)
     from pgmpy.base import PDAG
 
     p = PDAG(
@@ -453,4 +526,16 @@ def to_pgmpy(graph: Graph) -> Any:
         undirected_ebunch=[(e.u, e.v) for e in graph.edges if e.is_undirected],
     )
     p.add_nodes_from(graph.nodes)
-    return p
+    return _with_pgmpy_roles(p, graph)
+
+
+def _with_pgmpy_roles(model: Any, graph: Graph) -> Any:
+    """*model* with pgmpy's ``latents`` / ``exposures`` / ``outcomes`` set from *graph*'s flags (``pos`` a node attribute)."""
+    for node, attrs in graph.attributes.items():
+        if "pos" in attrs:
+            model.nodes[node]["pos"] = attrs["pos"]
+    for flag, role in _PGMPY_ROLES.items():
+        nodes = set(getattr(graph, flag))
+        if nodes:
+            setattr(model, role, nodes)
+    return model

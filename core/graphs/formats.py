@@ -9,7 +9,8 @@ format          looks like                       marks
 ``dot``         ``digraph { a -> b }``           all (``dir``/``arrowhead``/``arrowtail``)
 ``gml``         ``graph [ directed 1 ... ]``     all (edge attribute ``marks``)
 ``causallearn`` ``Graph Edges: 1. X1 --> X2``    all (``-->`` ``---`` ``<->`` ``o->`` ...)
-``edgelist``    CSV ``source,target,edge``       all (``edge`` column holds the token)
+``edgelist``    CSV ``source,target,edge``       all (``edge`` column holds the token;
+                                                 a ``weight`` column is thresholded)
 ``adjacency``   CSV, header row of names         0/1 (``->``, ``--``), or causal-learn codes
 ``json``        ``{"nodes": [...], "edges":      all
                 [["a", "->", "b"]]}``
@@ -33,6 +34,11 @@ labels).  A pair written both ways with plain arrows is an undirected edge.
 GML conventions.  As written by ``networkx.write_gml`` of :func:`~causalcheck.graphs.convert.to_networkx`:
 nodes by ``label``, ``directed 1``, the edge attribute ``marks`` for non-directed edges.
 
+Node attributes (:data:`~causalcheck.graphs.model.NODE_ATTRIBUTES`: ``latent``, ``exposure``,
+``outcome``, ``adjusted``, ``selected``, ``pos``): DAGitty and JSON hold any; DOT and GML hold
+these as node attributes (``"u" [latent=true]``, ``latent 1``); the text, causal-learn and
+CSV formats hold none (:func:`~causalcheck.graphs.write_graph` warns, naming them).
+
 >>> g = parse_text("A -> B -> C <- D; nodes: E")
 >>> print(format_text(g), end="")
 nodes: A, B, C, D, E
@@ -52,6 +58,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -60,11 +67,19 @@ from causalcheck.base import safejson
 from causalcheck.base.errors import DSLSyntaxError, InputFormatError
 from causalcheck.base.files import csv_rows
 from causalcheck.grammar.parsers import parser, syntax_error
-from causalcheck.graphs.convert import assemble, from_matrix, from_networkx, to_matrix, to_networkx
-from causalcheck.graphs.model import EDGE_TOKENS, Graph, GraphEdge, Mark
+from causalcheck.graphs.convert import (
+    assemble,
+    from_matrix,
+    from_networkx,
+    read_node_attributes,
+    to_matrix,
+    to_networkx,
+)
+from causalcheck.graphs.model import EDGE_TOKENS, NODE_ATTRIBUTES, Graph, GraphEdge, Mark
 
 __all__ = [
     "FORMATS",
+    "NoWeights",
     "format_adjacency_csv",
     "format_causallearn",
     "format_dagitty",
@@ -323,15 +338,18 @@ def parse_dot(text: str, *, source: str = "<string>", symmetric: str = "undirect
     labels: dict[str, str] = {}
     order: list[str] = []
     edges_raw: list[Any] = []
+    node_attrs: list[tuple[str, dict[str, str]]] = []
 
     def walk(g: Any) -> None:
         for node in g.get_nodes():
             raw = node.get_name()
             if raw in ("node", "edge", "graph"):
                 continue
-            label = node.get_attributes().get("label")
+            attrs = node.get_attributes()
+            label = attrs.get("label")
             labels[raw] = _dot_unquote(str(label)) if label is not None else _dot_unquote(raw)
             order.append(raw)
+            node_attrs.append((labels[raw], {k: _dot_unquote(str(attrs[k])) for k in NODE_ATTRIBUTES if k in attrs}))
         edges_raw.extend(g.get_edges())
         for sub in g.get_subgraphs():
             walk(sub)
@@ -360,7 +378,9 @@ def parse_dot(text: str, *, source: str = "<string>", symmetric: str = "undirect
             raise InputFormatError(f"{source}: DOT edge {e.to_string()!r} has dir={dir_!r}; expected forward, back, both or none")
         items.append((labels[src], labels[dst], mu, mv))
     nodes = list(dict.fromkeys(labels[r] for r in order))
-    return assemble(nodes, items, symmetric="error" if symmetric == "error" else "undirected", source=source)
+    graph = assemble(nodes, items, symmetric="error" if symmetric == "error" else "undirected", source=source)
+    attributes = read_node_attributes(node_attrs, source=source)
+    return graph.with_attributes(attributes) if attributes else graph
 
 
 _DOT_SHAPE = {Mark.TAIL: "none", Mark.ARROW: "normal", Mark.CIRCLE: "odot"}
@@ -370,10 +390,19 @@ def _dot_id(name: str) -> str:
     return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def _dot_node(graph: Graph, name: str) -> str:
+    attrs = graph.attributes.get(name, {})
+    parts = [f"{k}={'true' if attrs[k] is True else _dot_id(str(attrs[k]))}" for k in NODE_ATTRIBUTES if k in attrs]
+    return f"  {_dot_id(name)}" + (f" [{', '.join(parts)}]" if parts else "") + ";"
+
+
 def format_dot(graph: Graph) -> str:
-    """A ``digraph``: ``->`` edges plain, others ``dir=both`` with ``arrowtail``/``arrowhead`` (causal-learn's style)."""
+    """A ``digraph``: ``->`` edges plain, others ``dir=both`` with ``arrowtail``/``arrowhead`` (causal-learn's style).
+
+    Node attributes (``latent``, ``exposure``, ``outcome``, ``adjusted``, ``selected``, ``pos``) are node attributes.
+    """
     lines = ["digraph {"]
-    lines += [f"  {_dot_id(n)};" for n in graph.nodes]
+    lines += [_dot_node(graph, n) for n in graph.nodes]
     for e in graph.edges:
         if e.is_directed:
             lines.append(f"  {_dot_id(e.u)} -> {_dot_id(e.v)};")
@@ -508,12 +537,34 @@ def _csv_rows(text: str, source: str) -> list[list[str]]:
     return [row for row in csv_rows(text, source=source, delimiter=delimiter) if any(row)]
 
 
-def parse_edgelist_csv(text: str, *, source: str = "<string>") -> Graph:
-    """An edge-list CSV with a header: ``source,target`` and an optional ``edge`` column of tokens.
+class NoWeights(InputFormatError):
+    """``threshold=`` was given for a source that has no weights (raised, never ignored)."""
 
-    Accepted header names: source/from/cause, target/to/effect, edge/marks/type (case
-    ignored); other columns (a weight) are ignored.  A row with an empty target declares an
-    isolated node.  A missing ``edge`` means ``->``.
+
+_WEIGHT_COLS = ("weight", "weights", "w", "coef", "coefficient", "strength")
+
+
+def _edgelist_weight(cell: str, threshold: float, text: str, lineno: int, source: str) -> bool:
+    """Whether a row whose weight cell is *cell* is an edge: ``abs(weight) > threshold``."""
+    try:
+        weight = float(cell)
+    except ValueError:
+        weight = math.nan
+    if not math.isfinite(weight):
+        raise DSLSyntaxError(
+            f"edge-list row has weight={cell!r}; a weight must be a finite number", text=text, line=lineno, column=1, source=source
+        )
+    return abs(weight) > threshold
+
+
+def parse_edgelist_csv(text: str, *, source: str = "<string>", threshold: float | None = None) -> Graph:
+    """An edge-list CSV with a header: ``source,target`` and optional ``edge`` and ``weight`` columns.
+
+    Accepted header names: source/from/cause/u, target/to/effect/v, edge/marks/type,
+    weight/weights/w/coef/coefficient/strength (case ignored); other columns are ignored.  With a
+    weight column a row is an edge when ``abs(weight) > threshold`` (default 0: a weight-0 row
+    is no edge, its two nodes stay); *threshold* without a weight column raises.  A row with
+    an empty target declares an isolated node.  A missing ``edge`` means ``->``.
     """
     rows = _csv_rows(text, source)
     if not rows:
@@ -523,11 +574,15 @@ def parse_edgelist_csv(text: str, *, source: str = "<string>") -> Graph:
     def col(options: Sequence[str]) -> int | None:
         return next((header.index(o) for o in options if o in header), None)
 
-    si, ti, ei = col(_SOURCE_COLS), col(_TARGET_COLS), col(_EDGE_COLS)
+    si, ti, ei, wi = col(_SOURCE_COLS), col(_TARGET_COLS), col(_EDGE_COLS), col(_WEIGHT_COLS)
     if si is None or ti is None:
         raise InputFormatError(
             f"{source}: edge-list CSV header {rows[0]!r} needs a source column ({'/'.join(_SOURCE_COLS)}) "
             f"and a target column ({'/'.join(_TARGET_COLS)})"
+        )
+    if wi is None and threshold is not None:
+        raise NoWeights(
+            f"{source}: threshold={threshold!r} needs a weight column ({'/'.join(_WEIGHT_COLS)}); the header is {rows[0]!r}"
         )
     b = _Builder(text, source)
     for lineno, row in enumerate(rows[1:], start=2):
@@ -548,6 +603,10 @@ def parse_edgelist_csv(text: str, *, source: str = "<string>") -> Graph:
                 column=1,
                 source=source,
             )
+        if wi is not None and not _edgelist_weight(cells[wi].strip(), threshold or 0.0, text, lineno, source):
+            b.node(s)
+            b.node(t)
+            continue
         b.edge(s, token, t, pos)
     return b.graph()
 
@@ -566,11 +625,14 @@ def format_edgelist_csv(graph: Graph) -> str:
     return buf.getvalue()
 
 
-def parse_adjacency_csv(text: str, *, source: str = "<string>", convention: str | None = None) -> Graph:
+def parse_adjacency_csv(
+    text: str, *, source: str = "<string>", convention: str | None = None, threshold: float = 0.0
+) -> Graph:
     """An adjacency CSV: a header row of names, then one row per node (a leading name column is optional).
 
     *convention* defaults to ``"row_to_column"`` (what :func:`format_adjacency_csv` writes);
-    see :func:`causalcheck.graphs.convert.from_matrix` for the others.
+    see :func:`causalcheck.graphs.convert.from_matrix` for the others and for *threshold*
+    (an entry is an edge when its absolute value exceeds it).
     """
     rows = _csv_rows(text, source)
     if not rows:
@@ -594,7 +656,7 @@ def parse_adjacency_csv(text: str, *, source: str = "<string>", convention: str 
             matrix.append([float(c) if c.strip() else 0.0 for c in cells])
         except ValueError:
             raise InputFormatError(f"{source}: line {lineno} has a value that is not a number: {cells!r}") from None
-    return from_matrix(matrix, names, convention=convention or "row_to_column")
+    return from_matrix(matrix, names, convention=convention or "row_to_column", threshold=threshold)
 
 
 def format_adjacency_csv(graph: Graph, *, convention: str = "row_to_column") -> str:

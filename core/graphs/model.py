@@ -43,6 +43,11 @@ general graph's :attr:`Graph.dialect` is :data:`~causalcheck.graphs.names.EXACT`
 An edge may carry a relation *label* (``CAUSE``, ``RESULT``, ...): part of the edge's
 identity, kept by every derived graph, not written by the text formats.
 
+A node may carry attributes (:attr:`Graph.attributes`, kept in ``meta["attributes"]``):
+DAGitty's ``[latent]``, ``[exposure]``, ``[outcome]``, ``pos="x,y"``, ...  They are not part
+of equality; :attr:`Graph.latent`, :attr:`Graph.exposure` and :attr:`Graph.outcome` list the
+flagged nodes; with_edges, with_nodes, renamed and simple keep them.
+
 >>> g = Graph.from_edges([("X", "->", "Y"), ("Y", "<-", "Z"), ("Z", "--", "W")])
 >>> g.nodes, [str(e) for e in g.edges]
 (('X', 'Y', 'Z', 'W'), ['X -> Y', 'Z -> Y', 'W -- Z'])
@@ -65,6 +70,7 @@ from causalcheck.graphs.names import EXACT, NamePolicy
 
 __all__ = [
     "EDGE_TOKENS",
+    "NODE_ATTRIBUTES",
     "Edge",
     "Graph",
     "GraphEdge",
@@ -467,6 +473,13 @@ def _kind(edges: Iterable[GraphEdge]) -> GraphKind:
     return "PDAG" if undirected else "DAG"
 
 
+#: The node attributes DAGitty knows — flags, and ``pos="x,y"`` — which every format that can
+#: hold node attributes carries (DAGitty, DOT, GML, JSON, networkx, pgmpy's ``latents``).
+NODE_ATTRIBUTES: tuple[str, ...] = ("exposure", "outcome", "latent", "adjusted", "selected", "pos")
+
+NodeAttributes = Mapping[str, Mapping[str, "str | bool"]]
+
+
 def _dedupe(items: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(items))
 
@@ -633,6 +646,58 @@ class Graph:
         """Position of every node in :attr:`nodes`."""
         return {n: i for i, n in enumerate(self.nodes)}
 
+    # ------------------------------------------------------------------ node attributes
+    @property
+    def attributes(self) -> NodeAttributes:
+        """Node attributes by node (``meta["attributes"]``): DAGitty's ``[latent]``, ``[exposure]``, ``pos="x,y"``, ...
+
+        >>> Graph.from_edges([("u", "->", "y")]).with_attributes({"u": {"latent": True}}).latent
+        ('u',)
+        """
+        attrs = self.meta.get("attributes") if isinstance(self.meta, Mapping) else None
+        return attrs if isinstance(attrs, Mapping) else {}
+
+    def _flagged(self, attribute: str) -> tuple[str, ...]:
+        attrs = self.attributes
+        return tuple(n for n in self.nodes if attrs.get(n, {}).get(attribute))
+
+    @property
+    def latent(self) -> tuple[str, ...]:
+        """The nodes marked ``[latent]`` (unobserved: the validator tests what they imply for the others)."""
+        return self._flagged("latent")
+
+    @property
+    def exposure(self) -> tuple[str, ...]:
+        """The nodes marked ``[exposure]``."""
+        return self._flagged("exposure")
+
+    @property
+    def outcome(self) -> tuple[str, ...]:
+        """The nodes marked ``[outcome]``."""
+        return self._flagged("outcome")
+
+    def with_attributes(self, attributes: NodeAttributes) -> Graph:
+        """This graph with *attributes* (node -> {name: ``True`` or a string}) as its node attributes.
+
+        Empty entries are left out; a node the graph does not have, or a value that is neither
+        ``True`` nor a string, raises :class:`InputFormatError`.
+        """
+        clean: dict[str, dict[str, str | bool]] = {}
+        for node, attrs in attributes.items():
+            if node not in self.index:
+                raise InputFormatError(f"node attributes name {node!r}, which is not a node of the graph")
+            if not isinstance(attrs, Mapping):
+                raise InputFormatError(f"node {node!r} attributes={attrs!r} must be a mapping of name -> true or a string")
+            for key, value in attrs.items():
+                if not isinstance(key, str) or not (value is True or isinstance(value, str)):
+                    raise InputFormatError(f"node {node!r} attribute {key!r}={value!r} must be true or a string")
+            if attrs:
+                clean[node] = dict(attrs)
+        meta = {k: v for k, v in self.meta.items() if k != "attributes"}
+        if clean:
+            meta["attributes"] = clean
+        return self._like(self.nodes, self.edges, meta)
+
     @property
     def kind(self) -> GraphKind:
         """Which family the marks fit: ``"DAG"``, ``"PDAG"``, ``"MAG"`` or ``"PAG"``."""
@@ -782,11 +847,12 @@ class Graph:
         return names
 
     # ------------------------------------------------------------------ derived graphs
-    def _like(self, nodes: Iterable[str], edges: Iterable[GraphEdge]) -> Graph:
-        """A graph of this class and representation (same meta) over *nodes* and *edges*."""
+    def _like(self, nodes: Iterable[str], edges: Iterable[GraphEdge], meta: Mapping[str, Any] | None = None) -> Graph:
+        """A graph of this class and representation (same meta unless *meta*) over *nodes* and *edges*."""
+        meta = self.meta if meta is None else meta
         if type(self) is Graph:
-            return Graph(tuple(nodes), tuple(edges), self.meta, stated=self.stated)
-        return type(self)(tuple(nodes), tuple(edges), self.meta)
+            return Graph(tuple(nodes), tuple(edges), meta, stated=self.stated)
+        return type(self)(tuple(nodes), tuple(edges), meta)
 
     def with_edges(self, edges: Iterable[GraphEdge]) -> Graph:
         """Same nodes, *edges* instead of the current ones."""
@@ -809,7 +875,10 @@ class Graph:
                 clash.setdefault(nn, []).append(old)
             merged = {k: v for k, v in clash.items() if len(v) > 1}
             raise InputFormatError(f"renaming would merge nodes {merged!r}")
-        return self._like(new, (e.renamed(mapping) for e in self.edges))
+        out = self._like(new, (e.renamed(mapping) for e in self.edges))
+        if self.attributes:  # node attributes follow their node
+            out = out.with_attributes({mapping.get(n, n): a for n, a in self.attributes.items()})
+        return out
 
     def simple(self) -> Graph:
         """This graph in the simple representation (itself when it is simple).
@@ -833,12 +902,18 @@ class Graph:
         return Graph(self.nodes, self.edges, dict(self.meta))
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"kind", "nodes": [...], "edges": [[left, token, right], ...]}`` (JSON-ready; labels are not written)."""
-        return {
+        """``{"kind", "nodes": [...], "edges": [[left, token, right], ...]}`` (JSON-ready; labels are not written).
+
+        A graph with node attributes (:attr:`attributes`) also has ``"attributes": {node: {name: value}}``.
+        """
+        out: dict[str, Any] = {
             "kind": self.kind,
             "nodes": list(self.nodes),
             "edges": [[e.u, e.token, e.v] for e in self.edges],
         }
+        if self.attributes:
+            out["attributes"] = {n: dict(self.attributes[n]) for n in self.nodes if n in self.attributes}
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Graph:
@@ -859,4 +934,8 @@ class Graph:
         for n in nodes:
             if not isinstance(n, str):
                 raise InputFormatError(f"graph JSON node={n!r} must be a string (a node name)")
-        return cls.from_edges(triples, list(nodes))
+        graph = cls.from_edges(triples, list(nodes))
+        attributes = data.get("attributes", {})
+        if not isinstance(attributes, Mapping):
+            raise InputFormatError(f"graph JSON attributes={attributes!r} must be an object {{node: {{name: value}}}}")
+        return graph.with_attributes(attributes) if attributes else graph

@@ -46,10 +46,13 @@ Metric conventions (*pair* = unordered node pair, *marks* = the two endpoint mar
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from causalcheck.base.errors import InputFormatError
+from causalcheck.graphs.convert import is_matrix
+from causalcheck.graphs.formats import NoWeights
 from causalcheck.graphs.io import read_graph
 from causalcheck.graphs.kinds import check_cpdag, check_dag, consistent_extension, cpdag_of
 from causalcheck.graphs.model import Graph, Mark
@@ -250,6 +253,45 @@ def _role(role: str, source: Any) -> str:
     return f"{role} {os.fspath(source)!r}" if isinstance(source, os.PathLike) else role
 
 
+def _read_inputs(
+    truth: Any,
+    estimate: Any,
+    formats: tuple[str | None, str | None],
+    *,
+    convention: str | None,
+    names: Sequence[str] | None,
+    threshold: float | None,
+) -> tuple[Graph, Graph]:
+    """*truth* and *estimate* read with :func:`read_graph`; the matrix options reach the sides they apply to."""
+    given = {k: v for k, v in (("convention", convention), ("names", names)) if v is not None}
+    if given and not (is_matrix(truth) or is_matrix(estimate)):
+        raise InputFormatError(
+            f"{', '.join(f'{k}={v!r}' for k, v in given.items())} apply to an array-like truth or estimate "
+            f"(a NumPy array, a DataFrame, nested lists); got a {type(truth).__name__} and a {type(estimate).__name__}"
+        )
+    weighted: list[bool] = []
+
+    def read(source: Any, fmt: str | None) -> Graph:
+        options: dict[str, Any] = {"convention": convention, "names": names} if is_matrix(source) else {}
+        if threshold is not None:
+            try:
+                graph = read_graph(source, fmt, threshold=threshold, **options)
+                weighted.append(True)
+                return graph
+            except NoWeights:
+                pass
+        return read_graph(source, fmt, **options)
+
+    t = read(truth, formats[0])
+    e = read(estimate, formats[1])
+    if threshold is not None and not weighted:
+        raise NoWeights(
+            f"threshold={threshold!r} applies to a weighted truth or estimate (a matrix, an adjacency CSV, "
+            "an edge-list CSV with a weight column); neither has weights"
+        )
+    return t, e
+
+
 def compare(
     truth: Any,
     estimate: Any,
@@ -258,14 +300,23 @@ def compare(
     nodes: Literal["same", "union"] = "same",
     truth_format: str | None = None,
     estimate_format: str | None = None,
+    convention: str | None = None,
+    names: Sequence[str] | None = None,
+    threshold: float | None = None,
 ) -> Comparison:
-    """Score *estimate* against *truth* (see the module docstring for every metric's convention)."""
+    """Score *estimate* against *truth* (see the module docstring for every metric's convention).
+
+    *convention* and *names* read an array-like input (a NumPy array, a pandas DataFrame,
+    nested lists: lingam's ``adjacency_matrix_`` with ``convention="lingam"``) as
+    :func:`~causalcheck.graphs.read_graph` does, and reach only an array-like *truth* or
+    *estimate*; *threshold* reaches every weighted one (a matrix, an adjacency CSV, an edge
+    list with a weight column).  Each raises when no input is of its kind.
+    """
     if basis not in ("auto", "given"):
         raise InputFormatError(f"basis={basis!r} must be 'auto' or 'given'")
     if nodes not in ("same", "union"):
         raise InputFormatError(f"nodes={nodes!r} must be 'same' or 'union'")
-    t = read_graph(truth, truth_format)
-    e = read_graph(estimate, estimate_format)
+    t, e = _read_inputs(truth, estimate, (truth_format, estimate_format), convention=convention, names=names, threshold=threshold)
     ts, es = set(t.nodes), set(e.nodes)
     if ts != es:
         if nodes == "same":

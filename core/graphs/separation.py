@@ -52,6 +52,7 @@ __all__ = [
     "Separator",
     "connected_to",
     "implied_independencies",
+    "latent_projection",
     "local_markov_triples",
     "m_separated",
     "representative",
@@ -222,6 +223,59 @@ def m_separated(graph: Graph, x: str, y: str, given: Iterable[str] = ()) -> bool
     if xi == yi or xi in zi or yi in zi:
         raise InputFormatError(f"x={x!r}, y={y!r} must differ and not be in given={list(given)!r}")
     return sep.separated(xi, yi, zi)
+
+
+def latent_projection(dag: Graph, latent: Iterable[str] | None = None) -> Graph:
+    """The MAG over the observed nodes of *dag* when its *latent* nodes (default :attr:`Graph.latent`) are unobserved.
+
+    Two observed nodes ``a``, ``b`` are adjacent when no set of observed nodes d-separates
+    them in *dag*; it suffices to try their observed ancestors ``An({a, b}) ∩ O \\ {a, b}``
+    (Richardson & Spirtes 2002, §4.2: there is an inducing path relative to the latents
+    exactly when that set fails).  The edge is ``a -> b`` when ``a`` is an ancestor of ``b``
+    and ``a <-> b`` when neither is an ancestor of the other.  Its m-separations are *dag*'s
+    d-separations among the observed nodes, so its implications are what data on the
+    observed nodes can test.  Observed nodes keep their attributes.  Raises
+    :class:`InputFormatError` for a latent node the graph does not have, or a graph that is
+    not a DAG.
+
+    >>> from causalcheck.graphs.formats import parse_dagitty
+    >>> str(latent_projection(parse_dagitty("dag { u [latent] x -> y  u -> x  u -> y  u -> z }")))
+    'x -> y; x <-> z; y <-> z'
+    """
+    hidden = set(dag.latent if latent is None else latent)
+    unknown = sorted(hidden - set(dag.nodes))
+    if unknown:
+        raise InputFormatError(f"latent nodes {unknown!r} are not in the graph {list(dag.nodes)!r}")
+    if not hidden:
+        return dag
+    cert = check_dag(dag)
+    if dag.kind != "DAG" or not cert:
+        why = cert.reason if dag.kind == "DAG" else f"the graph is a {dag.kind}"
+        raise InputFormatError(
+            f"latent nodes {sorted(hidden)!r}: the latent projection is defined here for DAGs only ({why}); "
+            "testing only the observed implications of this graph is not supported"
+        )
+    sep = Separator(dag)
+    observed = [n for n in dag.nodes if n not in hidden]
+    obs = {sep.index[n] for n in observed}
+    ancestors = {sep.index[n]: sep.ancestors_of([sep.index[n]]) for n in observed}
+    edges: list[GraphEdge] = []
+    for k, a in enumerate(observed):
+        i = sep.index[a]
+        for b in observed[k + 1 :]:
+            j = sep.index[b]
+            given = ((ancestors[i] | ancestors[j]) & obs) - {i, j}
+            if sep.separated(i, j, given):
+                continue
+            if i in ancestors[j]:
+                edges.append(GraphEdge.directed(a, b))
+            elif j in ancestors[i]:
+                edges.append(GraphEdge.directed(b, a))
+            else:
+                edges.append(GraphEdge(a, b, Mark.ARROW, Mark.ARROW))
+    mag = Graph(tuple(observed), tuple(edges), {k: v for k, v in dag.meta.items() if k != "attributes"})
+    kept = {n: a for n, a in dag.attributes.items() if n not in hidden}
+    return mag.with_attributes(kept) if kept else mag
 
 
 def _local_indexed(dag: Graph) -> list[tuple[int, list[int], tuple[int, ...]]]:

@@ -24,7 +24,10 @@ What runs (each part only when its input is given):
    (default; ``correction="bh"`` for Benjamini–Hochberg), each rejection a ``ci-violated``
    error; DoWhy's permutation test (:mod:`~causalcheck.graphs.falsify`) for DAGs and
    CPDAGs; least-squares structural equations with their noise model and t-tests of stated
-   coefficients (:mod:`~causalcheck.graphs.structural`) for DAGs.
+   coefficients (:mod:`~causalcheck.graphs.structural`) for DAGs.  A DAG with ``[latent]``
+   nodes (:attr:`Graph.latent`) is tested through its latent projection
+   (:func:`~causalcheck.graphs.separation.latent_projection`): no data column for a latent
+   node, only the implications for the observed nodes.
 3. **Truth** — :func:`causalcheck.graphs.compare` (truth first), one finding per pair whose
    edge differs.
 4. **Interventions** — :func:`~causalcheck.graphs.coverage.intervention_coverage`: the
@@ -74,7 +77,7 @@ from causalcheck.graphs.falsify import falsify
 from causalcheck.graphs.io import read_graph
 from causalcheck.graphs.kinds import cpdag_of, validate
 from causalcheck.graphs.scores import compare
-from causalcheck.graphs.separation import implied_independencies, representative
+from causalcheck.graphs.separation import implied_independencies, latent_projection, representative
 from causalcheck.graphs.structural import fit_equations
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -450,9 +453,10 @@ def validate_graph(
     table = independence = falsification = None
     equations: tuple[EquationFit, ...] = ()
     if data is not None:
-        table = load_data(data, g.nodes, names=data_names, nan=nan, extra_columns=extra_columns)  # type: ignore[arg-type]
+        tested = latent_projection(g) if g.latent else g  # a latent node has no column: test what it implies for the others
+        table = load_data(data, tested.nodes, names=data_names, nan=nan, extra_columns=extra_columns)  # type: ignore[arg-type]
         independence, falsification, equations = _data_part(
-            g,
+            tested,
             table,
             findings,
             ci_test=ci_test,
@@ -475,6 +479,8 @@ def validate_graph(
         "seed": seed,
         "permutations": falsification.permutations if falsification is not None else permutations,
     }
+    if g.latent:
+        settings["latent"] = list(g.latent)
     return GraphValidation(
         graph=g,
         kind=cert,

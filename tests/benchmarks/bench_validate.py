@@ -13,6 +13,8 @@ same density).  Timed in the same process on the same data:
   dependency of causalcheck: the rows run when it is importable (e.g. from a separate venv
   that has both), otherwise the reason is printed.  ``--dowhy-max-nodes`` bounds the sizes
   DoWhy is run at (its regression test costs ~10 ms per statement).
+* **DoWhy, same test** — the same call with causal-learn's Fisher-z (the test ours runs) as
+  both CI tests, so the ratio compares the implementations, not the tests;
 * **verdict cross-check** — DoWhy's ``falsify_graph`` with causal-learn's Fisher-z as its CI
   test and the *same* permutations as ours (its permutation iterator replaced in this script
   only), so both compute the same statistic: p_lmc, p_tpa and the verdict must be equal;
@@ -22,7 +24,7 @@ same density).  Timed in the same process on the same data:
 Ratios > 1 mean ours is faster.  Goal: ≥ 50× DoWhy with the same verdicts.
 
 Usage: python tests/benchmarks/bench_validate.py [--nodes 10 20 50] [--samples 2000]
-       [--permutations 20] [--dowhy-max-nodes 20] [--seed 0]
+       [--permutations 20] [--dowhy-max-nodes 20] [--dowhy-tests regression fisherz] [--seed 0]
 """
 
 from __future__ import annotations
@@ -71,17 +73,19 @@ def dowhy_verdict(result: Any) -> str:
     return "not falsified" if result.falsifiable else "not falsifiable"
 
 
-def run_dowhy(g: Graph, frame: Any, permutations: int) -> tuple[float, str]:
+def run_dowhy(g: Graph, frame: Any, permutations: int, test: str = "regression") -> tuple[float, str]:
+    """DoWhy's ``falsify_graph`` with its regression-based CI test, or (``test="fisherz"``) causal-learn's Fisher-z."""
     from dowhy.gcm.falsify import falsify_graph
     from dowhy.gcm.independence_test import regression_based
 
+    ci = regression_based if test == "regression" else fisherz_callable()
     np.random.seed(0)
     seconds, result = timed(
         lambda: falsify_graph(
             to_networkx(g),
             frame,
-            independence_test=regression_based,
-            conditional_independence_test=regression_based,
+            independence_test=ci,
+            conditional_independence_test=ci,
             n_permutations=permutations,
             show_progress_bar=False,
             n_jobs=1,
@@ -140,6 +144,7 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=2000)
     ap.add_argument("--permutations", type=int, default=20)
     ap.add_argument("--dowhy-max-nodes", type=int, default=20)
+    ap.add_argument("--dowhy-tests", nargs="+", choices=("regression", "fisherz"), default=["regression", "fisherz"])
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
     import pandas as pd
@@ -154,7 +159,10 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     warm = random_dag(5, 0.5, np.random.default_rng(99))  # imports and first-call costs outside the timings
     validate_graph(warm, data=pd.DataFrame(simulate(warm, 200, np.random.default_rng(99))), permutations=2)
-    print(f"{'nodes':>5} {'graph':>6} {'stmts':>6} {'ours s':>8} {'ours verdict':>16} {'DoWhy s':>9} {'DoWhy verdict':>16} {'ratio':>7}")
+    print(
+        f"{'nodes':>5} {'graph':>6} {'stmts':>6} {'ours s':>8} {'ours verdict':>16} {'DoWhy s':>9} {'DoWhy verdict':>16} "
+        f"{'ratio':>7} {'DoWhy fz s':>10} {'fz verdict':>16} {'fz ratio':>8}"
+    )
     rows = []
     for n in args.nodes:
         p = min(0.5, 2 / (n - 1))
@@ -165,13 +173,18 @@ def main() -> None:
             ours_s, report = timed(lambda g=g, frame=frame: validate_graph(g, data=frame, permutations=args.permutations, seed=args.seed))
             verdict = report.falsification.verdict
             stmts = len(report.independence.results)
-            dw_s = dw_v = None
+            dw_s = dw_v = fz_s = fz_v = None
             if why is None and n <= args.dowhy_max_nodes:
-                dw_s, dw_v = run_dowhy(g, frame, args.permutations)
+                if "regression" in args.dowhy_tests:
+                    dw_s, dw_v = run_dowhy(g, frame, args.permutations)
+                if "fisherz" in args.dowhy_tests:
+                    fz_s, fz_v = run_dowhy(g, frame, args.permutations, test="fisherz")
             ratio = f"{dw_s / ours_s:7.0f}" if dw_s else "      -"
+            fz_ratio = f"{fz_s / ours_s:8.1f}" if fz_s else "       -"
             print(
                 f"{n:>5} {label:>6} {stmts:>6} {ours_s:>8.3f} {verdict:>16} "
-                f"{'-' if dw_s is None else f'{dw_s:.1f}':>9} {dw_v or '-':>16} {ratio}"
+                f"{'-' if dw_s is None else f'{dw_s:.1f}':>9} {dw_v or '-':>16} {ratio} "
+                f"{'-' if fz_s is None else f'{fz_s:.2f}':>10} {fz_v or '-':>16} {fz_ratio}"
             )
             rows.append((n, label, ours_s, dw_s, verdict, dw_v))
     if why is None:
