@@ -8,17 +8,27 @@ the graph's order.  Everything that would make a test meaningless is refused wit
 
 * nodes without a column and columns that are not nodes (``extra_columns="ignore"`` keeps
   the nodes' columns and drops the others);
-* non-numeric columns (strings, categories: encode them first), infinite values;
+* infinite values;
 * missing values (NaN) — unless ``nan="drop"``, which drops those rows and reports how many;
 * constant columns (a test needs variation) and fewer rows than the tests need.
 
-A table is *discrete* when every column holds integers (integer or boolean dtype, or whole
-numbers with at most :data:`MAX_DISCRETE_LEVELS` distinct values in a CSV); the validator's
-``ci_test="auto"`` then picks the χ² test, and Fisher-z otherwise.
+Categorical data as pandas gives it are read, not refused: text columns (pgmpy's sampler
+output, a CSV of labels), ``category`` and bool columns become level codes ``0..k-1`` (text
+in sorted order, a ``category`` in its own order; text that is all numbers becomes those
+numbers), and the unnamed first column ``DataFrame.to_csv`` writes (its index) is ignored;
+:attr:`DataTable.notes` says what was done.  Each column has a *kind*
+(:attr:`DataTable.kinds`: ``continuous``, ``integer`` — whole numbers — or ``categorical``)
+and a number of distinct values (:attr:`DataTable.levels`).  A table is *discrete* when
+every column is categorical or an integer with at most :data:`MAX_DISCRETE_LEVELS` levels;
+the validator's ``ci_test="auto"`` (:func:`causalcheck.graphs.citests.choose_test`) reads
+the kinds, levels and rows.
 
 >>> t = load_data({"a": [1.0, 2.0, 4.0, 3.0, 0.0], "b": [0.5, 0.1, 0.3, 0.2, 0.9]}, ["b", "a"])
 >>> t.names, t.values.shape, t.discrete
 (('b', 'a'), (5, 2), False)
+>>> s = load_data({"c": ["lo", "hi", "hi", "lo", "mid"]}, ["c"])
+>>> s.values.ravel().tolist(), s.kinds, s.levels, s.discrete
+([1.0, 0.0, 0.0, 1.0, 2.0], ('categorical',), (3,), True)
 >>> load_data({"a": [1.0, 1.0, 1.0, 1.0, 1.0]}, ["a"])
 Traceback (most recent call last):
 ...
@@ -40,7 +50,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["MAX_DISCRETE_LEVELS", "DataTable", "load_data"]
 
-#: A CSV column of whole numbers with at most this many distinct values counts as discrete.
+#: A column of whole numbers with at most this many distinct values counts as discrete.
 MAX_DISCRETE_LEVELS = 20
 
 NanPolicy = Literal["error", "drop"]

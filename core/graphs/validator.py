@@ -20,11 +20,16 @@ What runs (each part only when its input is given):
    witness.
 2. **Data** (:mod:`~causalcheck.graphs.data`) — the basis of implied independencies
    (:func:`~causalcheck.graphs.separation.implied_independencies`) tested with causal-learn
-   (:mod:`~causalcheck.graphs.citests`; Fisher-z or χ² by default), adjusted by **Holm**
-   (default; ``correction="bh"`` for Benjamini–Hochberg), each rejection a ``ci-violated``
-   error; DoWhy's permutation test (:mod:`~causalcheck.graphs.falsify`) for DAGs and
-   CPDAGs; least-squares structural equations with their noise model and t-tests of stated
-   coefficients (:mod:`~causalcheck.graphs.structural`) for DAGs.
+   (:mod:`~causalcheck.graphs.citests`; ``ci_test="auto"`` chooses Fisher-z or χ² from the
+   data and says why, ``ci-test-chosen``), adjusted by **Holm** (default; ``correction="bh"``
+   for Benjamini–Hochberg), each rejection a ``ci-violated`` error; statements the data
+   cannot decide (too few rows, collinear or constant within strata) are one
+   ``ci-undecidable`` warning, outside the family, never an error; DoWhy's permutation test
+   (:mod:`~causalcheck.graphs.falsify`) for DAGs and CPDAGs (``falsification-undecidable``,
+   a warning, when its falsified verdict counts undecidable statements); least-squares
+   structural equations with their noise model and t-tests of stated coefficients
+   (:mod:`~causalcheck.graphs.structural`) for DAGs.  A PDAG or PAG with no representative
+   is tested on a DAG with its skeleton (``implications-surrogate``; rejections warnings).
 3. **Truth** — :func:`causalcheck.graphs.compare` (truth first), one finding per pair whose
    edge differs.
 4. **Interventions** — :func:`~causalcheck.graphs.coverage.intervention_coverage`: the
@@ -538,7 +543,8 @@ def validate_graph(
         interventions: intervention targets — a list of node names / node sets, or ``"A,B"``
             (each name one single-node target); ``[]`` reports the observational class.
         background: rules (a path, text, JSON object, causal-learn ``BackgroundKnowledge``).
-        ci_test: ``"auto"``, ``"fisherz"``, ``"chisq"``, ``"gsq"`` or ``"kci"``.
+        ci_test: ``"auto"`` (chosen from the data: :func:`~causalcheck.graphs.citests.choose_test`), ``"fisherz"``,
+            ``"chisq"``, ``"gsq"`` or ``"kci"``.
         alpha: the significance level of every test (CI tests after correction, the
             permutation test and its per-test level, coefficient t-tests).
         correction: ``"holm"`` (default), ``"bh"`` or ``"none"``.
