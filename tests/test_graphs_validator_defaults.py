@@ -125,13 +125,18 @@ def test_five_rows_give_warnings_not_a_refutation():
 
 
 def test_a_sparse_contingency_table_is_undecidable():
-    """χ² with fewer than 10 rows per degree of freedom decides nothing (pcalg's rule): p counts as 1."""
+    """χ² with fewer than 10 rows per degree of freedom (pcalg's rule) or cells expected below 1 (Cochran) decides nothing."""
     rng = np.random.default_rng(6)
     data = {k: rng.integers(0, 6, 300) for k in "abc"}
     tester = CITester(load_data(data, list("abc")), "chisq")
     assert tester.undecidable(0, 1) is None
     reason = tester.undecidable(0, 2, [1])
     assert reason is not None and "per degree of freedom" in reason and tester.pvalue(0, 2, [1]) == 1.0
+    rare = rng.integers(0, 3, 400)
+    rare[:2] = 3  # a level seen twice: its cells expect 2/3 of a row each
+    sparse = CITester(load_data({"a": rare, "b": rng.integers(0, 3, 400)}, ["a", "b"]), "chisq")
+    why = sparse.undecidable(0, 1)
+    assert why is not None and why.startswith("sparse table: 3 cell(s) expected below 1") and "Cochran" in why
 
 
 def test_a_correct_chain_on_good_data_stays_ok():

@@ -24,8 +24,10 @@ gives the reason) and :meth:`CITester.pvalue` returns 1 for it — pcalg's conve
 G² tests (no evidence against the independence), so no verdict rests on a test without
 power: Fisher-z with fewer than :data:`MIN_FISHERZ_DOF` residual degrees of freedom
 (``n − |S| − 3``) or a singular correlation matrix (collinear columns, named); χ²/G² with
-fewer than :data:`ROWS_PER_DOF` rows per degree of freedom (pcalg's ``n ≥ 10·df``) or none
-(x or y constant within every stratum); KCI with fewer than :data:`MIN_KCI_ROWS` rows.
+fewer than :data:`ROWS_PER_DOF` rows per degree of freedom (pcalg's ``n ≥ 10·df``), none
+(x or y constant within every stratum), or a sparse table (Cochran's rule over the cells
+with a positive expected count: a cell expected below 1, or more than a fifth below 5 — the
+χ² approximation then rejects far above its level); KCI with fewer than :data:`MIN_KCI_ROWS` rows.
 :meth:`CITester.raw_pvalue` is the test's own p-value.
 :class:`CITester` keys its cache on *(unordered pair, conditioning set)*, so a statement
 asked again — from another node's side, or by another permuted graph — is never re-tested;
@@ -270,7 +272,7 @@ class CITester:
             return "no degrees of freedom: a column is constant within every stratum"
         if n < ROWS_PER_DOF * dof:
             return f"{n} rows for {dof} degrees of freedom (< {ROWS_PER_DOF} per degree of freedom)"
-        return None
+        return _sparse_cells(self.table.values, k[0], k[1], sorted(k[2]))
 
     def undecidable_tested(self) -> int:
         """How many of the statements tested so far the data cannot decide."""
@@ -307,6 +309,39 @@ class CITester:
         else:
             _, stat = self._cit.kci_ui.compute_pvalue(data[:, [x]], data[:, [y]])
         return TestCertificate("kci", float(stat), "kci", p, None, None, n)
+
+
+def _sparse_cells(values: Any, x: int, y: int, given: Sequence[int]) -> str | None:
+    """Cochran's rule over the cells of the stratified table with a positive expected count: why the χ² approximation
+    fails (a cell expected below 1, or more than a fifth below 5), else None."""
+    _, expected = _tables(values, x, y, given)
+    live = expected[expected > 0]
+    if not live.size:
+        return None
+    below1, below5 = int((live < 1).sum()), float((live < 5).mean())
+    if below1 or below5 > 0.2:
+        return f"sparse table: {below1} cell(s) expected below 1, {below5:.0%} below 5 (Cochran: none below 1, at most 20% below 5)"
+    return None
+
+
+def _tables(values: Any, x: int, y: int, given: Sequence[int]) -> tuple[Any, Any]:
+    """The stratified contingency table of x and y given *given*, and its expected counts under independence."""
+    import numpy as np
+
+    def codes(col: Any) -> Any:
+        return np.unique(col, return_inverse=True)[1].ravel()
+
+    cx, cy = codes(values[:, x]), codes(values[:, y])
+    kx, ky = int(cx.max()) + 1, int(cy.max()) + 1
+    if given:
+        strata = np.unique(np.column_stack([codes(values[:, g]) for g in given]), axis=0, return_inverse=True)[1].ravel()
+    else:
+        strata = np.zeros(len(cx), dtype=int)
+    table = np.zeros((int(strata.max()) + 1, kx, ky))
+    np.add.at(table, (strata, cx, cy), 1)
+    total = table.sum(axis=(1, 2))
+    expected = table.sum(axis=2)[:, :, None] * table.sum(axis=1)[:, None, :] / np.where(total == 0, 1, total)[:, None, None]
+    return table, expected
 
 
 def _contingency_statistic(values: Any, x: int, y: int, given: Sequence[int], *, g_squared: bool) -> tuple[float, int]:
