@@ -43,3 +43,19 @@ def simulate_varied(g: Graph, n: int, rng: np.random.Generator) -> dict[str, np.
             x = x + rng.choice([-1, 1]) * rng.uniform(0.5, 1.5) * out[p]
         out[v] = x
     return {v: out[v] for v in g.nodes}
+
+
+def simulate_categorical(g: Graph, n: int, rng: np.random.Generator, levels: int = 3) -> dict[str, np.ndarray]:
+    """Categorical data from the DAG g as a discrete Bayesian network: each node's labels ``"l0".."l{levels-1}"``,
+    one Dirichlet(1) distribution per configuration of its parents (the Markov property holds exactly)."""
+    codes: dict[str, np.ndarray] = {}
+    for v in nx.topological_sort(to_networkx(g)):
+        parents = list(g.parents(v))
+        config = np.zeros(n, dtype=int)
+        for p in parents:
+            config = config * levels + codes[p]
+        table = rng.dirichlet(np.ones(levels), size=levels ** len(parents))
+        u = rng.random(n)[:, None]
+        codes[v] = (u > np.cumsum(table[config], axis=1)).sum(axis=1).clip(max=levels - 1)
+    labels = np.array([f"l{k}" for k in range(levels)])
+    return {v: labels[codes[v]] for v in g.nodes}

@@ -32,6 +32,10 @@ def _reports(chain_data: dict[str, np.ndarray]) -> list:
     with_nan["a"] = small["a"].copy()
     with_nan["a"][:3] = np.nan
     quad = {k: rng.normal(size=300) for k in "abcd"}
+    labels = np.array(["lo", "mid", "hi"])
+    a, b_ = rng.integers(0, 3, 600), rng.integers(0, 3, 600)
+    categorical = {"a": labels[a], "b": labels[(a + (rng.random(600) < 0.3)) % 3], "c": labels[b_]}
+    collinear = {"a": small["a"], "b": small["b"], "c": 2 * small["b"]}
     return [
         validate_graph(CHAIN, data=chain_data, coefficients={("x0", "x1"): 1.0, ("x1", "x2"): 0.2, ("x0", "x2"): 1.0}),
         validate_graph(WRONG, data=chain_data),
@@ -44,6 +48,10 @@ def _reports(chain_data: dict[str, np.ndarray]) -> list:
         validate_graph("a -> b -> c", truth="b -> a; a -> c", interventions=["a"], background="forbid b -> c\nrequire q -> a"),
         validate_graph("a -- b -- c; a -- c", background="require a -> b\nrequire b -> c\nrequire c -> a"),
         validate_graph("a -> b -> c -> a; c -> d"),
+        validate_graph("a -> b; nodes: c", data=categorical),
+        validate_graph("a -> b -> c", data=collinear),
+        validate_graph(CHAIN, data={k: v[:8] for k, v in chain_data.items()}),
+        validate_graph("a <-> b -> c", data=small, basis="local"),
     ]
 
 

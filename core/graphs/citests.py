@@ -11,7 +11,24 @@ The p-values come from causal-learn's ``causallearn.utils.cit.CIT``:
 ``kci``       the kernel CI test (Zhang et al. 2011)            any (slow: O(n³))
 ============  ================================================  =====================
 
-``"auto"`` picks ``chisq`` for a discrete table and ``fisherz`` otherwise.
+``"auto"`` (:func:`choose_test`) looks at the data and says why: ``chisq`` when every column is
+categorical (text, ``category``, bool) or an integer with at most
+:data:`~causalcheck.graphs.data.MAX_DISCRETE_LEVELS` levels and the rows fill the contingency
+table of the two widest columns (``n ≥ 10·(k₁−1)(k₂−1)``); ``fisherz`` when the columns are
+numbers (integers with more levels, or too few rows for their tables, are read as numbers); a
+categorical column of more than two levels next to real-valued ones is *mixed* data, refused
+with the choices (``kci``, discretise, or ``fisherz`` on the codes).
+
+Power.  A statement the data cannot decide is *undecidable* (:meth:`CITester.undecidable`
+gives the reason) and :meth:`CITester.pvalue` returns 1 for it — pcalg's convention for its
+G² tests (no evidence against the independence), so no verdict rests on a test without
+power: Fisher-z with fewer than :data:`MIN_FISHERZ_DOF` residual degrees of freedom
+(``n − |S| − 3``) or a singular correlation matrix (collinear columns, named); χ²/G² with
+fewer than :data:`ROWS_PER_DOF` rows per degree of freedom (pcalg's ``n ≥ 10·df``), none
+(x or y constant within every stratum), or a sparse table (Cochran's rule over the cells
+with a positive expected count: a cell expected below 1, or more than a fifth below 5 — the
+χ² approximation then rejects far above its level); KCI with fewer than :data:`MIN_KCI_ROWS` rows.
+:meth:`CITester.raw_pvalue` is the test's own p-value.
 :class:`CITester` keys its cache on *(unordered pair, conditioning set)*, so a statement
 asked again — from another node's side, or by another permuted graph — is never re-tested;
 ``tests_run`` counts the tests actually computed.  :meth:`CITester.certificate` adds the
@@ -35,23 +52,100 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from causalcheck.base.errors import InputFormatError
-from causalcheck.graphs.data import DataTable
+from causalcheck.graphs.data import MAX_DISCRETE_LEVELS, DataTable
 
-__all__ = ["CI_TESTS", "CITestName", "CITester", "Correction", "TestCertificate", "adjust", "resolve_test"]
+__all__ = [
+    "CI_TESTS", "MIN_FISHERZ_DOF", "MIN_KCI_ROWS", "ROWS_PER_DOF", "CITestName", "CITester", "Correction", "TestCertificate", "TestChoice",
+    "adjust", "choose_test", "collinear_columns", "resolve_test",
+]
 
 CITestName = Literal["fisherz", "chisq", "gsq", "kci"]
 #: The tests :class:`CITester` runs (``"auto"`` resolves to one of them).
 CI_TESTS: tuple[str, ...] = ("fisherz", "chisq", "gsq", "kci")
 Correction = Literal["holm", "bh", "none"]
+#: Fisher-z decides a statement only with at least this many residual degrees of freedom, n − |S| − 3.
+MIN_FISHERZ_DOF = 10
+#: χ² and G² decide a statement only with at least this many rows per degree of freedom (pcalg: n ≥ 10·df).
+ROWS_PER_DOF = 10
+#: KCI decides a statement only with at least this many rows.
+MIN_KCI_ROWS = 20
+
+
+@dataclass(frozen=True)
+class TestChoice:
+    """The test run, what was asked (``"auto"`` or a name) and why this test."""
+
+    test: CITestName
+    asked: str
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict."""
+        return {"test": self.test, "asked": self.asked, "reason": self.reason}
+
+
+def _span(names: Sequence[str], levels: Sequence[int]) -> str:
+    shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+    low, high = min(levels), max(levels)
+    return f"{shown} ({low} levels)" if low == high else f"{shown} ({low}–{high} levels)"
+
+
+def choose_test(name: str, table: DataTable) -> TestChoice:
+    """*name* checked; ``"auto"`` chosen from the columns' kinds, levels and the rows (module docstring)."""
+    if name != "auto":
+        if name not in CI_TESTS:
+            raise InputFormatError(f"ci_test={name!r} must be 'auto' or one of {list(CI_TESTS)!r}")
+        return TestChoice(name, name, "asked for")  # type: ignore[arg-type]
+    names, n = table.names, table.rows
+    kinds = table.kinds or (("integer" if table.discrete else "continuous"),) * len(names)
+    levels = table.levels or (0,) * len(names)
+    cat = [k for k, kind in enumerate(kinds) if kind == "categorical"]
+    few = [k for k, kind in enumerate(kinds) if kind == "integer" and levels[k] <= MAX_DISCRETE_LEVELS]
+    rest = [k for k in range(len(names)) if k not in cat and k not in few]
+    if not rest and names:
+        widest = sorted((levels[k] for k in range(len(names))), reverse=True)[:2]
+        cells = (widest[0] - 1) * ((widest[1] if len(widest) > 1 else 2) - 1)
+        if cat or n >= ROWS_PER_DOF * cells:
+            parts = [f"categorical {_span([names[k] for k in cat], [levels[k] for k in cat])}"] if cat else []
+            parts += [f"integer {_span([names[k] for k in few], [levels[k] for k in few])}"] if few else []
+            return TestChoice("chisq", "auto", f"discrete data: {'; '.join(parts)}")
+        return TestChoice(
+            "fisherz", "auto",
+            f"integer data with too few rows for contingency tables ({n} < {ROWS_PER_DOF}·{cells}); the integers are read as numbers",
+        )
+    wide = [k for k in cat if levels[k] > 2]
+    if wide:
+        raise InputFormatError(
+            f"mixed data: categorical column(s) {_span([names[k] for k in wide], [levels[k] for k in wide])} next to numeric "
+            f"column(s) {', '.join(names[k] for k in rest)}; pass ci_test='kci' (any data, slow), discretise the numeric "
+            "columns (ci_test='chisq'), or ci_test='fisherz' to read the level codes as numbers"
+        )
+    ints = [k for k in rest if kinds[k] == "integer"]
+    notes = [f"integer {_span([names[k] for k in ints], [levels[k] for k in ints])} read as numbers"] if ints else []
+    notes += [f"binary {', '.join(names[k] for k in cat)} read as 0/1"] if cat else []
+    notes += [f"integer {', '.join(names[k] for k in few)} read as numbers"] if few else []
+    kind = "numeric data" if len(rest) > len(ints) else "integer data with many levels"
+    return TestChoice("fisherz", "auto", kind + (f": {'; '.join(notes)}" if notes else ""))
 
 
 def resolve_test(name: str, table: DataTable) -> CITestName:
-    """*name* checked; ``"auto"`` becomes ``"chisq"`` for discrete data and ``"fisherz"`` otherwise."""
-    if name == "auto":
-        return "chisq" if table.discrete else "fisherz"
-    if name not in CI_TESTS:
-        raise InputFormatError(f"ci_test={name!r} must be 'auto' or one of {list(CI_TESTS)!r}")
-    return name  # type: ignore[return-value]
+    """The test :func:`choose_test` picks (``"auto"`` resolved, a name checked)."""
+    return choose_test(name, table).test
+
+
+def collinear_columns(values: Any, columns: Sequence[int], tol: float = 1e-10) -> list[int]:
+    """The columns (of *columns*) in an exact linear dependence: those weighted in the null space of their correlation."""
+    import numpy as np
+
+    sub = values[:, list(columns)]
+    sd = sub.std(axis=0)
+    constant = [c for c, s in zip(columns, sd, strict=True) if s == 0]
+    if constant:
+        return constant
+    corr = np.corrcoef(sub.T) if len(columns) > 1 else np.ones((1, 1))
+    w, v = np.linalg.eigh(corr)
+    null = v[:, w < tol * max(1.0, float(w.max()))]
+    return [c for c, row in zip(columns, null, strict=True) if row.size and float(np.abs(row).max()) > 1e-6]
 
 
 def adjust(pvalues: Sequence[float], method: str = "holm") -> list[float]:
@@ -106,16 +200,25 @@ Key = tuple[int, int, frozenset[int]]
 
 
 class CITester:
-    """Cached CI tests over the columns of *table* (indices ``0..p-1``), run by causal-learn."""
+    """Cached CI tests over the columns of *table* (indices ``0..p-1``), run by causal-learn.
+
+    ``choice`` is the :class:`TestChoice` (``"auto"`` resolved by :func:`choose_test`).
+    """
 
     def __init__(self, table: DataTable, test: str = "auto", **kwargs: Any) -> None:
         from causallearn.utils.cit import CIT
 
         self.table = table
-        self.test: CITestName = resolve_test(test, table)
+        self.choice = choose_test(test, table)
+        self.test: CITestName = self.choice.test
         self._cit = CIT(table.values, method=self.test, **kwargs)
         self._cache: dict[Key, float] = {}
+        self._undecidable: dict[Key, str | None] = {}
         self.tests_run = 0
+        #: columns in an exact linear dependence (Fisher-z only; each statement is then checked)
+        self.collinear: tuple[str, ...] = ()
+        if self.test == "fisherz":
+            self.collinear = tuple(table.names[c] for c in collinear_columns(table.values, range(len(table.names))))
 
     @staticmethod
     def key(x: int, y: int, given: Sequence[int] | frozenset[int]) -> Key:
@@ -124,34 +227,71 @@ class CITester:
 
     def cached(self, x: int, y: int, given: Sequence[int] | frozenset[int]) -> float | None:
         """The p-value if this statement was tested already, else None."""
-        return self._cache.get(self.key(x, y, given))
+        k = self.key(x, y, given)
+        return None if k not in self._cache else self.pvalue(x, y, given)
 
-    def pvalue(self, x: int, y: int, given: Sequence[int] | frozenset[int] = ()) -> float:
-        """The p-value of ``x ⫫ y | given`` (cached)."""
+    def raw_pvalue(self, x: int, y: int, given: Sequence[int] | frozenset[int] = ()) -> float:
+        """The test's own p-value of ``x ⫫ y | given`` (cached; 1 when it cannot be computed: collinear columns)."""
         k = self.key(x, y, given)
         p = self._cache.get(k)
         if p is None:
             try:
                 p = float(self._cit(k[0], k[1], sorted(k[2])))
-            except ValueError as exc:  # causal-learn: singular correlation matrix
+            except (ValueError, ArithmeticError) as exc:  # causal-learn: singular correlation matrix
                 names = self.table.names
-                raise InputFormatError(
-                    f"the {self.test} test of {names[k[0]]} ⫫ {names[k[1]]} | {[names[g] for g in sorted(k[2])]!r} failed: {exc} "
-                    "(collinear columns?)"
-                ) from None
+                cols = collinear_columns(self.table.values, [k[0], k[1], *sorted(k[2])])
+                self._undecidable[k] = f"collinear columns {[names[c] for c in cols]!r} ({exc})"
+                p = 1.0
             if math.isnan(p):
                 p = 1.0
             self._cache[k] = p
             self.tests_run += 1
         return p
 
+    def undecidable(self, x: int, y: int, given: Sequence[int] | frozenset[int] = ()) -> str | None:
+        """Why the data cannot decide ``x ⫫ y | given`` (module docstring), or None when they can."""
+        k = self.key(x, y, given)
+        if k not in self._undecidable:
+            self._undecidable[k] = self._power(k)
+        if k not in self._cache:
+            self.raw_pvalue(x, y, given)  # may find collinear columns
+        return self._undecidable[k]
+
+    def _power(self, k: Key) -> str | None:
+        n, s = self.table.rows, len(k[2])
+        if self.test == "fisherz":
+            free = n - s - 3
+            if free < MIN_FISHERZ_DOF:
+                return f"{n} rows leave n − |S| − 3 = {free} < {MIN_FISHERZ_DOF} degrees of freedom"
+            cols = collinear_columns(self.table.values, [k[0], k[1], *sorted(k[2])]) if self.collinear else []
+            return f"collinear columns {[self.table.names[c] for c in cols]!r}" if cols else None
+        if self.test == "kci":
+            return f"{n} rows < {MIN_KCI_ROWS}" if n < MIN_KCI_ROWS else None
+        _, dof = _contingency_statistic(self.table.values, k[0], k[1], sorted(k[2]), g_squared=False)
+        if dof == 0:
+            return "no degrees of freedom: a column is constant within every stratum"
+        if n < ROWS_PER_DOF * dof:
+            return f"{n} rows for {dof} degrees of freedom (< {ROWS_PER_DOF} per degree of freedom)"
+        return _sparse_cells(self.table.values, k[0], k[1], sorted(k[2]))
+
+    def undecidable_tested(self) -> int:
+        """How many of the statements tested so far the data cannot decide."""
+        return sum(1 for k in self._cache if self.undecidable(k[0], k[1], k[2]))
+
+    def pvalue(self, x: int, y: int, given: Sequence[int] | frozenset[int] = ()) -> float:
+        """The p-value of ``x ⫫ y | given`` (cached); 1 for a statement the data cannot decide (:meth:`undecidable`)."""
+        p = self.raw_pvalue(x, y, given)
+        return 1.0 if self.undecidable(x, y, given) else p
+
     def certificate(self, x: int, y: int, given: Sequence[int] = ()) -> TestCertificate:
         """The statistic behind the p-value of ``x ⫫ y | given``."""
         import numpy as np
 
-        p = self.pvalue(x, y, given)
+        p = self.raw_pvalue(x, y, given)
         s = sorted(set(given))
         n = self.table.rows
+        if self.test == "fisherz" and (self.undecidable(x, y, given) or "").startswith("collinear"):
+            return TestCertificate("fisherz", 0.0, "z", p, None, None, n)
         if self.test == "fisherz":
             idx = [x, y, *s]
             corr = np.corrcoef(self.table.values[:, idx].T)
@@ -169,6 +309,39 @@ class CITester:
         else:
             _, stat = self._cit.kci_ui.compute_pvalue(data[:, [x]], data[:, [y]])
         return TestCertificate("kci", float(stat), "kci", p, None, None, n)
+
+
+def _sparse_cells(values: Any, x: int, y: int, given: Sequence[int]) -> str | None:
+    """Cochran's rule over the cells of the stratified table with a positive expected count: why the χ² approximation
+    fails (a cell expected below 1, or more than a fifth below 5), else None."""
+    _, expected = _tables(values, x, y, given)
+    live = expected[expected > 0]
+    if not live.size:
+        return None
+    below1, below5 = int((live < 1).sum()), float((live < 5).mean())
+    if below1 or below5 > 0.2:
+        return f"sparse table: {below1} cell(s) expected below 1, {below5:.0%} below 5 (Cochran: none below 1, at most 20% below 5)"
+    return None
+
+
+def _tables(values: Any, x: int, y: int, given: Sequence[int]) -> tuple[Any, Any]:
+    """The stratified contingency table of x and y given *given*, and its expected counts under independence."""
+    import numpy as np
+
+    def codes(col: Any) -> Any:
+        return np.unique(col, return_inverse=True)[1].ravel()
+
+    cx, cy = codes(values[:, x]), codes(values[:, y])
+    kx, ky = int(cx.max()) + 1, int(cy.max()) + 1
+    if given:
+        strata = np.unique(np.column_stack([codes(values[:, g]) for g in given]), axis=0, return_inverse=True)[1].ravel()
+    else:
+        strata = np.zeros(len(cx), dtype=int)
+    table = np.zeros((int(strata.max()) + 1, kx, ky))
+    np.add.at(table, (strata, cx, cy), 1)
+    total = table.sum(axis=(1, 2))
+    expected = table.sum(axis=2)[:, :, None] * table.sum(axis=1)[:, None, :] / np.where(total == 0, 1, total)[:, None, None]
+    return table, expected
 
 
 def _contingency_statistic(values: Any, x: int, y: int, given: Sequence[int], *, g_squared: bool) -> tuple[float, int]:

@@ -125,7 +125,7 @@ def register_check_options(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--background", metavar="FILE", help="background knowledge: our text format or JSON (required/forbidden edges, tiers)")
     g.add_argument("--graph-format", choices=_FORMATS, metavar="F", help=f"format of GRAPH ({', '.join(_FORMATS)})")
     g.add_argument("--truth-format", choices=_FORMATS, metavar="F", help="format of the --truth file")
-    g.add_argument("--ci-test", default="auto", choices=("auto", "fisherz", "chisq", "gsq", "kci"), help="CI test (default auto: chisq for integer data, else fisherz)")
+    g.add_argument("--ci-test", default="auto", choices=("auto", "fisherz", "chisq", "gsq", "kci"), help="CI test (default auto: chosen from the data — chisq for categorical or few-level integer data, fisherz for numbers — and said in the report)")
     g.add_argument("--alpha", type=float, default=0.05, help="significance level of every test (default 0.05)")
     g.add_argument("--correction", default="holm", choices=("holm", "bh", "none"), help="multiple-testing correction (default holm)")
     g.add_argument("--permutations", type=_permutations, default=None, metavar="N", help="permutations of the falsification test (default 1/alpha; 0 skips; 'all')")

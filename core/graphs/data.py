@@ -8,17 +8,27 @@ the graph's order.  Everything that would make a test meaningless is refused wit
 
 * nodes without a column and columns that are not nodes (``extra_columns="ignore"`` keeps
   the nodes' columns and drops the others);
-* non-numeric columns (strings, categories: encode them first), infinite values;
+* infinite values;
 * missing values (NaN) — unless ``nan="drop"``, which drops those rows and reports how many;
 * constant columns (a test needs variation) and fewer rows than the tests need.
 
-A table is *discrete* when every column holds integers (integer or boolean dtype, or whole
-numbers with at most :data:`MAX_DISCRETE_LEVELS` distinct values in a CSV); the validator's
-``ci_test="auto"`` then picks the χ² test, and Fisher-z otherwise.
+Categorical data as pandas gives it are read, not refused: text columns (pgmpy's sampler
+output, a CSV of labels), ``category`` and bool columns become level codes ``0..k-1`` (text
+in sorted order, a ``category`` in its own order; text that is all numbers becomes those
+numbers), and the unnamed first column ``DataFrame.to_csv`` writes (its index) is ignored;
+:attr:`DataTable.notes` says what was done.  Each column has a *kind*
+(:attr:`DataTable.kinds`: ``continuous``, ``integer`` — whole numbers — or ``categorical``)
+and a number of distinct values (:attr:`DataTable.levels`).  A table is *discrete* when
+every column is categorical or an integer with at most :data:`MAX_DISCRETE_LEVELS` levels;
+the validator's ``ci_test="auto"`` (:func:`causalcheck.graphs.citests.choose_test`) reads
+the kinds, levels and rows.
 
 >>> t = load_data({"a": [1.0, 2.0, 4.0, 3.0, 0.0], "b": [0.5, 0.1, 0.3, 0.2, 0.9]}, ["b", "a"])
 >>> t.names, t.values.shape, t.discrete
 (('b', 'a'), (5, 2), False)
+>>> s = load_data({"c": ["lo", "hi", "hi", "lo", "mid"]}, ["c"])
+>>> s.values.ravel().tolist(), s.kinds, s.levels, s.discrete
+([1.0, 0.0, 0.0, 1.0, 2.0], ('categorical',), (3,), True)
 >>> load_data({"a": [1.0, 1.0, 1.0, 1.0, 1.0]}, ["a"])
 Traceback (most recent call last):
 ...
@@ -29,7 +39,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from causalcheck.base.errors import InputFormatError
@@ -40,11 +50,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["MAX_DISCRETE_LEVELS", "DataTable", "load_data"]
 
-#: A CSV column of whole numbers with at most this many distinct values counts as discrete.
+#: A column of whole numbers with at most this many distinct values counts as discrete.
 MAX_DISCRETE_LEVELS = 20
 
 NanPolicy = Literal["error", "drop"]
 ExtraColumns = Literal["error", "ignore"]
+#: How a column was read: real numbers, whole numbers, or category codes (text, ``category``, bool).
+ColumnKind = Literal["continuous", "integer", "categorical"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -56,6 +68,9 @@ class DataTable:
     discrete: bool
     rows_dropped: int = 0
     source: str = "data"
+    kinds: tuple[ColumnKind, ...] = ()
+    levels: tuple[int, ...] = ()
+    notes: tuple[str, ...] = ()
 
     @property
     def rows(self) -> int:
@@ -88,55 +103,118 @@ def _read_csv(path: str) -> tuple[list[str], list[list[str]]]:
     return header, rows[1:]
 
 
-def _csv_columns(path: str) -> tuple[list[str], list[Any], list[bool]]:
+def _categorical(labels: Sequence[Any], order: Sequence[Any] | None = None) -> Any:
+    """Codes ``0..k-1`` of *labels* (``None`` is missing: NaN), in *order* or the sorted order of their text."""
+    import numpy as np
+
+    present = [x for x in labels if x is not None]
+    levels = list(order) if order is not None else sorted({str(x) for x in present})
+    where = {str(v): k for k, v in enumerate(levels)}
+    return np.array([np.nan if x is None else where[str(x)] for x in labels], dtype=float)
+
+
+def _numeric_kind(values: Any) -> ColumnKind:
+    """``"integer"`` when every finite value is a whole number, else ``"continuous"``."""
+    import numpy as np
+
+    finite = values[np.isfinite(values)]
+    return "integer" if finite.size and bool(np.all(finite == np.round(finite))) else "continuous"
+
+
+def _csv_columns(path: str) -> tuple[list[str], list[Any], list[ColumnKind], list[str]]:
     import numpy as np
 
     header, rows = _read_csv(path)
+    notes: list[str] = []
+    skip = -1
+    if header and header[0] == "" and len(header) > 1:  # pandas' to_csv writes its index under an empty name
+        skip = 0
+        notes.append(f"data file {path!r}: the first column has no name (an index written by pandas); ignored")
     columns: list[Any] = []
-    integral: list[bool] = []
-    bad: dict[str, str] = {}
+    kinds: list[ColumnKind] = []
+    names: list[str] = []
     for k, name in enumerate(header):
+        if k == skip:
+            continue
+        cells: list[str | None] = []
         out = np.empty(len(rows))
+        text = False
         for i, r in enumerate(rows):
             cell = r[k].strip()
             if cell == "" or cell.lower() in ("nan", "na", "null"):
                 out[i] = np.nan
+                cells.append(None)
                 continue
+            cells.append(cell)
             try:
                 out[i] = float(cell)
             except ValueError:
-                bad.setdefault(name, f"{cell!r} (line {i + 2})")
-                out[i] = np.nan
-        columns.append(out)
-        finite = out[np.isfinite(out)]
-        integral.append(bool(finite.size) and bool(np.all(finite == np.round(finite))) and np.unique(finite).size <= MAX_DISCRETE_LEVELS)
-    if bad:
-        shown = ", ".join(f"{n!r}: {v}" for n, v in bad.items())
-        raise InputFormatError(f"data file {path!r} has non-numeric column(s): {shown}; encode categories as numbers")
-    return header, columns, integral
+                text = True
+        names.append(name)
+        if text:
+            columns.append(_categorical(cells))
+            kinds.append("categorical")
+        else:
+            columns.append(out)
+            kinds.append(_numeric_kind(out))
+    return names, columns, kinds, notes
 
 
-def _frame_columns(df: Any) -> tuple[list[str], list[Any], list[bool]]:
+def _frame_column(series: Any) -> tuple[Any, ColumnKind]:
+    """One DataFrame column as floats and its kind: bool, ``category`` and text columns become category codes
+    (text that is all numbers becomes those numbers)."""
+    import numpy as np
+    import pandas as pd
+
+    kind = getattr(series.dtype, "kind", "O")
+    if kind == "b":
+        return series.to_numpy(dtype=float), "categorical"
+    if kind in "iuf":
+        values = series.to_numpy(dtype=float, na_value=np.nan)
+        return values, _numeric_kind(values)
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        codes = series.cat.codes.to_numpy().astype(float)
+        codes[codes < 0] = np.nan
+        return codes, "categorical"
+    labels = [None if pd.isna(x) else x for x in series.tolist()]
+    if any(isinstance(x, bool) for x in labels):
+        return _categorical([None if x is None else str(x) for x in labels]), "categorical"
+    numbers = pd.to_numeric(pd.Series([x for x in labels if x is not None], dtype=object), errors="coerce")
+    if not numbers.isna().any():
+        values = np.array([np.nan if x is None else float(x) for x in labels])
+        return values, _numeric_kind(values)
+    return _categorical(labels), "categorical"
+
+
+def _frame_columns(df: Any) -> tuple[list[str], list[Any], list[ColumnKind], list[str]]:
+    names = [str(c) for c in df.columns]
+    if len(set(names)) != len(names):
+        raise InputFormatError(f"data column names repeat: {sorted({c for c in names if names.count(c) > 1})!r}")
+    columns: list[Any] = []
+    kinds: list[ColumnKind] = []
+    for col in df.columns:
+        values, kind = _frame_column(df[col])
+        columns.append(values)
+        kinds.append(kind)
+    return names, columns, kinds, []
+
+
+def _mapping_column(col: Any) -> tuple[Any, ColumnKind]:
+    """One column of a mapping as floats and its kind (labels become category codes, numeric text numbers)."""
     import numpy as np
 
-    names = [str(c) for c in df.columns]
-    columns: list[Any] = []
-    integral: list[bool] = []
-    bad = []
-    for name, col in zip(names, df.columns, strict=True):
-        series = df[col]
-        kind = getattr(series.dtype, "kind", "O")
-        if kind not in "biuf":
-            bad.append(f"{name!r} ({series.dtype})")
-            continue
-        columns.append(series.to_numpy(dtype=float, na_value=np.nan))
-        integral.append(kind in "biu")
-    if bad:
-        raise InputFormatError(f"data has non-numeric column(s): {', '.join(bad)}; encode categories as numbers")
-    return names, columns, integral
+    if col.dtype.kind in "biuf":
+        values = col.astype(float)
+        return values, "categorical" if col.dtype.kind == "b" else _numeric_kind(values)
+    labels = [None if x is None or (isinstance(x, float) and np.isnan(x)) else x for x in col.tolist()]
+    try:
+        values = np.array([np.nan if x is None else float(x) for x in labels])
+    except (TypeError, ValueError):
+        return _categorical(labels), "categorical"
+    return values, _numeric_kind(values)
 
 
-def _array_columns(arr: Any, names: Sequence[str] | None) -> tuple[list[str], list[Any], list[bool]]:
+def _array_columns(arr: Any, names: Sequence[str] | None) -> tuple[list[str], list[Any], list[ColumnKind], list[str]]:
     import numpy as np
 
     a = np.asarray(arr)
@@ -149,9 +227,10 @@ def _array_columns(arr: Any, names: Sequence[str] | None) -> tuple[list[str], li
         raise InputFormatError(f"names has {len(labels)} entries but the data array has {a.shape[1]} columns")
     if a.dtype.kind not in "biuf":
         raise InputFormatError(f"data array entries must be numbers; got dtype {a.dtype}")
-    integral = a.dtype.kind in "biu"
     f = a.astype(float)
-    return labels, [f[:, k] for k in range(f.shape[1])], [integral] * f.shape[1]
+    columns = [f[:, k] for k in range(f.shape[1])]
+    kinds: list[ColumnKind] = ["categorical" if a.dtype.kind == "b" else _numeric_kind(c) for c in columns]
+    return labels, columns, kinds, []
 
 
 def load_data(
@@ -174,39 +253,41 @@ def load_data(
     mod = type(data).__module__ or ""
     if isinstance(data, str | os.PathLike):
         source = os.fspath(data)
-        cols, columns, integral = _csv_columns(source)
+        cols, columns, kinds, notes = _csv_columns(source)
     elif mod.startswith("pandas") and hasattr(data, "columns"):
         if names is not None and [str(n) for n in names] != [str(c) for c in data.columns]:
             raise InputFormatError(f"names={list(names)!r} disagree with the DataFrame columns {list(data.columns)!r}")
-        cols, columns, integral = _frame_columns(data)
+        cols, columns, kinds, notes = _frame_columns(data)
     elif isinstance(data, Mapping):
         cols = [str(k) for k in data]
-        columns, integral = [], []
+        columns, kinds, notes = [], [], []
         for k in data:
             col = np.asarray(data[k])
-            if col.ndim != 1 or col.dtype.kind not in "biuf":
-                raise InputFormatError(f"data column {k!r} must be a 1-D sequence of numbers; got dtype {col.dtype}, shape {col.shape!r}")
-            columns.append(col.astype(float))
-            integral.append(col.dtype.kind in "biu")
+            if col.ndim != 1 or col.dtype.kind not in "biufUO":
+                raise InputFormatError(f"data column {k!r} must be a 1-D sequence of numbers or labels; got dtype {col.dtype}, shape {col.shape!r}")
+            values, kind = _mapping_column(col)
+            columns.append(values)
+            kinds.append(kind)
         if len({c.shape[0] for c in columns}) > 1:
             raise InputFormatError(f"data columns have different lengths: { {c: int(v.shape[0]) for c, v in zip(cols, columns, strict=True)} !r}")
     elif mod.startswith("numpy") or isinstance(data, list):
-        cols, columns, integral = _array_columns(data, names)
+        cols, columns, kinds, notes = _array_columns(data, names)
     else:
         raise InputFormatError(
             f"cannot read data from a {mod}.{type(data).__name__}: pass a pandas DataFrame, a NumPy array with names=, "
             "a mapping of column -> values, or a CSV path"
         )
     try:
-        return _checked_table(cols, columns, integral, nodes, nan, extra_columns, min_rows, source)
+        table = _checked_table(cols, columns, kinds, nodes, nan, extra_columns, min_rows, source)
     except InputFormatError as exc:  # the checks below the reader do not know the file: name it
         if isinstance(data, str | os.PathLike) and source not in str(exc):
             raise InputFormatError(f"{source}: {exc}") from None
         raise
+    return replace(table, notes=(*notes, *table.notes))
 
 
 def _checked_table(
-    cols: list[str], columns: list[Any], integral: list[bool], nodes: Sequence[str], nan: str, extra_columns: str, min_rows: int, source: str
+    cols: list[str], columns: list[Any], kinds: list[ColumnKind], nodes: Sequence[str], nan: str, extra_columns: str, min_rows: int, source: str
 ) -> DataTable:
     """The table of *nodes* from the read columns, refused when it cannot be tested (see the module docstring)."""
     import numpy as np
@@ -225,7 +306,7 @@ def _checked_table(
     where = {c: k for k, c in enumerate(cols)}
     order = [where[n] for n in nodes]
     values = np.column_stack([columns[k] for k in order]) if order else np.empty((0, 0))
-    is_int = all(integral[k] for k in order)
+    node_kinds = tuple(kinds[k] for k in order)
     if np.isinf(values).any():
         bad = [nodes[k] for k in range(values.shape[1]) if np.isinf(values[:, k]).any()]
         raise InputFormatError(f"data column(s) {bad!r} contain infinite values")
@@ -249,4 +330,8 @@ def _checked_table(
         raise InputFormatError(
             f"data column(s) {[nodes[k] for k in const]!r} are constant (values {shown}); a test needs variation"
         )
-    return DataTable(tuple(nodes), np.ascontiguousarray(values), is_int, dropped, source)
+    levels = tuple(int(np.unique(values[:, k]).size) for k in range(values.shape[1]))
+    discrete = all(k == "categorical" or (k == "integer" and m <= MAX_DISCRETE_LEVELS) for k, m in zip(node_kinds, levels, strict=True))
+    encoded = [f"{nodes[k]} ({levels[k]} levels)" for k in range(len(nodes)) if node_kinds[k] == "categorical"]
+    notes = (f"categorical column(s) encoded as level codes: {', '.join(encoded)}",) if encoded else ()
+    return DataTable(tuple(nodes), np.ascontiguousarray(values), discrete, dropped, source, node_kinds, levels, notes)

@@ -56,6 +56,7 @@ __all__ = [
     "local_markov_triples",
     "m_separated",
     "representative",
+    "skeleton_dag",
 ]
 
 Basis = Literal["auto", "local", "pairwise"]
@@ -328,6 +329,47 @@ def local_markov_triples(dag: Graph) -> tuple[tuple[str, str, tuple[str, ...]], 
 def _statement(a: str, b: str, given: Sequence[str], pos: dict[str, int]) -> CIStatement:
     x, y = sorted((a, b), key=pos.__getitem__)
     return CIStatement(x, y, tuple(sorted(given, key=pos.__getitem__)))
+
+
+def skeleton_dag(graph: Graph) -> tuple[Graph, tuple[GraphEdge, ...]]:
+    """A DAG on *graph*'s skeleton for a graph with no representative (an invalid CPDAG or PAG).
+
+    Its stated orientations (``->``, and ``o->`` read as ``->``) are kept, in edge order, unless
+    one would close a directed cycle with those kept before; the other edges (undirected,
+    bidirected, circles, the orientations dropped) follow a topological order of the kept ones
+    (ties by node order).  Returns the DAG and the dropped orientations.  It may add
+    v-structures the graph does not state: its implications are a surrogate, not the graph's own.
+    """
+    nodes = graph.nodes
+    children: dict[str, set[str]] = {v: set() for v in nodes}
+    dropped: list[GraphEdge] = []
+    for e in graph.edges:
+        if e.mark_v is Mark.ARROW and e.mark_u in (Mark.TAIL, Mark.CIRCLE):
+            u, v = e.u, e.v
+        elif e.mark_u is Mark.ARROW and e.mark_v in (Mark.TAIL, Mark.CIRCLE):
+            u, v = e.v, e.u
+        else:
+            continue
+        if u in reachable([v], lambda w: children[w]):
+            dropped.append(e)
+        else:
+            children[u].add(v)
+    indegree = {v: 0 for v in nodes}
+    for u in nodes:
+        for v in children[u]:
+            indegree[v] += 1
+    rank: dict[str, int] = {}
+    ready = [v for v in nodes if indegree[v] == 0]
+    while ready:
+        u = min(ready, key=nodes.index)
+        ready.remove(u)
+        rank[u] = len(rank)
+        for v in children[u]:
+            indegree[v] -= 1
+            if indegree[v] == 0:
+                ready.append(v)
+    edges = [GraphEdge.directed(*sorted((e.u, e.v), key=rank.__getitem__)) for e in graph.edges]
+    return Graph.from_edges(edges, nodes), tuple(dropped)
 
 
 def implied_independencies(graph: Graph, basis: Basis = "auto") -> tuple[CIStatement, ...]:

@@ -20,14 +20,19 @@ What runs (each part only when its input is given):
    witness.
 2. **Data** (:mod:`~causalcheck.graphs.data`) — the basis of implied independencies
    (:func:`~causalcheck.graphs.separation.implied_independencies`) tested with causal-learn
-   (:mod:`~causalcheck.graphs.citests`; Fisher-z or χ² by default), adjusted by **Holm**
-   (default; ``correction="bh"`` for Benjamini–Hochberg), each rejection a ``ci-violated``
-   error; DoWhy's permutation test (:mod:`~causalcheck.graphs.falsify`) for DAGs and
-   CPDAGs; least-squares structural equations with their noise model and t-tests of stated
-   coefficients (:mod:`~causalcheck.graphs.structural`) for DAGs.  A DAG with ``[latent]``
-   nodes (:attr:`Graph.latent`) is tested through its latent projection
-   (:func:`~causalcheck.graphs.separation.latent_projection`): no data column for a latent
-   node, only the implications for the observed nodes.
+   (:mod:`~causalcheck.graphs.citests`; ``ci_test="auto"`` chooses Fisher-z or χ² from the
+   data and says why, ``ci-test-chosen``), adjusted by **Holm** (default; ``correction="bh"``
+   for Benjamini–Hochberg), each rejection a ``ci-violated`` error; statements the data
+   cannot decide (too few rows, collinear or constant within strata) are one
+   ``ci-undecidable`` warning, outside the family, never an error; DoWhy's permutation test
+   (:mod:`~causalcheck.graphs.falsify`) for DAGs and CPDAGs (``falsification-undecidable``,
+   a warning, when its falsified verdict counts undecidable statements); least-squares
+   structural equations with their noise model and t-tests of stated coefficients
+   (:mod:`~causalcheck.graphs.structural`) for DAGs.  A PDAG or PAG with no representative
+   is tested on a DAG with its skeleton (``implications-surrogate``; rejections warnings).
+   A DAG with ``[latent]`` nodes (:attr:`Graph.latent`) is tested through its latent
+   projection (:func:`~causalcheck.graphs.separation.latent_projection`): no data column for
+   a latent node, only the implications for the observed nodes.
 3. **Truth** — :func:`causalcheck.graphs.compare` (truth first), one finding per pair whose
    edge differs.
 4. **Interventions** — :func:`~causalcheck.graphs.coverage.intervention_coverage`: the
@@ -77,7 +82,12 @@ from causalcheck.graphs.falsify import falsify
 from causalcheck.graphs.io import read_graph
 from causalcheck.graphs.kinds import cpdag_of, validate
 from causalcheck.graphs.scores import compare
-from causalcheck.graphs.separation import implied_independencies, latent_projection, representative
+from causalcheck.graphs.separation import (
+    implied_independencies,
+    latent_projection,
+    representative,
+    skeleton_dag,
+)
 from causalcheck.graphs.structural import fit_equations
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -111,16 +121,18 @@ class CITestResult:
     adjusted_p: float
     correction: str
     rejected: bool
+    undecidable: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict."""
-        return {
+        """JSON-ready dict (``undecidable``, the reason, only for a statement the data cannot decide)."""
+        out = {
             "statement": self.statement.to_dict(),
             **self.test.to_dict(),
             "adjusted_p": self.adjusted_p,
             "correction": self.correction,
             "rejected": self.rejected,
         }
+        return out | ({"undecidable": self.undecidable} if self.undecidable else {})
 
 
 @dataclass(frozen=True)
@@ -220,6 +232,178 @@ def _kind_findings(cert: Certificate) -> list[Finding]:
     return [_finding("graph-invalid", f"not a valid {cert.claim}: {cert.reason}", elements, cert)]
 
 
+def _statements(g: Graph, basis: str, findings: list[Finding]) -> tuple[Graph, Graph | None, tuple[CIStatement, ...]] | None:
+    """The graph whose implications are tested (its representative, else a surrogate DAG on its skeleton),
+    the surrogate (None when the graph has a representative), and the statements."""
+    try:
+        rep = representative(g)
+    except InputFormatError as exc:
+        reason = str(exc)
+    else:
+        try:
+            return rep, None, implied_independencies(g, basis)  # type: ignore[arg-type]
+        except InputFormatError as exc:  # a basis the graph's kind has not
+            findings.append(_finding("implications-unavailable", str(exc)))
+            return None
+    try:
+        surrogate, dropped = skeleton_dag(g)
+        statements = implied_independencies(surrogate, basis)  # type: ignore[arg-type]
+    except InputFormatError as exc:
+        findings.append(_finding("implications-unavailable", f"{reason}; {exc}"))
+        return None
+    lost = f"; orientations dropped (they close a cycle): {', '.join(str(e) for e in dropped)}" if dropped else ""
+    findings.append(
+        _finding(
+            "implications-surrogate",
+            f"{reason}: tested on a DAG with its skeleton instead ({surrogate}){lost}; its rejections are warnings",
+            (str(e) for e in dropped),
+        )
+    )
+    return surrogate, surrogate, statements
+
+
+def _data_notes(table: DataTable, tester: CITester, ci_test: str, findings: list[Finding]) -> None:
+    """The data's own findings: rows dropped, columns encoded, the test chosen, collinear columns."""
+    if table.rows_dropped:
+        findings.append(_finding("data-rows-dropped", f"{table.rows_dropped} row(s) with NaN dropped; {table.rows} remain", (), table))
+    for note in table.notes:
+        findings.append(_finding("data-encoded", note))
+    if ci_test == "auto":
+        findings.append(_finding("ci-test-chosen", f"ci_test='auto' chose {tester.test}: {tester.choice.reason}", (), tester.choice))
+    if tester.collinear:
+        names = list(tester.collinear)
+        if names:
+            findings.append(
+                _finding(
+                    "data-collinear",
+                    f"columns {names!r} are in an exact linear dependence: Fisher-z cannot condition on them together "
+                    "(those statements are undecidable)",
+                    names,
+                )
+            )
+
+
+def _independence(
+    tester: CITester, statements: Sequence[CIStatement], findings: list[Finding], *, basis: str, correction: str, alpha: float, surrogate: bool
+) -> IndependenceTests:
+    """Every statement tested; the decidable ones adjusted as one family; rejections and undecidable ones reported."""
+    pos = {v: i for i, v in enumerate(tester.table.names)}
+    certs = [tester.certificate(pos[s.x], pos[s.y], [pos[v] for v in s.given]) for s in statements]
+    why = [tester.undecidable(pos[s.x], pos[s.y], [pos[v] for v in s.given]) for s in statements]
+    decided = [k for k, w in enumerate(why) if w is None]
+    adjusted = dict(zip(decided, adjust([certs[k].p_value for k in decided], correction), strict=True))
+    results = tuple(
+        CITestResult(s, c, adjusted.get(k, 1.0), correction, k in adjusted and adjusted[k] <= alpha, why[k])
+        for k, (s, c) in enumerate(zip(statements, certs, strict=True))
+    )
+    tests = IndependenceTests(basis, tester.test, correction, alpha, results, tester.tests_run)
+    on = " (on the surrogate DAG)" if surrogate else ""
+    for r in tests.rejected:
+        stat = f"{r.test.statistic_name}={r.test.statistic:.3g}" + (f", dof={r.test.dof}" if r.test.dof is not None else "")
+        findings.append(
+            _finding(
+                "ci-violated",
+                f"the data reject {r.statement}{on} ({r.test.test}: {stat}, p={r.test.p_value:.3g}, "
+                f"{correction}-adjusted p={r.adjusted_p:.3g} <= {alpha})",
+                (str(r.statement),),
+                r,
+                "warning" if surrogate else None,
+            )
+        )
+    undecided = [r for r in results if r.undecidable]
+    if undecided:
+        low = sum(r.test.p_value <= alpha for r in undecided)
+        shown = "; ".join(f"{r.statement}: {r.undecidable}" for r in undecided[:3]) + ("; …" if len(undecided) > 3 else "")
+        findings.append(
+            _finding(
+                "ci-undecidable",
+                f"the data ({tester.table.rows} rows) cannot decide {len(undecided)} of {len(results)} implied independencies "
+                f"({low} with unadjusted p <= {alpha}): neither evidence for nor against the graph, left out of the "
+                f"{correction} family — {shown}",
+                (str(r.statement) for r in undecided),
+                Figures({"undecidable": len(undecided), "statements": len(results), "rows": tester.table.rows, "low_p": low}),
+            )
+        )
+    figures: dict[str, Any] = {"statements": len(results), "rejected": len(tests.rejected), "test": tester.test, "correction": correction}
+    if undecided:
+        figures["undecidable"] = len(undecided)
+    findings.append(
+        _finding(
+            "ci-summary",
+            f"{len(results)} implied independencies ({basis} basis) tested with {tester.test}; "
+            f"{len(tests.rejected)} rejected at {alpha} after {correction} correction"
+            + (f"; {len(undecided)} undecidable" if undecided else ""),
+            (),
+            Figures(figures),
+        )
+    )
+    return tests
+
+
+def _falsification(
+    g: Graph, rep: Graph, tester: CITester, findings: list[Finding], *, alpha: float, permutations: int | str | None, seed: int | None, exact_counts: bool
+) -> Falsification | None:
+    """DoWhy's permutation test on *rep*; a falsified verdict resting on undecidable statements is no refutation."""
+    if permutations == 0 or rep.kind != "DAG":
+        why = "permutations=0" if permutations == 0 else f"the permutation test is defined for DAGs and CPDAGs, not a {g.kind}"
+        findings.append(_finding("falsification-skipped", why))
+        return None
+    falsification = falsify(
+        rep, tester, significance_level=alpha, significance_ci=alpha, permutations=permutations, seed=seed, exact_counts=exact_counts
+    )
+    code = {
+        "falsified": "graph-falsified",
+        "not falsified": "graph-not-falsified",
+        "not falsifiable": "graph-not-falsifiable",
+        "not evaluable": "falsification-not-evaluable",
+    }[falsification.verdict]
+    note = "" if g.kind == "DAG" else " (on a consistent extension: every member implies the same)"
+    undecided = tester.undecidable_tested()
+    if code == "graph-falsified" and undecided:
+        code = "falsification-undecidable"
+        note += (
+            f"; but {undecided} of the {tester.tests_run} statement(s) it tested cannot be decided by {tester.table.rows} rows "
+            "(counted as not violated): the data cannot decide, no refutation"
+        )
+    findings.append(_finding(code, falsification.summary() + note, (), falsification))
+    return falsification
+
+
+def _equations(
+    g: Graph, table: DataTable, findings: list[Finding], *, coefficients: Mapping[tuple[str, str], float] | None, correction: str, alpha: float
+) -> tuple[EquationFit, ...]:
+    """Least-squares structural equations of a DAG and t-tests of the stated coefficients."""
+    if g.kind != "DAG":
+        if coefficients:
+            findings.append(_finding("equations-skipped", f"structural equations are fitted on DAGs only; the graph is a {g.kind}"))
+        return ()
+    stated = dict(coefficients or {})
+    for (cause, effect), value in stated.items():
+        if (cause, effect) not in g.directed_pairs:
+            findings.append(
+                _finding(
+                    "coefficient-not-an-edge",
+                    f"a coefficient {value!r} is stated for {cause} -> {effect}, which is not an edge of the graph",
+                    (f"{cause} -> {effect}",),
+                )
+            )
+    equations = fit_equations(g, table, stated)
+    tested = [(f, c) for f in equations for c in f.coefficients if c.p_value is not None]
+    adj = adjust([c.p_value for _, c in tested if c.p_value is not None], correction)
+    for (f, c), a in zip(tested, adj, strict=True):
+        if a <= alpha:
+            findings.append(
+                _finding(
+                    "coefficient-mismatch",
+                    f"the coefficient of {c.parent} in {f.node}'s equation is {c.estimate:.4g} ± {c.std_error:.2g}, "
+                    f"not the stated {c.stated!r} (t={c.t:.3g}, dof={f.dof}, p={c.p_value:.3g}, {correction}-adjusted p={a:.3g})",
+                    (f"{c.parent} -> {f.node}",),
+                    Figures({**c.to_dict(), "node": f.node, "dof": f.dof, "adjusted_p": a, "correction": correction}),
+                )
+            )
+    return equations
+
+
 def _data_part(
     g: Graph,
     table: DataTable,
@@ -233,89 +417,22 @@ def _data_part(
     seed: int | None,
     exact_counts: bool,
     coefficients: Mapping[tuple[str, str], float] | None,
-) -> tuple[IndependenceTests | None, Falsification | None, tuple[EquationFit, ...]]:
-    if table.rows_dropped:
-        findings.append(_finding("data-rows-dropped", f"{table.rows_dropped} row(s) with NaN dropped; {table.rows} remain", (), table))
+) -> tuple[IndependenceTests | None, Falsification | None, tuple[EquationFit, ...], CITester]:
     tester = CITester(table, ci_test)
-    try:
-        rep = representative(g)
-        statements = implied_independencies(g, basis)  # type: ignore[arg-type]
-    except InputFormatError as exc:
-        findings.append(_finding("implications-unavailable", str(exc)))
-        return None, None, ()
-    pos = {v: i for i, v in enumerate(table.names)}
-    certs = [tester.certificate(pos[s.x], pos[s.y], [pos[v] for v in s.given]) for s in statements]
-    adjusted = adjust([c.p_value for c in certs], correction)
-    results = tuple(
-        CITestResult(s, c, a, correction, a <= alpha) for s, c, a in zip(statements, certs, adjusted, strict=True)
-    )
-    used_basis = basis if basis != "auto" else ("local" if g.kind in ("DAG", "PDAG") else "pairwise")
-    tests = IndependenceTests(used_basis, tester.test, correction, alpha, results, tester.tests_run)
-    for r in tests.rejected:
-        stat = f"{r.test.statistic_name}={r.test.statistic:.3g}" + (f", dof={r.test.dof}" if r.test.dof is not None else "")
-        findings.append(
-            _finding(
-                "ci-violated",
-                f"the data reject {r.statement} ({r.test.test}: {stat}, p={r.test.p_value:.3g}, "
-                f"{correction}-adjusted p={r.adjusted_p:.3g} <= {alpha})",
-                (str(r.statement),),
-                r,
-            )
-        )
-    findings.append(
-        _finding(
-            "ci-summary",
-            f"{len(results)} implied independencies ({used_basis} basis) tested with {tester.test}; "
-            f"{len(tests.rejected)} rejected at {alpha} after {correction} correction",
-            (),
-            Figures({"statements": len(results), "rejected": len(tests.rejected), "test": tester.test, "correction": correction}),
-        )
-    )
-    falsification = None
-    if permutations == 0 or rep.kind != "DAG":
-        why = "permutations=0" if permutations == 0 else f"the permutation test is defined for DAGs and CPDAGs, not a {g.kind}"
-        findings.append(_finding("falsification-skipped", why))
+    _data_notes(table, tester, ci_test, findings)
+    found = _statements(g, basis, findings)
+    if found is None:
+        return None, None, (), tester
+    rep, surrogate, statements = found
+    used_basis = basis if basis != "auto" else ("local" if (surrogate or g).kind in ("DAG", "PDAG") else "pairwise")
+    tests = _independence(tester, statements, findings, basis=used_basis, correction=correction, alpha=alpha, surrogate=surrogate is not None)
+    if surrogate is not None:
+        findings.append(_finding("falsification-skipped", "no permutation test on a surrogate DAG (the graph has no representative)"))
+        falsification = None
     else:
-        falsification = falsify(
-            rep, tester, significance_level=alpha, significance_ci=alpha, permutations=permutations, seed=seed, exact_counts=exact_counts
-        )
-        code = {
-            "falsified": "graph-falsified",
-            "not falsified": "graph-not-falsified",
-            "not falsifiable": "graph-not-falsifiable",
-            "not evaluable": "falsification-not-evaluable",
-        }[falsification.verdict]
-        basis_note = "" if g.kind == "DAG" else " (on a consistent extension: every member implies the same)"
-        findings.append(_finding(code, falsification.summary() + basis_note, (), falsification))
-    equations: tuple[EquationFit, ...] = ()
-    if g.kind == "DAG":
-        stated = dict(coefficients or {})
-        for (cause, effect), value in stated.items():
-            if (cause, effect) not in g.directed_pairs:
-                findings.append(
-                    _finding(
-                        "coefficient-not-an-edge",
-                        f"a coefficient {value!r} is stated for {cause} -> {effect}, which is not an edge of the graph",
-                        (f"{cause} -> {effect}",),
-                    )
-                )
-        equations = fit_equations(g, table, stated)
-        tested = [(f, c) for f in equations for c in f.coefficients if c.p_value is not None]
-        adj = adjust([c.p_value for _, c in tested if c.p_value is not None], correction)
-        for (f, c), a in zip(tested, adj, strict=True):
-            if a <= alpha:
-                findings.append(
-                    _finding(
-                        "coefficient-mismatch",
-                        f"the coefficient of {c.parent} in {f.node}'s equation is {c.estimate:.4g} ± {c.std_error:.2g}, "
-                        f"not the stated {c.stated!r} (t={c.t:.3g}, dof={f.dof}, p={c.p_value:.3g}, {correction}-adjusted p={a:.3g})",
-                        (f"{c.parent} -> {f.node}",),
-                        Figures({**c.to_dict(), "node": f.node, "dof": f.dof, "adjusted_p": a, "correction": correction}),
-                    )
-                )
-    elif coefficients:
-        findings.append(_finding("equations-skipped", f"structural equations are fitted on DAGs only; the graph is a {g.kind}"))
-    return tests, falsification, equations
+        falsification = _falsification(g, rep, tester, findings, alpha=alpha, permutations=permutations, seed=seed, exact_counts=exact_counts)
+    equations = _equations(g, table, findings, coefficients=coefficients, correction=correction, alpha=alpha)
+    return tests, falsification, equations, tester
 
 
 def _truth_part(g: Graph, truth: Any, findings: list[Finding], truth_format: str | None) -> Comparison:
@@ -434,7 +551,8 @@ def validate_graph(
         interventions: intervention targets — a list of node names / node sets, or ``"A,B"``
             (each name one single-node target); ``[]`` reports the observational class.
         background: rules (a path, text, JSON object, causal-learn ``BackgroundKnowledge``).
-        ci_test: ``"auto"``, ``"fisherz"``, ``"chisq"``, ``"gsq"`` or ``"kci"``.
+        ci_test: ``"auto"`` (chosen from the data: :func:`~causalcheck.graphs.citests.choose_test`), ``"fisherz"``,
+            ``"chisq"``, ``"gsq"`` or ``"kci"``.
         alpha: the significance level of every test (CI tests after correction, the
             permutation test and its per-test level, coefficient t-tests).
         correction: ``"holm"`` (default), ``"bh"`` or ``"none"``.
@@ -450,12 +568,12 @@ def validate_graph(
     findings: list[Finding] = []
     cert = validate(g)
     findings.extend(_kind_findings(cert))
-    table = independence = falsification = None
+    table = independence = falsification = tester = None
     equations: tuple[EquationFit, ...] = ()
     if data is not None:
         tested = latent_projection(g) if g.latent else g  # a latent node has no column: test what it implies for the others
         table = load_data(data, tested.nodes, names=data_names, nan=nan, extra_columns=extra_columns)  # type: ignore[arg-type]
-        independence, falsification, equations = _data_part(
+        independence, falsification, equations, tester = _data_part(
             tested,
             table,
             findings,
@@ -481,6 +599,8 @@ def validate_graph(
     }
     if g.latent:
         settings["latent"] = list(g.latent)
+    if tester is not None and ci_test == "auto":
+        settings["ci_test_reason"] = tester.choice.reason
     return GraphValidation(
         graph=g,
         kind=cert,

@@ -1,10 +1,10 @@
-"""Power study of the permutation verdict (and of the Holm-corrected CI tests) on simulated data.
+"""Power study of the validator's defaults (the permutation verdict and the Holm-corrected CI tests) on simulated data.
 
-Not a timed test: how often the verdict of :func:`causalcheck.graphs.falsify.falsify`
-(DoWhy's definition, α = 0.05, 20 permutations, Fisher-z) rejects
+Not a timed test: how often :func:`causalcheck.graphs.validate_graph` with its defaults
+(``ci_test="auto"``, α = 0.05, Holm, DoWhy's permutation test with 20 permutations) rejects
 
-* the **true** DAG (should be rare: the test is built so that a graph better than random
-  relabellings survives), and
+* the **true** DAG (should be rare: near the nominal 5% for the CI tests, and the
+  permutation test is built so that a graph better than random relabellings survives), and
 * the true DAG with **one edge removed** (always changes the implied independencies: the
   pair becomes separable) or **one edge reversed** (only reversals that keep the graph
   acyclic and change its CPDAG — a reversal inside the Markov equivalence class implies the
@@ -12,13 +12,18 @@ Not a timed test: how often the verdict of :func:`causalcheck.graphs.falsify.fal
   skipped for that row and counted).
 
 Data: random DAGs over 10 and 20 nodes (each forward pair an edge with probability
-``2/(n-1)``), linear-Gaussian with weights ±U(0.5, 1.5) and unit noise, n = 500 and 5 000
-samples, ``--seeds`` seeds each (seeded ``numpy.random.Generator``).  Columns:
-``falsified`` — share with verdict *falsified*; ``not falsifiable`` — share where the
-verdict could not reject (too many permutations as informative); ``CI (Holm)`` — share
-with at least one implied independence rejected after Holm's correction at 0.05.
+``2/(n-1)``), n = 500 and 5 000 samples, ``--seeds`` seeds each (seeded
+``numpy.random.Generator``), in three kinds (``--kinds``): ``continuous`` — linear-Gaussian,
+weights ±U(0.5, 1.5), unit noise; ``integer`` — the same data ``(x·10).round()`` as integers
+(60–160+ distinct values a column: ``auto`` must read them as numbers); ``categorical`` —
+a discrete Bayesian network, three text labels a node, one Dirichlet(1) distribution per
+parent configuration, as a pandas DataFrame of strings.  Columns: ``test`` — the test
+``auto`` chose; ``falsified`` — share with the error ``graph-falsified``; ``not falsifiable``
+— share with that verdict; ``CI (Holm)`` — share with at least one ``ci-violated`` error;
+``not ok`` — share with any error-level finding; ``undecidable`` — mean share of implied
+independencies the data cannot decide (too few rows per degree of freedom).
 
-Usage: python tests/benchmarks/bench_power.py [--seeds 50] [--nodes 10 20] [--samples 500 5000]
+Usage: python tests/benchmarks/bench_power.py [--seeds 50] [--nodes 10 20] [--samples 500 5000] [--kinds continuous integer categorical]
 """
 
 from __future__ import annotations
@@ -26,29 +31,37 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
-from causalcheck.graphs import Graph, GraphEdge
-from causalcheck.graphs.citests import CITester, adjust
-from causalcheck.graphs.data import load_data
-from causalcheck.graphs.falsify import falsify
+import pandas as pd
+from causalcheck.graphs import Graph, GraphEdge, validate_graph
 from causalcheck.graphs.kinds import check_dag, cpdag_of
-from causalcheck.graphs.separation import implied_independencies
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from _graphs import random_dag
+from _graphs import random_dag, simulate_categorical
 from _graphs import simulate_varied as simulate
 
+KINDS = ("continuous", "integer", "categorical")
 
-def judge(g: Graph, tester: CITester, seed: int) -> tuple[bool, bool, bool]:
-    """(falsified, not falsifiable, some CI rejected after Holm) for the graph g."""
-    r = falsify(g, tester, seed=seed)
-    pos = g.index
-    stmts = implied_independencies(g)
-    p = [tester.pvalue(pos[s.x], pos[s.y], [pos[v] for v in s.given]) for s in stmts]
-    holm = any(a <= 0.05 for a in adjust(p, "holm"))
-    return r.verdict == "falsified", r.verdict == "not falsifiable", holm
+
+def data_of(kind: str, truth: Graph, n: int, rng: np.random.Generator) -> pd.DataFrame:
+    """The benchmark's data of one kind (module docstring)."""
+    if kind == "categorical":
+        return pd.DataFrame(simulate_categorical(truth, n, rng))
+    frame = pd.DataFrame(simulate(truth, n, rng))
+    return (frame * 10).round().astype(int) if kind == "integer" else frame
+
+
+def judge(g: Graph, data: pd.DataFrame, seed: int) -> tuple[str, bool, bool, bool, bool, float]:
+    """(test, falsified, not falsifiable, some CI rejected after Holm, not ok, share undecidable) for g, by the defaults."""
+    r = validate_graph(g, data=data, seed=seed)
+    codes = Counter(f.code for f in r.findings if f.severity == "error")
+    results = r.independence.results if r.independence is not None else ()
+    undecided = sum(x.undecidable is not None for x in results) / len(results) if results else 0.0
+    verdict = r.falsification.verdict if r.falsification is not None else ""
+    return str(r.settings["ci_test"]), codes["graph-falsified"] > 0, verdict == "not falsifiable", codes["ci-violated"] > 0, not r.ok, undecided
 
 
 def variants(truth: Graph, rng: np.random.Generator) -> dict[str, Graph | None]:
@@ -73,31 +86,37 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=50)
     ap.add_argument("--nodes", type=int, nargs="+", default=[10, 20])
     ap.add_argument("--samples", type=int, nargs="+", default=[500, 5000])
+    ap.add_argument("--kinds", nargs="+", choices=KINDS, default=list(KINDS))
     args = ap.parse_args()
     t0 = time.perf_counter()
     tables: dict[str, list[str]] = {"true": [], "removed": [], "reversed": []}
-    for nodes in args.nodes:
-        for n in args.samples:
-            counts = {k: [0, 0, 0, 0] for k in tables}  # falsified, not falsifiable, holm, runs
-            for seed in range(args.seeds):
-                rng = np.random.default_rng([nodes, n, seed])
-                truth = random_dag(nodes, 2 / (nodes - 1), rng)
-                data = simulate(truth, n, rng)
-                tester = CITester(load_data(data, truth.nodes), "fisherz")
-                graphs: dict[str, Graph | None] = {"true": truth, **variants(truth, rng)}
-                for label, g in graphs.items():
-                    if g is None:
-                        continue
-                    f, nf, h = judge(g, tester, seed)
-                    c = counts[label]
-                    c[0] += f
-                    c[1] += nf
-                    c[2] += h
-                    c[3] += 1
-            for label, (f, nf, h, runs) in counts.items():
-                cells = [f"{x / runs:.2f}" if runs else "-" for x in (f, nf, h)]
-                tables[label].append(f"| {nodes} | {n} | {runs} | {' | '.join(cells)} |")
-    head = "| nodes | n | graphs | falsified | not falsifiable | CI (Holm) |\n|---|---|---|---|---|---|"
+    for kind in args.kinds:
+        for nodes in args.nodes:
+            for n in args.samples:
+                counts = {k: [0, 0, 0, 0, 0.0, 0] for k in tables}  # falsified, not falsifiable, holm, not ok, undecidable, runs
+                tests: Counter[str] = Counter()
+                for seed in range(args.seeds):
+                    rng = np.random.default_rng([nodes, n, seed])
+                    truth = random_dag(nodes, 2 / (nodes - 1), rng)
+                    data = data_of(kind, truth, n, rng)
+                    graphs: dict[str, Graph | None] = {"true": truth, **variants(truth, rng)}
+                    for label, g in graphs.items():
+                        if g is None:
+                            continue
+                        test, *figures = judge(g, data, seed)
+                        tests[test] += 1
+                        c = counts[label]
+                        for k, x in enumerate(figures):
+                            c[k] += x
+                        c[5] += 1
+                chosen = "/".join(sorted(tests))
+                for label, (*sums, runs) in counts.items():
+                    cells = [f"{x / runs:.2f}" if runs else "-" for x in sums]
+                    tables[label].append(f"| {kind} | {chosen} | {nodes} | {n} | {runs} | {' | '.join(cells)} |")
+    head = (
+        "| data | test | nodes | n | graphs | falsified | not falsifiable | CI (Holm) | not ok | undecidable |\n"
+        "|---|---|---|---|---|---|---|---|---|---|"
+    )
     for label, title in (
         ("true", "true DAG (rejections should be rare)"),
         ("removed", "one edge removed"),
