@@ -348,20 +348,8 @@ def _contingency_statistic(values: Any, x: int, y: int, given: Sequence[int], *,
     """χ² (or G²) and its degrees of freedom over the strata of *given* (causal-learn's conventions)."""
     import numpy as np
 
-    def codes(col: Any) -> Any:
-        return np.unique(col, return_inverse=True)[1].ravel()
-
-    cx, cy = codes(values[:, x]), codes(values[:, y])
-    kx, ky = int(cx.max()) + 1, int(cy.max()) + 1
-    if given:
-        strata = np.unique(np.column_stack([codes(values[:, g]) for g in given]), axis=0, return_inverse=True)[1].ravel()
-    else:
-        strata = np.zeros(len(cx), dtype=int)
-    ks = int(strata.max()) + 1
-    table = np.zeros((ks, kx, ky))
-    np.add.at(table, (strata, cx, cy), 1)
-    total = table.sum(axis=(1, 2))
-    expected = table.sum(axis=2)[:, :, None] * table.sum(axis=1)[:, None, :] / np.where(total == 0, 1, total)[:, None, None]
+    table, expected = _tables(values, x, y, given)
+    kx, ky = table.shape[1], table.shape[2]
     zero = expected == 0
     safe = np.where(zero, 1, expected)
     if g_squared:

@@ -786,15 +786,14 @@ def summary_markdown(report: ScoreReport) -> str:
     if report.failures:
         lines += ["", "## Not scored", ""]
         lines += [f"- `{f.source}`: {f.reason.splitlines()[0]}" for f in report.failures]
-    if report.duplicates:
-        lines += ["", "## Duplicates (counted once)", ""]
-        lines += [f"- `{d['path']}`: {d['reason']}" for d in report.duplicates]
-    if report.identical:
-        lines += ["", "## Identical episodes (each counted, as the official re-evaluation does)", ""]
-        lines += [f"- `{d['path']}`: the same content as `{d['identical_to']}`" for d in report.identical]
-    if report.skipped:
-        lines += ["", "## Skipped (not episodes)", ""]
-        lines += [f"- `{d['path']}`: {d['reason']}" for d in report.skipped]
+    for title, entries, said in (
+        ("Duplicates (counted once)", report.duplicates, "reason"),
+        ("Identical episodes (each counted, as the official re-evaluation does)", report.identical, "identical_to"),
+        ("Skipped (not episodes)", report.skipped, "reason"),
+    ):
+        if entries:
+            lines += ["", f"## {title}", ""]
+            lines += [f"- `{d['path']}`: " + (f"the same content as `{d[said]}`" if said == "identical_to" else str(d[said])) for d in entries]
     counts: dict[str, int] = {}
     for entry in report.inputs:
         counts[str(entry.get("status"))] = counts.get(str(entry.get("status")), 0) + 1
