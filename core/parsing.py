@@ -296,10 +296,15 @@ def _number(value: Any, where: str, warn: _Warn, *, allow_null: bool = True) -> 
         warn("boolean-number", f"{where}={value!r} is a boolean, not a number; read as null")
         return None, False
     if isinstance(value, (int, float)):
-        if not math.isfinite(value):
+        try:
+            number = float(value)
+        except OverflowError:  # an integer beyond float range (10**400 is valid JSON)
+            warn("non-finite-number", f"{where}={value!r:.40}… is beyond float range; read as null")
+            return None, False
+        if not math.isfinite(number):
             warn("non-finite-number", f"{where}={value!r} is not finite; read as null")
             return None, False
-        return float(value), True
+        return number, True
     if isinstance(value, str):
         text = value.strip().replace(",", "")
         m = re.fullmatch(r"([-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)\s*(?:hz|Hz|HZ)?", text)
@@ -427,8 +432,8 @@ def _hypothesis_from_obj(obj: Mapping[str, Any], warn: _Warn) -> Hypothesis:
         raw_coeffs = {}
     for name, value in raw_coeffs.items():
         t = type(value)
-        if (t is float or t is int) and math.isfinite(value):  # fast path: a plain number
-            v: float | None = float(value)
+        if t is float and math.isfinite(value):  # fast path: a plain float (an int may be beyond float range: _number)
+            v: float | None = value
         else:
             v, _ = _number(value, f"hypothesis.coefficients[{name!r}]", warn)
         coefficients[str(name).strip()] = v

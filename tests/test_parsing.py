@@ -405,3 +405,11 @@ def test_a_node_named_ignored_is_not_dropped_content():
     assert "'ignored -> freq'" in rec.warnings[0] and dropped_content(rec.warnings) == ()
     drift = [d for d in check_record(rec).diagnostics if d.code == "record-drift"]
     assert [d.severity for d in drift] == ["info"]
+
+
+def test_an_integer_beyond_float_range_is_a_repair_not_a_crash() -> None:
+    """A coefficient of 10**400 (valid JSON) is read as null with a warning (the full-strength fuzz run found an OverflowError)."""
+    from causalcheck.parsing import parse_hypothesis
+
+    hyp = parse_hypothesis({"edges": [{"from": "density", "to": "resonanceFreq"}], "coefficients": {"base": 10**400, "c": 2}})
+    assert hyp.coefficients == {"base": None, "c": 2.0}
