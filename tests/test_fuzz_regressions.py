@@ -542,3 +542,17 @@ def test_a_suite_parameter_beyond_the_magnitude_bound_is_refused() -> None:
     with pytest.raises(CausalCheckError, match=re.escape(f"params[{key!r}]=1e+308 is beyond MAX_PARAM_MAGNITUDE")):
         parse_suite_record(record, where="s.jsonl:1")
 
+
+
+def test_mixed_data_from_a_damaged_csv_names_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """check GRAPH --data (validator) (CI fuzz sample, seed 18c8121c6e02): one damaged number turned a column into
+    40 categories; the mixed-data refusal (exit 2) named neither the file nor the cell."""
+    from causalcheck.cli import main
+
+    rows = ["a,b,c", "\x01.1257,-1.0076,-0.8191", *(f"{k / 7:.4f},{(k * 3 % 11) / 5:.4f},{(k * 5 % 13) / 3:.4f}" for k in range(39))]
+    (tmp_path / "data.csv").write_text("\n".join(rows) + "\n")
+    (tmp_path / "graph.txt").write_text("a -> b\nb -> c\n")
+    assert main(["check", str(tmp_path / "graph.txt"), "--data", str(tmp_path / "data.csv"), "--permutations", "0"]) == 2
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'data.csv'}: mixed data" in err
+    assert f"{tmp_path / 'data.csv'}:2 holds '\\x01.1257'" in err

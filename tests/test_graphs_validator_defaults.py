@@ -108,6 +108,32 @@ def test_mixed_data_is_refused_with_the_choices():
     assert validate_graph(CHAIN, data=data, ci_test="fisherz").settings["ci_test"] == "fisherz"
 
 
+
+def test_a_damaged_number_in_a_csv_is_named_with_its_line_and_value(tmp_path):
+    """One cell of a numeric CSV column damaged (found by the CI fuzz sample): the column reads as 40 categories, and
+    the refusal names the file, the line and the cell instead of only calling the data mixed."""
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=40)
+    b = a + rng.normal(size=40)
+    rows = ["a,b,c", *(f"{x:.4f},{y:.4f},{y + z:.4f}" for x, y, z in zip(a, b, rng.normal(size=40), strict=True))]
+    rows.insert(2, "")  # a blank line: the line numbers are the file's, not the rows'
+    rows[3] = "\x01" + rows[3][1:]
+    path = tmp_path / "data.csv"
+    path.write_text("\n".join(rows) + "\n")
+    cell = rows[3].split(",")[0]
+    with pytest.raises(InputFormatError) as caught:
+        validate_graph(CHAIN, data=str(path))
+    message = str(caught.value)
+    assert message.startswith(f"{path}: mixed data: categorical column(s) a (40 levels)")
+    assert f"a: 39 of 40 cells are numbers; {path}:4 holds {cell!r}" in message
+    table = load_data(str(path), ["a", "b", "c"])
+    assert table.suspects == (("a", f"39 of 40 cells are numbers; {path}:4 holds {cell!r}"),)
+    assert any("column 'a' read as categories although 39 of 40" in n for n in table.notes)
+    labels = tmp_path / "labels.csv"
+    labels.write_text("a,b\n" + "".join(f"{x},{y}\n" for x, y in zip(["lo", "hi", "1"] * 5, range(15), strict=True)))
+    assert load_data(str(labels), ["a", "b"]).suspects == ()  # mostly labels: a category, not damage
+
+
 # --------------------------------------------------------------------------- 3: little data
 
 

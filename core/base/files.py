@@ -59,6 +59,7 @@ __all__ = [
     "atomic_write_json",
     "atomic_write_text",
     "could_be_path",
+    "csv_numbered_rows",
     "csv_rows",
     "decode_input_text",
     "read_input_bytes",
@@ -308,14 +309,28 @@ def csv_rows(text: str, *, source: str, delimiter: str = ",") -> list[list[str]]
     Traceback (most recent call last):
     causalcheck.base.errors.InputFormatError: x.csv:2: the CSV does not parse: field larger than field limit (131072)
     """
+    return [row for _, row in csv_numbered_rows(text, source=source, delimiter=delimiter)]
+
+
+def csv_numbered_rows(text: str, *, source: str, delimiter: str = ",") -> list[tuple[int, list[str]]]:
+    """:func:`csv_rows` with the line each row starts on (1-based; a quoted field may span lines).
+
+    >>> csv_numbered_rows('a\\n\\n"x\\ny"\\nz\\n', source="x.csv")
+    [(1, ['a']), (2, []), (3, ['x\\ny']), (5, ['z'])]
+    """
     import csv
     import io
 
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    out: list[tuple[int, list[str]]] = []
+    start = 1
     try:
-        return list(reader)
+        for row in reader:
+            out.append((start, row))
+            start = reader.line_num + 1
     except csv.Error as exc:
         raise InputFormatError(f"{source}:{reader.line_num}: the CSV does not parse: {exc}") from None
+    return out
 
 
 def read_input_text(path: str | Path, *, max_bytes: int = DEFAULT_MAX_INPUT_BYTES, what: str = "input") -> str:

@@ -115,10 +115,13 @@ def choose_test(name: str, table: DataTable) -> TestChoice:
         )
     wide = [k for k in cat if levels[k] > 2]
     if wide:
+        where = f"{table.source}: " if table.source != "data" else ""
+        damaged = [f"{c}: {why}" for c, why in table.suspects if c in {names[k] for k in wide}]
         raise InputFormatError(
-            f"mixed data: categorical column(s) {_span([names[k] for k in wide], [levels[k] for k in wide])} next to numeric "
+            f"{where}mixed data: categorical column(s) {_span([names[k] for k in wide], [levels[k] for k in wide])} next to numeric "
             f"column(s) {', '.join(names[k] for k in rest)}; pass ci_test='kci' (any data, slow), discretise the numeric "
             "columns (ci_test='chisq'), or ci_test='fisherz' to read the level codes as numbers"
+            + (f" (is a number damaged? {'; '.join(damaged)})" if damaged else "")
         )
     ints = [k for k in rest if kinds[k] == "integer"]
     notes = [f"integer {_span([names[k] for k in ints], [levels[k] for k in ints])} read as numbers"] if ints else []

@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from causalcheck.base.errors import InputFormatError
-from causalcheck.base.files import csv_rows, read_input_text
+from causalcheck.base.files import csv_numbered_rows, read_input_text
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -71,6 +71,9 @@ class DataTable:
     kinds: tuple[ColumnKind, ...] = ()
     levels: tuple[int, ...] = ()
     notes: tuple[str, ...] = ()
+    #: ``(column, why)`` for a text column whose cells are mostly numbers (a damaged number is likelier
+    #: than labels); errors about the column's kind quote it.
+    suspects: tuple[tuple[str, str], ...] = ()
 
     @property
     def rows(self) -> int:
@@ -88,18 +91,18 @@ class DataTable:
         }
 
 
-def _read_csv(path: str) -> tuple[list[str], list[list[str]]]:
+def _read_csv(path: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    """The header and the (line, cells) of each non-blank row of the CSV *path*."""
     text = read_input_text(path, what="data file")  # regular files only, UTF-8, errors naming the path
     sample = text[:4096]
     delimiter = "\t" if sample.count("\t") > sample.count(",") else ","
-    rows = csv_rows(text, source=path, delimiter=delimiter)
-    rows = [r for r in rows if any(c.strip() for c in r)]
+    rows = [(line, r) for line, r in csv_numbered_rows(text, source=path, delimiter=delimiter) if any(c.strip() for c in r)]
     if not rows:
         raise InputFormatError(f"data file {path!r} is empty")
-    header = [c.strip() for c in rows[0]]
-    for k, r in enumerate(rows[1:], start=2):
+    header = [c.strip() for c in rows[0][1]]
+    for line, r in rows[1:]:
         if len(r) != len(header):
-            raise InputFormatError(f"{path}:{k}: the row has {len(r)} cells but the header names {len(header)} columns")
+            raise InputFormatError(f"{path}:{line}: the row has {len(r)} cells but the header names {len(header)} columns")
     return header, rows[1:]
 
 
@@ -121,11 +124,12 @@ def _numeric_kind(values: Any) -> ColumnKind:
     return "integer" if finite.size and bool(np.all(finite == np.round(finite))) else "continuous"
 
 
-def _csv_columns(path: str) -> tuple[list[str], list[Any], list[ColumnKind], list[str]]:
+def _csv_columns(path: str) -> tuple[list[str], list[Any], list[ColumnKind], list[str], tuple[tuple[str, str], ...]]:
     import numpy as np
 
     header, rows = _read_csv(path)
     notes: list[str] = []
+    suspects: list[tuple[str, str]] = []
     skip = -1
     if header and header[0] == "" and len(header) > 1:  # pandas' to_csv writes its index under an empty name
         skip = 0
@@ -138,8 +142,8 @@ def _csv_columns(path: str) -> tuple[list[str], list[Any], list[ColumnKind], lis
             continue
         cells: list[str | None] = []
         out = np.empty(len(rows))
-        text = False
-        for i, r in enumerate(rows):
+        text: list[int] = []  # rows whose cell is not a number
+        for i, (_, r) in enumerate(rows):
             cell = r[k].strip()
             if cell == "" or cell.lower() in ("nan", "na", "null"):
                 out[i] = np.nan
@@ -149,15 +153,19 @@ def _csv_columns(path: str) -> tuple[list[str], list[Any], list[ColumnKind], lis
             try:
                 out[i] = float(cell)
             except ValueError:
-                text = True
+                text.append(i)
         names.append(name)
         if text:
             columns.append(_categorical(cells))
             kinds.append("categorical")
+            present = sum(c is not None for c in cells)
+            if 2 * len(text) < present:  # mostly numbers: a few text cells are more likely damage than labels
+                line, r = rows[text[0]]
+                suspects.append((name, f"{present - len(text)} of {present} cells are numbers; {path}:{line} holds {r[k].strip()!r}"))
         else:
             columns.append(out)
             kinds.append(_numeric_kind(out))
-    return names, columns, kinds, notes
+    return names, columns, kinds, notes, tuple(suspects)
 
 
 def _frame_column(series: Any) -> tuple[Any, ColumnKind]:
@@ -250,10 +258,11 @@ def load_data(
     if extra_columns not in ("error", "ignore"):
         raise InputFormatError(f"extra_columns={extra_columns!r} must be 'error' or 'ignore'")
     source = "data"
+    suspects: tuple[tuple[str, str], ...] = ()
     mod = type(data).__module__ or ""
     if isinstance(data, str | os.PathLike):
         source = os.fspath(data)
-        cols, columns, kinds, notes = _csv_columns(source)
+        cols, columns, kinds, notes, suspects = _csv_columns(source)
     elif mod.startswith("pandas") and hasattr(data, "columns"):
         if names is not None and [str(n) for n in names] != [str(c) for c in data.columns]:
             raise InputFormatError(f"names={list(names)!r} disagree with the DataFrame columns {list(data.columns)!r}")
@@ -283,7 +292,9 @@ def load_data(
         if isinstance(data, str | os.PathLike) and source not in str(exc):
             raise InputFormatError(f"{source}: {exc}") from None
         raise
-    return replace(table, notes=(*notes, *table.notes))
+    suspects = tuple(x for x in suspects if x[0] in table.names)
+    notes += [f"column {c!r} read as categories although {why}" for c, why in suspects]
+    return replace(table, notes=(*notes, *table.notes), suspects=suspects)
 
 
 def _checked_table(
