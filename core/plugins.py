@@ -64,6 +64,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Literal, overload
 
+from causalcheck.base.boundary import PluginError
 from causalcheck.base.errors import CausalCheckError, InputFormatError
 from causalcheck.explain.judges import AnswerParser, CriterionJudge, EdgeJudge, Segmenter
 from causalcheck.lab.episode import Agent
@@ -120,10 +121,6 @@ BUILTINS: dict[Kind, dict[str, str]] = {
 }
 
 _TARGET = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
-
-
-class PluginError(InputFormatError):
-    """A plug-in name that cannot be found or loaded, or an object that does not satisfy its protocol."""
 
 
 def is_target(name: str) -> bool:
@@ -197,6 +194,12 @@ def load_factory(kind: Kind, name: str) -> Callable[..., object]:
         obj: object = importlib.import_module(module_name)
     except ImportError as exc:
         raise PluginError(f"{kind}={name!r}: module {module_name!r} cannot be imported: {exc}") from exc
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # the module's own code failed (SyntaxError, ValueError, sys.exit ...): bad input, named
+        if module_name.startswith("causalcheck."):
+            raise
+        raise PluginError(f"{kind}={name!r}: importing module {module_name!r} raised {type(exc).__name__}: {exc}") from exc
     for part in attr.split("."):
         try:
             obj = getattr(obj, part)
@@ -296,9 +299,9 @@ def create(kind: Kind, name: str, **kwargs: Any) -> object:
         obj = factory(**kwargs)
     except TypeError as exc:
         raise PluginError(f"{kind}={name!r} does not accept options={kwargs!r}: {exc}") from None
-    except CausalCheckError:
+    except (CausalCheckError, KeyboardInterrupt):
         raise
-    except Exception as exc:
+    except BaseException as exc:  # SystemExit too: a factory ends its call, not the process
         if target.startswith("causalcheck."):
             raise
         raise PluginError(f"{kind}={name!r}: the factory {target} raised {type(exc).__name__}: {exc}") from exc

@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from causalcheck.base.boundary import call_plugin
 from causalcheck.explain._cues import Cue, is_meta_talk, lead_cue, starts_with_anaphor
 from causalcheck.explain._text import content_stems
 from causalcheck.explain.rst import EDU, Relation, RSTRecord, TreeNode, build_tree_nodes, render_rst
@@ -140,7 +141,7 @@ class OfflineParser:
         self.segmenter = get_segmenter(segmenter) if isinstance(segmenter, str) else segmenter
 
     def parse(self, answer: str) -> RSTRecord:
-        edus = self.segmenter.segment(answer)
+        edus = call_plugin("segmenter", self.segmenter, "segment", answer, returns=(list, EDU))
         rels = extract_relations(answer, edus)
         record = RSTRecord(
             raw_output="",

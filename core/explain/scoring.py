@@ -43,6 +43,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from causalcheck.base.boundary import call_plugin, is_own, plugin_label
 from causalcheck.base.errors import CausalCheckError, InputFormatError
 from causalcheck.explain._text import content_stems, latin_share, split_injections, text_stems
 from causalcheck.explain.data import Criterion, WhatIfItem, criteria_of
@@ -228,7 +229,7 @@ def _check_scoring_options(pm_mode: str, judge_edges: str, max_chars: int) -> No
 def _parsed_graph(parser: AnswerParser, text: str, degraded: list[str]) -> tuple[RSTRecord, ExplanationGraph]:
     """The parser's record of *text* and its explanation graph; the heuristic graph when the parser fails or overreaches."""
     try:
-        record = parser.parse(text)
+        record = call_plugin("parser", parser, "parse", text, returns=RSTRecord)
     except CausalCheckError as exc:
         record = heuristic_fallback(text, str(exc))
         degraded.append(f"parser failed, heuristic graph used: {exc}")
@@ -249,9 +250,10 @@ def _judged_edges(
 ) -> list[EdgeJudgment | None]:
     """One judgment per edge of *graph* (``None`` for an edge not judged under ``judge_edges="causal"``)."""
     wanted = [i for i, e in enumerate(graph.edges) if judge_edges == "all" or e.causal]
-    verdicts = edge_judge.judge_edges(item, text, graph, wanted) if wanted else []
+    verdicts = call_plugin("edge judge", edge_judge, "judge_edges", item, text, graph, wanted, returns=(list, EdgeJudgment)) if wanted else []
     if len(verdicts) != len(wanted):
-        raise InputFormatError(f"edge judge returned {len(verdicts)} judgments for {len(wanted)} edges")
+        who = "" if is_own(edge_judge) else f" {plugin_label(edge_judge)}"
+        raise InputFormatError(f"edge judge{who} returned {len(verdicts)} judgments for {len(wanted)} edges")
     aligned: list[EdgeJudgment | None] = [None] * len(graph.edges)
     for i, v in zip(wanted, verdicts, strict=True):
         aligned[i] = v
@@ -267,7 +269,7 @@ def _judged_criteria(
     """One judgment per rubric criterion, its score clamped to 1..10 and rounded (as the original)."""
     cjs: list[CriterionJudgment] = []
     for idx, crit in enumerate(criteria, start=1):
-        cj = criterion_judge.judge_criterion(item, text, crit, idx)
+        cj = call_plugin("criterion judge", criterion_judge, "judge_criterion", item, text, crit, idx, returns=CriterionJudgment)
         score = round(min(max(float(cj.score), 1.0), 10.0))  # as the original: clamp, then round
         if score != cj.score:
             cj = CriterionJudgment(score, cj.reason, cj.raw, cj.error, cj.degraded)

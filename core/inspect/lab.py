@@ -37,6 +37,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import anyio.from_thread
+from causalcheck.base.boundary import call_plugin
 from causalcheck.base.errors import InputFormatError
 from causalcheck.episodes.inspect_logs import TRAJECTORY_KEY, sample_episode, sample_trajectory
 from causalcheck.inspect.model import InspectLLM, run_in_thread
@@ -157,11 +158,11 @@ class StepEvents:
         self.step = 0
 
     def reset(self, task: TaskInfo) -> None:
-        self.agent.reset(task)
+        call_plugin("agent", self.agent, "reset", task)
         self.step = 0
 
     def act(self, observation: Observation) -> AgentStep:
-        out = self.agent.act(observation)
+        out: AgentStep = call_plugin("agent", self.agent, "act", observation, returns=AgentStep)
         data: dict[str, Any] = {
             "step": self.step,
             "phase": observation.phase,

@@ -36,11 +36,12 @@ from pathlib import Path
 from typing import Any
 
 from causalcheck.base import safejson
-from causalcheck.base.errors import InputFormatError
+from causalcheck.base.boundary import PluginError, call_plugin, is_own, plugin_label
+from causalcheck.base.errors import CausalCheckError, InputFormatError
 from causalcheck.base.files import Provenance, RunLock, atomic_write_text
 from causalcheck.episodes import Episode as EpisodeRecord
 from causalcheck.episodes import Trajectory, load_episode, read_trajectory, trajectory_episode
-from causalcheck.lab.episode import Episode, EpisodeConfig
+from causalcheck.lab.episode import AgentStep, Episode, EpisodeConfig, Observation
 from causalcheck.lab.suites import Suite, SuiteGraph, load_suite
 from causalcheck.lab.trajectory import TRAJECTORY_FORMAT, write_trajectory
 from causalcheck.lab.workers import run_jobs
@@ -98,6 +99,16 @@ def _final_as_written(ep: EpisodeRecord, steps: Sequence[Mapping[str, Any]]) -> 
     return dict(raw) if isinstance(raw, Mapping) else hyp.to_json()
 
 
+def _agent_step(ep: Episode, out: AgentStep, agent: Any) -> Observation:
+    """The episode's next observation after *out*; an action the episode refuses names the agent that chose it."""
+    try:
+        return ep.step(out.action)
+    except CausalCheckError as exc:
+        if is_own(agent):
+            raise
+        raise PluginError(f"agent {plugin_label(agent)}: act() chose an action the episode refuses: {exc}") from exc
+
+
 def run_episode(
     graph: SuiteGraph,
     agent: Any,
@@ -117,7 +128,7 @@ def run_episode(
     cfg = config or EpisodeConfig()
     ep = Episode(graph, cfg, candidates=candidates)
     task, obs = ep.reset(seed)
-    agent.reset(task)
+    call_plugin("agent", agent, "reset", task)
     header = {
         "format": TRAJECTORY_FORMAT,
         "suite": suite_name,
@@ -136,9 +147,9 @@ def run_episode(
         header["agent_options"] = {"model": model}
     steps: list[dict[str, Any]] = []
     while not obs.done:
-        out = agent.act(obs)
+        out = call_plugin("agent", agent, "act", obs, returns=AgentStep)
         before = obs
-        obs = ep.step(out.action)
+        obs = _agent_step(ep, out, agent)
         line = {
             "step": len(steps),
             "observation": before.to_json(),
