@@ -179,7 +179,7 @@ def test_keyboard_interrupt_and_causalcheck_errors_cross_the_boundary_unchanged(
 
     with pytest.raises(KeyboardInterrupt):
         call_plugin("parser", Plugin(), "stop")
-    with pytest.raises(InputFormatError, match="^cannot parse this answer$"):
+    with pytest.raises(InputFormatError, match=r"^cannot parse this answer$"):
         call_plugin("parser", Plugin(), "refuse")
 
 

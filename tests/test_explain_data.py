@@ -60,6 +60,32 @@ def test_plain_jsonl_answers_join_on_id_or_canonical_id(tmp_path: Path) -> None:
     assert answers.model == "a"
 
 
+
+@pytest.mark.parametrize(
+    "lines,match",
+    [
+        (['{"id": 1, "answer": "A"}', '{"id": 1, "answer": "B"}'], r"answer #1 repeats id '1' of model 'a' \(answer #0\) with a different answer"),
+        (['{"id": 1, "answer": "A"}'] * 1500, r"answer #1 repeats id '1' of model 'a' \(answer #0\) with the same answer"),
+        (['{"id": 2, "answer": "A", "model": "m"}', '{"canonical_id": "2", "answer": "A", "model": "m"}'], r"answer #1 repeats id '2' of model 'm'"),
+        (['{"id": "' + "q" * 5000 + '", "answer": "A"}'] * 2, r"repeats id 'q{80}…\(5000 chars\)'"),
+    ],
+    ids=["different", "1500-copies", "id-and-canonical-id", "long-id"],
+)
+def test_an_id_answered_twice_for_one_model_is_refused_naming_both(tmp_path: Path, lines: list[str], match: str) -> None:
+    """Two answers for one id of one model (different, or 1 500 identical copies) used to pass with the last one winning."""
+    path = tmp_path / "a.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(InputFormatError, match=match):
+        load_answer_sets(path)
+    assert [s.model for s in load_answer_sets(_two_models(tmp_path))] == ["m1", "m2"]  # one id in two models is fine
+
+
+def _two_models(tmp_path: Path) -> Path:
+    path = tmp_path / "two.jsonl"
+    path.write_text('{"id": 1, "answer": "A", "model": "m1"}\n{"id": 1, "answer": "B", "model": "m2"}\n')
+    return path
+
+
 def test_multi_model_answers_need_a_choice() -> None:
     """The demo answers hold three models; load_answers without model= says which exist."""
     assert len(load_answer_sets("demo")) == 3

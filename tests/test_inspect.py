@@ -182,6 +182,9 @@ def test_explain_score_reads_the_inspect_log(whatif_log: EvalLog, answers_file: 
     c = tmp_path / "all_edges"
     assert main(["explain", "score", "--benchmark", "demo", "--answers", whatif_log.location, "--out", str(c), "--pm-mode", "all"]) == 1
     assert "Overall" in capsys.readouterr().out
+    inputs = json.loads((a / name.replace(".jsonl", ".json")).read_text())["meta"]["causalcheck"]["inputs"]
+    assert [Path(i["path"]).name for i in inputs] == ["whatif_demo.json", Path(whatif_log.location).name]  # the log was missing
+    assert all(len(i["sha256"]) == 64 for i in inputs)
 
 
 def _judge_reply(system: str, user: str) -> str:

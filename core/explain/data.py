@@ -21,7 +21,7 @@ either.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -309,6 +309,33 @@ def is_run_header(obj: Mapping[str, Any]) -> bool:
     return RUN_HEADER_KEY in obj and "model_answer" not in obj and "answer" not in obj
 
 
+def _record_answer(obj: Mapping[str, Any], i: int, p: Path, default: str) -> Answer:
+    raw_name = obj.get("model") or obj.get("model_name") or default
+    if not isinstance(raw_name, str):
+        raise InputFormatError(f"{p}: answer #{i}: model={raw_name!r:.60} must be a string")
+    return _answer_from_mapping(obj, f"{p}: answer #{i}", raw_name)
+
+
+def _grouped(answers: Iterable[Answer], p: Path, what: str) -> dict[str, dict[str, Answer]]:
+    """The answers by model and key; an id given twice for one model is refused (which one would count?), naming both."""
+    groups: dict[str, dict[str, Answer]] = {}
+    first: dict[tuple[str, str], int] = {}
+    for i, ans in enumerate(answers):
+        seen = first.setdefault((ans.model, ans.key), i)
+        if seen != i:
+            same = "the same answer" if groups[ans.model][ans.key] == ans else "a different answer"
+            raise InputFormatError(
+                f"{p}: {what} #{i} repeats id {_cut(ans.key)!r} of model {_cut(ans.model)!r} ({what} #{seen}) with {same}; "
+                "an answer file holds one answer per id and model"
+            )
+        groups.setdefault(ans.model, {})[ans.key] = ans
+    return groups
+
+
+def _cut(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}…({len(text)} chars)"
+
+
 def load_answer_sets(path: str | Path, *, record: Provenance | None = None) -> tuple[AnswerSet, ...]:
     """Load answers grouped by answering model.
 
@@ -321,10 +348,10 @@ def load_answer_sets(path: str | Path, *, record: Provenance | None = None) -> t
     """
     p = _demo_path("whatif_demo_answers.jsonl") if str(path) == DEMO else Path(path)
     if is_inspect_log(p):  # an inspect_ai log of causalcheck/whatif
-        by_model: dict[str, dict[str, Answer]] = {}
-        for i, rec in enumerate(inspect_answer_records(p)):
-            ans = _answer_from_mapping(rec, f"{p}: sample #{i}", str(rec["model"]))
-            by_model.setdefault(ans.model, {})[ans.key] = ans
+        samples = inspect_answer_records(p)
+        if record is not None:
+            record.add_input(p)
+        by_model = _grouped((_answer_from_mapping(rec, f"{p}: sample #{i}", str(rec["model"])) for i, rec in enumerate(samples)), p, "sample")
         return tuple(AnswerSet(answers=a, model=m, source=str(p)) for m, a in by_model.items())
     text = _read_text(p, "answers", record)
     records: list[Mapping[str, Any]] = []
@@ -362,15 +389,7 @@ def load_answer_sets(path: str | Path, *, record: Provenance | None = None) -> t
                 raise InputFormatError(f"{p}:{lineno}: line={line[:60]!r} must be a JSON object")
             if not is_run_header(obj):
                 records.append(obj)
-    default = model or p.stem
-    groups: dict[str, dict[str, Answer]] = {}
-    for i, obj in enumerate(records):
-        raw_name = obj.get("model") or obj.get("model_name") or default
-        if not isinstance(raw_name, str):
-            raise InputFormatError(f"{p}: answer #{i}: model={raw_name!r:.60} must be a string")
-        name = raw_name
-        ans = _answer_from_mapping(obj, f"{p}: answer #{i}", name)
-        groups.setdefault(name, {})[ans.key] = ans
+    groups = _grouped((_record_answer(obj, i, p, model or p.stem) for i, obj in enumerate(records)), p, "answer")
     if not groups:
         raise InputFormatError(f"path={str(p)!r} holds no answers")
     return tuple(AnswerSet(answers=a, model=m, source=str(p)) for m, a in groups.items())
