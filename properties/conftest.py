@@ -41,3 +41,13 @@ def pytest_report_header(config: pytest.Config) -> str:
 def outputs(tmp_path_factory: pytest.TempPathFactory) -> Outputs:
     """causalcheck's own outputs on bundled data (a lab run, scores, an explain result, a check report, a snapshot), for the fuzz rows."""
     return make_outputs(tmp_path_factory.mktemp("outputs"))
+
+
+@pytest.fixture(scope="module")
+def inspect_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder with one causalcheck/whatif inspect log of three demo questions in each log format (``whatif.eval``,
+    ``whatif.json``), answered by inspect's mock model; skips when inspect_ai is not installed."""
+    pytest.importorskip("inspect_ai", reason="inspect_ai is not installed (pip install 'causalcheck[inspect]'): no inspect-log fuzz rows")
+    from _fuzz import make_inspect_logs
+
+    return make_inspect_logs(tmp_path_factory.mktemp("inspect-logs"))

@@ -22,7 +22,9 @@ installed entry point keeps the same contract as the in-process runs.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -40,6 +42,7 @@ from _fuzz import (
     make_ctx,
     mutated,
     mutated_tree,
+    mutated_zip,
     replay_note,
     run_cli,
     scratch,
@@ -332,6 +335,103 @@ def _explain_agree(draw: st.DrawFn, c: Ctx) -> Case:
     return Case(files, argv, (0, 1, 2), (which,))
 
 
+# --------------------------------------------------------------------------- inspect logs
+
+
+@st.composite
+def _inspect_log(draw: st.DrawFn, c: Ctx, command: str) -> Case:
+    seed = draw(st.sampled_from(c.anchors["logs"]))
+    data = draw(mutated_zip(seed)) if seed.layout == "zip" else draw(mutated([seed]))
+    name = seed.name
+    if command == "explain":
+        argv: tuple[str, ...] = ("explain", "score", "--benchmark", "demo", "--answers", f"{{root}}/{name}", "--out", "{root}/out", "--quiet")
+        return Case({name: data}, argv, (0, 1, 2), (name,), outcomes=("nothing could be scored",))
+    argv = ("lab", "score", f"{{root}}/{name}", "--bootstrap", "0", *draw(_opts(*SCORE_OPTS[1:3])))
+    return Case({name: data}, argv, (0, 1, 2), (name,), (1, 2))
+
+
+# --------------------------------------------------------------------------- plug-ins
+
+#: What a drawn plug-in does at its drawn call: a Python statement (``{v}`` is the valid result).
+PLUGIN_FAULTS = (
+    "return {v}",
+    "raise RuntimeError('boom')",
+    "raise SystemExit(0)",
+    "raise SystemExit(3)",
+    "raise KeyError(None)",
+    "raise RecursionError()",
+    "raise MemoryError()",
+    "raise GeneratorExit()",
+    "return None",
+    "return 'text'",
+    "return [{v}]",
+    "return 7",
+    "import dataclasses; return dataclasses.replace({v}, action=None)",
+    "import dataclasses; return dataclasses.replace({v}, record=[1])",
+)
+
+PLUGIN_MODULE = """
+from causalcheck.lab.agents import make_agent
+from causalcheck.explain.judges import OfflineEdgeJudge, OfflineCriterionJudge
+{at_import}
+
+
+class Agent:
+    def __init__(self, seed=0, **options):
+        self.inner = make_agent("planner", seed=seed)
+        self.calls = 0
+
+    def reset(self, task):
+        self.inner.reset(task)
+        if {reset!r}:
+            {fault_reset}
+
+    def act(self, observation):
+        v = self.inner.act(observation)
+        self.calls += 1
+        if self.calls == {at}:
+            {fault}
+        return v
+
+
+class Edge(OfflineEdgeJudge):
+    calls = 0
+
+    def judge_edges(self, item, text, graph, wanted):
+        v = super().judge_edges(item, text, graph, wanted)
+        Edge.calls += 1
+        if Edge.calls == {at}:
+            {fault}
+        return v
+
+
+class Criterion(OfflineCriterionJudge):
+    calls = 0
+
+    def judge_criterion(self, item, text, criterion, index):
+        v = super().judge_criterion(item, text, criterion, index)
+        Criterion.calls += 1
+        if Criterion.calls == {at}:
+            {fault}
+        return v
+"""
+
+
+@st.composite
+def _plugin(draw: st.DrawFn, c: Ctx, command: str) -> Case:
+    fault = draw(st.sampled_from(PLUGIN_FAULTS)).format(v="v")
+    at_import = draw(st.sampled_from(["", "", "raise ValueError('at import')", "raise SystemExit(0)", "def broken(:"]))
+    reset = draw(st.booleans()) and command == "lab"
+    source = PLUGIN_MODULE.format(at_import=at_import, reset=reset, fault_reset=fault.replace("return v", "pass").replace("return ", "pass  # "), at=draw(st.integers(1, 4)), fault=fault)
+    module = "cc_fuzz_plugin_" + hashlib.sha256(source.encode()).hexdigest()[:12]  # a fresh module per source: no stale import
+    if command == "lab":
+        argv: tuple[str, ...] = ("lab", "run", "--suite", "mini", "--agent", f"{module}:Agent", "--out", "{root}/out", "--limit", "1", "--interventions", "2", "--quiet")
+    else:
+        which = draw(st.sampled_from([["--edge-judge", f"{module}:Edge"], ["--criterion-judge", f"{module}:Criterion"]]))
+        argv = ("explain", "score", "--benchmark", "demo", "--answers", "demo", "--model", "demo-strong", "--limit", "3", "--out", "{root}/out", "--quiet", *which)
+    return Case({f"{module}.py": source.encode()}, argv, (0, 1, 2), (module,))
+
+
 # --------------------------------------------------------------------------- report, snapshot
 
 
@@ -394,6 +494,10 @@ TARGETS: tuple[Target, ...] = (
     Target("explain replay", _explain_replay),
     Target("explain replay[official]", lambda c: _explain_replay(c, c.anchors["result"]), ("whatif_result",)),
     Target("explain agree", _explain_agree),
+    Target("explain score[inspect log]", lambda c: _inspect_log(c, "explain"), ("inspect_logs",)),
+    Target("lab score[inspect log]", lambda c: _inspect_log(c, "lab"), ("inspect_logs",)),
+    Target("lab run --agent PLUGIN", lambda c: _plugin(c, "lab")),
+    Target("explain score --edge-judge/--criterion-judge PLUGIN", lambda c: _plugin(c, "explain")),
     Target("report", _report),
     Target("snapshot check", _snapshot_check),
     Target("snapshot corpus", _snapshot_corpus),
@@ -406,7 +510,11 @@ def run_case(case: Case) -> None:
         Tree(case.files, case.damaged).write(root)
         argv = [a.replace("{root}", str(root)) for a in case.argv]
         replay_note({k: v for k, v in case.files.items() if v != REMOVED}, [a.replace("{root}", ".") for a in case.argv])
-        result = run_cli(argv)
+        sys.path.insert(0, str(root))  # a plug-in row's module is a file under the root
+        try:
+            result = run_cli(argv)
+        finally:
+            sys.path.remove(str(root))
         check_cli(result, case.allowed, damaged=case.damaged, named_on=case.named_on, outcomes=case.outcomes)
 
 

@@ -665,7 +665,59 @@ def make_ctx(anchor_fixtures: Sequence[str], fixture: Callable[[str], Any], outp
             anchors["benchmark"] = result_slice(path)
         elif name == "causalab_data":
             anchors["suites"] = official_suite_seeds(path)
+        elif name == "inspect_logs":
+            anchors["logs"] = [Seed.from_file(path / "whatif.eval", "zip"), Seed.from_file(path / "whatif.json")]
     return Ctx(bundled_seeds(), outputs, anchors)
+
+
+def make_inspect_logs(root: Path) -> Path:
+    """Write ``whatif.eval`` and ``whatif.json`` into *root*: inspect's mock model answering three demo questions
+    of the causalcheck/whatif task with the demo's strong answers (no network; about 3 s)."""
+    from causalcheck.explain.data import load_answers
+    from causalcheck.inspect import whatif
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+
+    strong = load_answers("demo", model="demo-strong")
+
+    def respond(messages: Any, tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
+        text = next((a.text for a in strong.answers.values() if a.text), "")
+        out = ModelOutput.from_content(model="mockllm/model", content=text)
+        out.usage = ModelUsage(input_tokens=10, output_tokens=10, total_tokens=20)  # set: no tokenizer download
+        return out
+
+    model = get_model("mockllm/model", custom_outputs=respond)
+    for fmt in ("eval", "json"):
+        [log] = inspect_eval(whatif(), model=model, log_dir=str(root / fmt), display="none", limit=3, log_format=fmt)
+        assert log.status == "success" and log.location, log.error
+        Path(log.location).replace(root / f"whatif.{fmt}")
+    return root
+
+
+@st.composite
+def mutated_zip(draw: st.DrawFn, seed: Seed) -> bytes:
+    """A zip *seed* (an inspect ``.eval`` log) damaged: its bytes as a whole, or one JSON member's content (re-zipped,
+    so the damage reaches the reader behind the zip), or a member removed or made huge when inflated."""
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO(seed.data)) as z:
+        members = {i.filename: z.read(i) for i in z.infolist()}
+    how = draw(st.sampled_from(["bytes", "member", "member", "drop", "inflate"]))
+    if how == "bytes":
+        return draw(mutated_bytes(st.just(seed.data)))
+    name = draw(st.sampled_from(sorted(members)))
+    if how == "drop":
+        del members[name]
+    elif how == "inflate":
+        members[name] = members[name][:1] + b" " * draw(st.sampled_from([10**6, 3 * 10**7]))
+    else:
+        layout = "json" if name.endswith(".json") else "text"
+        members[name] = draw(mutated([Seed(name, members[name], layout)]))
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for n, data in members.items():
+            z.writestr(n, data)
+    return buf.getvalue()
 
 
 def make_outputs(root: Path) -> Outputs:

@@ -45,9 +45,13 @@ AGENTS = textwrap.dedent(
             if MODE == "act-str":
                 return "go left"
             step = self.inner.act(observation)
+            import dataclasses
             if MODE == "act-bad-action":
-                import dataclasses
                 return dataclasses.replace(step, action="zzz")
+            if MODE == "act-bad-record":
+                return dataclasses.replace(step, record=[1])
+            if MODE == "act-unwritable-info":
+                return dataclasses.replace(step, info={"x": object()})
             return step
     """
 )
@@ -105,7 +109,9 @@ def plugin_modules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         ("act-raise", "agent cc_bad_agents:Agent: act() raised RuntimeError: act boom"),
         ("act-exit", "agent cc_bad_agents:Agent: act() raised SystemExit: 0 (a plug-in may not end the process)"),
         ("act-str", "agent cc_bad_agents:Agent: act() returned str 'go left'; expected AgentStep"),
-        ("act-bad-action", "agent cc_bad_agents:Agent: act() chose an action the episode refuses: action='zzz'"),
+        ("act-bad-action", "agent cc_bad_agents:Agent: act() returned a step that cannot be played: action='zzz' must be a LabAction"),
+        ("act-bad-record", "act() returned a step that cannot be played: record=[1] must be a mapping"),  # the fuzz row found it
+        ("act-unwritable-info", "act() returned a step that cannot be played: info cannot be written as JSON"),
     ],
 )
 def test_a_failing_agent_plugin_ends_lab_run_with_exit_2_naming_it(

@@ -405,6 +405,18 @@ def _equations(
 
 
 def _data_part(
+    g: Graph, table: DataTable, findings: list[Finding], **options: Any
+) -> tuple[IndependenceTests | None, Falsification | None, tuple[EquationFit, ...], CITester]:
+    """:func:`_data_tests`; what the tests refuse in the data names the file it came from."""
+    try:
+        return _data_tests(g, table, findings, **options)
+    except InputFormatError as exc:
+        if table.source != "data" and table.source not in str(exc):
+            raise InputFormatError(f"{table.source}: {exc}") from None
+        raise
+
+
+def _data_tests(
     g: Graph,
     table: DataTable,
     findings: list[Finding],
@@ -573,24 +585,19 @@ def validate_graph(
     if data is not None:
         tested = latent_projection(g) if g.latent else g  # a latent node has no column: test what it implies for the others
         table = load_data(data, tested.nodes, names=data_names, nan=nan, extra_columns=extra_columns)  # type: ignore[arg-type]
-        try:
-            independence, falsification, equations, tester = _data_part(
-                tested,
-                table,
-                findings,
-                ci_test=ci_test,
-                alpha=float(alpha),
-                correction=correction,
-                basis=basis,
-                permutations=permutations,
-                seed=seed,
-                exact_counts=exact_counts,
-                coefficients=coefficients,
-            )
-        except InputFormatError as exc:  # what the tests refuse in the data: name the file it came from
-            if table.source != "data" and table.source not in str(exc):
-                raise InputFormatError(f"{table.source}: {exc}") from None
-            raise
+        independence, falsification, equations, tester = _data_part(
+            tested,
+            table,
+            findings,
+            ci_test=ci_test,
+            alpha=float(alpha),
+            correction=correction,
+            basis=basis,
+            permutations=permutations,
+            seed=seed,
+            exact_counts=exact_counts,
+            coefficients=coefficients,
+        )
     comparison = _truth_part(g, truth, findings, truth_format) if truth is not None else None
     coverage = _coverage_part(g, interventions, findings, suggest=suggest, seed=seed) if interventions is not None else None
     knowledge = _background_part(g, background, findings) if background is not None else None

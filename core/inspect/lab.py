@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import anyio.from_thread
-from causalcheck.base.boundary import call_plugin
+from causalcheck.base.boundary import PluginError, call_plugin, is_own, plugin_label
 from causalcheck.base.errors import InputFormatError
 from causalcheck.episodes.inspect_logs import TRAJECTORY_KEY, sample_episode, sample_trajectory
 from causalcheck.inspect.model import InspectLLM, run_in_thread
@@ -163,6 +163,8 @@ class StepEvents:
 
     def act(self, observation: Observation) -> AgentStep:
         out: AgentStep = call_plugin("agent", self.agent, "act", observation, returns=AgentStep)
+        if not is_own(self.agent) and (problems := out.problems()):
+            raise PluginError(f"agent {plugin_label(self.agent)}: act() returned a step that cannot be played: {'; '.join(problems)}")
         data: dict[str, Any] = {
             "step": self.step,
             "phase": observation.phase,

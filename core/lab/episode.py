@@ -351,6 +351,22 @@ class AgentStep:
     action: LabAction
     info: Mapping[str, Any] = field(default_factory=dict)
 
+    def problems(self) -> list[str]:
+        """What keeps this step from being played and written (a plug-in agent's step is checked before use)."""
+        import json
+
+        out = [f"action={self.action!r:.80} must be a LabAction"] if not isinstance(self.action, LabAction) else []
+        for name in ("record", "info"):
+            value = getattr(self, name)
+            if not isinstance(value, Mapping):
+                out.append(f"{name}={value!r:.80} must be a mapping")
+                continue
+            try:
+                json.dumps(dict(value), allow_nan=False)
+            except (TypeError, ValueError) as exc:
+                out.append(f"{name} cannot be written as JSON: {exc}")
+        return out
+
 
 @runtime_checkable
 class Agent(Protocol):

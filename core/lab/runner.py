@@ -101,6 +101,8 @@ def _final_as_written(ep: EpisodeRecord, steps: Sequence[Mapping[str, Any]]) -> 
 
 def _agent_step(ep: Episode, out: AgentStep, agent: Any) -> Observation:
     """The episode's next observation after *out*; an action the episode refuses names the agent that chose it."""
+    if not is_own(agent) and (problems := out.problems()):
+        raise PluginError(f"agent {plugin_label(agent)}: act() returned a step that cannot be played: {'; '.join(problems)}")
     try:
         return ep.step(out.action)
     except CausalCheckError as exc:
