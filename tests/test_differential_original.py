@@ -70,3 +70,18 @@ def test_the_differential_sees_a_wrong_value(
     monkeypatch.setattr(SCM, "shift_inplace", other_rounding)
     found = [diff.run_case(orig, c) for c in cases]
     assert any(c.differences for c in found)
+
+
+@pytest.mark.slow
+def test_lab_score_agrees_with_the_official_reevaluation_on_every_episode(sample_run: Path) -> None:
+    """tests/benchmarks/diff_reeval.py: the sample run twice under two names and 60 generated episodes (5 copied under
+    a second name) — every episode's 18 metrics equal the official run_lightweight_reeval --source-only (issue 20)."""
+    value = os.environ.get("CAUSALAB_SOURCE")
+    if not value or not (Path(value) / "causalab_reeval").is_dir():
+        pytest.skip("CAUSALAB_SOURCE is not set to a checkout of CausaLab-Benchmark with causalab_reeval/")
+    spec = importlib.util.spec_from_file_location("diff_reeval", HERE / "benchmarks" / "diff_reeval.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    assert module.main(["--causalab-source", value, "--episodes", "60"]) == 0
