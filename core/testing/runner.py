@@ -31,8 +31,9 @@ causalcheck.testing.runner.PropertyFailure: demo: property 'small' fails
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,7 +41,7 @@ from causalcheck.base.errors import InputFormatError
 from causalcheck.testing.extra import require_hypothesis
 from causalcheck.testing.profiles import default_profile, settings_for
 
-__all__ = ["Property", "PropertyFailure", "SuiteReport", "call", "describe", "run_suite"]
+__all__ = ["Property", "PropertyFailure", "SuiteReport", "call", "describe", "hermetic_hypothesis", "run_suite"]
 
 
 class PropertyFailure(AssertionError):
@@ -102,6 +103,56 @@ def _test_of(suite: str, prop: Property) -> Callable[[Any], None]:
     return body
 
 
+@contextlib.contextmanager
+def hermetic_hypothesis() -> Iterator[None]:
+    """Hypothesis as the kit runs a suite: generation that depends only on the suite and the profile, and no files.
+
+    Two things in hypothesis depend on the process rather than the test, and both are switched off
+    while a suite runs, then restored:
+
+    * **local constants** — hypothesis mixes literal constants from every *local* module loaded
+      (its source read with ``ast``; an editable install makes causalcheck's own modules local)
+      into generation, so the examples a derandomised suite draws depended on which other modules
+      were imported and how causalcheck was installed: a suite could fail alone and pass inside the
+      whole run.  The provider's constant pool is empty during a suite (hypothesis' global constants
+      stay), and its cache is cleared on entry and exit so nothing crosses to the user's own tests;
+    * **storage** — hypothesis caches its Unicode tables under ``.hypothesis/`` in the working folder
+      (the kit already uses no example database); during a suite its home is a temporary folder,
+      removed afterwards.
+
+    Both are hypothesis internals (``hypothesis.internal.conjecture.providers``,
+    ``hypothesis.configuration``); where a future hypothesis lacks them the suite still runs, and
+    ``tests/test_testing_determinism.py`` says which guarantee was lost.
+    """
+    import tempfile
+
+    from hypothesis import configuration
+
+    providers: Any = None
+    with contextlib.suppress(ImportError):  # a hypothesis without the provider module: nothing to switch off
+        from hypothesis.internal.conjecture import providers
+    home_name = "_" + "_hypothesis_home_directory"  # a module global of hypothesis.configuration
+    saved_home = getattr(configuration, home_name, None)
+    saved_get = getattr(providers, "_get_local_constants", None)
+    cache = getattr(getattr(providers, "CONSTANTS_CACHE", None), "cache", None)
+    pool: Any = getattr(providers, "_local_constants", None)
+    with tempfile.TemporaryDirectory(prefix="causalcheck-hypothesis-") as home:
+        configuration.set_hypothesis_home_dir(home)
+        if saved_get is not None and pool is not None:
+            empty = type(pool)()
+            providers._get_local_constants = lambda: empty
+        if isinstance(cache, dict):
+            cache.clear()
+        try:
+            yield
+        finally:
+            if saved_get is not None:
+                providers._get_local_constants = saved_get
+            if isinstance(cache, dict):
+                cache.clear()
+            configuration.set_hypothesis_home_dir(saved_home)
+
+
 def run_suite(
     suite: str,
     properties: Sequence[Property],
@@ -128,7 +179,8 @@ def run_suite(
         try:
             wrap = given(prop.strategy)
             run_property: Callable[[], None] = conf(wrap(_test_of(suite, prop)))  # type: ignore[no-untyped-call]  # given() returns an untyped decorator
-            run_property()
+            with hermetic_hypothesis():
+                run_property()
         except PropertyFailure as exc:
             # the message already shows the shrunk example: raise it without hypothesis' notes and frames
             clean = PropertyFailure(exc.suite, exc.property, exc.details, exc.subject)
