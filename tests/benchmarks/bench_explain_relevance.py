@@ -72,6 +72,7 @@ def recorded(path: Path = RESULT) -> list[tuple[WhatIfItem, str, dict[str, Any]]
     for i, obj in enumerate(data["items"]):
         llm = {"pm": obj["pm_score"], "rm": obj["rm_score"], "final": obj["total_score"]}
         llm["parsed"] = obj.get("parsed_rst_source") == "parser" and not obj.get("parsed_rst_error")
+        llm["file"] = path.name
         out.append((parse_item(obj, i), str(obj["model_answer"]), llm))
     return out
 
@@ -119,8 +120,9 @@ def agreement(rows: Sequence[tuple[WhatIfItem, str, dict[str, Any]]], *, resampl
     for it, answer, rec in rows:
         pm, rm, final = offline(it, answer)
         keep = ("pm", "rm", "final") if rec["parsed"] else ("rm",)
-        llm[it.key] = {m: float(rec[m]) for m in keep}
-        ours[it.key] = {m: v for m, v in zip(("pm", "rm", "final"), (pm, rm, final), strict=True) if m in keep}
+        key = f"{rec.get('file', '')}:{it.key}"  # one item answered in several result files is several rows
+        llm[key] = {m: float(rec[m]) for m in keep}
+        ours[key] = {m: v for m, v in zip(("pm", "rm", "final"), (pm, rm, final), strict=True) if m in keep}
     result = agree(ScoreSet("recorded", "LLM judge", llm), ScoreSet("offline", "offline", ours), resamples=resamples)
     out: dict[str, Any] = {}
     for m, d in result.metrics.items():
@@ -131,18 +133,21 @@ def agreement(rows: Sequence[tuple[WhatIfItem, str, dict[str, Any]]], *, resampl
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    ap.add_argument("--result", type=Path, default=RESULT, help="recorded WhatIfBench result file")
+    ap.add_argument("--result", type=Path, action="append", help="a recorded WhatIfBench result file (repeatable; default: the anchor's test2 file)")
     args = ap.parse_args(argv)
     print("demo (bundled), demo-strong answers:", json.dumps(cross_question(demo_pairs())))
-    if not args.result.exists():
-        print(f"recorded result file not found at {args.result} (set CAUSALCHECK_SHARED); skipped")
+    files = args.result or [RESULT]
+    missing = [f for f in files if not f.exists()]
+    if missing:
+        print(f"recorded result file(s) not found: {[str(f) for f in missing]} (set CAUSALCHECK_SHARED); skipped")
         return 0
-    rows = recorded(args.result)
+    rows = [row for f in files for row in recorded(f)]
+    print(f"recorded rows: {len(rows)} from {len(files)} file(s), {len({r[0].key for r in rows})} distinct items")
     pairs = [(it, a) for it, a, _ in rows]
     for part in ("dev", "held-out"):
         part_rows = [r for r in rows if split_of(r[0].key) == part]
-        keys = [r[0].key for r in part_rows]
-        print(f"recorded, {part} items {keys}:")
+        keys = sorted({r[0].key for r in part_rows})
+        print(f"recorded, {part} items {keys} ({len(part_rows)} answers):")
         print("  cross-question:", json.dumps(cross_question(pairs, keys)))
         print("  agreement with the LLM judge:", json.dumps(agreement(part_rows)))
     return 0
