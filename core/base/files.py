@@ -315,13 +315,20 @@ def csv_rows(text: str, *, source: str, delimiter: str = ",") -> list[list[str]]
 def csv_numbered_rows(text: str, *, source: str, delimiter: str = ",") -> list[tuple[int, list[str]]]:
     """:func:`csv_rows` with the line each row starts on (1-based; a quoted field may span lines).
 
+    The csv module reads strictly: a quoted field that is never closed (a file cut inside
+    quotes) or a closing quote followed by more text is refused, naming the line, never
+    read as a field that swallows the rest of the file.
+
     >>> csv_numbered_rows('a\\n\\n"x\\ny"\\nz\\n', source="x.csv")
     [(1, ['a']), (2, []), (3, ['x\\ny']), (5, ['z'])]
+    >>> csv_numbered_rows('a,b\\n"c,d\\n', source="x.csv")
+    Traceback (most recent call last):
+    causalcheck.base.errors.InputFormatError: x.csv:2: the CSV does not parse: a quoted field in the row from line 2 is never closed (the file ends inside quotes: is it cut short?)
     """
     import csv
     import io
 
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     out: list[tuple[int, list[str]]] = []
     start = 1
     try:
@@ -329,6 +336,11 @@ def csv_numbered_rows(text: str, *, source: str, delimiter: str = ",") -> list[t
             out.append((start, row))
             start = reader.line_num + 1
     except csv.Error as exc:
+        if str(exc) == "unexpected end of data":  # strict mode: end of text inside a quoted field
+            raise InputFormatError(
+                f"{source}:{start}: the CSV does not parse: a quoted field in the row from line {start} is never closed "
+                "(the file ends inside quotes: is it cut short?)"
+            ) from None
         raise InputFormatError(f"{source}:{reader.line_num}: the CSV does not parse: {exc}") from None
     return out
 

@@ -155,7 +155,7 @@ def _no_weights(threshold: float | None, what: str) -> None:
 def _from_object(obj: Any, *, names: Any, convention: str | None, symmetric: str, threshold: float | None = None) -> Graph | None:
     if convert.is_matrix(obj):
         return convert.from_matrix(
-            obj, names, convention=convention, threshold=threshold or 0.0,
+            obj, names, convention=convention, threshold=threshold,
             symmetric="error" if symmetric == "error" else "undirected",
         )
     _no_weights(threshold, f"a {type(obj).__module__}.{type(obj).__name__}")
@@ -188,7 +188,7 @@ def read_graph(
     names: Any = None,
     convention: str | None = None,
     policy: NamePolicy | str | None = None,
-    symmetric: str = "undirected",
+    symmetric: str | None = None,
     threshold: float | None = None,
 ) -> Graph:
     """Read a graph from a path, a text or a library object (see the module docstring).
@@ -197,13 +197,18 @@ def read_graph(
     the weight an edge of a weighted source must exceed in absolute value (default 0);
     *policy* a :class:`~causalcheck.graphs.NamePolicy` (or ``"exact"`` / ``"causalab"``)
     applied to the result; *symmetric* (``"undirected"`` or ``"error"``) how a pair written
-    both ways with plain arrows is read.
+    both ways with plain arrows is read.  By default (``None``) such a pair is refused as a
+    2-cycle in a DOT or GML file, where an undirected edge has its own notation, and is read as
+    ``--`` from a library object or a matrix, whose documented conventions store an undirected
+    edge so; the text formats, edge lists and JSON always refuse two edges on one pair.
     """
     if format is not None and format not in FORMATS:
         raise InputFormatError(f"format={format!r} must be one of {sorted(FORMATS)!r}")
+    if symmetric not in (None, "undirected", "error"):
+        raise InputFormatError(f"symmetric={symmetric!r} must be 'undirected' or 'error' (or None: the source's convention)")
     threshold = _check_threshold(threshold)
     if not isinstance(source, str | os.PathLike):
-        graph = _from_object(source, names=names, convention=convention, symmetric=symmetric, threshold=threshold)
+        graph = _from_object(source, names=names, convention=convention, symmetric=symmetric or "undirected", threshold=threshold)
         if graph is None:
             raise InputFormatError(
                 f"cannot read a graph from a {type(source).__module__}.{type(source).__name__}: expected a path, "
@@ -224,13 +229,13 @@ def read_graph(
     where = path or "<string>"
     try:
         if fmt == "adjacency":
-            graph = parse_adjacency_csv(text, source=where, convention=convention, threshold=threshold or 0.0)
+            graph = parse_adjacency_csv(text, source=where, convention=convention, threshold=threshold)
         elif fmt == "edgelist":
             graph = parse_edgelist_csv(text, source=where, threshold=threshold)
         else:
             _no_weights(threshold, f"{where} (format {fmt!r})")
-            if fmt == "dot":
-                graph = parse_dot(text, source=where, symmetric=symmetric)
+            if fmt in ("dot", "gml"):
+                graph = FORMATS[fmt][0](text, source=where, symmetric=symmetric or "error")
             else:
                 graph = FORMATS[fmt][0](text, source=where)
         return apply_policy(graph, policy)
