@@ -202,6 +202,11 @@ def _validate_as_graph(args: argparse.Namespace) -> bool:
     p = Path(path)
     if p.suffix.lower() in GRAPH_ONLY_SUFFIXES:
         return True
+    # late: keeps causalcheck --help light
+    from causalcheck.checking.inputs import graph_file_format
+
+    if graph_file_format(path) not in (None, "text"):  # the content is a graph (graph.json in the JSON graph format)
+        return True
     if not p.is_file() or p.suffix.lower() not in (".txt", ""):
         return False
     # late: keeps causalcheck --help light
