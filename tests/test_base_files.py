@@ -18,6 +18,7 @@ from causalcheck.base.files import (
     append_line,
     atomic_write_json,
     atomic_write_text,
+    csv_rows,
     read_input_bytes,
     read_input_text,
     sha256_bytes,
@@ -193,3 +194,12 @@ def test_bad_source_date_epoch_is_input_error(monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
     with pytest.raises(InputFormatError, match="SOURCE_DATE_EPOCH"):
         timestamp()
+
+
+def test_csv_cut_inside_a_quoted_field_is_refused_naming_the_line():
+    """A CSV that ends inside quotes (a truncated file) or has text after a closing quote is an input error with its line."""
+    with pytest.raises(InputFormatError, match=r"x\.csv:3: .*quoted field in the row from line 3 is never closed"):
+        csv_rows('a,b\n1,2\n"3,4\n5,6\n', source="x.csv")
+    with pytest.raises(InputFormatError, match=r"x\.csv:2: .*',' expected after '\"'"):
+        csv_rows('a,b\n"1"2,3\n', source="x.csv")
+    assert csv_rows('a,b\n"1\n2",3\n', source="x.csv") == [["a", "b"], ["1\n2", "3"]]

@@ -586,7 +586,8 @@ def parse_edgelist_csv(text: str, *, source: str = "<string>", threshold: float 
     weight/weights/w/coef/coefficient/strength (case ignored); other columns are ignored.  With a
     weight column a row is an edge when ``abs(weight) > threshold`` (default 0: a weight-0 row
     is no edge, its two nodes stay); *threshold* without a weight column raises.  A row with
-    an empty target declares an isolated node.  A missing ``edge`` means ``->``.
+    an empty target declares an isolated node.  Without an ``edge`` column every edge is ``->``;
+    with one, an edge row with an empty edge cell raises (a cut file, a forgotten token).
     """
     rows = _csv_rows(text, source)
     if not rows:
@@ -610,13 +611,19 @@ def parse_edgelist_csv(text: str, *, source: str = "<string>", threshold: float 
     for lineno, row in enumerate(rows[1:], start=2):
         cells = row + [""] * (len(header) - len(row))
         s, t = cells[si], cells[ti]
-        token = cells[ei].strip() if ei is not None and cells[ei].strip() else "->"
+        token = cells[ei].strip() if ei is not None else "->"
         pos = type("Pos", (), {"line": lineno, "column": 1})()
         if not s:
             raise DSLSyntaxError("edge-list row has an empty source", text=text, line=lineno, column=1, source=source)
         if not t:
             b.node(s)
             continue
+        if not token:  # the file has an edge column: an empty cell is a cut or forgotten token, not '->'
+            raise DSLSyntaxError(
+                f"edge-list row {s!r},{t!r} has an empty {rows[0][ei].strip()!r} cell; write the edge token "
+                f"(one of {list(EDGE_TOKENS)!r}) or leave the column out (then every edge is '->')",
+                text=text, line=lineno, column=1, source=source,
+            )
         if token not in EDGE_TOKENS:
             raise DSLSyntaxError(
                 f"edge-list row has edge={token!r}; expected one of {list(EDGE_TOKENS)!r}",

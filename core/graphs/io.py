@@ -52,7 +52,6 @@ from causalcheck.graphs.formats import (
     FORMATS,
     NoWeights,
     parse_adjacency_csv,
-    parse_dot,
     parse_edgelist_csv,
 )
 from causalcheck.graphs.model import EDGE_TOKENS, NODE_ATTRIBUTES, Graph
