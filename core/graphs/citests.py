@@ -298,9 +298,8 @@ class CITester:
                 self._undecidable[k] = f"collinear columns {[names[c] for c in cols]!r} ({exc})"
                 p = 1.0
             if not math.isfinite(p):  # never a silent p = 1: the statement is undecidable, and says why
-                names = self.table.names
-                cols = [names[c] for c in (k[0], k[1], *sorted(k[2]))]
-                self._undecidable[k] = f"the {self.test} statistic of columns {cols!r} is not a number (p={p!r})"
+                named = [self.table.names[c] for c in (k[0], k[1], *sorted(k[2]))]
+                self._undecidable[k] = f"the {self.test} statistic of columns {named!r} is not a number (p={p!r})"
                 p = 1.0
             self._cache[k] = p
             self.tests_run += 1

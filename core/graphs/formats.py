@@ -618,7 +618,7 @@ def parse_edgelist_csv(text: str, *, source: str = "<string>", threshold: float 
         if not t:
             b.node(s)
             continue
-        if not token:  # the file has an edge column: an empty cell is a cut or forgotten token, not '->'
+        if not token and ei is not None:  # the file has an edge column: an empty cell is a cut or forgotten token, not '->'
             raise DSLSyntaxError(
                 f"edge-list row {s!r},{t!r} has an empty {rows[0][ei].strip()!r} cell; write the edge token "
                 f"(one of {list(EDGE_TOKENS)!r}) or leave the column out (then every edge is '->')",
