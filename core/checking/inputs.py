@@ -7,6 +7,7 @@ JSON is tried as a plain-text hypothesis (:func:`causalcheck.parsing.parse_hypot
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,10 @@ Checkable = tuple[list[StepRecord | Unparsed] | None, Hypothesis | None, str]
 _RECORD_LIKE_KEYS = frozenset({*RECORD_KEYS, "freq_equation", "coefficients", "target"})
 
 
+#: A ``["a", "->", "b"]`` graph edge in JSON text (the cheap test before a mixed object is decoded).
+_TRIPLE_HINT = re.compile(r'\[\s*"(?:[^"\\]|\\.)*"\s*,\s*"(?:->|<-|--|<->|o->|<-o|o-o|o--|--o)"\s*,')
+
+
 def _json_graph_kind(text: str, source: str) -> str | None:
     """``"graph"`` for a JSON object in the JSON graph format, ``None`` for anything else; a JSON
     object that is both (graph edge triples beside record keys or ``{"from", "to"}`` edges) raises."""
@@ -46,7 +51,7 @@ def _json_graph_kind(text: str, source: str) -> str | None:
             '({"nodes": [...], "edges": [["a", "->", "b"]]}) or a record / hypothesis ({"edges": [{"from": "a", "to": "b"}]})'
         )
     body = text.lstrip("\ufeff \t\r\n")
-    if body.startswith("{") and '"edges"' in body[:100_000]:
+    if body.startswith("{") and _TRIPLE_HINT.search(body):  # a graph edge triple somewhere: is it a mix?
         try:
             data = safejson.loads(body, source=source)
         except InputFormatError:
