@@ -357,6 +357,14 @@ def _plain_edge(a: str, b: str) -> Edge | None:
     return None
 
 
+#: The middle of a ``[left, token, right]`` edge list: ``True`` left to right, ``False`` right to
+#: left, ``None`` an edge that is not directed (a hypothesis holds directed edges only).
+_LIST_ARROWS: dict[str, bool | None] = {
+    "->": True, "→": True, "=>": True, "<-": False, "←": False,
+    "--": None, "<->": None, "o->": None, "<-o": None, "o-o": None, "o--": None, "--o": None,
+}
+
+
 def _edge(item: Any, i: int, warn: _Warn) -> Edge | None:
     if type(item) is dict and len(item) == 2:  # fast path: {"from": A, "to": B}, nothing to repair
         a, b = item.get("from"), item.get("to")
@@ -376,6 +384,14 @@ def _edge(item: Any, i: int, warn: _Warn) -> Edge | None:
         extra = set(item) - {*_EDGE_FROM, *_EDGE_TO, "label", "type", "relation"}
         if extra:
             warn("edge-unknown-keys", f"{where} has unknown keys {sorted(extra)!r}; ignored them")
+    elif isinstance(item, (list, tuple)) and len(item) == 3 and isinstance(item[1], str) and item[1].strip() in _LIST_ARROWS:
+        # [left, token, right] (the JSON graph format's edge): the middle is the arrow, never a node named '->'
+        arrow = item[1].strip()
+        if _LIST_ARROWS[arrow] is None:
+            warn("not-an-edge", f"{where}={item!r} is a {arrow!r} edge, not a directed one; ignored")
+            return None
+        src, dst = (item[0], item[2]) if _LIST_ARROWS[arrow] else (item[2], item[0])
+        warn("edge-as-list", f"{where}={item!r} is a list; read as {{'from': {src!r}, 'to': {dst!r}}}")
     elif isinstance(item, (list, tuple)) and len(item) in (2, 3):
         src, dst = item[0], item[1]
         label = item[2] if len(item) == 3 else None

@@ -489,9 +489,22 @@ def check_cli(
     assert result.code != EXIT_INTERNAL, f"exit 70 (a bug in causalcheck)\n{shown}"
     assert result.code in allowed, f"exit {result.code} is not among the documented {sorted(allowed)}\n{shown}"
     assert TRACEBACK not in result.output, f"a traceback in the output\n{shown}"
+    assert_strict_json(result)
     if result.code in named_on and not _names_an_option(result) and not any(o in result.output for o in outcomes):
         named = [d for d in damaged if Path(d).name in result.output]
         assert named or not damaged, f"exit {result.code} names none of the damaged input(s) {list(damaged)}\n{shown}"
+
+
+def assert_strict_json(result: CliResult) -> None:
+    """A ``--json`` run that printed one JSON document printed strict JSON: no bare ``NaN`` / ``Infinity`` token."""
+    if "--json" not in result.argv or not result.out.strip():
+        return
+
+    def refuse(token: str) -> None:
+        raise AssertionError(f"the --json output holds the bare token {token} (not JSON)\n  argv: {' '.join(result.argv)}")
+
+    with contextlib.suppress(ValueError):  # not one JSON document (a folder's lines, a message): nothing to scan
+        json.loads(result.out, parse_constant=refuse)
 
 
 def _names_an_option(result: CliResult) -> bool:

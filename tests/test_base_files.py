@@ -18,6 +18,7 @@ from causalcheck.base.files import (
     append_line,
     atomic_write_json,
     atomic_write_text,
+    csv_rows,
     read_input_bytes,
     read_input_text,
     sha256_bytes,
@@ -193,3 +194,35 @@ def test_bad_source_date_epoch_is_input_error(monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
     with pytest.raises(InputFormatError, match="SOURCE_DATE_EPOCH"):
         timestamp()
+
+
+def test_csv_cut_inside_a_quoted_field_is_refused_naming_the_line():
+    """A CSV that ends inside quotes (a truncated file) or has text after a closing quote is an input error with its line."""
+    with pytest.raises(InputFormatError, match=r"x\.csv:3: .*quoted field in the row from line 3 is never closed"):
+        csv_rows('a,b\n1,2\n"3,4\n5,6\n', source="x.csv")
+    with pytest.raises(InputFormatError, match=r"x\.csv:2: .*',' expected after '\"'"):
+        csv_rows('a,b\n"1"2,3\n', source="x.csv")
+    assert csv_rows('a,b\n"1\n2",3\n', source="x.csv") == [["a", "b"], ["1\n2", "3"]]
+
+
+def test_a_full_disk_names_the_file_being_written(tmp_path, monkeypatch, capsys):
+    """ENOSPC during an atomic write or an append is a WriteError naming the file (still an OSError); the CLI exits 2 with it."""
+    import errno
+
+    from causalcheck.base.files import WriteError
+    from causalcheck.cli import main
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    (tmp_path / "old.json").write_text("{}\n")
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(WriteError, match=r"cannot write .*old\.json: No space left on device") as info:
+        atomic_write_text(tmp_path / "old.json", "new")
+    assert isinstance(info.value, OSError) and info.value.errno == errno.ENOSPC
+    assert (tmp_path / "old.json").read_text() == "{}\n" and [p.name for p in tmp_path.iterdir()] == ["old.json"]
+    with pytest.raises(WriteError, match=r"log\.jsonl: No space left"):
+        append_line(tmp_path / "log.jsonl", "{}")
+    out = tmp_path / "scores"
+    code = main(["lab", "generate", "--nodes", "3", "--count", "2", "--seed", "0", "--out", str(out / "suite.jsonl")])
+    assert code == 2 and "suite.jsonl: No space left on device" in capsys.readouterr().err

@@ -12,8 +12,23 @@ def _episode_files(root: Path) -> list[Path]:
     return sorted((root / "lab" / "planner" / "episodes").glob("*.jsonl"))
 
 
+def assert_strict_json_files(root: Path) -> None:
+    """Every .json / .jsonl file under *root* is strict JSON: no bare NaN or Infinity token (JSON has none)."""
+
+    def refuse(token: str) -> None:
+        raise AssertionError(f"a bare {token} token in {path}")
+
+    paths = sorted([*root.rglob("*.json"), *root.rglob("*.jsonl")])
+    assert paths
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        docs = [line for line in text.splitlines() if line.strip()] if path.suffix == ".jsonl" else [text]
+        for doc in docs:
+            json.loads(doc, parse_constant=refuse)
+
+
 def test_demo_runs_end_to_end_and_resumes(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    """The demo writes lab trajectories, lab scores and explain results; a rerun duplicates nothing."""
+    """The demo writes lab trajectories, lab scores and explain results, all strict JSON; a rerun duplicates nothing."""
     out = tmp_path / "demo"
     assert main(["demo", "--out", str(out), "--quiet"]) == 0
     episodes = _episode_files(out)
@@ -25,6 +40,7 @@ def test_demo_runs_end_to_end_and_resumes(tmp_path: Path, capsys) -> None:  # ty
     strong = json.loads((out / "explain" / "demo-strong_metrics_offline.json").read_text())
     weak = json.loads((out / "explain" / "demo-weak_metrics_offline.json").read_text())
     assert strong["summary"]["total_mean"] > weak["summary"]["total_mean"]
+    assert_strict_json_files(out)
     sizes = {p.name: p.stat().st_size for p in episodes}
     capsys.readouterr()
     assert main(["demo", "--out", str(out), "--quiet"]) == 0

@@ -180,7 +180,7 @@ def test_a_full_disk_during_the_result_write_keeps_the_previous_result(tmp_path:
     assert limit < len(before["demo-weak_metrics_offline.json"]) // 2
     proc = subprocess.run([sys.executable, "-c", _FILL_DISK, str(limit), *args], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2, proc.stderr
-    assert "cannot read or write a file" in proc.stderr
+    assert "cannot write" in proc.stderr and "_metrics_offline." in proc.stderr  # the file being written is named
     after = {p.name: p.read_bytes() for p in out.iterdir() if not p.name.startswith(".")}
     assert after == before
 

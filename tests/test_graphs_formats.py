@@ -88,11 +88,15 @@ def test_reads_networkx_write_gml(tmp_path):
 
 
 def test_reads_networkx_write_dot(tmp_path):
-    """A DOT file written by networkx.nx_pydot.write_dot reads back (both-way pairs are undirected)."""
+    """A DOT file written by networkx.nx_pydot.write_dot reads back; a both-way pair is a refused 2-cycle unless symmetric='undirected'."""
     g = nx.DiGraph([("x", "y"), ("y", "z"), ("z", "y")])
     g.add_node("lonely")
     nx.nx_pydot.write_dot(g, tmp_path / "g.dot")
-    assert read_graph(tmp_path / "g.dot") == parse_text("x -> y -- z; nodes: lonely")
+    with pytest.raises(InputFormatError, match=r"g\.dot: 'y -> z' and 'z -> y' form a 2-cycle"):
+        read_graph(tmp_path / "g.dot")
+    assert read_graph(tmp_path / "g.dot", symmetric="undirected") == parse_text("x -> y -- z; nodes: lonely")
+    nx.nx_pydot.write_dot(nx.DiGraph([("x", "y")]), tmp_path / "one.dot")
+    assert read_graph(tmp_path / "one.dot") == parse_text("x -> y")
 
 
 def test_reads_causallearn_to_pydot():

@@ -413,3 +413,13 @@ def test_an_integer_beyond_float_range_is_a_repair_not_a_crash() -> None:
 
     hyp = parse_hypothesis({"edges": [{"from": "density", "to": "resonanceFreq"}], "coefficients": {"base": 10**400, "c": 2}})
     assert hyp.coefficients == {"base": None, "c": 2.0}
+
+
+def test_an_edge_list_with_an_arrow_in_the_middle_is_read_by_the_arrow_not_as_a_node_named_arrow():
+    """A record edge ['a', '->', 'b'] is a -> b (and '<-' reverses it), never an edge to a node '->'; an undirected token is dropped with a warning."""
+    from causalcheck.parsing import parse_record_obj
+
+    rec = parse_record_obj({"hypothesis": {"edges": [["a", "->", "b"], ["c", "<-", "d"], ["e", "--", "f"]]}})
+    assert {(e.source, e.target) for e in rec.hypothesis.graph.edges} == {("a", "b"), ("d", "c")}
+    assert "->" not in rec.hypothesis.graph.nodes and "e" not in rec.hypothesis.graph.nodes
+    assert any("'--' edge, not a directed one" in w for w in rec.warnings)

@@ -6,7 +6,8 @@ An evaluation tool is only worth its results, so every result file goes through 
   temporary file in the destination's folder, ``fsync`` it, ``rename`` it over the
   destination and ``fsync`` the folder: a reader sees the old complete file or the new
   complete file, never a torn one — also on a full disk or after ``kill -9`` (the previous
-  result survives a failed write).  New files get the usual ``0666 & ~umask`` permissions.
+  result survives a failed write).  A failed write raises :class:`WriteError` naming the file
+  (``cannot write results/scores.json: No space left on device``; the command line exits 2).  New files get the usual ``0666 & ~umask`` permissions.
 * :func:`append_line` appends one line to a JSON-lines log and ``fsync`` s it (resumable runs
   append one line per finished unit of work).
 * :class:`RunLock` holds an exclusive lock on a run folder while it is written; a second
@@ -54,6 +55,7 @@ __all__ = [
     "Provenance",
     "RunLock",
     "RunLockedError",
+    "WriteError",
     "append_line",
     "atomic_write_bytes",
     "atomic_write_json",
@@ -75,6 +77,24 @@ DEFAULT_MAX_INPUT_BYTES = 512 * 1024 * 1024
 
 #: Name of the lock file inside a locked run folder.
 LOCK_NAME = ".causalcheck.lock"
+
+
+class WriteError(CausalCheckError, OSError):
+    """A result file could not be written (a full disk, no permission); the message names the file.
+
+    Both a :class:`~causalcheck.base.errors.CausalCheckError` (the command line exits 2 with the
+    message, as for every input or file it cannot use) and the :class:`OSError` it wraps (same
+    ``errno``, ``strerror``, and ``filename`` = the file being written), so code that catches
+    ``OSError`` keeps working.
+    """
+
+    def __str__(self) -> str:
+        return f"cannot write {self.filename}: {self.strerror}"
+
+
+def _write_error(exc: OSError, path: Path) -> WriteError:
+    """*exc* (raised while writing *path*) as a :class:`WriteError` naming *path*."""
+    return WriteError(exc.errno, exc.strerror or str(exc), str(path))
 
 
 class RunLockedError(CausalCheckError):
@@ -112,24 +132,31 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
     temporary file is removed and the previous content of *path*, if any, is untouched.
     """
     out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    for _ in range(100):
-        tmp = out.parent / f".{out.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
-        try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
-        except FileExistsError:
-            continue
-        break
-    else:  # pragma: no cover - 100 random names all taken
-        raise CausalCheckError(f"cannot create a temporary file next to {str(out)!r}")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        for _ in range(100):
+            tmp = out.parent / f".{out.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+            try:
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
+            except FileExistsError:
+                continue
+            break
+        else:  # pragma: no cover - 100 random names all taken
+            raise CausalCheckError(f"cannot create a temporary file next to {str(out)!r}")
+    except WriteError:
+        raise
+    except OSError as exc:  # the folder cannot be made or written: name the file we were writing
+        raise _write_error(exc, out) from exc
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, out)
-    except BaseException:
+    except BaseException as exc:
         tmp.unlink(missing_ok=True)
+        if isinstance(exc, OSError) and not isinstance(exc, WriteError):  # a full disk: "No space left" names no file
+            raise _write_error(exc, out) from exc
         raise
     _fsync_folder(out.parent)
     return out
@@ -154,11 +181,14 @@ def append_line(path: str | Path, line: str) -> None:
     if "\n" in line:
         raise InputFormatError(f"line={line[:60]!r} must not contain a newline")
     p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    with p.open("a", encoding="utf-8") as fh:
-        fh.write(line + "\n")
-        fh.flush()
-        os.fsync(fh.fileno())
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        with p.open("a", encoding="utf-8") as fh:
+            fh.write(line + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+    except OSError as exc:  # a full disk: name the log being appended to
+        raise _write_error(exc, p) from exc
 
 
 # --------------------------------------------------------------------------- locks
@@ -315,13 +345,20 @@ def csv_rows(text: str, *, source: str, delimiter: str = ",") -> list[list[str]]
 def csv_numbered_rows(text: str, *, source: str, delimiter: str = ",") -> list[tuple[int, list[str]]]:
     """:func:`csv_rows` with the line each row starts on (1-based; a quoted field may span lines).
 
+    The csv module reads strictly: a quoted field that is never closed (a file cut inside
+    quotes) or a closing quote followed by more text is refused, naming the line, never
+    read as a field that swallows the rest of the file.
+
     >>> csv_numbered_rows('a\\n\\n"x\\ny"\\nz\\n', source="x.csv")
     [(1, ['a']), (2, []), (3, ['x\\ny']), (5, ['z'])]
+    >>> csv_numbered_rows('a,b\\n"c,d\\n', source="x.csv")
+    Traceback (most recent call last):
+    causalcheck.base.errors.InputFormatError: x.csv:2: the CSV does not parse: a quoted field in the row from line 2 is never closed (the file ends inside quotes: is it cut short?)
     """
     import csv
     import io
 
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     out: list[tuple[int, list[str]]] = []
     start = 1
     try:
@@ -329,6 +366,11 @@ def csv_numbered_rows(text: str, *, source: str, delimiter: str = ",") -> list[t
             out.append((start, row))
             start = reader.line_num + 1
     except csv.Error as exc:
+        if str(exc) == "unexpected end of data":  # strict mode: end of text inside a quoted field
+            raise InputFormatError(
+                f"{source}:{start}: the CSV does not parse: a quoted field in the row from line {start} is never closed "
+                "(the file ends inside quotes: is it cut short?)"
+            ) from None
         raise InputFormatError(f"{source}:{reader.line_num}: the CSV does not parse: {exc}") from None
     return out
 

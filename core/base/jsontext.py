@@ -32,6 +32,13 @@ is skipped, and the first character that does not decode raises
 >>> list(iter_json_values('{"a": 1}\\n{\\n  "b": [2]\\n}'))
 [{'a': 1}, {'b': [2]}]
 
+**Writing** (:func:`dumps`) — every JSON causalcheck prints (``--json``) is strict JSON: a
+non-finite float (``NaN``, ``±Infinity``: not JSON, and refused by strict parsers) is written
+as ``null``, never as a bare ``NaN`` token.
+
+>>> dumps({"p": float("nan"), "z": [1.5, float("inf")]})
+'{"p": null, "z": [1.5, null]}'
+
 Values are decoded by :mod:`causalcheck.base.safejson` (nesting deeper than ``MAX_DEPTH``, huge
 integers, non-finite numbers and lone surrogates are refused with the source named).
 
@@ -45,6 +52,8 @@ fixed number of linear passes.
 
 from __future__ import annotations
 
+import json
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -60,6 +69,7 @@ __all__ = [
     "balanced_objects",
     "candidates",
     "controller_object",
+    "dumps",
     "first_object",
     "iter_json_spans",
     "iter_json_values",
@@ -294,3 +304,30 @@ def iter_json_values(text: str, *, source: str = "<string>") -> Iterator[Any]:
     """
     for _, value in iter_json_spans(text, source=source):
         yield value
+
+
+def _finite(value: Any) -> Any:
+    """*value* with every non-finite float (in dicts, lists and tuples, at any depth) replaced by ``None``."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
+
+
+def dumps(value: Any, **options: Any) -> str:
+    """``json.dumps(value, **options)`` as strict JSON: ``NaN`` and ``±Infinity`` become ``null`` (module docstring).
+
+    The options are :func:`json.dumps`'s (``indent``, ``sort_keys``, ``default``, ``ensure_ascii``);
+    ``allow_nan`` is always ``False``.  Output without a non-finite float is byte-identical to
+    :func:`json.dumps`'s; a ``default`` that returns a non-finite float is refused (``ValueError``).
+    """
+    options.pop("allow_nan", None)
+    try:
+        return json.dumps(value, allow_nan=False, **options)
+    except ValueError as exc:
+        if "Out of range float values" not in str(exc):
+            raise
+    return json.dumps(_finite(value), allow_nan=False, **options)

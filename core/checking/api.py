@@ -29,6 +29,7 @@ from typing import Any
 
 from causalcheck.checking.folder import check_folder, check_input, require_checked
 from causalcheck.checking.hypothesis import check_hypothesis, check_record
+from causalcheck.checking.inputs import graph_file_format
 from causalcheck.checking.trajectory import check_episode, check_trajectory
 from causalcheck.episodes import Episode, Unparsed
 from causalcheck.findings import Report
@@ -56,7 +57,8 @@ def _is_graph(obj: Any) -> bool:
     if type(obj).__module__.split(".", 1)[0] in _GRAPH_LIBRARIES:
         return True
     if isinstance(obj, Path) or (isinstance(obj, str) and "\n" not in obj and len(obj) < 4096):
-        return Path(obj).suffix.lower() in GRAPH_ONLY_SUFFIXES
+        # a graph-only suffix, or a file whose content is a graph (graph.json in the JSON graph format)
+        return Path(obj).suffix.lower() in GRAPH_ONLY_SUFFIXES or graph_file_format(obj) not in (None, "text")
     return False
 
 

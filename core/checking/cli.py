@@ -13,11 +13,11 @@ tokens and shows a caret; a folder with nothing checkable).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from typing import Any
 
+from causalcheck.base import jsontext
 from causalcheck.base.cmdline import add_documented_command, run_in_process
 from causalcheck.base.errors import CausalCheckError, InputFormatError
 from causalcheck.base.files import sha256_file
@@ -169,7 +169,7 @@ def handle(args: argparse.Namespace) -> int:
                     "inputs": manifest,
                     "results": [report_payload(u.report, u.path) for u in folder.checked if u.report is not None],
                 }
-                sys.stdout.write(json.dumps(payload, indent=2, sort_keys=False, default=str) + "\n")
+                sys.stdout.write(jsontext.dumps(payload, indent=2, sort_keys=False, default=str) + "\n")
             else:
                 _emit(_folder_lines(folder, args.verbose))
             return 0 if report.ok else 1
@@ -180,7 +180,7 @@ def handle(args: argparse.Namespace) -> int:
         facts = _input_facts(target)
         if facts is not None:
             payload["inputs"] = [facts]
-        sys.stdout.write(json.dumps(payload, indent=2, sort_keys=False, default=str) + "\n")
+        sys.stdout.write(jsontext.dumps(payload, indent=2, sort_keys=False, default=str) + "\n")
     else:
         _emit(render_text(result, args.path, args.verbose))
     return 0 if result.ok else 1
@@ -201,6 +201,11 @@ def _validate_as_graph(args: argparse.Namespace) -> bool:
         return False
     p = Path(path)
     if p.suffix.lower() in GRAPH_ONLY_SUFFIXES:
+        return True
+    # late: keeps causalcheck --help light
+    from causalcheck.checking.inputs import graph_file_format
+
+    if graph_file_format(path) not in (None, "text"):  # the content is a graph (graph.json in the JSON graph format)
         return True
     if not p.is_file() or p.suffix.lower() not in (".txt", ""):
         return False

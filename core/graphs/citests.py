@@ -28,6 +28,11 @@ fewer than :data:`ROWS_PER_DOF` rows per degree of freedom (pcalg's ``n ≥ 10·
 (x or y constant within every stratum), or a sparse table (Cochran's rule over the cells
 with a positive expected count: a cell expected below 1, or more than a fifth below 5 — the
 χ² approximation then rejects far above its level); KCI with fewer than :data:`MIN_KCI_ROWS` rows.
+A test whose statistic is not a number is undecidable too, its columns named (never a silent
+p = 1).  Fisher-z reads a column of extreme magnitude (beyond ``2**±SCALE_EXPONENT``, where
+one cell of ``1e300`` made every square overflow) divided by a power of two — exact, and a
+correlation does not depend on scale (:func:`scaled_columns`; the validator names the columns
+in a ``data-encoded`` note).
 :meth:`CITester.raw_pvalue` is the test's own p-value.
 :class:`CITester` keys its cache on *(unordered pair, conditioning set)*, so a statement
 asked again — from another node's side, or by another permuted graph — is never re-tested;
@@ -55,8 +60,8 @@ from causalcheck.base.errors import InputFormatError
 from causalcheck.graphs.data import MAX_DISCRETE_LEVELS, DataTable
 
 __all__ = [
-    "CI_TESTS", "MIN_FISHERZ_DOF", "MIN_KCI_ROWS", "ROWS_PER_DOF", "CITestName", "CITester", "Correction", "TestCertificate", "TestChoice",
-    "adjust", "choose_test", "collinear_columns", "resolve_test",
+    "CI_TESTS", "MIN_FISHERZ_DOF", "MIN_KCI_ROWS", "ROWS_PER_DOF", "SCALE_EXPONENT", "CITestName", "CITester", "Correction",
+    "TestCertificate", "TestChoice", "adjust", "choose_test", "collinear_columns", "column_exponents", "resolve_test", "scaled_columns",
 ]
 
 CITestName = Literal["fisherz", "chisq", "gsq", "kci"]
@@ -134,6 +139,46 @@ def choose_test(name: str, table: DataTable) -> TestChoice:
 def resolve_test(name: str, table: DataTable) -> CITestName:
     """The test :func:`choose_test` picks (``"auto"`` resolved, a name checked)."""
     return choose_test(name, table).test
+
+
+#: Fisher-z rescales a column whose largest magnitude is beyond ``2**±SCALE_EXPONENT`` (its
+#: squares would overflow or underflow a float) by a power of two, which is exact.
+SCALE_EXPONENT = 300
+
+
+def scaled_columns(values: Any) -> tuple[Any, list[int]]:
+    """*values* with each column of extreme magnitude multiplied by a power of two, and those columns.
+
+    A correlation does not depend on a column's scale, but its computation squares the values:
+    one finite cell of ``1e300`` overflows and the statistic becomes NaN.  A column whose
+    largest magnitude is beyond ``2**±SCALE_EXPONENT`` is brought near 1 by a power of two —
+    exact in floating point — and every other column is left bit for bit as it was.
+
+    >>> v, cols = scaled_columns(__import__("numpy").array([[1e300, 1.0], [2e300, 2.0]]))
+    >>> cols, float(v[1, 0] / v[0, 0]), v[:, 1].tolist()
+    ([0], 2.0, [1.0, 2.0])
+    """
+    import numpy as np
+
+    exponents = column_exponents(values)
+    extreme = [c for c, e in enumerate(exponents) if e]
+    if not extreme:
+        return values, []
+    out = values.copy()
+    for c in extreme:
+        out[:, c] = np.ldexp(out[:, c], -exponents[c])
+    return out, extreme
+
+
+def column_exponents(values: Any) -> list[int]:
+    """Per column, ``e`` such that the column divided by ``2**e`` has its largest magnitude in [0.5, 1),
+    for the columns beyond ``2**±SCALE_EXPONENT``; ``0`` (left as it is) for every other column."""
+    import numpy as np
+
+    top = np.max(np.abs(values), axis=0).tolist() if values.size else [0.0] * values.shape[1]
+    return [
+        math.frexp(m)[1] if m > 0 and not 2.0**-SCALE_EXPONENT <= m <= 2.0**SCALE_EXPONENT else 0 for m in top
+    ]
 
 
 def collinear_columns(values: Any, columns: Sequence[int], tol: float = 1e-10) -> list[int]:
@@ -214,14 +259,21 @@ class CITester:
         self.table = table
         self.choice = choose_test(test, table)
         self.test: CITestName = self.choice.test
-        self._cit = CIT(table.values, method=self.test, **kwargs)
+        #: the values the test reads: Fisher-z's columns of extreme magnitude rescaled exactly (:func:`scaled_columns`)
+        self.values = table.values
+        #: the names of the columns Fisher-z rescaled
+        self.rescaled: tuple[str, ...] = ()
+        if self.test == "fisherz":
+            self.values, rescaled = scaled_columns(table.values)
+            self.rescaled = tuple(table.names[c] for c in rescaled)
+        self._cit = CIT(self.values, method=self.test, **kwargs)
         self._cache: dict[Key, float] = {}
         self._undecidable: dict[Key, str | None] = {}
         self.tests_run = 0
         #: columns in an exact linear dependence (Fisher-z only; each statement is then checked)
         self.collinear: tuple[str, ...] = ()
         if self.test == "fisherz":
-            self.collinear = tuple(table.names[c] for c in collinear_columns(table.values, range(len(table.names))))
+            self.collinear = tuple(table.names[c] for c in collinear_columns(self.values, range(len(table.names))))
 
     @staticmethod
     def key(x: int, y: int, given: Sequence[int] | frozenset[int]) -> Key:
@@ -242,10 +294,12 @@ class CITester:
                 p = float(self._cit(k[0], k[1], sorted(k[2])))
             except (ValueError, ArithmeticError) as exc:  # causal-learn: singular correlation matrix
                 names = self.table.names
-                cols = collinear_columns(self.table.values, [k[0], k[1], *sorted(k[2])])
+                cols = collinear_columns(self.values, [k[0], k[1], *sorted(k[2])])
                 self._undecidable[k] = f"collinear columns {[names[c] for c in cols]!r} ({exc})"
                 p = 1.0
-            if math.isnan(p):
+            if not math.isfinite(p):  # never a silent p = 1: the statement is undecidable, and says why
+                named = [self.table.names[c] for c in (k[0], k[1], *sorted(k[2]))]
+                self._undecidable[k] = f"the {self.test} statistic of columns {named!r} is not a number (p={p!r})"
                 p = 1.0
             self._cache[k] = p
             self.tests_run += 1
@@ -257,7 +311,7 @@ class CITester:
         if k not in self._undecidable:
             self._undecidable[k] = self._power(k)
         if k not in self._cache:
-            self.raw_pvalue(x, y, given)  # may find collinear columns
+            self.raw_pvalue(x, y, given)  # may find collinear columns or a statistic that is not a number
         return self._undecidable[k]
 
     def _power(self, k: Key) -> str | None:
@@ -266,7 +320,7 @@ class CITester:
             free = n - s - 3
             if free < MIN_FISHERZ_DOF:
                 return f"{n} rows leave n − |S| − 3 = {free} < {MIN_FISHERZ_DOF} degrees of freedom"
-            cols = collinear_columns(self.table.values, [k[0], k[1], *sorted(k[2])]) if self.collinear else []
+            cols = collinear_columns(self.values, [k[0], k[1], *sorted(k[2])]) if self.collinear else []
             return f"collinear columns {[self.table.names[c] for c in cols]!r}" if cols else None
         if self.test == "kci":
             return f"{n} rows < {MIN_KCI_ROWS}" if n < MIN_KCI_ROWS else None
@@ -297,7 +351,7 @@ class CITester:
             return TestCertificate("fisherz", 0.0, "z", p, None, None, n)
         if self.test == "fisherz":
             idx = [x, y, *s]
-            corr = np.corrcoef(self.table.values[:, idx].T)
+            corr = np.corrcoef(self.values[:, idx].T)
             inv = np.linalg.inv(corr)
             r = float(-inv[0, 1] / math.sqrt(abs(inv[0, 0] * inv[1, 1])))
             r = max(min(r, 1 - 1e-15), -1 + 1e-15)

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import sys
 from typing import Any
 
+from causalcheck.base import jsontext
 from causalcheck.base.cmdline import run_in_process
 from causalcheck.base.errors import InputFormatError
 
@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         threshold=args.threshold,
     )
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
+        print(jsontext.dumps(result.to_dict(), indent=2))
     else:
         print(format_table(result))
     sys.stdout.flush()
@@ -177,7 +177,7 @@ def run_validate(args: argparse.Namespace) -> int:
         truth_format=args.truth_format,
     )
     if args.json:
-        print(json.dumps(report.to_dict(), indent=2, default=str))
+        print(jsontext.dumps(report.to_dict(), indent=2, default=str))
     else:
         print(format_report(report, verbose=True))
     sys.stdout.flush()

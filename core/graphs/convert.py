@@ -121,8 +121,9 @@ def assemble(
         if old.is_directed and e.is_directed and old.u == e.v:
             if symmetric == "error":
                 raise InputFormatError(
-                    f"{source}: {str(old)!r} and {str(e)!r} form a 2-cycle; pass symmetric='undirected' "
-                    "to read a pair stored both ways as an undirected edge"
+                    f"{source}: {str(old)!r} and {str(e)!r} form a 2-cycle, which a graph here cannot hold "
+                    "(at most one edge per node pair); write an undirected edge once, marked undirected (DOT: dir=none; GML: marks \"--\"), or pass "
+                    "symmetric='undirected' to read a pair stored both ways as an undirected edge"
                 )
             by_pair[key] = GraphEdge.undirected(e.u, e.v)
             continue
@@ -329,32 +330,60 @@ def _matrix_and_names(matrix: Any, names: Sequence[str] | None) -> tuple[np.ndar
     return arr, names
 
 
+def _check_matrix_values(arr: np.ndarray, labels: Sequence[str], conv: str, *, weighted: bool) -> None:
+    """Refuse an infinite entry, and, unless *weighted*, a whole-number entry other than 0 or 1 (see :func:`from_matrix`)."""
+    import numpy as np
+
+    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
+        i, j = map(int, np.argwhere(~np.isfinite(arr))[0])
+        raise InputFormatError(f"matrix entry [row {labels[i]!r}, column {labels[j]!r}] = {float(arr[i, j])!r} is not a finite number")
+    if weighted or (arr.dtype.kind == "f" and not np.array_equal(arr, np.round(arr))):
+        return  # weights: every value is read against the threshold
+    odd = np.argwhere((arr != 0) & (arr != 1))
+    if odd.size:
+        i, j = map(int, odd[0])
+        value = arr[i, j].item()
+        raise InputFormatError(
+            f"matrix entry [row {labels[i]!r}, column {labels[j]!r}] = {value!r}: a 0/1 adjacency matrix ({conv}) holds "
+            "0 (no edge) or 1 (an edge); pass threshold= (e.g. 0) to read whole numbers as weights, or "
+            "convention='causallearn' for endpoint codes (-1 tail, 1 arrowhead, 2 circle)"
+        )
+
+
 def from_matrix(
     matrix: Any,
     names: Sequence[str] | None = None,
     *,
     convention: str | None = None,
-    threshold: float = 0.0,
+    threshold: float | None = None,
     symmetric: Symmetric = "undirected",
 ) -> Graph:
     """An adjacency or endpoint matrix with node names and an explicit *convention*.
 
     For the 0/1 conventions an entry counts as an edge when ``abs(value) > threshold``
     (weighted matrices such as lingam's ``adjacency_matrix_`` work directly); causal-learn's
-    endpoint codes take no threshold.  The diagonal must be zero.
+    endpoint codes take no threshold.  The diagonal must be zero.  Without *threshold*, a
+    matrix of whole numbers is a 0/1 matrix: an entry other than 0 or 1 (a ``2``, a ``-1``:
+    another convention's code) raises naming its row, column and value — pass ``threshold=``
+    (``0`` keeps every non-zero entry) to read whole numbers as weights.  A matrix with a
+    fractional entry is weighted.  An infinite entry always raises.
     """
     import numpy as np
 
     conv = _normalize_convention(convention)
+    given = threshold is not None
+    threshold = 0.0 if threshold is None else threshold
     if isinstance(threshold, bool) or not isinstance(threshold, int | float) or not threshold >= 0 or not math.isfinite(threshold):
         raise InputFormatError(f"threshold={threshold!r} must be a finite number >= 0")
     if conv == "causallearn" and threshold:
         raise InputFormatError(f"threshold={threshold!r}: causal-learn endpoint codes (-1, 1, 2) are marks, not weights")
     arr, labels = _matrix_and_names(matrix, names)
+    if conv != "causallearn":
+        _check_matrix_values(arr, labels, conv, weighted=given)
     diag = np.flatnonzero(np.diagonal(arr))
     if diag.size:
         v = labels[int(diag[0])]
-        raise InputFormatError(f"matrix diagonal entry [{v!r}, {v!r}] = {arr[diag[0], diag[0]]!r}: self-loops are not graphs here")
+        raise InputFormatError(f"matrix diagonal entry [{v!r}, {v!r}] = {arr[diag[0], diag[0]].item()!r}: self-loops are not graphs here")
     if conv == "causallearn":
         present = arr != 0
         one_sided = np.argwhere(present != present.T)

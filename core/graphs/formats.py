@@ -29,10 +29,15 @@ from ``arrowtail`` and the mark at ``v`` from ``arrowhead`` (``none`` → tail, 
 ``circle`` → circle, any other shape → arrowhead), which is how causal-learn's
 ``GraphUtils.to_pydot`` writes PAGs; in a ``graph`` (undirected) edges are ``--``.  A node's
 ``label`` attribute, when present, is its name (causal-learn writes integer ids with
-labels).  A pair written both ways with plain arrows is an undirected edge.
+labels).  A pair written both ways with plain arrows (``a -> b; b -> a``) is a 2-cycle, which a
+graph here cannot hold: it is refused naming both edges (an undirected edge is ``dir=none``);
+``symmetric="undirected"`` reads such a pair as ``a -- b`` (how ``networkx.nx_pydot.write_dot``
+writes a CPDAG's undirected edge from a ``DiGraph``).
 
 GML conventions.  As written by ``networkx.write_gml`` of :func:`~causalcheck.graphs.convert.to_networkx`:
-nodes by ``label``, ``directed 1``, the edge attribute ``marks`` for non-directed edges.
+nodes by ``label``, ``directed 1``, the edge attribute ``marks`` for non-directed edges.  A pair
+written both ways without ``marks`` is a 2-cycle and refused, as in DOT (``symmetric="undirected"``
+reads it as ``--``).
 
 Node attributes (:data:`~causalcheck.graphs.model.NODE_ATTRIBUTES`: ``latent``, ``exposure``,
 ``outcome``, ``adjusted``, ``selected``, ``pos``): DAGitty and JSON hold any; DOT and GML hold
@@ -61,7 +66,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from causalcheck.base import safejson
 from causalcheck.base.errors import DSLSyntaxError, InputFormatError
@@ -298,6 +303,12 @@ def format_dagitty(graph: Graph, graph_type: str | None = None) -> str:
 _SHAPE_CIRCLE = {"odot", "dot", "circle", "ocircle"}
 
 
+def _symmetric(symmetric: str) -> Literal["undirected", "error"]:
+    if symmetric not in ("undirected", "error"):
+        raise InputFormatError(f"symmetric={symmetric!r} must be 'undirected' or 'error'")
+    return "undirected" if symmetric == "undirected" else "error"
+
+
 def _dot_mark(shape: str | None, default: Mark) -> Mark:
     if shape is None:
         return default
@@ -319,8 +330,12 @@ def _dot_unquote(name: str) -> str:
     return name
 
 
-def parse_dot(text: str, *, source: str = "<string>", symmetric: str = "undirected") -> Graph:
-    """Graphviz DOT, read with pydot (the parser networkx's ``nx_pydot`` uses)."""
+def parse_dot(text: str, *, source: str = "<string>", symmetric: str = "error") -> Graph:
+    """Graphviz DOT, read with pydot (the parser networkx's ``nx_pydot`` uses).
+
+    *symmetric* ``"error"`` (the default) refuses ``a -> b`` with ``b -> a`` (a 2-cycle);
+    ``"undirected"`` reads that pair as ``a -- b``.
+    """
     import pydot
 
     try:
@@ -378,7 +393,7 @@ def parse_dot(text: str, *, source: str = "<string>", symmetric: str = "undirect
             raise InputFormatError(f"{source}: DOT edge {e.to_string()!r} has dir={dir_!r}; expected forward, back, both or none")
         items.append((labels[src], labels[dst], mu, mv))
     nodes = list(dict.fromkeys(labels[r] for r in order))
-    graph = assemble(nodes, items, symmetric="error" if symmetric == "error" else "undirected", source=source)
+    graph = assemble(nodes, items, symmetric=_symmetric(symmetric), source=source)
     attributes = read_node_attributes(node_attrs, source=source)
     return graph.with_attributes(attributes) if attributes else graph
 
@@ -418,8 +433,12 @@ def format_dot(graph: Graph) -> str:
 # --------------------------------------------------------------------------- GML
 
 
-def parse_gml(text: str, *, source: str = "<string>") -> Graph:
-    """GML as ``networkx.read_gml`` reads it (nodes by ``label``), then the networkx adapter."""
+def parse_gml(text: str, *, source: str = "<string>", symmetric: str = "error") -> Graph:
+    """GML as ``networkx.read_gml`` reads it (nodes by ``label``), then the networkx adapter.
+
+    *symmetric* as in :func:`parse_dot`: a pair written both ways without ``marks`` is refused
+    unless ``"undirected"``.
+    """
     import networkx as nx
 
     # networkx's tokenizer indexes line[-1] inside a string spread over lines, so an empty
@@ -434,7 +453,10 @@ def parse_gml(text: str, *, source: str = "<string>") -> Graph:
             f"{source}: not a GML graph: a node's id and label and an edge's source and target must each be one "
             f"number or string, given once (networkx read a repeated key or a [ ... ] block: {exc})"
         ) from None
-    return from_networkx(g)
+    try:
+        return from_networkx(g, symmetric=_symmetric(symmetric))
+    except InputFormatError as exc:
+        raise InputFormatError(f"{source}: {exc}") from None
 
 
 def format_gml(graph: Graph) -> str:
@@ -564,7 +586,8 @@ def parse_edgelist_csv(text: str, *, source: str = "<string>", threshold: float 
     weight/weights/w/coef/coefficient/strength (case ignored); other columns are ignored.  With a
     weight column a row is an edge when ``abs(weight) > threshold`` (default 0: a weight-0 row
     is no edge, its two nodes stay); *threshold* without a weight column raises.  A row with
-    an empty target declares an isolated node.  A missing ``edge`` means ``->``.
+    an empty target declares an isolated node.  Without an ``edge`` column every edge is ``->``;
+    with one, an edge row with an empty edge cell raises (a cut file, a forgotten token).
     """
     rows = _csv_rows(text, source)
     if not rows:
@@ -588,13 +611,19 @@ def parse_edgelist_csv(text: str, *, source: str = "<string>", threshold: float 
     for lineno, row in enumerate(rows[1:], start=2):
         cells = row + [""] * (len(header) - len(row))
         s, t = cells[si], cells[ti]
-        token = cells[ei].strip() if ei is not None and cells[ei].strip() else "->"
+        token = cells[ei].strip() if ei is not None else "->"
         pos = type("Pos", (), {"line": lineno, "column": 1})()
         if not s:
             raise DSLSyntaxError("edge-list row has an empty source", text=text, line=lineno, column=1, source=source)
         if not t:
             b.node(s)
             continue
+        if not token and ei is not None:  # the file has an edge column: an empty cell is a cut or forgotten token, not '->'
+            raise DSLSyntaxError(
+                f"edge-list row {s!r},{t!r} has an empty {rows[0][ei].strip()!r} cell; write the edge token "
+                f"(one of {list(EDGE_TOKENS)!r}) or leave the column out (then every edge is '->')",
+                text=text, line=lineno, column=1, source=source,
+            )
         if token not in EDGE_TOKENS:
             raise DSLSyntaxError(
                 f"edge-list row has edge={token!r}; expected one of {list(EDGE_TOKENS)!r}",
@@ -626,13 +655,14 @@ def format_edgelist_csv(graph: Graph) -> str:
 
 
 def parse_adjacency_csv(
-    text: str, *, source: str = "<string>", convention: str | None = None, threshold: float = 0.0
+    text: str, *, source: str = "<string>", convention: str | None = None, threshold: float | None = None
 ) -> Graph:
     """An adjacency CSV: a header row of names, then one row per node (a leading name column is optional).
 
     *convention* defaults to ``"row_to_column"`` (what :func:`format_adjacency_csv` writes);
     see :func:`causalcheck.graphs.convert.from_matrix` for the others and for *threshold*
-    (an entry is an edge when its absolute value exceeds it).
+    (an entry is an edge when its absolute value exceeds it; without it a matrix of whole
+    numbers holds only 0 and 1, and any other value is refused naming its row and column).
     """
     rows = _csv_rows(text, source)
     if not rows:

@@ -39,10 +39,12 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import warnings
 from pathlib import Path
 from typing import Any
 
+from causalcheck.base import safejson
 from causalcheck.base.errors import InputFormatError
 from causalcheck.base.files import could_be_path, read_input_text
 from causalcheck.graphs import convert
@@ -50,13 +52,22 @@ from causalcheck.graphs.formats import (
     FORMATS,
     NoWeights,
     parse_adjacency_csv,
-    parse_dot,
     parse_edgelist_csv,
 )
-from causalcheck.graphs.model import NODE_ATTRIBUTES, Graph
+from causalcheck.graphs.model import EDGE_TOKENS, NODE_ATTRIBUTES, Graph
 from causalcheck.graphs.names import NamePolicy, apply_policy
 
-__all__ = ["ATTRIBUTE_FORMATS", "SUFFIXES", "AttributesDropped", "guess_format", "read_graph", "write_graph"]
+__all__ = [
+    "ATTRIBUTE_FORMATS",
+    "GRAPH_JSON_KEYS",
+    "SUFFIXES",
+    "AttributesDropped",
+    "guess_format",
+    "is_graph_json",
+    "read_graph",
+    "sniff_graph_format",
+    "write_graph",
+]
 
 
 class AttributesDropped(UserWarning):
@@ -97,14 +108,116 @@ def _csv_kind(text: str) -> str:
     return "adjacency"
 
 
+#: The keys of the JSON graph format (:meth:`Graph.to_dict`).
+GRAPH_JSON_KEYS = frozenset({"kind", "nodes", "edges", "attributes"})
+
+
+def is_graph_json(data: Any) -> bool:
+    """True when the decoded JSON *data* is in the JSON graph format: an object whose ``edges``
+    are ``[left, token, right]`` triples of strings with an edge token in the middle (an empty
+    edge list counts when ``kind`` or ``nodes`` is given, as :meth:`Graph.to_dict` writes them).
+
+    >>> is_graph_json({"nodes": ["a", "b"], "edges": [["a", "->", "b"]]})
+    True
+    >>> is_graph_json({"edges": [{"from": "a", "to": "b"}]})  # a hypothesis
+    False
+    """
+    if not isinstance(data, dict) or not isinstance(data.get("edges"), list):
+        return False
+    edges = data["edges"]
+    if not edges:
+        return ("kind" in data or "nodes" in data) and set(data) <= GRAPH_JSON_KEYS
+    return all(
+        isinstance(e, list) and len(e) == 3 and all(isinstance(x, str) for x in e) and e[1] in EDGE_TOKENS for e in edges
+    )
+
+
+_GRAPH_JSON_HINT = re.compile(r'"edges"\s*:\s*\[\s*(\[|\])')
+
+
+def _sniff_json(text: str) -> str | None:
+    """``"json"`` when *text* is one JSON object in the graph format (cheap test first: ``"edges": [[``)."""
+    if not _GRAPH_JSON_HINT.search(text[:100_000]):
+        return None
+    try:
+        data = safejson.loads(text.lstrip("\ufeff"))
+    except InputFormatError:
+        return None
+    return "json" if is_graph_json(data) else None
+
+
+def _is_number(cell: str) -> bool:
+    try:
+        float(cell)
+    except ValueError:
+        return not cell.strip()  # an empty cell is a 0 in an adjacency CSV
+    return True
+
+
+def _sniff_csv(text: str) -> str | None:
+    """``edgelist`` or ``adjacency`` when the CSV *text* reads as one, else ``None``."""
+    kind = _csv_kind(text)
+    if kind == "edgelist":
+        return kind
+    lines = [line for line in text.lstrip("\ufeff").splitlines() if line.strip()]
+    if len(lines) < 2:
+        return None
+    delimiter = next((d for d in (",", ";", "\t") if d in lines[0]), ",")
+    names = [c for c in lines[0].split(delimiter) if c.strip()]
+    if len(lines) - 1 != len(names):  # a square matrix: one row per named node (a data table has more)
+        return None
+    for line in lines[1:]:
+        cells = line.split(delimiter)
+        if not _is_number(cells[0]):
+            cells = cells[1:]  # a leading name column
+        if not cells or not all(_is_number(c) for c in cells):
+            return None
+    return "adjacency"
+
+
+def sniff_graph_format(text: str, path: str | os.PathLike[str] | None = None) -> str | None:
+    """The graph format *text* (a file's content) is in, judged from the content, or ``None``.
+
+    ``None`` means the content is no graph file of a known kind.  Formats with a marker are
+    recognised wherever they are (a DAGitty ``dag {`` header, ``digraph``/``graph {``, GML's
+    ``graph [``, causal-learn's ``Graph Nodes:``, a JSON object in the graph format
+    (:func:`is_graph_json`), an edge-list CSV header, a CSV of names over rows of numbers); the
+    plain-text format (``A -> B``) shares its syntax with a hypothesis, so it is ``"text"`` only
+    when *path* ends in ``.graph``.  ``check`` and ``report --check`` use it to tell a graph
+    from a hypothesis or a record by content, not by name.
+
+    >>> sniff_graph_format('{"nodes": ["a", "b"], "edges": [["a", "->", "b"]]}', "g.json")
+    'json'
+    >>> sniff_graph_format("digraph { a -> b }", "g.txt")
+    'dot'
+    >>> sniff_graph_format("A -> B", "h.txt") is None
+    True
+    """
+    head = text.lstrip("\ufeff \t\r\n")
+    if not head:
+        return None
+    if head.startswith(("{", "[")):
+        found = _sniff_json(head)
+        if found is not None or head.startswith("["):
+            return found
+    suffix = Path(path).suffix.lower() if path is not None else ""
+    fmt = guess_format(head)
+    if fmt in ("dagitty", "dot", "gml", "causallearn"):
+        return fmt if fmt != "dagitty" or not head.startswith("{") or SUFFIXES.get(suffix) == "dagitty" else None
+    if fmt in ("edgelist", "adjacency") or SUFFIXES.get(suffix) == "csv":
+        return _sniff_csv(head)
+    return "text" if suffix == ".graph" else None
+
+
 def guess_format(text: str, path: str | None = None) -> str:
     """The format name for *text* (from *path*'s suffix when it has a known one)."""
     if path is not None:
         fmt = SUFFIXES.get(Path(path).suffix.lower())
         if fmt == "csv":
             return _csv_kind(text)
-        if fmt == "text" and text.lstrip("\ufeff \t\r\n").lower().startswith("graph nodes:"):
-            return "causallearn"  # causal-learn writes its text format to .txt files
+        if fmt == "text":  # a .txt may hold causal-learn's text format (it writes .txt files), DOT, DAGitty, ...
+            found = sniff_graph_format(text)
+            return found if found not in (None, "adjacency", "edgelist") else "text"
         if fmt is not None:
             return fmt
     head = text.lstrip("\ufeff \t\r\n")
@@ -155,7 +268,7 @@ def _no_weights(threshold: float | None, what: str) -> None:
 def _from_object(obj: Any, *, names: Any, convention: str | None, symmetric: str, threshold: float | None = None) -> Graph | None:
     if convert.is_matrix(obj):
         return convert.from_matrix(
-            obj, names, convention=convention, threshold=threshold or 0.0,
+            obj, names, convention=convention, threshold=threshold,
             symmetric="error" if symmetric == "error" else "undirected",
         )
     _no_weights(threshold, f"a {type(obj).__module__}.{type(obj).__name__}")
@@ -188,7 +301,7 @@ def read_graph(
     names: Any = None,
     convention: str | None = None,
     policy: NamePolicy | str | None = None,
-    symmetric: str = "undirected",
+    symmetric: str | None = None,
     threshold: float | None = None,
 ) -> Graph:
     """Read a graph from a path, a text or a library object (see the module docstring).
@@ -197,13 +310,18 @@ def read_graph(
     the weight an edge of a weighted source must exceed in absolute value (default 0);
     *policy* a :class:`~causalcheck.graphs.NamePolicy` (or ``"exact"`` / ``"causalab"``)
     applied to the result; *symmetric* (``"undirected"`` or ``"error"``) how a pair written
-    both ways with plain arrows is read.
+    both ways with plain arrows is read.  By default (``None``) such a pair is refused as a
+    2-cycle in a DOT or GML file, where an undirected edge has its own notation, and is read as
+    ``--`` from a library object or a matrix, whose documented conventions store an undirected
+    edge so; the text formats, edge lists and JSON always refuse two edges on one pair.
     """
     if format is not None and format not in FORMATS:
         raise InputFormatError(f"format={format!r} must be one of {sorted(FORMATS)!r}")
+    if symmetric not in (None, "undirected", "error"):
+        raise InputFormatError(f"symmetric={symmetric!r} must be 'undirected' or 'error' (or None: the source's convention)")
     threshold = _check_threshold(threshold)
     if not isinstance(source, str | os.PathLike):
-        graph = _from_object(source, names=names, convention=convention, symmetric=symmetric, threshold=threshold)
+        graph = _from_object(source, names=names, convention=convention, symmetric=symmetric or "undirected", threshold=threshold)
         if graph is None:
             raise InputFormatError(
                 f"cannot read a graph from a {type(source).__module__}.{type(source).__name__}: expected a path, "
@@ -224,13 +342,13 @@ def read_graph(
     where = path or "<string>"
     try:
         if fmt == "adjacency":
-            graph = parse_adjacency_csv(text, source=where, convention=convention, threshold=threshold or 0.0)
+            graph = parse_adjacency_csv(text, source=where, convention=convention, threshold=threshold)
         elif fmt == "edgelist":
             graph = parse_edgelist_csv(text, source=where, threshold=threshold)
         else:
             _no_weights(threshold, f"{where} (format {fmt!r})")
-            if fmt == "dot":
-                graph = parse_dot(text, source=where, symmetric=symmetric)
+            if fmt in ("dot", "gml"):
+                graph = FORMATS[fmt][0](text, source=where, symmetric=symmetric or "error")
             else:
                 graph = FORMATS[fmt][0](text, source=where)
         return apply_policy(graph, policy)

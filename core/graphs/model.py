@@ -917,7 +917,11 @@ class Graph:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Graph:
-        """Inverse of :meth:`to_dict` (``kind`` is recomputed, not trusted)."""
+        """Inverse of :meth:`to_dict` (``kind`` is recomputed, not trusted).
+
+        When ``"nodes"`` is given it must name every node an edge names (an edge to an
+        undeclared node raises, naming the edge and the node); without it the edges' nodes are the nodes.
+        """
         if not isinstance(data, Mapping) or "edges" not in data:
             raise InputFormatError(f"graph JSON={data!r} must be an object with 'edges' (and optional 'nodes')")
         nodes = data.get("nodes", [])
@@ -934,6 +938,15 @@ class Graph:
         for n in nodes:
             if not isinstance(n, str):
                 raise InputFormatError(f"graph JSON node={n!r} must be a string (a node name)")
+        if "nodes" in data:  # a declared node list is the whole list: an edge to a node outside it is a typo, not a new node
+            declared = set(nodes)
+            for e in triples:
+                missing = [n for n in (e[0], e[2]) if n not in declared]
+                if missing:
+                    raise InputFormatError(
+                        f"graph JSON edge={list(e)!r} names {missing[0]!r}, which is not in 'nodes' "
+                        f"({len(declared)} declared); add it to 'nodes' or leave 'nodes' out"
+                    )
         graph = cls.from_edges(triples, list(nodes))
         attributes = data.get("attributes", {})
         if not isinstance(attributes, Mapping):

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from causalcheck.base.errors import InputFormatError
+from causalcheck.graphs.citests import column_exponents, scaled_columns
 from causalcheck.graphs.data import DataTable
 from causalcheck.graphs.model import Graph
 
@@ -107,11 +108,15 @@ def fit_equations(
         raise InputFormatError(f"the data columns {list(table.names)!r} must be the DAG's nodes {list(dag.nodes)!r}")
     stated = dict(coefficients or {})
     pos = dag.index
-    data = table.values
+    # a column of extreme magnitude (one cell of 1e300) is fitted divided by a power of two and the
+    # estimates multiplied back: exact, where its squares would overflow to inf and NaN
+    data, _ = scaled_columns(table.values)
+    exps = column_exponents(table.values)
     n = table.rows
     out = []
     for v in dag.nodes:
         pa = tuple(sorted(dag.parents(v), key=pos.__getitem__))
+        ev = exps[pos[v]]
         y = data[:, pos[v]]
         design = np.column_stack([np.ones(n), *(data[:, pos[p]] for p in pa)])
         k = len(pa)
@@ -129,7 +134,8 @@ def fit_equations(
             raise InputFormatError(f"the parents {list(pa)!r} of {v!r} are collinear in the data") from None
         coefs = []
         for i, p in enumerate(pa, start=1):
-            est, se = float(beta[i]), math.sqrt(max(float(cov[i, i]), 0.0))
+            unit = ev - exps[pos[p]]
+            est, se = math.ldexp(float(beta[i]), unit), math.ldexp(math.sqrt(max(float(cov[i, i]), 0.0)), unit)
             value = stated.get((p, v))
             t = pv = None
             if value is not None:
@@ -141,9 +147,9 @@ def fit_equations(
             EquationFit(
                 node=v,
                 parents=pa,
-                intercept=float(beta[0]),
+                intercept=math.ldexp(float(beta[0]), ev),
                 coefficients=tuple(coefs),
-                residual_scale=math.sqrt(sigma2),
+                residual_scale=math.ldexp(math.sqrt(sigma2), ev),
                 r_squared=1 - rss / tss if tss > 0 else 0.0,
                 n=n,
                 dof=dof,

@@ -74,7 +74,7 @@ from causalcheck.findings import (
     plain,
 )
 from causalcheck.graphs.background import check_knowledge
-from causalcheck.graphs.citests import CITester, adjust
+from causalcheck.graphs.citests import SCALE_EXPONENT, CITester, adjust
 from causalcheck.graphs.codes import VALIDATOR_CODES
 from causalcheck.graphs.coverage import intervention_coverage
 from causalcheck.graphs.data import load_data
@@ -268,6 +268,14 @@ def _data_notes(table: DataTable, tester: CITester, ci_test: str, findings: list
         findings.append(_finding("data-rows-dropped", f"{table.rows_dropped} row(s) with NaN dropped; {table.rows} remain", (), table))
     for note in table.notes:
         findings.append(_finding("data-encoded", note))
+    if tester.rescaled:  # one cell of 1e300 made Fisher-z's statistic NaN (a silent p = 1) before the rescale
+        findings.append(
+            _finding(
+                "data-encoded",
+                f"column(s) {list(tester.rescaled)!r} hold values of extreme magnitude (beyond 2**±"
+                f"{SCALE_EXPONENT} ≈ 1e±90, where squares and products leave the float range): Fisher-z reads them rescaled by a power of two (exact: a correlation does not depend on scale)",
+            )
+        )
     if ci_test == "auto":
         findings.append(_finding("ci-test-chosen", f"ci_test='auto' chose {tester.test}: {tester.choice.reason}", (), tester.choice))
     if tester.collinear:
