@@ -265,3 +265,14 @@ def test_a_5000_character_id_is_cut_in_every_message(tmp_path: Path, capsys: pyt
         assert f"{'i' * 80!r}…(5000 chars)" in err and "i" * 81 not in err and len(err) < 600
     change = Change(long_id, {}, 1, 2).describe()
     assert "…(5000 chars)" in change and "i" * 81 not in change
+
+
+def test_cli_corpus_out_is_locked_while_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """snapshot corpus --out held by another writer: exit 2 naming the holder, nothing written."""
+    from causalcheck.base.files import RunLock
+
+    out = tmp_path / "c"
+    with RunLock(out, command="holder test"):
+        assert main(["snapshot", "corpus", "answers", "--out", str(out), "--size", "2"]) == 2
+    assert "holder test" in capsys.readouterr().err and not (out / "corpus.json").exists()
+    assert main(["snapshot", "corpus", "answers", "--out", str(out), "--size", "2"]) == 0

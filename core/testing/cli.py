@@ -7,6 +7,8 @@ Two subcommands:
     input as ``input.json`` and in the files a scorer reads (:data:`FILES`), plus
     ``DIR/corpus.json`` (the corpus spec and the case ids).  Graphs are written in
     ``--format`` (any format of :func:`causalcheck.graphs.write_graph`; default ``text``).
+    ``DIR`` is locked while it is written (:class:`causalcheck.base.files.RunLock`): a second
+    writer exits 2 naming the holder.
 
 ``causalcheck snapshot check SNAPSHOT --command 'CMD {truth} {estimate}' [--kind K] [--size N] [--seed S] [--format F] [--update] [--timeout T]``
     runs ``CMD`` once per case — the placeholders (``{truth}``, ``{estimate}``, ``{answer}``,
@@ -42,10 +44,17 @@ from typing import Any
 
 from causalcheck.base.cmdline import add_command_group, positive_int, require_finite_nonnegative
 from causalcheck.base.errors import CausalCheckError, InputFormatError
-from causalcheck.base.files import atomic_write_json, atomic_write_text
+from causalcheck.base.files import RunLock, atomic_write_json, atomic_write_text
 from causalcheck.base.shown import shown
 from causalcheck.testing.snapshots import KINDS as SNAPSHOT_KINDS
-from causalcheck.testing.snapshots import Case, Change, corpus, read_snapshot, write_snapshot
+from causalcheck.testing.snapshots import (
+    Case,
+    Change,
+    Corpus,
+    corpus,
+    read_snapshot,
+    write_snapshot,
+)
 
 __all__ = ["FILES", "register", "run_command", "write_case_files"]
 
@@ -153,9 +162,16 @@ def _case_folder(root: Path, case_id: Any) -> Path:
 def _cmd_corpus(args: argparse.Namespace) -> int:
     c = corpus(args.kind, size=args.size, seed=args.seed)
     out = Path(args.out)
+    if args.format not in _SUFFIX:  # before the lock makes the folder
+        raise InputFormatError(f"format={shown(args.format)} must be one of {sorted(_SUFFIX)!r}")
+    with RunLock(out, command="causalcheck snapshot corpus"):  # one writer per --out, as every command's
+        return _write_corpus(c, out, args.format)
+
+
+def _write_corpus(c: Corpus, out: Path, graph_format: str) -> int:
     for case in c.cases:
-        write_case_files(c.kind, case.input, out / case.id, args.format)
-    atomic_write_json(out / "corpus.json", {**c.spec, "format": args.format, "cases": [case.id for case in c.cases], "files": FILES[c.kind]})
+        write_case_files(c.kind, case.input, out / case.id, graph_format)
+    atomic_write_json(out / "corpus.json", {**c.spec, "format": graph_format, "cases": [case.id for case in c.cases], "files": FILES[c.kind]})
     print(f"wrote {len(c.cases)} {c.kind} cases to {out}")
     return 0
 
