@@ -128,6 +128,11 @@ def test_a_folder_with_files_a_report_does_not_write_is_refused_not_emptied(tmp_
     assert _content(out) == {"report.md": b"old", "scores.json": b"{}"}
     with pytest.raises(InputFormatError, match="exists and is not a folder"):
         write_report_folder(out / "scores.json", _report("x", 0))
+    link = tmp_path / "link"
+    link.symlink_to(out)
+    with pytest.raises(InputFormatError, match="is a symbolic link"):
+        write_report_folder(link, _report("x", 0))
+    assert _content(out) == {"report.md": b"old", "scores.json": b"{}"}
 
 
 def test_the_current_folder_is_never_a_report_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -105,7 +105,10 @@ def _foreign(folder: Path) -> list[str]:
 
 
 def _refuse_foreign(target: Path) -> None:
-    if target.is_symlink() or (target.exists() and not target.is_dir()):
+    if target.is_symlink():
+        raise InputFormatError(f"--out {str(target)!r} is a symbolic link; a Markdown report replaces its folder whole, "
+                               "so name the folder itself")
+    if target.exists() and not target.is_dir():
         raise InputFormatError(f"--out {str(target)!r} exists and is not a folder; a Markdown report is a folder")
     cwd = _absolute(Path.cwd())
     if target == cwd or target in cwd.parents or target.parent == target:
