@@ -70,6 +70,25 @@ def test_a_full_disk_through_the_command_exits_2_naming_the_file(tmp_path: Path,
     assert _content(out) == before and _siblings(out) == []
 
 
+def test_a_full_disk_during_the_html_report_names_it_and_keeps_the_old_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """``report`` (html) on a full disk: exit 2 naming --out, the previous report.html byte-identical, no temporary file."""
+    import os
+
+    out = tmp_path / "r.html"
+    out.write_text("previous", encoding="utf-8")
+    real_fsync = os.fsync
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    assert main(["report", "--check", "example:cyclic", "--out", str(out)]) == 2
+    monkeypatch.setattr(os, "fsync", real_fsync)
+    assert f"--out {str(out)!r}: cannot write the report: No space left on device" in capsys.readouterr().err
+    assert out.read_text(encoding="utf-8") == "previous" and sorted(p.name for p in tmp_path.iterdir()) == [".r.html.lock", "r.html"]
+
+
 def test_a_shorter_report_leaves_no_figure_of_the_longer_one(tmp_path: Path) -> None:
     """A report with fewer figures replaces the whole folder: no fig-NNN.png of the previous report lingers."""
     out = tmp_path / "r"

@@ -150,7 +150,11 @@ def build_report(
         unreadable = tuple(inputs.unreadable)
         if fmt == "html":
             text = render_html(doc)
-            atomic_write_text(target, text)
+            try:
+                atomic_write_text(target, text)
+            except OSError as exc:  # a full disk: name the output (the previous report is untouched)
+                raise CausalCheckError(f"--out {str(target)!r}: cannot write the report: {exc.strerror or exc}; "
+                                       "the previous report is unchanged") from None
             size = len(text.encode("utf-8"))
             return BuildResult(target, (target,), counts, size, unreadable)
         text, figures = render_markdown(doc)
