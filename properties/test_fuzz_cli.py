@@ -454,7 +454,54 @@ def _report(draw: st.DrawFn, c: Ctx) -> Case:
         [["--check", "example:record"], ["--check", "example:nope"]],
     )
     argv = ("report", *paths, "--out", "{root}/report.html", "--bootstrap", "0", *draw(opts))
-    return Case(files, argv, (0, 2), suspects)
+    return Case(files, argv, (0, 1, 2), suspects, (1, 2))  # 1: a file of the folder could not be read (named)
+
+
+#: an earlier Markdown report in ``--out`` (longer than most new ones), and a file a report does not write
+_OLD_REPORT: dict[str, bytes | str] = {"out/report.md": b"# old\n", **{f"out/fig-{i:03d}.png": b"old" for i in range(1, 9)}}
+
+
+@st.composite
+def _report_result_folder(draw: st.DrawFn, c: Ctx) -> Case:
+    """A result folder (lab scores, an explain result, check reports of hypotheses and of a graph) with one
+    file damaged, reported into an --out that is new, holds an older Markdown report, or holds a foreign file.
+    Markdown draws a PNG per figure (~0.3 s each), so its folder leaves out the lab scores (a dozen figures)
+    to stay well inside CALL_LIMIT on a loaded machine; HTML reads them all (reading is the same for both)."""
+    o = c.outputs
+    graph_check = Seed("graph-check.json", json.dumps({"ok": False, "graph": {"kind": "DAG", "nodes": ["a", "b"], "edges": [["a", "->", "b"]]},
+                                                       "kind": {"ok": True, "claim": "DAG"}, "findings": [
+                                                           {"code": "truth-extra-edge", "severity": "warning", "message": "a -> b"}]}).encode(), "json")
+    md = draw(st.booleans())
+    seeds = {"results/explain/result.json": o.result, "results/check.json": o.check_report, "results/graph-check.json": graph_check}
+    if not md:
+        seeds["results/scores/scores.json"] = o.scores
+    tree = draw(mutated_tree(seeds, extra=("results/notes.json", "results/explain/x.json")))
+    files = dict(tree.files)
+    out = draw(st.sampled_from(["new", "old", "foreign"]))
+    if out != "new":
+        files.update(_OLD_REPORT)
+    if out == "foreign":
+        files["out/notes.txt"] = b"mine"
+    check = draw(_opts([["--check", "example:cyclic"], ["--check", "{root}/results/check.json"], ["--check", "{root}/results/graph-check.json"]]))
+    fmt = ("--format", "md", "--out", "{root}/out") if md else ("--format", "html", "--out", "{root}/out/report.html")
+    argv = ("report", "{root}/results", *fmt, "--bootstrap", "0", "--items", "1", "--episodes", "1", *check)
+    return Case(files, argv, (0, 1, 2), (*_damaged(tree), "results", "out"), (1, 2))
+
+
+_IDS = ("graph-pairs-000", "graph-pairs-001", "", "i" * 5000, "../up", "a/b", "名前", "\ud83c", ".")
+
+
+@st.composite
+def _snapshot_cases(draw: st.DrawFn, c: Ctx) -> Case:
+    """A recorded snapshot whose case list is rebuilt: none, repeated ids, empty, huge, path-like or non-string ids."""
+    doc = c.outputs.snapshot.values()[0]
+    cases = doc["cases"]
+    ids = draw(st.lists(st.one_of(st.sampled_from(_IDS), st.sampled_from([None, 5, ["x"]])), max_size=4))
+    doc = {**doc, "cases": [{**cases[k % len(cases)], "id": i} for k, i in enumerate(ids)]}
+    data = json.dumps(doc, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    opts = _opts([["--update"]], [["--kind", "graph-pairs"]])
+    argv = ("snapshot", "check", "{root}/snapshot.json", "--command", "cat {truth}", *draw(opts))
+    return Case({"snapshot.json": data}, argv, (0, 1, 2), ("snapshot.json",))
 
 
 @st.composite
@@ -499,7 +546,9 @@ TARGETS: tuple[Target, ...] = (
     Target("lab run --agent PLUGIN", lambda c: _plugin(c, "lab")),
     Target("explain score --edge-judge/--criterion-judge PLUGIN", lambda c: _plugin(c, "explain")),
     Target("report", _report),
+    Target("report[result folder, md]", _report_result_folder),
     Target("snapshot check", _snapshot_check),
+    Target("snapshot check[cases]", _snapshot_cases),
     Target("snapshot corpus", _snapshot_corpus),
 )
 

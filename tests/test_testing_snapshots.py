@@ -13,7 +13,7 @@ from causalcheck.base.errors import InputFormatError
 from causalcheck.cli import main
 from causalcheck.metrics import edge_prf, shd
 from causalcheck.testing import KINDS, SnapshotMismatch, corpus, snapshot
-from causalcheck.testing.snapshots import jsonable, read_snapshot
+from causalcheck.testing.snapshots import Change, jsonable, read_snapshot
 
 
 def _shd(t: list[tuple[str, str]], e: list[tuple[str, str]]) -> int:
@@ -217,3 +217,62 @@ def test_cli_keeps_an_output_that_is_not_strict_json_as_text(tmp_path: Path) -> 
     assert main(["snapshot", "check", str(snap), "--kind", "answers", "--size", "2", "--command", cmd]) == 0
     assert [row["output"] for row in read_snapshot(snap)["cases"]] == ["[NaN, Infinity]"] * 2
     assert main(["snapshot", "check", str(snap), "--command", cmd]) == 0
+
+
+def _damaged(tmp_path: Path, cases: list[dict[str, object]]) -> Path:
+    """A recorded answers snapshot whose cases are replaced by *cases*."""
+    snap = tmp_path / "s.json"
+    assert main(["snapshot", "check", str(snap), "--kind", "answers", "--size", "3", "--command", "echo 1"]) == 0
+    data = json.loads(snap.read_text(encoding="utf-8"))
+    data["cases"] = cases
+    snap.write_text(json.dumps(data), encoding="utf-8")
+    return snap
+
+
+def test_a_repeated_case_id_is_refused_naming_both_positions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two cases with one id: exit 2 (CLI) / InputFormatError (API) naming the id and both positions, not a confusing diff."""
+    case = {"id": "answers-001", "input": {"question": "q", "answer": "a"}, "output": "1"}
+    snap = _damaged(tmp_path, [{**case, "id": "answers-000"}, case, {**case, "id": "answers-002"}, case])
+    capsys.readouterr()
+    assert main(["snapshot", "check", str(snap), "--command", "echo 1"]) == 2
+    err = capsys.readouterr().err
+    assert "cases[1] and cases[3] have the same id='answers-001'" in err and "changed" not in err
+    with pytest.raises(InputFormatError, match=r"cases\[1\] and cases\[3\]"):
+        snapshot(lambda q, a: 1, corpus("answers", size=3), snap)
+
+
+def test_an_empty_snapshot_is_an_error_not_all_0_unchanged(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """cases: [] compares nothing: exit 2 saying so (CLI) and InputFormatError (API), never "all 0 outputs unchanged"."""
+    snap = _damaged(tmp_path, [])
+    capsys.readouterr()
+    assert main(["snapshot", "check", str(snap), "--command", "echo 1"]) == 2
+    captured = capsys.readouterr()
+    assert "holds no case, so nothing would be compared" in captured.err and "unchanged" not in captured.out
+    with pytest.raises(InputFormatError, match="holds no case"):
+        snapshot(lambda q, a: 1, corpus("answers", size=3), snap)
+
+
+def test_a_5000_character_id_is_cut_in_every_message(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A huge id (repeated, or too long for a folder, or in a change) is shown as its first 80 characters and its length."""
+    long_id = "i" * 5000
+    case = {"id": long_id, "input": {"question": "q", "answer": "a"}, "output": "1"}
+    for k, cases in enumerate(([case, case], [case])):
+        (tmp_path / str(k)).mkdir()
+        snap = _damaged(tmp_path / str(k), cases)
+        capsys.readouterr()
+        assert main(["snapshot", "check", str(snap), "--command", "echo 1"]) == 2
+        err = capsys.readouterr().err
+        assert f"{'i' * 80!r}…(5000 chars)" in err and "i" * 81 not in err and len(err) < 600
+    change = Change(long_id, {}, 1, 2).describe()
+    assert "…(5000 chars)" in change and "i" * 81 not in change
+
+
+def test_cli_corpus_out_is_locked_while_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """snapshot corpus --out held by another writer: exit 2 naming the holder, nothing written."""
+    from causalcheck.base.files import RunLock
+
+    out = tmp_path / "c"
+    with RunLock(out, command="holder test"):
+        assert main(["snapshot", "corpus", "answers", "--out", str(out), "--size", "2"]) == 2
+    assert "holder test" in capsys.readouterr().err and not (out / "corpus.json").exists()
+    assert main(["snapshot", "corpus", "answers", "--out", str(out), "--size", "2"]) == 0

@@ -4,9 +4,12 @@
 the checker on extra sources (``checks``), builds the Lab, Explain and Check sections (the
 views of :mod:`causalcheck.report.lab_views`, :mod:`~causalcheck.report.explain_views`,
 :mod:`~causalcheck.report.check_views`) and writes the result atomically
-(:func:`causalcheck.base.files.atomic_write_text`): ``html`` → the single file *out*; ``md`` →
-the folder *out* with ``report.md`` and ``fig-NNN.png``.  The header names every input
-(path, SHA-256, bytes) and the causalcheck version.
+under a lock on *out* (:class:`causalcheck.report.output.OutputLock`): ``html`` → the single
+file *out* (:func:`causalcheck.base.files.atomic_write_text`); ``md`` → the folder *out* with
+``report.md`` and ``fig-NNN.png``, replaced as one unit
+(:func:`causalcheck.report.output.write_report_folder`: the complete previous report or the
+complete new one, never a mix, no stale figure).  The header names every input (path,
+SHA-256, bytes) and the causalcheck version.
 """
 
 from __future__ import annotations
@@ -17,9 +20,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from causalcheck import __version__
-from causalcheck.base.errors import InputFormatError
-from causalcheck.base.files import Provenance, atomic_write_bytes, atomic_write_text, timestamp
-from causalcheck.checking.api import check_hypotheses as check
+from causalcheck.base.errors import CausalCheckError, InputFormatError
+from causalcheck.base.files import Provenance, atomic_write_text, timestamp
+from causalcheck.checking.api import check
 from causalcheck.checking.report import report_payload
 from causalcheck.report.check_views import check_sections
 from causalcheck.report.document import (
@@ -34,6 +37,7 @@ from causalcheck.report.document import (
 from causalcheck.report.explain_views import explain_sections
 from causalcheck.report.inputs import Inputs, load_inputs
 from causalcheck.report.lab_views import lab_sections
+from causalcheck.report.output import OutputLock, write_report_folder
 
 __all__ = ["BuildResult", "ReportOptions", "build_document", "build_report", "check_payload"]
 
@@ -53,21 +57,47 @@ class ReportOptions:
 
 @dataclass(frozen=True)
 class BuildResult:
-    """What was written: the main file, every file, and the counts of inputs by kind."""
+    """What was written: the main file, every file, the counts of inputs by kind, the size, and
+    the files found in input folders that could not be read (``(path, reason)``: the report
+    says it is partial)."""
 
     path: Path
     files: tuple[Path, ...]
     inputs: dict[str, int]
     bytes: int
+    unreadable: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def partial(self) -> bool:
+        """Whether some input could not be read (each is named in the report and in :attr:`unreadable`)."""
+        return bool(self.unreadable)
 
 
 def check_payload(source: str) -> dict[str, Any]:
-    """``causalcheck check SOURCE --json`` as a value (a path, run folder or ``example:<name>``)."""
-    return report_payload(check(source), source)
+    """``causalcheck check SOURCE --json`` as a value (a path, run folder, graph file or ``example:<name>``).
+
+    SOURCE goes through :func:`causalcheck.check`'s dispatch: a graph file (DOT, GML, dagitty,
+    CSV, ...) is read as a graph and validated, never parsed as a hypothesis record."""
+    try:
+        report = check(source)
+    except CausalCheckError as exc:
+        raise InputFormatError(f"--check {source!r}: {exc}") from None
+    payload = report_payload(report, source)
+    if report.kind == "graph":
+        payload["checked"] = "graph"
+    return payload
 
 
 def build_document(paths: Sequence[str | Path], options: ReportOptions | None = None) -> tuple[Document, dict[str, int]]:
-    """The report document for *paths* (and the checker run on each of ``options.checks``)."""
+    """The report document for *paths* (and the checker run on each of ``options.checks``).
+
+    The counts are by kind (``lab``, ``explain``, ``check``); files found in input folders that
+    could not be read are named in the header, which says the report is partial."""
+    doc, counts, _ = _document(paths, options)
+    return doc, counts
+
+
+def _document(paths: Sequence[str | Path], options: ReportOptions | None) -> tuple[Document, dict[str, int], Inputs]:
     opts = options or ReportOptions()
     checks, resamples, seed, episodes_per_agent, items = opts.checks, opts.resamples, opts.seed, opts.episodes_per_agent, opts.items
     prov = Provenance("causalcheck report", {"bootstrap": resamples, "seed": seed, "episodes": episodes_per_agent, "items": items})
@@ -92,13 +122,18 @@ def build_document(paths: Sequence[str | Path], options: ReportOptions | None = 
         Text(f"Built by causalcheck {__version__} on {prov.started or timestamp()} from {len(prov.inputs)} input file(s)"
              + (f" and {len(checks)} checked source(s)" if checks else "") + "."),
     ]
+    if inputs.unreadable:
+        header.append(Text(f"This report is partial: {len(inputs.unreadable)} input file(s) could not be read and are not "
+                           "shown (listed below)."))
+        header.append(Table(["input not read", "reason"], [[path, reason] for path, reason in inputs.unreadable],
+                            caption="Inputs that could not be read", marked=frozenset(range(len(inputs.unreadable)))))
     if prov.inputs:
         header.append(Table(["input", "sha256", "bytes"], [[i["path"], i["sha256"], str(i["bytes"])] for i in prov.inputs],
                             caption="Inputs", numeric=frozenset({2})))
     if checks:
         header.append(Text("Checked sources: " + ", ".join(checks), note=True))
     counts = {"lab": len(inputs.lab), "explain": len(inputs.explain), "check": len(inputs.check)}
-    return Document(opts.title, sections, header), counts
+    return Document(opts.title, sections, header), counts, inputs
 
 
 def build_report(
@@ -108,20 +143,21 @@ def build_report(
     fmt: Literal["html", "md"] = "html",
     options: ReportOptions | None = None,
 ) -> BuildResult:
-    """Build the report of *paths* into *out* (a file for ``html``, a folder for ``md``)."""
-    doc, counts = build_document(paths, options)
+    """Build the report of *paths* into *out* (a file for ``html``, a folder for ``md``), locked and atomic."""
     target = Path(out)
-    if fmt == "html":
-        text = render_html(doc)
-        atomic_write_text(target, text)
-        size = len(text.encode("utf-8"))
-        return BuildResult(target, (target,), counts, size)
-    text, figures = render_markdown(doc)
-    written = []
-    size = 0
-    for name, data in figures:
-        written.append(atomic_write_bytes(target / name, data))
-        size += len(data)
-    main = atomic_write_text(target / "report.md", text)
-    size += len(text.encode("utf-8"))
-    return BuildResult(main, (main, *written), counts, size)
+    with OutputLock(target, command=f"causalcheck report --format {fmt}"):
+        doc, counts, inputs = _document(paths, options)
+        unreadable = tuple(inputs.unreadable)
+        if fmt == "html":
+            text = render_html(doc)
+            try:
+                atomic_write_text(target, text)
+            except OSError as exc:  # a full disk: name the output (the previous report is untouched)
+                raise CausalCheckError(f"--out {str(target)!r}: cannot write the report: {exc.strerror or exc}; "
+                                       "the previous report is unchanged") from None
+            size = len(text.encode("utf-8"))
+            return BuildResult(target, (target,), counts, size, unreadable)
+        text, figures = render_markdown(doc)
+        files = [("report.md", text.encode("utf-8")), *figures]
+        written = write_report_folder(target, files)
+    return BuildResult(written[0], written, counts, sum(len(data) for _, data in files), unreadable)

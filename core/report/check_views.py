@@ -1,7 +1,8 @@
 """Check views: the findings of ``causalcheck check`` with the checked graph drawn.
 
 Built from ``causalcheck check --json`` payloads (:func:`causalcheck.checking.report.
-report_payload`) or from running the checker on a source given to ``report --check``.
+report_payload`; a graph validation's payload is read as one report of its findings, marked
+``"checked": "graph"``) or from running the checker on a source given to ``report --check``.
 For every input: the verdict, a table of every finding (``info`` findings of a trajectory
 only when they are the only ones), and for a bounded selection of reports
 (:data:`MAX_DRAWINGS` per input: those whose findings concern the graph or the data, each
@@ -112,13 +113,14 @@ def _one(path: str, payload: Mapping[str, Any]) -> Section:
     reports = [r for r in field_list(payload, "reports") if isinstance(r, Mapping)]
     source = str(payload.get("source") or path)
     trajectory = payload.get("kind") == "trajectory"
+    label = "Trajectory" if trajectory else ("Graph" if payload.get("checked") == "graph" else "Hypothesis")
     sec = Section(f"Check: {source}")
     summary = field_map(payload, "summary")
     problems = summary.get("with_problems")
     clean = problems == 0 if isinstance(problems, int) and not isinstance(problems, bool) else bool(payload.get("ok"))
     verdict = "no problems" if clean else f"{summary.get('with_problems', '?')} of {len(reports)} report(s) with problems"
     first = summary.get("first_data_conflict_step")
-    sec.blocks.append(Text(f"{'Trajectory' if trajectory else 'Hypothesis'}: {verdict}"
+    sec.blocks.append(Text(f"{label}: {verdict}"
                            + (f"; the recorded data stop agreeing with the hypothesis at step {first}." if first is not None else ".")))
     rows: list[list[str]] = []
     marked: set[int] = set()

@@ -2,11 +2,17 @@
 
 PATH is any mix of lab scores (``scores.json`` or a folder holding one), explain result
 files (``<answer>_metrics_<judge>.json``) and check reports (``causalcheck check --json``
-output), found by content; a folder is searched recursively.  ``--check SOURCE`` also runs
-the checker on SOURCE (anything ``causalcheck check`` reads).  ``--format html`` (default)
-writes one self-contained HTML file (inline SVG figures, no script, no network);
-``--format md`` writes ``report.md`` and PNG figures into the folder ``--out``.  Exit codes:
-0 written, 2 an input could not be read or is none of the above (the message names it).
+output, of hypotheses, a folder or a graph), found by content; a folder is searched
+recursively.  ``--check SOURCE`` also runs the checker on SOURCE (anything ``causalcheck
+check`` reads; a graph file is validated as a graph).  ``--format html`` (default) writes one
+self-contained HTML file (inline SVG figures, no script, no network); ``--format md`` writes
+``report.md`` and PNG figures into the folder ``--out``, replaced as one unit (the previous
+report stays whole until the new one is complete; a folder holding other files is refused).
+``--out`` is locked while it is written.  Exit codes: 0 written; 1 written, but files found
+in a PATH folder could not be read (each is named on stderr and in the report, which says it
+is partial); 2 an input given by name could not be read or is none of the above, nothing
+readable was found, ``--out`` holds files a report does not write, or ``--out`` is being
+written by another process (the message names it).
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ import argparse
 import sys
 from typing import Any
 
-from causalcheck.base.cmdline import add_documented_command, nonnegative_int
+from causalcheck.base.cmdline import EXIT_OK, EXIT_PROBLEMS, add_documented_command, nonnegative_int
 
 __all__ = ["register", "run"]
 
@@ -51,5 +57,8 @@ def run(args: argparse.Namespace) -> int:
     result = build_report(args.paths, out, fmt=args.format, options=options)
     kinds = ", ".join(f"{n} {k}" for k, n in result.inputs.items() if n)
     extra = f" + {len(result.files) - 1} figure(s)" if len(result.files) > 1 else ""
-    print(f"wrote {result.path}{extra} ({result.bytes / 1e6:.2f} MB; inputs: {kinds or 'none'})", file=sys.stderr)
-    return 0
+    for path, reason in result.unreadable:
+        print(f"causalcheck: not read: {path}: {reason}", file=sys.stderr)
+    partial = f"; partial: {len(result.unreadable)} input file(s) could not be read" if result.partial else ""
+    print(f"wrote {result.path}{extra} ({result.bytes / 1e6:.2f} MB; inputs: {kinds or 'none'}{partial})", file=sys.stderr)
+    return EXIT_PROBLEMS if result.partial else EXIT_OK

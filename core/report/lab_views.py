@@ -33,13 +33,13 @@ reads the same ``LabEpisode`` rows built here, and the sections are only rendere
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from causalcheck.base import safejson
 from causalcheck.base.errors import CausalCheckError
 from causalcheck.episodes import (
     SCORE_NUMBERING,
@@ -121,8 +121,8 @@ def _header(path: Path) -> Mapping[str, Any] | None:
     try:
         with path.open("r", encoding="utf-8") as fh:
             line = fh.readline(1 << 20)
-        obj = json.loads(line)
-    except (OSError, UnicodeDecodeError, ValueError):
+        obj = safejson.loads(line, source=str(path))  # a lone surrogate in a header's agent name is refused here
+    except (OSError, UnicodeDecodeError, CausalCheckError):
         return None
     return obj if isinstance(obj, dict) and obj.get("type") == "header" else None
 

@@ -7,6 +7,8 @@ Two subcommands:
     input as ``input.json`` and in the files a scorer reads (:data:`FILES`), plus
     ``DIR/corpus.json`` (the corpus spec and the case ids).  Graphs are written in
     ``--format`` (any format of :func:`causalcheck.graphs.write_graph`; default ``text``).
+    ``DIR`` is locked while it is written (:class:`causalcheck.base.files.RunLock`): a second
+    writer exits 2 naming the holder.
 
 ``causalcheck snapshot check SNAPSHOT --command 'CMD {truth} {estimate}' [--kind K] [--size N] [--seed S] [--format F] [--update] [--timeout T]``
     runs ``CMD`` once per case — the placeholders (``{truth}``, ``{estimate}``, ``{answer}``,
@@ -21,7 +23,9 @@ Two subcommands:
     is printed with its input.  ``--update`` rewrites the snapshot.
 
 Exit codes: 0 recorded or unchanged (or updated with ``--update``); 1 outputs changed;
-2 bad arguments or an unreadable snapshot.  The snapshot file is the one
+2 bad arguments or an unreadable snapshot — also one holding no case (``cases: []``: nothing
+would be compared), two cases with one id (both positions are named) or an id too long to
+name a folder (255 bytes); messages quote long values cut to 80 characters and their length.  The snapshot file is the one
 :func:`causalcheck.testing.snapshots` writes (``causalcheck-snapshot/1``), with the command
 and format stored beside the corpus spec.
 """
@@ -40,9 +44,17 @@ from typing import Any
 
 from causalcheck.base.cmdline import add_command_group, positive_int, require_finite_nonnegative
 from causalcheck.base.errors import CausalCheckError, InputFormatError
-from causalcheck.base.files import atomic_write_json, atomic_write_text
+from causalcheck.base.files import RunLock, atomic_write_json, atomic_write_text
+from causalcheck.base.shown import shown
 from causalcheck.testing.snapshots import KINDS as SNAPSHOT_KINDS
-from causalcheck.testing.snapshots import Case, Change, corpus, read_snapshot, write_snapshot
+from causalcheck.testing.snapshots import (
+    Case,
+    Change,
+    Corpus,
+    corpus,
+    read_snapshot,
+    write_snapshot,
+)
 
 __all__ = ["FILES", "register", "run_command", "write_case_files"]
 
@@ -58,6 +70,9 @@ FILES: dict[str, dict[str, str]] = {
     "trajectories": {"trajectory": "trajectory.jsonl"},
 }
 
+#: Longest file or folder name most file systems take (bytes); a case id names a folder.
+_MAX_NAME_BYTES = 255
+
 _SUFFIX = {"text": "txt", "dagitty": "dagitty", "dot": "dot", "gml": "gml", "causallearn": "txt", "edgelist": "csv", "adjacency": "csv", "json": "json"}
 
 
@@ -67,7 +82,7 @@ def write_case_files(kind: str, data: Any, folder: Path, graph_format: str = "te
     An input that does not have the shape of *kind* (a damaged snapshot) raises
     :class:`~causalcheck.base.errors.InputFormatError` showing it."""
     if graph_format not in _SUFFIX:
-        raise InputFormatError(f"format={graph_format!r} must be one of {sorted(_SUFFIX)!r}")
+        raise InputFormatError(f"format={shown(graph_format)} must be one of {sorted(_SUFFIX)!r}")
     folder.mkdir(parents=True, exist_ok=True)
     paths: dict[str, Path] = {"input": folder / "input.json", "dir": folder}
     try:
@@ -75,8 +90,8 @@ def write_case_files(kind: str, data: Any, folder: Path, graph_format: str = "te
     except CausalCheckError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:  # a damaged input of a stored snapshot
-        shown = f"a missing key {exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
-        raise InputFormatError(f"input={data!r:.200} is not a {kind!r} case ({shown}); the files are {sorted(FILES[kind])!r}") from None
+        why = f"a missing key {shown(exc.args[0]) if exc.args else exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
+        raise InputFormatError(f"input={shown(data, limit=200)} is not a {kind!r} case ({why}); the files are {sorted(FILES[kind])!r}") from None
     return paths
 
 
@@ -113,13 +128,13 @@ def run_command(command: str, paths: Mapping[str, Path], timeout: float) -> Any:
     try:
         argv = [part.format_map({k: str(v) for k, v in paths.items()}) for part in shlex.split(command)]
     except (KeyError, ValueError, IndexError) as exc:
-        raise InputFormatError(f"command={command!r} has an unknown placeholder or bad quoting: {exc}") from None
+        raise InputFormatError(f"command={shown(command)} has an unknown placeholder or bad quoting: {exc}") from None
     if not argv:
         raise InputFormatError("command='' must name a program")
     try:
         done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, check=False)
     except FileNotFoundError:
-        raise InputFormatError(f"command={command!r}: program {argv[0]!r} not found") from None
+        raise InputFormatError(f"command={shown(command)}: program {shown(argv[0])} not found") from None
     except subprocess.TimeoutExpired:
         return {"exit": "timeout", "stderr": f"no answer within {timeout:g} s"}
     if done.returncode != 0:
@@ -138,16 +153,25 @@ def run_command(command: str, paths: Mapping[str, Path], timeout: float) -> Any:
 def _case_folder(root: Path, case_id: Any) -> Path:
     """The folder of one case under *root*: its id, which must be a plain name (a stored id cannot write elsewhere)."""
     if not isinstance(case_id, str) or case_id in ("", ".", "..") or any(c in case_id for c in "/\\\0"):
-        raise InputFormatError(f"id={case_id!r} must be a non-empty name without '/', '\\' or NUL (it names the case's folder)")
+        raise InputFormatError(f"id={shown(case_id)} must be a non-empty name without '/', '\\' or NUL (it names the case's folder)")
+    if len(case_id.encode("utf-8", "surrogatepass")) > _MAX_NAME_BYTES:
+        raise InputFormatError(f"id={shown(case_id)} is longer than {_MAX_NAME_BYTES} bytes, the longest folder name (it names the case's folder)")
     return root / case_id
 
 
 def _cmd_corpus(args: argparse.Namespace) -> int:
     c = corpus(args.kind, size=args.size, seed=args.seed)
     out = Path(args.out)
+    if args.format not in _SUFFIX:  # before the lock makes the folder
+        raise InputFormatError(f"format={shown(args.format)} must be one of {sorted(_SUFFIX)!r}")
+    with RunLock(out, command="causalcheck snapshot corpus"):  # one writer per --out, as every command's
+        return _write_corpus(c, out, args.format)
+
+
+def _write_corpus(c: Corpus, out: Path, graph_format: str) -> int:
     for case in c.cases:
-        write_case_files(c.kind, case.input, out / case.id, args.format)
-    atomic_write_json(out / "corpus.json", {**c.spec, "format": args.format, "cases": [case.id for case in c.cases], "files": FILES[c.kind]})
+        write_case_files(c.kind, case.input, out / case.id, graph_format)
+    atomic_write_json(out / "corpus.json", {**c.spec, "format": graph_format, "cases": [case.id for case in c.cases], "files": FILES[c.kind]})
     print(f"wrote {len(c.cases)} {c.kind} cases to {out}")
     return 0
 
@@ -175,7 +199,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
             try:
                 paths = write_case_files(kind, case.input, _case_folder(Path(tmp), case.id), fmt)
             except InputFormatError as exc:
-                raise InputFormatError(f"{path}: case {case.id!r}: {exc}") from None
+                raise InputFormatError(f"{path}: case {shown(case.id)}: {exc}") from None
             out = run_command(args.command, paths, timeout)
             rows.append({"id": case.id, "input": case.input, "output": out})
             if path.exists() and (case.id not in old or old[case.id] != out):

@@ -23,6 +23,11 @@ to be committed; its diff in review is the change of behaviour::
      "cases": [{"id": "graph-pairs-000", "input": {"truth": [["a", "b"]], "estimate": [["b", "a"]]},
                 "output": 1}, ...]}
 
+A snapshot file holds at least one case and every case id once (ids key the comparison):
+a file with ``cases: []`` or a repeated id is refused with an
+:class:`~causalcheck.base.errors.InputFormatError` (:func:`read_snapshot`), never compared as
+"all 0 outputs unchanged".
+
 Outputs are stored as JSON values: numbers, strings, lists, objects; dataclasses and
 objects with ``to_json()`` / ``to_dict()`` are converted; a non-finite float is stored as its
 ``repr``; an exception raised by the rule is stored as ``{"error": "Type: message"}`` (a
@@ -68,6 +73,7 @@ from typing import Any, Literal
 
 from causalcheck.base.errors import InputFormatError
 from causalcheck.base.files import atomic_write_json, read_input_text
+from causalcheck.base.shown import SHOWN_CHARS, shown
 
 __all__ = [
     "FORMAT",
@@ -276,11 +282,11 @@ def _trajectory(rng: Any, i: int) -> dict[str, Any]:
 def corpus(kind: str, *, size: int = 40, seed: int = 0) -> Corpus:
     """The corpus of *kind* with *size* cases drawn from *seed* (see the module docstring)."""
     if kind not in KINDS:
-        raise InputFormatError(f"kind={kind!r} must be one of {list(KINDS)!r}")
+        raise InputFormatError(f"kind={shown(kind)} must be one of {list(KINDS)!r}")
     if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= 100_000:
-        raise InputFormatError(f"size={size!r} must be an integer in 1..100000")
+        raise InputFormatError(f"size={shown(size)} must be an integer in 1..100000")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise InputFormatError(f"seed={seed!r} must be a non-negative integer")
+        raise InputFormatError(f"seed={shown(seed)} must be a non-negative integer")
     rng = _rng(kind, seed)
     make: dict[str, Callable[[int], Any]] = {
         "graph-pairs": lambda i: _graph_pair(rng, False),
@@ -327,7 +333,7 @@ def _arguments(kind: str, data: Any) -> Iterator[tuple[Any, ...]]:
             path.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in data["lines"]), encoding="utf-8")
             yield (path,)
     else:
-        raise InputFormatError(f"kind={kind!r} must be one of {list(KINDS)!r}")
+        raise InputFormatError(f"kind={shown(kind)} must be one of {list(KINDS)!r}")
 
 
 # --------------------------------------------------------------------------- outputs
@@ -376,11 +382,12 @@ class Change:
     new: Any
 
     def describe(self, limit: int = 600) -> str:
-        shown = json.dumps(self.input, ensure_ascii=False, sort_keys=True)
-        if len(shown) > limit:
-            shown = shown[:limit] + f"... (truncated; the full input is case {self.id!r} of the snapshot file)"
+        text = json.dumps(self.input, ensure_ascii=False, sort_keys=True)
+        if len(text) > limit:
+            text = text[:limit] + f"... (truncated; the full input is case {shown(self.id)} of the snapshot file)"
+        name = self.id if len(self.id) <= SHOWN_CHARS else shown(self.id)  # a 5 000-character id is cut, not copied
         return (
-            f"  {self.id}\n    input:    {shown}\n    recorded: {json.dumps(self.old, ensure_ascii=False, sort_keys=True)}\n"
+            f"  {name}\n    input:    {text}\n    recorded: {json.dumps(self.old, ensure_ascii=False, sort_keys=True)}\n"
             f"    now:      {json.dumps(self.new, ensure_ascii=False, sort_keys=True)}"
         )
 
@@ -426,7 +433,10 @@ def _output(fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
 
 
 def read_snapshot(path: str | Path) -> dict[str, Any]:
-    """A snapshot file's content, checked: format, corpus spec and cases with ``id`` / ``input`` / ``output``."""
+    """A snapshot file's content, checked: format, corpus spec and at least one case, each with ``id`` /
+    ``input`` / ``output``, the ids distinct non-empty strings (they key the comparison).  Anything
+    else is an :class:`~causalcheck.base.errors.InputFormatError` naming the file (and both
+    positions of a repeated id); values are quoted with :func:`causalcheck.base.shown.shown`."""
     # late: keeps causalcheck --help light
     from causalcheck.base import safejson
 
@@ -436,15 +446,23 @@ def read_snapshot(path: str | Path) -> dict[str, Any]:
     except safejson.JSONSyntaxError as exc:
         raise InputFormatError(f"{p}: snapshot is not JSON ({exc.msg} at line {exc.line})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise InputFormatError(f"{p}: format={data.get('format') if isinstance(data, dict) else None!r} must be {FORMAT!r}")
+        raise InputFormatError(f"{p}: format={shown(data.get('format') if isinstance(data, dict) else None)} must be {FORMAT!r}")
     spec, cases = data.get("corpus"), data.get("cases")
     if not isinstance(spec, dict) or spec.get("kind") not in KINDS:
-        raise InputFormatError(f"{p}: corpus={spec!r} must name a kind among {list(KINDS)!r}")
+        raise InputFormatError(f"{p}: corpus={shown(spec)} must name a kind among {list(KINDS)!r}")
     if not isinstance(cases, list) or not all(isinstance(c, dict) and {"id", "input", "output"} <= c.keys() for c in cases):
         raise InputFormatError(f"{p}: cases must be a list of {{id, input, output}} objects")
+    if not cases:
+        raise InputFormatError(f"{p}: cases=[]: the snapshot holds no case, so nothing would be compared; "
+                               "delete the file and record it again")
+    first: dict[str, int] = {}
     for k, case in enumerate(cases):
         if not isinstance(case["id"], str) or not case["id"]:  # ids key the comparison: a list id is unhashable
-            raise InputFormatError(f"{p}: cases[{k}]: id={case['id']!r} must be a non-empty name (a string)")
+            raise InputFormatError(f"{p}: cases[{k}]: id={shown(case['id'])} must be a non-empty name (a string)")
+        if case["id"] in first:  # ids key the comparison: a second case of one id would hide the first
+            raise InputFormatError(f"{p}: cases[{first[case['id']]}] and cases[{k}] have the same id={shown(case['id'])}; "
+                                   "each case needs its own id")
+        first[case["id"]] = k
     return data
 
 
@@ -489,7 +507,7 @@ def snapshot(
     data = read_snapshot(p)
     if data["corpus"] != corpus.spec and not upd:
         raise InputFormatError(
-            f"{p}: recorded on corpus {data['corpus']!r}, but this call uses {corpus.spec!r}; "
+            f"{p}: recorded on corpus {shown(data['corpus'], limit=200)}, but this call uses {corpus.spec!r}; "
             "pass the recorded corpus, or update=True to re-record"
         )
     stored = corpus if data["corpus"] != corpus.spec else Corpus(
