@@ -52,12 +52,13 @@ class LimitExceededError(InputFormatError):
 
 @dataclass(frozen=True)
 class Limit:
-    """One named limit: its name, default, what it bounds and the unit it is measured in."""
+    """One named limit: its name, default, what it bounds, the unit it is measured in and what happens over it."""
 
     name: str
     default: int
     bounds: str
     unit: str
+    over_it: str = "input refused, exit 2"
 
     @property
     def env(self) -> str:
@@ -114,7 +115,11 @@ COMPARE_COST_BUDGET = Limit(
     "COMPARE_COST_BUDGET", 2_000_000_000, "the SID / AID distances of compare, estimated nodes x edges^2 (up to about 2.5 ns each)", "operations"
 )
 COVERAGE_COST_BUDGET = Limit(
-    "COVERAGE_COST_BUDGET", 2_000_000, "I-MEC figures and the intervention suggestion, estimated evaluations x (n + edges)", "operations"
+    "COVERAGE_COST_BUDGET",
+    600_000,
+    "I-MEC figures and the intervention suggestion of check --interventions, each estimated evaluations x (nodes + edges) (about 5 us each)",
+    "operations",
+    "fewer samples / members scored, else skipped; coverage-budget warning",
 )
 
 #: Every limit, in the order of the README's table.
@@ -142,7 +147,7 @@ def check_table_size(rows: int, columns: int, where: str) -> None:
 
 
 def limits_table() -> str:
-    """The Markdown table of :data:`LIMITS` (name, default, what it bounds, override)."""
-    rows = ["| limit | default | bounds | override |", "|---|---|---|---|"]
-    rows += [f"| `{x.name}` | {x.default:_} {x.unit} | {x.bounds} | `{x.env}=N` |" for x in LIMITS]
+    """The Markdown table of :data:`LIMITS` (name, default, what it bounds, override, what happens over it)."""
+    rows = ["| limit | default | bounds | override | over the limit |", "|---|---|---|---|---|"]
+    rows += [f"| `{x.name}` | {x.default:_} {x.unit} | {x.bounds} | `{x.env}=N` | {x.over_it} |" for x in LIMITS]
     return "\n".join(rows)
