@@ -19,6 +19,7 @@ cost estimate and call small computations directly.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import traceback
 from collections.abc import Callable
@@ -57,18 +58,22 @@ def interruptible(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     worker = ctx.Process(target=_work, args=(sender, fn, args, kwargs), name=f"causalcheck-{getattr(fn, '__name__', 'call')}", daemon=True)
     worker.start()
     sender.close()
+    answer: tuple[str, Any] | None = None
     try:
         while not receiver.poll(POLL_SECONDS):
             if not worker.is_alive() and not receiver.poll():
-                raise WorkerDied(f"the worker computing {getattr(fn, '__name__', fn)!r} ended with exit code {worker.exitcode} and no answer")
-        status, value = receiver.recv()
-    except EOFError:
-        raise WorkerDied(f"the worker computing {getattr(fn, '__name__', fn)!r} ended with exit code {worker.exitcode} and no answer") from None
+                break
+        else:
+            with contextlib.suppress(EOFError):  # the pipe closed without an answer
+                answer = receiver.recv()
     finally:
-        if worker.is_alive():
+        if worker.is_alive() and answer is None:
             worker.terminate()
         worker.join()
         receiver.close()
+    if answer is None:
+        raise WorkerDied(f"the worker computing {getattr(fn, '__name__', fn)!r} ended with exit code {worker.exitcode} and no answer")
+    status, value = answer
     if status == "error":
         raise value
     return value  # type: ignore[no-any-return]
