@@ -97,7 +97,7 @@ def _read_csv(path: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
     text = read_input_text(path, what="data file")  # regular files only, UTF-8, errors naming the path
     sample = text[:4096]
     delimiter = "\t" if sample.count("\t") > sample.count(",") else ","
-    check_table_size(text.count("\n"), sample.split("\n", 1)[0].count(delimiter) + 1, f"data file {path!r}")  # before parsing
+    check_table_size(text.rstrip("\n").count("\n"), sample.split("\n", 1)[0].count(delimiter) + 1, f"data file {path!r}")  # before parsing
     rows = [(line, r) for line, r in csv_numbered_rows(text, source=path, delimiter=delimiter) if any(c.strip() for c in r)]
     if not rows:
         raise InputFormatError(f"data file {path!r} is empty")

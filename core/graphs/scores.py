@@ -50,7 +50,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from causalcheck.base.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError, Notice
 from causalcheck.base.interrupt import interruptible
 from causalcheck.base.limits import COMPARE_COST_BUDGET
 from causalcheck.graphs.convert import is_matrix
@@ -277,7 +277,7 @@ def _distances(truth: Graph, estimate: Graph, notes: list[str]) -> dict[str, Dis
         return out
     cost = distance_cost(truth, estimate)
     if COMPARE_COST_BUDGET.over(cost):
-        notes.append(COMPARE_COST_BUDGET.skip_note(f"SID/AID on {len(truth.nodes)} nodes", cost))
+        notes.append(Notice(COMPARE_COST_BUDGET.skip_note(f"SID/AID on {len(truth.nodes)} nodes", cost), "truth-budget"))
         return out
     order = truth.nodes
     t, e = _gadjid_matrix(truth, order), _gadjid_matrix(estimate, order)
