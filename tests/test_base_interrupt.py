@@ -19,3 +19,14 @@ def test_a_worker_that_dies_without_an_answer_is_named():
     """A worker that exits without answering raises WorkerDied with its exit code, never hangs."""
     with pytest.raises(WorkerDied, match=r"'_exit'.*exit code 3"):
         interruptible(os._exit, 3)
+
+
+def test_outside_the_main_thread_the_call_is_direct():
+    """In a worker thread (no signals there) the function runs in the calling process."""
+    import threading
+
+    seen: list[int] = []
+    t = threading.Thread(target=lambda: seen.append(interruptible(os.getpid)))
+    t.start()
+    t.join()
+    assert seen == [os.getpid()]

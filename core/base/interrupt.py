@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import threading
 import traceback
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -52,7 +53,13 @@ def _work(conn: Any, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict
 
 
 def interruptible(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """``fn(*args, **kwargs)`` computed in a worker process, so that Ctrl-C ends the wait at once."""
+    """``fn(*args, **kwargs)`` computed in a worker process, so that Ctrl-C ends the wait at once.
+
+    Called directly outside the main thread (signals reach the main thread only) and in a
+    daemonic process (which may not start one).
+    """
+    if threading.current_thread() is not threading.main_thread() or multiprocessing.current_process().daemon:
+        return fn(*args, **kwargs)
     ctx = multiprocessing.get_context("spawn")
     receiver, sender = ctx.Pipe(duplex=False)
     worker = ctx.Process(target=_work, args=(sender, fn, args, kwargs), name=f"causalcheck-{getattr(fn, '__name__', 'call')}", daemon=True)
