@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -52,7 +54,15 @@ def _reports(chain_data: dict[str, np.ndarray]) -> list:
         validate_graph("a -> b -> c", data=collinear),
         validate_graph(CHAIN, data={k: v[:8] for k, v in chain_data.items()}),
         validate_graph("a <-> b -> c", data=small, basis="local"),
+        _over_budgets(),
     ]
+
+
+def _over_budgets():
+    """A report whose SID/AID and coverage are over budgets of one operation (truth-budget, coverage-budget)."""
+    env = {"CAUSALCHECK_COMPARE_COST_BUDGET": "1", "CAUSALCHECK_COVERAGE_COST_BUDGET": "1"}
+    with mock.patch.dict(os.environ, env):
+        return validate_graph("a -- b -- c", truth="a -> b -> c", interventions=[])
 
 
 def test_every_code_is_registered_and_reached(chain_data):

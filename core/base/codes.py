@@ -131,6 +131,8 @@ _CODES = (
     FindingCode("imec-size", "info", "coverage", "the size of the interventional Markov equivalence class: exact, exact over the enumerated members, or a seeded sample estimate"),
     FindingCode("intervention-suggestion", "info", "coverage", "the next single-node intervention(s) that minimise the worst-case (and the expected) remaining class size"),
     FindingCode("coverage-skipped", "info", "coverage", "intervention coverage is defined for DAGs and CPDAGs only"),
+    FindingCode("coverage-budget", "warning", "coverage", "the I-MEC figures or the suggestion were sampled, scored over part of the members or skipped: the cost estimate is over COVERAGE_COST_BUDGET (named with how to raise it)"),
+    FindingCode("truth-budget", "warning", "truth", "SID/AID were not computed: the cost estimate is over COMPARE_COST_BUDGET (named with how to raise it); SHD and the confusion figures are"),
     FindingCode("background-violated", "error", "background", "the graph breaks one background rule on its own (the edge and the rule are named)"),
     FindingCode("background-conflict", "error", "background", "no member of the graph's class satisfies these rules together: a minimal unsat core (dropping any one rule makes the rest satisfiable)"),
     FindingCode("background-unknown-node", "warning", "background", "a background rule names a node that is not in the graph"),

@@ -59,6 +59,7 @@ import dataclasses
 import functools
 import json
 import re
+import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,6 +67,7 @@ from typing import TYPE_CHECKING, Any
 
 from causalcheck.base.errors import InputFormatError
 from causalcheck.base.files import sha256_bytes
+from causalcheck.base.limits import MAX_EVAL_MEMBER_BYTES, MAX_EVAL_TOTAL_BYTES, LimitExceededError
 from causalcheck.episodes.model import Episode, InputFile
 from causalcheck.episodes.trajectory import Trajectory, trajectory_episode
 
@@ -77,6 +79,7 @@ __all__ = [
     "ITEM_KEY",
     "TRAJECTORY_KEY",
     "LogSample",
+    "check_log_sizes",
     "inspect_answer_records",
     "inspect_episode_refs",
     "is_inspect_log",
@@ -109,8 +112,45 @@ def is_inspect_log(path: str | Path) -> bool:
     return _JSON_LOG.match(head) is not None and b'"eval"' in head
 
 
+#: Bytes decompressed at a time while :func:`check_log_sizes` measures a member.
+_CHUNK = 1 << 20
+
+
+def check_log_sizes(path: str | Path) -> None:
+    """Refuse a log whose content is over the decompression limits, before inspect_ai parses it.
+
+    A ``.eval`` zip is measured by decompressing each member in chunks and stopping at the
+    limit (the sizes a zip's directory states can lie): a member over
+    :data:`~causalcheck.base.limits.MAX_EVAL_MEMBER_BYTES` or a log over
+    :data:`~causalcheck.base.limits.MAX_EVAL_TOTAL_BYTES` raises
+    :class:`~causalcheck.base.limits.LimitExceededError` naming the file and the member; a
+    ``.json`` log is measured by its size on disk against the total limit.
+    """
+    p = Path(path)
+    try:
+        if not zipfile.is_zipfile(p):
+            MAX_EVAL_TOTAL_BYTES.check(p.stat().st_size, f"inspect log {str(p)!r}")
+            return
+        total = 0
+        with zipfile.ZipFile(p) as archive:
+            for info in archive.infolist():
+                size = 0
+                with archive.open(info) as member:
+                    while chunk := member.read(_CHUNK):
+                        size += len(chunk)
+                        total += len(chunk)
+                        MAX_EVAL_MEMBER_BYTES.check(size, f"inspect log {str(p)!r}, member {info.filename!r} (decompressed)")
+                        MAX_EVAL_TOTAL_BYTES.check(total, f"inspect log {str(p)!r} (decompressed, at member {info.filename!r})")
+    except LimitExceededError:
+        raise
+    except (OSError, zipfile.BadZipFile, EOFError, NotImplementedError, RuntimeError, ValueError) as exc:
+        raise InputFormatError(f"path={str(p)!r} cannot be read as an inspect log: {type(exc).__name__}: {exc}") from exc
+
+
 def read_inspect_log(path: str | Path, *, samples: bool = True) -> EvalLog:
-    """The log at *path* (without events, messages and attachments); raises :class:`InputFormatError`."""
+    """The log at *path* (without events, messages and attachments); raises :class:`InputFormatError`
+    (:class:`~causalcheck.base.limits.LimitExceededError` over the decompression limits, :func:`check_log_sizes`)."""
+    check_log_sizes(path)
     try:
         from inspect_ai.log import read_eval_log
     except ImportError:

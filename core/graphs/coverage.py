@@ -25,6 +25,17 @@ class (intervening elsewhere orients nothing new).  All ``k``-sets are scored wh
 are at most :data:`SCORING_BUDGET` member evaluations; beyond that the set is built greedily
 (one node at a time) and the result says so.
 
+**Cost.**  Every figure is a number of I-MEC evaluations (a Meek closure and a clique-picking
+count, each about ``n + edges`` operations), estimated before it starts and held to
+:data:`~causalcheck.base.limits.COVERAGE_COST_BUDGET` (``CAUSALCHECK_COVERAGE_COST_BUDGET``),
+once for the members and once for the suggestion.  A class whose listing is over the budget
+is sampled instead, with as many samples as the budget pays for (the draw of one sample in a
+chordal component of ``m`` nodes, ``e`` edges and clique number ω costs about
+``m(m + e)(ω - 2)`` after the first: an extension and a closure per candidate source on each level); fewer than :data:`MIN_SAMPLES` refuses the coverage
+(:class:`~causalcheck.base.limits.LimitExceededError`).  A suggestion over the budget is
+scored over an evenly spaced subset of the members, or skipped when one member is over it;
+each such step is a note naming the budget.
+
 >>> from causalcheck.graphs.formats import parse_text
 >>> c = intervention_coverage(parse_text("a -- b; b -- c"), [])
 >>> c.interventional.minimum, c.interventional.maximum, c.interventional.exact
@@ -35,12 +46,14 @@ are at most :data:`SCORING_BUDGET` member evaluations; beyond that the set is bu
 
 from __future__ import annotations
 
+import heapq
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from causalcheck.base.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError, Notice
+from causalcheck.base.limits import COVERAGE_COST_BUDGET, LimitExceededError
 from causalcheck.graphs.kinds import check_cpdag, check_dag, consistent_extension, cpdag_of
 from causalcheck.graphs.model import Graph, connected_components
 from causalcheck.solvers.equivalence import (
@@ -57,6 +70,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "DEFAULT_SAMPLES",
     "EXACT_MEMBER_LIMIT",
+    "MIN_SAMPLES",
     "SCORING_BUDGET",
     "ClassSize",
     "Coverage",
@@ -72,6 +86,8 @@ EXACT_MEMBER_LIMIT = 500
 DEFAULT_SAMPLES = 200
 #: Most (member × candidate set) I-MEC evaluations for scoring every k-set; greedy beyond.
 SCORING_BUDGET = 50_000
+#: Fewest samples a class over the compute budget is estimated from (fewer: the coverage is refused).
+MIN_SAMPLES = 5
 
 Pair = tuple[int, int]
 
@@ -266,6 +282,44 @@ def sample_members(cpdag: Graph, samples: int, seed: int | None = 0) -> list[tup
     return out
 
 
+# --------------------------------------------------------------------------- cost
+
+
+def _clique_number(nodes: list[int], edges: list[Pair]) -> int:
+    """The clique number of a chordal graph: largest visited neighbourhood + 1 along a maximum cardinality search.
+
+    >>> _clique_number([0, 1, 2, 3], [(0, 1), (0, 2), (1, 2), (2, 3)])
+    3
+    """
+    adj: dict[int, set[int]] = {v: set() for v in nodes}
+    for a, b in edges:
+        adj[a].add(b)
+        adj[b].add(a)
+    weight = dict.fromkeys(nodes, 0)
+    heap = [(0, v) for v in nodes]
+    heapq.heapify(heap)
+    visited: set[int] = set()
+    best = 1
+    while heap:
+        w, v = heapq.heappop(heap)
+        if v in visited or -w != weight[v]:
+            continue  # a stale entry
+        best = max(best, weight[v] + 1)
+        visited.add(v)
+        for u in adj[v] - visited:
+            weight[u] += 1
+            heapq.heappush(heap, (-weight[u], u))
+    return best
+
+
+def _member_costs(n: int, edges: int, comps: list[tuple[list[int], list[Pair]]]) -> tuple[int, int]:
+    """``(first, per sample)``: the estimated cost of the first sampled member (it fills the cache) and of each further one."""
+    unit = n + edges
+    first = 2 * sum(len(cn) * (len(cn) + len(ce)) for cn, ce in comps) + unit
+    per = sum(len(cn) * (len(cn) + len(ce)) * max(_clique_number(cn, ce) - 2, 0) for cn, ce in comps) + unit
+    return first, per
+
+
 # --------------------------------------------------------------------------- sizes
 
 
@@ -289,12 +343,19 @@ def _targets(graph: Graph, targets: Iterable[Iterable[str]] | Iterable[str]) -> 
     return tuple(out)
 
 
+def _budget_note(what: str, cost: float, action: str) -> Notice:
+    """A note of a computation sampled, reduced or skipped by :data:`COVERAGE_COST_BUDGET` (code ``coverage-budget``)."""
+    return Notice(COVERAGE_COST_BUDGET.skip_note(what, cost, action), "coverage-budget")
+
+
 def _suggest(
     names: tuple[str, ...],
     members: list[tuple[Pair, ...]],
     base: list[frozenset[int]],
     candidates: list[int],
     k: int,
+    unit: int,
+    notes: list[str],
 ) -> Suggestion | None:
     n = len(names)
     if not candidates or k < 1:
@@ -309,7 +370,18 @@ def _suggest(
     n_sets = 1
     for i in range(k):
         n_sets = n_sets * (len(candidates) - i) // (i + 1)
-    if n_sets * len(members) <= SCORING_BUDGET:
+    exhaustive = n_sets * len(members) <= SCORING_BUDGET
+    evaluations = n_sets if exhaustive else k * len(candidates) + 1  # per member
+    cost = evaluations * len(members) * unit
+    if COVERAGE_COST_BUDGET.over(cost):
+        used = COVERAGE_COST_BUDGET.value() // (evaluations * unit)
+        if used < 1:
+            notes.append(_budget_note("the intervention suggestion", cost, "skipped"))
+            return None
+        step = len(members) / used
+        notes.append(_budget_note("the intervention suggestion", cost, f"scored over {used} of the {len(members)} members (evenly spaced)"))
+        members = [members[int(i * step)] for i in range(used)]
+    if exhaustive:
         search = "exhaustive"
         scored = [(score(c), c) for c in itertools.combinations(candidates, k)]
     else:
@@ -333,6 +405,36 @@ def _suggest(
         candidates=tuple(names[v] for v in candidates),
         search=search,
     )
+
+
+def _class_figures(
+    cp: Graph, mec: int, tidx: list[frozenset[int]], member_limit: int, samples: int, seed: int | None, notes: list[str]
+) -> tuple[list[tuple[Pair, ...]], ClassSize]:
+    """The members of the CPDAG *cp* considered (listed, or sampled within the budget) and their I-MEC figures."""
+    n = len(cp.nodes)
+    unit = n + len(cp.edges)
+    comps = _components(range(n), _cpdag_parts(cp)[1])
+    first, per = _member_costs(n, len(cp.edges), comps)
+    if mec <= member_limit:
+        cost = first + mec * unit
+        if not COVERAGE_COST_BUDGET.over(cost):
+            members = class_members(cp)
+            return members, _size([_imec(n, m, tidx) for m in members], True, mec, None, None)
+        notes.append(_budget_note(f"listing the {mec} members of the class", cost, "replaced by samples"))
+    drawn = samples
+    cost = first + samples * per
+    if COVERAGE_COST_BUDGET.over(cost):
+        drawn = min(samples, max(0, COVERAGE_COST_BUDGET.value() - first) // per)
+        if drawn < MIN_SAMPLES:
+            raise LimitExceededError(
+                f"intervention coverage of a class of {mec} members: "
+                + COVERAGE_COST_BUDGET.message(float(first + MIN_SAMPLES * per), f"{MIN_SAMPLES} samples")
+            )
+        notes.append(_budget_note("the I-MEC figures", cost, f"estimated from {drawn} samples instead of {samples}"))
+    members = sample_members(cp, drawn, seed)
+    if mec > member_limit:
+        notes.append(f"the class has {mec} members (> member_limit={member_limit}): figures over {drawn} uniform samples, seed {seed}")
+    return members, _size([_imec(n, m, tidx) for m in members], False, mec, drawn, seed)
 
 
 def intervention_coverage(
@@ -379,16 +481,11 @@ def intervention_coverage(
             notes.append("the PDAG is not a CPDAG; its consistent extension's CPDAG was used")
         mec = essential_graph_size(cp)
         obs = ClassSize(mec, mec, float(mec), True, mec, mec)
-        if mec <= member_limit:
-            members = class_members(cp)
-            inter = _size([_imec(n, m, tidx) for m in members], True, mec, None, None)
-        else:
-            members = sample_members(cp, samples, seed)
-            inter = _size([_imec(n, m, tidx) for m in members], False, mec, samples, seed)
-            notes.append(f"the class has {mec} members (> member_limit={member_limit}): figures over {samples} uniform samples, seed {seed}")
+        members, inter = _class_figures(cp, mec, tidx, member_limit, samples, seed, notes)
     else:
         raise InputFormatError(f"intervention coverage is defined for DAGs and CPDAGs, not a {kind}")
     undirected = _cpdag_parts(cp)[1]
     touched = sorted({v for e in undirected for v in e})
-    suggestion = _suggest(graph.nodes, members, tidx, touched, suggest) if suggest else None
+    unit = n + len(cp.edges)
+    suggestion = _suggest(graph.nodes, members, tidx, touched, suggest, unit, notes) if suggest else None
     return Coverage(kind, groups, obs, inter, suggestion, tuple(notes))

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from causalcheck.base.errors import InputFormatError
 from causalcheck.base.files import csv_numbered_rows, read_input_text
+from causalcheck.base.limits import check_table_size
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -96,6 +97,7 @@ def _read_csv(path: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
     text = read_input_text(path, what="data file")  # regular files only, UTF-8, errors naming the path
     sample = text[:4096]
     delimiter = "\t" if sample.count("\t") > sample.count(",") else ","
+    check_table_size(text.rstrip("\n").count("\n"), sample.split("\n", 1)[0].count(delimiter) + 1, f"data file {path!r}")  # before parsing
     rows = [(line, r) for line, r in csv_numbered_rows(text, source=path, delimiter=delimiter) if any(c.strip() for c in r)]
     if not rows:
         raise InputFormatError(f"data file {path!r} is empty")
@@ -286,6 +288,7 @@ def load_data(
             f"cannot read data from a {mod}.{type(data).__name__}: pass a pandas DataFrame, a NumPy array with names=, "
             "a mapping of column -> values, or a CSV path"
         )
+    check_table_size(len(columns[0]) if columns else 0, len(columns), source)
     try:
         table = _checked_table(cols, columns, kinds, nodes, nan, extra_columns, min_rows, source)
     except InputFormatError as exc:  # the checks below the reader do not know the file: name it

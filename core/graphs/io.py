@@ -47,6 +47,7 @@ from typing import Any
 from causalcheck.base import safejson
 from causalcheck.base.errors import InputFormatError
 from causalcheck.base.files import could_be_path, read_input_text
+from causalcheck.base.limits import check_graph_size
 from causalcheck.graphs import convert
 from causalcheck.graphs.formats import (
     FORMATS,
@@ -327,6 +328,7 @@ def read_graph(
                 f"cannot read a graph from a {type(source).__module__}.{type(source).__name__}: expected a path, "
                 "a text, a networkx/pgmpy/causal-learn graph, or a matrix with names= and convention="
             )
+        check_graph_size(len(graph.nodes), len(graph.edges), f"graph ({type(source).__name__})")
         return apply_policy(graph, policy)
     path: str | None = None
     if isinstance(source, os.PathLike) or (source.strip() and _looks_like_path(source)):
@@ -351,6 +353,7 @@ def read_graph(
                 graph = FORMATS[fmt][0](text, source=where, symmetric=symmetric or "error")
             else:
                 graph = FORMATS[fmt][0](text, source=where)
+        check_graph_size(len(graph.nodes), len(graph.edges), f"graph {where!r}")
         return apply_policy(graph, policy)
     except InputFormatError as exc:  # a check below the parser (the matrix, the graph model) does not know the file
         if path is None or path in str(exc) or type(exc) is not InputFormatError:

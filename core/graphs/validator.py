@@ -63,6 +63,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from causalcheck.base.errors import InputFormatError
+from causalcheck.base.limits import LimitExceededError
 from causalcheck.findings import (
     CycleWitness,
     Dictable,
@@ -458,6 +459,7 @@ def _data_tests(
 def _truth_part(g: Graph, truth: Any, findings: list[Finding], truth_format: str | None) -> Comparison:
     t = read_graph(truth, truth_format)
     comparison = compare(t, g, nodes="union")
+    findings.extend(_finding("truth-budget", str(n)) for n in comparison.notes if getattr(n, "code", "") == "truth-budget")
     ref = cpdag_of(t) if comparison.basis == "cpdag(truth)" else t
     for pair in sorted(ref.skeleton | g.skeleton, key=lambda p: sorted(p)):
         a, b = sorted(pair)
@@ -487,11 +489,15 @@ def _coverage_part(g: Graph, interventions: Any, findings: list[Finding], *, sug
         targets = [[t.strip()] for t in interventions.split(",") if t.strip()]
     try:
         cov = intervention_coverage(g, targets, suggest=suggest, seed=seed)
+    except LimitExceededError as exc:  # over the compute budget even when sampled: skipped, said why
+        findings.append(_finding("coverage-budget", str(exc)))
+        return None
     except InputFormatError as exc:
         if g.kind in ("MAG", "PAG") or "acyclic" in str(exc) or "extension" in str(exc):
             findings.append(_finding("coverage-skipped", str(exc)))
             return None
         raise
+    findings.extend(_finding("coverage-budget", str(n)) for n in cov.notes if getattr(n, "code", "") == "coverage-budget")
     i = cov.interventional
     shown = " + ".join("{" + ", ".join(t) + "}" for t in cov.targets) or "no interventions"
     if i.minimum == i.maximum and i.exact:

@@ -1,0 +1,153 @@
+"""Every named limit of causalcheck: input sizes, decompressed sizes and compute budgets.
+
+A small input must not buy unbounded work.  Each limit here has a **name** (what messages
+and the README's *Limits* table call it), a **default**, the environment variable that
+overrides it (``CAUSALCHECK_<NAME>``, a positive integer) and a line saying what it bounds.
+
+* A **size limit** refuses its input: :meth:`Limit.check` raises :class:`LimitExceededError`
+  (an :class:`~causalcheck.base.errors.InputFormatError`, exit 2) whose message names the
+  limit, the input, the measured size and how to raise the limit.
+* A **compute budget** bounds an expensive metric or enumeration: its cost is estimated
+  before it starts, and above the budget the computation is skipped or sampled with a note
+  (and a finding) that names the budget, the estimate and how to raise it
+  (:meth:`Limit.over`, :meth:`Limit.skip_note`).
+
+>>> MAX_GRAPH_NODES.name, MAX_GRAPH_NODES.env
+('MAX_GRAPH_NODES', 'CAUSALCHECK_MAX_GRAPH_NODES')
+>>> MAX_GRAPH_NODES.check(3, "graph file 'g.txt'")
+>>> try:
+...     Limit("MAX_DEMO", 10, "demo items", "items").check(11, "file 'x'")
+... except LimitExceededError as exc:
+...     print(exc)
+file 'x': 11 items, over the limit MAX_DEMO=10 (demo items); raise it with CAUSALCHECK_MAX_DEMO=N
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from causalcheck.base.errors import InputFormatError
+
+__all__ = [
+    "COMPARE_COST_BUDGET",
+    "COVERAGE_COST_BUDGET",
+    "LIMITS",
+    "MAX_DATA_CELLS",
+    "MAX_EVAL_MEMBER_BYTES",
+    "MAX_EVAL_TOTAL_BYTES",
+    "MAX_GRAPH_EDGES",
+    "MAX_GRAPH_NODES",
+    "Limit",
+    "LimitExceededError",
+    "check_graph_size",
+    "check_table_size",
+    "limits_table",
+]
+
+
+class LimitExceededError(InputFormatError):
+    """An input is larger than a named size limit (exit 2; the message says how to raise it)."""
+
+
+@dataclass(frozen=True)
+class Limit:
+    """One named limit: its name, default, what it bounds, the unit it is measured in and what happens over it."""
+
+    name: str
+    default: int
+    bounds: str
+    unit: str
+    over_it: str = "input refused, exit 2"
+
+    @property
+    def env(self) -> str:
+        """The environment variable that overrides the default."""
+        return f"CAUSALCHECK_{self.name}"
+
+    def value(self) -> int:
+        """The limit in force: ``$CAUSALCHECK_<NAME>`` when set (a positive integer), else the default."""
+        raw = os.environ.get(self.env)
+        if raw is None or not raw.strip():
+            return self.default
+        try:
+            value = int(raw.strip().replace("_", ""))
+        except ValueError:
+            value = 0
+        if value < 1:
+            raise InputFormatError(f"{self.env}={raw!r} must be a positive integer ({self.name}: {self.bounds})")
+        return value
+
+    def how_to_raise(self) -> str:
+        """The sentence that says how to raise the limit."""
+        return f"raise it with {self.env}=N"
+
+    def message(self, measured: float, where: str) -> str:
+        """The refusal: the input, its measured size, the limit and how to raise it."""
+        shown = f"{measured:.3g}" if isinstance(measured, float) else str(measured)
+        return f"{where}: {shown} {self.unit}, over the limit {self.name}={self.value()} ({self.bounds}); {self.how_to_raise()}"
+
+    def check(self, measured: int, where: str) -> None:
+        """Raise :class:`LimitExceededError` when *measured* is over the limit (*where* names the input)."""
+        if measured > self.value():
+            raise LimitExceededError(self.message(measured, where))
+
+    def over(self, estimate: float) -> bool:
+        """True when the cost *estimate* is over this budget."""
+        return estimate > self.value()
+
+    def skip_note(self, what: str, estimate: float, action: str = "not computed") -> str:
+        """The note of a computation *what* skipped (or sampled: *action*) because its estimate is over the budget."""
+        return (
+            f"{what} {action}: estimated cost {estimate:.3g} {self.unit}, over the budget "
+            f"{self.name}={self.value()} ({self.bounds}); {self.how_to_raise()}"
+        )
+
+
+MAX_GRAPH_NODES = Limit("MAX_GRAPH_NODES", 20_000, "nodes of a graph read by read_graph", "nodes")
+MAX_GRAPH_EDGES = Limit("MAX_GRAPH_EDGES", 200_000, "edges of a graph read by read_graph", "edges")
+MAX_DATA_CELLS = Limit("MAX_DATA_CELLS", 10_000_000, "cells (rows x columns) of a data table", "cells")
+MAX_EVAL_MEMBER_BYTES = Limit(
+    "MAX_EVAL_MEMBER_BYTES", 64 * 1024 * 1024, "decompressed bytes of one member (sample) of an inspect .eval log", "bytes"
+)
+MAX_EVAL_TOTAL_BYTES = Limit("MAX_EVAL_TOTAL_BYTES", 512 * 1024 * 1024, "decompressed bytes of an inspect .eval log in total", "bytes")
+COMPARE_COST_BUDGET = Limit(
+    "COMPARE_COST_BUDGET", 2_000_000_000, "the SID / AID distances of compare, estimated nodes x edges^2 (up to about 2.5 ns each)", "operations"
+)
+COVERAGE_COST_BUDGET = Limit(
+    "COVERAGE_COST_BUDGET",
+    600_000,
+    "I-MEC figures and the intervention suggestion of check --interventions, each estimated evaluations x (nodes + edges) (about 5 us each)",
+    "operations",
+    "fewer samples / members scored, else skipped; coverage-budget warning",
+)
+
+#: Every limit, in the order of the README's table.
+LIMITS: tuple[Limit, ...] = (
+    MAX_GRAPH_NODES,
+    MAX_GRAPH_EDGES,
+    MAX_DATA_CELLS,
+    MAX_EVAL_MEMBER_BYTES,
+    MAX_EVAL_TOTAL_BYTES,
+    COMPARE_COST_BUDGET,
+    COVERAGE_COST_BUDGET,
+)
+
+
+def check_graph_size(nodes: int, edges: int, where: str) -> None:
+    """Refuse a graph over :data:`MAX_GRAPH_NODES` or :data:`MAX_GRAPH_EDGES` (*where* names it)."""
+    MAX_GRAPH_NODES.check(nodes, where)
+    MAX_GRAPH_EDGES.check(edges, where)
+
+
+def check_table_size(rows: int, columns: int, where: str) -> None:
+    """Refuse a data table of more than :data:`MAX_DATA_CELLS` cells (*where* names it)."""
+    if rows * columns > MAX_DATA_CELLS.value():
+        raise LimitExceededError(MAX_DATA_CELLS.message(rows * columns, f"{where} ({rows} rows x {columns} columns)"))
+
+
+def limits_table() -> str:
+    """The Markdown table of :data:`LIMITS` (name, default, what it bounds, override, what happens over it)."""
+    rows = ["| limit | default | bounds | override | over the limit |", "|---|---|---|---|---|"]
+    rows += [f"| `{x.name}` | {x.default:_} {x.unit} | {x.bounds} | `{x.env}=N` | {x.over_it} |" for x in LIMITS]
+    return "\n".join(rows)
