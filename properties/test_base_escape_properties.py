@@ -107,3 +107,11 @@ def test_terminal_text_holds_no_control_character(s: str) -> None:
     out = terminal_text(s)
     assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", out)
     assert terminal_text(out) == out
+
+
+@given(st.text())
+def test_json_through_the_terminal_escapes_reads_back_as_the_same_value(s: str) -> None:
+    """terminal_text of a JSON document (ensure_ascii=False, as --json writes it) is JSON of the same value."""
+    import json
+
+    assert json.loads(terminal_text(json.dumps({"name": s}, ensure_ascii=False))) == {"name": s}

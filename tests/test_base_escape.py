@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import sys
 
 import pytest
@@ -83,7 +84,13 @@ def test_csv_cells_of_text_starting_like_a_formula_get_a_quote() -> None:
 
 def test_terminal_text_shows_controls_as_escapes() -> None:
     """ANSI escapes, CR, BEL, C1 and bidi overrides become visible escapes; tab and newline stay."""
-    assert terminal_text("\x1b[2J\r\x07\x9b\u202e\t\n") == "\\x1b[2J\\x0d\\x07\\x9b\\u202e\t\n"
+    assert terminal_text("\x1b[2J\r\x07\x9b\u202e\t\n") == "\\u001b[2J\\u000d\\u0007\\u009b\\u202e\t\n"
+
+
+def test_terminal_text_keeps_json_valid_with_the_same_values() -> None:
+    """The escapes are JSON escapes: JSON printed through the terminal streams reads back as the same value."""
+    value = {"model": "a\x85b\u202ec\x9b[31m", "n": -0.5}
+    assert json.loads(terminal_text(json.dumps(value, ensure_ascii=False))) == value
 
 
 def test_terminal_streams_escape_what_is_written_and_restore_the_streams() -> None:
@@ -100,13 +107,13 @@ def test_terminal_streams_escape_what_is_written_and_restore_the_streams() -> No
         got = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = saved
     assert got == (out, err)
-    assert (out.getvalue(), err.getvalue()) == ("a\\x1bb\n", "c\\x0dd\n")
+    assert (out.getvalue(), err.getvalue()) == ("a\\u001bb\n", "c\\u000dd\n")
 
 
 def test_the_command_line_shows_a_hostile_file_name_escaped(tmp_path: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]) -> None:
-    """A file name holding an ANSI escape reaches stderr as the text \\x1b, not as a terminal command."""
+    """A file name holding an ANSI escape reaches stderr as an escape's text, not as a terminal command."""
     missing = f"{tmp_path}/\x1b[31mred\x1b]0;title\x07.dot"
     assert main(["check", missing]) == 2
     err = capsys.readouterr().err
     assert "\x1b" not in err and "\x07" not in err
-    assert "\\x1b[31mred" in err
+    assert "[31mred" in err

@@ -13,8 +13,9 @@ output's format, so that the reader of the output sees the text and nothing else
   a *text* cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a
   leading ``'``; numbers (``-0.5`` as a float) stay numbers.
 * :func:`terminal_text` — control characters (ANSI escapes, carriage returns, bell, C1) and
-  bidirectional overrides are shown as ``\\x1b`` / ``\\u202e``; :func:`terminal_streams` applies
-  it to everything the command line writes to stdout and stderr.
+  bidirectional overrides are shown as ``\\u001b`` / ``\\u202e``; :func:`terminal_streams` applies
+  it to everything the command line writes to stdout and stderr.  The ``\\uXXXX`` form is a JSON
+  escape too: ``--json`` output stays valid JSON with the same values.
 
 The escapes are minimal: a character is escaped only where it could mean something in its
 context (``_`` inside a word, ``<`` before a space, ``[`` without a following ``(`` are left
@@ -28,7 +29,7 @@ report escapes with :func:`html.escape` (:func:`causalcheck.report.svg.esc`).
 >>> csv_cell("=HYPERLINK(1)"), csv_cell(-0.5), csv_cell("-0.5")
 ("'=HYPERLINK(1)", -0.5, "'-0.5")
 >>> terminal_text("red\\x1b[31m")
-'red\\\\x1b[31m'
+'red\\\\u001b[31m'
 """
 
 from __future__ import annotations
@@ -59,15 +60,14 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u20
 
 
 def _visible(m: re.Match[str]) -> str:
-    c = ord(m.group())
-    return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+    return f"\\u{ord(m.group()):04x}"
 
 
 def terminal_text(text: str) -> str:
     """*text* with every control character (but tab and newline) and bidi override shown as an escape.
 
     >>> terminal_text("a\\rb\\u202ec\\n")
-    'a\\\\x0db\\\\u202ec\\n'
+    'a\\\\u000db\\\\u202ec\\n'
     """
     return _CONTROL.sub(_visible, text)
 
