@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 from causalcheck.cli import main
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 CHROMIUM = Path("/usr/bin/chromium")
 _RUN = "document.title=String.fromCharCode(80,87,78,69,68)"  # the title becomes "PWNED" if it runs
@@ -138,6 +140,27 @@ def test_lab_run_summary_markdown_escapes_the_names() -> None:
     page = render(summary_markdown({"rows": rows}))
     assert foreign_elements(page) == []
     assert page.count("<tr>") == len(rows) + 1  # no row broken by a | or a line break
+
+
+_PIECES = st.sampled_from([*PAYLOADS, *"<>&[]()!|*_`~#-+=.:\\\n ", "javascript:", "a", "1.", "&amp;", "\x1b[31m"])
+_HOSTILE = st.lists(_PIECES, max_size=8).map("".join)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(title=_HOSTILE, texts=st.lists(_HOSTILE, min_size=1, max_size=4), answer=_HOSTILE)
+def test_any_report_document_of_hostile_texts_renders_with_no_foreign_element(title: str, texts: list[str], answer: str) -> None:
+    """render_markdown of titles, paragraphs, notes, table captions / headers / cells and an EDU-marked answer: no element from the text."""
+    from causalcheck.report.document import Document, Section, Table, Text, render_markdown
+    from causalcheck.report.explain_views import marked_answer
+
+    table = Table(columns=texts, rows=[texts, list(reversed(texts))], caption=title, marked=frozenset({1}))
+    spans = [(texts[0][:8] or "EDU1", 0, min(len(answer), 5))] if answer else []
+    doc = Document(title, [Section(title, [Text(t) for t in texts] + [Text(title, note=True), table, marked_answer(answer, spans)],
+                                   children=[Section(texts[-1])])])
+    markdown, _ = render_markdown(doc)
+    page = render(markdown)
+    assert foreign_elements(page) == []
+    assert page.count("<tr>") == 3  # the header and two rows: no cell broke its row
 
 
 def test_the_markdown_renderer_check_sees_raw_html() -> None:
