@@ -36,6 +36,11 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+def _shown(text: str) -> str:
+    """What a reader should see of *text*: line breaks as spaces, control characters as escapes."""
+    return _norm(terminal_text(re.sub(r"\r\n?|\n|\u2028|\u2029", " ", text)))
+
+
 def _inline_text(token: Any) -> str:
     """The text of an inline token; an element made from the input shows as ``<<type>>``."""
     out = []
@@ -53,7 +58,7 @@ def _paragraph_text(markdown: str) -> str:
 @given(texts)
 def test_escaped_text_renders_as_exactly_the_text(s: str) -> None:
     """markdown_text: the paragraph a renderer makes holds the input's text (controls shown) and no element."""
-    assert _norm(_paragraph_text(markdown_text(s))) == _norm(terminal_text(s))
+    assert _norm(_paragraph_text(markdown_text(s))) == _shown(s)
 
 
 @settings(max_examples=300)
@@ -63,7 +68,7 @@ def test_escaped_lines_in_a_block_quote_render_as_the_text(s: str) -> None:
     tokens = _md().parse("\n".join("> " + line for line in markdown_lines(s)))
     inner = [t.type for t in tokens if t.type not in ("blockquote_open", "blockquote_close", "paragraph_open", "paragraph_close", "inline")]
     assert inner == []
-    assert _norm(" ".join(_inline_text(t) for t in tokens if t.type == "inline")) == _norm(terminal_text(s))
+    assert _norm(" ".join(_inline_text(t) for t in tokens if t.type == "inline")) == _shown(s)
 
 
 @settings(max_examples=300)
@@ -73,7 +78,7 @@ def test_an_escaped_cell_stays_one_cell_of_its_text(s: str) -> None:
     tokens = _md().parse(f"| h |\n|---|\n| {markdown_cell(s)} |\n")
     assert [t.type for t in tokens].count("td_open") == 1
     cell = [t for t in tokens if t.type == "inline"][1]
-    assert _norm(_inline_text(cell)) == _norm(terminal_text(s))
+    assert _norm(_inline_text(cell)) == _shown(s)
 
 
 @settings(max_examples=300)
@@ -82,7 +87,7 @@ def test_a_code_span_is_one_code_span_of_the_text(s: str) -> None:
     """markdown_code: exactly one code span between the words around it, holding the text (line breaks as spaces)."""
     inline = next(t for t in _md().parse(f"x {markdown_code(s)} y") if t.type == "inline")
     assert [c.type for c in inline.children] == ["text", "code_inline", "text"]
-    assert _norm(inline.children[1].content) == _norm(terminal_text(re.sub(r"\r\n?|\n|\u2028|\u2029", " ", s))) or not _norm(s)
+    assert _norm(inline.children[1].content) == _shown(s) or not _norm(s)
 
 
 @settings(max_examples=300)
@@ -95,7 +100,9 @@ def test_a_csv_cell_reads_back_as_the_value_with_a_quote_before_a_formula(value:
     csv.writer(plain, lineterminator="\n").writerow([value])
     (back,) = next(csv.reader(io.StringIO(buf.getvalue())))
     if isinstance(value, str):
-        assert back == ("'" + value if value.startswith(CSV_FORMULA_STARTS) else value)
+        expected = io.StringIO()  # what the csv module itself reads back of the expected text (a lone \r is not kept)
+        csv.writer(expected, lineterminator="\n").writerow(["'" + value if value.startswith(CSV_FORMULA_STARTS) else value])
+        assert back == next(csv.reader(io.StringIO(expected.getvalue())))[0]
         assert not back.startswith(CSV_FORMULA_STARTS)
     else:
         assert buf.getvalue() == plain.getvalue()

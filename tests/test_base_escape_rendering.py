@@ -146,7 +146,7 @@ _PIECES = st.sampled_from([*PAYLOADS, *"<>&[]()!|*_`~#-+=.:\\\n ", "javascript:"
 _HOSTILE = st.lists(_PIECES, max_size=8).map("".join)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(title=_HOSTILE, texts=st.lists(_HOSTILE, min_size=1, max_size=4), answer=_HOSTILE)
 def test_any_report_document_of_hostile_texts_renders_with_no_foreign_element(title: str, texts: list[str], answer: str) -> None:
     """render_markdown of titles, paragraphs, notes, table captions / headers / cells and an EDU-marked answer: no element from the text."""

@@ -48,6 +48,7 @@ __all__ = [
     "markdown_code",
     "markdown_lines",
     "markdown_text",
+    "raw_stream",
     "terminal_streams",
     "terminal_text",
 ]
@@ -119,7 +120,8 @@ _INLINE = re.compile(r"[\\`*~]|<(?=[A-Za-z/!?])|&(?=#|[A-Za-z][A-Za-z0-9]*;)|\](
 _UNDERSCORES = re.compile(r"_+")
 # At the start of a line: an ATX heading, a block quote, a bullet or ordered list item, a
 # thematic break or setext underline (``---``, ``===``); HTML blocks and fences are covered by
-# the escapes of ``<``, backtick and ``~``; leading blanks (an indented code block) are dropped.
+# the escapes of ``<``, backtick and ``~``; leading blanks (an indented code block) and trailing
+# ones (two make a hard line break) are dropped.
 _LINE_START = re.compile(r"(?:#{1,6}|[+-]|\d{1,9}[.)])(?=[ \t]|$)|>|[-=]+[ \t]*$|-[ \t]*-[ \t]*-")
 
 
@@ -137,7 +139,7 @@ def _inline(text: str) -> str:
 
 
 def _line(text: str) -> str:
-    out = _inline(text.lstrip(" \t"))
+    out = _inline(text.strip(" \t"))  # leading blanks: a code block; trailing ones: a hard line break
     m = _LINE_START.match(out)
     if m is None:
         return out

@@ -212,8 +212,14 @@ def render_html(doc: Document) -> str:
 # ----------------------------------------------------------------------------- Markdown
 
 
+def _emphasis(text: str, mark: str) -> str:
+    """*text* (escaped Markdown) emphasised with *mark* (``*`` / ``**``); a blank one is left as it is
+    (``****`` alone is a thematic break, ``**`` text)."""
+    return f"{mark}{text}{mark}" if text.strip() else text
+
+
 def _table_md(t: Table) -> list[str]:
-    out = [f"**{markdown_text(t.caption)}**", ""] if t.caption else []
+    out = [_emphasis(markdown_text(t.caption), "**"), ""] if t.caption else []
     cols = list(t.columns)
     if t.groups:
         labels: list[str] = []
@@ -223,7 +229,7 @@ def _table_md(t: Table) -> list[str]:
     out.append("| " + " | ".join(markdown_cell(c) for c in cols) + " |")
     out.append("|" + "".join("---:|" if j in t.numeric else "---|" for j in range(len(cols))))
     for i, row in enumerate(t.rows):
-        cells = [f"**{markdown_cell(c)}**" if i in t.marked and c else markdown_cell(c) for c in row]
+        cells = [_emphasis(markdown_cell(c), "**") if i in t.marked else markdown_cell(c) for c in row]
         out.append("| " + " | ".join(cells) + " |")
     return [*out, ""]
 
@@ -241,7 +247,7 @@ def render_markdown(doc: Document, *, figure_prefix: str = "fig") -> tuple[str, 
         for b in bs:
             if isinstance(b, Text):
                 text = markdown_text(b.text)
-                lines.extend([f"*{text}*" if b.note else text, ""])
+                lines.extend([_emphasis(text, "*") if b.note else text, ""])
             elif isinstance(b, Table):
                 lines.extend(_table_md(b))
             elif isinstance(b, FigureBlock):
@@ -250,7 +256,7 @@ def render_markdown(doc: Document, *, figure_prefix: str = "fig") -> tuple[str, 
                 alt = markdown_cell(f"{b.figure.title}. {b.figure.desc}".replace("[", "(").replace("]", ")"))
                 lines.extend([f"![{alt}]({name})", ""])
                 if b.caption:
-                    lines.extend([f"*{markdown_text(b.caption)}*", ""])
+                    lines.extend([_emphasis(markdown_text(b.caption), "*"), ""])
             else:
                 lines.extend([b.text, ""])
 
