@@ -24,6 +24,7 @@ from causalcheck.base.cmdline import (
     EXIT_PROBLEMS,
     run_handler,
 )
+from causalcheck.base.escape import terminal_streams
 from causalcheck.checking import cli as cli_check
 from causalcheck.explain import cli as explain_cli
 from causalcheck.graphs import cli as graphs_cli
@@ -56,7 +57,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the console script; returns the exit code."""
+    """Entry point of the console script; returns the exit code.  What it writes to stdout and stderr
+    shows control characters as escapes (:func:`causalcheck.base.escape.terminal_streams`): a name
+    holding an ANSI escape or a carriage return cannot restyle or overwrite the terminal."""
+    with terminal_streams():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -9,6 +9,7 @@
 * :mod:`~causalcheck.base.lazy` — lazy re-exports for package ``__init__`` modules;
 * :mod:`~causalcheck.base.aio` — the one background event loop of the synchronous entry points;
 * :mod:`~causalcheck.base.redaction` — keeping API keys out of everything causalcheck writes;
+* :mod:`~causalcheck.base.escape` — escaping user strings for Markdown, CSV and the terminal;
 * :mod:`~causalcheck.base.cmdline` — what every command module shares: exit codes, option types.
 
 The grammars and their cached parsers are the other foundation package,

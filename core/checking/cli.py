@@ -20,6 +20,7 @@ from typing import Any
 from causalcheck.base import jsontext
 from causalcheck.base.cmdline import add_documented_command, run_in_process
 from causalcheck.base.errors import CausalCheckError, InputFormatError
+from causalcheck.base.escape import raw_stream, terminal_text
 from causalcheck.base.files import sha256_file
 from causalcheck.graphs.cli import register_check_options, run_validate
 
@@ -88,9 +89,9 @@ def _emit(lines: Sequence[tuple[str, str | None]]) -> None:
     if sys.stdout.isatty():
         from rich.console import Console
 
-        console = Console(highlight=False)
+        console = Console(highlight=False, file=raw_stream(sys.stdout))  # rich writes its own escapes, ...
         for text, style in lines:
-            console.print(text, style=style, markup=False)
+            console.print(terminal_text(text), style=style, markup=False)  # ... ours: a name is shown as text
     else:
         sys.stdout.write("".join(text + "\n" for text, _ in lines))
 

@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TextIO
 
 from causalcheck.base.cmdline import positive_int
 from causalcheck.base.errors import InputFormatError
+from causalcheck.base.escape import raw_stream, terminal_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.protocols import LLM, Meter
@@ -191,7 +192,7 @@ class RunProgress:
     def describe(self, text: str) -> None:
         self._text = f"{self.title}: {text}"
         if self._bar is not None and self._task is not None:
-            self._bar.update(self._task, description=self._text)
+            self._bar.update(self._task, description=terminal_text(self._text))
 
     def advance(self, n: int = 1) -> None:
         if n <= 0:
@@ -257,17 +258,17 @@ class RunProgress:
                 return Text(format_accounting(meter_totals(models)), style="dim")
 
         bar = Progress(
-            TextColumn("{task.description}"),
+            TextColumn("{task.description}", markup=False),  # a model's name is text, not rich markup
             BarColumn(),
             MofNCompleteColumn(),
             TextColumn("items"),
             TimeElapsedColumn(),
             AccountingColumn(),
-            console=self._console or Console(stderr=True),
+            console=self._console or Console(file=raw_stream(sys.stderr)),  # rich writes its own escapes
             transient=False,
             refresh_per_second=4,
         )
-        self._task = bar.add_task(self._text, total=self._total, completed=self._done)
+        self._task = bar.add_task(terminal_text(self._text), total=self._total, completed=self._done)
         bar.start()
         self._bar = bar
 

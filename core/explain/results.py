@@ -34,6 +34,7 @@ from typing import Any
 
 from causalcheck.base import safejson
 from causalcheck.base.errors import InputFormatError
+from causalcheck.base.escape import markdown_cell, markdown_code, markdown_text
 from causalcheck.base.files import atomic_write_text, read_input_text
 from causalcheck.explain._fields import as_list, as_mapping, as_number, as_text
 from causalcheck.explain.data import Benchmark, ItemScores
@@ -352,22 +353,23 @@ def _pct(x: float | None) -> str:
 def markdown_provenance(causalcheck: Mapping[str, Any]) -> list[str]:
     """The ``## Provenance`` section of a report from a ``meta.causalcheck`` object (lines)."""
     out = ["", "## Provenance", ""]
-    out.append(f"causalcheck {causalcheck.get('version', '?')}, `{causalcheck.get('command', '?')}`, {causalcheck.get('started', '?')}")
+    version, command, started = (str(causalcheck.get(k, "?")) for k in ("version", "command", "started"))
+    out.append(f"causalcheck {markdown_text(version)}, {markdown_code(command)}, {markdown_text(started)}")
     options = causalcheck.get("options") or {}
     if options:
         out.append("")
-        out.append("Options: " + ", ".join(f"`{k}={v!r}`" for k, v in options.items()))
+        out.append("Options: " + ", ".join(markdown_code(f"{k}={v!r}") for k, v in options.items()))
     inputs = causalcheck.get("inputs") or []
     if inputs:
         out += ["", "| Input | bytes | SHA-256 |", "|---|---:|---|"]
-        out += [f"| {i.get('path')} | {i.get('bytes')} | `{i.get('sha256')}` |" for i in inputs]
+        out += [f"| {markdown_cell(str(i.get('path')))} | {markdown_cell(str(i.get('bytes')))} | {markdown_code(str(i.get('sha256')), cell=True)} |" for i in inputs]
     for key, label in (("unmatched_answers", "Answer ids that match no benchmark item (not scored)"),
                        ("unreplayed", "Items that could not be replayed"),
                        ("removed_stale", "Removed results of an older scoring of the same answers")):  # fmt: skip
         values = causalcheck.get(key) or []
         if values:
             out += ["", f"{label}:", ""]
-            out += [f"- {v['key']}: {v['error']}" if isinstance(v, Mapping) else f"- {v}" for v in values]
+            out += ["- " + markdown_text(f"{v['key']}: {v['error']}" if isinstance(v, Mapping) else str(v)) for v in values]
     return out
 
 
@@ -380,9 +382,9 @@ def markdown_summary(
     causalcheck: Mapping[str, Any] | None = None,
 ) -> str:
     """Domain table, failure-mode counts and per-item table in Markdown (and the provenance, when given)."""
-    out = [f"# {title}", "", "| Domain | n | PM | RM | Final |", "|---|---:|---:|---:|---:|"]
+    out = [f"# {markdown_text(title)}", "", "| Domain | n | PM | RM | Final |", "|---|---:|---:|---:|---:|"]
     for row in summary.rows:
-        name = f"**{row.bucket}**" if row.bucket == "Overall" else row.bucket
+        name = f"**{row.bucket}**" if row.bucket == "Overall" else markdown_cell(row.bucket)
         out.append(f"| {name} | {row.n} | {_pct(row.pm)} | {_pct(row.rm)} | {_pct(row.final)} |")
     basis = "all edges" if pm_mode == "all" else "causal edges (CAUSE, CONDITION, RESULT, CONSEQUENCE)"
     out += ["", f"Scores ×100. PM over {basis}.", ""]
@@ -393,9 +395,9 @@ def markdown_summary(
     for r in rows:
         if r.ok:
             flags = ", ".join([*r.failure_modes, *(["degraded"] if r.degraded else [])])
-            out.append(f"| {r.key} | {r.bucket or '?'} | {_pct(r.pm)} | {_pct(r.rm)} | {_pct(r.final)} | {flags} |")
+            out.append(f"| {markdown_cell(r.key)} | {markdown_cell(r.bucket or '?')} | {_pct(r.pm)} | {_pct(r.rm)} | {_pct(r.final)} | {markdown_cell(flags)} |")
         else:
-            out.append(f"| {r.key} | {r.bucket or '?'} | – | – | – | failed: {r.error} |")
+            out.append(f"| {markdown_cell(r.key)} | {markdown_cell(r.bucket or '?')} | – | – | – | failed: {markdown_cell(str(r.error))} |")
     if summary.n_failed:
         out += ["", f"{summary.n_failed} item(s) failed and are not in the means."]
     if causalcheck is not None:

@@ -38,6 +38,7 @@ from typing import Any
 from causalcheck.base import safejson
 from causalcheck.base.boundary import PluginError, call_plugin, is_own, plugin_label
 from causalcheck.base.errors import CausalCheckError, InputFormatError
+from causalcheck.base.escape import markdown_cell, markdown_text, raw_stream
 from causalcheck.base.files import Provenance, RunLock, atomic_write_text
 from causalcheck.episodes import Episode as EpisodeRecord
 from causalcheck.episodes import Trajectory, load_episode, read_trajectory, trajectory_episode
@@ -315,7 +316,8 @@ def run_suite(
 
 def _provenance_line(prov: Mapping[str, Any]) -> str:
     return (
-        f"\nWritten by causalcheck {prov.get('version')} ({prov.get('command')}) at {prov.get('started')}; "
+        f"\nWritten by causalcheck {markdown_text(str(prov.get('version')))} ({markdown_text(str(prov.get('command')))}) "
+        f"at {markdown_text(str(prov.get('started')))}; "
         f"{len(prov.get('inputs') or [])} input file(s) with their SHA-256 in summary.json.\n"
     )
 
@@ -349,7 +351,7 @@ def _execute(jobs: list[Any], workers: int, show: bool, on_episode: Callable[[st
             from rich.console import Console
             from rich.progress import Progress
 
-            prog = stack.enter_context(Progress(console=Console(stderr=True), transient=False))
+            prog = stack.enter_context(Progress(console=Console(file=raw_stream(sys.stderr)), transient=False))  # rich writes its own escapes
             task = prog.add_task("episodes", total=len(jobs))
             advance = lambda: prog.advance(task)  # noqa: E731
 
@@ -406,9 +408,9 @@ def summary_markdown(summary: Mapping[str, Any]) -> str:
         "|---|---|---:|---:|---:|---:|---:|",
     ]
     for r in summary.get("rows", []):
-        agent = f"{r['agent']} ({r['model']})" if r.get("model") else r["agent"]
+        agent = markdown_cell(f"{r['agent']} ({r['model']})" if r.get("model") else str(r["agent"]))
         lines.append(
-            f"| {r['suite']} | {agent} | {r['episodes']} | {r['task_accuracy']:.3f} | {r['edge_f1']:.3f} "
+            f"| {markdown_cell(str(r['suite']))} | {agent} | {r['episodes']} | {r['task_accuracy']:.3f} | {r['edge_f1']:.3f} "
             f"| {r['shd']:.2f} | {r['interventions_used']:.2f} |"
         )
     return "\n".join(lines) + "\n"

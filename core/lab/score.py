@@ -43,6 +43,7 @@ from typing import Any
 
 from causalcheck import metrics as M
 from causalcheck.base.errors import CausalCheckError, InputFormatError, Notice
+from causalcheck.base.escape import csv_row, markdown_cell, markdown_code, markdown_text
 from causalcheck.base.files import atomic_write_text, sha256_file
 from causalcheck.episodes import (
     EPISODE_WARNING_CODES,
@@ -707,13 +708,14 @@ OUTPUT_FILES = {"json": ("scores.json",), "csv": ("episodes.csv", "steps.csv", "
 
 
 def episodes_csv(report: ScoreReport) -> str:
-    """One row per scored episode with the final metrics."""
+    """One row per scored episode with the final metrics (text cells that start like a spreadsheet
+    formula get a leading ``'``: :func:`causalcheck.base.escape.csv_cell`, as in every CSV written here)."""
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=list(_CSV_FIELDS), extrasaction="ignore", lineterminator="\n")
     w.writeheader()
     for ep in report.episodes:
-        w.writerow({"source": ep.source, "suite": ep.suite, "agent": ep.agent, "model": ep.model,
-                    "experiment_id": ep.experiment_id, "seed": ep.seed, **ep.final})
+        w.writerow(csv_row({"source": ep.source, "suite": ep.suite, "agent": ep.agent, "model": ep.model,
+                            "experiment_id": ep.experiment_id, "seed": ep.seed, **ep.final}))
     return buf.getvalue()
 
 
@@ -726,8 +728,8 @@ def steps_csv(report: ScoreReport) -> str:
     w.writeheader()
     for ep in report.episodes:
         for st in ep.steps:
-            w.writerow({"source": ep.source, "agent": ep.agent, "model": ep.model, "experiment_id": ep.experiment_id,
-                        "seed": ep.seed, **st.row()})
+            w.writerow(csv_row({"source": ep.source, "agent": ep.agent, "model": ep.model, "experiment_id": ep.experiment_id,
+                                "seed": ep.seed, **st.row()}))
     return buf.getvalue()
 
 
@@ -738,7 +740,7 @@ def inputs_csv(report: ScoreReport) -> str:
     w = csv.DictWriter(buf, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
     w.writeheader()
     for entry in report.inputs:
-        w.writerow(entry)
+        w.writerow(csv_row(entry))
     return buf.getvalue()
 
 
@@ -763,7 +765,7 @@ def summary_markdown(report: ScoreReport) -> str:
     for title, rows, keys in (("Per suite", report.by_suite, groups), ("Per graph", report.by_graph, (*groups, "experiment_id"))):
         lines += [f"## {title}", "", "| " + " | ".join([*keys, "n", *_MD_COLS]) + " |", "|" + "---|" * (len(keys) + 1 + len(_MD_COLS))]
         for row in rows:
-            cells = [str(row[k]) or "–" for k in keys] + [str(row["episodes"])] + [_fmt(row[c]) for c in _MD_COLS]
+            cells = [markdown_cell(str(row[k])) or "–" for k in keys] + [str(row["episodes"])] + [_fmt(row[c]) for c in _MD_COLS]
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
     if report.by_step:
@@ -772,7 +774,8 @@ def summary_markdown(report: ScoreReport) -> str:
         for row in report.by_step:
             if row["step"] > _MD_MAX_STEPS:
                 continue
-            cells = [str(row["suite"]), str(row["agent"]) or "–", str(row["model"]) or "–", str(row["step"]), str(row["running"])]
+            cells = [markdown_cell(str(row[k])) or "–" for k in ("suite", "agent", "model")]
+            cells += [str(row["step"]), str(row["running"])]
             cells += ["–" if row[k] is None else f"{row[k]:.3f}" for k in _STEP_KEYS]
             lines.append("| " + " | ".join(cells) + " |")
         if any(row["step"] > _MD_MAX_STEPS for row in report.by_step):
@@ -785,7 +788,7 @@ def summary_markdown(report: ScoreReport) -> str:
         lines.append("Means (no bootstrap intervals requested).")
     if report.failures:
         lines += ["", "## Not scored", ""]
-        lines += [f"- `{f.source}`: {f.reason.splitlines()[0]}" for f in report.failures]
+        lines += [f"- {markdown_code(f.source)}: {markdown_text((f.reason.splitlines() or [''])[0])}" for f in report.failures]
     for title, entries, said in (
         ("Duplicates (counted once)", report.duplicates, "reason"),
         ("Identical episodes (each counted, as the official re-evaluation does)", report.identical, "identical_to"),
@@ -793,7 +796,9 @@ def summary_markdown(report: ScoreReport) -> str:
     ):
         if entries:
             lines += ["", f"## {title}", ""]
-            lines += [f"- `{d['path']}`: " + (f"the same content as `{d[said]}`" if said == "identical_to" else str(d[said])) for d in entries]
+            lines += [f"- {markdown_code(str(d['path']))}: "
+                      + (f"the same content as {markdown_code(str(d[said]))}" if said == "identical_to" else markdown_text(str(d[said])))
+                      for d in entries]
     counts: dict[str, int] = {}
     for entry in report.inputs:
         counts[str(entry.get("status"))] = counts.get(str(entry.get("status")), 0) + 1
@@ -801,7 +806,8 @@ def summary_markdown(report: ScoreReport) -> str:
               "(every input with its SHA-256 in scores.json `provenance.inputs` / inputs.csv)"]
     prov = report.provenance
     if prov:
-        lines += ["", f"Written by causalcheck {prov.get('version')} ({prov.get('command')}) at {prov.get('started')}."]
+        version, command, started = (markdown_text(str(prov.get(k))) for k in ("version", "command", "started"))
+        lines += ["", f"Written by causalcheck {version} ({command}) at {started}."]
     return "\n".join(lines) + "\n"
 
 

@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from causalcheck.base.escape import markdown_cell, markdown_text
 from causalcheck.report.figures import Figure
 from causalcheck.report.png import render_png
 from causalcheck.report.svg import esc, render
@@ -69,7 +70,8 @@ class FigureBlock:
 
 @dataclass(frozen=True)
 class Markup:
-    """Pre-escaped HTML (built with :func:`~causalcheck.report.svg.esc`) and its plain-text form for Markdown."""
+    """Pre-escaped HTML (built with :func:`~causalcheck.report.svg.esc`) and its pre-escaped Markdown
+    form (built with :mod:`causalcheck.base.escape`)."""
 
     html: str
     text: str
@@ -210,49 +212,56 @@ def render_html(doc: Document) -> str:
 # ----------------------------------------------------------------------------- Markdown
 
 
-def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+def _emphasis(text: str, mark: str) -> str:
+    """*text* (escaped Markdown) emphasised with *mark* (``*`` / ``**``); a blank one is left as it is
+    (``****`` alone is a thematic break, ``**`` text)."""
+    return f"{mark}{text}{mark}" if text.strip() else text
 
 
 def _table_md(t: Table) -> list[str]:
-    out = [f"**{t.caption}**", ""] if t.caption else []
+    out = [_emphasis(markdown_text(t.caption), "**"), ""] if t.caption else []
     cols = list(t.columns)
     if t.groups:
         labels: list[str] = []
         for label, span in t.groups:
             labels += [label] * span
         cols = [f"{g} {c}".strip() if g else c for g, c in zip(labels, cols, strict=True)]
-    out.append("| " + " | ".join(_md_cell(c) for c in cols) + " |")
+    out.append("| " + " | ".join(markdown_cell(c) for c in cols) + " |")
     out.append("|" + "".join("---:|" if j in t.numeric else "---|" for j in range(len(cols))))
     for i, row in enumerate(t.rows):
-        cells = [f"**{_md_cell(c)}**" if i in t.marked and c else _md_cell(c) for c in row]
+        cells = [_emphasis(markdown_cell(c), "**") if i in t.marked else markdown_cell(c) for c in row]
         out.append("| " + " | ".join(cells) + " |")
     return [*out, ""]
 
 
 def render_markdown(doc: Document, *, figure_prefix: str = "fig") -> tuple[str, list[tuple[str, bytes]]]:
-    """Markdown text and the PNG files it references (``(file name, bytes)``; matplotlib draws them)."""
+    """Markdown text and the PNG files it references (``(file name, bytes)``; matplotlib draws them).
+
+    Every text of the document is escaped for Markdown (:mod:`causalcheck.base.escape`): a
+    CommonMark renderer shows it as text, as the HTML page does.
+    """
     files: list[tuple[str, bytes]] = []
-    lines: list[str] = [f"# {doc.title}", ""]
+    lines: list[str] = [f"# {markdown_text(doc.title)}", ""]
 
     def blocks(bs: Sequence[Block]) -> None:
         for b in bs:
             if isinstance(b, Text):
-                lines.extend([f"*{b.text}*" if b.note else b.text, ""])
+                text = markdown_text(b.text)
+                lines.extend([_emphasis(text, "*") if b.note else text, ""])
             elif isinstance(b, Table):
                 lines.extend(_table_md(b))
             elif isinstance(b, FigureBlock):
                 name = f"{figure_prefix}-{len(files) + 1:03d}.png"
                 files.append((name, render_png(b.figure)))
-                alt = _md_cell(f"{b.figure.title}. {b.figure.desc}").replace("[", "(").replace("]", ")")
+                alt = markdown_cell(f"{b.figure.title}. {b.figure.desc}".replace("[", "(").replace("]", ")"))
                 lines.extend([f"![{alt}]({name})", ""])
                 if b.caption:
-                    lines.extend([f"*{b.caption}*", ""])
+                    lines.extend([_emphasis(markdown_text(b.caption), "*"), ""])
             else:
                 lines.extend([b.text, ""])
 
     def section(s: Section, level: int) -> None:
-        lines.extend(["#" * min(level, 6) + " " + s.title, ""])
+        lines.extend(["#" * min(level, 6) + " " + markdown_text(s.title), ""])
         blocks(s.blocks)
         for c in s.children:
             section(c, level + 1)

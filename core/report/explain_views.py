@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from causalcheck.base.escape import markdown_lines
 from causalcheck.explain.data import ItemScores
 from causalcheck.explain.result_schema import ResultFile, ResultItem, decode_file
 from causalcheck.explain.scoring import FAILURE_MODES, summarize
@@ -298,7 +299,7 @@ def marked_answer(answer: str, spans: Sequence[tuple[str, int, int]]) -> Markup:
     html_parts.append(esc(answer[pos:]))
     text_parts.append(answer[pos:])
     text = "".join(text_parts).strip()
-    quoted = "\n".join("> " + line for line in text.splitlines()) if text else "> (empty answer)"
+    quoted = "\n".join("> " + line for line in markdown_lines(text)) if text else "> (empty answer)"
     return Markup(f'<div class="answer">{"".join(html_parts)}</div>', quoted)
 
 
