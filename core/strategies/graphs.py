@@ -158,7 +158,7 @@ def with_duplicate(pairs: list[tuple[str, str]], pos: int) -> list[tuple[str, st
 
 @st.composite
 def edge_lists(
-    draw: st.DrawFn, *, self_loops: int | tuple[int, int] = 0, duplicates: int | tuple[int, int] = 0, **kwargs: object
+    draw: st.DrawFn, /, *, self_loops: int | tuple[int, int] = 0, duplicates: int | tuple[int, int] = 0, **kwargs: object
 ) -> list[tuple[str, str]]:
     """The edges of :func:`dags` (same keywords) as a list of ``(cause, effect)`` pairs.
 

@@ -9,7 +9,9 @@ metric     ``fn`` takes                           properties
            :class:`~causalcheck.explain.          ``all-supported`` (every causal edge
            explanation_graph.ExplanationGraph`    supported → 1), ``order`` (permuting edges with
            and one score per edge                 their scores), ``non-causal-ignored``,
-                                                  ``reference``
+                                                  ``monotone`` (adding a supported causal edge
+                                                  never lowers PM, an unsupported one never
+                                                  raises it), ``reference``
 ``rm``     ``(criterion_scores)``: ints 1..10     ``bounds``, ``order``, ``top`` (all 10 → 1),
                                                   ``constant`` (all s → s/10), ``reference``
 ``final``  ``(pm, rm)``                           ``bounds``, ``mean-of-parts`` ((PM+RM)/2),
@@ -25,6 +27,10 @@ metric     ``fn`` takes                           properties
 The reference (``reference=True``, the default for pm / rm / final) is causalcheck's
 :mod:`causalcheck.explain.scoring` (May-2026 evaluator: PM over causal edges, 0 without
 one; RM = mean/10; Final = mean); a callable with *fn*'s signature may be given instead.
+PM's ``reference`` is compared on judge *verdicts* (edge scores 0 or 1, what a judge answers)
+unless ``scores="graded"``: on a graded score such as 0.5 the May evaluator averages the raw
+value while a rule that thresholds the verdict is just as faithful to the judge, so a graded
+score decides nothing there (the other PM properties draw graded scores too).
 
 >>> from causalcheck.explain.scoring import compute_rm
 >>> check_explanation_scorer(lambda s: compute_rm(s)[0], "rm", max_examples=20).properties
@@ -39,7 +45,12 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from causalcheck.base.errors import InputFormatError
-from causalcheck.explain.explanation_graph import CAUSAL_TYPES, ExplanationGraph, GraphEdge
+from causalcheck.explain.explanation_graph import (
+    CAUSAL_TYPES,
+    ExplanationGraph,
+    GraphEdge,
+    GraphNode,
+)
 from causalcheck.explain.judges import EdgeJudgment
 from causalcheck.explain.scoring import compute_final, compute_pm, compute_rm
 from causalcheck.testing import runner
@@ -100,8 +111,8 @@ _CONVENTIONS = {
 }
 
 
-def _pm_properties(sc: _Scorer, reference: bool | Callable[..., Any]) -> list[Property]:
-    """``bounds``, ``no-causal-edge``, ``all-supported``, ``order``, ``non-causal-ignored`` (and ``reference``) of a PM scorer."""
+def _pm_properties(sc: _Scorer, reference: bool | Callable[..., Any], graded: bool = False) -> list[Property]:
+    """``bounds``, ``no-causal-edge``, ``all-supported``, ``order``, ``non-causal-ignored``, ``monotone`` (and ``reference``) of a PM scorer."""
     # late: pulls hypothesis
     from causalcheck import strategies as cs
     from hypothesis import strategies as st
@@ -148,22 +159,52 @@ def _pm_properties(sc: _Scorer, reference: bool | Callable[..., Any]) -> list[Pr
         if not _close(a, b):
             raise sc.fail("non-causal-ignored", show_graph(jg.graph, jg.scores) + f"\n  changed scores of non-causal edges: {s2}", f"{a!r} before, {b!r} after", "the same value: PM reads causal edges only")
 
+    def p_mono(case: Any) -> None:
+        jg, (src, dst, label, pos), supported = case
+        nodes = jg.graph.nodes if len(jg.graph.nodes) > 1 else (*jg.graph.nodes, GraphNode("EDU2", "unit 2"))
+        n = len(nodes)
+        i, j = src % n, dst % n
+        j = (j + 1) % n if i == j else j  # no self-loop: the generated graphs have none
+        edge = GraphEdge(nodes[i].id, nodes[j].id, label)
+        k = pos % (len(jg.graph.edges) + 1)
+        verdict = 1.0 if supported else 0.0
+        g2 = ExplanationGraph(nodes, (*jg.graph.edges[:k], edge, *jg.graph.edges[k:]))
+        s2 = [*jg.scores[:k], verdict, *jg.scores[k:]]
+        shown = show_graph(jg.graph, jg.scores) + f"\n  added:    {edge.source}->{edge.target} {label} score={verdict:g} ({'supported' if supported else 'unsupported'})"
+        a, b = pm("monotone", jg.graph, jg.scores), pm("monotone", g2, s2, f"\n  added:    {edge.source}->{edge.target} {label} score={verdict:g}")
+        if supported and b < a - 1e-12:
+            raise sc.fail("monotone", shown, f"{a!r} before, {b!r} after", "no lower: a supported causal edge never lowers PM")
+        if not supported and b > a + 1e-12:
+            raise sc.fail("monotone", shown, f"{a!r} before, {b!r} after", "no higher: an unsupported causal edge never raises PM")
+
     def p_ref(jg: Any) -> None:
         a = pm("reference", jg.graph, jg.scores)
-        b = float(reference(jg.graph, list(jg.scores))) if callable(reference) else compute_pm(jg.graph, [EdgeJudgment(s) for s in jg.scores])
+        if callable(reference):
+            raw = runner.call(SUITE, "reference", sc.subject, reference, (jg.graph, list(jg.scores)), show_graph(jg.graph, jg.scores) + "\n  (in the reference)")
+            b = _num(raw)
+            name = runner.describe(reference)
+        else:
+            b = compute_pm(jg.graph, [EdgeJudgment(s) for s in jg.scores])
+            name = "causalcheck.explain.scoring.compute_pm"
+        if b is None:
+            raise sc.fail("reference", show_graph(jg.graph, jg.scores), f"fn = {a!r}, reference {name} = {'undefined (None)' if raw is None else repr(raw)}", "a number")
         if not _close(a, b):
-            raise sc.fail("reference", show_graph(jg.graph, jg.scores), f"fn = {a!r}, reference = {b!r}", "equal values")
+            raise sc.fail("reference", show_graph(jg.graph, jg.scores), f"fn = {a!r}, reference {name} = {b!r}", "equal values")
 
     graphs = cs.judged_graphs()
+    # verdicts: what a judge answers (supported 1 / not 0); a graded 0.5 is no verdict (module docstring)
+    verdicts = graphs if graded else graphs.map(lambda jg: type(jg)(jg.graph, tuple(1.0 if s >= 0.5 else 0.0 for s in jg.scores)))
+    added = st.tuples(st.integers(0, 7), st.integers(0, 7), st.sampled_from(sorted(CAUSAL_TYPES)), st.integers(0, 15))
     props = [
         Property("bounds", graphs, p_bounds),
         Property("no-causal-edge", graphs, p_none),
         Property("all-supported", graphs, p_all),
         Property("order", st.tuples(graphs, st.randoms(use_true_random=False)), p_order),
         Property("non-causal-ignored", graphs.flatmap(lambda jg: st.tuples(st.just(jg), st.lists(st.booleans(), min_size=len(jg.scores), max_size=len(jg.scores)))), p_noncausal),
+        Property("monotone", st.tuples(graphs, added, st.booleans()), p_mono),
     ]
     if reference is not False:
-        props.append(Property("reference", graphs, p_ref))
+        props.append(Property("reference", verdicts, p_ref))
     return props
 
 
@@ -300,6 +341,7 @@ def check_explanation_scorer(
     value: Callable[[Any], Any] | None = None,
     reference: bool | Callable[..., Any] = True,
     metric_of_answer: Literal["pm", "final"] = "final",
+    scores: Literal["verdicts", "graded"] = "verdicts",
     skip: Sequence[str] = (),
     profile: str | None = None,
     max_examples: int | None = None,
@@ -309,7 +351,9 @@ def check_explanation_scorer(
     *convert* maps the suite's inputs (``(graph, scores)``, ``(criterion_scores,)``,
     ``(pm, rm)`` or ``(question, answer)``) to *fn*'s arguments as a tuple; *value* maps
     *fn*'s output to a number (default: the number itself, or the first item of a tuple —
-    :func:`~causalcheck.explain.scoring.compute_rm` returns ``(rm, raw)``).
+    :func:`~causalcheck.explain.scoring.compute_rm` returns ``(rm, raw)``).  *scores* (PM only):
+    ``"verdicts"`` compares with the reference on judge verdicts (0 / 1), ``"graded"`` on any
+    score in [0, 1] too (for a PM that averages graded judge scores as the May evaluator does).
     """
     require_hypothesis("causalcheck.strategies")  # what the suite draws with; before any check, as an import would
     if metric not in ("pm", "rm", "final", "answer"):
@@ -318,8 +362,10 @@ def check_explanation_scorer(
     if metric == "answer" and metric_of_answer == "pm":
         convention += "; an answer without a causal cue scores 0 (PM)"
     sc = _Scorer(fn, convert, value, convention, runner.describe(fn))
+    if scores not in ("verdicts", "graded"):
+        raise InputFormatError(f"scores={scores!r} must be 'verdicts' or 'graded'")
     if metric == "pm":
-        props = _pm_properties(sc, reference)
+        props = _pm_properties(sc, reference, scores == "graded")
     elif metric == "rm":
         props = _rm_properties(sc, reference)
     elif metric == "final":

@@ -480,7 +480,10 @@ def _close(a: float, b: float) -> bool:
 
 def _with_quirk(value: Any, quirk: str, node: str, pos: int) -> Any:
     """*value* (a list of ``(cause, effect)`` pairs) with a self-loop on *node* or a repeated edge inserted at *pos*."""
-    from causalcheck.strategies.graphs import with_duplicate, with_self_loop  # late: pulls hypothesis
+    from causalcheck.strategies.graphs import (  # late: pulls hypothesis
+        with_duplicate,
+        with_self_loop,
+    )
 
     if not isinstance(value, (list, tuple)) or not all(isinstance(x, tuple) and len(x) == 2 for x in value):
         raise PropertyFailure(SUITE, quirk, f"  include={quirk!r} adds to lists of (cause, effect) pairs; convert= gives {type(value).__name__} values")
@@ -499,7 +502,7 @@ def _setup(fn: Callable[..., Any], kind: Kind, o: GraphMetricOptions) -> _Setup:
     pol = get_policy(o.names)
     tgt = pol(o.target) if o.target is not None else pol.target
     reference = o.reference
-    ref_fn: Callable[[Graph, Graph], float] | None = None
+    ref_fn: Callable[[Graph, Graph], float | None] | None = None
     ref_text = ""
     ref_scope = "edges"
     if isinstance(reference, str):
