@@ -305,7 +305,7 @@ PLANTED = [
     Planted(skeleton_recall_reversal_is_miss, skeleton_recall_suite, ("single-edit",)),
     Planted(arrowhead_precision_reads_undirected, arrowhead_suite("precision"), ("single-edit", "reference", "renaming")),
     Planted(arrowhead_recall_reads_undirected, arrowhead_suite("recall"), ("single-edit", "reference", "renaming")),
-    Planted(sid_symmetric, sid_suite, ("reference",)),
+    Planted(sid_symmetric, sid_suite, ("single-edit", "reference")),
     Planted(sid_transposed, sid_suite, ("reference",)),
     Planted(coefficient_sign_ignored, coefficient_suite, ("sign",)),
     Planted(coefficient_one_sided, coefficient_suite, ("tolerance",)),
@@ -369,7 +369,7 @@ def test_an_undefined_reference_is_shown_as_undefined_and_named() -> None:
     with pytest.raises(PropertyFailure) as info:
         check_graph_metric(edge_recall, "recall", reference=my_reference)
     msg = str(info.value)
-    assert info.value.property == "reference" and "reference my_reference = undefined (None)" in msg and "nan" not in msg
+    assert info.value.property == "reference" and "my_reference = undefined (None)" in msg and "nan" not in msg
 
 
 def test_a_custom_coefficient_reference_is_named_in_the_message() -> None:
@@ -380,7 +380,7 @@ def test_a_custom_coefficient_reference_is_named_in_the_message() -> None:
     with pytest.raises(PropertyFailure) as info:
         check_coefficient_metric(coefficient_recall, signature="dicts", kind="recall", reference=my_recall_reference)
     msg = str(info.value)
-    assert "reference my_recall_reference = 0.5" in msg and "coefficient_prf" not in msg
+    assert "my_recall_reference = 0.5" in msg and "coefficient_prf" not in msg
 
 
 def test_a_user_property_runs_on_other_kinds() -> None:
@@ -403,3 +403,13 @@ def test_quirk_options_are_checked() -> None:
         check_graph_metric(skeleton_f1, "f1", include=("self-loops",), refuses="ValueError")  # type: ignore[arg-type]
     with pytest.raises(InputFormatError, match="edits"):
         check_graph_metric(skeleton_f1, "f1", edits={"add": "better"})  # type: ignore[dict-item]
+
+
+def test_the_readme_counts_the_planted_bugs() -> None:
+    """The README's "catch N more" is the number of planted bugs here."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    m = re.search(r"kit-only suites\s+catch (\d+) more", readme)
+    assert m and int(m.group(1)) == len(PLANTED)

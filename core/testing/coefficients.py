@@ -181,7 +181,7 @@ class _Setup:
         coeffs = self.estimate_of(weights)
         if far and abs(weights[key] - self.values(truth)[key]) <= tol:
             return  # rounding at this magnitude brought it back within tolerance
-        what = f"{key!r} is off by {'-' if down else '+'}{off:g}, {'more than' if far else 'within'} tolerance={tol:g} of the true value"
+        what = f"{key!r} is off by {'-' if down else '+'}{off:g}: it is {'beyond' if far else 'within'} tolerance={tol:g} of the true value"
         self.expect("tolerance", coeffs, truth, not far, what)
 
     def sign(self, case: tuple[Any, int]) -> None:

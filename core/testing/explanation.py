@@ -111,15 +111,46 @@ _CONVENTIONS = {
 }
 
 
+def _show_graph(g: ExplanationGraph, scores: Sequence[float]) -> str:
+    edges = [f"{e.source}->{e.target} {e.relation_type} score={s:g}" for e, s in zip(g.edges, scores, strict=True)]
+    return f"  graph:    nodes {[n.id for n in g.nodes]}, edges [{', '.join(edges)}]"
+
+
+def _pm_monotone(sc: _Scorer) -> Callable[[Any], None]:
+    """PM's ``monotone`` check: one causal edge added with a verdict of 1 never lowers PM, with 0 never raises it."""
+    show_graph = _show_graph
+
+    def pm(prop: str, g: ExplanationGraph, scores: Sequence[float], extra: str = "") -> float:
+        return sc.run(prop, (g, list(scores)), show_graph(g, scores) + extra)
+
+    def p_mono(case: Any) -> None:
+        jg, (src, dst, label, pos), supported = case
+        nodes = jg.graph.nodes if len(jg.graph.nodes) > 1 else (*jg.graph.nodes, GraphNode("EDU2", "unit 2"))
+        n = len(nodes)
+        i, j = src % n, dst % n
+        j = (j + 1) % n if i == j else j  # no self-loop: the generated graphs have none
+        edge = GraphEdge(nodes[i].id, nodes[j].id, label)
+        k = pos % (len(jg.graph.edges) + 1)
+        verdict = 1.0 if supported else 0.0
+        g2 = ExplanationGraph(nodes, (*jg.graph.edges[:k], edge, *jg.graph.edges[k:]))
+        s2 = [*jg.scores[:k], verdict, *jg.scores[k:]]
+        shown = show_graph(jg.graph, jg.scores) + f"\n  added:    {edge.source}->{edge.target} {label} score={verdict:g} ({'supported' if supported else 'unsupported'})"
+        a, b = pm("monotone", jg.graph, jg.scores), pm("monotone", g2, s2, f"\n  added:    {edge.source}->{edge.target} {label} score={verdict:g}")
+        if supported and b < a - 1e-12:
+            raise sc.fail("monotone", shown, f"{a!r} before, {b!r} after", "no lower: a supported causal edge never lowers PM")
+        if not supported and b > a + 1e-12:
+            raise sc.fail("monotone", shown, f"{a!r} before, {b!r} after", "no higher: an unsupported causal edge never raises PM")
+
+    return p_mono
+
+
 def _pm_properties(sc: _Scorer, reference: bool | Callable[..., Any], graded: bool = False) -> list[Property]:
     """``bounds``, ``no-causal-edge``, ``all-supported``, ``order``, ``non-causal-ignored``, ``monotone`` (and ``reference``) of a PM scorer."""
     # late: pulls hypothesis
     from causalcheck import strategies as cs
     from hypothesis import strategies as st
 
-    def show_graph(g: ExplanationGraph, scores: Sequence[float]) -> str:
-        edges = [f"{e.source}->{e.target} {e.relation_type} score={s:g}" for e, s in zip(g.edges, scores, strict=True)]
-        return f"  graph:    nodes {[n.id for n in g.nodes]}, edges [{', '.join(edges)}]"
+    show_graph = _show_graph
 
     def pm(prop: str, g: ExplanationGraph, scores: Sequence[float], extra: str = "") -> float:
         return sc.run(prop, (g, list(scores)), show_graph(g, scores) + extra)
@@ -159,24 +190,6 @@ def _pm_properties(sc: _Scorer, reference: bool | Callable[..., Any], graded: bo
         if not _close(a, b):
             raise sc.fail("non-causal-ignored", show_graph(jg.graph, jg.scores) + f"\n  changed scores of non-causal edges: {s2}", f"{a!r} before, {b!r} after", "the same value: PM reads causal edges only")
 
-    def p_mono(case: Any) -> None:
-        jg, (src, dst, label, pos), supported = case
-        nodes = jg.graph.nodes if len(jg.graph.nodes) > 1 else (*jg.graph.nodes, GraphNode("EDU2", "unit 2"))
-        n = len(nodes)
-        i, j = src % n, dst % n
-        j = (j + 1) % n if i == j else j  # no self-loop: the generated graphs have none
-        edge = GraphEdge(nodes[i].id, nodes[j].id, label)
-        k = pos % (len(jg.graph.edges) + 1)
-        verdict = 1.0 if supported else 0.0
-        g2 = ExplanationGraph(nodes, (*jg.graph.edges[:k], edge, *jg.graph.edges[k:]))
-        s2 = [*jg.scores[:k], verdict, *jg.scores[k:]]
-        shown = show_graph(jg.graph, jg.scores) + f"\n  added:    {edge.source}->{edge.target} {label} score={verdict:g} ({'supported' if supported else 'unsupported'})"
-        a, b = pm("monotone", jg.graph, jg.scores), pm("monotone", g2, s2, f"\n  added:    {edge.source}->{edge.target} {label} score={verdict:g}")
-        if supported and b < a - 1e-12:
-            raise sc.fail("monotone", shown, f"{a!r} before, {b!r} after", "no lower: a supported causal edge never lowers PM")
-        if not supported and b > a + 1e-12:
-            raise sc.fail("monotone", shown, f"{a!r} before, {b!r} after", "no higher: an unsupported causal edge never raises PM")
-
     def p_ref(jg: Any) -> None:
         a = pm("reference", jg.graph, jg.scores)
         if callable(reference):
@@ -184,7 +197,7 @@ def _pm_properties(sc: _Scorer, reference: bool | Callable[..., Any], graded: bo
             b = _num(raw)
             name = runner.describe(reference)
         else:
-            b = compute_pm(jg.graph, [EdgeJudgment(s) for s in jg.scores])
+            raw = b = compute_pm(jg.graph, [EdgeJudgment(s) for s in jg.scores])
             name = "causalcheck.explain.scoring.compute_pm"
         if b is None:
             raise sc.fail("reference", show_graph(jg.graph, jg.scores), f"fn = {a!r}, reference {name} = {'undefined (None)' if raw is None else repr(raw)}", "a number")
@@ -201,7 +214,7 @@ def _pm_properties(sc: _Scorer, reference: bool | Callable[..., Any], graded: bo
         Property("all-supported", graphs, p_all),
         Property("order", st.tuples(graphs, st.randoms(use_true_random=False)), p_order),
         Property("non-causal-ignored", graphs.flatmap(lambda jg: st.tuples(st.just(jg), st.lists(st.booleans(), min_size=len(jg.scores), max_size=len(jg.scores)))), p_noncausal),
-        Property("monotone", st.tuples(graphs, added, st.booleans()), p_mono),
+        Property("monotone", st.tuples(graphs, added, st.booleans()), _pm_monotone(sc)),
     ]
     if reference is not False:
         props.append(Property("reference", verdicts, p_ref))

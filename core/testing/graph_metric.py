@@ -732,6 +732,8 @@ def check_graph_metric(
 ) -> SuiteReport:
     """Check *fn* (``fn(truth, estimate)``) against every property of the module docstring.
 
+    Long because: one keyword per option (the fields of :class:`GraphMetricOptions`), each documented here.
+
     Raises :class:`~causalcheck.testing.runner.PropertyFailure` (an ``AssertionError``) for the
     first property that fails, with the shrunk counterexample, both outputs and the
     convention; returns a :class:`~causalcheck.testing.runner.SuiteReport` otherwise.
