@@ -413,3 +413,17 @@ def test_the_readme_counts_the_planted_bugs() -> None:
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     m = re.search(r"kit-only suites\s+catch (\d+) more", readme)
     assert m and int(m.group(1)) == len(PLANTED)
+
+
+def test_nodes_union_draws_an_estimate_with_a_node_the_truth_lacks() -> None:
+    """nodes='union' adds a new-node property: causalcheck's SHD and edge recall pass it, a rule that drops such edges fails."""
+    def shd_drops_foreign_nodes(t: Pairs, e: Pairs) -> int:
+        known = {n for p in t for n in p}
+        return M.shd([p for p in e if p[0] in known and p[1] in known], t, names="exact").total
+
+    report = check_graph_metric(lambda t, e: M.shd(e, t, names="exact"), "distance", reference="shd", nodes="union")
+    assert "new-node" in report.properties
+    check_graph_metric(edge_recall, "recall", reference="edge-recall", nodes="union")
+    with pytest.raises(PropertyFailure) as info:
+        check_graph_metric(shd_drops_foreign_nodes, "distance", symmetric=False, nodes="union")
+    assert info.value.property in ("single-edit", "new-node"), str(info.value)

@@ -40,6 +40,8 @@ known edits (:func:`causalcheck.strategies.graph_pairs`):
     ``fn`` equals *reference* (a callable taking what ``fn`` takes, or a name in
     :data:`REFERENCES`: causalcheck's implementation under the stated convention); an
     undefined reference value (``None``) is a failure shown as ``undefined (None)``;
+``new-node`` (with ``nodes="union"``)
+    an estimated edge to a node the truth lacks counts as one addition;
 ``self-loops`` / ``duplicates`` / ``isolated`` (with ``include=``)
     a self-loop, a repeated edge or an isolated node added to the input leaves the score
     unchanged, or *fn* refuses it with an exception named in ``refuses=``.
@@ -61,7 +63,7 @@ from typing import Any, Literal
 
 from causalcheck import metrics
 from causalcheck.base.errors import InputFormatError
-from causalcheck.graphs.model import Graph, Mark
+from causalcheck.graphs.model import Graph, GraphEdge, Mark
 from causalcheck.graphs.names import NamePolicy, apply_policy, get_policy
 from causalcheck.graphs.scores import compare
 from causalcheck.metrics import roots_normalized, set_prf, shd
@@ -201,6 +203,7 @@ class GraphMetricOptions:
     include: Sequence[str] = ()
     refuses: type[BaseException] | tuple[type[BaseException], ...] = ()
     properties: Mapping[str, Callable[..., Any]] | None = None
+    nodes: Literal["same", "union"] = "same"
 
 
 @dataclass(frozen=True)
@@ -399,6 +402,26 @@ class _Setup:
             what = why or (f": the {ed.op} changes nothing the metric measures" if self.kind not in ("precision", "recall") else f": the {ed.op} loses nothing a {self.kind} counts")
             raise self.fail("single-edit", p.truth, p.estimate, f"{x!r}", f"{self.perfect:g}{what}", f"  edit:     {ed}")
 
+    def new_node(self, case: tuple[Graph, int, bool]) -> None:
+        """``nodes="union"``: an estimated edge to a node the truth lacks is one addition, judged as single edits are."""
+        g, k, out = case
+        node = g.nodes[k % len(g.nodes)]
+        fresh = f"new{k}"
+        if fresh in g.nodes:
+            return
+        edge = GraphEdge.directed(node, fresh) if out else GraphEdge.directed(fresh, node)
+        est = Graph((*g.nodes, fresh), (*g.edges, edge))
+        what = f"  edit:     add {edge} (the truth has no node {fresh!r})"
+        x = self.score("new-node", g, est, what)
+        rule = self.edit_rule("add", g, est)
+        if isinstance(rule, (int, float)):
+            if not _close(x, rule):
+                raise self.fail("new-node", g, est, f"{x!r}", f"{rule:g} (the cost of one add; nodes='union')", what)
+        elif rule == "imperfect" and _close(x, self.perfect):
+            raise self.fail("new-node", g, est, f"{x!r}", "an imperfect score: the estimate has an edge the truth lacks", what)
+        elif rule == "perfect" and not _close(x, self.perfect):
+            raise self.fail("new-node", g, est, f"{x!r}", f"{self.perfect:g}: the added edge loses nothing a {self.kind} counts", what)
+
     def edits_add_up(self, p: Any) -> None:
         x = self.score("edits-add-up", p.truth, p.estimate, f"  edits:    {'; '.join(map(str, p.edits)) or 'none'}")
         want = sum(self.costs[e.op] for e in p.edits)
@@ -494,6 +517,8 @@ def _setup(fn: Callable[..., Any], kind: Kind, o: GraphMetricOptions) -> _Setup:
     """Resolve the options: the name policy and target, the reference, scope, costs, empty value and convention text."""
     if kind not in KINDS:
         raise InputFormatError(f"kind={kind!r} must be one of {list(KINDS)!r}")
+    if o.nodes not in ("same", "union"):
+        raise InputFormatError(f"nodes={o.nodes!r} must be 'same' or 'union'")
     bad = sorted(set(o.include) - set(QUIRKS))
     if bad:
         raise InputFormatError(f"include={bad!r} must name quirks among {list(QUIRKS)!r}")
@@ -690,6 +715,8 @@ def _properties(setup: _Setup, draws: _Strategies, o: GraphMetricOptions) -> lis
     ]
     if setup.kind != "other":
         props.append(Property("single-edit", draws.one_edit, setup.single_edit))
+        if o.nodes == "union":
+            props.append(Property("new-node", st.tuples(draws.truth, st.integers(0, 7), st.booleans()), setup.new_node))
     if setup.kind != "other" and setup.costs_all_edges:
         props.append(Property("edits-add-up", draws.pairs, setup.edits_add_up))
     sides = st.sampled_from(["estimate", "truth", "both"])
@@ -729,6 +756,7 @@ def check_graph_metric(
     include: Sequence[str] = (),
     refuses: type[BaseException] | tuple[type[BaseException], ...] = (),
     properties: Mapping[str, Callable[..., Any]] | None = None,
+    nodes: Literal["same", "union"] = "same",
 ) -> SuiteReport:
     """Check *fn* (``fn(truth, estimate)``) against every property of the module docstring.
 
@@ -773,6 +801,9 @@ def check_graph_metric(
             or be refused with an exception in *refuses*.
         refuses: the exception class(es) *fn* documents raising on such input (e.g.
             ``(InputFormatError, ValueError)``): raising one of them is a pass.
+        nodes: ``"same"`` (default: both graphs always share one node set) or ``"union"`` (*fn* also
+            takes graphs over different nodes: a ``new-node`` property adds an estimated edge to a
+            node the truth lacks, judged as an addition — cost 1 for a distance).
         properties: your own properties, ``{name: check(truth, estimate, score)}`` run on drawn
             pairs; ``score(t, e)`` calls *fn* through *convert*; ``check`` fails by returning False
             or raising ``AssertionError``.
@@ -781,7 +812,7 @@ def check_graph_metric(
     require_hypothesis("causalcheck.strategies")  # what the suite draws with; before any check, as an import would
     keywords = GraphMetricOptions(
         convert, value, reference, graphs, names, target, scope, reversal_cost, costs, empty, symmetric, estimate_first,
-        max_nodes, skip, profile, max_examples, acyclic, edits, tuple(include), refuses, properties,
+        max_nodes, skip, profile, max_examples, acyclic, edits, tuple(include), refuses, properties, nodes,
     )
     if options is not None and keywords != GraphMetricOptions():
         raise InputFormatError("check_graph_metric: give the settings either as options= or as keywords, not both")
