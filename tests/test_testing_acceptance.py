@@ -427,3 +427,13 @@ def test_nodes_union_draws_an_estimate_with_a_node_the_truth_lacks() -> None:
     with pytest.raises(PropertyFailure) as info:
         check_graph_metric(shd_drops_foreign_nodes, "distance", symmetric=False, nodes="union")
     assert info.value.property in ("single-edit", "new-node"), str(info.value)
+
+
+def test_an_undefined_explanation_reference_is_shown_as_undefined() -> None:
+    """A PM reference returning None fails as 'undefined (None)' with the reference's name, not a TypeError."""
+    def no_value(g: Any, s: list[float]) -> None:
+        return None
+
+    with pytest.raises(PropertyFailure) as info:
+        check_explanation_scorer(pm_verdicts, "pm", reference=no_value, max_examples=10)
+    assert info.value.property == "reference" and "no_value = undefined (None)" in str(info.value)

@@ -94,6 +94,15 @@ class _Scorer:
     def fail(self, prop: str, shown: str, got: str, expected: str) -> PropertyFailure:
         return PropertyFailure(SUITE, prop, f"  convention: {self.convention}\n{shown}\n  got:      {got}\n  expected: {expected}", self.subject)
 
+    def reference_value(self, prop: str, reference: Callable[..., Any], args: tuple[Any, ...], shown: str) -> float:
+        """*reference* on *args* as a number, or a failure showing an undefined value as ``undefined (None)`` and naming it."""
+        raw = runner.call(SUITE, prop, self.subject, reference, args, f"  convention: {self.convention}\n{shown}\n  (in the reference)")
+        b = _num(raw)
+        if b is None:
+            got = "undefined (None)" if raw is None else f"{raw!r}, not a finite number"
+            raise self.fail(prop, shown, f"reference {runner.describe(reference)} = {got}", "a number from the reference on every example")
+        return b
+
     def bounded(self, prop: str, x: float, shown: str) -> None:
         if not 0.0 <= x <= 1.0:
             raise self.fail(prop, shown, f"{x!r}", "a value in [0, 1]")
@@ -193,14 +202,11 @@ def _pm_properties(sc: _Scorer, reference: bool | Callable[..., Any], graded: bo
     def p_ref(jg: Any) -> None:
         a = pm("reference", jg.graph, jg.scores)
         if callable(reference):
-            raw = runner.call(SUITE, "reference", sc.subject, reference, (jg.graph, list(jg.scores)), show_graph(jg.graph, jg.scores) + "\n  (in the reference)")
-            b = _num(raw)
+            b = sc.reference_value("reference", reference, (jg.graph, list(jg.scores)), show_graph(jg.graph, jg.scores))
             name = runner.describe(reference)
         else:
-            raw = b = compute_pm(jg.graph, [EdgeJudgment(s) for s in jg.scores])
+            b = compute_pm(jg.graph, [EdgeJudgment(s) for s in jg.scores])
             name = "causalcheck.explain.scoring.compute_pm"
-        if b is None:
-            raise sc.fail("reference", show_graph(jg.graph, jg.scores), f"fn = {a!r}, reference {name} = {'undefined (None)' if raw is None else repr(raw)}", "a number")
         if not _close(a, b):
             raise sc.fail("reference", show_graph(jg.graph, jg.scores), f"fn = {a!r}, reference {name} = {b!r}", "equal values")
 
@@ -254,9 +260,11 @@ def _rm_properties(sc: _Scorer, reference: bool | Callable[..., Any]) -> list[Pr
 
     def r_ref(s: list[int]) -> None:
         a = rm("reference", s)
-        b = float(reference(list(s))) if callable(reference) else compute_rm(s)[0]
+        shown = f"  criterion scores: {s}"
+        b = sc.reference_value("reference", reference, (list(s),), shown) if callable(reference) else compute_rm(s)[0]
+        name = runner.describe(reference) if callable(reference) else "causalcheck.explain.scoring.compute_rm"
         if not _close(a, b):
-            raise sc.fail("reference", f"  criterion scores: {s}", f"fn = {a!r}, reference = {b!r}", "equal values")
+            raise sc.fail("reference", shown, f"fn = {a!r}, reference {name} = {b!r}", "equal values")
 
     scores = cs.criterion_scores()
     props = [
@@ -284,9 +292,11 @@ def _final_properties(sc: _Scorer, reference: bool | Callable[..., Any]) -> list
 
     def f_mean(c: tuple[float, float]) -> None:
         x = fin("mean-of-parts", *c)
-        want = float(reference(*c)) if callable(reference) else compute_final(*c)
+        shown = f"  pm: {c[0]!r}\n  rm: {c[1]!r}"
+        want = sc.reference_value("mean-of-parts", reference, c, shown) if callable(reference) else compute_final(*c)
         if not _close(x, want):
-            raise sc.fail("mean-of-parts", f"  pm: {c[0]!r}\n  rm: {c[1]!r}", f"{x!r}", f"{want!r} (= (PM + RM) / 2)")
+            name = f"reference {runner.describe(reference)}" if callable(reference) else "= (PM + RM) / 2"
+            raise sc.fail("mean-of-parts", shown, f"{x!r}", f"{want!r} ({name})")
 
     def f_mono(c: tuple[float, float, float]) -> None:
         p, r, d = c
