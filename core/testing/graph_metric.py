@@ -424,7 +424,7 @@ class _Setup:
 
     def edits_add_up(self, p: Any) -> None:
         x = self.score("edits-add-up", p.truth, p.estimate, f"  edits:    {'; '.join(map(str, p.edits)) or 'none'}")
-        want = sum(self.costs[e.op] for e in p.edits)
+        want = sum(float(self.edits[e.op]) if self.edits is not None and e.op in self.edits else self.costs[e.op] for e in p.edits)
         if not _close(x, want):
             raise self.fail("edits-add-up", p.truth, p.estimate, f"{x!r}", f"{want:g} = the sum of the edit costs", f"  edits:    {'; '.join(map(str, p.edits))}")
 
