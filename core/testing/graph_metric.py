@@ -503,7 +503,8 @@ def _close(a: float, b: float) -> bool:
 
 def _with_quirk(value: Any, quirk: str, node: str, pos: int) -> Any:
     """*value* (a list of ``(cause, effect)`` pairs) with a self-loop on *node* or a repeated edge inserted at *pos*."""
-    from causalcheck.strategies.graphs import (  # late: pulls hypothesis
+    # late: pulls hypothesis
+    from causalcheck.strategies.graphs import (
         with_duplicate,
         with_self_loop,
     )
