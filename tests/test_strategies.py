@@ -144,3 +144,17 @@ def test_strategies_respect_explicit_name_strategies() -> None:
     """dags(names=...) uses exactly the given names."""
     g = find(cs.dags(names=st.just(["x", "y"])), lambda g: len(g.edges) == 1, settings=QUIET)
     assert g.nodes == ("x", "y")
+
+
+def test_edge_lists_include_self_loops_duplicates_and_dags_isolated_nodes_when_asked() -> None:
+    """edge_lists(self_loops=, duplicates=) and dags(isolated=) put those quirks in; by default there are none."""
+    loops = find(cs.edge_lists(self_loops=1, min_nodes=2), lambda ps: True, settings=QUIET)
+    assert sum(1 for a, b in loops if a == b) == 1
+    twice = find(cs.edge_lists(duplicates=1, min_edges=1, min_nodes=2), lambda ps: True, settings=QUIET)
+    assert len(twice) == len(set(twice)) + 1
+    plain = find(cs.edge_lists(min_edges=1, min_nodes=2), lambda ps: True, settings=QUIET)
+    assert len(plain) == len(set(plain)) and all(a != b for a, b in plain)
+    g = find(cs.dags(isolated=2), lambda g: True, settings=QUIET)
+    assert [n for n in g.nodes if not g.parents(n) and not g.children(n)][-2:] == ["isolated0", "isolated1"]
+    assert cs.with_self_loop([("a", "b")], "b", 0) == [("b", "b"), ("a", "b")]
+    assert cs.with_duplicate([("a", "b"), ("b", "c")], 1) == [("a", "b"), ("b", "c"), ("b", "c")]

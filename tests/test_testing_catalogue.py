@@ -219,7 +219,7 @@ CATALOGUE: list[Bug] = [
     Bug(f1_empty_prediction_is_perfect, _f1, "empty", "nothing estimated"),
     Bug(f1_trims_names, _f1, ("names", "renaming"), "'a"),
     Bug(f1_unordered_pairs, _f1, "single-edit", "reverse"),
-    Bug(f1_arithmetic_mean, _f1, "reference", "reference = "),
+    Bug(f1_arithmetic_mean, _f1, "reference", "reference edge-f1 = "),
     Bug(parent_f1_all_edges, _parent, "single-edit", "changes nothing the metric measures"),
     Bug(parent_f1_literal_target, _parent, "empty", "nothing estimated"),
     Bug(root_f1_all_parentless_nodes, _root, "names", "is the node 'resonanceFreq'"),

@@ -56,6 +56,8 @@ from causalcheck.strategies.graphs import (
     graph_pairs,
     pags,
     pdags,
+    with_duplicate,
+    with_self_loop,
 )
 from causalcheck.strategies.lab import (
     DRIFTS,
@@ -125,4 +127,6 @@ __all__ = [
     "trajectories",
     "trajectory_files",
     "whatif_answers",
+    "with_duplicate",
+    "with_self_loop",
 ]

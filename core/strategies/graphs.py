@@ -9,7 +9,10 @@ per pair, a mark at each end).  Every strategy shrinks towards few nodes and few
 * :func:`cpdags` — the CPDAG of a DAG (:func:`causalcheck.graphs.kinds.cpdag_of`);
 * :func:`pags` — PAGs as FCI reports them for a causally sufficient DAG: the skeleton, an
   arrowhead ``o->`` into each unshielded collider, circles elsewhere;
-* :func:`edge_lists` — a DAG's edges as ``(cause, effect)`` pairs (what CausaLab metrics take);
+* :func:`edge_lists` — a DAG's edges as ``(cause, effect)`` pairs (what CausaLab metrics take),
+  with self-loops and repeated edges inserted when asked (``self_loops=``, ``duplicates=``;
+  :func:`with_self_loop` / :func:`with_duplicate` do one insertion) — input a rule must
+  ignore or refuse; :func:`dags` adds isolated nodes with ``isolated=``;
 * :func:`graph_pairs` — a truth and an estimate made from it by *k* edits (additions,
   removals, reversals, mark changes) on distinct node pairs, with the edits listed, so the
   cost every metric should charge is known.
@@ -44,6 +47,8 @@ __all__ = [
     "graph_pairs",
     "pags",
     "pdags",
+    "with_duplicate",
+    "with_self_loop",
 ]
 
 EditOp = Literal["add", "remove", "reverse", "change"]
@@ -100,15 +105,20 @@ def dags(
     max_in_degree: int | None = None,
     dialect: str | NamePolicy = "exact",
     names: st.SearchStrategy[list[str]] | None = None,
+    isolated: int | tuple[int, int] = 0,
 ) -> Graph:
     """A DAG on ``min_nodes..max_nodes`` nodes named under *dialect* (or drawn from *names*).
 
     *density* (0..1) is the chance of each forward pair becoming an edge; without it the
     edges are a uniform sub-list of the forward pairs (at most *max_edges*).  *max_in_degree*
     bounds every node's parents; *min_edges* asks for at least that many edges (as far as
-    the node count allows).  Shrinks to fewer nodes, fewer edges, simpler names.
+    the node count allows); *isolated* (a count or a range) adds that many nodes without
+    edges (named ``isolated0``, ...) after the others.  Shrinks to fewer nodes, fewer edges,
+    simpler names.
     """
     nodes = draw(_names(names, dialect, min_nodes, max_nodes))
+    lo_iso, hi_iso = (isolated, isolated) if isinstance(isolated, int) else isolated
+    n_iso = draw(st.integers(lo_iso, hi_iso)) if hi_iso > lo_iso else lo_iso
     forward = list(itertools.combinations(range(len(nodes)), 2))
     if density is not None:
         if not 0.0 <= density <= 1.0:
@@ -128,12 +138,46 @@ def dags(
             continue
         indeg[j] += 1
         edges.append(GraphEdge.directed(nodes[i], nodes[j]))
-    return Graph(tuple(nodes), tuple(edges))
+    lone = [f"isolated{k}" for k in range(n_iso) if f"isolated{k}" not in nodes]
+    return Graph((*nodes, *lone), tuple(edges))
 
 
-def edge_lists(**kwargs: object) -> st.SearchStrategy[list[tuple[str, str]]]:
-    """The edges of :func:`dags` (same keywords) as a list of ``(cause, effect)`` pairs."""
-    return dags(**kwargs).map(lambda g: [(e.u, e.v) for e in g.edges])  # type: ignore[arg-type]
+def with_self_loop(pairs: list[tuple[str, str]], node: str, pos: int) -> list[tuple[str, str]]:
+    """*pairs* with the self-loop ``(node, node)`` inserted at position ``pos`` (modulo the length + 1)."""
+    k = pos % (len(pairs) + 1)
+    return [*pairs[:k], (node, node), *pairs[k:]]
+
+
+def with_duplicate(pairs: list[tuple[str, str]], pos: int) -> list[tuple[str, str]]:
+    """*pairs* with its edge at ``pos`` (modulo the length) listed again right after it; unchanged when empty."""
+    if not pairs:
+        return list(pairs)
+    k = pos % len(pairs)
+    return [*pairs[: k + 1], pairs[k], *pairs[k + 1 :]]
+
+
+@st.composite
+def edge_lists(
+    draw: st.DrawFn, /, *, self_loops: int | tuple[int, int] = 0, duplicates: int | tuple[int, int] = 0, **kwargs: object
+) -> list[tuple[str, str]]:
+    """The edges of :func:`dags` (same keywords) as a list of ``(cause, effect)`` pairs.
+
+    *self_loops* and *duplicates* (counts or ranges, default none) insert that many self-loops
+    on drawn nodes and repeats of drawn edges at drawn positions: the input a rule over edge
+    lists must ignore or refuse.
+    """
+    g = draw(dags(**kwargs))  # type: ignore[arg-type]
+    pairs = [(e.u, e.v) for e in g.edges]
+
+    def count(spec: int | tuple[int, int]) -> int:
+        lo, hi = (spec, spec) if isinstance(spec, int) else spec
+        return draw(st.integers(lo, hi)) if hi > lo else lo
+
+    for _ in range(count(self_loops)):
+        pairs = with_self_loop(pairs, draw(st.sampled_from(g.nodes)), draw(st.integers(0, len(pairs))))
+    for _ in range(count(duplicates) if pairs else 0):
+        pairs = with_duplicate(pairs, draw(st.integers(0, len(pairs) - 1)))
+    return pairs
 
 
 @st.composite

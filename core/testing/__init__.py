@@ -4,10 +4,12 @@ Property-based regression testing of a scoring rule — your SHD, your edge F1, 
 in a few calls, with causalcheck's strategies (:mod:`causalcheck.strategies`) drawing the
 inputs and causalcheck's own metrics as references:
 
-* :func:`check_graph_metric` — distances and similarities of two graphs (bounds, identity,
-  empty sets, symmetry, renaming, reordering, the name policy, the cost of single edits,
-  agreement with a reference under a stated convention);
-* :func:`check_coefficient_metric` — coefficient ("weight") F1 of a CausaLab hypothesis;
+* :func:`check_graph_metric` — distances, similarities, precisions, recalls and F1s of two
+  graphs (bounds, identity, empty sets, symmetry, renaming, reordering, the name policy, what
+  single edits do, self-loops / duplicates / isolated nodes ignored or refused, agreement with
+  a reference under a stated convention — gadjid's SID among them);
+* :func:`check_coefficient_metric` — coefficient ("weight") F1, precision or recall of a
+  CausaLab hypothesis, or of plain ``{(cause, effect): weight}`` dicts;
 * :func:`check_explanation_scorer` — PRISM-style PM, RM, Final and end-to-end answer scorers;
 * :func:`check_parser_total` — a parser raises nothing but its documented error;
 * :func:`check_round_trip` — ``parse(format(x)) == x`` and a stable printed text;

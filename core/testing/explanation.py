@@ -9,7 +9,9 @@ metric     ``fn`` takes                           properties
            :class:`~causalcheck.explain.          ``all-supported`` (every causal edge
            explanation_graph.ExplanationGraph`    supported → 1), ``order`` (permuting edges with
            and one score per edge                 their scores), ``non-causal-ignored``,
-                                                  ``reference``
+                                                  ``monotone`` (adding a supported causal edge
+                                                  never lowers PM, an unsupported one never
+                                                  raises it), ``reference``
 ``rm``     ``(criterion_scores)``: ints 1..10     ``bounds``, ``order``, ``top`` (all 10 → 1),
                                                   ``constant`` (all s → s/10), ``reference``
 ``final``  ``(pm, rm)``                           ``bounds``, ``mean-of-parts`` ((PM+RM)/2),
@@ -25,6 +27,10 @@ metric     ``fn`` takes                           properties
 The reference (``reference=True``, the default for pm / rm / final) is causalcheck's
 :mod:`causalcheck.explain.scoring` (May-2026 evaluator: PM over causal edges, 0 without
 one; RM = mean/10; Final = mean); a callable with *fn*'s signature may be given instead.
+PM's ``reference`` is compared on judge *verdicts* (edge scores 0 or 1, what a judge answers)
+unless ``scores="graded"``: on a graded score such as 0.5 the May evaluator averages the raw
+value while a rule that thresholds the verdict is just as faithful to the judge, so a graded
+score decides nothing there (the other PM properties draw graded scores too).
 
 >>> from causalcheck.explain.scoring import compute_rm
 >>> check_explanation_scorer(lambda s: compute_rm(s)[0], "rm", max_examples=20).properties
@@ -39,7 +45,12 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from causalcheck.base.errors import InputFormatError
-from causalcheck.explain.explanation_graph import CAUSAL_TYPES, ExplanationGraph, GraphEdge
+from causalcheck.explain.explanation_graph import (
+    CAUSAL_TYPES,
+    ExplanationGraph,
+    GraphEdge,
+    GraphNode,
+)
 from causalcheck.explain.judges import EdgeJudgment
 from causalcheck.explain.scoring import compute_final, compute_pm, compute_rm
 from causalcheck.testing import runner
@@ -83,6 +94,15 @@ class _Scorer:
     def fail(self, prop: str, shown: str, got: str, expected: str) -> PropertyFailure:
         return PropertyFailure(SUITE, prop, f"  convention: {self.convention}\n{shown}\n  got:      {got}\n  expected: {expected}", self.subject)
 
+    def reference_value(self, prop: str, reference: Callable[..., Any], args: tuple[Any, ...], shown: str) -> float:
+        """*reference* on *args* as a number, or a failure showing an undefined value as ``undefined (None)`` and naming it."""
+        raw = runner.call(SUITE, prop, self.subject, reference, args, f"  convention: {self.convention}\n{shown}\n  (in the reference)")
+        b = _num(raw)
+        if b is None:
+            got = "undefined (None)" if raw is None else f"{raw!r}, not a finite number"
+            raise self.fail(prop, shown, f"reference {runner.describe(reference)} = {got}", "a number from the reference on every example")
+        return b
+
     def bounded(self, prop: str, x: float, shown: str) -> None:
         if not 0.0 <= x <= 1.0:
             raise self.fail(prop, shown, f"{x!r}", "a value in [0, 1]")
@@ -100,15 +120,46 @@ _CONVENTIONS = {
 }
 
 
-def _pm_properties(sc: _Scorer, reference: bool | Callable[..., Any]) -> list[Property]:
-    """``bounds``, ``no-causal-edge``, ``all-supported``, ``order``, ``non-causal-ignored`` (and ``reference``) of a PM scorer."""
+def _show_graph(g: ExplanationGraph, scores: Sequence[float]) -> str:
+    edges = [f"{e.source}->{e.target} {e.relation_type} score={s:g}" for e, s in zip(g.edges, scores, strict=True)]
+    return f"  graph:    nodes {[n.id for n in g.nodes]}, edges [{', '.join(edges)}]"
+
+
+def _pm_monotone(sc: _Scorer) -> Callable[[Any], None]:
+    """PM's ``monotone`` check: one causal edge added with a verdict of 1 never lowers PM, with 0 never raises it."""
+    show_graph = _show_graph
+
+    def pm(prop: str, g: ExplanationGraph, scores: Sequence[float], extra: str = "") -> float:
+        return sc.run(prop, (g, list(scores)), show_graph(g, scores) + extra)
+
+    def p_mono(case: Any) -> None:
+        jg, (src, dst, label, pos), supported = case
+        nodes = jg.graph.nodes if len(jg.graph.nodes) > 1 else (*jg.graph.nodes, GraphNode("EDU2", "unit 2"))
+        n = len(nodes)
+        i, j = src % n, dst % n
+        j = (j + 1) % n if i == j else j  # no self-loop: the generated graphs have none
+        edge = GraphEdge(nodes[i].id, nodes[j].id, label)
+        k = pos % (len(jg.graph.edges) + 1)
+        verdict = 1.0 if supported else 0.0
+        g2 = ExplanationGraph(nodes, (*jg.graph.edges[:k], edge, *jg.graph.edges[k:]))
+        s2 = [*jg.scores[:k], verdict, *jg.scores[k:]]
+        shown = show_graph(jg.graph, jg.scores) + f"\n  added:    {edge.source}->{edge.target} {label} score={verdict:g} ({'supported' if supported else 'unsupported'})"
+        a, b = pm("monotone", jg.graph, jg.scores), pm("monotone", g2, s2, f"\n  added:    {edge.source}->{edge.target} {label} score={verdict:g}")
+        if supported and b < a - 1e-12:
+            raise sc.fail("monotone", shown, f"{a!r} before, {b!r} after", "no lower: a supported causal edge never lowers PM")
+        if not supported and b > a + 1e-12:
+            raise sc.fail("monotone", shown, f"{a!r} before, {b!r} after", "no higher: an unsupported causal edge never raises PM")
+
+    return p_mono
+
+
+def _pm_properties(sc: _Scorer, reference: bool | Callable[..., Any], graded: bool = False) -> list[Property]:
+    """``bounds``, ``no-causal-edge``, ``all-supported``, ``order``, ``non-causal-ignored``, ``monotone`` (and ``reference``) of a PM scorer."""
     # late: pulls hypothesis
     from causalcheck import strategies as cs
     from hypothesis import strategies as st
 
-    def show_graph(g: ExplanationGraph, scores: Sequence[float]) -> str:
-        edges = [f"{e.source}->{e.target} {e.relation_type} score={s:g}" for e, s in zip(g.edges, scores, strict=True)]
-        return f"  graph:    nodes {[n.id for n in g.nodes]}, edges [{', '.join(edges)}]"
+    show_graph = _show_graph
 
     def pm(prop: str, g: ExplanationGraph, scores: Sequence[float], extra: str = "") -> float:
         return sc.run(prop, (g, list(scores)), show_graph(g, scores) + extra)
@@ -150,20 +201,29 @@ def _pm_properties(sc: _Scorer, reference: bool | Callable[..., Any]) -> list[Pr
 
     def p_ref(jg: Any) -> None:
         a = pm("reference", jg.graph, jg.scores)
-        b = float(reference(jg.graph, list(jg.scores))) if callable(reference) else compute_pm(jg.graph, [EdgeJudgment(s) for s in jg.scores])
+        if callable(reference):
+            b = sc.reference_value("reference", reference, (jg.graph, list(jg.scores)), show_graph(jg.graph, jg.scores))
+            name = runner.describe(reference)
+        else:
+            b = compute_pm(jg.graph, [EdgeJudgment(s) for s in jg.scores])
+            name = "causalcheck.explain.scoring.compute_pm"
         if not _close(a, b):
-            raise sc.fail("reference", show_graph(jg.graph, jg.scores), f"fn = {a!r}, reference = {b!r}", "equal values")
+            raise sc.fail("reference", show_graph(jg.graph, jg.scores), f"fn = {a!r}, reference {name} = {b!r}", "equal values")
 
     graphs = cs.judged_graphs()
+    # verdicts: what a judge answers (supported 1 / not 0); a graded 0.5 is no verdict (module docstring)
+    verdicts = graphs if graded else graphs.map(lambda jg: type(jg)(jg.graph, tuple(1.0 if s >= 0.5 else 0.0 for s in jg.scores)))
+    added = st.tuples(st.integers(0, 7), st.integers(0, 7), st.sampled_from(sorted(CAUSAL_TYPES)), st.integers(0, 15))
     props = [
         Property("bounds", graphs, p_bounds),
         Property("no-causal-edge", graphs, p_none),
         Property("all-supported", graphs, p_all),
         Property("order", st.tuples(graphs, st.randoms(use_true_random=False)), p_order),
         Property("non-causal-ignored", graphs.flatmap(lambda jg: st.tuples(st.just(jg), st.lists(st.booleans(), min_size=len(jg.scores), max_size=len(jg.scores)))), p_noncausal),
+        Property("monotone", st.tuples(graphs, added, st.booleans()), _pm_monotone(sc)),
     ]
     if reference is not False:
-        props.append(Property("reference", graphs, p_ref))
+        props.append(Property("reference", verdicts, p_ref))
     return props
 
 
@@ -200,9 +260,11 @@ def _rm_properties(sc: _Scorer, reference: bool | Callable[..., Any]) -> list[Pr
 
     def r_ref(s: list[int]) -> None:
         a = rm("reference", s)
-        b = float(reference(list(s))) if callable(reference) else compute_rm(s)[0]
+        shown = f"  criterion scores: {s}"
+        b = sc.reference_value("reference", reference, (list(s),), shown) if callable(reference) else compute_rm(s)[0]
+        name = runner.describe(reference) if callable(reference) else "causalcheck.explain.scoring.compute_rm"
         if not _close(a, b):
-            raise sc.fail("reference", f"  criterion scores: {s}", f"fn = {a!r}, reference = {b!r}", "equal values")
+            raise sc.fail("reference", shown, f"fn = {a!r}, reference {name} = {b!r}", "equal values")
 
     scores = cs.criterion_scores()
     props = [
@@ -230,9 +292,11 @@ def _final_properties(sc: _Scorer, reference: bool | Callable[..., Any]) -> list
 
     def f_mean(c: tuple[float, float]) -> None:
         x = fin("mean-of-parts", *c)
-        want = float(reference(*c)) if callable(reference) else compute_final(*c)
+        shown = f"  pm: {c[0]!r}\n  rm: {c[1]!r}"
+        want = sc.reference_value("mean-of-parts", reference, c, shown) if callable(reference) else compute_final(*c)
         if not _close(x, want):
-            raise sc.fail("mean-of-parts", f"  pm: {c[0]!r}\n  rm: {c[1]!r}", f"{x!r}", f"{want!r} (= (PM + RM) / 2)")
+            name = f"reference {runner.describe(reference)}" if callable(reference) else "= (PM + RM) / 2"
+            raise sc.fail("mean-of-parts", shown, f"{x!r}", f"{want!r} ({name})")
 
     def f_mono(c: tuple[float, float, float]) -> None:
         p, r, d = c
@@ -300,6 +364,7 @@ def check_explanation_scorer(
     value: Callable[[Any], Any] | None = None,
     reference: bool | Callable[..., Any] = True,
     metric_of_answer: Literal["pm", "final"] = "final",
+    scores: Literal["verdicts", "graded"] = "verdicts",
     skip: Sequence[str] = (),
     profile: str | None = None,
     max_examples: int | None = None,
@@ -309,7 +374,9 @@ def check_explanation_scorer(
     *convert* maps the suite's inputs (``(graph, scores)``, ``(criterion_scores,)``,
     ``(pm, rm)`` or ``(question, answer)``) to *fn*'s arguments as a tuple; *value* maps
     *fn*'s output to a number (default: the number itself, or the first item of a tuple —
-    :func:`~causalcheck.explain.scoring.compute_rm` returns ``(rm, raw)``).
+    :func:`~causalcheck.explain.scoring.compute_rm` returns ``(rm, raw)``).  *scores* (PM only):
+    ``"verdicts"`` compares with the reference on judge verdicts (0 / 1), ``"graded"`` on any
+    score in [0, 1] too (for a PM that averages graded judge scores as the May evaluator does).
     """
     require_hypothesis("causalcheck.strategies")  # what the suite draws with; before any check, as an import would
     if metric not in ("pm", "rm", "final", "answer"):
@@ -318,8 +385,10 @@ def check_explanation_scorer(
     if metric == "answer" and metric_of_answer == "pm":
         convention += "; an answer without a causal cue scores 0 (PM)"
     sc = _Scorer(fn, convert, value, convention, runner.describe(fn))
+    if scores not in ("verdicts", "graded"):
+        raise InputFormatError(f"scores={scores!r} must be 'verdicts' or 'graded'")
     if metric == "pm":
-        props = _pm_properties(sc, reference)
+        props = _pm_properties(sc, reference, scores == "graded")
     elif metric == "rm":
         props = _rm_properties(sc, reference)
     elif metric == "final":
