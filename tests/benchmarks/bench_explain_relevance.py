@@ -26,7 +26,12 @@ Measured (main → this branch, same run): demo cross answers mean Final 0.697 �
 cross answers) 0.679 → 0.344 (own 0.787 → 0.830), cross ≥ own 8 → 0; development items
 (6, 48) 0.669 → 0.289 (own 0.753 → 0.751), 12 → 0.  RM agreement on the held-out items:
 r −0.16 → −0.25, ρ 0.00 → 0.00, MAE 0.080 → 0.080 (n = 3: uninformative); PM and Final have
-no held-out item with a real recorded parse.  The WhatIfBench files are unlicensed reference data: read from
+no held-out item with a real recorded parse.  With four more recorded files (``--result``, repeatable: the
+upstream ``code/result/test/*z-ai_glm-5.1_metrics_z-ai_glm-5.1.json``, 18 glm-5.1 answers to 6 items judged
+by glm-5.1, none with a real parse) the RM agreement is r 0.65, ρ 0.63, MAE 0.155 on 16 held-out answers and
+r 0.86, ρ 0.75, MAE 0.096 on 11 development answers.  Their cross-question figures do not test the rule:
+those answers were judged failures (recorded Final 0.05–0.51, heuristic parses), so an answer to another
+question can match them.  The WhatIfBench files are unlicensed reference data: read from
 ``$CAUSALCHECK_SHARED/anchors/whatifbench`` at run time, never copied into the package.
 """
 
