@@ -99,6 +99,20 @@ def test_reads_networkx_write_dot(tmp_path):
     assert read_graph(tmp_path / "one.dot") == parse_text("x -> y")
 
 
+def test_the_command_line_reads_a_both_way_dot_pair_as_undirected_when_asked(tmp_path, capsys):
+    """check and compare take --symmetric undirected for networkx's write_dot of a CPDAG (refused by default, naming the option)."""
+    from causalcheck.cli import main
+
+    g = nx.DiGraph([("x", "y"), ("y", "z"), ("z", "y")])
+    nx.nx_pydot.write_dot(g, tmp_path / "g.dot")
+    assert main(["check", str(tmp_path / "g.dot")]) == 2
+    assert "--symmetric undirected" in capsys.readouterr().err
+    assert main(["check", str(tmp_path / "g.dot"), "--symmetric", "undirected", "--json"]) in (0, 1)
+    assert json.loads(capsys.readouterr().out)["graph"]["edges"] == [["x", "->", "y"], ["y", "--", "z"]]
+    assert main(["compare", str(tmp_path / "g.dot"), str(tmp_path / "g.dot"), "--symmetric", "undirected", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["shd"] == 0
+
+
 def test_reads_causallearn_to_pydot():
     """causal-learn's GraphUtils.to_pydot (integer ids, labels, dir=both arrowtail/arrowhead) reads back."""
     from causalcheck.graphs.convert import to_causallearn

@@ -195,7 +195,7 @@ def _validate_as_graph(args: argparse.Namespace) -> bool:
     # late: keeps causalcheck --help light
     from causalcheck.checking.api import GRAPH_ONLY_SUFFIXES
 
-    if any(getattr(args, k, None) is not None for k in ("data", "truth", "interventions", "background", "graph_format")):
+    if any(getattr(args, k, None) is not None for k in ("data", "truth", "interventions", "background", "graph_format", "symmetric")):
         return True
     path = str(args.path)
     if path.startswith("example:"):

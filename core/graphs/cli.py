@@ -33,6 +33,12 @@ __all__ = ["format_table", "main_validate", "register", "register_check_options"
 _FORMATS = ("text", "dagitty", "dot", "gml", "causallearn", "edgelist", "adjacency", "json")
 
 
+SYMMETRIC_HELP = (
+    "a pair written both ways (a -> b and b -> a) in DOT or GML: 'error' (default) refuses the 2-cycle; "
+    "'undirected' reads it as a -- b (networkx's write_dot of a CPDAG)"
+)
+
+
 def register(subparsers: Any) -> None:
     """Add the ``compare`` command to the ``causalcheck`` command line."""
     p = subparsers.add_parser(
@@ -51,6 +57,7 @@ def register(subparsers: Any) -> None:
         metavar="T",
         help="a weighted input (adjacency CSV, edge list with a weight column) keeps the edges with |weight| > T (default 0)",
     )
+    p.add_argument("--symmetric", choices=("undirected", "error"), help=SYMMETRIC_HELP)
     p.add_argument(
         "--basis",
         choices=("auto", "given"),
@@ -100,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
         truth_format=args.truth_format,
         estimate_format=args.estimate_format,
         threshold=args.threshold,
+        symmetric=args.symmetric,
     )
     if args.json:
         print(jsontext.dumps(result.to_dict(), indent=2))
@@ -125,6 +133,7 @@ def register_check_options(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--background", metavar="FILE", help="background knowledge: our text format or JSON (required/forbidden edges, tiers)")
     g.add_argument("--graph-format", choices=_FORMATS, metavar="F", help=f"format of GRAPH ({', '.join(_FORMATS)})")
     g.add_argument("--truth-format", choices=_FORMATS, metavar="F", help="format of the --truth file")
+    g.add_argument("--symmetric", choices=("undirected", "error"), help=SYMMETRIC_HELP + " (GRAPH and --truth)")
     g.add_argument("--ci-test", default="auto", choices=("auto", "fisherz", "chisq", "gsq", "kci"), help="CI test (default auto: chosen from the data — chisq for categorical or few-level integer data, fisherz for numbers — and said in the report)")
     g.add_argument("--alpha", type=float, default=0.05, help="significance level of every test (default 0.05)")
     g.add_argument("--correction", default="holm", choices=("holm", "bh", "none"), help="multiple-testing correction (default holm)")
@@ -175,6 +184,7 @@ def run_validate(args: argparse.Namespace) -> int:
         suggest=args.suggest,
         graph_format=args.graph_format,
         truth_format=args.truth_format,
+        symmetric=args.symmetric,
     )
     if args.json:
         print(jsontext.dumps(report.to_dict(), indent=2, default=str))

@@ -123,7 +123,7 @@ def assemble(
                 raise InputFormatError(
                     f"{source}: {str(old)!r} and {str(e)!r} form a 2-cycle, which a graph here cannot hold "
                     "(at most one edge per node pair); write an undirected edge once, marked undirected (DOT: dir=none; GML: marks \"--\"), or pass "
-                    "symmetric='undirected' to read a pair stored both ways as an undirected edge"
+                    "symmetric='undirected' (on the command line --symmetric undirected) to read a pair stored both ways as an undirected edge"
                 )
             by_pair[key] = GraphEdge.undirected(e.u, e.v)
             continue

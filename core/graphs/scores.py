@@ -303,6 +303,7 @@ def _read_inputs(
     convention: str | None,
     names: Sequence[str] | None,
     threshold: float | None,
+    symmetric: str | None = None,
 ) -> tuple[Graph, Graph]:
     """*truth* and *estimate* read with :func:`read_graph`; the matrix options reach the sides they apply to."""
     given = {k: v for k, v in (("convention", convention), ("names", names)) if v is not None}
@@ -315,6 +316,8 @@ def _read_inputs(
 
     def read(source: Any, fmt: str | None) -> Graph:
         options: dict[str, Any] = {"convention": convention, "names": names} if is_matrix(source) else {}
+        if symmetric is not None:
+            options["symmetric"] = symmetric
         if threshold is not None:
             try:
                 graph = read_graph(source, fmt, threshold=threshold, **options)
@@ -345,6 +348,7 @@ def compare(
     convention: str | None = None,
     names: Sequence[str] | None = None,
     threshold: float | None = None,
+    symmetric: str | None = None,
 ) -> Comparison:
     """Score *estimate* against *truth* (see the module docstring for every metric's convention).
 
@@ -352,13 +356,15 @@ def compare(
     nested lists: lingam's ``adjacency_matrix_`` with ``convention="lingam"``) as
     :func:`~causalcheck.graphs.read_graph` does, and reach only an array-like *truth* or
     *estimate*; *threshold* reaches every weighted one (a matrix, an adjacency CSV, an edge
-    list with a weight column).  Each raises when no input is of its kind.
+    list with a weight column).  Each raises when no input is of its kind.  *symmetric* is
+    :func:`~causalcheck.graphs.read_graph`'s, for both (``"undirected"`` reads a pair written
+    both ways in DOT or GML as one undirected edge).
     """
     if basis not in ("auto", "given"):
         raise InputFormatError(f"basis={basis!r} must be 'auto' or 'given'")
     if nodes not in ("same", "union"):
         raise InputFormatError(f"nodes={nodes!r} must be 'same' or 'union'")
-    t, e = _read_inputs(truth, estimate, (truth_format, estimate_format), convention=convention, names=names, threshold=threshold)
+    t, e = _read_inputs(truth, estimate, (truth_format, estimate_format), convention=convention, names=names, threshold=threshold, symmetric=symmetric)
     ts, es = set(t.nodes), set(e.nodes)
     if ts != es:
         if nodes == "same":

@@ -456,8 +456,8 @@ def _data_tests(
     return tests, falsification, equations, tester
 
 
-def _truth_part(g: Graph, truth: Any, findings: list[Finding], truth_format: str | None) -> Comparison:
-    t = read_graph(truth, truth_format)
+def _truth_part(g: Graph, truth: Any, findings: list[Finding], truth_format: str | None, symmetric: str | None = None) -> Comparison:
+    t = read_graph(truth, truth_format, symmetric=symmetric)
     comparison = compare(t, g, nodes="union")
     findings.extend(_finding("truth-budget", str(n)) for n in comparison.notes if getattr(n, "code", "") == "truth-budget")
     ref = cpdag_of(t) if comparison.basis == "cpdag(truth)" else t
@@ -566,6 +566,7 @@ def validate_graph(
     suggest: int = 1,
     graph_format: str | None = None,
     truth_format: str | None = None,
+    symmetric: str | None = None,
 ) -> GraphValidation:
     """Validate *graph* (anything :func:`~causalcheck.graphs.read_graph` reads) — see the module docstring.
 
@@ -581,16 +582,15 @@ def validate_graph(
             ``"chisq"``, ``"gsq"`` or ``"kci"``.
         alpha: the significance level of every test (CI tests after correction, the
             permutation test and its per-test level, coefficient t-tests).
-        correction: ``"holm"`` (default), ``"bh"`` or ``"none"``.
-        basis: ``"auto"``, ``"local"`` or ``"pairwise"`` (see :mod:`~causalcheck.graphs.separation`).
+        correction: ``"holm"`` (default), ``"bh"`` or ``"none"``; basis: ``"auto"``, ``"local"`` or ``"pairwise"`` (:mod:`~causalcheck.graphs.separation`).
         seed, permutations, exact_counts: the permutation test (``permutations=None``:
             ``⌊1/alpha⌋``; ``0`` skips it; ``"all"`` for every relabelling).
         coefficients: stated structural coefficients ``{(parent, child): value}``.
-        suggest: how many further single-node interventions to suggest (0: none).
+        suggest: how many further single-node interventions to suggest (0: none); symmetric: ``read_graph``'s, for *graph* and *truth*.
     """
     if not (isinstance(alpha, float | int) and 0 < alpha < 1):
         raise InputFormatError(f"alpha={alpha!r} must be between 0 and 1")
-    g = read_graph(graph, graph_format)
+    g = read_graph(graph, graph_format, symmetric=symmetric)
     findings: list[Finding] = []
     cert = validate(g)
     findings.extend(_kind_findings(cert))
@@ -612,7 +612,7 @@ def validate_graph(
             exact_counts=exact_counts,
             coefficients=coefficients,
         )
-    comparison = _truth_part(g, truth, findings, truth_format) if truth is not None else None
+    comparison = _truth_part(g, truth, findings, truth_format, symmetric) if truth is not None else None
     coverage = _coverage_part(g, interventions, findings, suggest=suggest, seed=seed) if interventions is not None else None
     knowledge = _background_part(g, background, findings) if background is not None else None
     settings = {
