@@ -67,7 +67,7 @@ def test_plain_jsonl_answers_join_on_id_or_canonical_id(tmp_path: Path) -> None:
         (['{"id": 1, "answer": "A"}', '{"id": 1, "answer": "B"}'], r"answer #1 repeats id '1' of model 'a' \(answer #0\) with a different answer"),
         (['{"id": 1, "answer": "A"}'] * 1500, r"answer #1 repeats id '1' of model 'a' \(answer #0\) with the same answer"),
         (['{"id": 2, "answer": "A", "model": "m"}', '{"canonical_id": "2", "answer": "A", "model": "m"}'], r"answer #1 repeats id '2' of model 'm'"),
-        (['{"id": "' + "q" * 5000 + '", "answer": "A"}'] * 2, r"repeats id 'q{80}…\(5000 chars\)'"),
+        (['{"id": "' + "q" * 5000 + '", "answer": "A"}'] * 2, r"repeats id 'q{80}'…\(5000 chars\)"),
     ],
     ids=["different", "1500-copies", "id-and-canonical-id", "long-id"],
 )

@@ -38,6 +38,7 @@ from __future__ import annotations
 from typing import Any
 
 from causalcheck.base.errors import CausalCheckError, InputFormatError
+from causalcheck.base.shown import cut, shown
 
 __all__ = ["PluginError", "call_plugin", "is_own", "plugin_label"]
 
@@ -58,14 +59,6 @@ def plugin_label(obj: object) -> str:
     return f"{getattr(cls, '__module__', '?')}:{getattr(cls, '__qualname__', cls.__name__)}"
 
 
-def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else f"{text[:limit]}…({len(text)} chars)"
-
-
-def _shown(value: Any, limit: int = 80) -> str:
-    return _cut(repr(value), limit)
-
-
 def _type_name(expected: type | tuple[type, ...]) -> str:
     if isinstance(expected, tuple):
         return " or ".join(t.__name__ for t in expected)
@@ -77,12 +70,12 @@ def _check_result(kind: str, obj: object, method: str, value: Any, returns: Any)
     if isinstance(returns, tuple) and len(returns) == 2 and returns[0] is list:
         item = returns[1]
         if not isinstance(value, list | tuple):
-            raise PluginError(f"{where} returned {type(value).__name__} {_shown(value)}; expected a list of {_type_name(item)}")
+            raise PluginError(f"{where} returned {type(value).__name__} {shown(value)}; expected a list of {_type_name(item)}")
         for k, v in enumerate(value):
             if not isinstance(v, item):
-                raise PluginError(f"{where} returned a list whose item {k} is {type(v).__name__} {_shown(v)}; expected {_type_name(item)}")
+                raise PluginError(f"{where} returned a list whose item {k} is {type(v).__name__} {shown(v)}; expected {_type_name(item)}")
     elif not isinstance(value, returns):
-        raise PluginError(f"{where} returned {type(value).__name__} {_shown(value)}; expected {_type_name(returns)}")
+        raise PluginError(f"{where} returned {type(value).__name__} {shown(value)}; expected {_type_name(returns)}")
 
 
 def call_plugin(kind: str, obj: object, method: str, *args: Any, returns: Any = None) -> Any:
@@ -96,7 +89,7 @@ def call_plugin(kind: str, obj: object, method: str, *args: Any, returns: Any = 
         raise
     except BaseException as exc:  # SystemExit too: a plug-in ends its call, not the process
         extra = " (a plug-in may not end the process)" if isinstance(exc, SystemExit) else ""
-        raise PluginError(f"{kind} {plugin_label(obj)}: {method}() raised {type(exc).__name__}: {_cut(str(exc), 300)}{extra}") from exc
+        raise PluginError(f"{kind} {plugin_label(obj)}: {method}() raised {type(exc).__name__}: {cut(str(exc), limit=300)}{extra}") from exc
     if returns is not None:
         _check_result(kind, obj, method, value, returns)
     return value

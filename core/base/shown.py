@@ -12,14 +12,24 @@ value's full length.
 "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'…(5000 chars)"
 >>> shown(["a", "b"]), shown(list(range(100)), limit=10)
 ("['a', 'b']", '[0, 1, 2, …(390 chars)')
+
+:func:`cut` is the same bound for text shown as it is (an exception's message, unquoted):
+
+>>> cut("boom"), cut("x" * 500, limit=5)
+('boom', 'xxxxx…(500 chars)')
 """
 
 from __future__ import annotations
 
-__all__ = ["SHOWN_CHARS", "shown"]
+__all__ = ["SHOWN_CHARS", "cut", "shown"]
 
 #: Characters of a long value a message shows.
 SHOWN_CHARS = 80
+
+
+def cut(text: str, *, limit: int = SHOWN_CHARS) -> str:
+    """*text* as it is when short, else its first *limit* characters then ``…(N chars)``."""
+    return text if len(text) <= limit else f"{text[:limit]}…({len(text)} chars)"
 
 
 def shown(value: object, *, limit: int = SHOWN_CHARS) -> str:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from causalcheck.base import safejson
 from causalcheck.base.errors import InputFormatError
 from causalcheck.base.files import read_input_text
+from causalcheck.base.shown import shown
 from causalcheck.episodes.inspect_logs import inspect_answer_records, is_inspect_log
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -325,15 +326,11 @@ def _grouped(answers: Iterable[Answer], p: Path, what: str) -> dict[str, dict[st
         if seen != i:
             same = "the same answer" if groups[ans.model][ans.key] == ans else "a different answer"
             raise InputFormatError(
-                f"{p}: {what} #{i} repeats id {_cut(ans.key)!r} of model {_cut(ans.model)!r} ({what} #{seen}) with {same}; "
+                f"{p}: {what} #{i} repeats id {shown(ans.key)} of model {shown(ans.model)} ({what} #{seen}) with {same}; "
                 "an answer file holds one answer per id and model"
             )
         groups.setdefault(ans.model, {})[ans.key] = ans
     return groups
-
-
-def _cut(text: str, limit: int = 80) -> str:
-    return text if len(text) <= limit else f"{text[:limit]}…({len(text)} chars)"
 
 
 def load_answer_sets(path: str | Path, *, record: Provenance | None = None) -> tuple[AnswerSet, ...]:
