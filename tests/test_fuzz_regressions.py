@@ -556,3 +556,26 @@ def test_mixed_data_from_a_damaged_csv_names_the_file(tmp_path: Path, capsys: py
     err = capsys.readouterr().err
     assert f"{tmp_path / 'data.csv'}: mixed data" in err
     assert f"{tmp_path / 'data.csv'}:2 holds '\\x01.1257'" in err
+
+
+def test_a_damaged_zstd_member_of_an_inspect_log_is_an_input_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """explain score[inspect log] / lab score[inspect log] (10 000-example fuzz run): inspect writes .eval members
+    zstd-compressed; a damaged frame raised zstandard's ZstdError out of the size check (exit 70)."""
+    import io
+    import zipfile
+
+    zstd = pytest.importorskip("zipfile_zstd", reason="zipfile-zstd (an inspect_ai dependency) is not installed")
+    assert zstd
+    from causalcheck.cli import main
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", compression=93) as z:  # 93: Zstandard, as inspect_ai writes
+        z.writestr("header.json", '{"version": 2, "status": "success", "eval": {}}' * 50)
+    data = bytearray(buf.getvalue())
+    data[data.find(b"\x28\xb5\x2f\xfd") + 6] ^= 0xFF  # inside the zstd frame
+    log = tmp_path / "whatif.eval"
+    log.write_bytes(bytes(data))
+    assert main(["lab", "score", str(log), "--bootstrap", "0"]) in (1, 2)
+    assert main(["explain", "score", "--benchmark", "demo", "--answers", str(log), "--out", str(tmp_path / "o"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "ZstdError" in err and "whatif.eval" in err and "internal error" not in err

@@ -143,7 +143,7 @@ def check_log_sizes(path: str | Path) -> None:
                         MAX_EVAL_TOTAL_BYTES.check(total, f"inspect log {str(p)!r} (decompressed, at member {info.filename!r})")
     except LimitExceededError:
         raise
-    except (OSError, zipfile.BadZipFile, EOFError, NotImplementedError, RuntimeError, ValueError) as exc:
+    except Exception as exc:  # every decoder's own error (zlib.error, zstandard.ZstdError, lzma.LZMAError, BadZipFile ...): damaged input
         raise InputFormatError(f"path={str(p)!r} cannot be read as an inspect log: {type(exc).__name__}: {exc}") from exc
 
 
