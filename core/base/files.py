@@ -64,6 +64,7 @@ __all__ = [
     "csv_numbered_rows",
     "csv_rows",
     "decode_input_text",
+    "fsync_folder",
     "read_input_bytes",
     "read_input_text",
     "sha256_bytes",
@@ -112,7 +113,7 @@ class RunLockedError(CausalCheckError):
 # --------------------------------------------------------------------------- writes
 
 
-def _fsync_folder(folder: Path) -> None:
+def fsync_folder(folder: Path) -> None:
     """Make a rename in *folder* durable (best effort: not every file system supports it)."""
     try:
         fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
@@ -158,7 +159,7 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
         if isinstance(exc, OSError) and not isinstance(exc, WriteError):  # a full disk: "No space left" names no file
             raise _write_error(exc, out) from exc
         raise
-    _fsync_folder(out.parent)
+    fsync_folder(out.parent)
     return out
 
 

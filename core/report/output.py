@@ -29,7 +29,6 @@ survives the swap): a second ``report`` on the same ``--out`` fails with
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
 import re
@@ -38,7 +37,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from causalcheck.base.errors import CausalCheckError, InputFormatError
-from causalcheck.base.files import RunLock, RunLockedError
+from causalcheck.base.files import RunLock, RunLockedError, fsync_folder
 
 __all__ = ["OutputLock", "is_report_file", "write_report_folder"]
 
@@ -144,19 +143,6 @@ def _recover(target: Path) -> None:
             shutil.rmtree(p, ignore_errors=True)
 
 
-def _fsync_path(path: Path) -> None:
-    """fsync a folder (best effort: not every file system supports it)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:
-        return
-    try:
-        with contextlib.suppress(OSError):
-            os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def _write_file(path: Path, data: bytes) -> None:
     """Write one new file of the staging folder and fsync it."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
@@ -225,12 +211,12 @@ def write_report_folder(target: str | Path, files: Sequence[tuple[str, bytes]]) 
                 raise CausalCheckError(
                     f"--out {str(given)!r}: cannot write {name}: {exc.strerror or exc}; the previous report is unchanged"
                 ) from None
-        _fsync_path(staging)
+        fsync_folder(staging)
         previous = _swap(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    _fsync_path(out.parent)
+    fsync_folder(out.parent)
     if previous.exists():
         shutil.rmtree(previous, ignore_errors=True)
     return tuple(given / name for name, _ in files)
