@@ -55,6 +55,7 @@ __all__ = [
     "Provenance",
     "RunLock",
     "RunLockedError",
+    "SiblingLock",
     "WriteError",
     "append_line",
     "atomic_write_bytes",
@@ -267,6 +268,40 @@ class RunLock:
 
 
 # --------------------------------------------------------------------------- reads
+
+
+class SiblingLock:
+    """One writer per output file or folder *path*: a :class:`RunLock` on ``.<name>.lock`` beside it.
+
+    The lock file lives in the parent folder, so it stays one file while the output itself is
+    replaced (a report folder swapped, an answer file compacted); a second writer gets
+    :class:`RunLockedError` saying "*named* is being written by another causalcheck process
+    (holder); *advice*".
+    """
+
+    def __init__(self, path: Path, command: str, *, named: str, advice: str) -> None:
+        lock_name = f".{path.name}.lock"
+
+        class _Lock(RunLock):
+            @property
+            def path(self) -> Path:
+                return self.folder / lock_name
+
+        self._lock = _Lock(path.parent, command=command)
+        self._named, self._advice = named, advice
+
+    def __enter__(self) -> SiblingLock:
+        try:
+            self._lock.acquire()
+        except RunLockedError as exc:
+            raise RunLockedError(
+                f"{self._named} is being written by another causalcheck process ({exc.holder or 'another process'}); {self._advice}",
+                holder=exc.holder,
+            ) from None
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._lock.release()
 
 
 def read_input_bytes(path: str | Path, *, max_bytes: int = DEFAULT_MAX_INPUT_BYTES, what: str = "input") -> bytes:

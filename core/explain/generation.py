@@ -35,8 +35,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from causalcheck.base.errors import BudgetExceededError, InputFormatError
 from causalcheck.base.files import (
     Provenance,
-    RunLock,
-    RunLockedError,
+    SiblingLock,
     append_line,
     atomic_write_text,
     read_input_text,
@@ -211,34 +210,13 @@ class Journal:
         atomic_write_text(self.path, body)
 
 
-class AnswerFileLock:
-    """One writer per output file: a :class:`causalcheck.base.files.RunLock` on ``.<name>.lock`` next to it
+class AnswerFileLock(SiblingLock):
+    """One writer per output file: a :class:`causalcheck.base.files.SiblingLock` on ``.<name>.lock`` next to it
     (answer or rubric files of different models in one folder can be written at the same time)."""
 
     def __init__(self, path: Path, command: str) -> None:
-        file_name = path.name
-
-        class _Lock(RunLock):
-            @property
-            def path(self) -> Path:
-                return self.folder / f".{file_name}.lock"
-
         self.file = path
-        self._lock = _Lock(path.parent, command=command)
-
-    def __enter__(self) -> AnswerFileLock:
-        try:
-            self._lock.acquire()
-        except RunLockedError as exc:
-            raise RunLockedError(
-                f"out={str(self.file)!r} is being written by another causalcheck process ({exc.holder or 'another process'}); "
-                "wait for it to finish or write to another file",
-                holder=exc.holder,
-            ) from None
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._lock.release()
+        super().__init__(path, command, named=f"out={str(path)!r}", advice="wait for it to finish or write to another file")
 
 
 # ---------------------------------------------------------------------- the per-item loop

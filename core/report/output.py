@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from causalcheck.base.errors import CausalCheckError, InputFormatError
-from causalcheck.base.files import RunLock, RunLockedError, fsync_folder
+from causalcheck.base.files import SiblingLock, fsync_folder
 
 __all__ = ["OutputLock", "is_report_file", "write_report_folder"]
 
@@ -59,38 +59,13 @@ def is_report_file(name: str) -> bool:
     return _OURS.fullmatch(name) is not None
 
 
-class OutputLock:
-    """One writer per ``--out``: a :class:`~causalcheck.base.files.RunLock` on ``.<name>.lock`` beside it.
-
-    The lock file lives in the output's parent folder, not inside the output, so it stays
-    one file while a Markdown report folder is swapped; a second writer gets
-    :class:`~causalcheck.base.files.RunLockedError` naming ``--out`` and the holder.
-    """
+class OutputLock(SiblingLock):
+    """One writer per ``--out``: a :class:`~causalcheck.base.files.SiblingLock` (``.<name>.lock`` beside it, so it stays
+    one file while a Markdown report folder is swapped); a second writer's error names ``--out`` and the holder."""
 
     def __init__(self, target: str | Path, command: str) -> None:
         self.target = _absolute(Path(target))
-        lock_name = f".{self.target.name}.lock"
-
-        class _Lock(RunLock):
-            @property
-            def path(self) -> Path:
-                return self.folder / lock_name
-
-        self._lock = _Lock(self.target.parent, command=command)
-
-    def __enter__(self) -> OutputLock:
-        try:
-            self._lock.acquire()
-        except RunLockedError as exc:
-            raise RunLockedError(
-                f"--out {str(self.target)!r} is being written by another causalcheck process "
-                f"({exc.holder or 'another process'}); wait for it to finish or write to another --out",
-                holder=exc.holder,
-            ) from None
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._lock.release()
+        super().__init__(self.target, command, named=f"--out {str(self.target)!r}", advice="wait for it to finish or write to another --out")
 
 
 def _absolute(path: Path) -> Path:
