@@ -51,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     lab_cli.register(sub)
     explain_cli.register(sub, also=(report_agree.register,))  # `explain agree` lives in causalcheck.report
     demo.register(sub)
+    demo.register_data(sub)
     report_cli.register(sub)
     testing_cli.register(sub)
     return parser

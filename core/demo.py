@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from causalcheck.base.bundled import BUNDLED, bundled_path
 from causalcheck.base.files import RunLock
 
 __all__ = ["register", "run"]
@@ -49,6 +50,28 @@ def register(sub: Any) -> None:
     p.add_argument("--out", default="runs/demo", metavar="DIR", help="output folder (default runs/demo)")
     p.add_argument("--quiet", action="store_true", help="print only the final summary")
     p.set_defaults(handler=functools.partial(run, commands=sub.choices))
+
+
+def register_data(sub: Any) -> None:
+    """Add ``causalcheck data`` to the top-level subparsers *sub*: the bundled data by name."""
+    p = sub.add_parser(
+        "data",
+        help="list the data shipped with causalcheck, or print the path of one (e.g. `data sample-run`)",
+        description="Without NAME: every piece of bundled data with its license. With NAME: its path, for use in "
+        "other commands, e.g. causalcheck lab score \"$(causalcheck data sample-run)\" --out runs/scores",
+    )
+    p.add_argument("name", nargs="?", metavar="NAME", help="bundled data name (see the list without NAME)")
+    p.set_defaults(handler=run_data)
+
+
+def run_data(args: argparse.Namespace) -> int:
+    """``causalcheck data [NAME]``: list the bundled data, or print one path (exit 2 for an unknown name)."""
+    if args.name:
+        print(bundled_path(args.name))
+        return 0
+    for entry in BUNDLED.values():
+        print(f"{entry.name}\t{entry.description}\t[{entry.license}]")
+    return 0
 
 
 def _stage(commands: Mapping[str, argparse.ArgumentParser], title: str, argv: Sequence[str], quiet: bool) -> int:

@@ -1,6 +1,7 @@
 """Fixtures shared by tests/ and properties/ (both conftest.py files import them).
 
-Where the reference anchors are (fixtures skip cleanly when ../shared is absent), and short
+Where the reference data are (the CausaLab files are package data; the WhatIfBench fixtures skip
+cleanly when ../shared is absent, saying so), and short
 aliases of the named-graph fixtures of the causalcheck pytest plugin.
 """
 
@@ -12,17 +13,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from causalcheck.base.bundled import bundled_path
 from causalcheck.graphs.named import NAMED_GRAPHS
 
 REPO = Path(__file__).resolve().parents[1]
+# the CausaLab release data ships inside the package (Apache-2.0): these fixtures never skip
+CAUSALAB_DATA = bundled_path("causalab-suites")
+SAMPLE_RUN = bundled_path("sample-run")
+# WhatIfBench's files carry no license: they stay outside the package, test fixtures only
 SHARED = Path(os.environ.get("CAUSALCHECK_SHARED", REPO.parent / "shared"))
 ANCHORS = SHARED / "anchors"
-CAUSALAB = ANCHORS / "causalab"
-CAUSALAB_DATA = CAUSALAB / "release" / "causalab_dataset" / "data"
-SAMPLE_RUN = (
-    CAUSALAB
-    / "examples/sample_runs/react_simple-mem/obs_Causal_gpt-5-mini/4nodes/20260223-2134_dsl_right/4nodes_0_53calls/seed_1"
-)
 WHATIFBENCH = ANCHORS / "whatifbench" / "code"
 WHATIF_BENCHMARK = WHATIFBENCH / "data" / "benchmark_candidates_with_rubrics_10.json"
 WHATIF_RESULT = WHATIFBENCH / "result" / "test2" / "gpt-5.5_metrics_gpt-5.5.json"
@@ -30,7 +30,7 @@ WHATIF_RESULT = WHATIFBENCH / "result" / "test2" / "gpt-5.5_metrics_gpt-5.5.json
 
 def _need(path: Path) -> Path:
     if not path.exists():
-        pytest.skip(f"reference anchors not available at {path} (set CAUSALCHECK_SHARED)")
+        pytest.skip(f"WhatIfBench reference files not available at {path} (they carry no license and are not shipped; set CAUSALCHECK_SHARED)")
     return path
 
 
@@ -42,8 +42,18 @@ def _anchor_fixture(name: str, path: Path, doc: str):  # type: ignore[no-untyped
     return pytest.fixture(name=name)(fixture)
 
 
-fixture_causalab_data = _anchor_fixture("causalab_data", CAUSALAB_DATA, "Folder of the 19 official CausaLab suite files")
-fixture_sample_run = _anchor_fixture("sample_run", SAMPLE_RUN, "The official recorded gpt-5-mini run folder (graph 4nodes_0, seed 1)")
+@pytest.fixture(name="causalab_data")
+def fixture_causalab_data() -> Path:
+    """Folder of the 19 official CausaLab suite files (package data)."""
+    return CAUSALAB_DATA
+
+
+@pytest.fixture(name="sample_run")
+def fixture_sample_run() -> Path:
+    """The official recorded gpt-5-mini run folder, graph 4nodes_0, seed 1 (package data)."""
+    return SAMPLE_RUN
+
+
 fixture_whatif_benchmark = _anchor_fixture("whatif_benchmark", WHATIF_BENCHMARK, "The 10-item official WhatIfBench file")
 fixture_whatif_result = _anchor_fixture("whatif_result", WHATIF_RESULT, "The official judged result file (gpt-5.5 answers, gpt-5.5 judge)")
 

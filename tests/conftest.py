@@ -3,7 +3,6 @@
 from _fixtures import *  # noqa: F403  (pytest collects fixtures from the conftest namespace)
 from _fixtures import (  # noqa: F401
     ANCHORS,
-    CAUSALAB,
     CAUSALAB_DATA,
     REPO,
     SAMPLE_RUN,

@@ -196,12 +196,15 @@ def _generate(args: argparse.Namespace) -> int:
 
 def _suites(args: argparse.Namespace) -> int:
     # late: keeps causalcheck --help light
-    from causalcheck.lab.suites import bundled_suites, official_data_dir
+    from causalcheck.lab.suites import bundled_suites, official_suites
 
     for name, desc in bundled_suites().items():
         print(f"{name}\tbundled\t{desc}")
-    official = official_data_dir()
-    if official is not None:
-        for f in sorted(official.glob("*.jsonl")):
-            print(f"{f.stem}\tofficial\t{f}")
+    official = official_suites()
+    for name, desc in official.items():
+        print(f"{name}\tofficial\t{desc}")
+    if not official:
+        print("causalcheck: error: the official CausaLab suites are missing from this installation: reinstall causalcheck",
+              file=sys.stderr)
+        return 2
     return 0

@@ -14,7 +14,6 @@ record and compiles its :class:`~causalcheck.lab.scm.SCM`; any problem is an
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from causalcheck.base import safejson
+from causalcheck.base.bundled import official_suite_files
 from causalcheck.base.errors import InputFormatError
 from causalcheck.base.files import read_input_text
 from causalcheck.graph import FREQ
@@ -227,41 +227,68 @@ def parse_suite_text(text: str, *, name: str, source: str) -> Suite:
 
 
 def official_data_dir() -> Path | None:
-    """The folder of the official CausaLab suite files, if present.
+    """The folder of the official CausaLab suite files, shipped inside the package.
 
-    Looked up as ``$CAUSALCHECK_SHARED/anchors/causalab/release/causalab_dataset/data``,
-    then ``shared/...`` beside (and inside) the source checkout and beside the current directory.
+    ``None`` only when the installation is damaged (the files are package data,
+    :mod:`causalcheck.base.bundled`).
     """
-    tail = Path("anchors/causalab/release/causalab_dataset/data")
-    roots = []
-    if os.environ.get("CAUSALCHECK_SHARED"):
-        roots.append(Path(os.environ["CAUSALCHECK_SHARED"]))
-    repo = Path(__file__).resolve().parents[2]  # core/lab/suites.py -> the source checkout
-    roots += [repo.parent / "shared", repo / "shared"]
-    roots.append(Path.cwd().parent / "shared")
-    roots.append(Path.cwd() / "shared")
-    for root in roots:
-        if (root / tail).is_dir():
-            return root / tail
-    return None
+    files = official_suite_files()
+    return files[0].parent if files else None
+
+
+def describe_suite_text(text: str) -> str:
+    """A one-line description of a suite file's text: how many graphs of how many nodes.
+
+    >>> describe_suite_text('{"nodes": {"a": {}, "b": {}}}\\n{"nodes": {"a": {}, "b": {}, "c": {}}}\\n')
+    '2 graphs of 2-3 nodes'
+    """
+    import json
+
+    sizes: list[int] = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        try:
+            nodes = json.loads(line).get("nodes", {})
+        except (json.JSONDecodeError, AttributeError):
+            return "not a valid suite file"
+        sizes.append(len(nodes) if isinstance(nodes, dict) else 0)
+    if not sizes:
+        return "no graphs"
+    lo, hi = min(sizes), max(sizes)
+    span = f"{lo}" if lo == hi else f"{lo}-{hi}"
+    return f"{len(sizes)} graph{'s' if len(sizes) != 1 else ''} of {span} nodes"
 
 
 def bundled_suites() -> dict[str, str]:
-    """Names of the suites shipped with the package → a short description."""
+    """Names of causalcheck's own suites shipped with the package → a short description."""
     out: dict[str, str] = {}
     folder = resources.files("causalcheck") / "data" / "suites"
     if not folder.is_dir():
         return out
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".jsonl"):
-            first = entry.read_text(encoding="utf-8").splitlines()[0]
-            import json
+            out[entry.name[: -len(".jsonl")]] = describe_suite_text(entry.read_text(encoding="utf-8"))
+    return out
 
-            try:
-                desc = str(json.loads(first).get("description", ""))
-            except (json.JSONDecodeError, AttributeError):
-                desc = ""
-            out[entry.name[: -len(".jsonl")]] = desc
+
+def official_suites() -> dict[str, str]:
+    """Names of the official CausaLab suites shipped with the package → the release manifest's purpose and size."""
+    import json
+
+    folder = official_data_dir()
+    if folder is None:
+        return {}
+    purposes: dict[str, str] = {}
+    manifest = folder.parent / "manifest.json"
+    if manifest.is_file():
+        for f in json.loads(manifest.read_text(encoding="utf-8")).get("files", []):
+            purposes[str(f.get("filename", ""))] = str(f.get("purpose", ""))
+    out: dict[str, str] = {}
+    for f in sorted(folder.glob("*.jsonl")):
+        size = describe_suite_text(f.read_text(encoding="utf-8"))
+        purpose = purposes.get(f.name, "")
+        out[f.stem] = f"{size}: {purpose}" if purpose else size
     return out
 
 

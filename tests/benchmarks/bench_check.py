@@ -28,16 +28,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+from causalcheck.base.bundled import bundled_path
 from causalcheck.checking import check_hypothesis
 from causalcheck.graph import FREQ, CausalGraph, Edge
 from causalcheck.records import DataPoint, Hypothesis
 from causalcheck.solvers.acyclicity import find_cycle_core, is_acyclic
 
 REPO = Path(__file__).resolve().parents[2]
-SAMPLE = (
-    REPO.parent
-    / "shared/anchors/causalab/examples/sample_runs/react_simple-mem/obs_Causal_gpt-5-mini/4nodes/20260223-2134_dsl_right/4nodes_0_53calls/seed_1/raw_io.jsonl"
-)
+SAMPLE = bundled_path("sample-run") / "raw_io.jsonl"
 
 
 def median_ms(fn: Callable[[], object], repeats: int) -> float:

@@ -18,10 +18,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -59,8 +57,9 @@ def causal_learn_cpdag(g: CausalGraph) -> Any:
 
 
 def suite_graphs() -> list[CausalGraph]:
-    shared = Path(os.environ.get("CAUSALCHECK_SHARED", Path(__file__).resolve().parents[3] / "shared"))
-    data = shared / "anchors" / "causalab" / "release" / "causalab_dataset" / "data"
+    from causalcheck.base.bundled import bundled_path
+
+    data = bundled_path("causalab-suites")
     out = []
     for path in sorted(data.glob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():

@@ -410,7 +410,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("the original source is needed: --source DIR or CAUSALAB_SOURCE=DIR", file=sys.stderr)
         return 2
     if not official_suites():
-        print("the official suites are needed (set CAUSALCHECK_SHARED)", file=sys.stderr)
+        print("the official suites are missing from this installation (reinstall causalcheck)", file=sys.stderr)
         return 2
     cases = run(Path(args.source), args.per_suite, args.seed)
     print(summary(cases, args.show))
