@@ -30,15 +30,8 @@ pytest.importorskip("hypothesis")
 Pairs = list[tuple[str, str]]
 
 
-@pytest.fixture(autouse=True)
-def _ci_profile() -> Any:
-    """Every suite here runs at the derandomized ci profile, whatever the session's profile."""
-    from causalcheck.testing.profiles import default_profile, set_default_profile
-
-    before = default_profile()
-    set_default_profile("ci")
-    yield
-    set_default_profile(before)
+#: every suite here runs at the derandomized ci profile, whatever the session's (the same shrunk examples everywhere)
+pytestmark = pytest.mark.causalcheck_profile("ci")
 
 
 # ----------------------------------------------------------------------- the researcher's correct rules

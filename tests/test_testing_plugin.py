@@ -120,3 +120,26 @@ def test_the_options_are_listed_in_pytest_help(tmp_path: Path) -> None:
     out = _pytest(_project(tmp_path, PROFILE_TEST), "--help")
     assert "--causalcheck-profile" in out.stdout and "--causalcheck-update-snapshots" in out.stdout
     assert "causalcheck_profile" in out.stdout
+
+
+def test_the_profile_marker_overrides_the_session_profile_for_one_test(tmp_path: Path) -> None:
+    """@pytest.mark.causalcheck_profile('ci') runs that test at ci under --causalcheck-profile=dev; the next test is back at dev."""
+    test = (
+        "import pytest\n"
+        "from causalcheck.testing.profiles import default_profile\n"
+        "@pytest.mark.causalcheck_profile('ci')\n"
+        "def test_a():\n"
+        "    print('MARKED=' + default_profile())\n"
+        "def test_b():\n"
+        "    print('UNMARKED=' + default_profile())\n"
+    )
+    out = _pytest(_project(tmp_path, test), "-s", "--causalcheck-profile=dev")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "MARKED=ci" in out.stdout and "UNMARKED=dev" in out.stdout
+
+
+def test_a_profile_marker_without_a_known_name_is_a_usage_error(tmp_path: Path) -> None:
+    """causalcheck_profile('fast') stops the test with a message naming the choices."""
+    test = "import pytest\n@pytest.mark.causalcheck_profile('fast')\ndef test_a():\n    pass\n"
+    out = _pytest(_project(tmp_path, test))
+    assert out.returncode != 0 and "must be one profile name of ['ci', 'dev', 'thorough']" in out.stdout + out.stderr

@@ -17,6 +17,11 @@ cannot clash with a project's own:
 ``causalcheck_profile``
     the profile in force (``ci``, ``dev`` or ``thorough``; :mod:`causalcheck.testing.profiles`).
 
+Marker: ``@pytest.mark.causalcheck_profile("ci")`` on a test (or ``pytestmark = ...`` for a
+module) runs that test's suites at the named profile whatever the session's, and restores the
+session's afterwards — for tests that assert a shrunk counterexample, which only the
+derandomised ``ci`` profile makes the same on every run.
+
 Settings: ``--causalcheck-profile=NAME`` on the command line or ``causalcheck_profile = NAME``
 in the ini file (``[tool.pytest.ini_options]``) selects the profile the suites of
 :mod:`causalcheck.testing` run under (the command line wins; then the ini value; then
@@ -26,7 +31,7 @@ in the ini file (``[tool.pytest.ini_options]``) selects the profile the suites o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import Any, NamedTuple
 
 import pytest
@@ -36,6 +41,7 @@ from causalcheck.testing.profiles import (
     default_profile,
     set_default_profile,
     set_update_snapshots,
+    using_profile,
 )
 
 __all__ = ["NamedCausalGraph"]
@@ -67,7 +73,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Put the chosen profile and the snapshot mode in force for this run."""
+    """Put the chosen profile and the snapshot mode in force for this run; register the ``causalcheck_profile`` marker."""
+    config.addinivalue_line(
+        "markers", "causalcheck_profile(name): run this test's causalcheck property suites at profile NAME (ci, dev, thorough)"
+    )
     name = config.getoption("causalcheck_profile") or str(config.getini("causalcheck_profile") or "").strip() or None
     if name is not None and name not in PROFILES:
         raise pytest.UsageError(f"causalcheck_profile={name!r} must be one of {sorted(PROFILES)!r}")
@@ -79,6 +88,19 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     """Leave no profile or snapshot mode behind (pytest may run in-process more than once)."""
     set_default_profile(None)
     set_update_snapshots(None)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
+    """Run a test marked ``causalcheck_profile(NAME)`` with NAME as the default profile (restored afterwards)."""
+    marker = item.get_closest_marker("causalcheck_profile")
+    if marker is None:
+        return (yield)
+    name = marker.args[0] if len(marker.args) == 1 and not marker.kwargs else None
+    if name not in PROFILES:
+        raise pytest.UsageError(f"{item.nodeid}: causalcheck_profile marker args={marker.args!r} must be one profile name of {sorted(PROFILES)!r}")
+    with using_profile(str(name)):
+        return (yield)
 
 
 @pytest.fixture

@@ -24,7 +24,9 @@ until :func:`settings_for` is called.
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -42,6 +44,7 @@ __all__ = [
     "set_update_snapshots",
     "settings_for",
     "update_snapshots_requested",
+    "using_profile",
 ]
 
 
@@ -76,6 +79,22 @@ def set_default_profile(name: str | None) -> None:
     _DEFAULT.clear()
     if name is not None:
         _DEFAULT.append(_check(name))
+
+
+@contextlib.contextmanager
+def using_profile(name: str) -> Iterator[str]:
+    """Make *name* the default profile inside the block, then restore exactly what was in force before.
+
+    >>> with using_profile("dev"):
+    ...     default_profile()
+    'dev'
+    """
+    saved = list(_DEFAULT)
+    set_default_profile(name)
+    try:
+        yield name
+    finally:
+        _DEFAULT[:] = saved
 
 
 def set_update_snapshots(flag: bool | None) -> None:
