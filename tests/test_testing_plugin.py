@@ -143,3 +143,18 @@ def test_a_profile_marker_without_a_known_name_is_a_usage_error(tmp_path: Path) 
     test = "import pytest\n@pytest.mark.causalcheck_profile('fast')\ndef test_a():\n    pass\n"
     out = _pytest(_project(tmp_path, test))
     assert out.returncode != 0 and "must be one profile name of ['ci', 'dev', 'thorough']" in out.stdout + out.stderr
+
+
+def test_the_documented_pairs_one_liner_gives_the_pairs(tmp_path: Path) -> None:
+    """The README's and the fixture docstring's one-liner for pairs runs in a user's test and gives the stated list."""
+    import re
+
+    from causalcheck.testing import plugin
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    m = re.search(r"`(sorted\(causalcheck_graph\(\"collider\"\)\.pairs\))` →\s*`(\[[^`]*\])`", readme)
+    assert m, "the README's testing section lost the pairs one-liner"
+    assert "sorted(causalcheck_graph(" in (plugin.__doc__ or "") and ".pairs)" in (plugin.causalcheck_graph.__doc__ or "")
+    proj = _project(tmp_path, f"def test_pairs(causalcheck_graph):\n    assert {m.group(1)} == {m.group(2)}\n")
+    out = _pytest(proj)
+    assert out.returncode == 0, out.stdout + out.stderr

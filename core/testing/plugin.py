@@ -10,10 +10,15 @@ cannot clash with a project's own:
     :class:`~causalcheck.graph.CausalGraph`; ``causalcheck_graph("collider", general=True)``
     as a :class:`causalcheck.graphs.Graph`.  Names: chain, fork, collider, diamond,
     m_structure, y_structure, instrument, confounded_triangle, causalab_sample
-    (:mod:`causalcheck.graphs.named`).
+    (:mod:`causalcheck.graphs.named`).  The ``(cause, effect)`` pairs a rule of
+    :func:`~causalcheck.testing.check_graph_metric` takes are one line away:
+    ``sorted(causalcheck_graph("collider").pairs)`` is ``[('A', 'C'), ('B', 'C')]`` (``.pairs``
+    is a property holding a frozenset; ``.edges`` are ``Edge(source, target, label)`` objects;
+    a general graph has ``.directed_pairs``).
 ``named_causal_graph``
     parametrized over every named graph: a test that takes it runs once per graph and gets
-    a :class:`NamedCausalGraph` ``(name, graph)``; the test id is the graph's name.
+    a :class:`NamedCausalGraph` ``(name, graph)``; the test id is the graph's name.  Pairs:
+    ``name, g = named_causal_graph; pairs = sorted(g.pairs)``.
 ``causalcheck_profile``
     the profile in force (``ci``, ``dev`` or ``thorough``; :mod:`causalcheck.testing.profiles`).
 
@@ -111,7 +116,10 @@ def causalcheck_profile() -> str:
 
 @pytest.fixture
 def causalcheck_graph() -> Callable[..., Any]:
-    """Factory of named causal graphs: ``causalcheck_graph("fork")`` (``general=True``: a causalcheck.graphs.Graph)."""
+    """Factory of named causal graphs: ``causalcheck_graph("fork")`` (``general=True``: a causalcheck.graphs.Graph).
+
+    Its ``(cause, effect)`` pairs, as a rule under test takes them: ``sorted(causalcheck_graph("fork").pairs)``.
+    """
 
     def make(name: str, *, general: bool = False) -> Any:
         g = named_graph(name)
@@ -122,5 +130,5 @@ def causalcheck_graph() -> Callable[..., Any]:
 
 @pytest.fixture(params=sorted(NAMED_GRAPHS), ids=str)
 def named_causal_graph(request: pytest.FixtureRequest) -> Iterator[NamedCausalGraph]:
-    """Each named graph of causalcheck.graphs.named in turn, as ``(name, graph)``."""
+    """Each named graph of causalcheck.graphs.named in turn, as ``(name, graph)``; pairs: ``sorted(graph.pairs)``."""
     yield NamedCausalGraph(request.param, NAMED_GRAPHS[request.param])
