@@ -158,3 +158,26 @@ def test_the_documented_pairs_one_liner_gives_the_pairs(tmp_path: Path) -> None:
     proj = _project(tmp_path, f"def test_pairs(causalcheck_graph):\n    assert {m.group(1)} == {m.group(2)}\n")
     out = _pytest(proj)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+@pytest.mark.parametrize("workers", [(), ("-n", "2")], ids=["in-process", "xdist"])
+def test_the_run_ends_with_the_list_of_updated_snapshots(tmp_path: Path, workers: tuple[str, ...]) -> None:
+    """--causalcheck-update-snapshots ends with a section naming each updated snapshot, its count and 'id: old → new' lines."""
+    import os
+
+    test = (
+        "import os\n"
+        "from causalcheck.testing import corpus, snapshot\n"
+        "def test_snap():\n"
+        "    k = int(os.environ.get('K', '1'))\n"
+        "    snapshot(lambda s: k * sum(s), corpus('criterion-scores', size=3), 'snap.json')\n"
+    )
+    proj = _project(tmp_path, test)
+    assert _pytest(proj).returncode == 0  # records
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *workers, "--causalcheck-update-snapshots"],
+        cwd=proj, capture_output=True, text=True, check=False, env={**os.environ, "K": "2"},
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    section = run.stdout.split("causalcheck snapshot updates", 1)[-1]
+    assert "updated, 3 of 3 outputs of" in section and "criterion-scores-000: " in section and " → " in section, run.stdout

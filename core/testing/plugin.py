@@ -31,7 +31,9 @@ Settings: ``--causalcheck-profile=NAME`` on the command line or ``causalcheck_pr
 in the ini file (``[tool.pytest.ini_options]``) selects the profile the suites of
 :mod:`causalcheck.testing` run under (the command line wins; then the ini value; then
 ``$CAUSALCHECK_PROFILE``; then ``ci``).  ``--causalcheck-update-snapshots`` makes
-:func:`causalcheck.testing.snapshot` rewrite changed snapshots instead of failing.
+:func:`causalcheck.testing.snapshot` rewrite changed snapshots instead of failing; the run ends
+with a "causalcheck snapshot updates" section listing each updated snapshot, its count of changed
+outputs and a short diff per changed case.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from causalcheck.testing.profiles import (
     default_profile,
     set_default_profile,
     set_update_snapshots,
+    take_snapshot_updates,
     using_profile,
 )
 
@@ -95,17 +98,42 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     set_update_snapshots(None)
 
 
+_SECTION = "causalcheck snapshot updates"
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
-    """Run a test marked ``causalcheck_profile(NAME)`` with NAME as the default profile (restored afterwards)."""
+    """Run a test marked ``causalcheck_profile(NAME)`` with NAME as the default profile (restored afterwards);
+    attach the summaries of the snapshots it updated to its report (they travel with it under xdist)."""
+    take_snapshot_updates()
     marker = item.get_closest_marker("causalcheck_profile")
-    if marker is None:
-        return (yield)
-    name = marker.args[0] if len(marker.args) == 1 and not marker.kwargs else None
-    if name not in PROFILES:
-        raise pytest.UsageError(f"{item.nodeid}: causalcheck_profile marker args={marker.args!r} must be one profile name of {sorted(PROFILES)!r}")
-    with using_profile(str(name)):
-        return (yield)
+    try:
+        if marker is None:
+            return (yield)
+        name = marker.args[0] if len(marker.args) == 1 and not marker.kwargs else None
+        if name not in PROFILES:
+            raise pytest.UsageError(f"{item.nodeid}: causalcheck_profile marker args={marker.args!r} must be one profile name of {sorted(PROFILES)!r}")
+        with using_profile(str(name)):
+            return (yield)
+    finally:
+        updates = take_snapshot_updates()
+        if updates:
+            item.add_report_section("call", _SECTION, "\n".join(updates) + "\n")
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """After the run, list every snapshot the tests updated: its count of changes and a short diff per changed case."""
+    texts = [
+        content
+        for reports in terminalreporter.stats.values()
+        for rep in reports
+        for title, content in getattr(rep, "sections", ())
+        if _SECTION in title
+    ]
+    if texts:
+        terminalreporter.section(_SECTION)
+        for text in texts:
+            terminalreporter.write(text)
 
 
 @pytest.fixture

@@ -39,10 +39,12 @@ __all__ = [
     "PROFILES",
     "Profile",
     "default_profile",
+    "note_snapshot_update",
     "register_hypothesis_profiles",
     "set_default_profile",
     "set_update_snapshots",
     "settings_for",
+    "take_snapshot_updates",
     "update_snapshots_requested",
     "using_profile",
 ]
@@ -66,6 +68,7 @@ PROFILES: dict[str, Profile] = {
 
 _DEFAULT: list[str] = []
 _UPDATE: list[bool] = []
+_UPDATED: list[str] = []
 
 
 def _check(name: str) -> str:
@@ -105,6 +108,18 @@ def set_update_snapshots(flag: bool | None) -> None:
 def update_snapshots_requested() -> bool:
     """True when :func:`set_update_snapshots` asked for updates in this process."""
     return bool(_UPDATE and _UPDATE[0])
+
+
+def note_snapshot_update(summary: str) -> None:
+    """Keep the summary of a snapshot update for :func:`take_snapshot_updates` (the plugin lists them after the run)."""
+    _UPDATED.append(summary)
+
+
+def take_snapshot_updates() -> list[str]:
+    """The summaries noted since the last call, oldest first (and forget them)."""
+    out = list(_UPDATED)
+    _UPDATED.clear()
+    return out
 
 
 def default_profile() -> str:
