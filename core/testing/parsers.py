@@ -39,15 +39,9 @@ from typing import Any
 from causalcheck.base.errors import CausalCheckError, InputFormatError
 from causalcheck.graphs.io import write_graph
 from causalcheck.graphs.model import Graph, GraphEdge
+from causalcheck.testing import runner
 from causalcheck.testing.pools import NAME_FAMILIES
-from causalcheck.testing.runner import (
-    Property,
-    PropertyFailure,
-    SuiteReport,
-    call,
-    describe,
-    run_suite,
-)
+from causalcheck.testing.runner import Property, PropertyFailure, SuiteReport, call, describe
 
 __all__ = ["check_edge_parser", "check_parser_total", "check_round_trip"]
 
@@ -76,7 +70,7 @@ def check_parser_total(
                 suite, "total", f"  input:    {text!r}\n  raised:   {type(exc).__name__}: {exc}\n  expected: a result or {names}", subject
             ) from exc
 
-    return run_suite(suite, [Property("total", strategy, total)], subject=subject, profile=profile, max_examples=max_examples)
+    return runner.run_suite(suite, [Property("total", strategy, total)], subject=subject, profile=profile, max_examples=max_examples)
 
 
 def check_round_trip(
@@ -117,7 +111,7 @@ def check_round_trip(
     props = [Property("round-trip", strategy, round_trip)]
     if stable:
         props.append(Property("stable-text", strategy, stable_text))
-    return run_suite(suite, props, subject=subject, profile=profile, max_examples=max_examples, skip=skip)
+    return runner.run_suite(suite, props, subject=subject, profile=profile, max_examples=max_examples, skip=skip)
 
 
 # --------------------------------------------------------------------------- check_edge_parser
@@ -243,7 +237,7 @@ def check_edge_parser(
         return check
 
     props = [Property(family, _family_graphs(groups, max_nodes), prop(family)) for family, (_, groups) in NAME_FAMILIES.items()]
-    return run_suite(suite, props, subject=subject, profile=profile, max_examples=max_examples, skip=skip)
+    return runner.run_suite(suite, props, subject=subject, profile=profile, max_examples=max_examples, skip=skip)
 
 
 def _writer(format: str | Callable[[Graph], str]) -> tuple[Callable[[Graph], str], str]:
