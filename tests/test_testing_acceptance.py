@@ -1,14 +1,18 @@
-"""Issue 22's acceptance, items 2-3: a researcher's suite written with the kit only catches their planted bugs.
+"""Issue 22's acceptance: a researcher's suite written with the kit only catches their planted bugs.
 
 Each planted bug is a mistake a researcher made in their own SHD, skeleton F1, arrowhead precision / recall,
-SID, coefficient recovery or PM; the suite is the one call they would write (no skips, no adapters beyond
-``convert=``).  The correct versions of the same rules — reference implementations written here,
-causalcheck's own metrics, causal-learn's confusions via ``compare`` and gadjid's SID — pass the same calls.
+SID, coefficient recovery, PM or edge-list parser; the suite is the one call they would write (no skips, no
+adapters beyond ``convert=``).  The correct versions of the same rules — reference implementations written
+here, causalcheck's own metrics and edge-list reader, causal-learn's confusions via ``compare`` and gadjid's
+SID — pass the same calls.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import math
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +25,7 @@ from causalcheck.graphs.model import Graph, Mark
 from causalcheck.testing import (
     PropertyFailure,
     check_coefficient_metric,
+    check_edge_parser,
     check_explanation_scorer,
     check_graph_metric,
 )
@@ -30,15 +35,8 @@ pytest.importorskip("hypothesis")
 Pairs = list[tuple[str, str]]
 
 
-@pytest.fixture(autouse=True)
-def _ci_profile() -> Any:
-    """Every suite here runs at the derandomized ci profile, whatever the session's profile."""
-    from causalcheck.testing.profiles import default_profile, set_default_profile
-
-    before = default_profile()
-    set_default_profile("ci")
-    yield
-    set_default_profile(before)
+#: every suite here runs at the derandomized ci profile, whatever the session's (the same shrunk examples everywhere)
+pytestmark = pytest.mark.causalcheck_profile("ci")
 
 
 # ----------------------------------------------------------------------- the researcher's correct rules
@@ -135,6 +133,19 @@ def pm_verdicts(g: Any, s: list[float]) -> float:
     return sum(causal) / len(causal) if causal else 0.0
 
 
+def read_edges(text: str) -> Pairs:
+    """The researcher's reader of an edge-list CSV (header source,target,edge): the csv module, names as written."""
+    rows = list(csv.reader(io.StringIO(text)))
+    return [(r[0], r[1]) for r in rows[1:] if len(r) > 1 and r[1]]
+
+
+def causalcheck_edges(text: str) -> Any:
+    """causalcheck's own edge-list reader."""
+    from causalcheck.graphs.io import read_graph
+
+    return read_graph(text, format="edgelist")
+
+
 # ----------------------------------------------------------------------- the suites the researcher writes
 def shd_suite(fn: Callable[..., Any]) -> Any:
     return check_graph_metric(fn, "distance", reference="shd")
@@ -174,6 +185,10 @@ def coefficient_suite(fn: Callable[..., Any]) -> Any:
 
 def pm_suite(fn: Callable[..., Any]) -> Any:
     return check_explanation_scorer(fn, "pm")
+
+
+def parser_suite(fn: Callable[..., Any]) -> Any:
+    return check_edge_parser(fn, "edgelist")
 
 
 # ----------------------------------------------------------------------- planted bugs
@@ -285,6 +300,32 @@ def pm_first_verdict_weighted(g: Any, s: list[float]) -> float:
     return math.fsum(x * k for x, k in zip(causal, w, strict=True)) / math.fsum(w)
 
 
+def edges_trimmed(text: str) -> Pairs:
+    """Strips the blanks around every cell."""
+    return [(a.strip(), b.strip()) for a, b in read_edges(text)]
+
+
+def edges_lowercased(text: str) -> Pairs:
+    """Lower-cases names "to be safe"."""
+    return [(a.lower(), b.lower()) for a, b in read_edges(text)]
+
+
+def edges_ascii_only(text: str) -> Pairs:
+    """Reads the file as ASCII: fails on the first non-ASCII name."""
+    return read_edges(text.encode("ascii").decode("ascii"))
+
+
+def edges_nfc(text: str) -> Pairs:
+    """Normalises names to NFC: two spellings of é become one node."""
+    return read_edges(unicodedata.normalize("NFC", text))
+
+
+def edges_split_on_commas(text: str) -> Pairs:
+    """Splits rows on commas by hand: a quoted name with a comma or a quote breaks."""
+    rows = [line.split(",") for line in text.splitlines()[1:]]
+    return [(r[0], r[1]) for r in rows if len(r) > 1 and r[1]]
+
+
 @dataclass(frozen=True)
 class Planted:
     """A planted bug, the suite that must catch it, and the properties allowed to."""
@@ -312,6 +353,11 @@ PLANTED = [
     Planted(coefficient_estimate_relative, coefficient_suite, ("tolerance",)),
     Planted(pm_grows_with_edges, pm_suite, ("monotone",)),
     Planted(pm_first_verdict_weighted, pm_suite, ("monotone", "order", "reference")),
+    Planted(edges_trimmed, parser_suite, ("blanks",)),
+    Planted(edges_lowercased, parser_suite, ("case",)),
+    Planted(edges_ascii_only, parser_suite, ("unicode",)),
+    Planted(edges_nfc, parser_suite, ("combining", "normalization")),
+    Planted(edges_split_on_commas, parser_suite, ("syntax",)),
 ]
 
 
@@ -322,6 +368,17 @@ def test_each_planted_bug_is_caught_by_the_researchers_suite(bug: Planted) -> No
         bug.suite(bug.rule)
     assert info.value.property in bug.caught_by, str(info.value)
     assert "convention:" in str(info.value)
+
+
+def test_a_changed_name_is_explained_in_the_parser_message() -> None:
+    """The edge-parser failure shows the text, the edges missing and extra, and how a name changed."""
+    with pytest.raises(PropertyFailure) as info:
+        parser_suite(edges_trimmed)
+    msg = str(info.value)
+    assert "text:" in msg and "missing:" in msg and "extra:" in msg and "(trimmed)" in msg, msg
+    with pytest.raises(PropertyFailure) as info:
+        parser_suite(edges_ascii_only)
+    assert "raised:   UnicodeEncodeError" in str(info.value)
 
 
 CORRECT = [
@@ -336,6 +393,8 @@ CORRECT = [
     (coefficient_f1, coefficient_suite),
     (coefficient_recall, lambda fn: check_coefficient_metric(fn, signature="dicts", kind="recall")),
     (pm_verdicts, pm_suite),
+    (read_edges, parser_suite),
+    (causalcheck_edges, parser_suite),
 ]
 
 

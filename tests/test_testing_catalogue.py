@@ -32,15 +32,8 @@ from causalcheck.testing import (
 Pairs = list[tuple[str, str]]
 
 
-@pytest.fixture(autouse=True)
-def _ci_profile() -> Any:
-    """The catalogue runs at the derandomized ci profile whatever the session's profile (same shrunk examples everywhere)."""
-    from causalcheck.testing.profiles import default_profile, set_default_profile
-
-    before = default_profile()
-    set_default_profile("ci")
-    yield
-    set_default_profile(before)
+#: every suite here runs at the derandomized ci profile, whatever the session's (the same shrunk examples everywhere)
+pytestmark = pytest.mark.causalcheck_profile("ci")
 
 
 # ----------------------------------------------------------------------- planted bugs

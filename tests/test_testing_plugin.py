@@ -120,3 +120,64 @@ def test_the_options_are_listed_in_pytest_help(tmp_path: Path) -> None:
     out = _pytest(_project(tmp_path, PROFILE_TEST), "--help")
     assert "--causalcheck-profile" in out.stdout and "--causalcheck-update-snapshots" in out.stdout
     assert "causalcheck_profile" in out.stdout
+
+
+def test_the_profile_marker_overrides_the_session_profile_for_one_test(tmp_path: Path) -> None:
+    """@pytest.mark.causalcheck_profile('ci') runs that test at ci under --causalcheck-profile=dev; the next test is back at dev."""
+    test = (
+        "import pytest\n"
+        "from causalcheck.testing.profiles import default_profile\n"
+        "@pytest.mark.causalcheck_profile('ci')\n"
+        "def test_a():\n"
+        "    print('MARKED=' + default_profile())\n"
+        "def test_b():\n"
+        "    print('UNMARKED=' + default_profile())\n"
+    )
+    out = _pytest(_project(tmp_path, test), "-s", "--causalcheck-profile=dev")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "MARKED=ci" in out.stdout and "UNMARKED=dev" in out.stdout
+
+
+def test_a_profile_marker_without_a_known_name_is_a_usage_error(tmp_path: Path) -> None:
+    """causalcheck_profile('fast') stops the test with a message naming the choices."""
+    test = "import pytest\n@pytest.mark.causalcheck_profile('fast')\ndef test_a():\n    pass\n"
+    out = _pytest(_project(tmp_path, test))
+    assert out.returncode != 0 and "must be one profile name of ['ci', 'dev', 'thorough']" in out.stdout + out.stderr
+
+
+def test_the_documented_pairs_one_liner_gives_the_pairs(tmp_path: Path) -> None:
+    """The README's and the fixture docstring's one-liner for pairs runs in a user's test and gives the stated list."""
+    import re
+
+    from causalcheck.testing import plugin
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    m = re.search(r"`(sorted\(causalcheck_graph\(\"collider\"\)\.pairs\))` →\s*`(\[[^`]*\])`", readme)
+    assert m, "the README's testing section lost the pairs one-liner"
+    assert "sorted(causalcheck_graph(" in (plugin.__doc__ or "") and ".pairs)" in (plugin.causalcheck_graph.__doc__ or "")
+    proj = _project(tmp_path, f"def test_pairs(causalcheck_graph):\n    assert {m.group(1)} == {m.group(2)}\n")
+    out = _pytest(proj)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+@pytest.mark.parametrize("workers", [(), ("-n", "2")], ids=["in-process", "xdist"])
+def test_the_run_ends_with_the_list_of_updated_snapshots(tmp_path: Path, workers: tuple[str, ...]) -> None:
+    """--causalcheck-update-snapshots ends with a section naming each updated snapshot, its count and 'id: old → new' lines."""
+    import os
+
+    test = (
+        "import os\n"
+        "from causalcheck.testing import corpus, snapshot\n"
+        "def test_snap():\n"
+        "    k = int(os.environ.get('K', '1'))\n"
+        "    snapshot(lambda s: k * sum(s), corpus('criterion-scores', size=3), 'snap.json')\n"
+    )
+    proj = _project(tmp_path, test)
+    assert _pytest(proj).returncode == 0  # records
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *workers, "--causalcheck-update-snapshots"],
+        cwd=proj, capture_output=True, text=True, check=False, env={**os.environ, "K": "2"},
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    section = run.stdout.split("causalcheck snapshot updates", 1)[-1]
+    assert "updated, 3 of 3 outputs of" in section and "criterion-scores-000: " in section and " → " in section, run.stdout

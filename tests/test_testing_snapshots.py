@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -125,12 +126,61 @@ def test_outputs_are_json_values_and_crashes_are_recorded(tmp_path: Path) -> Non
     assert jsonable(edge_prf([("a", "b")], [("a", "b")]))["f1"] == 1.0
     assert jsonable(float("nan")) == "nan" and jsonable({1: (2, 3)}) == {"1": [2, 3]}
 
-    def crash(t: object, e: object) -> int:
-        raise ZeroDivisionError("boom")
+    def crash(t: list[object], e: list[object]) -> int:
+        if len(t) % 2 == 0:
+            raise ZeroDivisionError("boom")
+        return len(t)
 
-    snapshot(crash, corpus("graph-pairs", size=2), tmp_path / "c.json")
+    c = corpus("graph-pairs", size=6)
+    report = snapshot(crash, c, tmp_path / "c.json")
     rows = read_snapshot(tmp_path / "c.json")["cases"]
-    assert rows[0]["output"] == {"error": "ZeroDivisionError: boom"}
+    crashed = [r for r in rows if r["output"] == {"error": "ZeroDivisionError: boom"}]
+    assert crashed and len(crashed) < len(rows) and report.errors == len(crashed)
+    assert f"({len(crashed)} of them errors)" in report.summary()
+
+
+def test_a_snapshot_of_nothing_but_errors_is_refused_with_the_first_error(tmp_path: Path) -> None:
+    """A rule that raises on every case (a wrong signature) records nothing: InputFormatError showing the first error."""
+    def wrong_signature(t: object) -> int:
+        return 0
+
+    with pytest.raises(InputFormatError, match=r"all 3 outputs of .* are errors.*case 'graph-pairs-000'.*TypeError"):
+        snapshot(wrong_signature, corpus("graph-pairs", size=3), tmp_path / "w.json")
+    assert not (tmp_path / "w.json").exists()
+
+
+def test_numbers_compare_as_numbers_and_unchanged_outputs_keep_their_spelling(tmp_path: Path) -> None:
+    """1 recorded and 1.0 now is no change; an update rewrites only the changed cases (1 stays 1 in the file)."""
+    c = corpus("criterion-scores", size=6)
+    path = tmp_path / "n.json"
+    snapshot(lambda s: {"n": len(s), "ok": True}, c, path)
+    assert snapshot(lambda s: {"n": float(len(s)), "ok": True}, c, path).status == "unchanged"
+    with pytest.raises(SnapshotMismatch):  # True is not 1
+        snapshot(lambda s: {"n": len(s), "ok": 1}, c, path)
+    report = snapshot(lambda s: {"n": float(len(s)) + (s[0] > 5), "ok": True}, c, path, update=True)
+    changed = {ch.id for ch in report.changes}
+    assert changed and len(changed) < 6
+    text = path.read_text(encoding="utf-8")
+    kept = [row for row in json.loads(text)["cases"] if row["id"] not in changed]
+    assert all(isinstance(row["output"]["n"], int) for row in kept)
+
+
+def test_update_mode_prints_the_count_and_a_short_diff_per_changed_case(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """snapshot(update=True) prints 'k of n outputs changed' and one line per changed case: id and old → new of the changed key."""
+    from causalcheck.testing.profiles import take_snapshot_updates
+
+    c = corpus("criterion-scores", size=8)
+    path = tmp_path / "u.json"
+    snapshot(lambda s: {"max": max(s), "n": len(s)}, c, path)
+    capsys.readouterr()
+    take_snapshot_updates()
+    report = snapshot(lambda s: {"max": max(s), "n": len(s) + (s[0] > 5)}, c, path, update=True)
+    out = capsys.readouterr().out
+    k = len(report.changes)
+    assert f"updated, {k} of 8 outputs of" in out and 0 < k < 8
+    first = report.changes[0]
+    assert f"  {first.id}: n {first.old['n']} → {first.new['n']}" in out and "max" not in out.split(first.id, 1)[1].splitlines()[0]
+    assert take_snapshot_updates() == [report.summary()]
 
 
 def test_tolerance_ignores_float_noise(tmp_path: Path) -> None:
@@ -186,13 +236,48 @@ def test_cli_records_then_reports_a_changed_command(tmp_path: Path, capsys: pyte
     assert main(["snapshot", "check", str(snap), "--command", cmd + " double"]) == 0
 
 
-def test_cli_records_a_failing_command_as_its_exit_status(tmp_path: Path) -> None:
-    """A command that exits non-zero is recorded with its status and last stderr line."""
+def test_cli_records_a_failing_command_as_its_exit_status(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A command that exits non-zero on some cases is recorded with its status and last stderr line, and counted."""
     snap = tmp_path / "s.json"
-    cmd = f"{sys.executable} -c 'import sys; sys.exit(\"bad input\")'"
-    assert main(["snapshot", "check", str(snap), "--kind", "answers", "--size", "2", "--command", cmd]) == 0
+    code = "import sys; s = open(sys.argv[1]).read(); sys.exit('bad input') if len(s) % 2 else print(len(s))"
+    cmd = f"{sys.executable} -c {shlex.quote(code)} {{answer}}"
+    assert main(["snapshot", "check", str(snap), "--kind", "answers", "--size", "6", "--command", cmd]) == 0
     rows = read_snapshot(snap)["cases"]
-    assert rows[0]["output"] == {"exit": 1, "stderr": "bad input"}
+    failed = [r for r in rows if r["output"] == {"exit": 1, "stderr": "bad input"}]
+    assert failed and len(failed) < len(rows)
+    assert f"recorded 6 outputs of {cmd!r} in {snap} ({len(failed)} of them errors: exit statuses)" in capsys.readouterr().out
+
+
+def test_cli_refuses_a_snapshot_of_nothing_but_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every run exiting non-zero records nothing: exit 2 with the first error (case id, status, stderr) shown."""
+    snap = tmp_path / "s.json"
+    cmd = f"{sys.executable} -c 'import sys; sys.exit(\"no such option\")'"
+    assert main(["snapshot", "check", str(snap), "--kind", "answers", "--size", "3", "--command", cmd]) == 2
+    err = capsys.readouterr().err
+    assert "all 3 outputs of" in err and "answers-000" in err and "no such option" in err and "exit" in err
+    assert not snap.exists()
+
+
+def test_cli_compares_numbers_as_numbers_and_prints_a_short_diff_on_update(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """1 recorded, 1.0 printed: unchanged; --update prints the count and 'id: old → new' per changed case, keeps unchanged outputs."""
+    script = tmp_path / "n.py"
+    script.write_text(
+        "import sys\nn = len(open(sys.argv[1]).read()) % 3\nprint(n if sys.argv[2] == 'int' else float(n) + float(sys.argv[2]) * (n == 2))\n",
+        encoding="utf-8",
+    )
+    snap = tmp_path / "s.json"
+    cmd = f"{sys.executable} {script} {{answer}}"
+    assert main(["snapshot", "check", str(snap), "--kind", "answers", "--size", "8", "--command", cmd + " int"]) == 0
+    recorded = {r["id"]: r["output"] for r in read_snapshot(snap)["cases"]}
+    assert main(["snapshot", "check", str(snap), "--command", cmd + " 0"]) == 0  # prints 1.0 where 1 was recorded: equal
+    capsys.readouterr()
+    assert main(["snapshot", "check", str(snap), "--command", cmd + " 5", "--update"]) == 0
+    out = capsys.readouterr().out
+    changed = [i for i, v in recorded.items() if v == 2]
+    assert changed and f"{len(changed)} of 8 outputs changed" in out
+    assert f"  {changed[0]}: 2 → 7.0" in out
+    after = {r["id"]: r["output"] for r in read_snapshot(snap)["cases"]}
+    assert all(after[i] == recorded[i] and type(after[i]) is type(recorded[i]) for i in recorded if i not in changed)
 
 
 def test_cli_bad_arguments_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

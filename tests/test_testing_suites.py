@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from causalcheck import strategies as cs
@@ -13,6 +14,7 @@ from causalcheck.parsing import format_hypothesis, parse_hypothesis, parse_recor
 from causalcheck.testing import (
     PROFILES,
     PropertyFailure,
+    check_edge_parser,
     check_graph_metric,
     check_parser_total,
     check_round_trip,
@@ -191,3 +193,38 @@ def test_general_graph_kinds_are_drawn_and_edited(kind: str) -> None:
 
     check_graph_metric(shd_of, "distance", graphs=kind, reference="causal-learn-shd", max_examples=20)  # type: ignore[arg-type]
     check_graph_metric(skeleton_f1, "similarity", graphs=kind, reference="skeleton-f1", max_examples=20)  # type: ignore[arg-type]
+
+
+def test_the_edge_parser_suite_takes_a_users_writer_and_convert() -> None:
+    """A custom line format (writer given) and an output of dicts read through convert= pass when names are kept."""
+    def write(g: Any) -> str:
+        return "".join(json.dumps([e.u, e.v], ensure_ascii=False) + "\n" for e in g.edges)
+
+    def parse(text: str) -> list[dict[str, str]]:
+        return [{"from": a, "to": b} for a, b in map(json.loads, text.splitlines())]
+
+    report = check_edge_parser(parse, write, convert=lambda out: [(d["from"], d["to"]) for d in out], max_examples=20)
+    assert "normalization" in report.properties and report.max_examples == 20
+
+
+def test_the_edge_parser_suite_refuses_a_format_that_cannot_hold_every_name() -> None:
+    """format='adjacency' (identifiers only) is refused naming the formats that hold any name."""
+    with pytest.raises(InputFormatError, match=r"format='adjacency' must be a format that holds any name"):
+        check_edge_parser(parse_text, "adjacency")
+
+
+def test_an_edge_parser_output_that_is_not_edges_fails_with_the_output_shown() -> None:
+    """A parser returning a number fails the first property, naming the output and asking for convert=."""
+    with pytest.raises(PropertyFailure) as info:
+        check_edge_parser(lambda text: 3, "text", max_examples=5)
+    assert info.value.property == "structure" and "pass convert=" in str(info.value) and "parsed:   3" in str(info.value)
+
+
+def test_an_edge_parser_that_reverses_edges_fails_structure() -> None:
+    """Directions count: a parser reading effect -> cause fails 'structure' with the missing and extra edges."""
+    def backwards(text: str) -> list[tuple[str, str]]:
+        return [(e.v, e.u) for e in parse_text(text).edges]
+
+    with pytest.raises(PropertyFailure) as info:
+        check_edge_parser(backwards, "text", max_examples=20)
+    assert info.value.property == "structure" and "missing:  [('a', 'b')]" in str(info.value), str(info.value)

@@ -13,6 +13,8 @@ inputs and causalcheck's own metrics as references:
 * :func:`check_explanation_scorer` — PRISM-style PM, RM, Final and end-to-end answer scorers;
 * :func:`check_parser_total` — a parser raises nothing but its documented error;
 * :func:`check_round_trip` — ``parse(format(x)) == x`` and a stable printed text;
+* :func:`check_edge_parser` — an edge parser keeps every edge and every name exactly (blanks,
+  case, unicode, combining marks, right-to-left, emoji, NFC vs NFD, edge syntax in names);
 * :func:`snapshot` / :func:`corpus` — record a rule's outputs on a seeded corpus and report
   every changed output with its input on later runs (``causalcheck snapshot`` does the same
   for a scoring command outside Python);
@@ -44,7 +46,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "causalcheck.testing.explanation": ("check_explanation_scorer",),
     "causalcheck.testing.extra": ("MissingExtraError",),
     "causalcheck.testing.graph_metric": ("REFERENCES", "GraphMetricOptions", "check_graph_metric"),
-    "causalcheck.testing.parsers": ("check_parser_total", "check_round_trip"),
+    "causalcheck.testing.parsers": ("check_edge_parser", "check_parser_total", "check_round_trip"),
     "causalcheck.testing.profiles": ("PROFILES", "settings_for"),
     "causalcheck.testing.runner": ("PropertyFailure", "SuiteReport"),
     "causalcheck.testing.snapshots": (
@@ -64,6 +66,7 @@ if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; ali
     from causalcheck.testing.graph_metric import REFERENCES as REFERENCES
     from causalcheck.testing.graph_metric import GraphMetricOptions as GraphMetricOptions
     from causalcheck.testing.graph_metric import check_graph_metric as check_graph_metric
+    from causalcheck.testing.parsers import check_edge_parser as check_edge_parser
     from causalcheck.testing.parsers import check_parser_total as check_parser_total
     from causalcheck.testing.parsers import check_round_trip as check_round_trip
     from causalcheck.testing.profiles import PROFILES as PROFILES

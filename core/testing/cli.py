@@ -20,7 +20,13 @@ Two subcommands:
     a non-zero exit status is recorded as ``{"exit": code, "stderr": last line}``.  When
     SNAPSHOT does not exist the corpus comes from ``--kind/--size/--seed`` and the outputs
     are recorded; when it exists, the inputs stored in it are used and every changed output
-    is printed with its input.  ``--update`` rewrites the snapshot.
+    is printed with its input.  ``--update`` rewrites the snapshot and prints the count and, per
+changed case, its id and a short diff (``graph-pairs-003: 2 → 1``).  Outputs compare as
+numbers where they are numbers (``1`` equals ``1.0``), within ``--tolerance`` (stored in the
+snapshot), and an unchanged case keeps its recorded output, so the file's diff shows only real
+changes.  Outputs that are *all* errors (every run exited non-zero: a wrong command or
+placeholder) are refused — exit 2, the first error shown, nothing written; some errors are
+recorded and counted.
 
 Exit codes: 0 recorded or unchanged (or updated with ``--update``); 1 outputs changed;
 2 bad arguments or an unreadable snapshot — also one holding no case (``cases: []``: nothing
@@ -52,7 +58,9 @@ from causalcheck.testing.snapshots import (
     Change,
     Corpus,
     corpus,
+    count_errors,
     read_snapshot,
+    same_output,
     write_snapshot,
 )
 
@@ -176,11 +184,24 @@ def _write_corpus(c: Corpus, out: Path, graph_format: str) -> int:
     return 0
 
 
+def _tolerance_key(tolerance: float) -> dict[str, float]:
+    return {"tolerance": tolerance} if tolerance else {}
+
+
+def _errors_note(errors: int) -> str:
+    return f" ({errors} of them errors: exit statuses)" if errors else ""
+
+
 def _cmd_check(args: argparse.Namespace) -> int:
+    """Long because: record, compare and update are one pass over the cases with one set of rows."""
     timeout = require_finite_nonnegative("--timeout", args.timeout)  # argparse's float takes nan and inf
     path = Path(args.snapshot)
+    tolerance = require_finite_nonnegative("--tolerance", args.tolerance) if args.tolerance is not None else 0.0
     if path.exists():
         data = read_snapshot(path)
+        if args.tolerance is None:  # the tolerance recorded with the snapshot, unless given again
+            stored = data.get("tolerance", 0.0)
+            tolerance = float(stored) if isinstance(stored, (int, float)) and not isinstance(stored, bool) and 0 <= stored < float("inf") else 0.0
         spec = data["corpus"]
         kind = str(spec["kind"])
         if args.kind and args.kind != kind:
@@ -201,22 +222,28 @@ def _cmd_check(args: argparse.Namespace) -> int:
             except InputFormatError as exc:
                 raise InputFormatError(f"{path}: case {shown(case.id)}: {exc}") from None
             out = run_command(args.command, paths, timeout)
-            rows.append({"id": case.id, "input": case.input, "output": out})
-            if path.exists() and (case.id not in old or old[case.id] != out):
+            if path.exists() and (case.id not in old or not same_output(old[case.id], out, tolerance)):
                 changes.append(Change(case.id, case.input, old.get(case.id), out))
+            elif path.exists():  # unchanged: the output stays as recorded (1 is not rewritten as 1.0)
+                out = old[case.id]
+            rows.append({"id": case.id, "input": case.input, "output": out})
     if not path.exists():
-        write_snapshot(path, args.command, spec, rows, command=args.command, graph_format=fmt)
-        print(f"recorded {len(rows)} outputs of {args.command!r} in {path}")
+        errors = count_errors(path, args.command, rows)
+        write_snapshot(path, args.command, spec, rows, command=args.command, graph_format=fmt, **_tolerance_key(tolerance))
+        print(f"recorded {len(rows)} outputs of {args.command!r} in {path}" + _errors_note(errors))
         return 0
     if not changes:
         print(f"{path}: all {len(rows)} outputs unchanged")
         return 0
+    if args.update:
+        errors = count_errors(path, args.command, rows)
+        write_snapshot(path, args.command, spec, rows, command=args.command, graph_format=fmt, **_tolerance_key(tolerance))
+        print(f"{path}: snapshot updated, {len(changes)} of {len(rows)} outputs changed{_errors_note(errors)}:")
+        for ch in changes:
+            print(ch.short(tolerance))
+        return 0
     for ch in changes:
         print(ch.describe())
-    if args.update:
-        write_snapshot(path, args.command, spec, rows, command=args.command, graph_format=fmt)
-        print(f"{path}: {len(changes)} of {len(rows)} outputs changed; snapshot updated")
-        return 0
     print(f"{path}: {len(changes)} of {len(rows)} outputs changed (review them; --update rewrites the snapshot)", file=sys.stderr)
     return 1
 
@@ -245,6 +272,10 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     k.add_argument("--seed", type=int, default=0, help="corpus seed of a new snapshot (default 0)")
     k.add_argument("--format", default=None, help="graph file format of a new snapshot (default text)")
     k.add_argument("--timeout", type=float, default=60.0, help="seconds per command run (default 60)")
+    k.add_argument(
+        "--tolerance", type=float, default=None,
+        help="numbers within this (absolute and relative) compare equal (default: the snapshot's, else 0; 1 and 1.0 are always equal)",
+    )
     k.add_argument("--update", action="store_true", help="rewrite the snapshot with the new outputs")
     k.set_defaults(handler=_cmd_check)
     return p

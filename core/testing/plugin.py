@@ -10,23 +10,35 @@ cannot clash with a project's own:
     :class:`~causalcheck.graph.CausalGraph`; ``causalcheck_graph("collider", general=True)``
     as a :class:`causalcheck.graphs.Graph`.  Names: chain, fork, collider, diamond,
     m_structure, y_structure, instrument, confounded_triangle, causalab_sample
-    (:mod:`causalcheck.graphs.named`).
+    (:mod:`causalcheck.graphs.named`).  The ``(cause, effect)`` pairs a rule of
+    :func:`~causalcheck.testing.check_graph_metric` takes are one line away:
+    ``sorted(causalcheck_graph("collider").pairs)`` is ``[('A', 'C'), ('B', 'C')]`` (``.pairs``
+    is a property holding a frozenset; ``.edges`` are ``Edge(source, target, label)`` objects;
+    a general graph has ``.directed_pairs``).
 ``named_causal_graph``
     parametrized over every named graph: a test that takes it runs once per graph and gets
-    a :class:`NamedCausalGraph` ``(name, graph)``; the test id is the graph's name.
+    a :class:`NamedCausalGraph` ``(name, graph)``; the test id is the graph's name.  Pairs:
+    ``name, g = named_causal_graph; pairs = sorted(g.pairs)``.
 ``causalcheck_profile``
     the profile in force (``ci``, ``dev`` or ``thorough``; :mod:`causalcheck.testing.profiles`).
+
+Marker: ``@pytest.mark.causalcheck_profile("ci")`` on a test (or ``pytestmark = ...`` for a
+module) runs that test's suites at the named profile whatever the session's, and restores the
+session's afterwards — for tests that assert a shrunk counterexample, which only the
+derandomised ``ci`` profile makes the same on every run.
 
 Settings: ``--causalcheck-profile=NAME`` on the command line or ``causalcheck_profile = NAME``
 in the ini file (``[tool.pytest.ini_options]``) selects the profile the suites of
 :mod:`causalcheck.testing` run under (the command line wins; then the ini value; then
 ``$CAUSALCHECK_PROFILE``; then ``ci``).  ``--causalcheck-update-snapshots`` makes
-:func:`causalcheck.testing.snapshot` rewrite changed snapshots instead of failing.
+:func:`causalcheck.testing.snapshot` rewrite changed snapshots instead of failing; the run ends
+with a "causalcheck snapshot updates" section listing each updated snapshot, its count of changed
+outputs and a short diff per changed case.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import Any, NamedTuple
 
 import pytest
@@ -36,6 +48,8 @@ from causalcheck.testing.profiles import (
     default_profile,
     set_default_profile,
     set_update_snapshots,
+    take_snapshot_updates,
+    using_profile,
 )
 
 __all__ = ["NamedCausalGraph"]
@@ -67,7 +81,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Put the chosen profile and the snapshot mode in force for this run."""
+    """Put the chosen profile and the snapshot mode in force for this run; register the ``causalcheck_profile`` marker."""
+    config.addinivalue_line(
+        "markers", "causalcheck_profile(name): run this test's causalcheck property suites at profile NAME (ci, dev, thorough)"
+    )
     name = config.getoption("causalcheck_profile") or str(config.getini("causalcheck_profile") or "").strip() or None
     if name is not None and name not in PROFILES:
         raise pytest.UsageError(f"causalcheck_profile={name!r} must be one of {sorted(PROFILES)!r}")
@@ -81,6 +98,44 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     set_update_snapshots(None)
 
 
+_SECTION = "causalcheck snapshot updates"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
+    """Run a test marked ``causalcheck_profile(NAME)`` with NAME as the default profile (restored afterwards);
+    attach the summaries of the snapshots it updated to its report (they travel with it under xdist)."""
+    take_snapshot_updates()
+    marker = item.get_closest_marker("causalcheck_profile")
+    try:
+        if marker is None:
+            return (yield)
+        name = marker.args[0] if len(marker.args) == 1 and not marker.kwargs else None
+        if name not in PROFILES:
+            raise pytest.UsageError(f"{item.nodeid}: causalcheck_profile marker args={marker.args!r} must be one profile name of {sorted(PROFILES)!r}")
+        with using_profile(str(name)):
+            return (yield)
+    finally:
+        updates = take_snapshot_updates()
+        if updates:
+            item.add_report_section("call", _SECTION, "\n".join(updates) + "\n")
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """After the run, list every snapshot the tests updated: its count of changes and a short diff per changed case."""
+    texts = [
+        content
+        for reports in terminalreporter.stats.values()
+        for rep in reports
+        for title, content in getattr(rep, "sections", ())
+        if _SECTION in title
+    ]
+    if texts:
+        terminalreporter.section(_SECTION)
+        for text in texts:
+            terminalreporter.write(text)
+
+
 @pytest.fixture
 def causalcheck_profile() -> str:
     """The causalcheck property-suite profile in force (ci, dev or thorough)."""
@@ -89,7 +144,10 @@ def causalcheck_profile() -> str:
 
 @pytest.fixture
 def causalcheck_graph() -> Callable[..., Any]:
-    """Factory of named causal graphs: ``causalcheck_graph("fork")`` (``general=True``: a causalcheck.graphs.Graph)."""
+    """Factory of named causal graphs: ``causalcheck_graph("fork")`` (``general=True``: a causalcheck.graphs.Graph).
+
+    Its ``(cause, effect)`` pairs, as a rule under test takes them: ``sorted(causalcheck_graph("fork").pairs)``.
+    """
 
     def make(name: str, *, general: bool = False) -> Any:
         g = named_graph(name)
@@ -100,5 +158,5 @@ def causalcheck_graph() -> Callable[..., Any]:
 
 @pytest.fixture(params=sorted(NAMED_GRAPHS), ids=str)
 def named_causal_graph(request: pytest.FixtureRequest) -> Iterator[NamedCausalGraph]:
-    """Each named graph of causalcheck.graphs.named in turn, as ``(name, graph)``."""
+    """Each named graph of causalcheck.graphs.named in turn, as ``(name, graph)``; pairs: ``sorted(graph.pairs)``."""
     yield NamedCausalGraph(request.param, NAMED_GRAPHS[request.param])

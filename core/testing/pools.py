@@ -19,6 +19,7 @@ __all__ = [
     "CLAUSE_VERBS",
     "CUE_TEMPLATES",
     "FREQUENCY_SPELLINGS",
+    "NAME_FAMILIES",
 ]
 
 #: Names that trip metrics: case variants, padding, spaces, unicode, frequency spellings.
@@ -26,6 +27,30 @@ AWKWARD_NAMES: tuple[str, ...] = (
     "a", "A", "b", "B", " a", "a ", "x1", "X1", "Crystal Color", "crystal color", "ä", "Ä",
     "naïve", "名前", "freq", "Frequency", "resonanceFreq", "a-b", "a.b", "\u00a0a", "x\ty",
 )  # fmt: skip
+
+#: Names an edge parser must keep exactly, by family: family -> (what is kept, groups of names that are
+#: different nodes although a sloppy parser merges or changes them).  ``check_edge_parser`` draws whole groups,
+#: so confusable spellings (``a`` / `` a``, ``é`` in NFC and NFD) appear in one graph together.
+NAME_FAMILIES: dict[str, tuple[str, tuple[tuple[str, ...], ...]]] = {
+    "structure": ("every edge read once, with its direction (plain names)", (("a", "b"), ("x1", "y2"), ("c", "d", "e"), ("n_1", "n_2"))),
+    "blanks": (
+        "leading, trailing and inner blanks are part of a name",
+        (("a", " a", "a "), ("b c", "b  c", "bc"), ("\tx", "x"), (" y ", "y"), ("crystal color", "crystal  color"), ("w\t",)),
+    ),
+    "case": ("names that differ only by letter case are different nodes", (("a", "A"), ("ab", "Ab", "AB"), ("x1", "X1"), ("Freq", "freq"), ("xY", "Xy"))),
+    "unicode": ("non-ASCII characters (letters, a no-break space) are kept", (("ä", "a"), ("\u00a0z", "z"), ("名前",), ("straße", "strasse"), ("Ωmega",), ("Σσς",), ("ĳ",), ("Привет",), ("Ǆ", "ǅ", "ǆ"))),
+    "combining": ("combining marks are kept", (("e\u0301x",), ("a\u0308",), ("n\u0303o",), ("x\u0323\u0302",), ("\u0915\u094d\u0937",), ("q\u0307",))),
+    "right-to-left": ("right-to-left scripts are kept, in their order", (("שלום",), ("مرحبا",), ("a-שלום",), ("עברית 2",), ("\u200fx", "x"), ("سلام", "مالس"))),
+    "emoji": ("emoji, sequences joined by U+200D and skin tones are kept", (("🙂",), ("👩\u200d🔬", "👩"), ("🇫🇷",), ("👍🏽", "👍"), ("a🙂b",), ("❤\ufe0f", "❤"))),
+    "normalization": (
+        "canonically equivalent spellings (NFC, NFD) are different nodes, as written",
+        (("\u00e9", "e\u0301"), ("\u00c5", "A\u030a", "\u212b"), ("\ufb01", "fi"), ("\u00f1o", "n\u0303o"), ("\u1e9b\u0323", "\u017f\u0323\u0307")),
+    ),
+    "syntax": (
+        "characters of edge syntax inside a name are part of it",
+        (("a->b", "a"), ("a,b", "b"), ('q"x', "q"), ("a;b",), ("#x", "x"), ("a\\b",), ("{y}",), ("nodes:",), ("a -- b",)),
+    ),
+}
 
 #: The CausaLab crystal properties (causalab-spec §1.1).
 CAUSALAB_PROPERTIES: tuple[str, ...] = (

@@ -13,7 +13,11 @@ the same corpus on any machine.  :func:`snapshot` runs a rule on every case and
   case with its input, the recorded and the new output;
 * in update mode (``update=True``, ``pytest --causalcheck-update-snapshots`` or
   ``CAUSALCHECK_UPDATE_SNAPSHOTS=1``) rewrites the file instead, atomically
-  (:func:`causalcheck.base.files.atomic_write_json`), and reports what changed.
+  (:func:`causalcheck.base.files.atomic_write_json`), and reports what changed: the count
+  and, per changed case, its id and a short diff (``graph-pairs-003: 2 → 1``,
+  ``graph-pairs-007: f1 0.5 → 1``) — printed, and listed by the pytest plugin at the end of
+  the run.  Unchanged cases keep their recorded output as written, so the file's diff in
+  review shows only real changes.
 
 The file (``causalcheck-snapshot/1``, JSON, stable key order, one case per entry) is meant
 to be committed; its diff in review is the change of behaviour::
@@ -31,7 +35,11 @@ a file with ``cases: []`` or a repeated id is refused with an
 Outputs are stored as JSON values: numbers, strings, lists, objects; dataclasses and
 objects with ``to_json()`` / ``to_dict()`` are converted; a non-finite float is stored as its
 ``repr``; an exception raised by the rule is stored as ``{"error": "Type: message"}`` (a
-crash that appears or disappears is a change too).  Numbers compare within *tolerance*.
+crash that appears or disappears is a change too).  Numbers compare as numbers (``1`` equals
+``1.0``; ``True`` is not ``1``), within *tolerance* (absolute and relative).  A snapshot whose
+outputs are *all* errors records a broken harness (a wrong signature, a missing program), not a
+behaviour: it is refused with an :class:`~causalcheck.base.errors.InputFormatError` showing the
+first error; one with some errors is recorded and says how many.
 
 Corpus kinds and the arguments the rule receives (:meth:`Corpus.arguments`):
 
@@ -84,7 +92,11 @@ __all__ = [
     "SnapshotMismatch",
     "SnapshotReport",
     "corpus",
+    "count_errors",
+    "is_error_output",
     "jsonable",
+    "output_diff",
+    "same_output",
     "snapshot",
 ]
 
@@ -360,6 +372,12 @@ def jsonable(value: Any) -> Any:
     return repr(value)
 
 
+def same_output(a: Any, b: Any, tolerance: float = 0.0) -> bool:
+    """Whether two recorded outputs are the same: numbers as numbers (``1 == 1.0``, a bool only equals a bool)
+    within *tolerance*, lists and objects element by element, anything else by ``==``."""
+    return _same(a, b, tolerance)
+
+
 def _same(a: Any, b: Any, tol: float) -> bool:
     if isinstance(a, bool) or isinstance(b, bool):
         return a is b
@@ -370,6 +388,64 @@ def _same(a: Any, b: Any, tol: float) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(_same(a[k], b[k], tol) for k in a)
     return bool(a == b)
+
+
+def _brief(value: Any, limit: int = 60) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def output_diff(old: Any, new: Any, tolerance: float = 0.0, limit: int = 4) -> str:
+    """A short diff of two outputs: ``2 → 1``, or the keys / positions that differ (``f1 0.5 → 1; recall 1 → 0.5``).
+
+    >>> output_diff({"f1": 0.5, "n": 3}, {"f1": 1, "n": 3.0})
+    'f1 0.5 → 1'
+    >>> output_diff(None, 2)
+    '(new case) → 2'
+    """
+    if old is None and new is not None:
+        return f"(new case) → {_brief(new)}"
+    parts: list[str] = []
+
+    def walk(a: Any, b: Any, where: str) -> None:
+        if _same(a, b, tolerance):
+            return
+        if isinstance(a, dict) and isinstance(b, dict):
+            for k in sorted(a.keys() | b.keys()):
+                sub = f"{where}.{k}" if where else str(k)
+                if k not in b:
+                    parts.append(f"{sub} removed (was {_brief(a[k])})")
+                elif k not in a:
+                    parts.append(f"{sub} added: {_brief(b[k])}")
+                else:
+                    walk(a[k], b[k], sub)
+        elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+            for i, (x, y) in enumerate(zip(a, b, strict=True)):
+                walk(x, y, f"{where}[{i}]")
+        else:
+            parts.append(f"{where + ' ' if where else ''}{_brief(a)} → {_brief(b)}")
+
+    walk(old, new, "")
+    more = f"; … ({len(parts) - limit} more)" if len(parts) > limit else ""
+    return "; ".join(parts[:limit]) + more
+
+
+def is_error_output(output: Any) -> bool:
+    """True for a recorded failure: ``{"error": ...}`` (a rule that raised) or ``{"exit": ..., "stderr": ...}`` (a command)."""
+    return isinstance(output, dict) and (output.keys() == {"error"} or output.keys() == {"exit", "stderr"})
+
+
+def count_errors(path: Path, rule: str, rows: Sequence[Mapping[str, Any]]) -> int:
+    """How many of the *rows* about to be recorded are errors; all of them is refused (InputFormatError, the first shown)."""
+    errors = [r for r in rows if is_error_output(r["output"])]
+    if rows and len(errors) == len(rows):
+        first = errors[0]
+        raise InputFormatError(
+            f"{path}: all {len(rows)} outputs of {shown(rule)} are errors, so nothing was recorded "
+            f"(a broken signature or command records no behaviour); the first, case {shown(first['id'])}: "
+            f"{shown(first['output'], limit=200)}"
+        )
+    return len(errors)
 
 
 @dataclass(frozen=True)
@@ -391,6 +467,11 @@ class Change:
             f"    now:      {json.dumps(self.new, ensure_ascii=False, sort_keys=True)}"
         )
 
+    def short(self, tolerance: float = 0.0) -> str:
+        """``  <id>: <short diff>`` — one line per changed case (what update mode prints)."""
+        name = self.id if len(self.id) <= SHOWN_CHARS else shown(self.id)
+        return f"  {name}: {output_diff(self.old, self.new, tolerance)}"
+
 
 @dataclass(frozen=True)
 class SnapshotReport:
@@ -400,6 +481,19 @@ class SnapshotReport:
     status: Literal["created", "unchanged", "updated"]
     cases: int
     changes: tuple[Change, ...] = ()
+    #: how many recorded outputs are errors (a rule that raised)
+    errors: int = 0
+    rule: str = ""
+
+    def summary(self, tolerance: float = 0.0) -> str:
+        """What happened, in words: the count, and for an update each changed case with a short diff."""
+        errs = f" ({self.errors} of them errors)" if self.errors else ""
+        if self.status == "created":
+            return f"snapshot {str(self.path)!r}: recorded {self.cases} outputs of {self.rule}{errs}"
+        if self.status == "unchanged":
+            return f"snapshot {str(self.path)!r}: all {self.cases} outputs of {self.rule} unchanged"
+        head = f"snapshot {str(self.path)!r}: updated, {len(self.changes)} of {self.cases} outputs of {self.rule} changed{errs}"
+        return "\n".join([head + (":" if self.changes else ""), *(c.short(tolerance) for c in self.changes)])
 
 
 class SnapshotMismatch(AssertionError):
@@ -502,8 +596,9 @@ def snapshot(
         for case in corpus.cases:
             with corpus.arguments(case) as args:
                 rows.append({"id": case.id, "input": case.input, "output": _output(fn, args)})
+        errors = count_errors(p, name, rows)
         write_snapshot(p, name, corpus.spec, rows)
-        return SnapshotReport(p, "created", len(rows))
+        return SnapshotReport(p, "created", len(rows), errors=errors, rule=name)
     data = read_snapshot(p)
     if data["corpus"] != corpus.spec and not upd:
         raise InputFormatError(
@@ -518,12 +613,26 @@ def snapshot(
     for case in stored.cases:
         with stored.arguments(case) as args:
             out = _output(fn, args)
-        rows.append({"id": case.id, "input": case.input, "output": out})
         if case.id not in old or not _same(old[case.id], out, tolerance):
             changes.append(Change(case.id, case.input, old.get(case.id), out))
+        elif stored is not corpus:  # unchanged: keep the output as recorded (1 stays 1, not 1.0): the diff shows real changes
+            out = old[case.id]
+        rows.append({"id": case.id, "input": case.input, "output": out})
     if not changes and data["corpus"] == corpus.spec:
-        return SnapshotReport(p, "unchanged", len(rows))
+        return SnapshotReport(p, "unchanged", len(rows), rule=name)
     if not upd:
         raise SnapshotMismatch(p, name, changes, len(rows))
+    errors = count_errors(p, name, rows)
     write_snapshot(p, name, corpus.spec, rows)
-    return SnapshotReport(p, "updated", len(rows), tuple(changes))
+    report = SnapshotReport(p, "updated", len(rows), tuple(changes), errors=errors, rule=name)
+    _announce(report.summary(tolerance))
+    return report
+
+
+def _announce(text: str) -> None:
+    """Print an update's summary, and keep it for the pytest plugin's end-of-run list."""
+    print(text)
+    # late: keeps causalcheck --help light
+    from causalcheck.testing.profiles import note_snapshot_update
+
+    note_snapshot_update(text)
