@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -59,10 +60,8 @@ def test_a_worker_that_dies_gives_died_for_its_job_and_the_others_go_on() -> Non
 def _children(pid: int) -> list[int]:
     out: list[int] = []
     for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
+        with contextlib.suppress(OSError):
             out += [int(x) for x in (task / "children").read_text().split()]
-        except OSError:
-            pass
     return out
 
 

@@ -110,7 +110,7 @@ class _Pool:
 
     def start(self, slot: int | None = None) -> int:
         ours, theirs = self.ctx.Pipe()
-        proc = self.ctx.Process(target=_serve, args=(theirs, self.fn), daemon=True)
+        proc = self.ctx.Process(target=_serve, args=(theirs, self.fn), daemon=True)  # type: ignore[attr-defined]
         proc.start()
         theirs.close()
         if slot is None:
@@ -191,6 +191,7 @@ def ordered_map(
                 except (EOFError, OSError):
                     kind, value = "died", None
                 if kind == "error":
+                    assert isinstance(value, BaseException)
                     raise value
                 if kind == "died":
                     proc.join(1.0)

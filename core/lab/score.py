@@ -693,8 +693,8 @@ def _load_and_score(path: Path, kind: DiscoveredKind, options: _Options) -> _Out
         ep = load_episode(kind, path)
     except Exception as exc:  # CausalCheckError: bad input; anything else: a bug, named
         internal = not isinstance(exc, CausalCheckError)
-        facts = _file_facts(path) if kind == "trajectory" else {"sha256": None, "bytes": None}
-        return _Outcome(facts, reason=_internal(exc) if internal else str(exc), loaded=False, internal=internal)
+        failed = _file_facts(path) if kind == "trajectory" else {"sha256": None, "bytes": None}
+        return _Outcome(failed, reason=_internal(exc) if internal else str(exc), loaded=False, internal=internal)
     facts: dict[str, Any] = {"sha256": ep.content_key, "bytes": sum(f.bytes for f in ep.inputs)}
     if kind == "trajectory" and len(ep.inputs) == 1:
         facts["sha256"] = ep.inputs[0].sha256

@@ -19,7 +19,12 @@ import argparse
 import sys
 from typing import Any
 
-from causalcheck.base.cmdline import comma_choices, nonnegative_int, positive_int, require_finite_nonnegative
+from causalcheck.base.cmdline import (
+    comma_choices,
+    nonnegative_int,
+    positive_int,
+    require_finite_nonnegative,
+)
 from causalcheck.base.files import Provenance, RunLock
 
 __all__ = ["register", "run"]
