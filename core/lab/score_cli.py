@@ -10,7 +10,8 @@ bug in causalcheck (the episode is named; the others are scored and written).
 Duplicates (one input reached twice: counted once), identical episodes (the same content at
 two paths: both counted, as the official re-evaluation counts them, unless
 ``--merge-identical``) and skipped files (not episodes) are reported on stderr and in the
-manifest, and do not change the exit code.
+manifest, and do not change the exit code.  ``--workers K`` scores in K processes; the outputs
+are byte-identical for every K (:func:`causalcheck.lab.score.score_paths`).
 """
 
 from __future__ import annotations

@@ -14,7 +14,8 @@ same moment, and their CPU time (user + system of the child process) is compared
 
 * ours: ``causalcheck lab score ROOT --out DIR`` — per-step metrics with exact I-MEC sizes,
   the evidence audit with the core's solver checks, bootstrap roll-ups (and once more with
-  ``--bootstrap 0``);
+  ``--bootstrap 0``, with ``--bootstrap 0 --fast-audit`` and with ``--workers 2``, whose CPU time
+  counts every worker: the wall time is printed beside it);
 * the official: ``python -m causalab_reeval.run_lightweight_reeval --source-only`` from the
   CausaLab-Benchmark source (``CAUSALAB_SOURCE=/path/to/CausaLab-Benchmark`` or
   ``--causalab-source``; without it the official side is skipped with the reason printed).
