@@ -8,8 +8,10 @@ import itertools
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
+from causalcheck.base.errors import InputFormatError
 from causalcheck.episodes import (
     discover_episodes,
     load_run_folder,
@@ -405,3 +407,73 @@ def test_two_identical_seed_folders_are_two_episodes_as_in_the_official_reevalua
     assert [Path(e.source).name for e in report.episodes] == ["seed_1", "seed_2"]
     assert report.episodes[0].final == report.episodes[1].final
     assert [Path(i["identical_to"]).name for i in report.identical] == ["seed_1"]
+
+
+def _score_tree(sample_run: Path, own_runs: Path, root: Path) -> Path:
+    """A tree with every kind of input: official seed folders (one twice), trajectories, a broken folder, a skipped file."""
+    for name in ("seed_1", "seed_2", "seed_3"):
+        shutil.copytree(sample_run, root / "official" / name)
+    (root / "official" / "seed_3" / "graph_config.json").write_text("{", encoding="utf-8")
+    shutil.copytree(own_runs, root / "own")
+    (root / "notes.json").write_text('{"not": "an episode"}', encoding="utf-8")
+    return root
+
+
+def test_workers_write_the_same_bytes_as_one_process(sample_run: Path, own_runs: Path, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """lab score --workers 2 and 3 write scores.json, the CSVs and summary.md byte for byte as --workers 1, exit code and stderr too."""
+    tree = _score_tree(sample_run, own_runs, tmp_path / "in")
+    out = tmp_path / "out"
+    seen = []
+    for k in ("1", "2", "3"):
+        code = _cli(["score", str(tree), str(tree / "own"), "--out", str(out), "--workers", k, "--bootstrap", "50"])
+        _, err = capsys.readouterr()
+        seen.append((code, err, {p.name: p.read_bytes() for p in sorted(out.iterdir()) if not p.name.startswith(".")}))
+    assert seen[0][0] == 1 and "seed_3" in seen[0][1]  # the broken folder is named and the run exits non-zero
+    assert len(seen[0][2]) == 5
+    assert seen[1] == seen[0] and seen[2] == seen[0]
+
+
+def test_a_worker_that_dies_fails_only_its_episode_named_as_a_bug(sample_run: Path, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker killed while scoring one episode (os._exit) fails that episode as an internal error; the others are scored."""
+    import os
+
+    from causalcheck.lab import score as S
+
+    for name in ("seed_1", "seed_2", "seed_3", "seed_4"):
+        shutil.copytree(sample_run, tmp_path / "runs" / name)
+    real = S.score_episode
+
+    def dying(ep: Any, **options: Any) -> Any:
+        if ep.source.endswith("seed_2"):
+            os._exit(9)
+        return real(ep, **options)
+
+    monkeypatch.setattr(S, "score_episode", dying)
+    report = score_paths([tmp_path / "runs"], resamples=0, workers=2)
+    assert [Path(e.source).name for e in report.episodes] == ["seed_1", "seed_3", "seed_4"]
+    assert report.internal_errors == 1
+    (failure,) = report.failures
+    assert Path(failure.source).name == "seed_2" and "exit code 9" in failure.reason and "internal error" in failure.reason
+
+
+def test_workers_must_be_a_positive_integer(sample_run: Path) -> None:
+    """score_paths(workers=0) is refused with the value shown."""
+    with pytest.raises(InputFormatError, match="workers=0 must be a positive integer"):
+        score_paths([sample_run], workers=0)
+
+
+def test_rollup_intervals_equal_bootstrap_ci_of_each_group(own_runs: Path) -> None:
+    """Each roll-up interval is exactly metrics.bootstrap_ci of the group's values (the resample indices are shared per length)."""
+    from causalcheck import metrics as M
+    from causalcheck.lab.score import ROLLUP_KEYS
+
+    report = score_paths([own_runs, own_runs / "planner"], resamples=0)
+    episodes = list(report.episodes) * 3  # groups of several lengths
+    for row in rollup(episodes, "graph", resamples=200, seed=7):
+        members = [e for e in episodes if (e.suite, e.agent, e.model, e.experiment_id)
+                   == (row["suite"], row["agent"], row["model"], row["experiment_id"])]
+        for metric in ROLLUP_KEYS:
+            vals = [float(v) for v in (e.final.get(metric) for e in members) if isinstance(v, (int, float)) and not isinstance(v, bool)]
+            assert row[metric] == M.bootstrap_ci(vals, resamples=200, seed=7).to_json()

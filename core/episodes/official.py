@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import ast
 import fnmatch
+import functools
 import math
 import os
 import re
@@ -338,21 +339,33 @@ def _prior_records(task_text: str, warnings: list[Notice]) -> list[ShownState]:
                 "prior-record-skipped",
             ))
             continue
-        try:
-            obs = ast.literal_eval(m.group(2))
-        except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
+        values = _prior_values(m.group(2))
+        if values is None:
             warnings.append(Notice(f"prior record line {m.group(0)[:60]!r} is not a dict", "prior-record-skipped"))
             continue
-        if not isinstance(obs, dict):
-            continue
-        values = {
-            normalize_node(str(k)): float(v)
-            for k, v in obs.items()
-            if isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) < 1e300 and math.isfinite(v)
-        }
-        freq = values.pop(FREQ, None)
-        shown.append(ShownState(values, freq, f"prior record {m.group(1)}", 0))
+        if isinstance(values, dict):
+            props = dict(values)
+            freq = props.pop(FREQ, None)
+            shown.append(ShownState(props, freq, f"prior record {m.group(1)}", 0))
     return shown
+
+
+@functools.lru_cache(maxsize=4096)
+def _prior_values(literal: str) -> dict[str, float] | bool | None:
+    """The numeric values of one prior record's dict literal by node name; ``False`` for a literal
+    that is not a dict, ``None`` for one that is not a literal.  Memoised: the runs of one graph
+    config repeat its prior records, and ``ast.literal_eval`` compiles each one (callers copy)."""
+    try:
+        obs = ast.literal_eval(literal)
+    except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
+        return None
+    if not isinstance(obs, dict):
+        return False
+    return {
+        normalize_node(str(k)): float(v)
+        for k, v in obs.items()
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) < 1e300 and math.isfinite(v)
+    }
 
 
 @dataclass

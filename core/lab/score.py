@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from causalcheck import metrics as M
 from causalcheck.base.errors import CausalCheckError, InputFormatError, Notice
@@ -49,6 +49,7 @@ from causalcheck.episodes import (
     EPISODE_WARNING_CODES,
     SCORE_NUMBERING,
     Discovered,
+    DiscoveredKind,
     Episode,
     Unparsed,
     discover_inputs,
@@ -486,6 +487,7 @@ def rollup(
     # the interval depends on the values, resamples and seed only: groups and metrics with the
     # same values (constant columns, repeated graphs) share one bootstrap
     intervals: dict[tuple[Any, ...], dict[str, Any]] = {}
+    boot = _Bootstrap(resamples, seed)
     for key in sorted(groups):
         members = groups[key]
         row: dict[str, Any] = {"suite": key[0], "agent": key[1], "model": key[2]}
@@ -500,10 +502,37 @@ def rollup(
                 memo_key += tuple(math.copysign(1.0, v) for v in nums if v == 0)
             ci_json = intervals.get(memo_key)
             if ci_json is None:
-                ci_json = intervals[memo_key] = M.bootstrap_ci(nums, resamples=resamples, seed=seed).to_json()
+                ci_json = intervals[memo_key] = boot.ci(nums)
             row[metric] = dict(ci_json)
         out.append(row)
     return tuple(out)
+
+
+class _Bootstrap:
+    """:func:`causalcheck.metrics.bootstrap_ci` of many value lists with one seed, as JSON.
+
+    The resample indices depend on the number of values only (the same seeded Generator draws
+    them), so they are drawn once per length and reused; every interval is the one
+    ``bootstrap_ci(values, resamples=resamples, seed=seed)`` gives, to the bit (tested).
+    """
+
+    def __init__(self, resamples: int, seed: int) -> None:
+        self.resamples, self.seed = resamples, seed
+        self._indices: dict[int, Any] = {}
+
+    def ci(self, nums: list[float]) -> dict[str, Any]:
+        if self.resamples == 0 or len(nums) < 2:
+            return M.bootstrap_ci(nums, resamples=self.resamples, seed=self.seed).to_json()
+        import numpy as np
+
+        n = len(nums)
+        idx = self._indices.get(n)
+        if idx is None:
+            idx = self._indices[n] = np.random.default_rng(self.seed).integers(0, n, size=(self.resamples, n))
+        means = np.asarray(nums, dtype=float)[idx].mean(axis=1)
+        alpha = (1 - 0.95) / 2  # bootstrap_ci's level, written as it computes it
+        low, high = np.quantile(means, [alpha, 1 - alpha])
+        return M.BootstrapCI(sum(nums) / n, float(low), float(high), n).to_json()
 
 
 _STEP_KEYS = ("edge_f1", "parent_f1", "root_f1", "coefficient_f1", "shd", "imec_size")
@@ -553,6 +582,10 @@ def _internal(exc: BaseException) -> str:
     return f"internal error (a bug in causalcheck, please report it): {type(exc).__name__}: {exc}{where}"
 
 
+def _first_line(text: str) -> str:
+    return (text.splitlines() or [""])[0]
+
+
 def _file_facts(path: Path) -> dict[str, Any]:
     """SHA-256 and size of a regular file (``None`` when it cannot be read)."""
     import stat
@@ -576,6 +609,8 @@ def score_paths(
     solver_checks: bool = True,
     merge_identical: bool = False,
     provenance: Mapping[str, Any] | None = None,
+    workers: int = 1,
+    progress: Callable[[int, int], None] | None = None,
 ) -> ScoreReport:
     """Discover, load and score every episode under *paths*; failures are collected, not raised.
 
@@ -593,14 +628,27 @@ def score_paths(
     folder: a digest over its files' hashes and their total size, the files listed under
     ``files``).  Every scored episode carries the warnings of its reader (step lines removed,
     unparseable steps, ...).
+
+    *workers* > 1 loads and scores the episodes in that many processes
+    (:func:`causalcheck.base.pool.ordered_map`); the answers are folded in discovery order, so
+    the report is the same for every number of workers.  A worker that dies while scoring
+    (killed, out of memory) fails the episodes it held, named, as bugs (exit 70).  *progress*
+    hears ``(episodes done, episodes to do)`` as the work goes on.
     """
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InputFormatError(f"workers={workers!r} must be a positive integer")
+    found_all = [(found, os.path.realpath(found.path)) for found in discover_inputs(list(paths))]
+    taken: set[str] = set()
+    todo: list[tuple[str, DiscoveredKind]] = []  # the inputs to load, in order (as _Batch.settled decides)
+    for found, real in found_all:
+        if real not in taken and found.kind not in ("skipped", "failed", "missing"):
+            todo.append((str(found.path), cast("DiscoveredKind", found.kind)))
+        taken.add(real)
+    outcomes = iter(_score_all(todo, _Options(coefficient_tolerance, audit, solver_checks), workers, progress))
     batch = _Batch(merge_identical=merge_identical)
-
-    def score(ep: Episode) -> EpisodeScore:
-        return score_episode(ep, coefficient_tolerance=coefficient_tolerance, audit=audit, solver_checks=solver_checks)
-
-    for found in discover_inputs(list(paths)):
-        batch.take(found, score)
+    for found, real in found_all:  # the accounting, in discovery order whatever the workers
+        if not batch.settled(found, real):
+            batch.fold(found, next(outcomes))
     episodes = batch.episodes
     return ScoreReport(
         tuple(episodes),
@@ -616,6 +664,85 @@ def score_paths(
     )
 
 
+@dataclass(frozen=True)
+class _Options:
+    """The scoring options a worker needs (pickled with each job)."""
+
+    coefficient_tolerance: float
+    audit: bool
+    solver_checks: bool
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """One input loaded and scored (in a worker): the manifest facts, and the score or why there is none."""
+
+    facts: Mapping[str, Any]
+    key: str = ""
+    warnings: int = 0
+    score: EpisodeScore | None = None
+    #: Why the input could not be loaded (``loaded`` is then false) or scored; *internal*: a bug.
+    reason: str = ""
+    loaded: bool = True
+    internal: bool = False
+
+
+def _load_and_score(path: Path, kind: DiscoveredKind, options: _Options) -> _Outcome:
+    """Load one discovered episode and score it; every exception becomes the outcome's reason."""
+    try:
+        ep = load_episode(kind, path)
+    except Exception as exc:  # CausalCheckError: bad input; anything else: a bug, named
+        internal = not isinstance(exc, CausalCheckError)
+        failed = _file_facts(path) if kind == "trajectory" else {"sha256": None, "bytes": None}
+        return _Outcome(failed, reason=_internal(exc) if internal else str(exc), loaded=False, internal=internal)
+    facts: dict[str, Any] = {"sha256": ep.content_key, "bytes": sum(f.bytes for f in ep.inputs)}
+    if kind == "trajectory" and len(ep.inputs) == 1:
+        facts["sha256"] = ep.inputs[0].sha256
+    else:
+        facts["files"] = [f.to_json() for f in ep.inputs]
+    warnings = len(ep.warnings)
+    try:
+        score = score_episode(ep, coefficient_tolerance=options.coefficient_tolerance, audit=options.audit,
+                              solver_checks=options.solver_checks)
+    except CausalCheckError as exc:
+        return _Outcome(facts, ep.content_key, warnings, reason=str(exc))
+    except Exception as exc:  # a bug in causalcheck: name the episode, keep the rest of the batch
+        return _Outcome(facts, ep.content_key, warnings, reason=_internal(exc), internal=True)
+    return _Outcome(facts, ep.content_key, warnings, score)
+
+
+def _score_chunk(job: tuple[list[tuple[str, DiscoveredKind]], _Options]) -> list[_Outcome]:
+    """A worker's job: load and score a run of consecutive inputs."""
+    items, options = job
+    return [_load_and_score(Path(path), kind, options) for path, kind in items]
+
+
+def _score_all(
+    items: list[tuple[str, DiscoveredKind]], options: _Options, workers: int, progress: Callable[[int, int], None] | None
+) -> list[_Outcome]:
+    """The outcome of every item, in order, computed by *workers* processes in chunks."""
+    # late: the pool is needed only here
+    from causalcheck.base.pool import Died, ordered_map
+
+    size = 1 if workers == 1 else max(1, min(16, len(items) // (8 * workers)))
+    chunks = [items[i : i + size] for i in range(0, len(items), size)]
+    total = len(items)
+
+    def heard(done: int) -> None:
+        if progress is not None:
+            progress(min(done * size, total), total)
+
+    answers = ordered_map(_score_chunk, [(c, options) for c in chunks], workers, on_answer=heard)
+    out: list[_Outcome] = []
+    for chunk, answer in zip(chunks, answers, strict=True):
+        if isinstance(answer, Died):
+            why = f"internal error (a bug in causalcheck, please report it): {answer}"
+            out.extend(_Outcome({"sha256": None, "bytes": None}, reason=why, loaded=False, internal=True) for _ in chunk)
+        else:
+            out.extend(answer)
+    return out
+
+
 @dataclass
 class _Batch:
     """What :func:`score_paths` found so far: scored episodes, failures, the manifest, content keys seen, bugs hit."""
@@ -629,40 +756,35 @@ class _Batch:
     #: The resolved paths taken so far: an input reached twice is counted once.
     taken: dict[str, str] = field(default_factory=dict)
 
-    def take(self, found: Discovered, score: Callable[[Episode], EpisodeScore]) -> None:
-        """Account for one discovered input: skipped, failed, a duplicate, or loaded and scored."""
+    def settled(self, found: Discovered, real: str) -> bool:
+        """Account for an input that needs no loading (reached twice, skipped, failed); ``False``: load it.
+
+        *real* is the input's resolved path (an input reached twice is counted once)."""
         path, kind, reason = found.path, found.kind, found.reason
-        real = os.path.realpath(path)
         if real in self.taken:
             first = self.taken[real]
             self.manifest.append(_entry(path, kind, "duplicate", duplicate_of=first, reason=f"the same input as {first}; counted once"))
-            return
+            return True
         self.taken[real] = str(path)
         if kind == "skipped":
             self.manifest.append(_entry(path, "", "skipped", reason=reason, **_file_facts(path)))
-            return
+            return True
         if kind == "failed" or kind == "missing":
             self.failures.append(Failure(str(path), reason))
             self.manifest.append(_entry(path, "", "failed", reason=reason, **_file_facts(path)))
+            return True
+        return False
+
+    def fold(self, found: Discovered, got: _Outcome) -> None:
+        """Account for a loaded (or unloadable) input's outcome."""
+        path, kind = found.path, found.kind
+        facts = dict(got.facts)
+        if not got.loaded:
+            self.internal += got.internal
+            self.failures.append(Failure(str(path), got.reason))
+            self.manifest.append(_entry(path, kind, "failed", reason=_first_line(got.reason), **facts))
             return
-        facts: dict[str, Any]
-        try:
-            ep = load_episode(kind, path)
-        except Exception as exc:  # CausalCheckError: bad input; anything else: a bug, named (below)
-            if not isinstance(exc, CausalCheckError):
-                self.internal += 1
-            why = str(exc) if isinstance(exc, CausalCheckError) else _internal(exc)
-            self.failures.append(Failure(str(path), why))
-            facts = _file_facts(path) if kind == "trajectory" else {"sha256": None, "bytes": None}
-            self.manifest.append(_entry(path, kind, "failed", reason=why.splitlines()[0], **facts))
-            return
-        key = ep.content_key
-        facts = {"sha256": key, "bytes": sum(f.bytes for f in ep.inputs)}
-        if kind == "trajectory" and len(ep.inputs) == 1:
-            facts["sha256"] = ep.inputs[0].sha256
-        else:
-            facts["files"] = [f.to_json() for f in ep.inputs]
-        first = self.seen.setdefault(key, str(path))
+        first = self.seen.setdefault(got.key, str(path))
         if first != str(path):
             if self.merge_identical:
                 reason = f"the same content as {first}; counted once (merge_identical)"
@@ -670,19 +792,13 @@ class _Batch:
                 return
             facts["identical_to"] = first
             facts["reason"] = f"the same content as {first}; both counted, as the official re-evaluation counts them"
-        try:
-            self.episodes.append(score(ep))
-        except CausalCheckError as exc:
-            self.failures.append(Failure(str(path), str(exc)))
-            self.manifest.append(_entry(path, kind, "failed", reason=str(exc).splitlines()[0], **facts))
+        if got.score is None:
+            self.internal += got.internal
+            self.failures.append(Failure(str(path), got.reason))
+            self.manifest.append(_entry(path, kind, "failed", reason=got.reason if got.internal else _first_line(got.reason), **facts))
             return
-        except Exception as exc:  # a bug in causalcheck: name the episode, keep the rest of the batch
-            self.internal += 1
-            why = _internal(exc)
-            self.failures.append(Failure(str(path), why))
-            self.manifest.append(_entry(path, kind, "failed", reason=why, **facts))
-            return
-        self.manifest.append(_entry(path, kind, "scored", **facts, **({"warnings": len(ep.warnings)} if ep.warnings else {})))
+        self.episodes.append(got.score)
+        self.manifest.append(_entry(path, kind, "scored", **facts, **({"warnings": got.warnings} if got.warnings else {})))
 
 
 # --------------------------------------------------------------------------- outputs

@@ -10,7 +10,8 @@ bug in causalcheck (the episode is named; the others are scored and written).
 Duplicates (one input reached twice: counted once), identical episodes (the same content at
 two paths: both counted, as the official re-evaluation counts them, unless
 ``--merge-identical``) and skipped files (not episodes) are reported on stderr and in the
-manifest, and do not change the exit code.
+manifest, and do not change the exit code.  ``--workers K`` scores in K processes; the outputs
+are byte-identical for every K (:func:`causalcheck.lab.score.score_paths`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,12 @@ import argparse
 import sys
 from typing import Any
 
-from causalcheck.base.cmdline import comma_choices, nonnegative_int, require_finite_nonnegative
+from causalcheck.base.cmdline import (
+    comma_choices,
+    nonnegative_int,
+    positive_int,
+    require_finite_nonnegative,
+)
 from causalcheck.base.files import Provenance, RunLock
 
 __all__ = ["register", "run"]
@@ -54,11 +60,14 @@ def register(lab_subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--merge-identical", action="store_true",
                    help="count episodes with identical content at different paths once (default: each is counted, "
                         "as the official re-evaluation counts them, and named on stderr)")
+    p.add_argument("--workers", type=positive_int, default=1, metavar="K",
+                   help="load and score episodes in K processes (the outputs are the same for every K; default 1)")
     p.set_defaults(handler=run)
     return p
 
 
 def _provenance(args: argparse.Namespace) -> dict[str, Any]:
+    # --workers is left out: it changes how fast, never what is written (the outputs are the same for every K)
     options = {
         "paths": list(args.paths),
         "out": args.out,
@@ -73,6 +82,22 @@ def _provenance(args: argparse.Namespace) -> dict[str, Any]:
     prov = Provenance("causalcheck lab score", options).to_json()
     prov.pop("inputs", None)  # the report's manifest is the list of inputs
     return prov
+
+
+class _Progress:
+    """``scored i/n episodes`` on stderr (a terminal), at most every half second and at the end."""
+
+    def __init__(self) -> None:
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        import time
+
+        now = time.monotonic()
+        if done == total or now - self.last >= 0.5:
+            self.last = now
+            end = "\n" if done == total else ""
+            print(f"\rcausalcheck: scored {done}/{total} episodes", end=end, file=sys.stderr, flush=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -94,6 +119,8 @@ def run(args: argparse.Namespace) -> int:
             solver_checks=not args.fast_audit,
             merge_identical=args.merge_identical,
             provenance=_provenance(args),
+            workers=args.workers,
+            progress=_Progress() if sys.stderr.isatty() else None,
         )
         for f in report.failures:
             print(f"causalcheck: not scored: {f.source}: {f.reason.splitlines()[0]}", file=sys.stderr)
