@@ -9,6 +9,9 @@ imports this package, so without it causalcheck is unchanged.
 * for your own tasks: :func:`whatif_dataset`, :func:`prism_scorer` + :func:`prism_metrics`
   (:mod:`~causalcheck.inspect.whatif`); :func:`lab_dataset`, :func:`lab_agent` (a solver),
   :func:`lab_scorer` + :func:`lab_metrics`, :func:`episode_config` (:mod:`~causalcheck.inspect.lab`);
+* offline models (:mod:`~causalcheck.inspect.providers`): ``causalcheck/planner``,
+  ``causalcheck/random``, ``causalcheck/observational`` play the lab; ``causalcheck/replay``
+  answers what-if items from a file; :func:`mark_item` names a sample's item for it;
 * :class:`InspectLLM` (:mod:`~causalcheck.inspect.model`): an inspect model as causalcheck's
   ``LLM`` protocol, for any causalcheck component that takes a model.
 
@@ -28,6 +31,7 @@ except ImportError:  # pragma: no cover - exercised in a subprocess without the 
 
 from causalcheck.inspect.lab import episode_config, lab_agent, lab_dataset, lab_metrics, lab_scorer
 from causalcheck.inspect.model import InspectLLM
+from causalcheck.inspect.providers import mark_item
 from causalcheck.inspect.tasks import lab, whatif
 from causalcheck.inspect.whatif import prism_metrics, prism_scorer, whatif_dataset
 
@@ -39,6 +43,7 @@ __all__ = [
     "lab_dataset",
     "lab_metrics",
     "lab_scorer",
+    "mark_item",
     "prism_metrics",
     "prism_scorer",
     "whatif",

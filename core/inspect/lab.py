@@ -31,6 +31,7 @@ the sample metadata.
 from __future__ import annotations
 
 import functools
+import json
 import math
 import threading
 from collections.abc import Mapping, Sequence
@@ -41,6 +42,8 @@ from causalcheck.base.boundary import PluginError, call_plugin, is_own, plugin_l
 from causalcheck.base.errors import InputFormatError
 from causalcheck.episodes.inspect_logs import TRAJECTORY_KEY, sample_episode, sample_trajectory
 from causalcheck.inspect.model import InspectLLM, run_in_thread
+from causalcheck.inspect.providers import agent_model_name
+from causalcheck.lab.agents import make_agent
 from causalcheck.lab.episode import (
     EPISODE_FLAGS,
     Agent,
@@ -57,6 +60,7 @@ from causalcheck.lab.suites import Suite, SuiteGraph, load_suite
 from causalcheck.metrics import bootstrap_ci
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import transcript
+from inspect_ai.model import ModelOutput, get_model
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
@@ -207,6 +211,18 @@ def lab_agent(
         graph = _graph_of(suite, meta)
         cfg = EpisodeConfig(**dict(meta.get("episode_config") or {}))
         seed = int(meta.get("seed", 1))
+        cands = _candidates(suite, cfg)
+        builtin = agent_model_name(get_model())
+        if builtin is not None:  # causalcheck/planner etc.: the built-in agent plays, as `lab run --agent NAME`
+            own = StepEvents(make_agent(builtin, seed=seed))
+            header, steps, summary = await run_in_thread(
+                lambda: run_episode(graph, own, seed, config=cfg, suite_name=suite.name, agent_name=builtin, candidates=cands)
+            )
+            header["model"] = f"causalcheck/{builtin}"
+            state.metadata[TRAJECTORY_KEY] = {"header": header, "steps": steps, "summary": summary}
+            state.output = ModelOutput.from_content(model=f"causalcheck/{builtin}", content=json.dumps(summary, sort_keys=True))
+            state.messages.append(state.output.message)
+            return state
         llm = InspectLLM()
         agent = StepEvents(
             LLMAgent(
@@ -219,7 +235,6 @@ def lab_agent(
                 max_prompt_chars=max_prompt_chars,
             )
         )
-        cands = _candidates(suite, cfg)
         header, steps, summary = await run_in_thread(
             lambda: run_episode(graph, agent, seed, config=cfg, suite_name=suite.name, agent_name="llm", candidates=cands),
             models=(llm,),

@@ -7,6 +7,10 @@
         --model-role judge=openai/gpt-4o                                    # LLM judges through a role
     inspect eval causalcheck/lab -T suite=4nodes --model openai/gpt-4o     # one sample per episode
     inspect eval causalcheck/lab -T suite=mini -T seeds=3 -T verify=true --model ollama/llama3.1
+    inspect eval causalcheck/lab -T suite=mini --model causalcheck/planner   # offline: a built-in agent
+    inspect eval causalcheck/whatif --model causalcheck/replay -M answers=demo   # offline: recorded answers
+
+The offline models are :mod:`causalcheck.inspect.providers`.
 
 Task parameters (``-T name=value``) are the keyword arguments of :func:`whatif` and :func:`lab`.
 """
@@ -17,6 +21,9 @@ from collections.abc import Sequence
 
 from causalcheck.explain.generation import DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE
 from causalcheck.inspect.lab import lab_agent, lab_dataset, lab_scorer
+from causalcheck.inspect.providers import (
+    mark_item,  # importing it registers the offline models causalcheck/*
+)
 from causalcheck.inspect.whatif import prism_scorer, whatif_dataset
 from causalcheck.lab.episode import EpisodeConfig
 from inspect_ai import Task, task
@@ -51,7 +58,7 @@ def whatif(
     scorer_options = {name: value for name, value in locals().items() if name not in ("benchmark", "limit")}
     return Task(
         dataset=whatif_dataset(benchmark, limit),
-        solver=generate(),
+        solver=[mark_item(), generate()],
         scorer=prism_scorer(**scorer_options),
         config=GenerateConfig(temperature=DEFAULT_TEMPERATURE, max_tokens=DEFAULT_MAX_TOKENS),
     )
