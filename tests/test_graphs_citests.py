@@ -72,7 +72,7 @@ def test_equations_on_a_column_scaled_by_a_power_of_two_scale_back_exactly():
 def test_a_statistic_that_is_not_a_number_is_undecidable_with_its_columns_named(monkeypatch):
     """Should a test still return NaN, the statement is undecidable and says why — never a silent p = 1."""
     tester = CITester(load_data(_chain(), ["x", "y", "z"]), "fisherz")
-    monkeypatch.setattr(tester, "_cit", lambda *args: float("nan"))
+    monkeypatch.setattr(tester, "_compute", lambda *args: float("nan"))
     assert tester.pvalue(0, 2, [1]) == 1.0
     assert "['x', 'z', 'y']" in (tester.undecidable(0, 2, [1]) or "") and "not a number" in tester.undecidable(0, 2, [1])
 
@@ -94,3 +94,54 @@ def test_check_json_with_extreme_data_is_strict_json(tmp_path, capsys):
 
     payload = json.loads(out, parse_constant=refuse)
     assert code in (0, 1) and payload
+
+
+def test_check_graph_with_data_imports_no_heavy_dependency(tmp_path):
+    """`causalcheck check GRAPH --data CSV` (a subprocess) loads neither causal-learn, matplotlib, KCI, spaCy nor scipy.stats."""
+    import subprocess
+    import sys
+
+    data = _chain()
+    csv = tmp_path / "d.csv"
+    rows = zip(data["x"].tolist(), data["y"].tolist(), data["z"].tolist(), strict=True)
+    csv.write_text("x,y,z\n" + "".join(f"{a!r},{b!r},{c!r}\n" for a, b, c in rows), encoding="utf-8")
+    graph = tmp_path / "g.dagitty"
+    graph.write_text("dag { x -> y  y -> z }", encoding="utf-8")
+    probe = (
+        "import sys, runpy, contextlib, io\n"
+        f"sys.argv = ['causalcheck', 'check', {str(graph)!r}, '--data', {str(csv)!r}, '--json']\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):\n"
+        "    runpy.run_module('causalcheck', run_name='__main__')\n"
+        "assert '\"ok\"' in out.getvalue(), out.getvalue()\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    loaded = set(done.stdout.split())
+    heavy = {"causallearn", "matplotlib", "causallearn.utils.KCI", "spacy", "sklearn", "scipy.stats", "pandas"}
+    assert not loaded & heavy, sorted(loaded & heavy)
+
+
+def test_a_table_too_large_to_lay_out_gives_the_dense_tables_figures(monkeypatch):
+    """The sparse χ²/G² path (tables over DENSE_CELLS) agrees with the dense one: statistic, dof, p and Cochran's verdict."""
+    from causalcheck.graphs import citests
+
+    rng = np.random.default_rng(5)
+    codes = citests.category_codes(rng.integers(0, [3, 4, 2, 3], size=(200, 4)).astype(float))
+    for given in ([], [2], [2, 3]):
+        for g_squared in (False, True):
+            dense = citests.contingency_test(codes, 0, 1, given, g_squared=g_squared)
+            monkeypatch.setattr(citests, "DENSE_CELLS", 0)
+            sparse = citests.contingency_test(codes, 0, 1, given, g_squared=g_squared)
+            monkeypatch.undo()
+            assert (sparse.dof, sparse.sparse) == (dense.dof, dense.sparse)
+            assert sparse.statistic == pytest.approx(dense.statistic, rel=1e-12, abs=1e-12)
+            assert sparse.p_value == pytest.approx(dense.p_value, rel=1e-10, abs=1e-12)
+
+
+def test_chisq_on_continuous_columns_is_undecidable_not_a_crash():
+    """χ² asked for on 2 000-valued continuous columns (a 60 GiB table before: exit 70) is undecidable by its degrees of freedom."""
+    rng = np.random.default_rng(2)
+    tester = CITester(load_data({k: rng.normal(size=300) for k in "abc"}, list("abc")), "chisq")
+    assert tester.pvalue(0, 1, [2]) == 1.0 and tester.undecidable(0, 1, []) is not None

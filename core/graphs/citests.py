@@ -254,7 +254,7 @@ class CITester:
     """
 
     def __init__(self, table: DataTable, test: str = "auto", **kwargs: Any) -> None:
-        from causallearn.utils.cit import CIT
+        import numpy as np
 
         self.table = table
         self.choice = choose_test(test, table)
@@ -263,10 +263,21 @@ class CITester:
         self.values = table.values
         #: the names of the columns Fisher-z rescaled
         self.rescaled: tuple[str, ...] = ()
+        self._cit: Any = None  # causal-learn's CIT, for KCI only (importing it costs seconds)
+        self._corr: Any = None
+        self._codes: Any = None
+        self._contingency: dict[Key, Contingency] = {}
         if self.test == "fisherz":
             self.values, rescaled = scaled_columns(table.values)
             self.rescaled = tuple(table.names[c] for c in rescaled)
-        self._cit = CIT(self.values, method=self.test, **kwargs)
+            self._corr = np.corrcoef(self.values.T)  # causal-learn's FisherZ: one correlation matrix, submatrices inverted
+        elif self.test in ("chisq", "gsq"):
+            self._codes = category_codes(self.values)
+        else:
+            # KCI is causal-learn's; importing it pulls matplotlib, scikit-learn and scipy.stats (seconds)
+            from causallearn.utils.cit import CIT
+
+            self._cit = CIT(self.values, method=self.test, **kwargs)
         self._cache: dict[Key, float] = {}
         self._undecidable: dict[Key, str | None] = {}
         self.tests_run = 0
@@ -274,6 +285,21 @@ class CITester:
         self.collinear: tuple[str, ...] = ()
         if self.test == "fisherz":
             self.collinear = tuple(table.names[c] for c in collinear_columns(self.values, range(len(table.names))))
+
+    def _compute(self, k: Key) -> float:
+        """The test's p-value of the statement *k* (raises ValueError / ArithmeticError when it cannot be computed)."""
+        given = sorted(k[2])
+        if self.test == "fisherz":
+            return fisherz_pvalue(self._corr, self.table.rows, k[0], k[1], given)
+        if self.test in ("chisq", "gsq"):
+            return self._table_test(k).p_value
+        return float(self._cit(k[0], k[1], given))
+
+    def _table_test(self, k: Key) -> Contingency:
+        found = self._contingency.get(k)
+        if found is None:
+            found = self._contingency[k] = contingency_test(self._codes, k[0], k[1], sorted(k[2]), g_squared=self.test == "gsq")
+        return found
 
     @staticmethod
     def key(x: int, y: int, given: Sequence[int] | frozenset[int]) -> Key:
@@ -291,8 +317,8 @@ class CITester:
         p = self._cache.get(k)
         if p is None:
             try:
-                p = float(self._cit(k[0], k[1], sorted(k[2])))
-            except (ValueError, ArithmeticError) as exc:  # causal-learn: singular correlation matrix
+                p = self._compute(k)
+            except (ValueError, ArithmeticError) as exc:  # a singular correlation matrix, or too few rows
                 names = self.table.names
                 cols = collinear_columns(self.values, [k[0], k[1], *sorted(k[2])])
                 self._undecidable[k] = f"collinear columns {[names[c] for c in cols]!r} ({exc})"
@@ -324,12 +350,12 @@ class CITester:
             return f"collinear columns {[self.table.names[c] for c in cols]!r}" if cols else None
         if self.test == "kci":
             return f"{n} rows < {MIN_KCI_ROWS}" if n < MIN_KCI_ROWS else None
-        _, dof = _contingency_statistic(self.table.values, k[0], k[1], sorted(k[2]), g_squared=False)
-        if dof == 0:
+        found = self._table_test(k)
+        if found.dof == 0:
             return "no degrees of freedom: a column is constant within every stratum"
-        if n < ROWS_PER_DOF * dof:
-            return f"{n} rows for {dof} degrees of freedom (< {ROWS_PER_DOF} per degree of freedom)"
-        return _sparse_cells(self.table.values, k[0], k[1], sorted(k[2]))
+        if n < ROWS_PER_DOF * found.dof:
+            return f"{n} rows for {found.dof} degrees of freedom (< {ROWS_PER_DOF} per degree of freedom)"
+        return found.sparse
 
     def undecidable_tested(self) -> int:
         """How many of the statements tested so far the data cannot decide."""
@@ -358,8 +384,8 @@ class CITester:
             z = math.sqrt(max(n - len(s) - 3, 0)) * abs(math.atanh(r))
             return TestCertificate("fisherz", z, "z", p, None, r, n)
         if self.test in ("chisq", "gsq"):
-            stat, dof = _contingency_statistic(self.table.values, x, y, s, g_squared=self.test == "gsq")
-            return TestCertificate(self.test, stat, "G2" if self.test == "gsq" else "chi2", p, dof, None, n)
+            found = self._table_test(self.key(x, y, s))
+            return TestCertificate(self.test, found.statistic, "G2" if self.test == "gsq" else "chi2", p, found.dof, None, n)
         data = self.table.values
         if s:
             _, stat = self._cit.kci_ci.compute_pvalue(data[:, [x]], data[:, [y]], data[:, s])
@@ -368,53 +394,186 @@ class CITester:
         return TestCertificate("kci", float(stat), "kci", p, None, None, n)
 
 
-def _sparse_cells(values: Any, x: int, y: int, given: Sequence[int]) -> str | None:
-    """Cochran's rule over the cells of the stratified table with a positive expected count: why the χ² approximation
-    fails (a cell expected below 1, or more than a fifth below 5), else None."""
-    _, expected = _tables(values, x, y, given)
-    live = expected[expected > 0]
-    if not live.size:
-        return None
-    below1, below5 = int((live < 1).sum()), float((live < 5).mean())
+#: A contingency table of more cells than this (strata × levels of x × levels of y) is not laid out densely:
+#: its statistic is summed over the non-empty cells only (:func:`contingency_test`).
+DENSE_CELLS = 2_000_000
+
+
+@dataclass(frozen=True)
+class Contingency:
+    """χ² or G² of one stratified table: the statistic, its degrees of freedom, p, and Cochran's verdict."""
+
+    statistic: float
+    dof: int
+    p_value: float
+    #: why the χ² approximation fails on this table (Cochran's rule), or None
+    sparse: str | None
+
+
+def normal_two_sided(z: float) -> float:
+    """``2·(1 − Φ(|z|))``, the two-sided normal p-value as causal-learn computes it (``scipy.special.ndtr``).
+
+    >>> round(normal_two_sided(1.959963984540054), 12)
+    0.05
+    """
+    # scipy.special (tenths of a second) rather than scipy.stats (a second): ndtr is what norm.cdf computes
+    from scipy.special import ndtr
+
+    return 2 * (1 - float(ndtr(abs(z))))
+
+
+def chi2_survival(statistic: float, dof: int) -> float:
+    """``P(χ²_dof > statistic)`` (``scipy.stats.chi2.sf``'s values: 1 at or below 0, 0 at infinity).
+
+    >>> round(chi2_survival(3.841458820694124, 1), 12), chi2_survival(0.0, 3), chi2_survival(math.inf, 2)
+    (0.05, 1.0, 0.0)
+    """
+    if statistic != statistic:
+        return math.nan
+    if statistic <= 0:
+        return 1.0
+    if statistic == math.inf:
+        return 0.0
+    from scipy.special import chdtrc  # chi2.sf's function, without importing scipy.stats
+
+    return float(chdtrc(dof, statistic))
+
+
+def fisherz_pvalue(corr: Any, rows: int, x: int, y: int, given: Sequence[int]) -> float:
+    """Fisher's z test of ``x ⫫ y | given`` from the correlation matrix *corr* of *rows* rows.
+
+    The partial correlation is read off the inverse of the correlation submatrix of
+    ``[x, y, *given]``; ``z = √(rows − |given| − 3)·|atanh r|``; p two-sided.  Raises ValueError for a
+    singular submatrix or too few rows (``rows − |given| − 3 < 0``).
+    """
+    import numpy as np
+
+    var = [x, y, *given]
+    try:
+        inv = np.linalg.inv(corr[np.ix_(var, var)])
+    except np.linalg.LinAlgError:
+        raise ValueError("Data correlation matrix is singular. Cannot run fisherz test. Please check your data.") from None
+    return _fisherz_from_inverse(inv, rows, len(given))
+
+
+def _fisherz_from_inverse(inv: Any, rows: int, conditioned: int) -> float:
+    import numpy as np
+
+    r = -inv[0, 1] / math.sqrt(abs(inv[0, 0] * inv[1, 1]))
+    if abs(r) >= 1:  # a deterministic relation or very few rows
+        r = (1.0 - np.finfo(float).eps) * np.sign(r)
+    z = 0.5 * math.log((1 + r) / (1 - r))
+    return normal_two_sided(math.sqrt(rows - conditioned - 3) * abs(z))
+
+
+def category_codes(values: Any) -> Any:
+    """Each column of *values* as the codes ``0..k-1`` of its sorted distinct values (int64, columns contiguous)."""
+    import numpy as np
+
+    codes = np.empty(values.shape[::-1], dtype=np.int64)
+    for c in range(values.shape[1]):
+        codes[c] = np.unique(values[:, c], return_inverse=True)[1].ravel()
+    return codes
+
+
+def _strata(codes: Any, given: Sequence[int]) -> tuple[Any, int]:
+    """Each row's stratum of *given*: the non-empty combinations numbered in lexicographic order, and their count."""
+    import numpy as np
+
+    rows = codes.shape[1]
+    if not given:
+        return np.zeros(rows, dtype=np.int64), 1
+    cards = [int(codes[g].max()) + 1 for g in given]
+    if math.prod(cards) >= 2**62:
+        inverse = np.unique(codes[list(given)].T, axis=0, return_inverse=True)[1].ravel()
+        return inverse, int(inverse.max()) + 1
+    index = np.zeros(rows, dtype=np.int64)
+    for g, k in zip(given, cards, strict=True):
+        index = index * k + codes[g]
+    if math.prod(cards) <= 4 * rows + 1024:
+        present = np.bincount(index, minlength=math.prod(cards)) > 0
+        number = np.cumsum(present) - 1
+        return number[index], int(present.sum())
+    inverse = np.unique(index, return_inverse=True)[1].ravel()
+    return inverse, int(inverse.max()) + 1
+
+
+def contingency_test(codes: Any, x: int, y: int, given: Sequence[int], *, g_squared: bool) -> Contingency:
+    """χ² (or G²) of ``x ⫫ y | given`` over the strata of *given* on :func:`category_codes` *codes*.
+
+    causal-learn's conventions (``Chisq_or_Gsq``): empty strata dropped, expected counts
+    ``n_xs·n_ys / n_s``, a cell of zero expected count adds nothing, and the rows and columns of
+    zeros in a stratum lose their degree of freedom; p = 1 without a degree of freedom.
+    Cochran's rule is judged over the cells with a positive expected count.
+    """
+    import numpy as np
+
+    strata, k = _strata(codes, given)
+    kx, ky = int(codes[x].max()) + 1, int(codes[y].max()) + 1
+    if k * kx * ky > DENSE_CELLS:
+        return _sparse_contingency(strata, k, codes[x], codes[y], g_squared=g_squared)
+    table = np.bincount((strata * kx + codes[x]) * ky + codes[y], minlength=k * kx * ky).reshape(k, kx, ky)
+    row, col = table.sum(axis=2), table.sum(axis=1)
+    expected = row[:, :, None] * col[:, None, :] / table.sum(axis=(1, 2))[:, None, None]
+    zero = expected == 0
+    safe = np.where(zero, 1, expected)
+    if g_squared:
+        ratio = table / safe
+        ratio[ratio == 0] = 1
+        stat = float(2 * np.sum(table * np.log(ratio)))
+    else:
+        stat = float(np.sum(((table - expected) ** 2) / safe))
+    dof = int(np.sum((kx - 1 - zero.all(axis=2).sum(axis=1)) * (ky - 1 - zero.all(axis=1).sum(axis=1))))
+    live = expected[~zero]
+    return Contingency(stat, dof, 1.0 if dof == 0 else chi2_survival(stat, dof), _cochran(int((live < 1).sum()), float((live < 5).mean()) if live.size else 0.0))
+
+
+def _cochran(below1: int, below5: float) -> str | None:
     if below1 or below5 > 0.2:
         return f"sparse table: {below1} cell(s) expected below 1, {below5:.0%} below 5 (Cochran: none below 1, at most 20% below 5)"
     return None
 
 
-def _tables(values: Any, x: int, y: int, given: Sequence[int]) -> tuple[Any, Any]:
-    """The stratified contingency table of x and y given *given*, and its expected counts under independence."""
+def _sparse_contingency(strata: Any, k: int, cx: Any, cy: Any, *, g_squared: bool) -> Contingency:
+    """:func:`contingency_test` summed over the non-empty cells only, for a table too large to lay out.
+
+    The same figures up to rounding: χ² = Σ over non-empty cells of (c − e)²/e plus the expected
+    count of the empty ones (n_s minus that of the non-empty ones, per stratum); G² reads the
+    non-empty cells only; Cochran's counts come from sorted margins.
+    """
     import numpy as np
 
-    def codes(col: Any) -> Any:
-        return np.unique(col, return_inverse=True)[1].ravel()
+    def groups(*keys: Any) -> tuple[Any, Any]:
+        flat = np.zeros(len(strata), dtype=np.int64)
+        for key in keys:
+            flat = flat * (int(key.max()) + 1) + key
+        _, inverse, counts = np.unique(flat, return_inverse=True, return_counts=True)
+        return inverse.ravel(), counts
 
-    cx, cy = codes(values[:, x]), codes(values[:, y])
-    kx, ky = int(cx.max()) + 1, int(cy.max()) + 1
-    if given:
-        strata = np.unique(np.column_stack([codes(values[:, g]) for g in given]), axis=0, return_inverse=True)[1].ravel()
-    else:
-        strata = np.zeros(len(cx), dtype=int)
-    table = np.zeros((int(strata.max()) + 1, kx, ky))
-    np.add.at(table, (strata, cx, cy), 1)
-    total = table.sum(axis=(1, 2))
-    expected = table.sum(axis=2)[:, :, None] * table.sum(axis=1)[:, None, :] / np.where(total == 0, 1, total)[:, None, None]
-    return table, expected
-
-
-def _contingency_statistic(values: Any, x: int, y: int, given: Sequence[int], *, g_squared: bool) -> tuple[float, int]:
-    """χ² (or G²) and its degrees of freedom over the strata of *given* (causal-learn's conventions)."""
-    import numpy as np
-
-    table, expected = _tables(values, x, y, given)
-    kx, ky = table.shape[1], table.shape[2]
-    zero = expected == 0
-    safe = np.where(zero, 1, expected)
+    cell, counts = groups(strata, cx, cy)
+    sx, nx_ = groups(strata, cx)
+    sy, ny_ = groups(strata, cy)
+    first = np.unique(cell, return_index=True)[1]
+    s_of_cell, ns = strata[first], np.bincount(strata, minlength=k)
+    e = nx_[sx[first]] * ny_[sy[first]] / ns[s_of_cell]
+    c = counts.astype(float)
     if g_squared:
-        ratio = np.where(table == 0, 1, table / safe)
-        stat = float(2 * np.sum(table * np.log(ratio)))
+        stat = float(2 * np.sum(c * np.log(c / e)))
     else:
-        stat = float(np.sum((table - expected) ** 2 / safe))
-    zero_rows = zero.all(axis=2).sum(axis=1)
-    zero_cols = zero.all(axis=1).sum(axis=1)
-    dof = int(np.sum((kx - 1 - zero_rows) * (ky - 1 - zero_cols)))
-    return stat, dof
+        stat = float(np.sum((c - e) ** 2 / e) + (ns.sum() - e.sum()))
+    s_x = strata[np.unique(sx, return_index=True)[1]]
+    s_y = strata[np.unique(sy, return_index=True)[1]]
+    rx, ry = np.bincount(s_x, minlength=k), np.bincount(s_y, minlength=k)
+    dof = int(np.sum((rx - 1) * (ry - 1)))
+    # Cochran: per stratum, the pairs of margins (a, b) with a·b < t·n_s, for t = 1 and 5
+    order = np.lexsort((ny_, s_y))
+    ys, yb = s_y[order], ny_[order]
+    start = np.searchsorted(ys, np.arange(k))
+    end = np.searchsorted(ys, np.arange(k), side="right")
+    below = []
+    for t in (1, 5):
+        limit = t * ns[s_x] / nx_  # b < limit
+        pos = np.array([np.searchsorted(yb[start[s]:end[s]], lim, side="left") for s, lim in zip(s_x.tolist(), limit.tolist(), strict=True)])
+        below.append(int(pos.sum()))
+    cells = int(np.sum(rx * ry))
+    return Contingency(stat, dof, 1.0 if dof == 0 else chi2_survival(stat, dof), _cochran(below[0], below[1] / cells if cells else 0.0))
