@@ -199,6 +199,23 @@ def _spring(
             _MARGIN + widest / 2 + (x - minx) / spanx * scale,
             _MARGIN + NODE_HEIGHT / 2 + (y - miny) / spany * scale * 0.7,
         )
+    _separate(nodes, width, pos)
+
+
+def _separate(nodes: Sequence[str], width: Mapping[str, float], pos: dict[str, tuple[float, float]]) -> None:
+    """Push apart (to the right) boxes that overlap, so no two node labels cover each other."""
+    for _ in range(60):
+        moved = False
+        ordered = sorted(nodes, key=lambda n: pos[n])
+        for i, a in enumerate(ordered):
+            for b in ordered[i + 1 :]:
+                (ax, ay), (bx, by) = pos[a], pos[b]
+                need = (width[a] + width[b]) / 2 + 8 - (bx - ax)
+                if abs(ay - by) < NODE_HEIGHT + 8 and need > 0:
+                    pos[b] = (bx + need, by)
+                    moved = True
+        if not moved:
+            return
 
 
 def graph_panel(
@@ -317,7 +334,7 @@ def _bow(s: tuple[float, float], t: tuple[float, float], others: Sequence[_Box],
 
 
 def _side(x: float, y: float, box: _Box) -> str:
-    bx, by, hw, hh = box
+    bx, by, _, hh = box
     if abs(y - (by - hh)) < 0.5:
         return "top"
     if abs(y - (by + hh)) < 0.5:
@@ -346,13 +363,15 @@ def _spread(ends: list[tuple[int, str, float]], box: _Box, side: str) -> dict[tu
 def _glyph_spot(g: EdgeGeometry, boxes: Sequence[_Box], taken: list[tuple[float, float]]) -> tuple[float, float]:
     """A point on the edge for its glyph, clear of every box and of the glyphs already placed."""
     half = GLYPH_SIZE * 0.6
-    for t in (0.5, 0.4, 0.6, 0.32, 0.68, 0.25, 0.75):
+    for t in (0.5, 0.4, 0.6, 0.32, 0.68, 0.25, 0.75, 0.2, 0.8, 0.15, 0.85):
         x, y = g.at(t)
         clear_boxes = all(abs(x - bx) > hw + half or abs(y - by) > hh + half for bx, by, hw, hh in boxes)
         clear_glyphs = all(abs(x - gx) > 2 * half + 1 or abs(y - gy) > 2 * half + 1 for gx, gy in taken)
         if clear_boxes and clear_glyphs:
             return x, y
-    return g.at(0.5)
+    # nowhere clear of everything: the spot on the edge farthest from the other glyphs
+    return max((g.at(k / 20) for k in range(3, 18)),
+               key=lambda q: min([max(abs(q[0] - gx), abs(q[1] - gy)) for gx, gy in taken] or [0.0]))
 
 
 def edge_geometry(panel: GraphPanel) -> list[EdgeGeometry]:

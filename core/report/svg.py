@@ -41,7 +41,15 @@ from causalcheck.report.figures import (
     ScatterChart,
     SeriesStyle,
 )
-from causalcheck.report.layout import GLYPH_SIZE, NODE_FONT, NODE_HEIGHT, EdgeGeometry, edge_geometry, node_width, panel_bounds
+from causalcheck.report.layout import (
+    GLYPH_SIZE,
+    NODE_FONT,
+    NODE_HEIGHT,
+    EdgeGeometry,
+    edge_geometry,
+    node_width,
+    panel_bounds,
+)
 from causalcheck.report.text import text_width
 
 __all__ = ["FONT", "MAX_FIGURE_WIDTH", "esc", "nice_ticks", "render", "wrap_label"]
