@@ -41,6 +41,40 @@ _FIGURES_JS = """
 """
 
 
+_LAYOUT_JS = """
+(() => {
+  const box = e => { const r = e.getBoundingClientRect(); return {x: r.left, y: r.top, r: r.right, b: r.bottom}; };
+  const overlap = (a, b) => Math.min(a.r, b.r) - Math.max(a.x, b.x) > 1 && Math.min(a.b, b.b) - Math.max(a.y, b.y) > 1;
+  const name = e => (e.closest('svg') || {}).id + ':' + e.textContent;
+  const out = {clipped: [], outside: [], overlaps: [], small: [], fractional: [], counts: 0, ends: [], toc: []};
+  for (const e of document.querySelectorAll('.wide, .scroll, figure, main, p, td, th'))
+    if (e.scrollWidth > e.clientWidth + 1) out.clipped.push(e.className + ':' + e.textContent.slice(0, 60));
+  for (const s of document.querySelectorAll('svg')) {
+    const sb = box(s), texts = Array.from(s.querySelectorAll('text'));
+    for (const t of texts) { const b = box(t); if (b.x < sb.x - 1 || b.r > sb.r + 1 || b.y < sb.y - 1 || b.b > sb.b + 1) out.outside.push(name(t)); }
+    const items = [...texts.filter(t => !t.closest('.legend-item')), ...s.querySelectorAll('.legend-item')].map(e => [e, box(e)]);
+    for (let i = 0; i < items.length; i++) for (let j = i + 1; j < items.length; j++)
+      if (overlap(items[i][1], items[j][1])) out.overlaps.push(name(items[i][0]) + ' | ' + name(items[j][0]));
+    const scale = sb.r - sb.x > 0 ? (sb.r - sb.x) / s.viewBox.baseVal.width : 1;
+    for (const t of s.querySelectorAll('.node-label')) { const px = parseFloat(getComputedStyle(t).fontSize) * scale; if (px < 11) out.small.push(name(t) + ' ' + px); }
+    for (const a of s.querySelectorAll('.axis.count')) { out.counts++; for (const t of a.querySelectorAll('.tick')) if (!/^-?\\d+$/.test(t.textContent)) out.fractional.push(name(t)); }
+    for (const panel of s.querySelectorAll('g[transform]')) {  // arrow tips in one panel's coordinates
+      const tips = Array.from(panel.querySelectorAll('path.edge')).map(p => p.getPointAtLength(p.getTotalLength()));
+      for (let i = 0; i < tips.length; i++) for (let j = i + 1; j < tips.length; j++)
+        if (Math.hypot(tips[i].x - tips[j].x, tips[i].y - tips[j].y) < 4) out.ends.push(s.id);
+    }
+  }
+  for (const ul of document.querySelectorAll('nav ul')) {
+    const cs = getComputedStyle(ul);
+    if (cs.columnCount !== 'auto' || cs.columnWidth !== 'auto') out.toc.push('columns on ' + ul.textContent.slice(0, 30));
+    const parent = ul.parentElement.closest('li');
+    if (parent) { const pb = box(parent); for (const li of ul.children) { const b = box(li); if (b.x < pb.x || b.r > pb.r + 1 || b.y < pb.y || b.b > pb.b + 1) out.toc.push('outside its section: ' + li.textContent); } }
+  }
+  return out;
+})()
+"""
+
+
 class DevTools:
     """A minimal DevTools-protocol client over Chromium's ``--remote-debugging-pipe``."""
 
@@ -131,6 +165,23 @@ def demo_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out / "report.html"
 
 
+def layout_of(page: Path, profile: Path, width: int = 1400) -> dict[str, Any]:
+    """What the layout inspection finds in *page* at *width* px: clipped elements, text outside its figure,
+    overlapping labels and legend items, small node labels, fractional count ticks, shared arrowheads, TOC faults."""
+    dt = DevTools(profile)
+    try:
+        target = dt.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        session = dt.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        dt.send("Page.enable", session=session)
+        dt.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": 1000, "deviceScaleFactor": 1, "mobile": False}, session=session)
+        dt.send("Page.navigate", {"url": page.resolve().as_uri()}, session=session)
+        dt.wait_event("Page.loadEventFired", timeout=60)
+        found: dict[str, Any] = dt.send("Runtime.evaluate", {"expression": _LAYOUT_JS, "returnByValue": True}, session=session)["result"]["value"]
+    finally:
+        dt.close()
+    return found
+
+
 def inspect_page(page: Path, profile: Path) -> tuple[list[dict[str, Any]], list[str], list[dict[str, Any]], dict[str, float]]:
     """Load *page*; its console/log errors, requested URLs, SVG figures (geometry, labels) and ink per figure."""
     import base64
@@ -185,3 +236,30 @@ def test_inspection_catches_errors_blank_figures_and_outside_requests(demo_repor
     assert any(u.startswith("http:") for u in requests)
     blank = next(f for f in figures if f["id"] == "blank")
     assert blank["role"] is None and blank["labels"] == [] and shots["blank"] < 0.01
+
+
+def test_demo_report_layout_at_1400_px(demo_report: Path, tmp_path: Path) -> None:
+    """At 1400 px nothing scrolls or is clipped, no label or legend item overlaps another, node labels are >= 11 px."""
+    found = layout_of(demo_report, tmp_path / "profile")
+    assert found["clipped"] == [] and found["outside"] == [], (found["clipped"], found["outside"])
+    assert found["overlaps"] == [] and found["small"] == [], (found["overlaps"], found["small"])
+    assert found["counts"] >= 3 and found["fractional"] == [], found  # episodes running, node count, longest path
+    assert found["ends"] == [] and found["toc"] == [], (found["ends"], found["toc"])
+
+
+def test_layout_inspection_sees_planted_defects(demo_report: Path, tmp_path: Path) -> None:
+    """A too-wide table, a clipped title, overlapping legend items, a 9 px node label, a 2.5 tick and TOC columns are all seen."""
+    planted = ('<div class="wide"><table><tr><td>' + "x" * 400 + '</td></tr></table></div>'
+               '<style>nav ul{columns:2}</style>'
+               '<svg id="bad" viewBox="0 0 100 60" width="100" height="60"><text x="5" y="12">a title much too long for this</text>'
+               '<g class="legend-item"><text x="5" y="30">edge</text></g><g class="legend-item"><text x="12" y="30">cycle</text></g>'
+               '<text class="node-label" x="5" y="50" font-size="9">n</text>'
+               '<g class="axis count"><text class="tick" x="60" y="50">2.5</text></g></svg></main>')
+    page = tmp_path / "broken.html"
+    page.write_text(demo_report.read_text(encoding="utf-8").replace("</main>", planted, 1), encoding="utf-8")
+    found = layout_of(page, tmp_path / "profile")
+    assert any(c.startswith("wide:") for c in found["clipped"])
+    assert any(o.startswith("bad:a title") for o in found["outside"])
+    assert any(o.startswith("bad:edge") for o in found["overlaps"])
+    assert any(s.startswith("bad:n") for s in found["small"]) and "bad:2.5" in found["fractional"]
+    assert any(t.startswith("columns on") for t in found["toc"])

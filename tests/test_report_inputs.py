@@ -39,9 +39,9 @@ def test_a_truncated_file_in_a_folder_is_named_and_the_report_is_partial(tmp_pat
     assert main(["report", str(folder), "--out", str(out)]) == 1
     err = capsys.readouterr().err
     assert f"causalcheck: not read: {folder / 'cut.json'}: report input" in err and "not valid JSON" in err
-    assert "partial: 1 input file(s) could not be read" in err and "config.json" not in err
+    assert "partial: 1 input file could not be read" in err and "config.json" not in err
     html = out.read_text(encoding="utf-8")
-    assert "This report is partial: 1 input file(s) could not be read" in html and str(folder / "cut.json") in html
+    assert "This report is partial: 1 input file could not be read" in html and str(folder / "cut.json") in html
     result = build_report([folder], tmp_path / "r2.html", options=ReportOptions(resamples=0))
     assert result.partial and [p for p, _ in result.unreadable] == [str(folder / "cut.json")]
     assert result.inputs == {"lab": 0, "explain": 0, "check": 1}
@@ -54,7 +54,7 @@ def test_a_folder_whose_only_result_is_unreadable_is_an_error_naming_it(tmp_path
     (folder / "scores.json").write_bytes(b'{"format": "causalcheck-scores/1", "episodes": [')
     assert main(["report", str(folder), "--out", str(tmp_path / "r.html")]) == 2
     err = capsys.readouterr().err
-    assert "holding no lab scores.json" in err and "1 file(s) there could not be read" in err and "scores.json" in err
+    assert "holding no lab scores.json" in err and "1 file there could not be read" in err and "scores.json" in err
 
 
 @pytest.mark.parametrize("damage", [
@@ -92,7 +92,7 @@ def test_the_json_of_check_on_a_graph_is_a_report_input(tmp_path: Path) -> None:
     out = tmp_path / "r.html"
     assert main(["report", str(tmp_path / "c.json"), "--out", str(out)]) == 0
     html = out.read_text(encoding="utf-8")
-    assert "Graph: 1 of 1 report(s) with problems" in html and "truth-extra-edge" in html
+    assert "Graph: 1 of 1 report with problems" in html and "truth-extra-edge" in html
 
 
 def test_the_json_of_check_on_a_folder_is_a_report_input(tmp_path: Path, cyclic_json: str) -> None:
@@ -116,7 +116,7 @@ def test_check_of_a_graph_file_validates_the_graph(tmp_path: Path) -> None:
     out = tmp_path / "r.html"
     assert main(["report", "--check", str(graph), "--out", str(out)]) == 0
     html = out.read_text(encoding="utf-8")
-    assert "Graph: 1 of 1 report(s) with problems" in html and "cycle" in html and "bad hypothesis line" not in html
+    assert "Graph: 1 of 1 report with problems" in html and "cycle" in html and "bad hypothesis line" not in html
 
 
 def test_a_check_source_that_cannot_be_read_is_named_as_the_check_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

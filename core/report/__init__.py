@@ -12,6 +12,7 @@ Modules, in reading order:
 
 * :mod:`~causalcheck.report.inputs` — inputs found by content, provenance;
 * :mod:`~causalcheck.report.figures` — figure specifications and styles;
+* :mod:`~causalcheck.report.text` — counts in words, drawn text widths;
 * :mod:`~causalcheck.report.layout` — graph layouts (networkx, no Graphviz);
 * :mod:`~causalcheck.report.svg` / :mod:`~causalcheck.report.png` — renderers (own SVG
   writer; matplotlib Agg for PNG);

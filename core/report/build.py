@@ -38,6 +38,7 @@ from causalcheck.report.explain_views import explain_sections
 from causalcheck.report.inputs import Inputs, load_inputs
 from causalcheck.report.lab_views import lab_sections
 from causalcheck.report.output import OutputLock, write_report_folder
+from causalcheck.report.text import counted
 
 __all__ = ["BuildResult", "ReportOptions", "build_document", "build_report", "check_payload"]
 
@@ -119,11 +120,12 @@ def _document(paths: Sequence[str | Path], options: ReportOptions | None) -> tup
     if inputs.check:
         sections.append(check_sections(inputs.check))
     header: list[Block] = [
-        Text(f"Built by causalcheck {__version__} on {prov.started or timestamp()} from {len(prov.inputs)} input file(s)"
-             + (f" and {len(checks)} checked source(s)" if checks else "") + "."),
+        Text(f"Built by causalcheck {__version__} on {prov.started or timestamp()} from {counted(len(prov.inputs), 'input file')}"
+             + (f" and {counted(len(checks), 'checked source')}" if checks else "") + "."),
     ]
     if inputs.unreadable:
-        header.append(Text(f"This report is partial: {len(inputs.unreadable)} input file(s) could not be read and are not "
+        header.append(Text(f"This report is partial: {counted(len(inputs.unreadable), 'input file')} could not be read and "
+                           f"{'is' if len(inputs.unreadable) == 1 else 'are'} not "
                            "shown (listed below)."))
         header.append(Table(["input not read", "reason"], [[path, reason] for path, reason in inputs.unreadable],
                             caption="Inputs that could not be read", marked=frozenset(range(len(inputs.unreadable)))))

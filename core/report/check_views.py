@@ -27,6 +27,7 @@ from causalcheck.report.document import FigureBlock, Section, Table, Text
 from causalcheck.report.fields import field_list, field_map
 from causalcheck.report.figures import DrawnEdge, GraphFigure
 from causalcheck.report.layout import graph_panel
+from causalcheck.report.text import counted
 
 __all__ = ["GRAPH_CODES", "MAX_DRAWINGS", "check_sections", "highlighted"]
 
@@ -80,8 +81,9 @@ def _drawing(subject: str, hypothesis: str, diagnostics: Sequence[Mapping[str, A
                         tooltips={n: n + (" (named in a finding)" if n in flagged else "") for n in nodes})
     n_cycle = sum(1 for v in marks.values() if v == "cycle")
     n_conf = sum(1 for v in marks.values() if v == "conflict")
-    desc = (f"The hypothesis graph of {subject}: {len(nodes)} nodes, {len(pairs)} edges; {n_cycle} edge(s) of a cycle and "
-            f"{n_conf} edge(s) with contradicting directions highlighted, {len(flagged)} node(s) flagged.")
+    desc = (f"The hypothesis graph of {subject}: {counted(len(nodes), 'node')}, {counted(len(pairs), 'edge')}; "
+            f"{counted(n_cycle, 'edge')} of a cycle and {counted(n_conf, 'edge')} with contradicting directions highlighted, "
+            f"{counted(len(flagged), 'node')} flagged.")
     return FigureBlock(GraphFigure(f"Checked graph: {subject}", desc, (panel,)))
 
 
@@ -118,7 +120,7 @@ def _one(path: str, payload: Mapping[str, Any]) -> Section:
     summary = field_map(payload, "summary")
     problems = summary.get("with_problems")
     clean = problems == 0 if isinstance(problems, int) and not isinstance(problems, bool) else bool(payload.get("ok"))
-    verdict = "no problems" if clean else f"{summary.get('with_problems', '?')} of {len(reports)} report(s) with problems"
+    verdict = "no problems" if clean else f"{summary.get('with_problems', '?')} of {counted(len(reports), 'report')} with problems"
     first = summary.get("first_data_conflict_step")
     sec.blocks.append(Text(f"{label}: {verdict}"
                            + (f"; the recorded data stop agreeing with the hypothesis at step {first}." if first is not None else ".")))
@@ -169,7 +171,7 @@ def _one(path: str, payload: Mapping[str, Any]) -> Section:
 def check_sections(inputs: Sequence[tuple[str, Mapping[str, Any]]]) -> Section:
     """The "Check" section of the report for the ``(path, check payload)`` *inputs*."""
     sec = Section("Check")
-    sec.blocks.append(Text(f"{len(inputs)} check report(s)."))
+    sec.blocks.append(Text(f"{counted(len(inputs), 'check report')}."))
     for path, payload in inputs:
         sec.children.append(_one(path, payload))
     return sec

@@ -22,6 +22,7 @@ import sys
 from typing import Any
 
 from causalcheck.base.cmdline import EXIT_OK, EXIT_PROBLEMS, add_documented_command, nonnegative_int
+from causalcheck.report.text import counted
 
 __all__ = ["register", "run"]
 
@@ -56,9 +57,9 @@ def run(args: argparse.Namespace) -> int:
                             episodes_per_agent=args.episodes, items=args.items, title=args.title)
     result = build_report(args.paths, out, fmt=args.format, options=options)
     kinds = ", ".join(f"{n} {k}" for k, n in result.inputs.items() if n)
-    extra = f" + {len(result.files) - 1} figure(s)" if len(result.files) > 1 else ""
+    extra = f" + {counted(len(result.files) - 1, 'figure')}" if len(result.files) > 1 else ""
     for path, reason in result.unreadable:
         print(f"causalcheck: not read: {path}: {reason}", file=sys.stderr)
-    partial = f"; partial: {len(result.unreadable)} input file(s) could not be read" if result.partial else ""
+    partial = f"; partial: {counted(len(result.unreadable), 'input file')} could not be read" if result.partial else ""
     print(f"wrote {result.path}{extra} ({result.bytes / 1e6:.2f} MB; inputs: {kinds or 'none'}{partial})", file=sys.stderr)
     return EXIT_PROBLEMS if result.partial else EXIT_OK

@@ -117,12 +117,14 @@ h3{margin-top:1.3em}h4{margin:1.1em 0 .4em}
 table{border-collapse:collapse;margin:.5em 0 1em;font-size:.88em}
 th,td{border:1px solid #d6d6d6;padding:3px 7px;vertical-align:top;text-align:left}
 th{background:#f1f3f5}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.iv{white-space:normal}td .ci{white-space:nowrap;color:#555;font-size:.9em}
 tr.mark td{background:#fde7e7;font-weight:600}
 caption{caption-side:top;text-align:left;font-weight:600;padding:4px 0}
 figure{margin:.6em 0 1.2em;display:inline-block;vertical-align:top;max-width:100%}
 figure svg{max-width:100%;height:auto}figcaption{font-size:.82em;color:#555;max-width:640px}
 p.note{font-size:.85em;color:#555}
-nav ul{columns:2;font-size:.9em}
+nav>ul{display:grid;grid-template-columns:repeat(auto-fill,minmax(17em,1fr));gap:.2em 2.2em;font-size:.9em;padding-left:1.3em}
+nav ul ul{padding-left:1.3em}
 .scroll{max-height:420px;overflow:auto;border:1px solid #eee;margin-bottom:1em}.wide{overflow-x:auto}
 .answer{border:1px solid #e2e2e2;padding:8px 10px;border-radius:6px;font-size:.9em;max-height:360px;overflow:auto;white-space:pre-wrap}
 .edu{border-radius:3px;padding:0 1px}.edu.a{background:#e8f1fb}.edu.b{background:#fff3dc}
@@ -130,6 +132,21 @@ nav ul{columns:2;font-size:.9em}
 .edu.miss{outline:1px dashed #c62828}
 code{background:#f3f3f3;padding:0 3px;border-radius:3px}
 """
+
+
+_INTERVAL = re.compile(r"(\S+) (\[[^\]]*\])")
+
+
+def _cell_html(text: str) -> str:
+    """A numeric cell; a value with its interval (``0.42 [0.31, 0.53]``) may break before the interval, nowhere else.
+
+    >>> _cell_html("0.42 [0.31, 0.53]")
+    '<td class="n iv">0.42 <span class="ci">[0.31, 0.53]</span></td>'
+    """
+    hit = _INTERVAL.fullmatch(text)
+    if hit is None:
+        return f'<td class="n">{esc(text)}</td>'
+    return f'<td class="n iv">{esc(hit.group(1))} <span class="ci">{esc(hit.group(2))}</span></td>'
 
 
 def _table_html(t: Table) -> str:
@@ -142,7 +159,7 @@ def _table_html(t: Table) -> str:
     out.append("<tr>" + "".join(f'<th scope="col">{esc(c)}</th>' for c in t.columns) + "</tr></thead><tbody>")
     for i, row in enumerate(t.rows):
         cls = ' class="mark"' if i in t.marked else ""
-        cells = "".join(f'<td class="n">{esc(c)}</td>' if j in t.numeric else f"<td>{esc(c)}</td>" for j, c in enumerate(row))
+        cells = "".join(_cell_html(c) if j in t.numeric else f"<td>{esc(c)}</td>" for j, c in enumerate(row))
         out.append(f"<tr{cls}>{cells}</tr>")
     out.append("</tbody></table></div>")
     return "".join(out)

@@ -36,13 +36,16 @@ from causalcheck.explain.scoring import FAILURE_MODES, summarize
 from causalcheck.report.document import FigureBlock, Markup, Section, Table, Text
 from causalcheck.report.fields import field_list
 from causalcheck.report.figures import BoxChart, DrawnEdge, GraphFigure, box_of
-from causalcheck.report.layout import graph_panel
+from causalcheck.report.layout import graph_panel, label_of
 from causalcheck.report.svg import esc
+from causalcheck.report.text import counted
 
-__all__ = ["DEFAULT_ITEMS", "ExplainItem", "ExplainRun", "explain_runs", "explain_sections", "marked_answer", "select_items"]
+__all__ = ["DEFAULT_ITEMS", "NODE_LABEL", "ExplainItem", "ExplainRun", "explain_runs", "explain_sections", "marked_answer", "node_label", "select_items"]
 
 #: Items shown in detail (each for every model that answered it).
 DEFAULT_ITEMS = 6
+#: Longest node label of an answer graph (the EDU id and the first words of its text; the tooltip has all).
+NODE_LABEL = 22
 #: Largest graph drawn with its isolated EDUs (bigger graphs draw only linked EDUs).
 MAX_DRAWN_NODES = 80
 _CAUSAL = frozenset({"CAUSE", "CONDITION", "RESULT", "CONSEQUENCE"})
@@ -183,11 +186,11 @@ def _topology(runs: Sequence[ExplainRun]) -> list[Any]:
     if node_boxes:
         out.append(FigureBlock(BoxChart("Node count of the response graphs",
                                         "Distribution of the number of EDU nodes per answer graph, one box per answer model.",
-                                        "nodes (EDUs)", tuple(node_boxes))))
+                                        "nodes (EDUs)", tuple(node_boxes), integer=True)))
     if path_boxes:
         out.append(FigureBlock(BoxChart("Longest causal path",
                                         "Distribution of the longest directed path over causal edges (in edges) per answer graph, one box per answer model.",
-                                        "longest causal path (edges)", tuple(path_boxes))))
+                                        "longest causal path (edges)", tuple(path_boxes), integer=True)))
     out.append(Table(["answer model", "graphs", "nodes mean", "nodes median", "longest path mean", "longest path median",
                       "longest path max", "causal edges mean"], rows, caption="Topology of the response-derived graphs",
                      numeric=frozenset(range(1, 8))))
@@ -309,6 +312,25 @@ def _edge_kind(relation: str, score: Any) -> str:
     return f"{'causal' if causal else 'discourse'}-{verdict}"
 
 
+def node_label(eid: str, text: str) -> str:
+    """An EDU's node label: its id and the first words of its text, within :data:`NODE_LABEL` characters.
+
+    >>> node_label("EDU3", "because doctors would have no drug that kills bacteria")
+    'EDU3 because doctors…'
+    >>> node_label("EDU1", "")
+    'EDU1'
+    """
+    words = text.split()
+    label = eid
+    for k, word in enumerate(words):
+        longer = f"{label} {word}"
+        room = NODE_LABEL - (1 if k < len(words) - 1 else 0)
+        if len(longer) > room:
+            return label + "…" if k else label_of(f"{eid} {text.strip()}", NODE_LABEL)
+        label = longer
+    return label
+
+
 def _item_view(run: ExplainRun, item: ExplainItem) -> Section:
     result = item.result
     sec = Section(f"{run.label} · {item.key}")
@@ -342,13 +364,15 @@ def _item_view(run: ExplainRun, item: ExplainItem) -> Section:
     linked = {n for e in edges for n in (e.source, e.target)}
     shown = ids if len(ids) <= MAX_DRAWN_NODES else [n for n in ids if n in linked]
     shown += [n for n in sorted(linked) if n not in shown]
-    panel = graph_panel(f"{len(ids)} EDUs, {len(edges)} relations", shown, [(e.source, e.target) for e in edges], edges,
+    panel = graph_panel(f"{counted(len(ids), 'EDU')}, {counted(len(edges), 'relation')}", shown,
+                        [(e.source, e.target) for e in edges], edges,
                         styles={n: ("plain" if n in linked else "isolated") for n in shown},
-                        tooltips={n: f"{n}: {text_of.get(n, '')}" for n in shown})
-    desc = (f"Response-derived graph of {run.label}'s answer to {item.key}: {len(ids)} EDU nodes, {len(edges)} relations, "
+                        labels={n: node_label(n, text_of.get(n, "")) for n in shown},
+                        tooltips={n: f"{n}: {text_of.get(n, '')}" for n in shown}, limit=NODE_LABEL)
+    desc = (f"Response-derived graph of {run.label}'s answer to {item.key}: {counted(len(ids), 'EDU node')}, {counted(len(edges), 'relation')}, "
             f"{sum(1 for e in edges if e.style.startswith('causal'))} causal; "
             f"{sum(1 for e in edges if e.style.endswith('-supported'))} supported.")
-    note = "" if len(shown) == len(ids) else f" ({len(ids) - len(shown)} EDUs without relations not drawn)"
+    note = "" if len(shown) == len(ids) else f" ({counted(len(ids) - len(shown), 'EDU')} without relations not drawn)"
     sec.blocks.append(FigureBlock(GraphFigure(f"Answer graph: {run.label} · {item.key}", desc, (panel,)),
                                   "Thick lines: causal relations (the ones PM scores); thin: discourse relations" + note + "."))
     if rows:
@@ -364,10 +388,10 @@ def explain_sections(inputs: Sequence[tuple[str, Mapping[str, Any]]], *, items: 
     """The "Explain" section of the report for the ``(path, result file)`` *inputs*."""
     runs = explain_runs(inputs)
     sec = Section("Explain")
-    sec.blocks.append(Text(f"{len(runs)} result file(s); {sum(len(r.items) for r in runs)} items."))
+    sec.blocks.append(Text(f"{counted(len(runs), 'result file')}; {counted(sum(len(r.items) for r in runs), 'item')}."))
     skipped = [f"{r.path} {where}: {why}" for r in runs for where, why in r.skipped]
     if skipped:
-        sec.blocks.append(Text(f"Skipped {len(skipped)} entr{'y' if len(skipped) == 1 else 'ies'} that could not be read "
+        sec.blocks.append(Text(f"Skipped {counted(len(skipped), 'entry', 'entries')} that could not be read "
                                "as result items: " + "; ".join(skipped) + ".", note=True))
     sec.children.append(Section("Per domain", [_domain_table(runs), _files_table(runs),
                                                Text("PM: share of the causal edges (CAUSE, CONDITION, RESULT, CONSEQUENCE) "
@@ -377,7 +401,7 @@ def explain_sections(inputs: Sequence[tuple[str, Mapping[str, Any]]], *, items: 
     sec.children.append(Section("All items", [_cross_table(runs)]))
     detail = Section("Items in detail")
     chosen = select_items(runs, items)
-    detail.blocks.append(Text(f"Shown: {len(chosen)} item(s) (of {len({i.key for r in runs for i in r.items})}), each for every "
+    detail.blocks.append(Text(f"Shown: {counted(len(chosen), 'item')} (of {len({i.key for r in runs for i in r.items})}), each for every "
                               "answer model — " + "; ".join(f"{k}: {why}" for k, why in chosen) + "."))
     for key, _why in chosen:
         for r in runs:

@@ -134,6 +134,7 @@ class LineChart:
     series: tuple[Series, ...]
     y_range: tuple[float, float] | None = None
     step: bool = False  # draw as a step function (counts)
+    integer: bool = False  # y is a count: whole-number ticks only
 
 
 @dataclass(frozen=True)
@@ -197,6 +198,7 @@ class BoxChart:
     desc: str
     y_label: str
     boxes: tuple[Box, ...]
+    integer: bool = False  # the values are counts: whole-number ticks only
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,7 @@ from typing import Any, Literal
 from causalcheck.base import safejson
 from causalcheck.base.errors import InputFormatError
 from causalcheck.base.files import Provenance, decode_input_text, read_input_bytes
+from causalcheck.report.text import counted
 
 __all__ = ["InputKind", "Inputs", "check_payload_of", "classify", "load_inputs", "read_json"]
 
@@ -164,7 +165,7 @@ def load_inputs(paths: Sequence[str | Path], *, provenance: Provenance | None = 
                 out.provenance.add_input(f, data=data)
                 found += 1
             if not found:
-                unread = f" ({len(out.unreadable)} file(s) there could not be read: {out.unreadable[0][1]})" if out.unreadable else ""
+                unread = f" ({counted(len(out.unreadable), 'file')} there could not be read: {out.unreadable[0][1]})" if out.unreadable else ""
                 raise InputFormatError(
                     f"report input path={str(given)!r} is a folder holding no lab scores.json, explain result file "
                     f"or check --json report{unread}"

@@ -61,6 +61,7 @@ from causalcheck.report.figures import (
     Series,
 )
 from causalcheck.report.layout import graph_panel, label_of, place
+from causalcheck.report.text import counted
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.episodes import Episode
@@ -286,7 +287,7 @@ def _curve_blocks(groups: Mapping[str, Sequence[LabEpisode]]) -> list[FigureBloc
     blocks.append(
         FigureBlock(
             LineChart("Episodes still running", f"Number of episodes that have not ended by each step, per agent ({names}).",
-                      "step", "episodes", run, None, step=True),
+                      "step", "episodes", run, None, step=True, integer=True),
             "Curves pool every suite of an agent; an episode that ended contributes its last values.",
         )
     )
@@ -504,11 +505,11 @@ def _drawing(ep: LabEpisode, loaded: Episode, config: Mapping[str, Any]) -> list
         r = rows_by_step.get(number, {})
         step_rows.append([f"{number} ({label})", *(str(counts[k]) for k in ("correct", "missing", "extra", "reversed")),
                           _fmt(r.get("edge_f1")), _fmt(r.get("shd")), _fmt(r.get("imec_size"))])
-    desc = (f"The true graph of {ep.name} ({len(truth)} edges) beside the agent's hypothesis at "
+    desc = (f"The true graph of {ep.name} ({counted(len(truth), 'edge')}) beside the agent's hypothesis at "
             + (", ".join(f"step {hyps[i][0]} ({lab} change)" for lab, i in chosen) or "no step (no hypothesis)")
             + "; hypothesis edges are marked correct, missing, extra or reversed.")
     blocks.append(FigureBlock(GraphFigure(f"Truth and hypothesis: {ep.name}", desc, tuple(panels)),
-                              f"{len(changes)} hypothesis change(s) in {len(loaded.steps)} steps; drawn: "
+                              f"{counted(len(changes), 'hypothesis change')} in {counted(len(loaded.steps), 'step')}; drawn: "
                               + (", ".join(f"the {lab} change (step {hyps[i][0]})" for lab, i in chosen) or "none") + "."))
     if step_rows:
         blocks.append(Table(["step", "correct", "missing", "extra", "reversed", "edge F1", "SHD", "I-MEC"], step_rows,
@@ -535,7 +536,7 @@ def _episode_table(episodes: Sequence[LabEpisode]) -> list[Any]:
                              "steps", "interventions", "audit errors"], rows, caption="Every episode (final metrics)",
                             numeric=frozenset(range(4, 12)))]
     if len(episodes) > MAX_EPISODE_ROWS:
-        out.append(Text(f"{len(episodes) - MAX_EPISODE_ROWS} more episodes are in the scores.json inputs.", note=True))
+        out.append(Text(f"{counted(len(episodes) - MAX_EPISODE_ROWS, 'more episode')} are in the scores.json inputs.", note=True))
     return out
 
 
@@ -548,8 +549,9 @@ def lab_sections(
     groups = _groups(episodes)
     sec = Section("Lab")
     n_fail = sum(len(field_list(d, "failures")) for _, d in inputs)
-    sec.blocks.append(Text(f"{len(episodes)} scored episodes of {len(groups)} agent(s) from {len(inputs)} scores file(s)"
-                           + (f"; {n_fail} episode(s) could not be scored." if n_fail else ".")))
+    sec.blocks.append(Text(f"{counted(len(episodes), 'scored episode')} of {counted(len(groups), 'agent')} from "
+                           f"{counted(len(inputs), 'scores file')}"
+                           + (f"; {counted(n_fail, 'episode')} could not be scored." if n_fail else ".")))
     overview = Section("Agents and suites", [_summary_table(episodes, resamples, seed)])
     if not resamples:
         overview.blocks.append(Text("No bootstrap intervals (--bootstrap 0).", note=True))
@@ -558,7 +560,7 @@ def lab_sections(
     sec.children.append(Section("Task accuracy vs edge F1", [_headline(episodes, resamples, seed)]))
     sec.children.append(Section("Budget and stopping", _budget(groups)))
     drawn = Section("Episodes")
-    drawn.blocks.append(Text(f"Drawn: up to {episodes_per_agent} episode(s) per agent — the lowest, highest and median final "
+    drawn.blocks.append(Text(f"Drawn: up to {counted(episodes_per_agent, 'episode')} per agent — the lowest, highest and median final "
                              "edge F1 and the most audit errors; every episode is a row of the table below."))
     for members in groups.values():
         for ep, why in select_episodes(members, episodes_per_agent):

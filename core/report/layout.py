@@ -15,9 +15,17 @@
 * **isolated** nodes are set apart in a final row, in their given order, so a fragmented
   explanation graph still reads top-down.
 
-Node boxes are sized from their label (about 6.6 px per character at the 11 px font the
-SVG writer uses); labels longer than :data:`MAX_LABEL` characters are shortened with "…"
-(the full text stays in the node's tooltip).  networkx is imported on first use.
+Node boxes are sized from their label drawn at :data:`NODE_FONT` px
+(:func:`causalcheck.report.text.text_width`); labels longer than :data:`MAX_LABEL` characters
+are shortened with "…" (the full text stays in the node's tooltip).  A layer also wraps when
+its row would be wider than :data:`MAX_ROW_WIDTH`, so a drawing is never scaled down to fit
+the page.  networkx is imported on first use.
+
+:func:`edge_geometry` draws the edges the same way for both renderers: several edge ends on
+one side of a box are spread along it (each arrowhead has its own point), edges between
+nodes of one row arc past the row instead of joining neighbours with a stub, an edge that
+would cross a box bends around it, and every glyph is placed where it overlaps no box and no
+other glyph.  :func:`panel_bounds` is the region the nodes and curves cover.
 
 >>> pos, w, h = place(["a", "b", "c"], [("a", "b"), ("b", "c")])
 >>> pos["a"][1] < pos["b"][1] < pos["c"][1]
@@ -31,13 +39,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from causalcheck.report.figures import DrawnEdge, DrawnNode, GraphPanel
+from causalcheck.report.text import text_width
 
-__all__ = ["CHAR_WIDTH", "LAYER_GAP", "MAX_LABEL", "MAX_ROW", "MAX_SPRING", "NODE_HEIGHT", "EdgeGeometry", "edge_geometry", "graph_panel", "label_of", "node_width", "place"]
+__all__ = ["GLYPH_SIZE", "LAYER_GAP", "MAX_LABEL", "MAX_ROW", "MAX_ROW_WIDTH", "MAX_SPRING", "NODE_FONT", "NODE_HEIGHT",
+           "EdgeGeometry", "edge_geometry", "graph_panel", "label_of", "node_width", "panel_bounds", "place"]
 
-#: Approximate width of one character of the drawing font (px).
-CHAR_WIDTH = 6.6
+#: Font size of node labels (px).
+NODE_FONT = 12.0
+#: Font size of the glyph drawn on an edge (px).
+GLYPH_SIZE = 12.0
 #: Height of a node box (px).
-NODE_HEIGHT = 24.0
+NODE_HEIGHT = 26.0
 #: Vertical distance between layers (px).
 LAYER_GAP = 62.0
 #: Longest label drawn in full (characters).
@@ -46,18 +58,33 @@ MAX_LABEL = 18
 MAX_SPRING = 60
 #: Most nodes side by side in one row of a layered drawing.
 MAX_ROW = 12
+#: Widest row of a layered drawing (px); a wider layer wraps.
+MAX_ROW_WIDTH = 900.0
 _MARGIN = 16.0
 _GAP = 18.0
 
 
-def label_of(text: str) -> str:
-    """*text* shortened to :data:`MAX_LABEL` characters (with "…")."""
-    return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 1] + "…"
+def label_of(text: str, limit: int = MAX_LABEL) -> str:
+    """*text* shortened to *limit* characters (with "…")."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def node_width(label: str) -> float:
     """Box width of a node showing *label*."""
-    return max(34.0, CHAR_WIDTH * len(label) + 16.0)
+    return max(34.0, text_width(label, NODE_FONT) + 16.0)
+
+
+def _rows(layer: Sequence[str], width: Mapping[str, float]) -> list[list[str]]:
+    """*layer* cut into rows of at most :data:`MAX_ROW` nodes and :data:`MAX_ROW_WIDTH` px."""
+    rows: list[list[str]] = [[]]
+    used = 0.0
+    for n in layer:
+        if rows[-1] and (len(rows[-1]) >= MAX_ROW or used + width[n] > MAX_ROW_WIDTH):
+            rows.append([])
+            used = 0.0
+        rows[-1].append(n)
+        used += width[n] + _GAP
+    return rows
 
 
 def _layers(nodes: Sequence[str], edges: Sequence[tuple[str, str]]) -> list[list[str]] | None:
@@ -94,14 +121,14 @@ def _layers(nodes: Sequence[str], edges: Sequence[tuple[str, str]]) -> list[list
 
 
 def place(
-    nodes: Sequence[str], edges: Iterable[tuple[str, str]], labels: dict[str, str] | None = None
+    nodes: Sequence[str], edges: Iterable[tuple[str, str]], labels: dict[str, str] | None = None, *, limit: int = MAX_LABEL
 ) -> tuple[dict[str, tuple[float, float]], float, float]:
     """Centres ``{node: (x, y)}`` in pixels and the drawing's ``(width, height)``.
 
-    *labels* maps a node to its shown label (default: the node name, shortened).
+    *labels* maps a node to its shown label (default: the node name), shortened to *limit* characters.
     """
     edge_list = [(u, v) for u, v in edges if u != v]
-    shown = {n: label_of((labels or {}).get(n, n)) for n in nodes}
+    shown = {n: label_of((labels or {}).get(n, n), limit) for n in nodes}
     width = {n: node_width(shown[n]) for n in nodes}
     touched = {n for e in edge_list for n in e}
     linked = [n for n in nodes if n in touched]
@@ -113,7 +140,7 @@ def place(
         layers = _layers(linked, edge_list)
         if layers is not None:
             # a wide layer wraps into rows of MAX_ROW nodes (a layer has no edges inside it)
-            rows = [layer[i : i + MAX_ROW] for layer in layers for i in range(0, len(layer), MAX_ROW)]
+            rows = [row for layer in layers for row in _rows(layer, width)]
         else:
             rows = []
             _spring(linked, edge_list, width, pos)
@@ -134,10 +161,8 @@ def place(
         else:
             total_w = max(p[0] + width[n] / 2 for n, p in pos.items()) + _MARGIN
             y = max(p[1] for p in pos.values()) + LAYER_GAP
-    if linked and any(abs(pos[u][1] - pos[v][1]) > 1.5 * LAYER_GAP for u, v in edge_list if u in pos and v in pos):
-        total_w += max(width[n] for n in linked) / 2 + 30  # room on the right for edges bent around a layer
     if isolated:
-        per_row = max(1, int(max(total_w, 480.0) // (max(width[n] for n in isolated) + _GAP)))
+        per_row = max(1, int(max(min(total_w, MAX_ROW_WIDTH), 480.0) // (max(width[n] for n in isolated) + _GAP)))
         for i, n in enumerate(isolated):
             r, c = divmod(i, per_row)
             x = _MARGIN + c * (max(width[m] for m in isolated) + _GAP) + width[n] / 2
@@ -174,6 +199,23 @@ def _spring(
             _MARGIN + widest / 2 + (x - minx) / spanx * scale,
             _MARGIN + NODE_HEIGHT / 2 + (y - miny) / spany * scale * 0.7,
         )
+    _separate(nodes, width, pos)
+
+
+def _separate(nodes: Sequence[str], width: Mapping[str, float], pos: dict[str, tuple[float, float]]) -> None:
+    """Push apart (to the right) boxes that overlap, so no two node labels cover each other."""
+    for _ in range(60):
+        moved = False
+        ordered = sorted(nodes, key=lambda n: pos[n])
+        for i, a in enumerate(ordered):
+            for b in ordered[i + 1 :]:
+                (ax, ay), (bx, by) = pos[a], pos[b]
+                need = (width[a] + width[b]) / 2 + 8 - (bx - ax)
+                if abs(ay - by) < NODE_HEIGHT + 8 and need > 0:
+                    pos[b] = (bx + need, by)
+                    moved = True
+        if not moved:
+            return
 
 
 def graph_panel(
@@ -186,16 +228,23 @@ def graph_panel(
     labels: Mapping[str, str] | None = None,
     tooltips: Mapping[str, str] | None = None,
     positions: tuple[dict[str, tuple[float, float]], float, float] | None = None,
+    limit: int = MAX_LABEL,
 ) -> GraphPanel:
-    """A panel placed with :func:`causalcheck.report.layout.place` on *layout_edges* (or given *positions*)."""
-    shown = {n: label_of((labels or {}).get(n, n)) for n in nodes}
-    pos, w, h = positions if positions is not None else place(nodes, layout_edges, dict(shown))
+    """A panel placed with :func:`causalcheck.report.layout.place` on *layout_edges* (or given *positions*);
+    labels are shortened to *limit* characters."""
+    shown = {n: label_of((labels or {}).get(n, n), limit) for n in nodes}
+    pos, w, h = positions if positions is not None else place(nodes, layout_edges, dict(shown), limit=limit)
     drawn = tuple(
         DrawnNode(n, shown[n], (tooltips or {}).get(n, n), pos[n][0], pos[n][1], (styles or {}).get(n, "plain"))
         for n in nodes
         if n in pos
     )
     return GraphPanel(caption, drawn, tuple(edges), w, h)
+
+
+
+
+_Box = tuple[float, float, float, float]  # centre x, centre y, half-width, half-height
 
 
 def _clip(cx: float, cy: float, tx: float, ty: float, hw: float, hh: float) -> tuple[float, float]:
@@ -207,16 +256,16 @@ def _clip(cx: float, cy: float, tx: float, ty: float, hw: float, hh: float) -> t
     return cx + dx * t, cy + dy * t
 
 
-def _crosses(ax: float, ay: float, bx: float, by: float, box: tuple[float, float, float, float]) -> bool:
-    """Whether the segment a–b passes through the rectangle (x, y, half-width, half-height)."""
-    x, y, hw, hh = box
-    if not (min(ax, bx) - hw - 2 < x < max(ax, bx) + hw + 2 and min(ay, by) - hh - 2 < y < max(ay, by) + hh + 2):
-        return False  # outside the segment's bounding box
-    steps = 24
-    for k in range(1, steps):
-        t = k / steps
-        px, py = ax + (bx - ax) * t, ay + (by - ay) * t
-        if abs(px - x) < hw + 2 and abs(py - y) < hh + 2:
+def _bezier(a: tuple[float, float], c: tuple[float, float], b: tuple[float, float], t: float) -> tuple[float, float]:
+    u = 1 - t
+    return u * u * a[0] + 2 * u * t * c[0] + t * t * b[0], u * u * a[1] + 2 * u * t * c[1] + t * t * b[1]
+
+
+def _hits(a: tuple[float, float], c: tuple[float, float], b: tuple[float, float], boxes: Sequence[_Box], pad: float = 3.0) -> bool:
+    """Whether the quadratic curve a–c–b (a straight line when c is its middle) passes through a box."""
+    for k in range(1, 32):
+        x, y = _bezier(a, c, b, k / 32)
+        if any(abs(x - bx) < hw + pad and abs(y - by) < hh + pad for bx, by, hw, hh in boxes):
             return True
     return False
 
@@ -224,7 +273,7 @@ def _crosses(ax: float, ay: float, bx: float, by: float, box: tuple[float, float
 @dataclass(frozen=True)
 class EdgeGeometry:
     """Where an edge is drawn: from (x1, y1) on the source box to (x2, y2) on the target box,
-    through the quadratic-Bézier control point (cx, cy) when ``bent``."""
+    through the quadratic-Bézier control point (cx, cy) when ``bent``; its glyph goes at ``glyph``."""
 
     edge: DrawnEdge
     x1: float
@@ -234,47 +283,155 @@ class EdgeGeometry:
     x2: float
     y2: float
     bent: bool
+    glyph: tuple[float, float] = (0.0, 0.0)
+
+    def at(self, t: float) -> tuple[float, float]:
+        """The point of the drawn line at parameter *t* (0 = source end, 1 = target end)."""
+        if not self.bent:
+            return self.x1 + (self.x2 - self.x1) * t, self.y1 + (self.y2 - self.y1) * t
+        return _bezier((self.x1, self.y1), (self.cx, self.cy), (self.x2, self.y2), t)
 
     @property
     def middle(self) -> tuple[float, float]:
-        """The point of the drawn line halfway along it (where a glyph goes)."""
-        if not self.bent:
-            return (self.x1 + self.x2) / 2, (self.y1 + self.y2) / 2
-        return ((self.x1 + self.x2) / 2 + self.cx) / 2, ((self.y1 + self.y2) / 2 + self.cy) / 2
+        """The point of the drawn line halfway along it."""
+        return self.at(0.5)
+
+
+def _bow(s: tuple[float, float], t: tuple[float, float], others: Sequence[_Box], rows: Sequence[float],
+         opposite: bool, size: tuple[float, float]) -> tuple[float, float]:
+    """The control point of the edge s → t: the middle for a straight line, else bent clear of the *others*.
+
+    Opposite edges of one pair bend apart; an edge within one row arcs into the gap below the row
+    (above it for the last row); any other edge that would cross a box bends around it,
+    to the right first, by as little as clears every box.
+    """
+    (sx, sy), (tx, ty) = s, t
+    dx, dy = tx - sx, ty - sy
+    length = math.hypot(dx, dy) or 1.0
+    nx_, ny_ = -dy / length, dx / length
+    mid = ((sx + tx) / 2, (sy + ty) / 2)
+    same_row = abs(dy) < 1.0
+    if same_row:
+        below = sy < max(rows) - 1.0 or len(rows) == 1
+        ny_ = 1.0 if below else -1.0
+        nx_ = 0.0
+        start = 2 * (size[1] + 12.0)
+    elif opposite:
+        start = 32.0
+    else:
+        if not _hits(s, mid, t, others):
+            return mid
+        if nx_ < 0 or (nx_ == 0 and ny_ < 0):
+            nx_, ny_ = -nx_, -ny_
+        start = 24.0
+    sides = (1.0,) if same_row or opposite else (1.0, -1.0)
+    for bow in (start + 12.0 * k for k in range(24)):
+        for side in sides:
+            c = (mid[0] + side * nx_ * bow, mid[1] + side * ny_ * bow)
+            if not _hits(s, c, t, others):
+                return c
+    return (mid[0] + nx_ * start, mid[1] + ny_ * start)
+
+
+def _side(x: float, y: float, box: _Box) -> str:
+    bx, by, _, hh = box
+    if abs(y - (by - hh)) < 0.5:
+        return "top"
+    if abs(y - (by + hh)) < 0.5:
+        return "bottom"
+    return "left" if x < bx else "right"
+
+
+def _spread(ends: list[tuple[int, str, float]], box: _Box, side: str) -> dict[tuple[int, str], tuple[float, float]]:
+    """Points along one *side* of *box* for several edge ends, in the order of where each edge comes from."""
+    bx, by, hw, hh = box
+    ends.sort(key=lambda e: e[2])
+    k = len(ends)
+    horizontal = side in ("top", "bottom")
+    room = 2 * hw - 14 if horizontal else 2 * hh - 8
+    step = min(16.0, room / (k - 1)) if k > 1 else 0.0
+    out = {}
+    for i, (idx, end, _) in enumerate(ends):
+        offset = (i - (k - 1) / 2) * step
+        if horizontal:
+            out[(idx, end)] = (bx + offset, by - hh if side == "top" else by + hh)
+        else:
+            out[(idx, end)] = (bx - hw if side == "left" else bx + hw, by + offset)
+    return out
+
+
+def _glyph_spot(g: EdgeGeometry, boxes: Sequence[_Box], taken: list[tuple[float, float]]) -> tuple[float, float]:
+    """A point on the edge for its glyph, clear of every box and of the glyphs already placed."""
+    half = GLYPH_SIZE * 0.6
+    for t in (0.5, 0.4, 0.6, 0.32, 0.68, 0.25, 0.75, 0.2, 0.8, 0.15, 0.85):
+        x, y = g.at(t)
+        clear_boxes = all(abs(x - bx) > hw + half or abs(y - by) > hh + half for bx, by, hw, hh in boxes)
+        clear_glyphs = all(abs(x - gx) > 2 * half + 1 or abs(y - gy) > 2 * half + 1 for gx, gy in taken)
+        if clear_boxes and clear_glyphs:
+            return x, y
+    # nowhere clear of everything: the spot on the edge farthest from the other glyphs
+    return max((g.at(k / 20) for k in range(3, 18)),
+               key=lambda q: min([max(abs(q[0] - gx), abs(q[1] - gy)) for gx, gy in taken] or [0.0]))
 
 
 def edge_geometry(panel: GraphPanel) -> list[EdgeGeometry]:
     """The drawn geometry of every edge of *panel* (both renderers use it).
 
-    Two opposite edges between one pair bend apart; an edge whose straight line would cross
-    another node's box bends around it, towards the right (+x), by enough that the curve's
-    middle clears the widest box in the way.  Self-loops and edges to unknown nodes are left out.
+    Two opposite edges between one pair bend apart; an edge between two nodes of one row
+    arcs past the row; an edge whose straight line would cross another node's box bends
+    around it.  Edge ends that meet one side of a box are spread along that side, in the
+    order of where their edges come from, so no two arrowheads share a point; each glyph sits
+    where it covers no box and no other glyph.  Self-loops and edges to unknown nodes are left out.
     """
-    centre = {n.id: (n.x, n.y) for n in panel.nodes}
-    half = {n.id: (node_width(n.label) / 2, NODE_HEIGHT / 2) for n in panel.nodes}
+    box = {n.id: (n.x, n.y, node_width(n.label) / 2, NODE_HEIGHT / 2) for n in panel.nodes}
+    rows = sorted({n.y for n in panel.nodes})
     pairs = {(e.source, e.target) for e in panel.edges}
+    drawn = [e for e in panel.edges if e.source in box and e.target in box and e.source != e.target]
+    controls: list[tuple[float, float]] = []
+    bent: list[bool] = []
+    ends: dict[tuple[str, str], list[tuple[int, str, float]]] = {}
+    for i, e in enumerate(drawn):
+        s, t = box[e.source], box[e.target]
+        others = [b for n, b in box.items() if n not in (e.source, e.target)]
+        c = _bow(s[:2], t[:2], others, rows, (e.target, e.source) in pairs, (s[2], s[3]))
+        straight = c == ((s[0] + t[0]) / 2, (s[1] + t[1]) / 2)
+        controls.append(c)
+        bent.append(not straight)
+        for end, me, other in (("source", s, t), ("target", t, s)):
+            toward = other[:2] if straight else c
+            x, y = _clip(me[0], me[1], toward[0], toward[1], me[2], me[3])
+            side = _side(x, y, me)
+            key = toward[0] if side in ("top", "bottom") else toward[1]
+            ends.setdefault((e.source if end == "source" else e.target, side), []).append((i, end, key))
+    spots: dict[tuple[int, str], tuple[float, float]] = {}
+    for (node, side), group in ends.items():
+        spots.update(_spread(group, box[node], side))
     out: list[EdgeGeometry] = []
-    for e in panel.edges:
-        if e.source not in centre or e.target not in centre or e.source == e.target:
-            continue
-        (sx, sy), (tx, ty) = centre[e.source], centre[e.target]
-        dx, dy = tx - sx, ty - sy
-        length = math.hypot(dx, dy) or 1.0
-        nx_, ny_ = -dy / length, dx / length
-        bow = 0.0
-        if (e.target, e.source) in pairs:
-            bow = 16.0  # two opposite edges: one bends each way
-        else:
-            others = [(*centre[n], *half[n]) for n in centre if n not in (e.source, e.target)]
-            crossed = [b for b in others if _crosses(sx, sy, tx, ty, b)]
-            if crossed:  # the curve's middle is at half the bow
-                bow = 2 * (max(b[2] for b in crossed) + 14)
-                if nx_ < 0 or (nx_ == 0 and ny_ < 0):
-                    nx_, ny_ = -nx_, -ny_
-        mx, my = (sx + tx) / 2 + nx_ * bow, (sy + ty) / 2 + ny_ * bow
-        ax, ay = (mx, my) if bow else (tx, ty)
-        bx, by = (mx, my) if bow else (sx, sy)
-        x1, y1 = _clip(sx, sy, ax, ay, *half[e.source])
-        x2, y2 = _clip(tx, ty, bx, by, *half[e.target])
-        out.append(EdgeGeometry(e, x1, y1, mx, my, x2, y2, bool(bow)))
+    taken: list[tuple[float, float]] = []
+    boxes = list(box.values())
+    for i, e in enumerate(drawn):
+        (x1, y1), (x2, y2) = spots[(i, "source")], spots[(i, "target")]
+        cx, cy = controls[i] if bent[i] else ((x1 + x2) / 2, (y1 + y2) / 2)
+        g = EdgeGeometry(e, x1, y1, cx, cy, x2, y2, bent[i])
+        spot = _glyph_spot(g, boxes, taken)
+        taken.append(spot)
+        out.append(EdgeGeometry(e, x1, y1, cx, cy, x2, y2, bent[i], spot))
     return out
+
+
+def panel_bounds(panel: GraphPanel, geometry: Sequence[EdgeGeometry]) -> tuple[float, float, float, float]:
+    """``(left, top, right, bottom)`` of what *panel* draws: its own area, every box and every curve (with a margin)."""
+    left, top, right, bottom = 0.0, 0.0, panel.width, panel.height
+    for n in panel.nodes:
+        hw = node_width(n.label) / 2
+        left, right = min(left, n.x - hw - 8), max(right, n.x + hw + 8)
+        top, bottom = min(top, n.y - NODE_HEIGHT / 2 - 8), max(bottom, n.y + NODE_HEIGHT / 2 + 8)
+    for g in geometry:
+        for k in range(17):
+            x, y = g.at(k / 16)
+            left, right = min(left, x - 8), max(right, x + 8)
+            top, bottom = min(top, y - 8), max(bottom, y + 8)
+        gx, gy = g.glyph
+        left, right = min(left, gx - GLYPH_SIZE), max(right, gx + GLYPH_SIZE)
+        top, bottom = min(top, gy - GLYPH_SIZE), max(bottom, gy + GLYPH_SIZE)
+    return left, top, right, bottom

@@ -49,6 +49,13 @@ def _png(fig: Any) -> bytes:
     return buf.getvalue()
 
 
+def _whole_ticks(ax: Any) -> None:
+    """Ticks of a count axis at whole numbers only."""
+    from matplotlib.ticker import MaxNLocator
+
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+
+
 def render_png(spec: fg.Figure) -> bytes:
     """PNG bytes of *spec*."""
     plt = _pyplot()
@@ -62,11 +69,14 @@ def render_png(spec: fg.Figure) -> bytes:
             xs = [p[0] for p in s.points]
             ys = [math.nan if p[1] is None else p[1] for p in s.points]
             ax.plot(xs, ys, color=st.color, linestyle=_dash(st.dash), marker=_MARKERS[st.marker], markersize=3,
-                    markevery=max(1, len(xs) // 12), drawstyle="steps-post" if spec.step else "default", label=s.name)
+                    markevery=max(1, len(xs) // 12), drawstyle="steps-post" if spec.step else "default", label=s.name,
+                    clip_on=False)  # a point on an axis is drawn whole
         if spec.y_range:
             ax.set_ylim(*spec.y_range)
         ax.set_xlabel(spec.x_label)
         ax.set_ylabel(spec.y_label)
+        if spec.integer:
+            _whole_ticks(ax)
         ax.legend(fontsize=7)
     elif isinstance(spec, fg.ScatterChart):
         names: list[str] = []
@@ -78,7 +88,7 @@ def render_png(spec: fg.Figure) -> bytes:
             xerr = None if p.x_interval is None else [[p.x - p.x_interval[0]], [p.x_interval[1] - p.x]]
             yerr = None if p.y_interval is None else [[p.y - p.y_interval[0]], [p.y_interval[1] - p.y]]
             ax.errorbar([p.x], [p.y], xerr=xerr, yerr=yerr, color=st.color, marker=_MARKERS[st.marker], linestyle="none",
-                        label=p.series)
+                        label=p.series, clip_on=False)
         handles, labels = ax.get_legend_handles_labels()
         seen: dict[str, Any] = {}
         for h, lab in zip(handles, labels, strict=False):
@@ -94,6 +104,8 @@ def render_png(spec: fg.Figure) -> bytes:
         if stats:
             ax.bxp(stats, showmeans=True)
         ax.set_ylabel(spec.y_label)
+        if spec.integer:
+            _whole_ticks(ax)
         ax.tick_params(axis="x", labelsize=7)
     elif isinstance(spec, fg.BarChart):
         labels = [b[0] for b in spec.bars]
@@ -123,7 +135,8 @@ def _graph(plt: Any, spec: fg.GraphFigure) -> bytes:
     fig.suptitle(spec.title, fontsize=9)
     used_edges: list[str] = []
     for ax, p in zip(axes[0], panels, strict=False):
-        ax.set_title(p.caption, fontsize=8)
+        if p.caption.lower() not in spec.title.lower():  # no caption that repeats the title
+            ax.set_title(p.caption, fontsize=8)
         ax.set_xlim(0, max(p.width, 1.0))
         ax.set_ylim(max(p.height, 1.0), 0)
         ax.axis("off")
@@ -136,7 +149,7 @@ def _graph(plt: Any, spec: fg.GraphFigure) -> bytes:
             ax.add_patch(FancyArrowPatch(path=path, arrowstyle="-|>", mutation_scale=9, color=st.color,
                                          linewidth=st.width * 0.8, linestyle=_dash(st.dash)))
             if st.glyph:
-                mx, my = g.middle
+                mx, my = g.glyph
                 ax.text(mx, my, st.glyph, color=st.color, fontsize=8, ha="center", va="center", fontweight="bold",
                         bbox={"boxstyle": "round,pad=0.05", "fc": "white", "ec": "none"})
         for n in p.nodes:
@@ -144,7 +157,7 @@ def _graph(plt: Any, spec: fg.GraphFigure) -> bytes:
             w = node_width(n.label)
             ax.add_patch(FancyBboxPatch((n.x - w / 2, n.y - NODE_HEIGHT / 2), w, NODE_HEIGHT, boxstyle="round,pad=0,rounding_size=5",
                                         fc=ns.fill, ec=ns.stroke, lw=ns.width))
-            ax.text(n.x, n.y, n.label + (f" {ns.badge}" if ns.badge else ""), ha="center", va="center", fontsize=7)
+            ax.text(n.x, n.y, n.label + (f" {ns.badge}" if ns.badge else ""), ha="center", va="center", fontsize=8)
     if used_edges:
         from matplotlib.lines import Line2D
 
