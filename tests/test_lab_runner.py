@@ -115,3 +115,31 @@ def test_cli_rejects_bad_numbers() -> None:
     with pytest.raises(SystemExit) as err:
         _cli(["lab", "run", "--suite", "mini", "--agent", "planner", "--out", "x", "--seeds", "many"])
     assert err.value.code == 2
+
+
+def test_a_worker_that_dies_names_its_episode_and_keeps_the_finished_ones(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """workers=2, one episode's process ends without answering: an error naming that episode; the
+    finished episodes stay on disk whole and --resume completes the run (the workers fork, so the
+    patched function is theirs too)."""
+    import os
+
+    from causalcheck.lab import runner
+
+    real = runner._work
+
+    def dies_on_seed_2(job: tuple) -> str:  # type: ignore[type-arg]
+        if job[2] == 2:
+            os._exit(3)
+        return real(job)
+
+    monkeypatch.setattr(runner, "_work", dies_on_seed_2)
+    out = tmp_path / "run"
+    with pytest.raises(runner.WorkerDiedError, match=r"exit code 3") as info:
+        run_suite("mini", "random", out, seeds=[1, 2, 3], limit=1, progress=False, workers=2)
+    assert "_s2.jsonl" in str(info.value)
+    assert not (out / "summary.json").exists()
+    finished = _files(out)
+    assert all(name.endswith(("_s1.jsonl", "_s3.jsonl")) for name in finished)
+    monkeypatch.setattr(runner, "_work", real)
+    run_suite("mini", "random", out, seeds=[1, 2, 3], limit=1, progress=False, workers=2, resume=True)
+    assert len(_files(out)) == 3 and all(_files(out)[n] == b for n, b in finished.items())

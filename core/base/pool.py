@@ -28,11 +28,11 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-__all__ = ["KILL_GRACE", "Died", "ordered_map"]
+__all__ = ["KILL_GRACE", "Died", "completed", "ordered_map"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -52,9 +52,8 @@ class Died:
         return f"the worker process scoring it ended without an answer (exit code {self.exitcode})"
 
 
-def _arm_parent_death() -> None:
-    """Ask the kernel to kill this process when its parent exits (Linux), else watch the parent."""
-    parent = os.getppid()
+def _arm_parent_death(parent: int) -> None:
+    """Ask the kernel to kill this process when its parent *parent* exits (Linux), and watch it too."""
     if sys.platform.startswith("linux"):
         try:
             import ctypes
@@ -72,11 +71,27 @@ def _arm_parent_death() -> None:
                 os._exit(1)
 
     threading.Thread(target=watch, daemon=True).start()
+    if os.getppid() != parent:  # the parent died before the death signal was armed
+        os._exit(1)
 
 
-def _serve(conn: Any, fn: Callable[[Any], Any]) -> None:
+def _portable(exc: BaseException) -> BaseException:
+    """*exc* if it survives pickling, else a :class:`CausalCheckError` / ``RuntimeError`` with its text."""
+    import pickle
+
+    try:
+        pickle.loads(pickle.dumps(exc))
+        return exc
+    except Exception:
+        from causalcheck.base.errors import CausalCheckError
+
+        cls = CausalCheckError if isinstance(exc, CausalCheckError) else RuntimeError
+        return cls(f"{type(exc).__name__}: {exc}")
+
+
+def _serve(conn: Any, fn: Callable[[Any], Any], parent: int) -> None:
     """A worker: answer ``("ok", fn(job))`` or ``("error", exc)`` per job received; ``None`` ends it."""
-    _arm_parent_death()
+    _arm_parent_death(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     while True:
@@ -89,7 +104,7 @@ def _serve(conn: Any, fn: Callable[[Any], Any]) -> None:
         try:
             answer: tuple[str, Any] = ("ok", fn(job))
         except BaseException as exc:  # sent to the parent, which re-raises it
-            answer = ("error", exc)
+            answer = ("error", _portable(exc))
         try:
             conn.send(answer)
         except Exception as exc:  # an answer that does not pickle: a RuntimeError with its text
@@ -107,10 +122,11 @@ class _Pool:
         self.procs: list[Any] = []
         self.conns: list[Any] = []
         self.busy: dict[int, int] = {}  # worker slot -> job index
+        self.parent = os.getpid()
 
     def start(self, slot: int | None = None) -> int:
         ours, theirs = self.ctx.Pipe()
-        proc = self.ctx.Process(target=_serve, args=(theirs, self.fn), daemon=True)  # type: ignore[attr-defined]
+        proc = self.ctx.Process(target=_serve, args=(theirs, self.fn, self.parent), daemon=True)  # type: ignore[attr-defined]
         proc.start()
         theirs.close()
         if slot is None:
@@ -151,6 +167,52 @@ class _Pool:
             conn.close()
 
 
+def completed(fn: Callable[[T], R], jobs: Sequence[T], workers: int) -> Generator[tuple[int, R | Died], None, None]:
+    """Yield ``(index, fn(jobs[index]))`` as each job is answered, computed by *workers* processes.
+
+    The streaming form of :func:`ordered_map` (module docstring): answers come in the order the
+    workers finish them, so a caller can write each result as soon as it exists (``lab run``
+    writes an episode file, then its resume state).  ``workers <= 1`` or a single job runs
+    in this process, in job order.  Use it in a ``with contextlib.closing(...)`` block or run it
+    to the end: closing the generator (or an exception raised in the loop) stops every worker.
+    """
+    if workers <= 1 or len(jobs) <= 1:
+        for index, job in enumerate(jobs):
+            yield index, fn(job)
+        return
+    from multiprocessing.connection import wait
+
+    pending = list(range(len(jobs) - 1, -1, -1))  # popped from the end: job order
+    pool = _Pool(fn)
+    try:
+        for _ in range(min(workers, len(jobs))):
+            pool.give(pool.start(), pending.pop(), jobs)
+        while pool.busy:
+            ready = set(wait([pool.conns[s] for s in pool.busy] + [pool.procs[s].sentinel for s in pool.busy]))
+            for slot in list(pool.busy):
+                conn, proc = pool.conns[slot], pool.procs[slot]
+                if conn not in ready and proc.sentinel not in ready:
+                    continue
+                index = pool.busy.pop(slot)
+                value: Any
+                try:
+                    kind, value = conn.recv() if conn.poll() else ("died", None)
+                except (EOFError, OSError):
+                    kind, value = "died", None
+                if kind == "error":
+                    assert isinstance(value, BaseException)
+                    raise value
+                if kind == "died":
+                    proc.join(1.0)
+                    value = Died(proc.exitcode)
+                    slot = pool.start(slot)
+                if pending:  # the next job first: the worker computes while the caller writes
+                    pool.give(slot, pending.pop(), jobs)
+                yield index, value
+    finally:
+        pool.stop()
+
+
 def ordered_map(
     fn: Callable[[T], R],
     jobs: Sequence[T],
@@ -163,46 +225,10 @@ def ordered_map(
     *on_answer* is called in this process with the number of jobs answered so far, after each
     answer (progress).  *fn* must not depend on state changed after the call (workers fork).
     """
-    if workers <= 1 or len(jobs) <= 1:
-        out: list[R | Died] = []
-        for done, job in enumerate(jobs, 1):
-            out.append(fn(job))
+    answers: list[Any] = [None] * len(jobs)
+    with contextlib.closing(completed(fn, jobs, workers)) as stream:
+        for done, (index, value) in enumerate(stream, 1):
+            answers[index] = value
             if on_answer is not None:
                 on_answer(done)
-        return out
-    from multiprocessing.connection import wait
-
-    answers: list[Any] = [None] * len(jobs)
-    pending = list(range(len(jobs) - 1, -1, -1))  # popped from the end: job order
-    pool = _Pool(fn)
-    done = 0
-    try:
-        for _ in range(min(workers, len(jobs))):
-            pool.give(pool.start(), pending.pop(), jobs)
-        while pool.busy:
-            ready = set(wait([pool.conns[s] for s in pool.busy] + [pool.procs[s].sentinel for s in pool.busy]))
-            for slot in list(pool.busy):
-                conn, proc = pool.conns[slot], pool.procs[slot]
-                if conn not in ready and proc.sentinel not in ready:
-                    continue
-                index = pool.busy.pop(slot)
-                try:
-                    kind, value = conn.recv() if conn.poll() else ("died", None)
-                except (EOFError, OSError):
-                    kind, value = "died", None
-                if kind == "error":
-                    assert isinstance(value, BaseException)
-                    raise value
-                if kind == "died":
-                    proc.join(1.0)
-                    value = Died(proc.exitcode)
-                    slot = pool.start(slot)
-                answers[index] = value
-                done += 1
-                if on_answer is not None:
-                    on_answer(done)
-                if pending:
-                    pool.give(slot, pending.pop(), jobs)
-    finally:
-        pool.stop()
     return answers

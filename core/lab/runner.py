@@ -12,8 +12,8 @@ Layout of an output folder::
 Episodes are independent units: each is written atomically (temporary file, fsync, rename:
 :mod:`causalcheck.base.files`) when it finishes, so an interrupted run leaves only complete
 files, and ``resume=True`` runs exactly the missing ones — nothing is lost or duplicated.
-Episodes run in worker processes with ``workers > 1`` (:mod:`causalcheck.lab.workers`:
-prompt stop on SIGINT/SIGTERM, no orphans); every episode depends only on (graph, seed,
+Episodes run in worker processes with ``workers > 1`` (:func:`causalcheck.base.pool.completed`:
+prompt stop on SIGINT/SIGTERM, no orphans, a dead worker names its episode); every episode depends only on (graph, seed,
 agent, config), so results are identical for any worker count.  The summary is recomputed
 from the files after the work, and only when every episode is done.
 
@@ -45,7 +45,6 @@ from causalcheck.episodes import Trajectory, load_episode, read_trajectory, traj
 from causalcheck.lab.episode import AgentStep, Episode, EpisodeConfig, Observation
 from causalcheck.lab.suites import Suite, SuiteGraph, load_suite
 from causalcheck.lab.trajectory import TRAJECTORY_FORMAT, write_trajectory
-from causalcheck.lab.workers import run_jobs
 from causalcheck.metrics import edge_prf, normalize_pairs, parent_prf, shd
 
 __all__ = ["RunSpec", "episode_filename", "graph_metrics", "run_episode", "run_suite", "summarize_folder"]
@@ -343,7 +342,7 @@ def _terminate_as_interrupt() -> Iterator[None]:
 
 
 def _execute(jobs: list[Any], workers: int, show: bool, on_episode: Callable[[str], None] | None) -> None:
-    from contextlib import ExitStack
+    from contextlib import ExitStack, closing
 
     with ExitStack() as stack:
         advance: Callable[[], None] = lambda: None  # noqa: E731
@@ -360,11 +359,20 @@ def _execute(jobs: list[Any], workers: int, show: bool, on_episode: Callable[[st
             if on_episode:
                 on_episode(path)
 
-        if workers > 1 and len(jobs) > 1:
-            run_jobs(_work, jobs, workers, done)
-            return
-        for job in jobs:
-            done(_work(job))
+        from causalcheck.base.pool import Died, completed
+
+        stream = stack.enter_context(closing(completed(_work, jobs, workers)))
+        for index, path in stream:
+            if isinstance(path, Died):
+                raise WorkerDiedError(
+                    f"the worker process running episode {Path(jobs[index][-1]).name} ended without an answer "
+                    f"(exit code {path.exitcode}); finished episodes are on disk, rerun with --resume"
+                )
+            done(path)
+
+
+class WorkerDiedError(CausalCheckError):
+    """A ``lab run --workers`` process ended without reporting its episode (killed, out of memory, ...)."""
 
 
 def _mean(xs: Sequence[float]) -> float | None:
