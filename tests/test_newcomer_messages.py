@@ -26,3 +26,24 @@ def test_lab_score_wrong_path_prints_the_reason_and_no_empty_report(
     assert main(["lab", "score", str(empty)]) == 2
     cap = capsys.readouterr()
     assert cap.out == "" and f"no episode found under the given paths ({empty})" in cap.err
+
+
+def test_lab_run_off_a_terminal_writes_progress_lines_and_the_same_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """lab run off a terminal prints 'i/n episodes' lines on stderr; the episode files equal a quiet run's."""
+    from causalcheck.lab import runner
+
+    monkeypatch.setattr(runner, "PROGRESS_LINE_SECONDS", 0.0)
+    runner.run_suite("mini", "planner", tmp_path / "quiet", limit=3, progress=False)
+    assert capsys.readouterr().err == ""
+    runner.run_suite("mini", "planner", tmp_path / "lines", limit=3)  # progress=None, stderr not a terminal
+    err = capsys.readouterr().err
+    assert "lab run: 3 episode(s) to run" in err
+    assert [line.split(" (")[0] for line in err.splitlines()[1:]] == [
+        f"causalcheck: lab run: {i}/3 episodes" for i in (1, 2, 3)
+    ]
+    quiet = sorted((tmp_path / "quiet" / "episodes").iterdir())
+    lines = sorted((tmp_path / "lines" / "episodes").iterdir())
+    assert [p.name for p in quiet] == [p.name for p in lines]
+    assert all(a.read_bytes() == b.read_bytes() for a, b in zip(quiet, lines))

@@ -88,7 +88,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     run.add_argument("--max-steps", type=positive_int, metavar="N", help="cap on agent steps per episode (default 4*interventions + 20)")
     run.add_argument("--model", metavar="MODEL", help="model name for LLM agents (passed as agent option 'model')")
     run.add_argument("--agent-opt", type=_opt, action="append", default=[], metavar="KEY=VALUE", help="extra agent option (JSON value), repeatable")
-    run.add_argument("--quiet", action="store_true", help="no progress bar and no table")
+    run.add_argument("--quiet", action="store_true", help="no progress (a bar on a terminal, a line every few seconds on stderr otherwise) and no table")
     run.set_defaults(handler=_run)
 
     gen = lab_sub.add_parser("generate", help="generate a suite with the released shape statistics")
