@@ -47,3 +47,30 @@ def test_lab_run_off_a_terminal_writes_progress_lines_and_the_same_files(
     lines = sorted((tmp_path / "lines" / "episodes").iterdir())
     assert [p.name for p in quiet] == [p.name for p in lines]
     assert all(a.read_bytes() == b.read_bytes() for a, b in zip(quiet, lines))
+
+
+def test_ctrl_c_before_any_episode_does_not_suggest_resume(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C before the first episode: exit 130, 'nothing to resume'; after some episodes: their count and --resume."""
+    from causalcheck.lab import runner
+
+    real = runner.run_suite
+
+    def interrupted_at_once(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "run_suite", interrupted_at_once)
+    argv = ["lab", "run", "--suite", "mini", "--agent", "planner", "--out", str(tmp_path / "run"), "--quiet"]
+    assert main(argv) == 130
+    err = capsys.readouterr().err
+    assert "interrupted" in err and "nothing to resume" in err and "--resume" not in err
+
+    def interrupted_after_two(*args: object, **kwargs: object) -> None:
+        real(*args, **{**kwargs, "limit": 2})  # type: ignore[arg-type]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "run_suite", interrupted_after_two)
+    assert main(argv) == 130
+    err = capsys.readouterr().err
+    assert "2 finished episode(s)" in err and "--resume" in err
