@@ -74,3 +74,24 @@ def test_ctrl_c_before_any_episode_does_not_suggest_resume(
     assert main(argv) == 130
     err = capsys.readouterr().err
     assert "2 finished episode(s)" in err and "--resume" in err
+
+
+def test_explain_score_names_the_expected_answer_key_and_where_the_model_name_came_from(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A record with "response" instead of "answer": the reason names 'answer' and the keys found; the file-named model is said."""
+    from causalcheck.explain.data import load_answer_sets
+
+    answers = tmp_path / "my_answers.jsonl"
+    answers.write_text('{"id": "demo_stem_01", "response": "Because X causes Y."}\n')
+    (aset,) = load_answer_sets(answers)
+    assert aset.model == "my_answers" and aset.model_from == "file name"
+    err = aset.answers["demo_stem_01"].error or ""
+    assert "no 'answer' field" in err and "'model_answer'" in err and "['response']" in err
+    main(["explain", "score", "--benchmark", "demo", "--answers", str(answers), "--out", str(tmp_path / "o"), "--quiet"])
+    err = capsys.readouterr().err
+    assert "item 'demo_stem_01' failed: missing answer:" in err and "no 'answer' field" in err
+    assert "model name 'my_answers' is the answers file's name" in err
+    named = tmp_path / "named.jsonl"
+    named.write_text('{"id": "demo_stem_01", "answer": "A.", "model": "m1"}\n')
+    assert load_answer_sets(named)[0].model_from == "record"

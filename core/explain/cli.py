@@ -148,6 +148,9 @@ def _cmd_score(args: argparse.Namespace) -> int:
     if judges.on_done is not None:
         judges.on_done()
     for res in results:
+        if res.model_from == "file name":
+            _say(f"answers: model name {res.model!r} is the answers file's name (its records have no 'model' field "
+                 "and it has no meta.model); add a 'model' field to each record to name it")
         for key, reason in res.failed:
             _say(f"{res.model}: item {key!r} failed: {reason}")
         for key in res.unmatched:

@@ -286,6 +286,8 @@ class ScoredSet:
     unmatched: tuple[str, ...] = ()
     degraded: tuple[tuple[str, str], ...] = ()
     removed: tuple[str, ...] = ()
+    model_from: str = ""
+    """Where the answer model's name came from (:attr:`causalcheck.explain.data.AnswerSet.model_from`)."""
 
     @property
     def problems(self) -> bool:
@@ -554,6 +556,7 @@ def _write_set(run: _ScoringRun, aset: AnswerSet, stem: str, rows: list[ResultRo
             if r.ok and r.degraded
         ),
         removed=tuple(removed),
+        model_from=aset.model_from,
     )
 
 
