@@ -95,3 +95,20 @@ def test_explain_score_names_the_expected_answer_key_and_where_the_model_name_ca
     named = tmp_path / "named.jsonl"
     named.write_text('{"id": "demo_stem_01", "answer": "A.", "model": "m1"}\n')
     assert load_answer_sets(named)[0].model_from == "record"
+
+
+def _help_of(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    with pytest.raises(SystemExit):
+        main([*argv, "--help"])
+    return " ".join(capsys.readouterr().out.split())  # argparse wraps lines: compare words
+
+
+def test_judge_edges_options_state_one_default(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--judge-edges and --judge-all-edges tell the same default; together with 'causal' they are refused (exit 2)."""
+    text = _help_of(["explain", "score"], capsys)
+    assert "(default: all with the offline judges, causal with --judge" in text
+    assert "--judge-all-edges the same as --judge-edges all (with --judge the default is causal)" in text
+    assert "judge every edge (default" not in text and "(default: only the causal edges" not in text
+    argv = ["explain", "score", "--benchmark", "demo", "--answers", "demo", "--out", str(tmp_path / "o"), "--quiet"]
+    assert main([*argv, "--judge-edges", "causal", "--judge-all-edges"]) == 2
+    assert "contradicts --judge-edges causal" in capsys.readouterr().err

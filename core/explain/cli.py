@@ -64,7 +64,8 @@ def register(subparsers: Any, also: Sequence[Callable[[Any], None]] = ()) -> arg
     sc.add_argument("--out", required=True, metavar="DIR", help="output folder (result JSON, JSONL, Markdown per answer model)")
     sc.add_argument("--model", metavar="NAME", help="score only this answer model of a multi-model answers file")
     sc.add_argument("--pm-mode", choices=("causal", "all"), default="causal", help="PM over causal edges (default, May-2026) or all edges (April-2026)")
-    sc.add_argument("--judge-edges", choices=("all", "causal"), default=None, help="judge every edge (default, as the original) or only causal ones")
+    sc.add_argument("--judge-edges", choices=("all", "causal"), default=None, help="judge every edge, as the original, or only the causal ones PM uses "
+                    "(default: all with the offline judges, causal with --judge: same PM, fewer model calls)")
     sc.add_argument("--segmenter", default="rules", metavar="NAME", help="offline EDU segmenter: rules (default) or parser:<spaCy pipeline>")
     sc.add_argument("--limit", type=positive_int, metavar="N", help="only the first N benchmark items")
     sc.add_argument("--max-answer-chars", type=positive_int, default=200_000, metavar="N", help="reject longer answers (default 200000)")
