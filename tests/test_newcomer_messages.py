@@ -112,3 +112,44 @@ def test_judge_edges_options_state_one_default(tmp_path: Path, capsys: pytest.Ca
     argv = ["explain", "score", "--benchmark", "demo", "--answers", "demo", "--out", str(tmp_path / "o"), "--quiet"]
     assert main([*argv, "--judge-edges", "causal", "--judge-all-edges"]) == 2
     assert "contradicts --judge-edges causal" in capsys.readouterr().err
+
+
+@pytest.fixture
+def fork_with_data(tmp_path: Path) -> tuple[Path, Path]:
+    """A -> B, B -> C, B -> D and 500 rows of linear-Gaussian data from it (seed 0)."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=500)
+    b = a + rng.normal(size=500)
+    c, d = b + rng.normal(size=500), b + rng.normal(size=500)
+    data = tmp_path / "d.csv"
+    np.savetxt(data, np.c_[a, b, c, d], delimiter=",", header="A,B,C,D", comments="", fmt="%.5f")
+    graph = tmp_path / "g.txt"
+    graph.write_text("A -> B\nB -> C\nB -> D\n")
+    return graph, data
+
+
+def test_check_identified_by_the_interventions_suggests_none(
+    fork_with_data: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """check --interventions B (I-MEC size 1): says identified and suggests no further intervention; C still gets one."""
+    graph, data = fork_with_data
+    assert main(["check", str(graph), "--data", str(data), "--interventions", "B", "--permutations", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "I-MEC size 1 (exact)" in out and "identified: no further intervention is needed" in out
+    assert "intervention-suggestion" not in out
+    assert main(["check", str(graph), "--data", str(data), "--interventions", "C", "--permutations", "0"]) == 0
+    assert "intervention-suggestion: next intervene on" in capsys.readouterr().out
+
+
+def test_check_explains_local_markov_count_beside_implied_independencies(
+    fork_with_data: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """'3 implied independencies tested' beside '0/4 local Markov conditions': the text says why the counts differ."""
+    graph, data = fork_with_data
+    main(["check", str(graph), "--data", str(data)])
+    out = capsys.readouterr().out
+    assert "3 implied independencies (local basis) tested" in out
+    assert "violates 0/4 local Markov conditions" in out
+    assert "the 4 conditions are DoWhy's count, X ⫫ Y | Pa(X) from each side of a pair: 3 distinct implied independencies" in out
