@@ -153,3 +153,24 @@ def test_check_explains_local_markov_count_beside_implied_independencies(
     assert "3 implied independencies (local basis) tested" in out
     assert "violates 0/4 local Markov conditions" in out
     assert "the 4 conditions are DoWhy's count, X ⫫ Y | Pa(X) from each side of a pair: 3 distinct implied independencies" in out
+
+
+def test_no_help_text_shows_rest_markup() -> None:
+    """No --help of any command shows reST markup (``code``, :func:`x`, **bold**)."""
+    import argparse
+    import re
+
+    from causalcheck.cli import build_parser
+
+    found: list[str] = []
+
+    def walk(parser: argparse.ArgumentParser, name: str) -> None:
+        text = parser.format_help()
+        found.extend(f"{name}: {text[max(0, m.start() - 30):m.end() + 30]!r}" for m in re.finditer(r"``|:[a-z]+:`|\*\*", text))
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub, subparser in action.choices.items():
+                    walk(subparser, f"{name} {sub}")
+
+    walk(build_parser(), "causalcheck")
+    assert found == []
