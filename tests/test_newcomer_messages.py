@@ -174,3 +174,25 @@ def test_no_help_text_shows_rest_markup() -> None:
 
     walk(build_parser(), "causalcheck")
     assert found == []
+
+
+def test_no_bootstrap_interval_below_the_named_minimum(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Fewer than MIN_BOOTSTRAP_N values: the mean alone (n = 2 used to get an 'interval'); lab score's summary says why."""
+    from causalcheck.metrics import MIN_BOOTSTRAP_N, bootstrap_ci
+    from causalcheck.report.agreement import bootstrap, mae
+
+    assert MIN_BOOTSTRAP_N == 5
+    two = bootstrap_ci([0.0, 1.0], resamples=200)
+    assert (two.mean, two.low, two.high, two.n) == (0.5, None, None, 2)
+    few = [0.1, 0.4, 0.2, 0.9]
+    assert bootstrap_ci(few, resamples=200).low is None
+    enough = bootstrap_ci([*few, 0.5], resamples=200)
+    assert enough.low is not None and enough.high is not None and enough.low <= enough.mean <= enough.high
+    assert bootstrap(mae, few, [0.0, 0.5, 0.2, 0.3], resamples=200).low is None
+    from causalcheck.lab.runner import run_suite
+
+    run_suite("mini", "planner", tmp_path / "run", seeds=(1, 2), limit=1, progress=False)
+    assert main(["lab", "score", str(tmp_path / "run"), "--bootstrap", "100", "--fast-audit"]) == 0
+    out = capsys.readouterr().out
+    assert "| mini | planner | – | 2 |" in out and " [" not in out.split("## Per suite", 1)[1].split("## Per graph")[0]
+    assert "a mean of fewer than 5 values (column n) has no interval: too few to resample" in out

@@ -297,7 +297,11 @@ def format_text(r: Agreement) -> str:
         lines.append(f"edges: {e['paired']} paired on {e['items']} item(s) ({e['items_identical_graphs']} with identical graphs); "
                      f"A yes {e['a_yes']}, B yes {e['b_yes']}, both yes {e['both_yes']}, both no {e['both_no']}")
         lines.append(f"  precision (B vs A) {prec}, recall {rec}, Cohen's kappa {_ci(e['kappa'])}")
-    lines.append(f"(bootstrap: {r.bootstrap} resamples over items, seed {r.seed})")
+    # late: keeps causalcheck --help light
+    from causalcheck.metrics import MIN_BOOTSTRAP_N
+
+    lines.append(f"(bootstrap: {r.bootstrap} resamples over items, seed {r.seed}; no interval from fewer than "
+                 f"{MIN_BOOTSTRAP_N} items: too few to resample)")
     return "\n".join(lines)
 
 
