@@ -196,3 +196,40 @@ def test_no_bootstrap_interval_below_the_named_minimum(tmp_path: Path, capsys: p
     out = capsys.readouterr().out
     assert "| mini | planner | – | 2 |" in out and " [" not in out.split("## Per suite", 1)[1].split("## Per graph")[0]
     assert "a mean of fewer than 5 values (column n) has no interval: too few to resample" in out
+
+
+def test_explain_score_of_a_subset_counts_unanswered_items_apart_and_items_selects(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Answers for 2 demo items: the other 10 are 'not answered' (exit 1, not failures); --items selects the 2 (exit 0)."""
+    import json
+
+    from causalcheck.explain.data import load_answer_sets, load_benchmark
+
+    keys = [it.key for it in load_benchmark("demo").items]
+    demo = {a.model: a for a in load_answer_sets("demo")}["demo-strong"]
+    answers = tmp_path / "two.jsonl"
+    answers.write_text("".join(json.dumps({"id": k, "answer": demo.answers[k].text, "model": "m"}) + "\n" for k in keys[:2]))
+    argv = ["explain", "score", "--benchmark", "demo", "--answers", str(answers), "--quiet"]
+    assert main([*argv, "--out", str(tmp_path / "all")]) == 1
+    cap = capsys.readouterr()
+    assert "10 item(s) not answered" in cap.out and "failed" not in cap.out + cap.err
+    assert f"10 benchmark item(s) have no answer in {answers}" in cap.err and "--items" in cap.err
+    assert main([*argv, "--out", str(tmp_path / "comma"), "--items", f"{keys[0]},{keys[1]}"]) == 0
+    assert main([*argv, "--out", str(tmp_path / "repeated"), "--items", keys[1], "--items", keys[0]]) == 0
+    one = json.loads((tmp_path / "comma" / "m_metrics_offline.json").read_text())
+    assert [i["canonical_id"] for i in one["items"]] == keys[:2] and one["failures"] == []
+    capsys.readouterr()
+    assert main([*argv, "--out", str(tmp_path / "bad"), "--items", "no_such_item"]) == 2
+    assert "items=['no_such_item'] are not items of benchmark" in capsys.readouterr().err
+
+
+def test_explain_items_lists_the_demo_item_ids(capsys: pytest.CaptureFixture[str]) -> None:
+    """`explain items` (default: demo) prints one line per item: key, domain, question."""
+    from causalcheck.explain.data import load_benchmark
+
+    assert main(["explain", "items"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    bench = load_benchmark("demo")
+    assert [line.split("\t")[0] for line in lines] == [it.key for it in bench.items]
+    assert lines[0] == f"{bench.items[0].key}\t{bench.items[0].domain}\t{bench.items[0].question}"
