@@ -30,8 +30,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from causalcheck.base.cmdline import plain_help
 from causalcheck.base.bundled import BUNDLED, bundled_path
+from causalcheck.base.cmdline import plain_help
 from causalcheck.base.files import RunLock
 
 __all__ = ["register", "run"]

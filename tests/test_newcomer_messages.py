@@ -46,7 +46,7 @@ def test_lab_run_off_a_terminal_writes_progress_lines_and_the_same_files(
     quiet = sorted((tmp_path / "quiet" / "episodes").iterdir())
     lines = sorted((tmp_path / "lines" / "episodes").iterdir())
     assert [p.name for p in quiet] == [p.name for p in lines]
-    assert all(a.read_bytes() == b.read_bytes() for a, b in zip(quiet, lines))
+    assert all(a.read_bytes() == b.read_bytes() for a, b in zip(quiet, lines, strict=True))
 
 
 def test_ctrl_c_before_any_episode_does_not_suggest_resume(
