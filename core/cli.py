@@ -72,8 +72,8 @@ def _main(argv: Sequence[str] | None) -> int:
         code = run_handler(args.handler, args)  # our errors: EXIT_LIMIT / EXIT_INPUT with the message
     except KeyboardInterrupt as exc:  # Ctrl-C (130), or SIGTERM during a lab run (143)
         terminated = type(exc).__name__ == "Terminated"
-        print(f"causalcheck: {'terminated' if terminated else 'interrupted'}; finished work is on disk "
-              "(lab run: rerun with --resume)", file=sys.stderr)
+        note = f"; {exc}" if str(exc) else ""  # a command's own account of what it left (lab run: resumable or not)
+        print(f"causalcheck: {'terminated' if terminated else 'interrupted'}{note}", file=sys.stderr)
         return 143 if terminated else 130
     except BrokenPipeError:
         return EXIT_OK

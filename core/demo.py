@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from causalcheck.base.bundled import BUNDLED, bundled_path
+from causalcheck.base.cmdline import plain_help
 from causalcheck.base.files import RunLock
 
 __all__ = ["register", "run"]
@@ -45,7 +46,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "demo",
         help="run the main job on bundled data, offline (lab + scoring + check + explain)",
-        description=__doc__.split("\n\n")[0] if __doc__ else None,
+        description=plain_help(__doc__.split("\n\n")[0]) if __doc__ else None,
     )
     p.add_argument("--out", default="runs/demo", metavar="DIR", help="output folder (default runs/demo)")
     p.add_argument("--quiet", action="store_true", help="print only the final summary")

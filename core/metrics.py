@@ -61,6 +61,7 @@ from causalcheck.graphs.model import reachable
 from causalcheck.graphs.names import CAUSALAB, EXACT, NamePolicy, get_policy
 
 __all__ = [
+    "MIN_BOOTSTRAP_N",
     "PRF",
     "SHD",
     "BootstrapCI",
@@ -551,9 +552,16 @@ def _evaluate(
 # --------------------------------------------------------------------------- aggregation
 
 
+MIN_BOOTSTRAP_N = 5
+"""The fewest values a bootstrap interval is given for.  Resampling *n* values gives at most
+C(2n-1, n) distinct means — 3 for n = 2, 35 for n = 4, 126 for n = 5 — so below this the
+"95% interval" is a handful of points (for n = 2: the two values and their mean), not an
+interval; the mean is given alone and the outputs say why."""
+
+
 @dataclass(frozen=True)
 class BootstrapCI:
-    """Mean of the values and a percentile bootstrap interval (``None`` bounds when n < 2)."""
+    """Mean of the values and a percentile bootstrap interval (``None`` bounds when n < :data:`MIN_BOOTSTRAP_N`)."""
 
     mean: float | None
     low: float | None
@@ -570,7 +578,7 @@ def bootstrap_ci(
     """Percentile bootstrap CI of the mean with a seeded ``numpy.random.Generator``.
 
     ``None`` values are skipped.  Same values + seed → identical interval.  With
-    ``resamples == 0`` or fewer than 2 values only the mean is given.
+    ``resamples == 0`` or fewer than :data:`MIN_BOOTSTRAP_N` values only the mean is given.
     """
     if not isinstance(resamples, int) or resamples < 0:
         raise InputFormatError(f"resamples={resamples!r} must be a non-negative integer")
@@ -580,7 +588,7 @@ def bootstrap_ci(
     if not xs:
         return BootstrapCI(None, None, None, 0)
     mean = sum(xs) / len(xs)
-    if resamples == 0 or len(xs) < 2:
+    if resamples == 0 or len(xs) < MIN_BOOTSTRAP_N:
         return BootstrapCI(mean, None, None, len(xs))
     import numpy as np
 

@@ -237,21 +237,22 @@ def test_cli_bad_input_exits_2(tmp_path: Path) -> None:
 
 
 def test_cli_resume_retries_failed_items(tmp_path: Path) -> None:
-    """A failed item (missing answer) is scored again on resume once its answer exists; ok items are kept."""
+    """A failed item (empty answer) is scored again on resume once its answer exists; an item without one is not answered."""
     bench = load_benchmark("demo")
     answers = tmp_path / "a.jsonl"
     first = bench.items[0]
     answers.write_text(json.dumps({"id": first.key, "answer": ""}) + "\n", encoding="utf-8")
     args = ["explain", "score", "--benchmark", "demo", "--answers", str(answers), "--out", str(tmp_path / "o"), "--limit", "2"]
-    assert main(args) == 2  # nothing could be scored; the result file still lists both failures
+    assert main(args) == 2  # nothing could be scored; the result file lists the failure and the unanswered item
     payload = json.loads((tmp_path / "o" / "a_metrics_offline.json").read_text(encoding="utf-8"))
-    assert payload["state"]["failed"] == 2 and payload["meta"]["failure_count"] == 2
+    assert payload["state"]["failed"] == 1 and payload["meta"]["failure_count"] == 1
     assert payload["failures"][0]["evaluation_error"] == "missing answer: the answer is empty"
+    assert payload["meta"]["causalcheck"]["not_answered"] == [bench.items[1].key]
     good = _demo()[1]["demo-strong"][first.key]
     answers.write_text(json.dumps({"id": first.key, "answer": good}) + "\n", encoding="utf-8")
-    assert main(args) == 1  # one item scored, one still without an answer
+    assert main(args) == 1  # one item scored, one still without an answer (not answered)
     payload = json.loads((tmp_path / "o" / "a_metrics_offline.json").read_text(encoding="utf-8"))
-    assert payload["state"]["succeeded"] == 1 and payload["state"]["failed"] == 1
+    assert payload["state"]["succeeded"] == 1 and payload["state"]["failed"] == 0
     assert payload["items"][0]["canonical_id"] == first.key
 
 

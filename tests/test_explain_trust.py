@@ -96,17 +96,21 @@ def test_nothing_scored_exits_2_and_unmatched_answer_ids_are_named(tmp_path: Pat
     assert "no-such-item" in (tmp_path / "o2" / f"{STEM}.md").read_text()
 
 
-def test_a_failed_item_exits_1_and_is_listed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A benchmark item without an answer fails: exit 1, listed on stderr (with the answers file) and under failures."""
+def test_an_unanswered_item_exits_1_and_is_listed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A benchmark item without an answer is not answered (not failed): exit 1, listed on stderr (with the
+    answers file), in meta.causalcheck.not_answered and as pending; --items without it: exit 0."""
     key, good = _good_answer()
     answers = tmp_path / "a.jsonl"
     _write_answers(answers, [{"id": key, "answer": good}])
     assert _score(answers, tmp_path / "o", "--limit", "2") == 1
     missing = load_benchmark("demo").items[1].key
     err = capsys.readouterr().err
-    assert f"item {missing!r} failed: missing answer" in err and str(answers) in err  # the answers file is named
+    assert f"1 benchmark item(s) have no answer in {answers}" in err and f"not answered: {missing}" in err
+    assert "failed" not in err
     result = json.loads((tmp_path / "o" / f"{STEM}.json").read_text())
-    assert [f["canonical_id"] for f in result["failures"]] == [missing]
+    assert result["failures"] == [] and result["meta"]["causalcheck"]["not_answered"] == [missing]
+    assert result["state"]["pending"] == len(load_benchmark("demo").items) - 1
+    assert _score(answers, tmp_path / "o2", "--items", key) == 0
 
 
 # ----------------------------------------------------------------- class 4: bad input exits 2

@@ -47,7 +47,7 @@ def _reports(chain_data: dict[str, np.ndarray]) -> list:
         validate_graph("a -> b -- c", data=small),
         validate_graph("a -- b -- c -- d -- a", data=quad),
         validate_graph("a <-> b -> c", data=small, interventions=["a"]),
-        validate_graph("a -> b -> c", truth="b -> a; a -> c", interventions=["a"], background="forbid b -> c\nrequire q -> a"),
+        validate_graph("a -> b -> c", truth="b -> a; a -> c", interventions=["c"], background="forbid b -> c\nrequire q -> a"),
         validate_graph("a -- b -- c; a -- c", background="require a -> b\nrequire b -> c\nrequire c -> a"),
         validate_graph("a -> b -> c -> a; c -> d"),
         validate_graph("a -> b; nodes: c", data=categorical),

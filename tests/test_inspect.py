@@ -590,3 +590,12 @@ def test_episode_config_refuses_unknown_flags_and_unbounded_budgets() -> None:
         episode_config(interventions=10**9)
     with pytest.raises(InputFormatError, match="prior_records=5000"):
         episode_config(budget="5000o1i")
+
+
+def test_lab_score_of_a_log_names_the_model(lab_log: EvalLog, capsys: pytest.CaptureFixture[str]) -> None:
+    """`lab score LOG` shows the log's model in the model column, not '–' (the trajectory header's 'model')."""
+    assert lab_log.location
+    assert main(["lab", "score", str(lab_log.location), "--bootstrap", "0", "--fast-audit"]) == 0
+    out = capsys.readouterr().out
+    assert f"| mini | llm | {MOCK} | 3 |" in out
+    assert all(e.model == MOCK for e in score_paths([lab_log.location], resamples=0).episodes)

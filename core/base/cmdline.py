@@ -47,6 +47,7 @@ __all__ = [
     "bounded_int",
     "comma_choices",
     "nonnegative_int",
+    "plain_help",
     "positive_int",
     "require_finite_nonnegative",
     "run_handler",
@@ -139,13 +140,27 @@ def require_finite_nonnegative(option: str, value: float) -> float:
 
 
 # ---------------------------------------------------------------------- commands
+def plain_help(text: str) -> str:
+    """*text* (reStructuredText of a docstring) as plain help text: ````code```` → ``code``,
+    ``:func:`~a.b.name``` → ``name`` (``:role:`a.b``` → ``a.b``), ``**bold**`` → ``bold``.
+
+    >>> plain_help("an official ``raw_io.jsonl``; see :func:`~causalcheck.checking.api.check`")
+    'an official raw_io.jsonl; see check'
+    """
+    import re
+
+    text = re.sub(r":[a-z]+(?::[a-z]+)?:`(~?)([^`]+)`", lambda m: m.group(2).rsplit(".", 1)[-1] if m.group(1) else m.group(2), text)
+    text = re.sub(r"``([^`]+)``", r"\1", text)
+    return re.sub(r"\*\*([^*]+)\*\*", r"\1", text)
+
+
 def add_documented_command(subparsers: Any, name: str, *, help: str, doc: str | None) -> argparse.ArgumentParser:
     """Add the sub-command *name*; its ``--help`` description is *doc* (the command module's
-    docstring) after the first paragraph, with the line breaks as written."""
+    docstring) after the first paragraph, with the line breaks as written, as plain text (:func:`plain_help`)."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         name,
         help=help,
-        description=doc.split("\n\n", 1)[1] if doc else None,
+        description=plain_help(doc.split("\n\n", 1)[1]) if doc else None,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     return parser

@@ -240,12 +240,14 @@ def load_inspect_episode(ref: str | Path) -> Episode:
     if m is None:
         raise InputFormatError(f"ref={str(ref)!r} must look like <log>.eval#<sample id>@<epoch>")
     log, sample_id, epoch = m.group("log"), m.group("id"), int(m.group("epoch"))
-    _, samples = log_samples(log)
+    log_model, samples = log_samples(log)
     for s in samples:
         if s.id == sample_id and s.epoch == epoch:
             if s.error and sample_trajectory(s.metadata) is None:
                 raise InputFormatError(f"{ref}: the sample failed in inspect: {s.error}")
-            return sample_episode(s.metadata, str(ref))
+            ep = sample_episode(s.metadata, str(ref))
+            # a trajectory that names no model was played by the log's model
+            return ep if ep.model or not log_model else dataclasses.replace(ep, model=log_model)
     if not sample_id:
         raise InputFormatError(f"path={log!r} holds no causalcheck lab sample (metadata {TRAJECTORY_KEY!r})")
     raise InputFormatError(f"{ref}: the log has no sample {sample_id!r} in epoch {epoch}")

@@ -187,7 +187,8 @@ class Episode:
     also on the steps).  ``warnings`` are problems of the source that did not stop the
     reading (notices with the codes of :data:`EPISODE_WARNING_CODES`); ``extras`` holds source details (our trajectories: ``agent``, ``done_reason``).
     ``agent`` and ``model`` identify who produced the episode (our trajectories: the
-    header's ``agent`` and its agent options' ``model``; official runs: the run folder's
+    header's ``agent`` and its agent options' ``model``, else the header's ``model``, else an
+    inspect log's model; official runs: the run folder's
     ``source_config.json`` and path); ``inputs`` lists the files read, with their hashes.
     """
 

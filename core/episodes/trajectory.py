@@ -374,6 +374,8 @@ def trajectory_episode(traj: Trajectory, *, source: str = "<trajectory>", memo: 
 
     agent_options = header.get("agent_options")
     model = agent_options.get("model") if _is_map(agent_options) else None
+    if not isinstance(model, str) or not model:  # the header's own (causalcheck/lab under inspect writes it there)
+        model = header.get("model")
 
     return Episode(
         source=source,

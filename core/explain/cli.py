@@ -4,9 +4,10 @@ Commands::
 
     causalcheck explain score --benchmark PATH|demo --answers PATH|demo --out DIR
                               [--model NAME] [--pm-mode causal|all] [--judge-edges all|causal]
-                              [--segmenter rules|parser:PIPELINE] [--limit N]
+                              [--segmenter rules|parser:PIPELINE] [--items ID[,ID...]] [--limit N]
                               [--max-answer-chars N] [--keep-injections] [--timestamp TS] [--fresh]
                               [--progress [--progress-every N] | --quiet]
+    causalcheck explain items [PATH|demo]   (the benchmark's item keys, domains and questions)
     causalcheck explain replay RESULT_FILE [--out DIR] [--pm-mode auto|causal|all] [--no-parse-check]
     causalcheck explain answer …   (from causalcheck.explain.answer, when installed)
     causalcheck explain rubrics …  (rubric generation, causalcheck.explain.rubrics)
@@ -18,8 +19,10 @@ and judges come from the back-end registry there (:func:`causalcheck.explain.run
 a back-end adds its options, e.g. the LLM judges' ``--judge`` / ``--parser``, through
 :func:`causalcheck.explain.run.argument_hooks`).  A resumed run re-scores failed and
 degraded items.  Exit codes (:func:`exit_code`): 0 every item scored (replay: reproduced);
-1 some item failed or was skipped (an answer id matching no item; an item that cannot be
-replayed; a replay mismatch), each named on stderr and in the result file; 2 nothing could be
+1 some item failed, was not answered (a selected benchmark item with no answer in the answers
+file; ``--items`` selects a subset, and items not selected are no inputs) or was skipped (an
+answer id matching no item; an item that cannot be replayed; a replay mismatch), each named on
+stderr and in the result file; 2 nothing could be
 scored, or bad input; 3 stopped on a limit (see :mod:`causalcheck.cli`).
 """
 
@@ -64,9 +67,13 @@ def register(subparsers: Any, also: Sequence[Callable[[Any], None]] = ()) -> arg
     sc.add_argument("--out", required=True, metavar="DIR", help="output folder (result JSON, JSONL, Markdown per answer model)")
     sc.add_argument("--model", metavar="NAME", help="score only this answer model of a multi-model answers file")
     sc.add_argument("--pm-mode", choices=("causal", "all"), default="causal", help="PM over causal edges (default, May-2026) or all edges (April-2026)")
-    sc.add_argument("--judge-edges", choices=("all", "causal"), default=None, help="judge every edge (default, as the original) or only causal ones")
+    sc.add_argument("--judge-edges", choices=("all", "causal"), default=None, help="judge every edge, as the original, or only the causal ones PM uses "
+                    "(default: all with the offline judges, causal with --judge: same PM, fewer model calls)")
     sc.add_argument("--segmenter", default="rules", metavar="NAME", help="offline EDU segmenter: rules (default) or parser:<spaCy pipeline>")
-    sc.add_argument("--limit", type=positive_int, metavar="N", help="only the first N benchmark items")
+    sc.add_argument("--items", action="append", default=[], metavar="ID[,ID...]",
+                    help="score only these benchmark items (keys or ids, comma-separated or repeated; "
+                         "'causalcheck explain items BENCHMARK' lists them); the others are not inputs")
+    sc.add_argument("--limit", type=positive_int, metavar="N", help="only the first N benchmark items (of --items, when given)")
     sc.add_argument("--max-answer-chars", type=positive_int, default=200_000, metavar="N", help="reject longer answers (default 200000)")
     sc.add_argument("--keep-injections", action="store_true", help="do not remove sentences addressed to a judge")
     sc.add_argument("--timestamp", metavar="YYYYMMDD-HHMMSS", help="timestamp written into meta (default: now, UTC)")
@@ -75,6 +82,10 @@ def register(subparsers: Any, also: Sequence[Callable[[Any], None]] = ()) -> arg
     for hook in argument_hooks():
         hook(sc)
     sc.set_defaults(handler=_cmd_score)
+
+    it = sub.add_parser("items", help="list a benchmark's items: key, domain, question (for --items)")
+    it.add_argument("benchmark", nargs="?", default="demo", metavar="PATH|demo", help="WhatIfBench JSON file, or 'demo' (default)")
+    it.set_defaults(handler=_cmd_items)
 
     rp = sub.add_parser("replay", help="re-score an official result file from its recorded judgments")
     rp.add_argument("result", metavar="RESULT_FILE", help="<answer>_metrics_<judge>.json")
@@ -110,6 +121,8 @@ def _table(results: Sequence[ScoredSet]) -> str:
             lines.append(f"{name:<18} {row.bucket:<8} {row.n:>3} {_pct(row.pm)} {_pct(row.rm)} {_pct(row.final)}")
         if s.n_failed:
             lines.append(f"{name:<18} {s.n_failed} item(s) failed (see failures in the result file)")
+        if res.not_answered:
+            lines.append(f"{name:<18} {len(res.not_answered)} item(s) not answered (no answer in the file; not scored)")
         if s.n_degraded:
             lines.append(f"{name:<18} {s.n_degraded} item(s) degraded: a parser or judge fallback was used")
         if res.unmatched:
@@ -119,6 +132,17 @@ def _table(results: Sequence[ScoredSet]) -> str:
 
 def _say(text: str) -> None:
     print(f"causalcheck: {text}", file=sys.stderr)
+
+
+def _cmd_items(args: argparse.Namespace) -> int:
+    """``explain items``: one tab-separated line per item — key, domain, the question's first line (cut at 80 characters)."""
+    # late: keeps causalcheck --help light
+    from causalcheck.explain.data import load_benchmark
+
+    for item in load_benchmark(args.benchmark).items:
+        question = (item.question.strip().splitlines() or [""])[0]
+        print(f"{item.key}\t{item.domain or '-'}\t{question[:77] + '...' if len(question) > 80 else question}")
+    return 0
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
@@ -134,6 +158,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
             pm_mode=args.pm_mode,
             judge_edges=args.judge_edges or judges.judge_edges,
             limit=args.limit,
+            items=[k for v in args.items for k in v.split(",") if k.strip()] or None,
             max_chars=args.max_answer_chars,
             strip_injections=not args.keep_injections,
             timestamp=args.timestamp,
@@ -148,18 +173,25 @@ def _cmd_score(args: argparse.Namespace) -> int:
     if judges.on_done is not None:
         judges.on_done()
     for res in results:
+        if res.model_from == "file name":
+            _say(f"note: answers: model name {res.model!r} is the answers file's name (its records have no 'model' field "
+                 "and it has no meta.model); add a 'model' field to each record to name it")
         for key, reason in res.failed:
             _say(f"{res.model}: item {key!r} failed: {reason}")
         for key in res.unmatched:
             _say(f"{res.model}: answer id {key!r} matches no benchmark item; it was not scored")
+        if res.not_answered:
+            shown = ", ".join(res.not_answered[:5]) + (", …" if len(res.not_answered) > 5 else "")
+            _say(f"{res.model}: {len(res.not_answered)} benchmark item(s) have no answer in {args.answers} and were not "
+                 f"scored (not answered: {shown}); to score a subset, select it with --items")
         for key, reason in res.degraded:
             _say(f"{res.model}: item {key!r} degraded: {reason}")
     return exit_code(sum(r.summary.n_items for r in results), any(r.problems for r in results))
 
 
 def exit_code(n_scored: int, problems: bool) -> int:
-    """The explain commands' exit code: 2 when nothing could be scored, 1 when some item failed or
-    was skipped, else 0 (usage errors and unreadable inputs exit 2 earlier, through the error)."""
+    """The explain commands' exit code: 2 when nothing could be scored, 1 when some item failed, was
+    not answered or was skipped, else 0 (usage errors and unreadable inputs exit 2 earlier, through the error)."""
     if n_scored == 0:
         _say("error: nothing could be scored (every item failed or was skipped; see above)")
         return 2

@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.base.files import Provenance
 
 __all__ = [
+    "ANSWER_KEYS",
     "BAND_KEYS",
     "RUN_HEADER_KEY",
     "Answer",
@@ -171,6 +172,9 @@ class AnswerSet:
     answers: Mapping[str, Answer]
     model: str = "answers"
     source: str = ""
+    model_from: str = ""
+    """Where :attr:`model` came from: ``"record"`` (a ``model`` / ``model_name`` field), ``"meta.model"``,
+    ``"file name"`` (neither was there), ``"inspect log"``; ``""`` when the caller named it."""
 
     def get(self, item: WhatIfItem) -> Answer | None:
         """The answer for *item*: looked up by its key, then by ``str(item.id)``."""
@@ -294,6 +298,10 @@ def load_benchmark(path: str | Path, *, record: Provenance | None = None) -> Ben
     return Benchmark(items=items, meta=dict(meta), source=str(p))
 
 
+ANSWER_KEYS = ("answer", "model_answer")
+"""The fields an answer record's text is read from (JSONL / list: ``answer``; the official runner: ``model_answer``)."""
+
+
 def _answer_from_mapping(obj: Mapping[str, Any], where: str, model: str) -> Answer:
     key_value = obj.get("canonical_id") or obj.get("id")
     if key_value is None or isinstance(key_value, bool) or not isinstance(key_value, (int, str)):
@@ -302,6 +310,10 @@ def _answer_from_mapping(obj: Mapping[str, Any], where: str, model: str) -> Answ
     if text is not None and not isinstance(text, str):
         raise InputFormatError(f"{where}: answer={text!r:.80} must be a string or null")
     err = obj.get("model_answer_error", obj.get("error"))
+    if err is None and "answer" not in obj and "model_answer" not in obj:  # a misnamed key, e.g. "response"
+        others = sorted(str(k) for k in obj if k not in ("id", "canonical_id", "model", "model_name"))
+        err = (f"{where} has no {ANSWER_KEYS[0]!r} field (nor {ANSWER_KEYS[1]!r}); its other keys: {others!r}"
+               if others else f"{where} has no {ANSWER_KEYS[0]!r} field (nor {ANSWER_KEYS[1]!r})")
     return Answer(key=str(key_value), text=text, error=None if err is None else str(err), model=model)
 
 
@@ -349,7 +361,7 @@ def load_answer_sets(path: str | Path, *, record: Provenance | None = None) -> t
         if record is not None:
             record.add_input(p)
         by_model = _grouped((_answer_from_mapping(rec, f"{p}: sample #{i}", str(rec["model"])) for i, rec in enumerate(samples)), p, "sample")
-        return tuple(AnswerSet(answers=a, model=m, source=str(p)) for m, a in by_model.items())
+        return tuple(AnswerSet(answers=a, model=m, source=str(p), model_from="inspect log") for m, a in by_model.items())
     text = _read_text(p, "answers", record)
     records: list[Mapping[str, Any]] = []
     model = ""
@@ -389,7 +401,9 @@ def load_answer_sets(path: str | Path, *, record: Provenance | None = None) -> t
     groups = _grouped((_record_answer(obj, i, p, model or p.stem) for i, obj in enumerate(records)), p, "answer")
     if not groups:
         raise InputFormatError(f"path={str(p)!r} holds no answers")
-    return tuple(AnswerSet(answers=a, model=m, source=str(p)) for m, a in groups.items())
+    named = {obj.get("model") or obj.get("model_name") for obj in records}
+    origin = {m: "record" if m in named else ("meta.model" if model else "file name") for m in groups}
+    return tuple(AnswerSet(answers=a, model=m, source=str(p), model_from=origin[m]) for m, a in groups.items())
 
 
 def load_answers(path: str | Path, model: str | None = None, *, record: Provenance | None = None) -> AnswerSet:

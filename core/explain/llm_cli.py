@@ -21,6 +21,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from causalcheck.base.errors import InputFormatError
 from causalcheck.explain.run import Judges
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -65,7 +66,7 @@ def add_cli_options(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("LLM judges (optional; offline judges are the default)")
     g.add_argument("--judge", default=None, metavar="MODEL", help="LLM edge + criterion judge, e.g. openai/gpt-4o")
     g.add_argument("--parser", dest="parser_model", default=None, metavar="MODEL", help="LLM RST parser (default: the --judge model)")
-    g.add_argument("--judge-all-edges", action="store_true", help="with --judge: judge every edge as the original does (default: only the causal edges PM uses)")
+    g.add_argument("--judge-all-edges", action="store_true", help="the same as --judge-edges all (with --judge the default is causal)")
     g.add_argument("--parser-compat", choices=("full", "anchor"), default="full", help="anchor: drop span refs and ignore NS like the original parser")
     add_llm_arguments(parser)
 
@@ -130,6 +131,8 @@ def judges_from_args(args: argparse.Namespace) -> Judges | None:
     an LLM edge judge, ``all`` offline; ``--judge-all-edges`` sets ``--judge-edges all``.
     """
     if getattr(args, "judge_all_edges", False):
+        if getattr(args, "judge_edges", None) == "causal":
+            raise InputFormatError("--judge-all-edges means --judge-edges all; it contradicts --judge-edges causal: give one")
         args.judge_edges = "all"
     components = make_llm_components(args)
     if components is None:

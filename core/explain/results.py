@@ -364,6 +364,7 @@ def markdown_provenance(causalcheck: Mapping[str, Any]) -> list[str]:
         out += ["", "| Input | bytes | SHA-256 |", "|---|---:|---|"]
         out += [f"| {markdown_cell(str(i.get('path')))} | {markdown_cell(str(i.get('bytes')))} | {markdown_code(str(i.get('sha256')), cell=True)} |" for i in inputs]
     for key, label in (("unmatched_answers", "Answer ids that match no benchmark item (not scored)"),
+                       ("not_answered", "Benchmark items with no answer in the answers file (not answered, not scored)"),
                        ("unreplayed", "Items that could not be replayed"),
                        ("removed_stale", "Removed results of an older scoring of the same answers")):  # fmt: skip
         values = causalcheck.get(key) or []

@@ -90,6 +90,7 @@ __all__ = [
     "make_judges",
     "offline_judges",
     "score_answers",
+    "select_items",
 ]
 
 
@@ -276,7 +277,10 @@ class ScoredSet:
     ``failed``: ``(item key, reason)`` of every item that could not be scored;
     ``unmatched``: answer ids of the answers file that match no benchmark item (they were
     not scored); ``degraded``: ``(item key, first reason)`` of items scored with a fallback;
-    ``removed``: result files of an older scoring of the same answers that were deleted.
+    ``removed``: result files of an older scoring of the same answers that were deleted;
+    ``not_answered``: keys of the benchmark items scored here that the answers file holds no
+    answer for (not scored, not failed: counted apart, and the command exits 1 — select the
+    answered items with ``items=`` / ``--items`` to score a subset).
     """
 
     model: str
@@ -286,11 +290,14 @@ class ScoredSet:
     unmatched: tuple[str, ...] = ()
     degraded: tuple[tuple[str, str], ...] = ()
     removed: tuple[str, ...] = ()
+    model_from: str = ""
+    """Where the answer model's name came from (:attr:`causalcheck.explain.data.AnswerSet.model_from`)."""
+    not_answered: tuple[str, ...] = ()
 
     @property
     def problems(self) -> bool:
-        """True when some item failed or some answer was skipped (the command exits 1)."""
-        return bool(self.failed or self.unmatched)
+        """True when some item failed, was not answered, or some answer was skipped (the command exits 1)."""
+        return bool(self.failed or self.unmatched or self.not_answered)
 
 
 #: The files of one result stem in an output folder (all written by :func:`score_answers`).
@@ -332,6 +339,7 @@ def score_answers(
     pm_mode: PMMode = "causal",
     judge_edges: JudgeEdges = "all",
     limit: int | None = None,
+    items: Sequence[str] | None = None,
     max_chars: int = 200_000,
     strip_injections: bool = True,
     timestamp: str | None = None,
@@ -344,7 +352,10 @@ def score_answers(
 
     The output folder is locked (:class:`causalcheck.base.files.RunLock`) while it is written.
     *progress* hears of the total (items × answer models) and of every item scored or found
-    done (:mod:`causalcheck.explain.progress`).
+    done (:mod:`causalcheck.explain.progress`).  *items* selects benchmark items by key or id
+    (:func:`select_items`; the others are not inputs of this scoring), then *limit* keeps the
+    first of them.  A selected item the answers file holds no answer for is *not answered*
+    (:attr:`ScoredSet.not_answered`), not failed.
     """
     # late: keeps causalcheck --help light
     from causalcheck.explain.data import load_answer_sets, load_benchmark
@@ -359,13 +370,15 @@ def score_answers(
             "answers": str(answers_path),
             "model": model,
             "limit": limit,
+            **({"items": list(items)} if items else {}),
             "resume": resume,
             **options,
         },
         started=started,
     )
     bench = load_benchmark(benchmark_path, record=provenance)
-    items = bench.items[:limit] if limit else bench.items
+    chosen_items = select_items(bench, items) if items else bench.items
+    chosen_items = chosen_items[:limit] if limit else chosen_items
     sets = load_answer_sets(answers_path, record=provenance)
     if model is not None:
         chosen = tuple(s for s in sets if s.model == model)
@@ -374,14 +387,29 @@ def score_answers(
         sets = chosen
     out = Path(out_dir)
     run = _ScoringRun(
-        out, judges, bench, tuple(items), options, provenance, stamp, pm_mode, judge_edges, max_chars, strip_injections, resume, log, progress
+        out, judges, bench, tuple(chosen_items), options, provenance, stamp, pm_mode, judge_edges, max_chars, strip_injections, resume, log, progress
     )
     with RunLock(out, command=f"causalcheck {command}"):
         if progress is not None:
-            progress.begin(len(items) * len(sets))
+            progress.begin(len(chosen_items) * len(sets))
         # every model of the answers file is scored: older outputs of it that are not are stale
         removed = _remove_stale_results(out, sets, judges.judge_name, log) if model is None else []
         return [_score_set(run, aset, removed) for aset in sets]
+
+
+def select_items(bench: Benchmark, wanted: Sequence[str]) -> tuple[WhatIfItem, ...]:
+    """The items of *bench* named in *wanted* (keys or ids), in benchmark order; an unknown name is an input error."""
+    names = [w.strip() for w in wanted if w.strip()]
+    known = {k: it for it in bench.items for k in (it.key, str(it.id))}
+    unknown = [w for w in names if w not in known]
+    if unknown:
+        shown = ", ".join(it.key for it in bench.items[:6]) + (", …" if len(bench.items) > 6 else "")
+        raise InputFormatError(
+            f"items={unknown!r} are not items of benchmark {bench.source!r} (its items: {shown}; "
+            "`causalcheck explain items BENCHMARK` lists them)"
+        )
+    keys = {known[w].key for w in names}
+    return tuple(it for it in bench.items if it.key in keys)
 
 
 @dataclass(frozen=True)
@@ -443,9 +471,12 @@ def _score_set(run: _ScoringRun, aset: AnswerSet, removed: Sequence[str]) -> Sco
     if run.progress is not None:
         run.progress.describe(f"scoring {aset.model}")
         run.progress.advance(len(done))
-    rows.extend(_score_items(run, aset, jsonl, done, hashes))
+    not_answered = tuple(it.key for it in run.items if it.key not in done and aset.get(it) is None)
+    rows.extend(_score_items(run, aset, jsonl, done | set(not_answered), hashes))
+    if run.progress is not None:
+        run.progress.advance(len(not_answered))
     _write_fingerprint(run_file, run.options, {**previous_hashes, **hashes})
-    return _write_set(run, aset, stem, rows, removed)
+    return _write_set(run, aset, stem, rows, removed, not_answered)
 
 
 def _resumed_rows(run: _ScoringRun, jsonl: Path, hashes: Mapping[str, str], previous_hashes: Mapping[str, str]) -> tuple[list[ResultRow], set[str]]:
@@ -473,7 +504,7 @@ def _resumed_rows(run: _ScoringRun, jsonl: Path, hashes: Mapping[str, str], prev
 
 
 def _score_items(run: _ScoringRun, aset: AnswerSet, jsonl: Path, done: set[str], hashes: Mapping[str, str]) -> list[ResultRow]:
-    """Score the items not in *done*, appending each row to *jsonl* as it is made."""
+    """Score the items not in *done* (every one has an answer record), appending each row to *jsonl* as it is made."""
     # late: keeps causalcheck --help light
     from causalcheck.explain.results import row_of
 
@@ -486,9 +517,11 @@ def _score_items(run: _ScoringRun, aset: AnswerSet, jsonl: Path, done: set[str],
         if item.key in done:
             continue
         ans = aset.get(item)
+        if ans is None:  # not answered: not scored (_score_set counts it)
+            continue
         result = score_item(
             item,
-            ans.text if ans else None,
+            ans.text,
             judges.parser,
             judges.edge_judge,
             judges.criterion_judge,
@@ -496,7 +529,7 @@ def _score_items(run: _ScoringRun, aset: AnswerSet, jsonl: Path, done: set[str],
             judge_edges=run.judge_edges,
             max_chars=run.max_chars,
             strip_injections=run.strip_injections,
-            answer_error=(ans.error if ans else f"no answer for this item in {aset.source or aset.model!r}"),
+            answer_error=ans.error,
         )
         row = row_of(result, hashes[item.key])
         append_line(jsonl, json.dumps(row.to_json(), ensure_ascii=False, allow_nan=False))
@@ -506,7 +539,9 @@ def _score_items(run: _ScoringRun, aset: AnswerSet, jsonl: Path, done: set[str],
     return rows
 
 
-def _write_set(run: _ScoringRun, aset: AnswerSet, stem: str, rows: list[ResultRow], removed: Sequence[str]) -> ScoredSet:
+def _write_set(
+    run: _ScoringRun, aset: AnswerSet, stem: str, rows: list[ResultRow], removed: Sequence[str], not_answered: Sequence[str] = ()
+) -> ScoredSet:
     """Write ``<stem>.json`` and ``<stem>.md`` from *rows* (sorted in benchmark order) and say what was scored."""
     # late: keeps causalcheck --help light
     from causalcheck.explain.results import build_payload, markdown_summary, write_json
@@ -522,6 +557,7 @@ def _write_set(run: _ScoringRun, aset: AnswerSet, stem: str, rows: list[ResultRo
     record = {
         **run.provenance.to_json(),
         "unmatched_answers": list(unmatched),
+        **({"not_answered": list(not_answered)} if not_answered else {}),
         **({"removed_stale": list(removed)} if removed else {}),
     }
     payload = build_payload(
@@ -554,6 +590,8 @@ def _write_set(run: _ScoringRun, aset: AnswerSet, stem: str, rows: list[ResultRo
             if r.ok and r.degraded
         ),
         removed=tuple(removed),
+        model_from=aset.model_from,
+        not_answered=tuple(not_answered),
     )
 
 

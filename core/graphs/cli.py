@@ -25,7 +25,7 @@ import sys
 from typing import Any
 
 from causalcheck.base import jsontext
-from causalcheck.base.cmdline import run_in_process
+from causalcheck.base.cmdline import plain_help, run_in_process
 from causalcheck.base.errors import InputFormatError
 
 __all__ = ["format_table", "main_validate", "register", "register_check_options", "run", "run_validate"]
@@ -44,7 +44,7 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "compare",
         help="score an estimated causal graph against the true one (SHD, F1, SID, AID)",
-        description=__doc__.split("\n\n")[0] if __doc__ else None,
+        description=plain_help(__doc__.split("\n\n")[0]) if __doc__ else None,
     )
     p.add_argument("truth", metavar="TRUTH", help="the true graph (any format read_graph reads)")
     p.add_argument("estimate", metavar="ESTIMATE", help="the estimated graph")

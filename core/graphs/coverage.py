@@ -20,7 +20,8 @@ reports the **minimum, maximum and mean** of |I-MEC(D, 𝓘)| over the members `
 **Suggestion** (``suggest=k``): the ``k`` further single-node interventions that minimise
 the *worst-case* remaining class size over the members (ties: the expected size, i.e. the
 mean over members under a uniform prior; then node order), with the set that minimises the
-expected size reported beside it.  Candidates are the nodes on an undirected edge of the
+expected size reported beside it; none when the targets already identify the graph (I-MEC size
+1, exactly: a note says so).  Candidates are the nodes on an undirected edge of the
 class (intervening elsewhere orients nothing new).  All ``k``-sets are scored while there
 are at most :data:`SCORING_BUDGET` member evaluations; beyond that the set is built greedily
 (one node at a time) and the result says so.
@@ -487,5 +488,8 @@ def intervention_coverage(
     undirected = _cpdag_parts(cp)[1]
     touched = sorted({v for e in undirected for v in e})
     unit = n + len(cp.edges)
-    suggestion = _suggest(graph.nodes, members, tidx, touched, suggest, unit, notes) if suggest else None
+    identified = inter.exact and inter.maximum == 1  # nothing left to orient: no intervention to suggest
+    if suggest and identified:
+        notes.append("the targets identify the graph (I-MEC size 1): no further intervention is suggested")
+    suggestion = _suggest(graph.nodes, members, tidx, touched, suggest, unit, notes) if suggest and not identified else None
     return Coverage(kind, groups, obs, inter, suggestion, tuple(notes))

@@ -86,6 +86,7 @@ from causalcheck.graphs.scores import compare
 from causalcheck.graphs.separation import (
     implied_independencies,
     latent_projection,
+    local_markov_triples,
     representative,
     skeleton_dag,
 )
@@ -367,6 +368,12 @@ def _falsification(
         "not evaluable": "falsification-not-evaluable",
     }[falsification.verdict]
     note = "" if g.kind == "DAG" else " (on a consistent extension: every member implies the same)"
+    distinct = len({(frozenset((x, y)), frozenset(pa)) for x, y, pa in local_markov_triples(rep)})
+    if distinct != falsification.given_tests:  # the ci-summary counts distinct statements
+        note += (
+            f"; the {falsification.given_tests} conditions are DoWhy's count, X ⫫ Y | Pa(X) from each side of a pair: "
+            f"{distinct} distinct implied independencies"
+        )
     undecided = tester.undecidable_tested()
     if code == "graph-falsified" and undecided:
         code = "falsification-undecidable"
@@ -506,10 +513,11 @@ def _coverage_part(g: Graph, interventions: Any, findings: list[Finding], *, sug
         size = f"min {i.minimum}, max {i.maximum}, mean {i.mean:.3g}"
     how = "exact" if i.exact else f"estimate over {i.samples} uniform samples (seed {i.seed})"
     members = "" if g.kind == "DAG" else f" over the {i.members} member(s) considered"
+    identified = "; identified: no further intervention is needed" if i.exact and i.maximum == 1 else ""
     findings.append(
         _finding(
             "imec-size",
-            f"with {shown}: I-MEC size {size}{members} ({how}); observational MEC size {cov.observational.class_size}",
+            f"with {shown}: I-MEC size {size}{members} ({how}); observational MEC size {cov.observational.class_size}{identified}",
             tuple(",".join(t) for t in cov.targets),
             cov,
         )

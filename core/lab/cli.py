@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from causalcheck.base.cmdline import add_command_group, bounded_int, nonnegative_int, positive_int
@@ -88,7 +89,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     run.add_argument("--max-steps", type=positive_int, metavar="N", help="cap on agent steps per episode (default 4*interventions + 20)")
     run.add_argument("--model", metavar="MODEL", help="model name for LLM agents (passed as agent option 'model')")
     run.add_argument("--agent-opt", type=_opt, action="append", default=[], metavar="KEY=VALUE", help="extra agent option (JSON value), repeatable")
-    run.add_argument("--quiet", action="store_true", help="no progress bar and no table")
+    run.add_argument("--quiet", action="store_true", help="no progress (a bar on a terminal, a line every few seconds on stderr otherwise) and no table")
     run.set_defaults(handler=_run)
 
     gen = lab_sub.add_parser("generate", help="generate a suite with the released shape statistics")
@@ -137,24 +138,35 @@ def _run(args: argparse.Namespace) -> int:
 
         make_agent(args.agent, seed=seeds[0], options=options)
     graphs = tuple(g.strip() for g in args.graphs.split(",") if g.strip()) if args.graphs else ()
-    summary = run_suite(
-        args.suite,
-        args.agent,
-        args.out,
-        seeds=seeds,
-        config=_config(args),
-        agent_options=options,
-        workers=args.workers,
-        resume=args.resume,
-        graphs=graphs,
-        limit=args.limit,
-        progress=False if args.quiet else None,
-        command="causalcheck lab run",
-        options=_options_of(args),
-    )
+    try:
+        summary = run_suite(
+            args.suite,
+            args.agent,
+            args.out,
+            seeds=seeds,
+            config=_config(args),
+            agent_options=options,
+            workers=args.workers,
+            resume=args.resume,
+            graphs=graphs,
+            limit=args.limit,
+            progress=False if args.quiet else None,
+            command="causalcheck lab run",
+            options=_options_of(args),
+        )
+    except KeyboardInterrupt as exc:  # the top level prints the note and exits 130 / 143
+        raise type(exc)(_interrupted_note(Path(args.out))) from None
     if not args.quiet:
         sys.stdout.write(summary_markdown(summary))
     return 0
+
+
+def _interrupted_note(out: Path) -> str:
+    """What an interrupted ``lab run`` leaves in *out*, and whether ``--resume`` has anything to continue."""
+    done = len(list((out / "episodes").glob("*.jsonl"))) if (out / "episodes").is_dir() else 0
+    if done:
+        return f"{done} finished episode(s) are in {out / 'episodes'}; rerun with --resume (same arguments) to run the rest"
+    return f"no episode had finished, so no episode was written to {out} and there is nothing to resume; rerun the command to start"
 
 
 def _options_of(args: argparse.Namespace) -> dict[str, Any]:

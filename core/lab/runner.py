@@ -263,7 +263,9 @@ def run_suite(
     second writer gets :class:`~causalcheck.base.files.RunLockedError` naming the holder).
     SIGTERM stops the run like SIGINT (:class:`Terminated`); episodes in flight are
     abandoned, finished ones stay, ``resume=True`` runs the rest.  *command* and *options*
-    go into the provenance of ``run.json`` and ``summary.json``.
+    go into the provenance of ``run.json`` and ``summary.json``.  *progress*: ``None`` draws a
+    bar on a terminal and, off one, writes a line on stderr at the start, at most every
+    :data:`PROGRESS_LINE_SECONDS` and at the end; ``True`` always the bar; ``False`` nothing.
     """
     # late: pulls numpy
     from causalcheck.lab.agents import AGENTS
@@ -300,7 +302,8 @@ def run_suite(
                     except InputFormatError:
                         path.unlink()
                 jobs.append((suite, i, seed, agent, loaded.name, cfg.to_json(), dict(spec.agent_options), str(path)))
-        show = sys.stderr.isatty() if progress is None else progress
+        # None: a bar on a terminal, else a plain line now and then (a log or CI is not left silent)
+        show: bool | str = ("bar" if sys.stderr.isatty() else "lines") if progress is None else progress
         try:
             _execute(jobs, workers, show, on_episode)
         finally:
@@ -341,12 +344,40 @@ def _terminate_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _execute(jobs: list[Any], workers: int, show: bool, on_episode: Callable[[str], None] | None) -> None:
+PROGRESS_LINE_SECONDS = 5.0
+"""Off a terminal, ``lab run`` writes a progress line on stderr at most this often (and at the start and end)."""
+
+
+class _ProgressLines:
+    """``causalcheck: lab run: i/n episodes`` on stderr: at the start, at most every
+    :data:`PROGRESS_LINE_SECONDS`, and at the end.  Only stderr: the files written never hold timings."""
+
+    def __init__(self, total: int) -> None:
+        import time
+
+        self.total, self.done, self.start = total, 0, time.monotonic()
+        self.last = self.start
+        print(f"causalcheck: lab run: {total} episode(s) to run", file=sys.stderr, flush=True)
+
+    def __call__(self) -> None:
+        import time
+
+        self.done += 1
+        now = time.monotonic()
+        if self.done == self.total or now - self.last >= PROGRESS_LINE_SECONDS:
+            self.last = now
+            print(f"causalcheck: lab run: {self.done}/{self.total} episodes ({now - self.start:.0f} s)",
+                  file=sys.stderr, flush=True)
+
+
+def _execute(jobs: list[Any], workers: int, show: bool | str, on_episode: Callable[[str], None] | None) -> None:
     from contextlib import ExitStack, closing
 
     with ExitStack() as stack:
         advance: Callable[[], None] = lambda: None  # noqa: E731
-        if show and jobs:
+        if show == "lines" and jobs:
+            advance = _ProgressLines(len(jobs))
+        elif show and jobs:
             from rich.console import Console
             from rich.progress import Progress
 

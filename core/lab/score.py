@@ -521,7 +521,7 @@ class _Bootstrap:
         self._indices: dict[int, Any] = {}
 
     def ci(self, nums: list[float]) -> dict[str, Any]:
-        if self.resamples == 0 or len(nums) < 2:
+        if self.resamples == 0 or len(nums) < M.MIN_BOOTSTRAP_N:
             return M.bootstrap_ci(nums, resamples=self.resamples, seed=self.seed).to_json()
         import numpy as np
 
@@ -899,7 +899,8 @@ def summary_markdown(report: ScoreReport) -> str:
         lines.append("")
     opts = report.options
     if opts.get("bootstrap"):
-        lines.append(f"Means with {opts.get('bootstrap')}-resample percentile bootstrap 95% intervals (seed {opts.get('seed')}).")
+        lines.append(f"Means with {opts.get('bootstrap')}-resample percentile bootstrap 95% intervals (seed {opts.get('seed')}); "
+                     f"a mean of fewer than {M.MIN_BOOTSTRAP_N} values (column n) has no interval: too few to resample.")
     else:
         lines.append("Means (no bootstrap intervals requested).")
     if report.failures:

@@ -4,7 +4,8 @@ Registered by the lab command group (:mod:`causalcheck.lab.cli`) through :func:`
 
 Exit codes: 0 — every episode found was scored; 1 — some inputs could not be scored
 (each is listed with its reason in the outputs and on stderr; the rest are scored and
-written); 2 — nothing could be scored (no episode found, or every one failed), an option
+written); 2 — nothing could be scored (no episode found, or every one failed: the reasons
+are printed and no report is written), an option
 is invalid, or ``--out`` is being written by another process; 70 — scoring an episode hit a
 bug in causalcheck (the episode is named; the others are scored and written).
 Duplicates (one input reached twice: counted once), identical episodes (the same content at
@@ -134,6 +135,18 @@ def run(args: argparse.Namespace) -> int:
             for w in ep.warnings:
                 if w.code == "steps-missing":  # the rest are in the outputs; lost steps are worth a line now
                     print(f"causalcheck: warning: {w}", file=sys.stderr)
+        if not report.episodes and not report.internal_errors:
+            # nothing to report: the reasons above are the whole answer (no empty tables, no files
+            # that would replace an earlier scoring in --out)
+            if report.failures:
+                names = ", ".join(str(f.source) for f in report.failures[:3])
+                more = f" and {len(report.failures) - 3} more" if len(report.failures) > 3 else ""
+                print(f"causalcheck: error: nothing scored: {len(report.failures)} input(s) could not be read "
+                      f"({names}{more}; reasons above); no report written", file=sys.stderr)
+            else:
+                print("causalcheck: error: no episode found under the given paths "
+                      f"({', '.join(map(str, args.paths))}); no report written", file=sys.stderr)
+            return 2
         if args.out:
             written, removed = write_outputs(report, args.out, args.format)
             for path in written:
@@ -148,7 +161,5 @@ def run(args: argparse.Namespace) -> int:
               "please report it", file=sys.stderr)
         return 70
     if not report.episodes:
-        if not report.failures:
-            print("causalcheck: error: no episode found under the given paths", file=sys.stderr)
         return 2
     return 1 if report.failures else 0

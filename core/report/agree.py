@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from causalcheck.base.cmdline import nonnegative_int
+from causalcheck.base.cmdline import nonnegative_int, plain_help
 from causalcheck.base.errors import InputFormatError
 from causalcheck.base.files import csv_rows, read_input_text
 from causalcheck.report.fields import field_list
@@ -297,14 +297,18 @@ def format_text(r: Agreement) -> str:
         lines.append(f"edges: {e['paired']} paired on {e['items']} item(s) ({e['items_identical_graphs']} with identical graphs); "
                      f"A yes {e['a_yes']}, B yes {e['b_yes']}, both yes {e['both_yes']}, both no {e['both_no']}")
         lines.append(f"  precision (B vs A) {prec}, recall {rec}, Cohen's kappa {_ci(e['kappa'])}")
-    lines.append(f"(bootstrap: {r.bootstrap} resamples over items, seed {r.seed})")
+    # late: keeps causalcheck --help light
+    from causalcheck.metrics import MIN_BOOTSTRAP_N
+
+    lines.append(f"(bootstrap: {r.bootstrap} resamples over items, seed {r.seed}; no interval from fewer than "
+                 f"{MIN_BOOTSTRAP_N} items: too few to resample)")
     return "\n".join(lines)
 
 
 def register(subparsers: Any) -> None:
     """Add ``agree`` to the ``explain`` subcommands *subparsers*."""
     p = subparsers.add_parser("agree", help="agreement of two scorers: Pearson, Spearman, MAE (PM, RM, Final), edge kappa",
-                              description=__doc__.split("\n\n")[1] if __doc__ else None)
+                              description=plain_help(__doc__.split("\n\n")[1]) if __doc__ else None)
     p.add_argument("a", metavar="A", help="result file (<answer>_metrics_<judge>.json) or human scores CSV (id,pm,rm,final)")
     p.add_argument("b", metavar="B", help="the other result file or CSV")
     p.add_argument("--json", action="store_true", help="print machine-readable JSON")

@@ -35,6 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from causalcheck.base.errors import InputFormatError
+from causalcheck.metrics import MIN_BOOTSTRAP_N
 
 __all__ = [
     "Confusion",
@@ -200,8 +201,8 @@ def bootstrap(
     """*stat* of the pairs with a percentile bootstrap interval over resampled pairs.
 
     Resamples where *stat* is undefined (e.g. a constant resample for a correlation) are
-    skipped; with fewer than 2 pairs, ``resamples == 0`` or no defined resample, only the
-    value is given.  Same inputs and *seed* → the same interval.
+    skipped; with fewer than :data:`~causalcheck.metrics.MIN_BOOTSTRAP_N` pairs, ``resamples == 0``
+    or no defined resample, only the value is given.  Same inputs and *seed* → the same interval.
     """
     if not isinstance(resamples, int) or isinstance(resamples, bool) or resamples < 0:
         raise InputFormatError(f"resamples={resamples!r} must be a non-negative integer")
@@ -210,7 +211,7 @@ def bootstrap(
     xs, ys = _pairs(x, y)
     value = stat(xs, ys)
     n = len(xs)
-    if value is None or resamples == 0 or n < 2:
+    if value is None or resamples == 0 or n < MIN_BOOTSTRAP_N:
         return Interval(value, None, None, n)
     import numpy as np
 

@@ -48,7 +48,7 @@ from causalcheck.episodes import (
     nonempty_hypothesis,
 )
 from causalcheck.graph import normalize_node
-from causalcheck.metrics import bootstrap_ci, normalize_pairs
+from causalcheck.metrics import MIN_BOOTSTRAP_N, bootstrap_ci, normalize_pairs
 from causalcheck.report.document import FigureBlock, Section, Table, Text
 from causalcheck.report.fields import field_list
 from causalcheck.report.figures import (
@@ -555,6 +555,8 @@ def lab_sections(
     overview = Section("Agents and suites", [_summary_table(episodes, resamples, seed)])
     if not resamples:
         overview.blocks.append(Text("No bootstrap intervals (--bootstrap 0).", note=True))
+    elif any(len(members) < MIN_BOOTSTRAP_N for members in _cells(episodes).values()):
+        overview.blocks.append(Text(f"Means of fewer than {MIN_BOOTSTRAP_N} episodes have no interval: too few to resample.", note=True))
     sec.children.append(overview)
     sec.children.append(Section("Recovery over steps", list(_curve_blocks(groups))))
     sec.children.append(Section("Task accuracy vs edge F1", [_headline(episodes, resamples, seed)]))
