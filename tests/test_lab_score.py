@@ -420,8 +420,10 @@ def _score_tree(sample_run: Path, own_runs: Path, root: Path) -> Path:
 
 
 def test_workers_write_the_same_bytes_as_one_process(sample_run: Path, own_runs: Path, tmp_path: Path,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    """lab score --workers 2 and 3 write scores.json, the CSVs and summary.md byte for byte as --workers 1, exit code and stderr too."""
+                                                     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """lab score --workers 2 and 3 write scores.json, the CSVs and summary.md byte for byte as --workers 1, exit code and stderr too
+    (the clock pinned with SOURCE_DATE_EPOCH: the files name the time they were written, which may cross a second between runs)."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1790000000")
     tree = _score_tree(sample_run, own_runs, tmp_path / "in")
     out = tmp_path / "out"
     seen = []
