@@ -32,6 +32,8 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from causalcheck.base.errors import CausalCheckError
+
 __all__ = ["KILL_GRACE", "Died", "completed", "ordered_map"]
 
 T = TypeVar("T")
@@ -83,8 +85,6 @@ def _portable(exc: BaseException) -> BaseException:
         pickle.loads(pickle.dumps(exc))
         return exc
     except Exception:
-        from causalcheck.base.errors import CausalCheckError
-
         cls = CausalCheckError if isinstance(exc, CausalCheckError) else RuntimeError
         return cls(f"{type(exc).__name__}: {exc}")
 

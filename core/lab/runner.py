@@ -40,6 +40,7 @@ from causalcheck.base.boundary import PluginError, call_plugin, is_own, plugin_l
 from causalcheck.base.errors import CausalCheckError, InputFormatError
 from causalcheck.base.escape import markdown_cell, markdown_text, raw_stream
 from causalcheck.base.files import Provenance, RunLock, atomic_write_text
+from causalcheck.base.pool import Died, completed
 from causalcheck.episodes import Episode as EpisodeRecord
 from causalcheck.episodes import Trajectory, load_episode, read_trajectory, trajectory_episode
 from causalcheck.lab.episode import AgentStep, Episode, EpisodeConfig, Observation
@@ -389,8 +390,6 @@ def _execute(jobs: list[Any], workers: int, show: bool | str, on_episode: Callab
             advance()
             if on_episode:
                 on_episode(path)
-
-        from causalcheck.base.pool import Died, completed
 
         stream = stack.enter_context(closing(completed(_work, jobs, workers)))
         for index, path in stream:
