@@ -232,7 +232,8 @@ def test_the_block_reader_follows_the_convention(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_the_readme_examples_run_from_the_built_wheel(tmp_path: Path) -> None:
     """The README's examples, slow ones included, run with the wheel installed in a fresh venv (no checkout on the path)."""
-    from _wheel import build_wheel  # the one wheel-building helper (tests/test_base_bundled.py uses it too)
+    # the one wheel-building helper (tests/test_base_bundled.py uses it too)
+    from _wheel import build_wheel
 
     (tmp_path / "wheel").mkdir()
     wheel = build_wheel(tmp_path / "wheel")
