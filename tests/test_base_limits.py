@@ -34,6 +34,17 @@ def test_every_limit_is_in_the_docs_table():
     assert len({x.env for x in LIMITS}) == len(LIMITS) == len({x.name for x in LIMITS})
 
 
+def test_the_table_says_what_the_compare_budget_does(monkeypatch):
+    """Over COMPARE_COST_BUDGET, compare still answers (SID / AID None, SHD computed): the table must not say the input is refused."""
+    from causalcheck.base.limits import COMPARE_COST_BUDGET
+
+    monkeypatch.setenv(COMPARE_COST_BUDGET.env, "1")
+    chain = read_graph("a -> b; b -> c")
+    result = compare(chain, chain)
+    assert result.sid is None and result.shd == 0
+    assert "refused" not in COMPARE_COST_BUDGET.over_it and "skipped" in COMPARE_COST_BUDGET.over_it
+
+
 def test_an_environment_override_must_be_a_positive_integer(monkeypatch):
     """A limit's variable raises it; a value that is not a positive integer is refused naming the variable."""
     demo = Limit("MAX_DEMO", 10, "demo items", "items")
