@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.machinery
 import importlib.util
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,3 +32,17 @@ def on_startup(command: str, dirty: bool) -> None:
     loader.exec_module(module)
     module.TREE = TREE
     module.build_tree(module.package_dirs())
+
+
+#: A Sphinx cross-reference role as the docstrings write it (``:class:`~a.b.C```), once rendered to HTML.
+_ROLE = re.compile(r":(?:class|func|meth|attr|mod|data|exc|obj|const):<code>(~?)([^<]+)</code>")
+
+
+def _role(match: re.Match[str]) -> str:
+    target = match.group(2)
+    return f"<code>{target.rsplit('.', 1)[-1] if match.group(1) else target}</code>"
+
+
+def on_page_content(html: str, **kwargs: object) -> str:
+    """Show the docstrings' reST roles as code (``:class:`~a.b.C``` → ``C``), as Sphinx would print them."""
+    return _ROLE.sub(_role, html)
