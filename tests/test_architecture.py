@@ -1,6 +1,6 @@
 """Architecture rules of the installed ``causalcheck`` package, read from its source.
 
-Five rules (BRIEF, style guide, README "Architecture"), checked on every module the package installs — the modules
+Five rules (BRIEF, style guide, docs/architecture.md), checked on every module the package installs — the modules
 are found through the imported packages' ``__path__``, so the test sees what an install
 maps, not a hand-written list:
 
@@ -20,7 +20,7 @@ A third rule keeps the adapters at the edge: outside :mod:`causalcheck.adapters`
 functions of :data:`ADAPTER_EDGES` (each builds model clients from options) import them —
 never at module level, not even for types.
 
-A fourth rule is the README's layer table (``README.md``, section "Architecture", the table
+A fourth rule is the layer table of ``docs/architecture.md`` (the docs site's Architecture page; the table
 with the columns ``layer | modules | what lives there``, lowest layer first): every module is
 in exactly one layer, and **no module imports a module of a higher layer** — module- or
 function-level, ``TYPE_CHECKING`` blocks and a package's lazy ``__getattr__`` excluded, names
@@ -467,7 +467,7 @@ def place_modules(sources: Mapping[str, Source], layers: Sequence[Layer]) -> tup
     for module in sorted(sources):
         ranked = [(rank, entry) for entry in seen if (rank := _covers(entry, module)) is not None]
         if not ranked:
-            problems.append(f"{module} is in no layer of the README's layer table")
+            problems.append(f"{module} is in no layer of the layer table")
         else:
             placed[module] = seen[max(ranked)[1]]
     return placed, problems
@@ -627,23 +627,23 @@ def test_a_planted_private_import_is_caught() -> None:
 
 
 def readme_layers() -> list[Layer]:
-    """The layer table of this checkout's README."""
-    return layer_table((REPO / "README.md").read_text(encoding="utf-8"))
+    """The layer table of this checkout's docs/architecture.md (the README keeps a summary linking to it)."""
+    return layer_table((REPO / "docs" / "architecture.md").read_text(encoding="utf-8"))
 
 
 def test_the_layer_table_places_every_module_once() -> None:
-    """Every installed causalcheck module is in exactly one layer of the README's table, and every entry names a module."""
+    """Every installed causalcheck module is in exactly one layer of the layer table of docs/architecture.md, and every entry names a module."""
     layers = readme_layers()
     problems = layer_problems(SOURCES, layers)
-    assert not problems, "the README's layer table does not match the package:\n" + "\n".join(problems)
+    assert not problems, "the layer table of docs/architecture.md does not match the package:\n" + "\n".join(problems)
     placed, _ = place_modules(SOURCES, layers)
     assert placed["causalcheck.graphs.model"] != placed["causalcheck.graphs.kinds"]  # the most specific entry wins
 
 
 def test_no_module_imports_a_higher_layer() -> None:
-    """No causalcheck module imports a module of a higher layer of the README's table (function-level imports count)."""
+    """No causalcheck module imports a module of a higher layer of the layer table (function-level imports count)."""
     problems = upward_imports(SOURCES, readme_layers())
-    assert not problems, "imports against the README's layer order:\n" + "\n".join(problems)
+    assert not problems, "imports against the layer order of docs/architecture.md:\n" + "\n".join(problems)
 
 
 PLANTED_README = """
@@ -682,7 +682,7 @@ def test_a_planted_upward_import_is_caught_and_named() -> None:
     ]
     assert layer_problems(planted, layers) == [
         "`ghost` (layer foundations) names no causalcheck module",
-        "causalcheck.stray is in no layer of the README's layer table",
+        "causalcheck.stray is in no layer of the layer table",
     ]
     with pytest.raises(AssertionError, match="the modules cell must be"):
         layer_table(PLANTED_README.replace("`lab/` |", "`lab/` and the rest |"))

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
@@ -88,8 +86,9 @@ def test_the_wheel_contains_the_data(tmp_path: Path) -> None:
 
     The build runs in pip's isolated build environment (setuptools from the package registry, as
     ``pip install`` of the README does)."""
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(REPO)], check=True)
-    (wheel,) = tmp_path.glob("causalcheck-*.whl")
+    from _wheel import build_wheel
+
+    wheel = build_wheel(tmp_path)
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "causalcheck/data/causalab/NOTICE.md" in names and "causalcheck/data/causalab/LICENSE" in names
     assert len([n for n in names if n.startswith("causalcheck/data/causalab/release/causalab_dataset/data/")]) == 19

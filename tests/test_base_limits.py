@@ -27,11 +27,22 @@ def _chain(n: int) -> str:
     return "; ".join(f"v{i} -> v{i + 1}" for i in range(n - 1))
 
 
-def test_every_limit_is_in_the_readme_table():
-    """The README's limits table is the registry's, and every limit has its own environment variable."""
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    assert limits_table() in readme
+def test_every_limit_is_in_the_docs_table():
+    """The limits table of docs/limits.md is the registry's, and every limit has its own environment variable."""
+    page = (REPO / "docs" / "limits.md").read_text(encoding="utf-8")
+    assert limits_table() in page
     assert len({x.env for x in LIMITS}) == len(LIMITS) == len({x.name for x in LIMITS})
+
+
+def test_the_table_says_what_the_compare_budget_does(monkeypatch):
+    """Over COMPARE_COST_BUDGET, compare still answers (SID / AID None, SHD computed): the table must not say the input is refused."""
+    from causalcheck.base.limits import COMPARE_COST_BUDGET
+
+    monkeypatch.setenv(COMPARE_COST_BUDGET.env, "1")
+    chain = read_graph("a -> b; b -> c")
+    result = compare(chain, chain)
+    assert result.sid is None and result.shd == 0
+    assert "refused" not in COMPARE_COST_BUDGET.over_it and "skipped" in COMPARE_COST_BUDGET.over_it
 
 
 def test_an_environment_override_must_be_a_positive_integer(monkeypatch):

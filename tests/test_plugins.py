@@ -62,10 +62,10 @@ def broken(seed=0):
 
 
 def _readme_agent() -> str:
-    """The custom-agent example of the README, exactly as printed there."""
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+    """The custom-agent example of docs/plugins.md, exactly as printed there."""
+    text = (REPO / "docs" / "plugins.md").read_text(encoding="utf-8")
     found = re.search(r"```python\n(# my_agents\.py.*?)```", text, re.DOTALL)
-    assert found, "the README has no my_agents.py example"
+    assert found, "docs/plugins.md has no my_agents.py example"
     return found.group(1)
 
 

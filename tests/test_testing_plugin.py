@@ -151,9 +151,9 @@ def test_the_documented_pairs_one_liner_gives_the_pairs(tmp_path: Path) -> None:
 
     from causalcheck.testing import plugin
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[1] / "docs" / "testing.md").read_text(encoding="utf-8")
     m = re.search(r"`(sorted\(causalcheck_graph\(\"collider\"\)\.pairs\))` →\s*`(\[[^`]*\])`", readme)
-    assert m, "the README's testing section lost the pairs one-liner"
+    assert m, "docs/testing.md lost the pairs one-liner"
     assert "sorted(causalcheck_graph(" in (plugin.__doc__ or "") and ".pairs)" in (plugin.causalcheck_graph.__doc__ or "")
     proj = _project(tmp_path, f"def test_pairs(causalcheck_graph):\n    assert {m.group(1)} == {m.group(2)}\n")
     out = _pytest(proj)

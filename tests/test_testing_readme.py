@@ -1,4 +1,4 @@
-"""The README's "Test your own scoring rule" section: its example runs as pasted, and its failure text is real."""
+"""The docs' testing-kit page ("Test your own scoring rule", docs/testing.md): its example runs as pasted, and its failure text is real."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from causalcheck.testing import PropertyFailure, check_graph_metric
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[1] / "docs" / "testing.md"  # the testing-kit page of the docs site
 
 
 def _section() -> str:
     text = README.read_text(encoding="utf-8")
     m = re.search(r"<!-- BEGIN testkit -->(.*?)<!-- END testkit -->", text, re.S)
-    assert m, "README lacks the testkit section markers"
+    assert m, "docs/testing.md lacks the testkit section markers"
     return m.group(1)
 
 

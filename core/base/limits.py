@@ -112,7 +112,11 @@ MAX_EVAL_MEMBER_BYTES = Limit(
 )
 MAX_EVAL_TOTAL_BYTES = Limit("MAX_EVAL_TOTAL_BYTES", 512 * 1024 * 1024, "decompressed bytes of an inspect .eval log in total", "bytes")
 COMPARE_COST_BUDGET = Limit(
-    "COMPARE_COST_BUDGET", 2_000_000_000, "the SID / AID distances of compare, estimated nodes x edges^2 (up to about 2.5 ns each)", "operations"
+    "COMPARE_COST_BUDGET",
+    2_000_000_000,
+    "the SID / AID distances of compare, estimated nodes x edges^2 (up to about 2.5 ns each)",
+    "operations",
+    "SID / AID skipped (None, with a note naming the budget); SHD and the confusion figures still computed",
 )
 COVERAGE_COST_BUDGET = Limit(
     "COVERAGE_COST_BUDGET",
@@ -122,7 +126,7 @@ COVERAGE_COST_BUDGET = Limit(
     "fewer samples / members scored, else skipped; coverage-budget warning",
 )
 
-#: Every limit, in the order of the README's table.
+#: Every limit, in the order of the table of docs/limits.md.
 LIMITS: tuple[Limit, ...] = (
     MAX_GRAPH_NODES,
     MAX_GRAPH_EDGES,
