@@ -279,6 +279,8 @@ class CITester:
 
             self._cit = CIT(self.values, method=self.test, **kwargs)
         self._cache: dict[Key, float] = {}
+        #: raw p-values computed ahead by :meth:`prefetch`, not yet asked for (not counted in ``tests_run``)
+        self._ahead: dict[Key, float] = {}
         self._undecidable: dict[Key, str | None] = {}
         self.tests_run = 0
         #: columns in an exact linear dependence (Fisher-z only; each statement is then checked)
@@ -289,11 +291,31 @@ class CITester:
     def _compute(self, k: Key) -> float:
         """The test's p-value of the statement *k* (raises ValueError / ArithmeticError when it cannot be computed)."""
         given = sorted(k[2])
+        ahead = self._ahead.pop(k, None)
+        if ahead is not None:
+            return ahead
         if self.test == "fisherz":
             return fisherz_pvalue(self._corr, self.table.rows, k[0], k[1], given)
         if self.test in ("chisq", "gsq"):
             return self._table_test(k).p_value
         return float(self._cit(k[0], k[1], given))
+
+    def prefetch(self, keys: Sequence[Key]) -> None:
+        """Compute the Fisher-z p-values of the statements *keys* (:meth:`key` form) ahead, in batches.
+
+        Nothing observable changes: a prefetched p-value is the one :meth:`raw_pvalue` would compute
+        (the same submatrix inverted by the same LAPACK routine, stacked by size), and it enters the
+        cache and ``tests_run`` only when it is asked for.  Other tests, and statements already
+        cached, are left alone; a batch holding a singular submatrix is left to the one-by-one path.
+        """
+        if self.test != "fisherz":
+            return
+        by_size: dict[int, list[tuple[Key, list[int]]]] = {}
+        for k in dict.fromkeys(keys):
+            if k not in self._cache and k not in self._ahead:
+                var = [k[0], k[1], *sorted(k[2])]
+                by_size.setdefault(len(var), []).append((k, var))
+        self._ahead.update(fisherz_pvalues(self._corr, self.table.rows, by_size))
 
     def _table_test(self, k: Key) -> Contingency:
         found = self._contingency.get(k)
@@ -310,6 +332,10 @@ class CITester:
         """The p-value if this statement was tested already, else None."""
         k = self.key(x, y, given)
         return None if k not in self._cache else self.pvalue(x, y, given)
+
+    def has(self, x: int, y: int, given: Sequence[int] | frozenset[int]) -> bool:
+        """True when ``x ⫫ y | given`` was tested already (:meth:`cached` is not None)."""
+        return self.key(x, y, given) in self._cache
 
     def raw_pvalue(self, x: int, y: int, given: Sequence[int] | frozenset[int] = ()) -> float:
         """The test's own p-value of ``x ⫫ y | given`` (cached; 1 when it cannot be computed: collinear columns)."""
@@ -454,6 +480,30 @@ def fisherz_pvalue(corr: Any, rows: int, x: int, y: int, given: Sequence[int]) -
     except np.linalg.LinAlgError:
         raise ValueError("Data correlation matrix is singular. Cannot run fisherz test. Please check your data.") from None
     return _fisherz_from_inverse(inv, rows, len(given))
+
+
+def fisherz_pvalues(corr: Any, rows: int, by_size: dict[int, list[tuple[Key, list[int]]]]) -> dict[Key, float]:
+    """:func:`fisherz_pvalue` of many statements, grouped by ``len([x, y, *given])``: one stacked inverse per size.
+
+    The same figures bit for bit (numpy inverts each matrix of a stack with the routine a single
+    matrix gets); a group with a singular submatrix is skipped (its statements are absent).
+    """
+    import numpy as np
+
+    out: dict[Key, float] = {}
+    for size, group in by_size.items():
+        idx = np.array([var for _, var in group], dtype=np.intp)
+        stack = corr[idx[:, :, None], idx[:, None, :]]
+        try:
+            inv = np.linalg.inv(stack)
+        except np.linalg.LinAlgError:
+            continue
+        for (k, _), m in zip(group, inv, strict=True):
+            try:
+                out[k] = _fisherz_from_inverse(m, rows, size - 2)
+            except (ValueError, ArithmeticError):  # too few rows: left to the one-by-one path, which raises
+                pass
+    return out
 
 
 def _fisherz_from_inverse(inv: Any, rows: int, conditioned: int) -> float:

@@ -186,6 +186,9 @@ def falsify(
         if any(sorted(o) != list(range(n)) for o in perms):
             raise InputFormatError(f"orders must be permutations of 0..{n - 1}")
     level = significance_ci
+    key = tester.key
+    mapped_all = [[(perm[x], perm[y], tuple(perm[p] for p in parents[x])) for x, y in triples] for perm in perms]
+    tester.prefetch([key(x, y, parents[x]) for x, y in triples] + [key(*t) for mapped in mapped_all for t in mapped])
     given = sum(tester.pvalue(x, y, parents[x]) <= level for x, y in triples)
     total = len(triples)
 
@@ -194,7 +197,7 @@ def falsify(
     in_class = 0
     counts: list[int] = []
     at_most: list[bool] = []
-    for perm in perms:
+    for perm, mapped in zip(perms, mapped_all, strict=True):
         # as informative as the given graph: every permuted triple a d-separation of the given DAG
         informative = True
         for x, y in triples:
@@ -209,9 +212,8 @@ def falsify(
                 break
         in_class += informative
         # violations of the permuted graph's local Markov conditions, cached tests first
-        mapped = [(perm[x], perm[y], tuple(perm[p] for p in parents[x])) for x, y in triples]
         if not exact_counts:
-            mapped.sort(key=lambda t: tester.cached(*t) is None)
+            mapped.sort(key=lambda t: not tester.has(*t))
         v = 0
         for k, (a, b, z2) in enumerate(mapped):
             v += tester.pvalue(a, b, z2) <= level
