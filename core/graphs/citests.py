@@ -300,8 +300,8 @@ class CITester:
             return self._table_test(k).p_value
         return float(self._cit(k[0], k[1], given))
 
-    def prefetch(self, keys: Sequence[Key]) -> None:
-        """Compute the Fisher-z p-values of the statements *keys* (:meth:`key` form) ahead, in batches.
+    def prefetch(self, statements: Sequence[tuple[int, int, Sequence[int]]]) -> None:
+        """Compute the Fisher-z p-values of the *statements* ``(x, y, given)`` ahead, in batches.
 
         Nothing observable changes: a prefetched p-value is the one :meth:`raw_pvalue` would compute
         (the same submatrix inverted by the same LAPACK routine, stacked by size), and it enters the
@@ -311,10 +311,11 @@ class CITester:
         if self.test != "fisherz":
             return
         by_size: dict[int, list[tuple[Key, list[int]]]] = {}
-        for k in dict.fromkeys(keys):
+        seen = {(x, y, tuple(sorted(z))) if x < y else (y, x, tuple(sorted(z))) for x, y, z in statements}
+        for x, y, z in sorted(seen):
+            k = (x, y, frozenset(z))
             if k not in self._cache and k not in self._ahead:
-                var = [k[0], k[1], *sorted(k[2])]
-                by_size.setdefault(len(var), []).append((k, var))
+                by_size.setdefault(len(z) + 2, []).append((k, [x, y, *z]))
         self._ahead.update(fisherz_pvalues(self._corr, self.table.rows, by_size))
 
     def _table_test(self, k: Key) -> Contingency:

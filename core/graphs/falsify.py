@@ -186,9 +186,8 @@ def falsify(
         if any(sorted(o) != list(range(n)) for o in perms):
             raise InputFormatError(f"orders must be permutations of 0..{n - 1}")
     level = significance_ci
-    key = tester.key
     mapped_all = [[(perm[x], perm[y], tuple(perm[p] for p in parents[x])) for x, y in triples] for perm in perms]
-    tester.prefetch([key(x, y, parents[x]) for x, y in triples] + [key(*t) for mapped in mapped_all for t in mapped])
+    tester.prefetch([(x, y, parents[x]) for x, y in triples] + [t for mapped in mapped_all for t in mapped])
     given = sum(tester.pvalue(x, y, parents[x]) <= level for x, y in triples)
     total = len(triples)
 
