@@ -279,8 +279,8 @@ class CITester:
 
             self._cit = CIT(self.values, method=self.test, **kwargs)
         self._cache: dict[Key, float] = {}
-        #: raw p-values computed ahead by :meth:`prefetch`, not yet asked for (not counted in ``tests_run``)
-        self._ahead: dict[Key, float] = {}
+        #: inverted correlation submatrices computed ahead by :meth:`prefetch`, not yet asked for (not in ``tests_run``)
+        self._ahead: dict[Key, Any] = {}
         self._undecidable: dict[Key, str | None] = {}
         self.tests_run = 0
         #: columns in an exact linear dependence (Fisher-z only; each statement is then checked)
@@ -293,7 +293,7 @@ class CITester:
         given = sorted(k[2])
         ahead = self._ahead.pop(k, None)
         if ahead is not None:
-            return ahead
+            return _fisherz_from_inverse(ahead, self.table.rows, len(given))
         if self.test == "fisherz":
             return fisherz_pvalue(self._corr, self.table.rows, k[0], k[1], given)
         if self.test in ("chisq", "gsq"):
@@ -316,7 +316,7 @@ class CITester:
             k = (x, y, frozenset(z))
             if k not in self._cache and k not in self._ahead:
                 by_size.setdefault(len(z) + 2, []).append((k, [x, y, *z]))
-        self._ahead.update(fisherz_pvalues(self._corr, self.table.rows, by_size))
+        self._ahead.update(fisherz_inverses(self._corr, by_size))
 
     def _table_test(self, k: Key) -> Contingency:
         found = self._contingency.get(k)
@@ -483,27 +483,34 @@ def fisherz_pvalue(corr: Any, rows: int, x: int, y: int, given: Sequence[int]) -
     return _fisherz_from_inverse(inv, rows, len(given))
 
 
-def fisherz_pvalues(corr: Any, rows: int, by_size: dict[int, list[tuple[Key, list[int]]]]) -> dict[Key, float]:
-    """:func:`fisherz_pvalue` of many statements, grouped by ``len([x, y, *given])``: one stacked inverse per size.
+def fisherz_inverses(corr: Any, by_size: dict[int, list[tuple[Key, list[int]]]]) -> dict[Key, Any]:
+    """The inverted correlation submatrices of ``[x, y, *given]`` for many statements, one stacked inverse per size.
 
-    The same figures bit for bit (numpy inverts each matrix of a stack with the routine a single
-    matrix gets); a group with a singular submatrix is skipped (its statements are absent).
+    *by_size* maps ``len([x, y, *given])`` to ``(key, [x, y, *given])`` pairs.  The same figures bit for
+    bit as :func:`fisherz_pvalue`'s inverse (numpy inverts each matrix of a stack with the routine a
+    single matrix gets); a size whose stack holds a singular submatrix is skipped (its statements absent).
     """
     import numpy as np
 
-    out: dict[Key, float] = {}
-    for size, group in by_size.items():
+    out: dict[Key, Any] = {}
+    for group in by_size.values():
         idx = np.array([var for _, var in group], dtype=np.intp)
-        stack = corr[idx[:, :, None], idx[:, None, :]]
         try:
-            inv = np.linalg.inv(stack)
+            inv = np.linalg.inv(corr[idx[:, :, None], idx[:, None, :]])
         except np.linalg.LinAlgError:
             continue
-        for (k, _), m in zip(group, inv, strict=True):
-            try:
-                out[k] = _fisherz_from_inverse(m, rows, size - 2)
-            except (ValueError, ArithmeticError):  # too few rows: left to the one-by-one path, which raises
-                pass
+        out.update(zip((k for k, _ in group), inv, strict=True))
+    return out
+
+
+def fisherz_pvalues(corr: Any, rows: int, by_size: dict[int, list[tuple[Key, list[int]]]]) -> dict[Key, float]:
+    """:func:`fisherz_pvalue` of many statements from :func:`fisherz_inverses` (a statement it cannot compute is absent)."""
+    out: dict[Key, float] = {}
+    for k, inv in fisherz_inverses(corr, by_size).items():
+        try:
+            out[k] = _fisherz_from_inverse(inv, rows, len(k[2]))
+        except (ValueError, ArithmeticError):  # too few rows: the one-by-one path raises
+            pass
     return out
 
 
