@@ -505,12 +505,12 @@ def fisherz_inverses(corr: Any, by_size: dict[int, list[tuple[Key, list[int]]]])
 
 def fisherz_pvalues(corr: Any, rows: int, by_size: dict[int, list[tuple[Key, list[int]]]]) -> dict[Key, float]:
     """:func:`fisherz_pvalue` of many statements from :func:`fisherz_inverses` (a statement it cannot compute is absent)."""
+    from contextlib import suppress
+
     out: dict[Key, float] = {}
     for k, inv in fisherz_inverses(corr, by_size).items():
-        try:
+        with suppress(ValueError, ArithmeticError):  # too few rows: the one-by-one path raises
             out[k] = _fisherz_from_inverse(inv, rows, len(k[2]))
-        except (ValueError, ArithmeticError):  # too few rows: the one-by-one path raises
-            pass
     return out
 
 

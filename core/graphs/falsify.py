@@ -27,7 +27,10 @@ cached by *(unordered pair, conditioning set)* across the given graph and all pe
 a permuted graph's tests stop as soon as it is decided whether it has at most as many
 violations as the given graph (already-cached statements first), so ``p_lmc`` stays exact
 while its violation count becomes a bound (``exact_counts=True`` runs every test); the
-d-separations of ``p_tpa`` are one breadth-first search per *(node, parent set)*, cached.
+d-separations of ``p_tpa`` are one breadth-first search per *(node, parent set)*, cached; the
+Fisher-z submatrices of every statement the permutations may ask are inverted up front in one
+stack per size (:meth:`~causalcheck.graphs.citests.CITester.prefetch`: the same figures, and a
+statement enters the cache and ``tests_run`` only when it is asked).
 The permutations come from a seeded ``numpy.random.Generator`` (or all ``n!`` of them with
 ``permutations="all"``, at most :data:`MAX_ALL_NODES` nodes).
 """
