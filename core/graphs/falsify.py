@@ -27,7 +27,10 @@ cached by *(unordered pair, conditioning set)* across the given graph and all pe
 a permuted graph's tests stop as soon as it is decided whether it has at most as many
 violations as the given graph (already-cached statements first), so ``p_lmc`` stays exact
 while its violation count becomes a bound (``exact_counts=True`` runs every test); the
-d-separations of ``p_tpa`` are one breadth-first search per *(node, parent set)*, cached.
+d-separations of ``p_tpa`` are one breadth-first search per *(node, parent set)*, cached; the
+Fisher-z submatrices of every statement the permutations may ask are inverted up front in one
+stack per size (:meth:`~causalcheck.graphs.citests.CITester.prefetch`: the same figures, and a
+statement enters the cache and ``tests_run`` only when it is asked).
 The permutations come from a seeded ``numpy.random.Generator`` (or all ``n!`` of them with
 ``permutations="all"``, at most :data:`MAX_ALL_NODES` nodes).
 """
@@ -186,6 +189,8 @@ def falsify(
         if any(sorted(o) != list(range(n)) for o in perms):
             raise InputFormatError(f"orders must be permutations of 0..{n - 1}")
     level = significance_ci
+    mapped_all = [[(perm[x], perm[y], tuple(perm[p] for p in parents[x])) for x, y in triples] for perm in perms]
+    tester.prefetch([(x, y, parents[x]) for x, y in triples] + [t for mapped in mapped_all for t in mapped])
     given = sum(tester.pvalue(x, y, parents[x]) <= level for x, y in triples)
     total = len(triples)
 
@@ -194,7 +199,7 @@ def falsify(
     in_class = 0
     counts: list[int] = []
     at_most: list[bool] = []
-    for perm in perms:
+    for perm, mapped in zip(perms, mapped_all, strict=True):
         # as informative as the given graph: every permuted triple a d-separation of the given DAG
         informative = True
         for x, y in triples:
@@ -209,9 +214,8 @@ def falsify(
                 break
         in_class += informative
         # violations of the permuted graph's local Markov conditions, cached tests first
-        mapped = [(perm[x], perm[y], tuple(perm[p] for p in parents[x])) for x, y in triples]
         if not exact_counts:
-            mapped.sort(key=lambda t: tester.cached(*t) is None)
+            mapped.sort(key=lambda t: not tester.has(*t))
         v = 0
         for k, (a, b, z2) in enumerate(mapped):
             v += tester.pvalue(a, b, z2) <= level

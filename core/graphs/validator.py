@@ -298,7 +298,9 @@ def _independence(
 ) -> IndependenceTests:
     """Every statement tested; the decidable ones adjusted as one family; rejections and undecidable ones reported."""
     pos = {v: i for i, v in enumerate(tester.table.names)}
-    certs = [tester.certificate(pos[s.x], pos[s.y], [pos[v] for v in s.given]) for s in statements]
+    asked = [(pos[s.x], pos[s.y], [pos[v] for v in s.given]) for s in statements]
+    tester.prefetch(asked)
+    certs = [tester.certificate(x, y, z) for x, y, z in asked]
     why = [tester.undecidable(pos[s.x], pos[s.y], [pos[v] for v in s.given]) for s in statements]
     decided = [k for k, w in enumerate(why) if w is None]
     adjusted = dict(zip(decided, adjust([certs[k].p_value for k in decided], correction), strict=True))
