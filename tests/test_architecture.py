@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import importlib.util
 import pkgutil
 import re
 import sys
@@ -86,15 +87,18 @@ def _shown(path: Path) -> str:
 
 
 def installed_sources() -> dict[str, Source]:
-    """Every module of the installed causalcheck packages, parsed (only the packages themselves are imported)."""
+    """Every module of the installed causalcheck packages, parsed (found, not imported: a package whose
+    optional dependency is missing, causalcheck.inspect without inspect_ai, is still read)."""
     out: dict[str, Source] = {}
     for package in PACKAGES:
-        mod = importlib.import_module(package)
-        folder = Path(mod.__path__[0])
+        spec = importlib.util.find_spec(package)
+        assert spec is not None and spec.submodule_search_locations, package
+        paths = list(spec.submodule_search_locations)
+        folder = Path(paths[0])
         init = folder / "__init__.py"
         text = init.read_text(encoding="utf-8")
         out[package] = Source(package, True, ast.parse(text), _shown(init), text)
-        for info in pkgutil.iter_modules(mod.__path__, package + "."):
+        for info in pkgutil.iter_modules(paths, package + "."):
             if not info.ispkg:
                 path = folder / (info.name.rpartition(".")[2] + ".py")
                 text = path.read_text(encoding="utf-8")
