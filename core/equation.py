@@ -741,14 +741,23 @@ def _to_expr(tree: Any, classify: Any) -> Expr:
     return conv(tree)
 
 
+@functools.lru_cache(maxsize=4096)
+def _parse_cached(text: str) -> Any:
+    """The lark tree of *text* (memoised: a scored run parses the same few equations per episode;
+    the tree is only read, never changed, by :func:`parse_equation`; errors are not cached)."""
+    from causalcheck.grammar.parsers import parser
+
+    return parser("equation").parse(text)
+
+
 def _equation_tree(text: str, source: str, offset: int, document: str | None) -> Any:
     """The ``equation.lark`` parse tree of *text*; a syntax error names the position (and a missing ``*``)."""
     # late: keeps check API light
-    from causalcheck.grammar.parsers import parser, syntax_error
+    from causalcheck.grammar.parsers import syntax_error
     from lark.exceptions import UnexpectedInput
 
     try:
-        tree = parser("equation").parse(text)
+        tree = _parse_cached(text)
     except UnexpectedInput as exc:
         error = syntax_error(
             exc, text, grammar="equation", source=source, what="bad equation", offset=offset, document=document

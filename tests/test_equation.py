@@ -218,3 +218,19 @@ def test_syntax_errors_have_position_and_expected_tokens(text, column, expect):
     assert expect in err.expected
     assert err.snippet.splitlines()[1].index("^") == column - 1
     assert isinstance(err, ValueError)
+
+
+def test_parse_tree_is_memoised_and_results_unchanged() -> None:
+    # lab score parses the same few equations in every episode: the lark tree is cached by text
+    from causalcheck import equation as eqmod
+
+    text = "y = 3.5*x_memo_probe + c0*z"
+    before = eqmod._parse_cached.cache_info().hits
+    first = eqmod.parse_equation(text, coefficients=["c0"])
+    second = eqmod.parse_equation(text, coefficients=["c0"])
+    assert eqmod._parse_cached.cache_info().hits == before + 1
+    assert first == second and first.canonical() == second.canonical()
+    # a syntax error is raised every time (errors are not cached) with the caller's source
+    for _ in range(2):
+        with pytest.raises(DSLSyntaxError, match=r"memo\.txt"):
+            eqmod.parse_equation("y = 3 x", source="memo.txt")
