@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from causalcheck.base.errors import DSLSyntaxError
+from causalcheck.base.errors import CausalCheckError, DSLSyntaxError
 from causalcheck.cli import main
 from causalcheck.explain.data import WhatIfItem, load_answer_sets, load_benchmark
 from causalcheck.explain.explanation_graph import ExplanationGraph
@@ -205,6 +205,31 @@ def test_offline_edge_judge_rules_on_small_texts() -> None:
     assert pm_of("If coastal tides shrank a lot, shore habitats would dry out.") == 1.0
     # the premise is the intervention: nothing in the answer may cause it
     assert pm_of("Coastal tides shrink a lot, so the Moon vanished overnight.") == 0.0
+
+
+def test_cli_workers_write_the_same_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`explain score --workers 2` writes byte-identical result files to `--workers 1` on the demo."""
+    outs = {}
+    for k in (1, 2):
+        out = tmp_path / f"k{k}"
+        args = ["explain", "score", "--benchmark", "demo", "--answers", "demo", "--out", str(out), "--timestamp", "20260101-000000"]
+        assert main([*args, "--workers", str(k)]) == 0
+        outs[k] = {p.name: p.read_bytes() for p in sorted(out.iterdir()) if p.is_file()}
+    capsys.readouterr()
+    assert len(outs[1]) == 13 and outs[1] == outs[2]  # 4 files per answer model and the lock file
+
+
+def test_workers_need_forkable_judges(tmp_path: Path) -> None:
+    """workers > 1 with judges that keep state in this process is bad input naming the value."""
+    from dataclasses import replace
+
+    from causalcheck.explain.run import offline_judges, score_answers
+
+    judges = replace(offline_judges(), forkable=False)
+    with pytest.raises(CausalCheckError, match="workers=2"):
+        score_answers("demo", "demo", tmp_path, judges, workers=2)
+    with pytest.raises(CausalCheckError, match="workers=0"):
+        score_answers("demo", "demo", tmp_path, offline_judges(), workers=0)
 
 
 def test_cli_scores_the_demo_offline_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -78,6 +78,7 @@ def register(subparsers: Any, also: Sequence[Callable[[Any], None]] = ()) -> arg
     sc.add_argument("--keep-injections", action="store_true", help="do not remove sentences addressed to a judge")
     sc.add_argument("--timestamp", metavar="YYYYMMDD-HHMMSS", help="timestamp written into meta (default: now, UTC)")
     sc.add_argument("--fresh", action="store_true", help="ignore earlier results in DIR instead of resuming")
+    sc.add_argument("--workers", type=positive_int, default=1, metavar="K", help="score items in K processes (offline judges; same files for every K)")
     add_progress_arguments(sc)
     for hook in argument_hooks():
         hook(sc)
@@ -165,6 +166,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
             resume=not args.fresh,
             log=lambda s: print(s, file=sys.stderr),
             progress=progress,
+            workers=args.workers,
         )
     finally:
         if progress is not None:

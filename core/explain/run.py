@@ -48,9 +48,10 @@ fingerprint that makes resuming safe, and the loop — whose pieces only mean so
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -111,6 +112,9 @@ class Judges:
     #: The models behind the components (none offline): the progress display shows their
     #: call / cost accounting (:mod:`causalcheck.explain.progress`).
     models: tuple[LLM, ...] = ()
+    #: The components keep no state a worker process would lose (no call accounting, no
+    #: session): ``explain score --workers K`` may score items in K processes.
+    forkable: bool = False
 
 
 # ---------------------------------------------------------------------- the back-end registry
@@ -185,6 +189,7 @@ def offline_judges(segmenter: str = "rules") -> Judges:
         criterion_judge=OfflineCriterionJudge(),
         judge_name="offline",
         parser_name=f"offline-{seg.name}",
+        forkable=True,
     )
 
 
@@ -347,6 +352,7 @@ def score_answers(
     log: Callable[[str], None] = lambda s: None,
     command: str = "explain score",
     progress: ItemProgress | None = None,
+    workers: int = 1,
 ) -> list[ScoredSet]:
     """Score every answer set; write the result files (module docstring); return one :class:`ScoredSet` per answer model.
 
@@ -355,8 +361,17 @@ def score_answers(
     done (:mod:`causalcheck.explain.progress`).  *items* selects benchmark items by key or id
     (:func:`select_items`; the others are not inputs of this scoring), then *limit* keeps the
     first of them.  A selected item the answers file holds no answer for is *not answered*
-    (:attr:`ScoredSet.not_answered`), not failed.
+    (:attr:`ScoredSet.not_answered`), not failed.  *workers* > 1 scores the items in that many
+    processes (:func:`causalcheck.base.pool.ordered_map`; only with forkable judges, e.g. the
+    offline ones); the rows are written in item order, so the files are the same for every value.
     """
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InputFormatError(f"workers={workers!r} must be a positive integer")
+    if workers > 1 and not judges.forkable:
+        raise InputFormatError(
+            f"workers={workers!r} needs judges that can run in worker processes (the offline ones); "
+            f"{judges.judge_name!r} keeps state in this process: use workers=1"
+        )
     # late: keeps causalcheck --help light
     from causalcheck.explain.data import load_answer_sets, load_benchmark
 
@@ -387,7 +402,8 @@ def score_answers(
         sets = chosen
     out = Path(out_dir)
     run = _ScoringRun(
-        out, judges, bench, tuple(chosen_items), options, provenance, stamp, pm_mode, judge_edges, max_chars, strip_injections, resume, log, progress
+        out, judges, bench, tuple(chosen_items), options, provenance, stamp, pm_mode, judge_edges, max_chars, strip_injections, resume, log, progress,
+        workers,
     )
     with RunLock(out, command=f"causalcheck {command}"):
         if progress is not None:
@@ -430,6 +446,7 @@ class _ScoringRun:
     resume: bool
     log: Callable[[str], None]
     progress: ItemProgress | None
+    workers: int = 1
 
 
 def _remove_stale_results(out: Path, sets: Sequence[AnswerSet], judge_name: str, log: Callable[[str], None]) -> list[str]:
@@ -503,40 +520,73 @@ def _resumed_rows(run: _ScoringRun, jsonl: Path, hashes: Mapping[str, str], prev
     return rows, done
 
 
+#: Items per batch of worker jobs, per worker: a batch's rows are appended before the next starts,
+#: so a killed run loses at most one batch (a resumed run scores it again).
+_BATCH_PER_WORKER = 8
+
+
 def _score_items(run: _ScoringRun, aset: AnswerSet, jsonl: Path, done: set[str], hashes: Mapping[str, str]) -> list[ResultRow]:
-    """Score the items not in *done* (every one has an answer record), appending each row to *jsonl* as it is made."""
+    """Score the items not in *done* that have an answer record, appending each row to *jsonl* as it is made (in item order)."""
     # late: keeps causalcheck --help light
     from causalcheck.explain.results import row_of
 
-    # late: keeps causalcheck --help light
-    from causalcheck.explain.scoring import score_item
-
-    judges = run.judges
-    rows: list[ResultRow] = []
-    for item in run.items:
-        if item.key in done:
-            continue
+    todo = [item for item in run.items if item.key not in done]
+    jobs = []
+    for item in todo:
         ans = aset.get(item)
         if ans is None:  # not answered: not scored (_score_set counts it)
             continue
-        result = score_item(
-            item,
-            ans.text,
-            judges.parser,
-            judges.edge_judge,
-            judges.criterion_judge,
-            pm_mode=run.pm_mode,
-            judge_edges=run.judge_edges,
-            max_chars=run.max_chars,
-            strip_injections=run.strip_injections,
-            answer_error=ans.error,
-        )
-        row = row_of(result, hashes[item.key])
-        append_line(jsonl, json.dumps(row.to_json(), ensure_ascii=False, allow_nan=False))
-        rows.append(row)
-        if run.progress is not None:
-            run.progress.advance()
+        jobs.append((item, ans.text, ans.error))
+    rows: list[ResultRow] = []
+    size = len(jobs) if run.workers <= 1 else _BATCH_PER_WORKER * run.workers
+    for start in range(0, len(jobs), max(size, 1)):
+        batch = jobs[start : start + size]
+        for (item, _, _), result in zip(batch, _score_batch(run, batch), strict=True):
+            row = row_of(result, hashes[item.key])
+            append_line(jsonl, json.dumps(row.to_json(), ensure_ascii=False, allow_nan=False))
+            rows.append(row)
+            if run.progress is not None:
+                run.progress.advance()
     return rows
+
+
+def _score_batch(run: _ScoringRun, batch: Sequence[tuple[WhatIfItem, str | None, str | None]]) -> Iterator[Any]:
+    """The :class:`~causalcheck.explain.scoring` result of each job, in order (in ``run.workers`` processes)."""
+    if run.workers <= 1:
+        yield from map(functools.partial(_score_job, run), batch)
+        return
+    # late: the pool is needed only here
+    from causalcheck.base.pool import Died, ordered_map
+
+    # the first job here: the imports and lazily built tables of scoring are made before the
+    # workers fork, not once in each of them (a second or more per worker on the demo)
+    yield _score_job(run, batch[0])
+    rest = batch[1:]
+    for (item, _, _), answer in zip(rest, ordered_map(functools.partial(_score_job, run), rest, run.workers), strict=True):
+        if isinstance(answer, Died):
+            raise RuntimeError(f"scoring item {item.key!r}: {answer}")
+        yield answer
+
+
+def _score_job(run: _ScoringRun, job: tuple[WhatIfItem, str | None, str | None]) -> Any:
+    """Score one item (a worker's job): ``(item, answer text or None, why there is none)``."""
+    # late: keeps causalcheck --help light
+    from causalcheck.explain.scoring import score_item
+
+    item, text, error = job
+    judges = run.judges
+    return score_item(
+        item,
+        text,
+        judges.parser,
+        judges.edge_judge,
+        judges.criterion_judge,
+        pm_mode=run.pm_mode,
+        judge_edges=run.judge_edges,
+        max_chars=run.max_chars,
+        strip_injections=run.strip_injections,
+        answer_error=error,
+    )
 
 
 def _write_set(

@@ -22,6 +22,7 @@ import contextlib
 import itertools
 import os
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -170,6 +171,25 @@ def anchor_agreement() -> None:
           f"mean diff {statistics.mean(diffs):+.2f} points")
 
 
+def workers_wall() -> None:
+    """``explain score --workers K`` on the bundled demo: wall time for K = 1 and 2, files compared."""
+    import subprocess
+    import tempfile
+
+    walls, files = {}, {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in (1, 2):
+            out = Path(tmp) / f"k{k}"
+            cmd = [sys.executable, "-m", "causalcheck", "explain", "score", "--benchmark", "demo", "--answers", "demo",
+                   "--out", str(out), "--timestamp", "20260101-000000", "--workers", str(k)]
+            t0 = time.perf_counter()
+            subprocess.run(cmd, capture_output=True, check=True)
+            walls[k] = time.perf_counter() - t0
+            files[k] = {p.name: p.read_bytes() for p in sorted(out.iterdir())}
+    print(f"explain score demo (36 items, whole process): K=1 {walls[1]:.2f} s  K=2 {walls[2]:.2f} s  "
+          f"ratio K1/K2 {walls[1] / walls[2]:.2f}x  files identical: {files[1] == files[2]}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer repetitions")
@@ -217,4 +237,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    workers_wall()
     main()

@@ -27,6 +27,8 @@ COMMANDS = {
     "import causalcheck": ["-c", "import causalcheck"],
     "causalcheck --help": ["-m", "causalcheck", "--help"],
     "causalcheck lab run --help": ["-m", "causalcheck", "lab", "run", "--help"],
+    # issue 23's row: a 5-node DAG and n = 2 000 rows (written by main() into a temporary folder)
+    "check GRAPH --data CSV": ["-m", "causalcheck", "check", "{tmp}/g.dot", "--data", "{tmp}/d.csv"],
 }
 
 
@@ -55,6 +57,21 @@ def medians_ms(args: list[str], envs: dict[str, dict[str, str]], runs: int) -> d
     return {label: 1000 * statistics.median(ts) for label, ts in times.items()}
 
 
+def _write_check_inputs(folder: Path) -> None:
+    """A 5-node DOT DAG and 2 000 rows of its linear-Gaussian data (seeded) for ``check GRAPH --data``."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=2000)
+    b = a + rng.normal(size=2000)
+    c = b + rng.normal(size=2000)
+    d = a + rng.normal(size=2000)
+    e = c + d + rng.normal(size=2000)
+    rows = "".join(",".join(f"{v:.6f}" for v in r) + "\n" for r in zip(a, b, c, d, e, strict=True))
+    (folder / "d.csv").write_text("A,B,C,D,E\n" + rows, encoding="utf-8")
+    (folder / "g.dot").write_text("digraph { A -> B; B -> C; A -> D; C -> E; D -> E; }\n", encoding="utf-8")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--before", type=Path, help="a reference checkout to compare with")
@@ -68,7 +85,9 @@ def main() -> None:
         commands["import causalcheck.inspect"] = ["-c", "import causalcheck.inspect"]
     except ImportError:
         pass
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as data_dir:
+        _write_check_inputs(Path(data_dir))
+        commands = {name: [a.replace("{tmp}", data_dir) for a in cmd] for name, cmd in commands.items()}
         envs = {"after": env}
         if args.before is not None:
             envs["before"] = {**env, "PYTHONPATH": str(link_tree(args.before.resolve(), Path(tmp)))}
