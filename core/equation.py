@@ -745,6 +745,7 @@ def _to_expr(tree: Any, classify: Any) -> Expr:
 def _parse_cached(text: str) -> Any:
     """The lark tree of *text* (memoised: a scored run parses the same few equations per episode;
     the tree is only read, never changed, by :func:`parse_equation`; errors are not cached)."""
+    # late: the grammar is compiled on the first parse, not on import
     from causalcheck.grammar.parsers import parser
 
     return parser("equation").parse(text)

@@ -29,12 +29,14 @@ REPO = Path(__file__).resolve().parents[1]
 BEHAVIOURS = (
     "architecture",  # the layer and import rules of the package
     "differential_original",  # the lab against the original CausaLab environment
+    "docs_examples",  # every shell and Python example of the README and docs pages, run
     "doctests",  # every module's docstring examples
     "faults",  # fault injection: retries, kill and resume, disk full, signals
     "function_length",  # no function over 80 lines without a reason in its docstring
     "fuzz",  # the fuzz harness (properties/) and the crashes it found (tests/)
     "layout",  # this file
     "llm",  # the model-backed paths end to end through scripted models
+    "newcomer_messages",  # the messages a new user meets first (issue 24, item 5)
     "server",  # a real OpenAI-compatible server
 )
 

@@ -129,7 +129,7 @@ _CODES = (
     FindingCode("truth-mark-differs", "warning", "truth", "both have an edge on the pair, with different marks (e.g. reversed)"),
     FindingCode("truth-summary", "info", "truth", "the comparison's headline figures (SHD, F1s)"),
     FindingCode("imec-size", "info", "coverage", "the size of the interventional Markov equivalence class: exact, exact over the enumerated members, or a seeded sample estimate"),
-    FindingCode("intervention-suggestion", "info", "coverage", "the next single-node intervention(s) that minimise the worst-case (and the expected) remaining class size"),
+    FindingCode("intervention-suggestion", "info", "coverage", "the next single-node intervention(s) that minimise the worst-case (and the expected) remaining class size; none when the targets already identify the graph (I-MEC size 1)"),
     FindingCode("coverage-skipped", "info", "coverage", "intervention coverage is defined for DAGs and CPDAGs only"),
     FindingCode("coverage-budget", "warning", "coverage", "the I-MEC figures or the suggestion were sampled, scored over part of the members or skipped: the cost estimate is over COVERAGE_COST_BUDGET (named with how to raise it)"),
     FindingCode("truth-budget", "warning", "truth", "SID/AID were not computed: the cost estimate is over COMPARE_COST_BUDGET (named with how to raise it); SHD and the confusion figures are"),
