@@ -174,3 +174,23 @@ def test_a_locked_out_refuses_a_second_report_naming_the_holder(tmp_path: Path, 
         assert "causalcheck report (holder test)" in err
     assert html.read_text(encoding="utf-8") == "previous" and not md.exists()
     assert main(["report", "--check", "example:cyclic", "--format", "md", "--out", str(md)]) == 0  # released
+
+
+def test_a_figure_that_fails_to_draw_is_closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A figure whose drawing raises (a damaged input) is closed all the same: 25 failures leave no open
+    figure (matplotlib's 'more than 20 figures' warning used to end `report` with exit 70)."""
+    from causalcheck.report import figures as fg
+    from causalcheck.report import png
+
+    plt = png._pyplot()
+
+    def fails(plt_: object, spec: object) -> bytes:
+        plt.subplots()
+        raise ValueError("damaged")
+
+    monkeypatch.setattr(png, "_graph", fails)
+    spec = fg.GraphFigure.__new__(fg.GraphFigure)
+    for _ in range(25):
+        with pytest.raises(ValueError, match="damaged"):
+            png.render_png(spec)
+    assert plt.get_fignums() == []

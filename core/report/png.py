@@ -57,8 +57,16 @@ def _whole_ticks(ax: Any) -> None:
 
 
 def render_png(spec: fg.Figure) -> bytes:
-    """PNG bytes of *spec*."""
+    """PNG bytes of *spec*; no figure stays open, also when drawing fails (a damaged input's
+    figure used to stay open, and the 21st open one raised matplotlib's warning as an error)."""
     plt = _pyplot()
+    try:
+        return _render(plt, spec)
+    finally:
+        plt.close("all")
+
+
+def _render(plt: Any, spec: fg.Figure) -> bytes:
     if isinstance(spec, fg.GraphFigure):
         return _graph(plt, spec)
     fig, ax = plt.subplots(figsize=(5.2, 3.1))
