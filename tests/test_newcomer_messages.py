@@ -233,3 +233,22 @@ def test_explain_items_lists_the_demo_item_ids(capsys: pytest.CaptureFixture[str
     bench = load_benchmark("demo")
     assert [line.split("\t")[0] for line in lines] == [it.key for it in bench.items]
     assert lines[0] == f"{bench.items[0].key}\t{bench.items[0].domain}\t{bench.items[0].question}"
+
+
+def test_an_empty_node_name_in_graph_config_names_the_file(sample_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A graph_config.json with a node named '' is refused naming graph_config.json (the full fuzz found
+    the message naming only the folder: the graph model refused the name later, without the file)."""
+    import json
+    import shutil
+
+    from causalcheck.cli import main
+
+    run = tmp_path / "exp" / "seed_1"
+    shutil.copytree(sample_run, run)
+    cfg = json.loads((run / "graph_config.json").read_text(encoding="utf-8"))
+    last = list(cfg["nodes"])[-1]
+    cfg["nodes"][""] = cfg["nodes"].pop(last)
+    (run / "graph_config.json").write_text(json.dumps(cfg), encoding="utf-8")
+    assert main(["lab", "score", str(tmp_path / "exp"), "--bootstrap", "0", "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "graph_config.json" in err and "node name ''" in err

@@ -26,6 +26,11 @@ def check_config(config: Any, where: str) -> Mapping[str, Any]:
     params = config.get("params")
     if params is not None and not isinstance(params, Mapping):  # the scorer reads the true coefficients from it
         raise InputFormatError(f"{where}: graph config params={str(params)[:80]!r} must be an object")
+    nodes = config.get("nodes")
+    names = [*(nodes if isinstance(nodes, Mapping) else ()), *(e["from"] for e in edges), *(e["to"] for e in edges)]
+    for name in names:  # the graph of the scorer refuses them later, without naming this file
+        if not isinstance(name, str) or not name.strip():
+            raise InputFormatError(f"{where}: graph config node name {str(name)[:80]!r} must be a non-empty string")
     return config
 
 
