@@ -526,17 +526,12 @@ _BATCH_PER_WORKER = 8
 
 
 def _score_items(run: _ScoringRun, aset: AnswerSet, jsonl: Path, done: set[str], hashes: Mapping[str, str]) -> list[ResultRow]:
-    """Score the items not in *done* that have an answer record, appending each row to *jsonl* as it is made (in item order)."""
+    """Score the items not in *done* that have an answer record (_score_set counts the others as not answered),
+    appending each row to *jsonl* as it is made (in item order)."""
     # late: keeps causalcheck --help light
     from causalcheck.explain.results import row_of
 
-    todo = [item for item in run.items if item.key not in done]
-    jobs = []
-    for item in todo:
-        ans = aset.get(item)
-        if ans is None:  # not answered: not scored (_score_set counts it)
-            continue
-        jobs.append((item, ans.text, ans.error))
+    jobs = [(item, ans.text, ans.error) for item in run.items if item.key not in done and (ans := aset.get(item)) is not None]
     rows: list[ResultRow] = []
     size = len(jobs) if run.workers <= 1 else _BATCH_PER_WORKER * run.workers
     for start in range(0, len(jobs), max(size, 1)):

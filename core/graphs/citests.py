@@ -507,17 +507,6 @@ def fisherz_inverses(corr: Any, by_size: dict[int, list[tuple[Key, list[int]]]])
     return out
 
 
-def fisherz_pvalues(corr: Any, rows: int, by_size: dict[int, list[tuple[Key, list[int]]]]) -> dict[Key, float]:
-    """:func:`fisherz_pvalue` of many statements from :func:`fisherz_inverses` (a statement it cannot compute is absent)."""
-    from contextlib import suppress
-
-    out: dict[Key, float] = {}
-    for k, inv in fisherz_inverses(corr, by_size).items():
-        with suppress(ValueError, ArithmeticError):  # too few rows: the one-by-one path raises
-            out[k] = _fisherz_from_inverse(inv, rows, len(k[2]))
-    return out
-
-
 def _fisherz_from_inverse(inv: Any, rows: int, conditioned: int) -> float:
     import numpy as np
 

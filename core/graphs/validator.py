@@ -301,7 +301,7 @@ def _independence(
     asked = [(pos[s.x], pos[s.y], [pos[v] for v in s.given]) for s in statements]
     tester.prefetch(asked)
     certs = [tester.certificate(x, y, z) for x, y, z in asked]
-    why = [tester.undecidable(pos[s.x], pos[s.y], [pos[v] for v in s.given]) for s in statements]
+    why = [tester.undecidable(x, y, z) for x, y, z in asked]
     decided = [k for k, w in enumerate(why) if w is None]
     adjusted = dict(zip(decided, adjust([certs[k].p_value for k in decided], correction), strict=True))
     results = tuple(
