@@ -12,10 +12,12 @@ please report it with ``--debug`` output), 130 = interrupted (SIGINT), 143 = ter
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
-from causalcheck import __version__, demo
+from causalcheck import __version__
 from causalcheck.base.cmdline import (
     EXIT_INPUT,
     EXIT_INTERNAL,
@@ -25,19 +27,38 @@ from causalcheck.base.cmdline import (
     run_handler,
 )
 from causalcheck.base.escape import terminal_streams
-from causalcheck.checking import cli as cli_check
-from causalcheck.explain import cli as explain_cli
-from causalcheck.graphs import cli as graphs_cli
-from causalcheck.lab import cli as lab_cli
-from causalcheck.report import agree as report_agree
-from causalcheck.report import cli as report_cli
-from causalcheck.testing import cli as testing_cli
 
 __all__ = ["EXIT_INPUT", "EXIT_INTERNAL", "EXIT_LIMIT", "EXIT_OK", "EXIT_PROBLEMS", "build_parser", "main"]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser (used by ``main`` and by the docs tests)."""
+#: The commands in ``--help`` order: name -> (module, its ``register`` calls).  Only the module
+#: of the command given is imported (``causalcheck check ...`` loads no lab, explain or report
+#: code); ``--help`` and a name not listed here load them all.  tests/test_cli.py checks that
+#: this table names every command the modules register.
+_COMMANDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "check": ("causalcheck.checking.cli", ("register",)),
+    "compare": ("causalcheck.graphs.cli", ("register",)),
+    "lab": ("causalcheck.lab.cli", ("register",)),
+    "explain": ("causalcheck.explain.cli", ("register",)),
+    "demo": ("causalcheck.demo", ("register",)),
+    "data": ("causalcheck.demo", ("register_data",)),
+    "report": ("causalcheck.report.cli", ("register",)),
+    "snapshot": ("causalcheck.testing.cli", ("register",)),
+}
+
+
+def _register(sub: Any, name: str) -> None:
+    module, functions = _COMMANDS[name]
+    mod = importlib.import_module(module)
+    for fn in functions:
+        if name == "explain":  # `explain agree` lives in causalcheck.report
+            getattr(mod, fn)(sub, also=(importlib.import_module("causalcheck.report.agree").register,))
+        else:
+            getattr(mod, fn)(sub)
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The full argument parser (used by ``main`` and by the docs tests); *only*: that command alone."""
     parser = argparse.ArgumentParser(
         prog="causalcheck",
         description="Measure and verify causal reasoning: check hypotheses, run the lab, score explanations.",
@@ -46,15 +67,18 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true", help="show tracebacks for internal errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    cli_check.register(sub)
-    graphs_cli.register(sub)
-    lab_cli.register(sub)
-    explain_cli.register(sub, also=(report_agree.register,))  # `explain agree` lives in causalcheck.report
-    demo.register(sub)
-    demo.register_data(sub)
-    report_cli.register(sub)
-    testing_cli.register(sub)
+    for name in [only] if only in _COMMANDS else _COMMANDS:
+        _register(sub, name)
     return parser
+
+
+def _command(argv: Sequence[str]) -> str | None:
+    """The command word of *argv* when the options before it are only ``--debug``."""
+    for word in argv:
+        if word == "--debug":
+            continue
+        return word if word in _COMMANDS else None
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -66,8 +90,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(only=_command(words))
+    args = parser.parse_args(words)
     try:
         code = run_handler(args.handler, args)  # our errors: EXIT_LIMIT / EXIT_INPUT with the message
     except KeyboardInterrupt as exc:  # Ctrl-C (130), or SIGTERM during a lab run (143)

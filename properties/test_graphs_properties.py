@@ -15,7 +15,7 @@ from causalcheck.graphs.convert import (
 )
 from causalcheck.graphs.formats import FORMATS
 from causalcheck.graphs.kinds import check_cpdag, check_dag, consistent_extension, cpdag_of
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 # graphs with any marks and names (awkward ones included), and DAGs: the exported strategies
@@ -43,7 +43,6 @@ def test_text_json_dagitty_edgelist_round_trip_any_names(g: Graph) -> None:
         assert back.nodes == g.nodes or name == "edgelist", name
 
 
-@settings(max_examples=25)  # pydot's parser is slow (pyparsing); 25 cases cover the quoting rules
 @given(graphs(names=ANY_NAME, max_nodes=5))
 def test_dot_gml_round_trip_any_names(g: Graph) -> None:
     """DOT and GML round-trip any marks and any names, in node order."""

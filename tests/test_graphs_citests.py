@@ -96,8 +96,10 @@ def test_check_json_with_extreme_data_is_strict_json(tmp_path, capsys):
     assert code in (0, 1) and payload
 
 
-def test_check_graph_with_data_imports_no_heavy_dependency(tmp_path):
-    """`causalcheck check GRAPH --data CSV` (a subprocess) loads neither causal-learn, matplotlib, KCI, spaCy nor scipy.stats/special."""
+@pytest.mark.parametrize(("suffix", "text"), [(".dagitty", "dag { x -> y  y -> z }"), (".dot", "digraph { x -> y; y -> z }")])
+def test_check_graph_with_data_imports_no_heavy_dependency(tmp_path, suffix, text):
+    """`causalcheck check GRAPH --data CSV` (a subprocess) loads neither causal-learn, matplotlib, KCI, spaCy, scipy.stats/special,
+    pydot (pyparsing) nor the code of the other commands (lab, explain, report, snapshot)."""
     import subprocess
     import sys
 
@@ -105,8 +107,8 @@ def test_check_graph_with_data_imports_no_heavy_dependency(tmp_path):
     csv = tmp_path / "d.csv"
     rows = zip(data["x"].tolist(), data["y"].tolist(), data["z"].tolist(), strict=True)
     csv.write_text("x,y,z\n" + "".join(f"{a!r},{b!r},{c!r}\n" for a, b, c in rows), encoding="utf-8")
-    graph = tmp_path / "g.dagitty"
-    graph.write_text("dag { x -> y  y -> z }", encoding="utf-8")
+    graph = tmp_path / f"g{suffix}"
+    graph.write_text(text, encoding="utf-8")
     probe = (
         "import sys, runpy, contextlib, io\n"
         f"sys.argv = ['causalcheck', 'check', {str(graph)!r}, '--data', {str(csv)!r}, '--json']\n"
@@ -120,7 +122,8 @@ def test_check_graph_with_data_imports_no_heavy_dependency(tmp_path):
     assert done.returncode == 0, done.stderr
     loaded = set(done.stdout.split())
     # scipy.special too: tenths of a second, and numpy.testing/f2py through scipy's array-API layer
-    heavy = {"causallearn", "causallearn.utils.cit", "matplotlib", "causallearn.utils.KCI", "spacy", "sklearn", "scipy.stats", "scipy.special", "pandas"}
+    heavy = {"causallearn", "causallearn.utils.cit", "matplotlib", "causallearn.utils.KCI", "spacy", "sklearn", "scipy.stats", "scipy.special", "pandas",
+             "pydot", "pyparsing", "causalcheck.lab.cli", "causalcheck.explain.cli", "causalcheck.report.cli", "causalcheck.testing.cli"}
     assert not loaded & heavy, sorted(loaded & heavy)
 
 

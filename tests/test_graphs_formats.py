@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import networkx as nx
 import pytest
@@ -144,6 +145,48 @@ def test_dot_errors():
         parse_dot("digraph { a -> }")
     with pytest.raises(InputFormatError, match="dir='sideways'"):
         parse_dot("digraph { a -> b [dir=sideways] }")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("digraph { a:p -> b:q:n }", "a -> b"),  # a port is not part of the name (pydot read 'a:p')
+        ("digraph { {a b} -> c; d -> subgraph s { e } }", "nodes: a, b; a -> c; b -> c; d -> e"),  # a group end point (pydot: refused)
+        ("digraph { edge [dir=none]; a -> b; { edge [dir=back]; c -> d } e -> f }", "nodes: a, b, c, d; a -- b; d -> c; e -- f"),  # defaults, scoped
+        ("digraph { node [latent=true]; a; b [latent=false] }", "nodes: a, b"),
+        ("digraph { c -> d; a; b -> c }", "nodes: c, d, a, b; c -> d; b -> c"),  # first appearance (pydot: a, c, d, b)
+        ("DiGraph G { NODE [shape=box]; -1.5 -> .5; 2. -> x }", '"-1.5" -> ".5"; "2." -> x'),  # numerals (pydot: refused)
+        ('digraph { "a" + "b" -> <c> ; "x\\\ny" -> z }', "ab -> c; xy -> z"),  # '+' joins strings; '\\<newline>' continues one
+        ('digraph { a [label="A"]; a [label="\\N"]; b [label=B] a -> b }', "a -> B"),  # '\\N' is the node's own name
+        ("strict digraph { a -> b; a -> b // repeated\n # preprocessor\n }", "a -> b"),
+    ],
+)
+def test_dot_follows_the_dot_language(text, expected):
+    """Ports, group end points, scoped edge/node defaults, node order, numerals, string joins: as Graphviz reads them."""
+    g = parse_dot(text)
+    assert g == parse_text(expected)
+    assert g.nodes == parse_text(expected).nodes
+    if "latent" in text:
+        assert g.latent == ("a",)
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "what"),
+    [
+        ("graph { a -> b }", (1, 11), "edge operator '->' in a graph"),
+        ("digraph { a -- b }", (1, 13), "edge operator '--' in a digraph"),
+        ("digraph { a -> b }\n garbage", (2, 2), "unexpected 'garbage'"),  # pydot ignored text after the graph
+        ("digraph { a } digraph { b }", (1, 15), "unexpected 'digraph'"),
+        ("digraph { 1a -> b }", (1, 11), "bad DOT graph"),  # Graphviz reads '1' then 'a': refused, not guessed
+        ("", (1, 1), "end of input"),
+    ],
+)
+def test_dot_refusals_name_the_place(text, where, what):
+    """Text that is not one DOT graph is a DSLSyntaxError at its line and column."""
+    with pytest.raises(DSLSyntaxError, match=re.escape(what)) as info:
+        parse_dot(text, source="g.dot")
+    assert (info.value.line, info.value.column) == where
+    assert str(info.value).startswith(f"g.dot:{where[0]}:{where[1]}:")
 
 
 @pytest.mark.parametrize(
@@ -293,3 +336,16 @@ def test_read_graph_refuses_a_fifo_instead_of_blocking(tmp_path):
     os.mkfifo(fifo)
     with pytest.raises(InputFormatError, match="not a regular file"):
         read_graph(fifo)
+
+
+def test_dot_groups_and_nesting_are_bounded_before_the_work():
+    """'{a1..a1000} -> {b1..b1000}' (a million edges from 12 KB) and subgraphs 101 deep are refused by named limits."""
+    from causalcheck.base.limits import LimitExceededError
+
+    wide = "digraph { {" + " ".join(f"a{i}" for i in range(1000)) + "} -> {" + " ".join(f"b{i}" for i in range(1000)) + "} }"
+    with pytest.raises(LimitExceededError, match=r"DOT graph 'g.dot': 1000000 edges, over the limit MAX_GRAPH_EDGES"):
+        parse_dot(wide, source="g.dot")
+    deep = "digraph { " + "{" * 101 + "a" + "}" * 101 + " }"
+    with pytest.raises(LimitExceededError, match=r"101 levels, over the limit MAX_GRAPH_NESTING=100"):
+        parse_dot(deep, source="g.dot")
+    assert parse_dot("digraph { " + "{" * 100 + "a" + "}" * 100 + " }").nodes == ("a",)

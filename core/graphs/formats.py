@@ -23,7 +23,12 @@ column, expected tokens, caret) for text that does not parse, or
 (two different edges between one pair, an unknown mark).  Every writer is the reader's
 inverse on the graphs the format can hold.
 
-DOT conventions.  In a ``digraph`` an edge ``u -> v`` is directed unless its ``dir``
+DOT conventions.  Read with ``grammar/dot.lark``, the DOT language's grammar, as Graphviz reads
+it (ports are not part of a name, ``{a b} -> c`` is an edge from each node of the group,
+``edge [...]`` / ``node [...]`` defaults apply to what follows in their scope, a ``digraph``
+takes ``->`` only and a ``graph`` ``--`` only, text after the graph is refused); so files from
+``networkx.nx_pydot.write_dot``, pydot, Graphviz and causal-learn's ``GraphUtils.to_pydot``
+read as they were meant.  In a ``digraph`` an edge ``u -> v`` is directed unless its ``dir``
 attribute says otherwise: ``dir=none`` is ``u -- v``; ``dir=both`` reads the mark at ``u``
 from ``arrowtail`` and the mark at ``v`` from ``arrowhead`` (``none`` → tail, ``odot`` /
 ``circle`` → circle, any other shape → arrowhead), which is how causal-learn's
@@ -62,15 +67,17 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import math
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from causalcheck.base import safejson
 from causalcheck.base.errors import DSLSyntaxError, InputFormatError
 from causalcheck.base.files import csv_rows
+from causalcheck.base.limits import MAX_GRAPH_EDGES, MAX_GRAPH_NESTING
 from causalcheck.grammar.parsers import parser, syntax_error
 from causalcheck.graphs.convert import (
     assemble,
@@ -331,56 +338,108 @@ def _dot_unquote(name: str) -> str:
 
 
 def parse_dot(text: str, *, source: str = "<string>", symmetric: str = "error") -> Graph:
-    """Graphviz DOT, read with pydot (the parser networkx's ``nx_pydot`` uses).
+    """Graphviz DOT (``grammar/dot.lark``, the DOT language's grammar).
 
-    *symmetric* ``"error"`` (the default) refuses ``a -> b`` with ``b -> a`` (a 2-cycle);
-    ``"undirected"`` reads that pair as ``a -- b``.
+    Read as Graphviz reads it: ``a`` and ``"a"`` are one node; a port (``a:p``, ``a:p:n``) is
+    not part of the name; ``{a b} -> c`` (a subgraph as an end point) is an edge from each
+    node of the group; ``edge [...]`` and ``node [...]`` defaults apply to the edges and
+    nodes that follow in their scope (a subgraph's defaults end with it); a ``digraph``
+    takes ``->`` only, a ``graph`` ``--`` only.  Nodes come in the order of their first
+    appearance.  *symmetric* ``"error"`` (the default) refuses ``a -> b`` with ``b -> a`` (a
+    2-cycle); ``"undirected"`` reads that pair as ``a -- b``.  A file with more than one
+    graph, or text after the graph, is refused.
     """
-    import pydot
+    tree = _parse("dot", text, source, "bad DOT graph")
+    kids = list(tree.children)  # 'strict' needs nothing: every graph here merges a repeated edge
+    graph_type = next(k for k in kids if getattr(k, "data", None) == "graph_type")
+    directed = str(graph_type.children[0]).lower() == "digraph"
+    want_op = "->" if directed else "--"
+    order: dict[str, None] = {}
+    node_attrs: dict[str, dict[str, str]] = {}
+    edges: list[tuple[str, str, dict[str, str], Any]] = []
 
-    try:
-        graphs = pydot.graph_from_dot_data(text)
-    except Exception as exc:  # pydot raises pyparsing errors of several types
-        line = getattr(exc, "lineno", 1) or 1
-        col = getattr(exc, "col", 1) or 1
-        raise DSLSyntaxError(f"bad DOT graph: {getattr(exc, 'msg', exc)}", text=text, line=line, column=col, source=source) from None
-    if not graphs:
-        raise DSLSyntaxError("bad DOT graph: no graph found", text=text, source=source)
-    if len(graphs) > 1:
-        raise InputFormatError(f"{source}: holds {len(graphs)} DOT graphs; pass one")
-    root = graphs[0]
-    directed = root.get_type() == "digraph"
-    labels: dict[str, str] = {}
-    order: list[str] = []
-    edges_raw: list[Any] = []
-    node_attrs: list[tuple[str, dict[str, str]]] = []
+    def ident(tree_: Any) -> str:
+        tok = tree_.children[0]
+        if getattr(tok, "data", None) == "quoted":
+            return "".join(_dot_unquote(str(part).replace("\\\n", "")) for part in tok.children)
+        value = str(tok)
+        if tok.type == "HTML":
+            return value[1:-1]
+        return value
 
-    def walk(g: Any) -> None:
-        for node in g.get_nodes():
-            raw = node.get_name()
-            if raw in ("node", "edge", "graph"):
-                continue
-            attrs = node.get_attributes()
-            label = attrs.get("label")
-            labels[raw] = _dot_unquote(str(label)) if label is not None else _dot_unquote(raw)
-            order.append(raw)
-            node_attrs.append((labels[raw], {k: _dot_unquote(str(attrs[k])) for k in NODE_ATTRIBUTES if k in attrs}))
-        edges_raw.extend(g.get_edges())
-        for sub in g.get_subgraphs():
-            walk(sub)
+    def attrs_of(attr_list: Any) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for a_list in attr_list.children:
+            for attr in a_list.children:
+                out[ident(attr.children[0])] = ident(attr.children[1]) if len(attr.children) > 1 else "true"
+        return out
 
-    walk(root)
+    def mention(name: str, defaults: Mapping[str, str]) -> None:
+        if name not in order:
+            order[name] = None
+            node_attrs[name] = {k: v for k, v in defaults.items() if k != "label"}
+
+    def statements(stmt_list: Any, node_defaults: dict[str, str], edge_defaults: dict[str, str], depth: int = 0) -> list[str]:
+        """Walk one scope; returns the nodes mentioned in it, in order (a group's members)."""
+        MAX_GRAPH_NESTING.check(depth, f"DOT graph {source!r}")  # the walk recurses per level
+        members: dict[str, None] = {}
+        node_defaults, edge_defaults = dict(node_defaults), dict(edge_defaults)
+        for stmt in stmt_list.children:
+            kind = stmt.data
+            if kind == "attr_stmt":
+                which = str(stmt.children[0]).lower()
+                if which == "node":
+                    node_defaults.update(attrs_of(stmt.children[1]))
+                elif which == "edge":
+                    edge_defaults.update(attrs_of(stmt.children[1]))
+            elif kind == "node_stmt":
+                name = ident(stmt.children[0].children[0])
+                mention(name, node_defaults)
+                if len(stmt.children) > 1:
+                    node_attrs[name].update(attrs_of(stmt.children[1]))
+                members[name] = None
+            elif kind == "subgraph":
+                members.update(dict.fromkeys(group(stmt, node_defaults, edge_defaults, depth)))
+            elif kind == "edge_stmt":
+                parts = list(stmt.children)
+                own = attrs_of(parts.pop()) if getattr(parts[-1], "data", None) == "attr_list" else {}
+                ends = [group(p, node_defaults, edge_defaults, depth) for p in parts[::2]]
+                for op in parts[1::2]:
+                    if str(op) != want_op:
+                        line, col = op.line, op.column
+                        raise DSLSyntaxError(
+                            f"bad DOT graph: edge operator {str(op)!r} in a {'digraph' if directed else 'graph'} "
+                            f"(which takes {want_op!r})",
+                            text=text, line=line or 1, column=col or 1, source=source,
+                        )
+                attrs = {**edge_defaults, **own}
+                # '{a1 ... an} -> {b1 ... bm}' is n x m edges: counted before they are made
+                MAX_GRAPH_EDGES.check(len(edges) + sum(len(a) * len(b) for a, b in itertools.pairwise(ends)), f"DOT graph {source!r}")
+                for left, right in itertools.pairwise(ends):
+                    for u in left:
+                        for v in right:
+                            edges.append((u, v, attrs, stmt))
+                for end in ends:
+                    members.update(dict.fromkeys(end))
+        return list(members)
+
+    def group(item: Any, node_defaults: dict[str, str], edge_defaults: dict[str, str], depth: int) -> list[str]:
+        if item.data == "node_id":
+            name = ident(item.children[0])
+            mention(name, node_defaults)
+            return [name]
+        body = item.children[-1]
+        return statements(body, node_defaults, edge_defaults, depth + 1)
+
+    statements(next(k for k in kids if getattr(k, "data", None) == "stmt_list"), {}, {})
+
+    def label(name: str) -> str:
+        given = node_attrs[name].get("label")
+        return name if given is None or given == "\\N" else given
+
     items: list[tuple[str, str, Mark, Mark]] = []
-    for e in edges_raw:
-        src, dst = e.get_source(), e.get_destination()
-        if not isinstance(src, str) or not isinstance(dst, str):
-            raise InputFormatError(f"{source}: DOT edges between subgraphs are not supported ({e.to_string()!r})")
-        for raw in (src, dst):
-            if raw not in labels:
-                labels[raw] = _dot_unquote(raw)
-                order.append(raw)
-        attrs = e.get_attributes()
-        dir_ = str(attrs.get("dir", "forward" if directed else "none")).strip('"')
+    for u, v, attrs, _stmt in edges:
+        dir_ = attrs.get("dir", "forward" if directed else "none").lower()
         if dir_ == "none":
             mu, mv = Mark.TAIL, Mark.TAIL
         elif dir_ == "both":
@@ -390,11 +449,13 @@ def parse_dot(text: str, *, source: str = "<string>", symmetric: str = "error") 
         elif dir_ == "forward":
             mu, mv = Mark.TAIL, _dot_mark(attrs.get("arrowhead"), Mark.ARROW)
         else:
-            raise InputFormatError(f"{source}: DOT edge {e.to_string()!r} has dir={dir_!r}; expected forward, back, both or none")
-        items.append((labels[src], labels[dst], mu, mv))
-    nodes = list(dict.fromkeys(labels[r] for r in order))
+            raise InputFormatError(
+                f"{source}: DOT edge {u!r} {want_op} {v!r} has dir={attrs.get('dir')!r}; expected forward, back, both or none"
+            )
+        items.append((label(u), label(v), mu, mv))
+    nodes = list(dict.fromkeys(label(n) for n in order))
     graph = assemble(nodes, items, symmetric=_symmetric(symmetric), source=source)
-    attributes = read_node_attributes(node_attrs, source=source)
+    attributes = read_node_attributes([(label(n), node_attrs[n]) for n in order], source=source)
     return graph.with_attributes(attributes) if attributes else graph
 
 
