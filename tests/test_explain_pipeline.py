@@ -219,6 +219,33 @@ def test_cli_workers_write_the_same_files(tmp_path: Path, capsys: pytest.Capture
     assert len(outs[1]) == 13 and outs[1] == outs[2]  # 4 files per answer model and the lock file
 
 
+def test_a_worker_that_dies_fails_only_its_item_named(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker killed while scoring one item (os._exit) fails that item, named, exit 1 (not 70); the other items are scored."""
+    import os
+
+    from causalcheck.explain import run as R
+
+    real = R._score_job
+    victim: list[str] = []
+
+    def dying(run: object, job: tuple[WhatIfItem, str | None, str | None]) -> object:
+        if not victim:
+            victim.append("armed")  # the parent scores the first job itself, before the workers fork
+        elif job[0].key.endswith("3") and os.getpid() != parent:
+            os._exit(9)
+        return real(run, job)  # type: ignore[arg-type]
+
+    parent = os.getpid()
+    monkeypatch.setattr(R, "_score_job", dying)
+    out = tmp_path / "k2"
+    code = main(["explain", "score", "--benchmark", "demo", "--answers", "demo", "--out", str(out), "--workers", "2"])
+    err = capsys.readouterr().err
+    assert code == 1, err
+    assert "exit code 9" in err and "internal error" in err, err
+    assert "this is a bug" not in err  # not the command's own exit 70
+
+
 def test_workers_need_forkable_judges(tmp_path: Path) -> None:
     """workers > 1 with judges that keep state in this process is bad input naming the value."""
     from dataclasses import replace

@@ -557,9 +557,12 @@ def _score_batch(run: _ScoringRun, batch: Sequence[tuple[WhatIfItem, str | None,
     # workers fork, not once in each of them (a second or more per worker on the demo)
     yield _score_job(run, batch[0])
     rest = batch[1:]
-    for (item, _, _), answer in zip(rest, ordered_map(functools.partial(_score_job, run), rest, run.workers), strict=True):
-        if isinstance(answer, Died):
-            raise RuntimeError(f"scoring item {item.key!r}: {answer}")
+    for (item, text, _), answer in zip(rest, ordered_map(functools.partial(_score_job, run), rest, run.workers), strict=True):
+        if isinstance(answer, Died):  # killed, out of memory, a crash in native code: this item fails, named; the rest go on
+            from causalcheck.explain.scoring import ItemResult
+
+            yield ItemResult(item=item, answer=text or "", status="failed", error=f"internal error: {answer}")
+            continue
         yield answer
 
 
