@@ -54,6 +54,19 @@ def fixture_sample_run() -> Path:
     return SAMPLE_RUN
 
 
+@pytest.fixture(name="own_result", scope="session")
+def fixture_own_result(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A judged result file in the official WhatIfBench format, written by ``explain score`` of the bundled
+    demo (offline judges): for the tests that need such a file, not the original's numbers (never skips)."""
+    from causalcheck.cli import main
+
+    out = tmp_path_factory.mktemp("own-result")
+    code = main(["explain", "score", "--benchmark", "demo", "--answers", "demo", "--out", str(out), "--quiet",
+                 "--timestamp", "20260101-000000"])
+    assert code == 0, code
+    return sorted(out.glob("*_metrics_offline.json"))[0]
+
+
 fixture_whatif_benchmark = _anchor_fixture("whatif_benchmark", WHATIF_BENCHMARK, "The 10-item official WhatIfBench file")
 fixture_whatif_result = _anchor_fixture("whatif_result", WHATIF_RESULT, "The official judged result file (gpt-5.5 answers, gpt-5.5 judge)")
 

@@ -224,7 +224,7 @@ with RunLock(sys.argv[1], command="causalcheck explain score (test holder)"):
 """
 
 
-def test_a_second_writer_into_the_same_out_is_refused_naming_the_holder(tmp_path: Path, capsys: pytest.CaptureFixture[str], whatif_result: Path) -> None:
+def test_a_second_writer_into_the_same_out_is_refused_naming_the_holder(tmp_path: Path, capsys: pytest.CaptureFixture[str], own_result: Path) -> None:
     """While another process writes --out, explain score and explain replay --out exit 2 naming it (they mixed results)."""
     out = tmp_path / "out"
     holder = subprocess.Popen([sys.executable, "-c", _HOLD, str(out)], stdout=subprocess.PIPE, text=True)
@@ -234,7 +234,7 @@ def test_a_second_writer_into_the_same_out_is_refused_naming_the_holder(tmp_path
         assert main(["explain", "score", "--benchmark", "demo", "--answers", "demo", "--out", str(out)]) == 2
         err = capsys.readouterr().err
         assert f"pid {holder.pid}" in err and "test holder" in err
-        assert main(["explain", "replay", str(whatif_result), "--out", str(out)]) == 2
+        assert main(["explain", "replay", str(own_result), "--out", str(out)]) == 2
         assert f"pid {holder.pid}" in capsys.readouterr().err
         assert not list(out.glob("*_metrics_*"))
     finally:
@@ -269,13 +269,13 @@ def test_result_files_record_version_command_options_time_and_input_hashes(tmp_p
     assert "## Provenance" in md and hashes["a.jsonl"] in md
 
 
-def test_replay_output_records_its_provenance(whatif_result: Path, tmp_path: Path) -> None:
+def test_replay_output_records_its_provenance(own_result: Path, tmp_path: Path) -> None:
     """explain replay --out records the replayed file's hash and the replay command."""
-    assert main(["explain", "replay", str(whatif_result), "--out", str(tmp_path)]) == 0
-    written = json.loads((tmp_path / "gpt-5.5_metrics_gpt-5.5_replay.json").read_text())
+    assert main(["explain", "replay", str(own_result), "--out", str(tmp_path)]) == 0
+    written = json.loads((tmp_path / f"{own_result.stem}_replay.json").read_text())
     record = written["meta"]["causalcheck"]
     assert record["command"] == "explain replay" and record["unreplayed"] == []
-    assert record["inputs"][0]["sha256"] == hashlib.sha256(whatif_result.read_bytes()).hexdigest()
+    assert record["inputs"][0]["sha256"] == hashlib.sha256(own_result.read_bytes()).hexdigest()
 
 
 def test_rescoring_with_fewer_outputs_removes_the_stale_ones_and_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

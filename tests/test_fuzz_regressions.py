@@ -454,18 +454,18 @@ def test_a_suite_bootstrap_record_missing_a_property_is_refused() -> None:
     ],
     ids=["pm_score", "criterion_scores", "criterion_evaluations", "edge-score"],
 )
-def test_a_result_number_beyond_float_range_is_refused(whatif_result: Path, damage: Callable[[dict[str, Any]], object], field: str) -> None:
+def test_a_result_number_beyond_float_range_is_refused(own_result: Path, damage: Callable[[dict[str, Any]], object], field: str) -> None:
     """replay_payload/[official]: an integer such as 10**400 in a score field is an input error naming the field, not an OverflowError."""
     from causalcheck.explain.replay import replay_payload
 
-    payload = json.loads(whatif_result.read_text(encoding="utf-8"))
+    payload = json.loads(own_result.read_text(encoding="utf-8"))
     damage(payload["items"][0])
     report = replay_payload(payload)
     (skipped,) = report.unreplayed
     assert field in skipped["error"] and "1000000" in skipped["error"] and "float range" in skipped["error"]
 
 
-def test_a_malformed_human_scores_csv_is_named_with_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], whatif_result: Path) -> None:
+def test_a_malformed_human_scores_csv_is_named_with_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], own_result: Path) -> None:
     """read_scores[human csv] / explain agree: a CSV the csv module refuses (a field over its size limit) is an input error naming the file and line, not a csv.Error (exit 70)."""
     from causalcheck.cli import main
     from causalcheck.report.agree import read_scores
@@ -474,7 +474,7 @@ def test_a_malformed_human_scores_csv_is_named_with_its_line(tmp_path: Path, cap
     path.write_bytes(("id,pm\na,1\n" + "b" * 200_000 + ",0.5\n").encode())
     with pytest.raises(CausalCheckError, match=re.escape(f"{path}:3: the CSV does not parse")):
         read_scores(path)
-    assert main(["explain", "agree", str(whatif_result), str(path), "--bootstrap", "0"]) == 2
+    assert main(["explain", "agree", str(own_result), str(path), "--bootstrap", "0"]) == 2
     assert f"{path}:3: the CSV does not parse" in capsys.readouterr().err
 
 

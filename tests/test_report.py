@@ -200,23 +200,35 @@ def test_answer_marking_escapes_html() -> None:
     assert m.html.count("<sup>EDU1</sup>") == 1
 
 
-def test_official_result_file_gets_derived_statistics(whatif_result: Path) -> None:
-    """An official file without causalcheck objects: node counts and longest paths are derived per item."""
-    data = json.loads(whatif_result.read_text(encoding="utf-8"))
-    (run,) = explain_runs([(str(whatif_result), data)])
-    assert run.label == "gpt-5.5" and len(run.items) == len(data["items"])
+def _without_causalcheck(result: Path, into: Path) -> Path:
+    """*result* as the original tool writes it: the ``causalcheck`` objects (ours) removed from meta and items."""
+    data = json.loads(result.read_text(encoding="utf-8"))
+    data.get("meta", {}).pop("causalcheck", None)
+    for item in data["items"]:
+        item.pop("causalcheck", None)
+    path = into / result.name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_official_result_file_gets_derived_statistics(own_result: Path, tmp_path: Path) -> None:
+    """A result file in the official format without causalcheck objects: node counts and longest paths are derived per item."""
+    path = _without_causalcheck(own_result, tmp_path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    (run,) = explain_runs([(str(path), data)])
+    assert run.label == data["meta"]["answer_model"] and len(run.items) == len(data["items"])
     for item, obj in zip(run.items, data["items"], strict=True):
         assert item.derived and item.nodes == len(obj["parsed_dag"]["nodes"])
         assert item.longest_path is not None and 0 <= item.longest_path <= len(obj["parsed_dag"]["edges"])
     assert select_items([run], 3)
 
 
-def test_report_of_official_files(whatif_result: Path, sample_run: Path, tmp_path: Path) -> None:
-    """The official gpt-5.5 result file and the official sample run's scores make one report."""
+def test_report_of_official_files(own_result: Path, sample_run: Path, tmp_path: Path) -> None:
+    """A result file in the official format (no causalcheck objects) and the official sample run's scores make one report."""
     scores = tmp_path / "scores"
     assert main(["lab", "score", str(sample_run), "--out", str(scores), "--bootstrap", "0"]) == 0
     out = tmp_path / "r.html"
-    assert main(["report", str(scores), str(whatif_result), "--out", str(out)]) == 0
+    assert main(["report", str(scores), str(_without_causalcheck(own_result, tmp_path)), "--out", str(out)]) == 0
     html = out.read_text(encoding="utf-8")
     assert "react_simple-mem (gpt-5-mini)" in html  # agent and model from the official folder names
     assert "derived by the report" in html
