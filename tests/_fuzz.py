@@ -437,14 +437,14 @@ class CliResult:
         return self.out + "\n" + self.err
 
 
-_PARSER: list[Any] = []
+_PARSER: dict[str | None, Any] = {}
 
 
-def _cached_parser(build: Callable[[], Any]) -> Callable[[], Any]:
-    def cached() -> Any:
-        if not _PARSER:
-            _PARSER.append(build())
-        return _PARSER[0]
+def _cached_parser(build: Callable[..., Any]) -> Callable[..., Any]:
+    def cached(only: str | None = None) -> Any:  # one parser per command word (causalcheck.cli builds only the one given)
+        if only not in _PARSER:
+            _PARSER[only] = build(only=only)
+        return _PARSER[only]
 
     return cached
 
