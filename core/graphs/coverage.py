@@ -106,6 +106,11 @@ class ClassSize:
     samples: int | None = None
     seed: int | None = None
 
+    @property
+    def identified(self) -> bool:
+        """Every member considered has I-MEC size 1, over all members (not a sample): nothing is left to orient."""
+        return self.exact and self.maximum == 1
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict: the fields in order."""
         return asdict(self)
@@ -488,7 +493,7 @@ def intervention_coverage(
     undirected = _cpdag_parts(cp)[1]
     touched = sorted({v for e in undirected for v in e})
     unit = n + len(cp.edges)
-    identified = inter.exact and inter.maximum == 1  # nothing left to orient: no intervention to suggest
+    identified = inter.identified  # nothing left to orient: no intervention to suggest
     if suggest and identified:
         notes.append("the targets identify the graph (I-MEC size 1): no further intervention is suggested")
     suggestion = _suggest(graph.nodes, members, tidx, touched, suggest, unit, notes) if suggest and not identified else None

@@ -515,7 +515,7 @@ def _coverage_part(g: Graph, interventions: Any, findings: list[Finding], *, sug
         size = f"min {i.minimum}, max {i.maximum}, mean {i.mean:.3g}"
     how = "exact" if i.exact else f"estimate over {i.samples} uniform samples (seed {i.seed})"
     members = "" if g.kind == "DAG" else f" over the {i.members} member(s) considered"
-    identified = "; identified: no further intervention is needed" if i.exact and i.maximum == 1 else ""
+    identified = "; identified: no further intervention is needed" if i.identified else ""
     findings.append(
         _finding(
             "imec-size",
