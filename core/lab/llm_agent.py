@@ -59,6 +59,7 @@ __all__ = [
     "make_llm_agent",
     "prompt_messages",
     "read_reply",
+    "render_prompt",
     "step_record_problem",
 ]
 
@@ -139,18 +140,44 @@ def prompt_messages(
     The one place the prompt is built: :meth:`LLMAgent.prompt` and the Gymnasium environment
     (:mod:`causalcheck.rl.env`) both call it, so a policy trained there sees what the agent sees.
     """
+    return render_prompt(
+        task_text,
+        observation_text,
+        json.dumps(past_data, ensure_ascii=False),
+        json.dumps(hypothesis, ensure_ascii=False),
+        memory,
+        [json.dumps(a, ensure_ascii=False) for a in actions],
+        max_prompt_chars,
+    )
+
+
+def render_prompt(
+    task_text: str,
+    observation_text: str,
+    past_data_json: str,
+    hypothesis_json: str,
+    memory: str,
+    history_json: Sequence[str],
+    max_prompt_chars: int,
+) -> list[dict[str, str]]:
+    """:func:`prompt_messages` from the JSON texts of the state and of each past action
+    (``json.dumps(..., ensure_ascii=False)``), for a caller that keeps them between steps."""
     state = (
         "## Previous State\n"
-        f"past_data: {_cut(json.dumps(past_data, ensure_ascii=False))}\n"
-        f"hypothesis: {_cut(json.dumps(hypothesis, ensure_ascii=False))}\n"
+        f"past_data: {_cut(past_data_json)}\n"
+        f"hypothesis: {_cut(hypothesis_json)}\n"
         f"memory: {_cut(memory)}"
     )
     head = f"Task:\n{task_text}\n\n{state}\n\n"
     tail = f"\n\nCurrent Environment Observation:\n{observation_text}\n\nYour JSON record:"
     budget = max_prompt_chars - len(_RULES) - len(head) - len(tail)
-    history = [json.dumps(a, ensure_ascii=False) for a in actions]
-    while history and sum(len(h) + 1 for h in history) + 40 > budget:
-        history.pop(0)  # oldest first
+    history = list(history_json)
+    used = sum(len(h) + 1 for h in history)
+    drop = 0
+    while drop < len(history) and used + 40 > budget:
+        used -= len(history[drop]) + 1  # oldest first
+        drop += 1
+    history = history[drop:]
     hist = "History of actions (oldest first):\n" + ("\n".join(history) if history else "(none yet)")
     return [
         {"role": "system", "content": _RULES},

@@ -48,7 +48,7 @@ from gymnasium import spaces
 from causalcheck.base.errors import BudgetExceededError, InputFormatError
 from causalcheck.base.limits import MAX_RL_ACTION_CHARS, MAX_RL_OBSERVATION_CHARS, LimitExceededError
 from causalcheck.lab.episode import EPISODE_FLAGS, Episode, EpisodeConfig, LabAction, Observation
-from causalcheck.lab.llm_agent import EMPTY_HYPOTHESIS, carry_forward, degraded_record, prompt_messages, read_reply
+from causalcheck.lab.llm_agent import EMPTY_HYPOTHESIS, carry_forward, degraded_record, prompt_messages, read_reply, render_prompt
 from causalcheck.lab.suites import Suite, SuiteGraph, load_suite
 from causalcheck.lab.trajectory import TRAJECTORY_FORMAT
 from causalcheck.rl.rewards import RewardTracker, RewardWeights, reward_weights
@@ -171,6 +171,8 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         self.past_data: list[Any] = []
         self.hypothesis: dict[str, Any] = dict(EMPTY_HYPOTHESIS)
         self.actions: list[dict[str, Any]] = []
+        self._history: list[str] = []  # the JSON text of each action, as the prompt shows them
+        self._dumped: list[tuple[Any, str] | None] = [None, None]  # (object, its JSON) of past_data, hypothesis
         self._obs = obs
         self.header: dict[str, Any] = {
             "format": TRAJECTORY_FORMAT,
@@ -186,20 +188,30 @@ class CausaLabEnv(gymnasium.Env[str, str]):
             "options": self.config.to_json(),
             "task_text": task.text,
         }
-        self.steps: list[dict[str, Any]] = []
+        self._lines: list[tuple[Observation, dict[str, Any], LabAction, Mapping[str, Any], dict[str, Any] | None]] = []
         self._rewards.reset(graph.scm.graph, graph.config, ep.prior, ep.manipulator_initial)
         self._prompt = self._messages(obs)
         info = {"messages": self._prompt, "graph_id": graph.graph_id, "seed": episode_seed, "step": 0}
         return self._prompt[1]["content"], info
 
     def _messages(self, obs: Observation) -> list[dict[str, str]]:
-        msgs = prompt_messages(
-            self.task.text, obs.text, self.memory, self.past_data, self.hypothesis, self.actions, self.max_prompt_chars
+        msgs = render_prompt(
+            self.task.text, obs.text, self._json(self.past_data, 0), self._json(self.hypothesis, 1), self.memory,
+            self._history, self.max_prompt_chars,
         )
         size = len(msgs[1]["content"])
         if size > self.observation_space.max_length:
             raise LimitExceededError(MAX_RL_OBSERVATION_CHARS.message(size, f"prompt of graph {self.header['graph_id']!r} step {obs.step}"))
         return msgs
+
+    def _json(self, value: Any, slot: int) -> str:
+        """The prompt's JSON text of a carried state value, dumped again only when the value was replaced."""
+        kept = self._dumped[slot]
+        if kept is not None and kept[0] is value:
+            return kept[1]
+        text = json.dumps(value, ensure_ascii=False)
+        self._dumped[slot] = (value, text)
+        return text
 
     # ------------------------------------------------------------------ stepping
     def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
@@ -225,19 +237,12 @@ class CausaLabEnv(gymnasium.Env[str, str]):
             lab_action = LabAction.from_record(record)
         self.memory, self.past_data, self.hypothesis, fields = carry_forward(record, self.memory, self.past_data, self.hypothesis)
         self.actions.append(fields)
+        self._history.append(json.dumps(fields, ensure_ascii=False))
         before = self._obs
         n_transitions = len(ep.transitions)
         obs = self._obs = ep.step(lab_action)
-        line: dict[str, Any] = {
-            "step": len(self.steps),
-            "observation": before.to_json(),
-            "record": dict(record),
-            "action": lab_action.to_json(),
-            "response": dict(obs.response),
-        }
-        if info:
-            line["info"] = dict(info)
-        self.steps.append(line)
+        # the step line as run_episode writes it, built when the trajectory is read
+        self._lines.append((before, record, lab_action, obs.response, dict(info) if info else None))
         moved = ep.transitions[-1] if len(ep.transitions) > n_transitions else None
         reward, terms, details = self._rewards.step(
             record,
@@ -271,7 +276,19 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         """The header and step lines of the episode so far, as ``lab run`` writes them."""
         if self._episode is None:
             raise BudgetExceededError("trajectory read before reset()")
-        return self.header, self.steps
+        steps = []
+        for k, (before, record, action, response, info) in enumerate(self._lines):
+            line: dict[str, Any] = {
+                "step": k,
+                "observation": before.to_json(),
+                "record": dict(record),
+                "action": action.to_json(),
+                "response": dict(response),
+            }
+            if info:
+                line["info"] = info
+            steps.append(line)
+        return self.header, steps
 
     @property
     def episode(self) -> Episode:

@@ -259,6 +259,7 @@ class RewardTracker:
         self.targets: frozenset[str] = frozenset()
         self.final: Hypothesis | None = None
         self._final_key = ""
+        self._unparsed: list[Any] = []  # hypotheses not parsed yet, oldest first
         self._interventions = 0
         self._refuted: dict[str, tuple[str, ...]] = {}  # hypothesis key -> conflicting points
         self._checked: dict[str, int] = {}  # hypothesis key -> points it was found consistent with
@@ -331,9 +332,13 @@ class RewardTracker:
         terms: dict[str, float] = {"format": format_term(degraded)}
         details: dict[str, Any] = {}
         raw = record.get("hypothesis")
-        key, hyp = self._hypothesis(raw) if isinstance(raw, Mapping) and raw else ("", None)
-        if hyp is not None:
-            self.final, self._final_key = hyp, key
+        if isinstance(raw, Mapping) and raw:
+            if w.consistency:
+                key, hyp = self._hypothesis(raw)
+                if hyp is not None:
+                    self.final, self._final_key = hyp, key
+            else:  # parsed only when the episode ends (the last non-empty one)
+                self._unparsed.append(raw)
         if intervention is not None:
             target, state = intervention
             self._interventions += 1
@@ -351,6 +356,12 @@ class RewardTracker:
                 details["conflicting"] = list(conflicting)
         terms["success"] = success_term(success)
         if done:
+            while self._unparsed:
+                key, hyp = self._hypothesis(self._unparsed.pop())
+                if hyp is not None:
+                    self.final, self._final_key = hyp, key
+                    break
+            self._unparsed.clear()
             mech, raw_metrics = self.mechanism(self.final)
             terms.update(mech)
             details["final"] = raw_metrics
