@@ -180,7 +180,7 @@ def mechanism_terms(
     pairs: Iterable[tuple[str, str]],
     coefficients: Mapping[str, float | None],
     true_pairs: Iterable[tuple[str, str]],
-    config: Mapping[str, Any],
+    config: Mapping[str, Any] | None,
     *,
     nodes: int,
     coefficient_tolerance: float = 1e-6,
@@ -188,17 +188,20 @@ def mechanism_terms(
     """The mechanism terms of a hypothesis (its edge *pairs* and *coefficients*) against the truth.
 
     Returns the terms (``edge_f1``, ``parent_f1``, ``coefficient_f1``, ``shd`` normalised by the
-    ``nodes·(nodes−1)/2`` node pairs) and the raw metrics (``shd`` as a count).
+    ``nodes·(nodes−1)/2`` node pairs) and the raw metrics (``shd`` as a count).  Without the
+    suite graph's *config* (the true coefficients) there is no ``coefficient_f1``.
     """
     pred = sorted(pairs)
     truth = sorted(true_pairs)
     e = M.edge_prf(pred, truth)
     p = M.parent_prf(pred, truth)
-    c = M.coefficient_prf(coefficients, config, coefficient_tolerance)
     s = M.shd(pred, truth).total
     span = max(1, nodes * (nodes - 1) // 2)
-    terms = {"edge_f1": e.f1, "parent_f1": p.f1, "coefficient_f1": c.f1, "shd": 0.0 - min(1.0, s / span)}
-    return terms, {"edge_f1": e.f1, "parent_f1": p.f1, "coefficient_f1": c.f1, "shd": s}
+    terms = {"edge_f1": e.f1, "parent_f1": p.f1, "shd": 0.0 - min(1.0, s / span)}
+    raw: dict[str, Any] = {"edge_f1": e.f1, "parent_f1": p.f1, "shd": s}
+    if config is not None:
+        terms["coefficient_f1"] = raw["coefficient_f1"] = M.coefficient_prf(coefficients, config, coefficient_tolerance).f1
+    return terms, raw
 
 
 def consistency_term(hypothesis: Hypothesis, points: Sequence[DataPoint], tolerance: float = 0.01) -> tuple[float, tuple[str, ...]]:

@@ -106,10 +106,8 @@ def make_hypothesis_reward(weights: str | RewardWeights | Mapping[str, float] | 
                 nodes = len({x for pair in pairs for x in pair} | set(hyp.graph.nodes if hyp else ()))
                 mech, _ = mechanism_terms(
                     hyp.graph.pairs if hyp else (), dict(hyp.coefficients) if hyp else {}, pairs,
-                    config if isinstance(config, Mapping) else {}, nodes=nodes,
+                    config if isinstance(config, Mapping) else None, nodes=nodes,
                 )
-                if not isinstance(config, Mapping):
-                    mech.pop("coefficient_f1")
                 terms.update(mech)
             out.append(w.combine(terms))
         return out
