@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 
@@ -68,7 +69,7 @@ def test_imec_sizes_never_grow_as_targets_are_added(targets: list) -> None:
     """Monotonicity of the quantity info_gain reads: more intervention targets, no larger I-MEC."""
     g = CausalGraph.from_pairs([("a", "b"), ("b", "c"), ("a", "c"), ("c", FREQ)], NODES)
     sizes = [imec_size(g, [[t] for t in sorted(set(targets[:k]))]) for k in range(len(targets) + 1)]
-    assert all(x is not None and y is not None and y <= x for x, y in zip(sizes, sizes[1:]))
+    assert all(x is not None and y is not None and y <= x for x, y in itertools.pairwise(sizes))
 
 
 @given(st.sampled_from(["agent-submitted", "reactor-activated", "step-limit", "submissions-exhausted"]), st.booleans(), st.integers(0, 5), st.integers(0, 5))

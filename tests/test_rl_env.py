@@ -94,7 +94,7 @@ def test_the_vector_forms_step_batches(mini: Any, mode: str, kwargs: dict[str, A
         obs, _ = envs.reset(seed=[1, 2])
         single = CausaLabEnv("mini", graph=0)
         assert obs[0] == single.reset(seed=1)[0] and obs[1] == single.reset(seed=2)[0]
-        obs, rewards, terminated, truncated, info = envs.step((replies[0], "not a record"))
+        obs, rewards, _terminated, _truncated, info = envs.step((replies[0], "not a record"))
         assert len(obs) == 2 and rewards.shape == (2,)
         assert info["degraded"][1] and not info["_degraded"][0]
     finally:
@@ -106,7 +106,7 @@ def test_an_unusable_reply_is_a_degraded_wait_with_the_format_penalty(mini: Any)
     env = CausaLabEnv(mini, graph=0)
     env.reset(seed=0)
     for reply, why in (("I think 42", "no JSON record"), ('{"score": 7}', "not a step record"), ("x" * (env.action_space.max_length + 1), "MAX_RL_ACTION_CHARS")):
-        obs, reward, terminated, _, info = env.step(reply)
+        obs, _reward, terminated, _, info = env.step(reply)
         assert info["degraded"] and why in info["error"] and info["action"]["kind"] == "wait"
         assert info["reward_terms"]["format"] == -1.0 and not terminated
         assert "could not be used" in obs

@@ -43,15 +43,25 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-from gymnasium import spaces
-
 from causalcheck.base.errors import BudgetExceededError, InputFormatError
-from causalcheck.base.limits import MAX_RL_ACTION_CHARS, MAX_RL_OBSERVATION_CHARS, LimitExceededError
+from causalcheck.base.limits import (
+    MAX_RL_ACTION_CHARS,
+    MAX_RL_OBSERVATION_CHARS,
+    LimitExceededError,
+)
 from causalcheck.lab.episode import EPISODE_FLAGS, Episode, EpisodeConfig, LabAction, Observation
-from causalcheck.lab.llm_agent import EMPTY_HYPOTHESIS, carry_forward, degraded_record, prompt_messages, read_reply, render_prompt
+from causalcheck.lab.llm_agent import (
+    EMPTY_HYPOTHESIS,
+    carry_forward,
+    degraded_record,
+    prompt_messages,
+    read_reply,
+    render_prompt,
+)
 from causalcheck.lab.suites import Suite, SuiteGraph, load_suite
 from causalcheck.lab.trajectory import TRAJECTORY_FORMAT
 from causalcheck.rl.rewards import RewardTracker, RewardWeights, reward_weights
+from gymnasium import spaces
 
 __all__ = ["CausaLabEnv", "PromptText", "rollout"]
 
@@ -91,7 +101,7 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         consistency_tolerance: the data-consistency tolerance of the reward (0.01 Hz).
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012  (Gymnasium reads a plain dict class attribute)
 
     def __init__(
         self,
@@ -124,8 +134,10 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         self.fixed_graph = None if graph is None else self._graph(graph)
         self._rewards = RewardTracker(self.weights, tolerance=consistency_tolerance)
         self._episodes: dict[str, Episode] = {}
-        self.observation_space = PromptText(MAX_RL_OBSERVATION_CHARS.value(), min_length=0)
-        self.action_space = PromptText(MAX_RL_ACTION_CHARS.value(), min_length=0)
+        self.max_observation_chars = MAX_RL_OBSERVATION_CHARS.value()
+        self.max_action_chars = MAX_RL_ACTION_CHARS.value()
+        self.observation_space = PromptText(self.max_observation_chars, min_length=0)
+        self.action_space = PromptText(self.max_action_chars, min_length=0)
         self.system_prompt = prompt_messages("", "", "", [], {}, [], 1000)[0]["content"]
         self._episode: Episode | None = None
 
@@ -200,7 +212,7 @@ class CausaLabEnv(gymnasium.Env[str, str]):
             self._history, self.max_prompt_chars,
         )
         size = len(msgs[1]["content"])
-        if size > self.observation_space.max_length:
+        if size > self.max_observation_chars:
             raise LimitExceededError(MAX_RL_OBSERVATION_CHARS.message(size, f"prompt of graph {self.header['graph_id']!r} step {obs.step}"))
         return msgs
 
@@ -223,9 +235,10 @@ class CausaLabEnv(gymnasium.Env[str, str]):
             raise BudgetExceededError(f"episode is over (done_reason={ep.done_reason!r}); call reset()")
         info: dict[str, Any] = {}
         record: dict[str, Any] | None
+        error: str | None
         if not isinstance(action, str):
             record, error = None, f"action={action!r:.80} must be a string (the reply text)"
-        elif len(action) > self.action_space.max_length:
+        elif len(action) > self.max_action_chars:
             record, error = None, MAX_RL_ACTION_CHARS.message(len(action), "reply")
         else:
             record, error = read_reply(action)
@@ -297,7 +310,7 @@ class CausaLabEnv(gymnasium.Env[str, str]):
             raise BudgetExceededError("episode read before reset()")
         return self._episode
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         """The current prompt (``render_mode="ansi"``)."""
         if self.render_mode != "ansi" or self._episode is None:
             return None
@@ -316,7 +329,7 @@ def rollout(env: gymnasium.Env[str, str], policy: Any, *, seed: int, max_steps: 
     """
     obs, _ = env.reset(seed=seed)
     base = env.unwrapped
-    limit = max_steps if max_steps is not None else getattr(base, "episode").max_steps
+    limit = max_steps if max_steps is not None else getattr(base, "episode").max_steps  # noqa: B009  (a CausaLabEnv under wrappers)
     out: list[dict[str, Any]] = []
     for _ in range(int(limit)):
         obs, reward, terminated, truncated, info = env.step(policy(obs))

@@ -29,14 +29,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from _rl import planner_replies  # noqa: E402
-from causalcheck.graph import FREQ  # noqa: E402
-from causalcheck.lab.episode import Episode, LabAction  # noqa: E402
-from causalcheck.parsing import parse_record_obj  # noqa: E402
-from causalcheck.records import DataPoint  # noqa: E402
-from causalcheck.lab.suites import load_suite  # noqa: E402
-from causalcheck.rl.env import CausaLabEnv  # noqa: E402
-from causalcheck.rl.rewards import (  # noqa: E402
+from _rl import planner_replies
+from causalcheck.graph import FREQ
+from causalcheck.lab.episode import Episode, LabAction
+from causalcheck.lab.suites import load_suite
+from causalcheck.parsing import parse_record_obj
+from causalcheck.records import DataPoint
+from causalcheck.rl.env import CausaLabEnv
+from causalcheck.rl.rewards import (
     PRESETS,
     RewardTracker,
     consistency_term,
@@ -46,7 +46,7 @@ from causalcheck.rl.rewards import (  # noqa: E402
     premature_stop_term,
     success_term,
 )
-from causalcheck.solvers.equivalence import imec_size  # noqa: E402
+from causalcheck.solvers.equivalence import imec_size
 
 
 def _point(ident: str, state: Any) -> DataPoint:
@@ -126,7 +126,7 @@ def _calls(suite: Any, episodes: list[tuple[int, int, list[str]]]) -> list[tuple
     rec = _Recorder()
     for index, seed, replies in episodes:
         env = CausaLabEnv(suite, graph=index)
-        env._rewards = rec  # noqa: SLF001  (the benchmark records the tracker's inputs)
+        env._rewards = rec
         env.reset(seed=seed)
         for r in replies:
             _, _, te, tr, _ = env.step(r)
@@ -196,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"suite {args.suite}: {len(episodes)} planner episodes, {n_steps} steps; reply sizes "
           f"{statistics.median(len(x) for _, _, r in episodes for x in r):.0f} chars (median, full records)")
     floor = _floor_rate(suite, episodes)
-    print(f"\n1. steps/s per core (resets excluded | included); floor = Episode.step on pre-built actions")
+    print("\n1. steps/s per core (resets excluded | included); floor = Episode.step on pre-built actions")
     print(f"   {'Episode.step floor':38s} {floor[0]:9.0f} | {floor[1]:8.0f}")
     for preset in ("paper", "dense"):
         for short in (True, False):
