@@ -80,8 +80,8 @@ TERMS: Mapping[str, tuple[float, float]] = MappingProxyType({
     "premature_stop": (-1.0, 0.0),
 })
 
-#: The finding codes of :func:`data_consistency` that refute a hypothesis.
-REFUTING_CODES = frozenset({"data-mismatch", "equation-refuted"})
+#: The finding code of :func:`data_consistency` that refutes a hypothesis.
+REFUTING_CODES = frozenset({"data-mismatch"})
 
 
 @dataclass(frozen=True)
@@ -205,9 +205,13 @@ def mechanism_terms(
 
 
 def consistency_term(hypothesis: Hypothesis, points: Sequence[DataPoint], tolerance: float = 0.01) -> tuple[float, tuple[str, ...]]:
-    """−1.0 and the conflicting point ids when the data refute *hypothesis*, else ``(0.0, ())``."""
+    """−1.0 and the minimal set of conflicting point ids when the data refute *hypothesis*, else ``(0.0, ())``.
+
+    The ``data-mismatch`` question of :func:`data_consistency` (the stated coefficients, the free
+    ones solved for); whether the form itself is refuted is not asked.
+    """
     conflicting: list[str] = []
-    for finding in data_consistency(hypothesis, points, tolerance):
+    for finding in data_consistency(hypothesis, points, tolerance, form_question=False):
         if finding.code in REFUTING_CODES and finding.severity == "error":
             conflicting.extend(e for e in finding.elements if e not in conflicting)
     return (-1.0 if conflicting else 0.0), tuple(conflicting)
@@ -226,6 +230,10 @@ def _parse_hypothesis(raw: Any) -> Hypothesis | None:
     return None if h is None or h.is_empty else h
 
 
+#: I-MEC sizes per (true graph, target set), shared by the trackers of a process (as ``lab score`` memoises them).
+_IMEC: dict[tuple[Any, ...], int | None] = {}
+
+
 def _point(ident: str, state: Mapping[str, float]) -> DataPoint:
     return DataPoint(ident, {k: v for k, v in state.items() if k != FREQ}, state.get(FREQ))
 
@@ -235,7 +243,8 @@ class RewardTracker:
 
     Incremental: a hypothesis is parsed and scored once per distinct text; a hypothesis refuted
     by some points stays refuted as points are added (a minimal conflicting set stays one), so
-    it is not checked again; I-MEC sizes are memoised per target set.
+    it is not checked again; I-MEC sizes are memoised per graph and target set, and computed
+    only when ``info_gain`` has a weight (``reward_details["imec_size"]`` then).
     """
 
     #: Distinct hypotheses remembered per tracker (the memo is cleared beyond it).
@@ -247,7 +256,6 @@ class RewardTracker:
         self.coefficient_tolerance = coefficient_tolerance
         self._hyp: dict[str, Hypothesis | None] = {}
         self._mech: dict[tuple[Any, ...], tuple[dict[str, float], dict[str, Any]]] = {}
-        self._imec: dict[tuple[Any, ...], int | None] = {}
 
     def reset(self, graph: CausalGraph, config: Mapping[str, Any], prior: Sequence[Mapping[str, Any]], initial: Mapping[str, float]) -> None:
         """Start an episode over the true *graph* (its suite *config*) with the prior records and the initial manipulator state."""
@@ -266,16 +274,17 @@ class RewardTracker:
         self._interventions = 0
         self._refuted: dict[str, tuple[str, ...]] = {}  # hypothesis key -> conflicting points
         self._checked: dict[str, int] = {}  # hypothesis key -> points it was found consistent with
-        self.mec_size = self._size(frozenset())
 
     def _size(self, targets: frozenset[str]) -> int | None:
         key = (self.graph_key, targets)
-        if key not in self._imec:
+        if key not in _IMEC:
+            if len(_IMEC) >= self.MEMO_LIMIT * 4:
+                _IMEC.clear()
             try:
-                self._imec[key] = imec_size(self.graph, [[t] for t in sorted(targets)])
+                _IMEC[key] = imec_size(self.graph, [[t] for t in sorted(targets)])
             except CausalCheckError:
-                self._imec[key] = None
-        return self._imec[key]
+                _IMEC[key] = None
+        return _IMEC[key]
 
     def _hypothesis(self, raw: Any) -> tuple[str, Hypothesis | None]:
         try:
@@ -346,12 +355,12 @@ class RewardTracker:
             target, state = intervention
             self._interventions += 1
             self.points.append(_point(f"manipulator/{self._interventions}", state))
-            before = self._size(self.targets)
+            before = self.targets
             self.targets = self.targets | {target}
-            after = self._size(self.targets)
-            if w.info_gain:
-                terms["info_gain"] = info_gain_term(before, after, self.mec_size)
-            details["imec_size"] = after
+            if w.info_gain:  # I-MEC sizes only when the term counts (memoised per process)
+                after = self._size(self.targets)
+                terms["info_gain"] = info_gain_term(self._size(before), after, self._size(frozenset()))
+                details["imec_size"] = after
         if w.consistency and self.final is not None:
             # the hypothesis in force (the last non-empty one) against every point shown so far
             terms["consistency"], conflicting = self._consistency(self._final_key, self.final)
