@@ -140,3 +140,45 @@ def test_rollout_helper_and_graph_draws(mini: Any) -> None:
     assert ids == [env.reset(seed=s)[1]["graph_id"] for s in range(6)] and len(set(ids)) > 1
     steps = rollout(env, lambda obs: '{"action": "SUBMIT"}', seed=0)
     assert len(steps) == 1 and steps[0]["reward"] == 0.0
+
+
+def test_a_reply_that_is_not_text_is_degraded(mini: Any) -> None:
+    """A non-string action (bytes, None) is a degraded step naming the value, not a crash."""
+    env = CausaLabEnv(mini, graph=0)
+    env.reset(seed=0)
+    for action in (b'{"action": "OPEN_REACTOR"}', None):
+        _, _, _, _, info = env.step(action)  # type: ignore[arg-type]
+        assert info["degraded"] and "must be a string" in info["error"]
+
+
+def test_a_prompt_over_the_observation_limit_is_refused_naming_the_limit(mini: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With MAX_RL_OBSERVATION_CHARS set below the prompt size, reset refuses the episode (exit-2 error)."""
+    from causalcheck.base.limits import LimitExceededError
+
+    monkeypatch.setenv("CAUSALCHECK_MAX_RL_OBSERVATION_CHARS", "100")
+    env = CausaLabEnv(mini, graph=0)
+    with pytest.raises(LimitExceededError, match="MAX_RL_OBSERVATION_CHARS=100"):
+        env.reset(seed=0)
+
+
+@pytest.mark.parametrize("flags", [{"do": True}, {"candidate_tool": True, "oracle_chains": True}, {"budget": "1o2i", "known_structure": True}, {"max_steps": 2}])
+def test_episode_options_are_lab_runs_flags(mini: Any, flags: dict[str, Any]) -> None:
+    """lab run's episode flags configure the environment; a step limit truncates instead of terminating."""
+    replies = planner_replies(mini.graphs[1], 2)
+    env = CausaLabEnv(mini, graph=1, **flags)
+    env.reset(seed=2)
+    for reply in replies:
+        _, _, terminated, truncated, info = env.step(reply)
+        if terminated or truncated:
+            break
+    assert terminated or truncated
+    assert truncated == (info["summary"]["done_reason"] == "step-limit")
+    assert truncated == ("max_steps" in flags)
+
+
+def test_reward_weights_are_checked_and_named(mini: Any) -> None:
+    """A weight that is not a finite number, or a name that is not a term, is an input error naming it."""
+    with pytest.raises(InputFormatError, match="consistency"):
+        CausaLabEnv(mini, rewards={"consistency": float("nan")})
+    with pytest.raises(InputFormatError, match="'speed'"):
+        CausaLabEnv(mini, rewards={"speed": 1.0})
