@@ -9,10 +9,10 @@ import pytest
 
 pytest.importorskip("gymnasium", reason="the rl extra (gymnasium) is not installed")
 
-from causalcheck.rl.env import CausaLabEnv  # noqa: E402
-from causalcheck.rl.rewards import TERMS  # noqa: E402
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from causalcheck.rl.env import CausaLabEnv
+from causalcheck.rl.rewards import TERMS
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12),
