@@ -1,11 +1,9 @@
-"""The lab as a training environment: Gymnasium, verifier rewards, verifiers and TRL.
+"""The lab as a training environment: Gymnasium, verifier rewards and TRL reward functions.
 
 * :mod:`~causalcheck.rl.env` — :class:`CausaLabEnv`, the text environment registered with
   Gymnasium as ``causalcheck/CausaLab-v0`` when this package is imported (needs the ``rl``
   extra: ``pip install 'causalcheck[rl]'``);
 * :mod:`~causalcheck.rl.rewards` — the reward terms and their weights (no extra needed);
-* :mod:`~causalcheck.rl.verifiers_env` — ``load_environment(...)`` for the ``verifiers``
-  library (the ``verifiers`` extra);
 * :mod:`~causalcheck.rl.trl` — reward functions with TRL's ``reward_funcs`` signature (no extra).
 
 Gymnasium 1.x reads no plug-in entry points, so the environment is registered by importing
