@@ -54,8 +54,12 @@ def test_a_seeded_rollout_equals_lab_run_with_the_same_scripted_agent(mini: Any,
     assert env_header == header
     assert _without_info(env_steps) == _without_info(steps)
     assert info["summary"] == {k: v for k, v in summary.items() if k in info["summary"]}
-    scores = [score_episode(trajectory_episode(Trajectory(header, tuple(s), {}), source="x"), audit=False).final for s in (steps, env_steps)]
-    assert scores[0] == scores[1]
+    env_summary = env.unwrapped.episode.summary()
+    scores = [
+        score_episode(trajectory_episode(Trajectory(header, tuple(s), summ), source="x")).final
+        for s, summ in ((steps, summary), (env_steps, env_summary))
+    ]
+    assert scores[0] == scores[1] and scores[0]["task_accuracy"] is not None
     final = info["reward_details"]["final"]
     assert final == {k: scores[0][k] for k in ("edge_f1", "parent_f1", "coefficient_f1", "shd")}
 

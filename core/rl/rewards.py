@@ -168,8 +168,8 @@ def info_gain_term(size_before: int | None, size_after: int | None, mec_size: in
 
     0.0 when a size is unknown or the MEC holds one graph.
 
-    >>> info_gain_term(8, 2, 8)
-    0.6666666666666666
+    >>> round(info_gain_term(8, 2, 8), 6)
+    0.666667
     """
     if not size_before or not size_after or not mec_size or mec_size <= 1 or size_after >= size_before:
         return 0.0
