@@ -354,7 +354,8 @@ class RewardTracker:
         if intervention is not None:
             target, state = intervention
             self._interventions += 1
-            self.points.append(_point(f"manipulator/{self._interventions}", state))
+            if w.consistency:  # the points only the consistency term reads
+                self.points.append(_point(f"manipulator/{self._interventions}", state))
             before = self.targets
             self.targets = self.targets | {target}
             if w.info_gain:  # I-MEC sizes only when the term counts (memoised per process)
