@@ -303,9 +303,14 @@ def _about_points(code: str, lead: str, severity: Severity, points: Sequence[tup
 
 
 def data_consistency(
-    h: Hypothesis, points: Sequence[DataPoint], tolerance: float = 0.01
+    h: Hypothesis, points: Sequence[DataPoint], tolerance: float = 0.01, *, form_question: bool = True
 ) -> tuple[Finding, ...]:
-    """``data-mismatch`` / ``equation-refuted`` / ``data-skipped`` findings; never raises on a bad hypothesis."""
+    """``data-mismatch`` / ``equation-refuted`` / ``data-skipped`` findings; never raises on a bad hypothesis.
+
+    ``form_question=False`` skips question 2 (no ``equation-refuted`` finding, no refit in the
+    ``data-mismatch`` message): for a caller that needs only whether the stated hypothesis is
+    refuted and by which points (the RL reward's consistency term), at a fraction of the cost.
+    """
     if not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool) or not tolerance >= 0:
         raise InputFormatError(f"tolerance={tolerance!r} must be a number >= 0")
     if not h.equation.strip() or not points:
@@ -386,7 +391,7 @@ def data_consistency(
             f"{', '.join(ids)} (a minimal conflicting set) within {_fmt(tolerance)}; the smallest tolerance that "
             f"would make all points consistent is {_fmt(stated.min_tolerance)}"
         )
-    form = fit_points(eq, usable, {}, tolerance) if eq.coefficient_names else None
+    form = fit_points(eq, usable, {}, tolerance) if eq.coefficient_names and form_question else None
     if form is not None and form.consistent and (fixed or free):
         refit = ", ".join(f"{k}={_fmt(v)}" for k, v in form.coefficients.items())
         msg += f" (other coefficients fit all points, e.g. {refit})"

@@ -96,3 +96,16 @@ def test_points_near_but_not_on_the_equation_still_ask_the_solver(monkeypatch: o
     fit = fit_points(_line(), points, {}, 0.01)  # type: ignore[arg-type]
     assert fit is not None and fit.consistent and made
     assert max(abs(r) for r in fit.residuals.values()) <= 0.01 + 1e-6
+
+
+def test_without_the_form_question_the_mismatch_and_its_points_are_the_same() -> None:
+    """form_question=False keeps the data-mismatch verdict and its conflicting points, and drops equation-refuted."""
+    from causalcheck.parsing import parse_hypothesis
+    from causalcheck.solvers.data_consistency import data_consistency
+
+    h = parse_hypothesis({"edges": [{"from": "ph", "to": "resonanceFreq"}], "freq_equation": "resonanceFreq = base + c_ph*ph", "coefficients": {"base": 1, "c_ph": 2}})
+    points = [DataPoint("a", {"ph": 1.0}, 10.0), DataPoint("b", {"ph": 1.0}, 20.0), DataPoint("c", {"ph": 2.0}, 5.0)]
+    full = {f.code: f for f in data_consistency(h, points)}
+    short = {f.code: f for f in data_consistency(h, points, form_question=False)}
+    assert set(full) == {"data-mismatch", "equation-refuted"} and set(short) == {"data-mismatch"}
+    assert short["data-mismatch"].elements == full["data-mismatch"].elements

@@ -39,6 +39,8 @@ __all__ = [
     "MAX_GRAPH_EDGES",
     "MAX_GRAPH_NESTING",
     "MAX_GRAPH_NODES",
+    "MAX_RL_ACTION_CHARS",
+    "MAX_RL_OBSERVATION_CHARS",
     "Limit",
     "LimitExceededError",
     "check_graph_size",
@@ -128,6 +130,15 @@ COVERAGE_COST_BUDGET = Limit(
     "fewer samples / members scored, else skipped; coverage-budget warning",
 )
 
+MAX_RL_OBSERVATION_CHARS = Limit(
+    "MAX_RL_OBSERVATION_CHARS", 4_000_000, "characters of a prompt the Gymnasium lab environment returns (its observation space)",
+    "characters", "the episode is refused at reset / step",
+)
+MAX_RL_ACTION_CHARS = Limit(
+    "MAX_RL_ACTION_CHARS", 1_000_000, "characters of a reply the Gymnasium lab environment reads (its action space)",
+    "characters", "the reply is not read; a degraded WAIT step",
+)
+
 #: Every limit, in the order of the table of docs/limits.md.
 LIMITS: tuple[Limit, ...] = (
     MAX_GRAPH_NODES,
@@ -138,6 +149,8 @@ LIMITS: tuple[Limit, ...] = (
     MAX_EVAL_TOTAL_BYTES,
     COMPARE_COST_BUDGET,
     COVERAGE_COST_BUDGET,
+    MAX_RL_OBSERVATION_CHARS,
+    MAX_RL_ACTION_CHARS,
 )
 
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from causalcheck.base.aio import run_sync
@@ -51,7 +51,17 @@ from causalcheck.protocols import LLM, LLMError, Request
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.lab.episode import Observation, TaskInfo
 
-__all__ = ["LLMAgent", "extract_record", "make_llm_agent", "step_record_problem"]
+__all__ = [
+    "LLMAgent",
+    "carry_forward",
+    "degraded_record",
+    "extract_record",
+    "make_llm_agent",
+    "prompt_messages",
+    "read_reply",
+    "render_prompt",
+    "step_record_problem",
+]
 
 log = logging.getLogger("causalcheck.llm")
 
@@ -116,6 +126,119 @@ def step_record_problem(record: Mapping[str, Any]) -> str | None:
     return None
 
 
+def prompt_messages(
+    task_text: str,
+    observation_text: str,
+    memory: str,
+    past_data: Any,
+    hypothesis: Any,
+    actions: Sequence[Mapping[str, Any]],
+    max_prompt_chars: int,
+) -> list[dict[str, str]]:
+    """The system and user messages of one step (the module docstring's five parts).
+
+    The one place the prompt is built: :meth:`LLMAgent.prompt` and the Gymnasium environment
+    (:mod:`causalcheck.rl.env`) both call it, so a policy trained there sees what the agent sees.
+    """
+    return render_prompt(
+        task_text,
+        observation_text,
+        json.dumps(past_data, ensure_ascii=False),
+        json.dumps(hypothesis, ensure_ascii=False),
+        memory,
+        [json.dumps(a, ensure_ascii=False) for a in actions],
+        max_prompt_chars,
+    )
+
+
+def render_prompt(
+    task_text: str,
+    observation_text: str,
+    past_data_json: str,
+    hypothesis_json: str,
+    memory: str,
+    history_json: Sequence[str],
+    max_prompt_chars: int,
+) -> list[dict[str, str]]:
+    """:func:`prompt_messages` from the JSON texts of the state and of each past action
+    (``json.dumps(..., ensure_ascii=False)``), for a caller that keeps them between steps."""
+    state = (
+        "## Previous State\n"
+        f"past_data: {_cut(past_data_json)}\n"
+        f"hypothesis: {_cut(hypothesis_json)}\n"
+        f"memory: {_cut(memory)}"
+    )
+    head = f"Task:\n{task_text}\n\n{state}\n\n"
+    tail = f"\n\nCurrent Environment Observation:\n{observation_text}\n\nYour JSON record:"
+    budget = max_prompt_chars - len(_RULES) - len(head) - len(tail)
+    history = list(history_json)
+    used = sum(len(h) + 1 for h in history)
+    drop = 0
+    while drop < len(history) and used + 40 > budget:
+        used -= len(history[drop]) + 1  # oldest first
+        drop += 1
+    history = history[drop:]
+    hist = "History of actions (oldest first):\n" + ("\n".join(history) if history else "(none yet)")
+    return [
+        {"role": "system", "content": _RULES},
+        {"role": "user", "content": head + hist + tail},
+    ]
+
+
+def read_reply(text: str, finish_reason: str | None = None) -> tuple[dict[str, Any] | None, str | None]:
+    """The step record of a reply, or ``None`` and why it cannot be used (the module docstring's reading).
+
+    *finish_reason* ``"length"`` adds "(cut at max_tokens)" to the reason of an unreadable reply.
+
+    >>> read_reply('{"action": "OPEN_REACTOR"}')
+    ({'action': 'OPEN_REACTOR'}, None)
+    >>> read_reply('{"score": 7}')[1]
+    "reply is JSON but not a step record: no 'action' field (keys: ['score'])"
+    """
+    try:
+        record = extract_record(text)
+    except (ValueError, RecursionError) as exc:  # RecursionError: a reply nested beyond any record
+        suffix = " (cut at max_tokens)" if finish_reason == "length" else ""
+        return None, f"{str(exc)[:300]}{suffix}"
+    problem = step_record_problem(record)
+    if problem is not None:
+        return None, problem
+    return record, None
+
+
+def degraded_record(error: str | None, memory: str, past_data: Any, hypothesis: Any) -> tuple[dict[str, Any], LabAction]:
+    """The ``WAIT`` record and action of a step whose reply could not be used (the previous state kept)."""
+    record = {
+        "memory": memory,
+        "thought": f"(no usable reply: {error})",
+        "past_data": past_data,
+        "hypothesis": hypothesis,
+        "experiment": {},
+        "action": "WAIT",
+    }
+    # the agent's own wait, built directly: read back from "WAIT" it would reach the
+    # model next step as "unknown action='WAIT'"
+    action = LabAction("wait", text=f"Your previous reply could not be used ({_cut(str(error), 300)}); the step was spent waiting.")
+    return record, action
+
+
+def carry_forward(record: Mapping[str, Any], memory: str, past_data: Any, hypothesis: Any) -> tuple[str, Any, Any, dict[str, Any]]:
+    """The state carried to the next prompt after *record*, and the record's action fields.
+
+    Only a string ``memory`` and non-empty ``past_data`` / ``hypothesis`` replace the carried ones.
+    """
+    if isinstance(record.get("memory"), str):
+        memory = record["memory"]
+    pd = record.get("past_data")
+    if isinstance(pd, list) and pd:
+        past_data = pd
+    hyp = record.get("hypothesis")
+    if isinstance(hyp, dict) and hyp:
+        hypothesis = hyp
+    action_fields = {k: record[k] for k in _ACTION_KEYS if k in record}
+    return memory, past_data, hypothesis, action_fields or {"action": "WAIT"}
+
+
 class LLMAgent:
     """A lab :class:`~causalcheck.lab.agents.Agent` driven by a chat model (module docstring)."""
 
@@ -156,24 +279,10 @@ class LLMAgent:
 
     def prompt(self, observation_text: str) -> list[dict[str, str]]:
         """The messages of the next call (also used by tests to inspect what the model sees)."""
-        task_text = getattr(self.task, "text", "") or ""
-        state = (
-            "## Previous State\n"
-            f"past_data: {_cut(json.dumps(self.past_data, ensure_ascii=False))}\n"
-            f"hypothesis: {_cut(json.dumps(self.hypothesis, ensure_ascii=False))}\n"
-            f"memory: {_cut(self.memory)}"
+        return prompt_messages(
+            getattr(self.task, "text", "") or "", observation_text, self.memory, self.past_data, self.hypothesis,
+            self.actions, self.max_prompt_chars,
         )
-        head = f"Task:\n{task_text}\n\n{state}\n\n"
-        tail = f"\n\nCurrent Environment Observation:\n{observation_text}\n\nYour JSON record:"
-        budget = self.max_prompt_chars - len(_RULES) - len(head) - len(tail)
-        history = [json.dumps(a, ensure_ascii=False) for a in self.actions]
-        while history and sum(len(h) + 1 for h in history) + 40 > budget:
-            history.pop(0)  # oldest first
-        hist = "History of actions (oldest first):\n" + ("\n".join(history) if history else "(none yet)")
-        return [
-            {"role": "system", "content": _RULES},
-            {"role": "user", "content": head + hist + tail},
-        ]
 
     # -------------------------------------------------------------- model calls
     def _ask(self, messages: list[dict[str, str]]) -> tuple[dict[str, Any] | None, str | None]:
@@ -189,15 +298,7 @@ class LLMAgent:
         self._calls.append(
             {**comp.usage.to_dict(), "finish_reason": comp.finish_reason, "cached": comp.cached}
         )
-        try:
-            record = extract_record(comp.text)
-        except (ValueError, RecursionError) as exc:  # RecursionError: a reply nested beyond any record
-            suffix = " (cut at max_tokens)" if comp.finish_reason == "length" else ""
-            return None, f"{str(exc)[:300]}{suffix}"
-        problem = step_record_problem(record)
-        if problem is not None:
-            return None, problem
-        return record, None
+        return read_reply(comp.text, comp.finish_reason)
 
     def _verify(self, record: Mapping[str, Any]) -> list[str]:
         try:
@@ -234,32 +335,15 @@ class LLMAgent:
             info["verification"] = check
         fallback: LabAction | None = None
         if record is None:
-            record = {
-                "memory": self.memory,
-                "thought": f"(no usable reply: {error})",
-                "past_data": self.past_data,
-                "hypothesis": self.hypothesis,
-                "experiment": {},
-                "action": "WAIT",
-            }
-            # the agent's own wait, built directly: read back from "WAIT" it would reach the
-            # model next step as "unknown action='WAIT'"
-            fallback = LabAction("wait", text=f"Your previous reply could not be used ({_cut(str(error), 300)}); the step was spent waiting.")
+            record, fallback = degraded_record(error, self.memory, self.past_data, self.hypothesis)
             info.update(degraded=True, error=error)
             self.degraded_steps += 1
             log.warning("llm agent step %d: no usable reply, waiting instead: %s", len(self.actions) + 1, _cut(str(error), 200))
-        # carry state forward
-        if isinstance(record.get("memory"), str):
-            self.memory = record["memory"]
-        pd = record.get("past_data")
-        if isinstance(pd, list) and pd:
-            self.past_data = pd
-        hyp = record.get("hypothesis")
-        if isinstance(hyp, dict) and hyp:
-            self.hypothesis = hyp
+        self.memory, self.past_data, self.hypothesis, action_fields = carry_forward(
+            record, self.memory, self.past_data, self.hypothesis
+        )
         info["llm_calls"] = self._calls  # tokens, finish reason and cache use of this step's calls
-        action_fields = {k: record[k] for k in _ACTION_KEYS if k in record}
-        self.actions.append(action_fields or {"action": "WAIT"})
+        self.actions.append(action_fields)
         return AgentStep(record=record, action=fallback or LabAction.from_record(record), info=info)
 
 

@@ -1,0 +1,340 @@
+"""CausaLab as a Gymnasium text environment: the LLM agent's prompt in, its record text out.
+
+``gymnasium.make("causalcheck/CausaLab-v0", suite="4nodes", graph="4nodes_0", budget="3o6i")``
+builds :class:`CausaLabEnv` over one lab :class:`~causalcheck.lab.episode.Episode`:
+
+* an **observation** is the user message the LLM agent (:mod:`causalcheck.lab.llm_agent`)
+  would be sent this step — task text, previous state, history of actions, the environment's
+  observation — built by the same function (:func:`~causalcheck.lab.llm_agent.prompt_messages`);
+  the constant system message (the record rules) is :attr:`CausaLabEnv.system_prompt`, and
+  ``info["messages"]`` holds both as chat messages;
+* an **action** is the reply text: read as the agent reads it
+  (:func:`~causalcheck.lab.llm_agent.read_reply`: ``<think>`` removed, fenced or bare JSON,
+  :func:`~causalcheck.lab.llm_agent.step_record_problem`), an unusable reply becomes the
+  agent's degraded ``WAIT`` (``info["degraded"]``, ``info["error"]``); the episode applies its
+  own budgets and refusals (``info["refused"]``); state is carried forward as the agent carries it;
+* the **reward** is :mod:`causalcheck.rl.rewards`' weighted terms (``rewards="dense"`` or
+  ``"paper"``, or a :class:`~causalcheck.rl.rewards.RewardWeights`); ``info["reward_terms"]``
+  and ``info["reward_details"]`` say how it was made; ``info["record"]`` is the record used;
+* ``terminated`` when the episode ends (reactor activated, submissions spent, the agent
+  submitted), ``truncated`` when it hits its step limit.
+
+``reset(seed=s)`` plays the lab episode of seed ``s`` (``lab run --seeds s``), so one seed
+gives the same episode byte for byte; ``reset()`` without a seed draws the next episode seed
+from the environment's generator.  Without ``graph`` each reset draws a graph of the suite
+from that generator (``options={"graph": id}`` picks one).  Episode options are
+``lab run``'s flags (:data:`~causalcheck.lab.episode.EPISODE_FLAGS`: ``budget``,
+``interventions``, ``do``, …) or ``config=EpisodeConfig(...)``.
+
+:attr:`CausaLabEnv.trajectory` is the episode as ``lab run`` writes it (header and step
+lines of :func:`causalcheck.lab.runner.run_episode`), so ``lab score`` can score a rollout.
+
+Both spaces are :class:`PromptText` (a :class:`gymnasium.spaces.Text` that holds any
+characters): observations up to :data:`~causalcheck.base.limits.MAX_RL_OBSERVATION_CHARS`,
+actions up to :data:`~causalcheck.base.limits.MAX_RL_ACTION_CHARS` (a longer reply is a
+degraded step, never parsed).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import gymnasium
+import numpy as np
+from causalcheck.base.errors import BudgetExceededError, InputFormatError
+from causalcheck.base.limits import (
+    MAX_RL_ACTION_CHARS,
+    MAX_RL_OBSERVATION_CHARS,
+    LimitExceededError,
+)
+from causalcheck.lab.episode import EPISODE_FLAGS, Episode, EpisodeConfig, LabAction, Observation
+from causalcheck.lab.llm_agent import (
+    EMPTY_HYPOTHESIS,
+    carry_forward,
+    degraded_record,
+    prompt_messages,
+    read_reply,
+    render_prompt,
+)
+from causalcheck.lab.suites import Suite, SuiteGraph, load_suite
+from causalcheck.lab.trajectory import TRAJECTORY_FORMAT
+from causalcheck.rl.rewards import RewardTracker, RewardWeights, reward_weights
+from gymnasium import spaces
+
+__all__ = ["CausaLabEnv", "PromptText", "rollout"]
+
+#: Largest ``max_prompt_chars`` (the prompt's history budget).
+MAX_PROMPT_CHARS = 1_000_000
+
+
+class PromptText(spaces.Text):
+    """A :class:`gymnasium.spaces.Text` of any characters (a model may write any Unicode).
+
+    ``sample()`` draws from the alphanumeric charset; :meth:`contains` accepts every string
+    within the length bounds.
+    """
+
+    def contains(self, x: Any) -> bool:
+        return isinstance(x, str) and self.min_length <= len(x) <= self.max_length
+
+
+_SUITES: dict[str, Suite] = {}
+
+
+def _suite(name: str) -> Suite:
+    if name not in _SUITES:
+        _SUITES[name] = load_suite(name)
+    return _SUITES[name]
+
+
+class CausaLabEnv(gymnasium.Env[str, str]):
+    """The lab as a Gymnasium environment (module docstring).
+
+    Args:
+        suite: a suite name (``lab suites``) or a suite file.
+        graph: a graph id or index in the suite; ``None`` draws one per reset.
+        config: an :class:`EpisodeConfig`; else ``**flags`` of ``lab run``'s names build one.
+        rewards: a preset name (``"dense"``, ``"paper"``), weights, or a mapping of weights.
+        max_prompt_chars: the LLM agent's prompt budget (16 384, as ``--agent llm``).
+        consistency_tolerance: the data-consistency tolerance of the reward (0.01 Hz).
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012  (Gymnasium reads a plain dict class attribute)
+
+    def __init__(
+        self,
+        suite: str | Suite = "mini",
+        graph: str | int | None = None,
+        *,
+        config: EpisodeConfig | None = None,
+        rewards: str | RewardWeights | Mapping[str, float] | None = "dense",
+        max_prompt_chars: int = 16384,
+        consistency_tolerance: float = 0.01,
+        render_mode: str | None = None,
+        **flags: Any,
+    ) -> None:
+        unknown = sorted(set(flags) - set(EPISODE_FLAGS))
+        if unknown:
+            raise InputFormatError(f"CausaLabEnv option(s) {unknown!r} unknown; episode options are {sorted(EPISODE_FLAGS)!r}")
+        if config is not None and flags:
+            raise InputFormatError(f"pass config= or episode flags {sorted(flags)!r}, not both")
+        if isinstance(max_prompt_chars, bool) or not isinstance(max_prompt_chars, int) or not 1000 <= max_prompt_chars <= MAX_PROMPT_CHARS:
+            raise InputFormatError(f"max_prompt_chars={max_prompt_chars!r} must be an integer in 1000..MAX_PROMPT_CHARS={MAX_PROMPT_CHARS}")
+        if render_mode not in (None, "ansi"):
+            raise InputFormatError(f"render_mode={render_mode!r} must be None or 'ansi'")
+        self.suite = suite if isinstance(suite, Suite) else _suite(str(suite))
+        if not self.suite.graphs:
+            raise InputFormatError(f"suite={self.suite.name!r} has no graphs")
+        self.config = config if config is not None else EpisodeConfig.from_flags(flags)
+        self.weights = reward_weights(rewards)
+        self.max_prompt_chars = max_prompt_chars
+        self.render_mode = render_mode
+        self.fixed_graph = None if graph is None else self._graph(graph)
+        self._rewards = RewardTracker(self.weights, tolerance=consistency_tolerance)
+        self._episodes: dict[str, Episode] = {}
+        self.max_observation_chars = MAX_RL_OBSERVATION_CHARS.value()
+        self.max_action_chars = MAX_RL_ACTION_CHARS.value()
+        self.observation_space = PromptText(self.max_observation_chars, min_length=0)
+        self.action_space = PromptText(self.max_action_chars, min_length=0)
+        self.system_prompt = prompt_messages("", "", "", [], {}, [], 1000)[0]["content"]
+        self._episode: Episode | None = None
+
+    # ------------------------------------------------------------------ set-up
+    def _graph(self, ref: str | int) -> SuiteGraph:
+        graphs = self.suite.graphs
+        if isinstance(ref, int) and not isinstance(ref, bool):
+            if not 0 <= ref < len(graphs):
+                raise InputFormatError(f"graph={ref!r} must be an index in 0..{len(graphs) - 1} of suite {self.suite.name!r}")
+            return graphs[ref]
+        for g in graphs:
+            if g.graph_id == ref:
+                return g
+        raise InputFormatError(f"graph={ref!r} is not a graph id of suite {self.suite.name!r} (e.g. {graphs[0].graph_id!r})")
+
+    def _episode_for(self, graph: SuiteGraph) -> Episode:
+        ep = self._episodes.get(graph.graph_id)
+        if ep is None:
+            cands = [g.scm.graph for g in self.suite.graphs] if self.config.candidate_tool else []
+            ep = self._episodes[graph.graph_id] = Episode(graph, self.config, candidates=cands)
+        return ep
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+        """Start the lab episode of *seed* (see the module docstring); returns the first prompt and ``info``."""
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
+            raise InputFormatError(f"seed={seed!r} must be an integer or None")
+        super().reset(seed=seed)
+        opts = dict(options or {})
+        unknown = sorted(set(opts) - {"graph"})
+        if unknown:
+            raise InputFormatError(f"reset options {unknown!r} unknown; the only option is 'graph'")
+        if opts.get("graph") is not None:
+            graph = self._graph(opts["graph"])
+        elif self.fixed_graph is not None:
+            graph = self.fixed_graph
+        else:
+            graph = self.suite.graphs[int(self.np_random.integers(len(self.suite.graphs)))]
+        episode_seed = int(seed) if seed is not None else int(self.np_random.integers(2**31 - 1))
+        ep = self._episode = self._episode_for(graph)
+        task, obs = ep.reset(episode_seed)
+        self.task = task
+        self.memory = ""
+        self.past_data: list[Any] = []
+        self.hypothesis: dict[str, Any] = dict(EMPTY_HYPOTHESIS)
+        self.actions: list[dict[str, Any]] = []
+        self._history: list[str] = []  # the JSON text of each action, as the prompt shows them
+        self._dumped: list[tuple[Any, str] | None] = [None, None]  # (object, its JSON) of past_data, hypothesis
+        self._obs = obs
+        self.header: dict[str, Any] = {
+            "format": TRAJECTORY_FORMAT,
+            "suite": self.suite.name,
+            "graph_id": graph.graph_id,
+            "seed": episode_seed,
+            "agent": "gymnasium",
+            "config": dict(graph.config),
+            "budgets": ep.budgets(),
+            "reactor": {"props": dict(ep.reactor_props), "target_freq": ep.target_freq},
+            "manipulator_initial": dict(ep.manipulator_initial),
+            "prior_records": list(ep.prior),
+            "options": self.config.to_json(),
+            "task_text": task.text,
+        }
+        self._lines: list[tuple[Observation, dict[str, Any], LabAction, Mapping[str, Any], dict[str, Any] | None]] = []
+        self._rewards.reset(graph.scm.graph, graph.config, ep.prior, ep.manipulator_initial)
+        self._prompt = self._messages(obs)
+        info = {"messages": self._prompt, "graph_id": graph.graph_id, "seed": episode_seed, "step": 0}
+        return self._prompt[1]["content"], info
+
+    def _messages(self, obs: Observation) -> list[dict[str, str]]:
+        msgs = render_prompt(
+            self.task.text, obs.text, self._json(self.past_data, 0), self._json(self.hypothesis, 1), self.memory,
+            self._history, self.max_prompt_chars,
+        )
+        size = len(msgs[1]["content"])
+        if size > self.max_observation_chars:
+            raise LimitExceededError(MAX_RL_OBSERVATION_CHARS.message(size, f"prompt of graph {self.header['graph_id']!r} step {obs.step}"))
+        return msgs
+
+    def _json(self, value: Any, slot: int) -> str:
+        """The prompt's JSON text of a carried state value, dumped again only when the value was replaced."""
+        kept = self._dumped[slot]
+        if kept is not None and kept[0] is value:
+            return kept[1]
+        text = json.dumps(value, ensure_ascii=False)
+        self._dumped[slot] = (value, text)
+        return text
+
+    # ------------------------------------------------------------------ stepping
+    def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        """Play the reply *action*; returns the next prompt, the reward, terminated, truncated and ``info``."""
+        ep = self._episode
+        if ep is None:
+            raise BudgetExceededError("step() called before reset()")
+        if ep.done:
+            raise BudgetExceededError(f"episode is over (done_reason={ep.done_reason!r}); call reset()")
+        info: dict[str, Any] = {}
+        record: dict[str, Any] | None
+        error: str | None
+        if not isinstance(action, str):
+            record, error = None, f"action={action!r:.80} must be a string (the reply text)"
+        elif len(action) > self.max_action_chars:
+            record, error = None, MAX_RL_ACTION_CHARS.message(len(action), "reply")
+        else:
+            record, error = read_reply(action)
+        if record is None:
+            # copies: the carried state must not be shared with the info of an earlier step
+            record, lab_action = degraded_record(error, self.memory, _copy(self.past_data), _copy(self.hypothesis))
+            info.update(degraded=True, error=error)
+        else:
+            lab_action = LabAction.from_record(record)
+        self.memory, self.past_data, self.hypothesis, fields = carry_forward(record, self.memory, self.past_data, self.hypothesis)
+        self.actions.append(fields)
+        self._history.append(json.dumps(fields, ensure_ascii=False))
+        before = self._obs
+        n_transitions = len(ep.transitions)
+        obs = self._obs = ep.step(lab_action)
+        # the step line as run_episode writes it, built when the trajectory is read
+        self._lines.append((before, record, lab_action, obs.response, dict(info) if info else None))
+        moved = ep.transitions[-1] if len(ep.transitions) > n_transitions else None
+        reward, terms, details = self._rewards.step(
+            record,
+            degraded=bool(info.get("degraded")),
+            intervention=None if moved is None else (str(moved["prop"]), moved["after"]),
+            done=obs.done,
+            success=obs.success,
+            done_reason=ep.done_reason,
+            submissions_left=obs.submissions_left,
+            submissions=self.config.submissions,
+        )
+        truncated = obs.done and ep.done_reason == "step-limit"
+        terminated = obs.done and not truncated
+        self._prompt = self._messages(obs)
+        info.update(
+            messages=self._prompt,
+            record=record,
+            action=lab_action.to_json(),
+            refused=obs.response.get("refused"),
+            reward_terms=terms,
+            reward_details=details,
+            step=obs.step,
+        )
+        if obs.done:
+            info["summary"] = ep.summary()
+        return self._prompt[1]["content"], reward, terminated, truncated, info
+
+    # ------------------------------------------------------------------ views
+    @property
+    def trajectory(self) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The header and step lines of the episode so far, as ``lab run`` writes them."""
+        if self._episode is None:
+            raise BudgetExceededError("trajectory read before reset()")
+        steps = []
+        for k, (before, record, action, response, info) in enumerate(self._lines):
+            line: dict[str, Any] = {
+                "step": k,
+                "observation": before.to_json(),
+                "record": dict(record),
+                "action": action.to_json(),
+                "response": dict(response),
+            }
+            if info:
+                line["info"] = info
+            steps.append(line)
+        return self.header, steps
+
+    @property
+    def episode(self) -> Episode:
+        """The lab episode being played."""
+        if self._episode is None:
+            raise BudgetExceededError("episode read before reset()")
+        return self._episode
+
+    def render(self) -> str | None:
+        """The current prompt (``render_mode="ansi"``)."""
+        if self.render_mode != "ansi" or self._episode is None:
+            return None
+        return str(self._prompt[1]["content"])
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of a JSON value (the carried state came from a decoded reply)."""
+    return json.loads(json.dumps(value))
+
+
+def rollout(env: gymnasium.Env[str, str], policy: Any, *, seed: int, max_steps: int | None = None) -> list[dict[str, Any]]:
+    """Play one episode of *env* with ``policy(observation) -> reply``; returns each step's reward and info.
+
+    A small helper for examples and tests; *max_steps* defaults to the episode's step limit.
+    """
+    obs, _ = env.reset(seed=seed)
+    base = env.unwrapped
+    limit = max_steps if max_steps is not None else getattr(base, "episode").max_steps  # noqa: B009  (a CausaLabEnv under wrappers)
+    out: list[dict[str, Any]] = []
+    for _ in range(int(limit)):
+        obs, reward, terminated, truncated, info = env.step(policy(obs))
+        out.append({"reward": reward, **info})
+        if terminated or truncated:
+            break
+    return out
+

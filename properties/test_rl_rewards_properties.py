@@ -1,0 +1,135 @@
+"""Reward terms: bounds, determinism, monotonicity, and the paper weights equal lab score's metrics."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+
+import pytest
+from causalcheck.graph import FREQ, CausalGraph
+from causalcheck.parsing import parse_hypothesis
+from causalcheck.records import DataPoint
+from causalcheck.rl.rewards import (
+    PRESETS,
+    TERMS,
+    RewardWeights,
+    consistency_term,
+    info_gain_term,
+    mechanism_terms,
+    premature_stop_term,
+    reward_weights,
+)
+from causalcheck.solvers.equivalence import imec_size
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+NODES = ["a", "b", "c", FREQ]
+PAIRS = st.lists(st.tuples(st.sampled_from(NODES), st.sampled_from(NODES)).filter(lambda p: p[0] != p[1]), max_size=8, unique=True)
+CONFIG = {"nodes": {n: {} for n in NODES}, "edges": [{"from": "a", "to": FREQ}, {"from": "b", "to": FREQ}], "params": {}}
+
+
+def _in_range(name: str, value: float) -> bool:
+    lo, hi = TERMS[name]
+    return lo <= value <= hi and math.isfinite(value)
+
+
+@given(PAIRS, PAIRS)
+def test_mechanism_terms_are_bounded_deterministic_and_perfect_on_the_truth(pred: list, truth: list) -> None:
+    """Every mechanism term lies in its range, repeats exactly, and the truth itself scores F1 1 and SHD 0."""
+    terms, raw = mechanism_terms(pred, {}, truth, None, nodes=len(NODES))
+    assert all(_in_range(k, v) for k, v in terms.items())
+    assert (terms, raw) == mechanism_terms(pred, {}, truth, None, nodes=len(NODES))
+    best, _ = mechanism_terms(truth, {}, truth, None, nodes=len(NODES))
+    assert best["shd"] == 0.0 and (best["edge_f1"] == 1.0 or not truth)
+
+
+@given(PAIRS)
+def test_adding_a_true_edge_never_lowers_edge_f1(pred: list) -> None:
+    """Monotonicity: with the true edges fixed, adding a missing true edge raises (or keeps) edge F1 and lowers SHD."""
+    truth = [("a", FREQ), ("b", FREQ), ("a", "c")]
+    missing = [p for p in truth if p not in pred and (p[1], p[0]) not in pred]
+    if not missing:
+        return
+    before, _ = mechanism_terms(pred, {}, truth, None, nodes=4)
+    after, _ = mechanism_terms([*pred, missing[0]], {}, truth, None, nodes=4)
+    assert after["edge_f1"] >= before["edge_f1"] and after["shd"] >= before["shd"]
+
+
+@given(st.integers(0, 100), st.integers(0, 100), st.integers(0, 100))
+def test_info_gain_is_within_zero_and_one(before: int, after: int, mec: int) -> None:
+    """info_gain is in [0, 1] for any sizes, 0 when nothing was learnt."""
+    v = info_gain_term(before, after, mec)
+    assert _in_range("info_gain", v)
+    assert info_gain_term(before, before, mec) == 0.0
+
+
+@given(st.lists(st.sampled_from(["a", "b", "c", FREQ]), max_size=4))
+def test_imec_sizes_never_grow_as_targets_are_added(targets: list) -> None:
+    """Monotonicity of the quantity info_gain reads: more intervention targets, no larger I-MEC."""
+    g = CausalGraph.from_pairs([("a", "b"), ("b", "c"), ("a", "c"), ("c", FREQ)], NODES)
+    sizes = [imec_size(g, [[t] for t in sorted(set(targets[:k]))]) for k in range(len(targets) + 1)]
+    assert all(x is not None and y is not None and y <= x for x, y in itertools.pairwise(sizes))
+
+
+@given(st.sampled_from(["agent-submitted", "reactor-activated", "step-limit", "submissions-exhausted"]), st.booleans(), st.integers(0, 5), st.integers(0, 5))
+def test_premature_stop_is_bounded_and_only_for_an_early_submit(reason: str, success: bool, left: int, total: int) -> None:
+    """premature_stop in [-1, 0]; non-zero only when the agent ended an unsolved episode itself."""
+    v = premature_stop_term(reason, success, left, total)
+    assert _in_range("premature_stop", v)
+    assert v == 0.0 or (reason == "agent-submitted" and not success)
+
+
+_POINTS = st.lists(st.tuples(st.integers(-20, 20), st.integers(-50, 50)), min_size=1, max_size=6)
+
+
+@settings(max_examples=30, deadline=None)
+@given(_POINTS, _POINTS, st.integers(-3, 3), st.integers(-3, 3))
+def test_a_refuted_hypothesis_stays_refuted_when_points_are_added(first: list, more: list, base: int, slope: int) -> None:
+    """Monotonicity the tracker's cache relies on: a conflict among some points remains with more points."""
+    h = parse_hypothesis({"edges": [{"from": "a", "to": FREQ}], "freq_equation": f"{FREQ} = base + c_a*a", "coefficients": {"base": base, "c_a": slope}})
+    pts = [DataPoint(f"p{i}", {"a": float(x)}, float(y)) for i, (x, y) in enumerate(first)]
+    extra = [DataPoint(f"q{i}", {"a": float(x)}, float(y)) for i, (x, y) in enumerate(more)]
+    v, conflicting = consistency_term(h, pts)
+    assert _in_range("consistency", v) and (v == -1.0) == bool(conflicting)
+    assert consistency_term(h, pts) == (v, conflicting)
+    if v == -1.0:
+        assert consistency_term(h, pts + extra)[0] == -1.0
+
+
+@given(st.dictionaries(st.sampled_from(list(TERMS)), st.floats(-1, 1), min_size=1))
+def test_the_reward_is_the_weighted_sum_and_paper_counts_success_only(terms: dict) -> None:
+    """combine is sum(weight*term); the paper weights see only the success term."""
+    dense = PRESETS["dense"]
+    assert math.isclose(dense.combine(terms), sum(getattr(dense, k) * v for k, v in terms.items()), abs_tol=1e-12)
+    assert PRESETS["paper"].combine(terms) == terms.get("success", 0.0)
+    assert reward_weights(None) == dense and reward_weights({"format": 2.0}) == RewardWeights(format=2.0)
+
+
+@pytest.mark.slow
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 11), st.integers(0, 50), st.sampled_from(["planner", "random", "observational"]))
+def test_paper_rewards_equal_lab_score_on_the_same_trajectory(index: int, seed: int, agent: str) -> None:
+    """Summed paper rewards are lab score's task accuracy; the mechanism terms its edge/parent/coefficient F1 and SHD."""
+    pytest.importorskip("gymnasium", reason="the rl extra (gymnasium) is not installed")
+    from _rl import planner_replies
+    from causalcheck.episodes import Trajectory, trajectory_episode
+    from causalcheck.lab.score import score_episode
+    from causalcheck.lab.suites import load_suite
+    from causalcheck.rl.env import CausaLabEnv
+
+    graph = load_suite("mini").graphs[index]
+    replies = planner_replies(graph, seed, agent)
+    env = CausaLabEnv("mini", graph=index, rewards="paper")
+    env.reset(seed=seed)
+    total, info = 0.0, {}
+    for reply in replies:
+        _, reward, terminated, truncated, info = env.step(reply)
+        total += reward
+        if terminated or truncated:
+            break
+    header, steps = env.trajectory
+    final = score_episode(trajectory_episode(Trajectory(header, tuple(steps), env.episode.summary()), source="x"), audit=False).final
+    assert total == final["task_accuracy"]
+    assert info["reward_details"]["final"] == {k: final[k] for k in ("edge_f1", "parent_f1", "coefficient_f1", "shd")}
+    assert json.dumps(info, sort_keys=True)  # info is plain JSON

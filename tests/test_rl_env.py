@@ -1,0 +1,188 @@
+"""The Gymnasium lab environment: the agent's prompt, the same episode as lab run, check_env, vector forms."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium", reason="the rl extra (gymnasium) is not installed")
+
+import causalcheck.rl  # noqa: E402  (registers the environment)
+from _rl import planner_replies  # noqa: E402
+from causalcheck.adapters import LLMClient, RetryPolicy, ScriptedLLM  # noqa: E402
+from causalcheck.base.errors import BudgetExceededError, InputFormatError  # noqa: E402
+from causalcheck.episodes import Trajectory, trajectory_episode  # noqa: E402
+from causalcheck.lab.llm_agent import LLMAgent  # noqa: E402
+from causalcheck.lab.runner import run_episode  # noqa: E402
+from causalcheck.lab.score import score_episode  # noqa: E402
+from causalcheck.lab.suites import load_suite  # noqa: E402
+from causalcheck.rl.env import CausaLabEnv, rollout  # noqa: E402
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+ENV = causalcheck.rl.ENV_ID
+
+
+@pytest.fixture(scope="module")
+def mini() -> Any:
+    """The bundled mini suite."""
+    return load_suite("mini")
+
+
+def _without_info(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in s.items() if k != "info"} for s in steps]
+
+
+@pytest.mark.parametrize("index,seed", [(0, 3), (4, 11), (9, 0)])
+def test_a_seeded_rollout_equals_lab_run_with_the_same_scripted_agent(mini: Any, index: int, seed: int) -> None:
+    """Same replies, same seed: the env's prompts are the LLM agent's, its trajectory and final metrics lab run's."""
+    graph = mini.graphs[index]
+    replies = planner_replies(graph, seed)
+    llm = ScriptedLLM(list(replies))
+    agent = LLMAgent(LLMClient(llm, retry=RetryPolicy(max_attempts=1)))
+    header, steps, summary = run_episode(graph, agent, seed, suite_name="mini", agent_name="gymnasium")
+    env = gymnasium.make(ENV, suite="mini", graph=graph.graph_id)
+    obs, info = env.reset(seed=seed)
+    k, done = 0, False
+    while not done:
+        sent = [{"role": m.role, "content": m.content} for m in llm.calls[k].messages]
+        assert info["messages"] == sent and obs == sent[-1]["content"]
+        obs, _, terminated, truncated, info = env.step(replies[k])
+        k, done = k + 1, terminated or truncated
+    env_header, env_steps = env.unwrapped.trajectory
+    assert env_header == header
+    assert _without_info(env_steps) == _without_info(steps)
+    assert info["summary"] == {k: v for k, v in summary.items() if k in info["summary"]}
+    env_summary = env.unwrapped.episode.summary()
+    scores = [
+        score_episode(trajectory_episode(Trajectory(header, tuple(s), summ), source="x")).final
+        for s, summ in ((steps, summary), (env_steps, env_summary))
+    ]
+    assert scores[0] == scores[1] and scores[0]["task_accuracy"] is not None
+    final = info["reward_details"]["final"]
+    assert final == {k: scores[0][k] for k in ("edge_f1", "parent_f1", "coefficient_f1", "shd")}
+
+
+def test_reset_with_a_seed_reproduces_the_episode_byte_for_byte(mini: Any) -> None:
+    """Two rollouts of one seed give the same prompts, rewards and infos; another seed differs."""
+    replies = planner_replies(mini.graphs[2], 5)
+    env = gymnasium.make(ENV, suite="mini", graph=2)
+
+    def play(seed: int) -> str:
+        obs, info = env.reset(seed=seed)
+        out = [obs]
+        for reply in replies:
+            obs, reward, terminated, truncated, info = env.step(reply)
+            out.append(json.dumps([obs, reward, terminated, truncated, info], sort_keys=True))
+            if terminated or truncated:
+                break
+        return "\n".join(out)
+
+    assert play(5) == play(5)
+    assert play(5) != play(6)
+
+
+def test_check_env_passes() -> None:
+    """Gymnasium's environment checker accepts the environment (random actions are degraded steps)."""
+    check_env(gymnasium.make(ENV, suite="mini", graph=0).unwrapped)
+    check_env(gymnasium.make(ENV, suite="mini", render_mode="ansi").unwrapped)
+
+
+@pytest.mark.parametrize("mode,kwargs", [("sync", {}), ("async", {"shared_memory": False})])
+def test_the_vector_forms_step_batches(mini: Any, mode: str, kwargs: dict[str, Any]) -> None:
+    """make_vec in sync and async mode: each sub-environment plays its own seed like a single env."""
+    replies = planner_replies(mini.graphs[0], 1)
+    envs = gymnasium.make_vec(ENV, num_envs=2, vectorization_mode=mode, vector_kwargs=kwargs, suite="mini", graph=0)
+    try:
+        obs, _ = envs.reset(seed=[1, 2])
+        single = CausaLabEnv("mini", graph=0)
+        assert obs[0] == single.reset(seed=1)[0] and obs[1] == single.reset(seed=2)[0]
+        obs, rewards, _terminated, _truncated, info = envs.step((replies[0], "not a record"))
+        assert len(obs) == 2 and rewards.shape == (2,)
+        assert info["degraded"][1] and not info["_degraded"][0]
+    finally:
+        envs.close()
+
+
+def test_an_unusable_reply_is_a_degraded_wait_with_the_format_penalty(mini: Any) -> None:
+    """Prose, non-record JSON and over-long replies become the agent's WAIT; the episode goes on."""
+    env = CausaLabEnv(mini, graph=0)
+    env.reset(seed=0)
+    for reply, why in (("I think 42", "no JSON record"), ('{"score": 7}', "not a step record"), ("x" * (env.action_space.max_length + 1), "MAX_RL_ACTION_CHARS")):
+        obs, _reward, terminated, _, info = env.step(reply)
+        assert info["degraded"] and why in info["error"] and info["action"]["kind"] == "wait"
+        assert info["reward_terms"]["format"] == -1.0 and not terminated
+        assert "could not be used" in obs
+
+
+def test_refusals_and_budgets_are_the_episodes(mini: Any) -> None:
+    """An intervention on an unknown property is refused in info; a finished episode cannot be stepped."""
+    env = CausaLabEnv(mini, graph=0)
+    env.reset(seed=0)
+    _, _, _, _, info = env.step('{"action": "INTERVENE", "arg1": "nope", "arg2": 3}')
+    assert "unknown property='nope'" in info["refused"]
+    _, _, terminated, _, info = env.step('{"action": "SUBMIT", "arg1": "done"}')
+    assert terminated and info["reward_terms"]["premature_stop"] == -1.0
+    with pytest.raises(BudgetExceededError):
+        env.step('{"action": "OPEN_REACTOR"}')
+
+
+def test_bad_options_are_refused_naming_them(mini: Any) -> None:
+    """Unknown options, graphs, weights and seeds are input errors."""
+    for kwargs, text in (({"colour": 1}, "colour"), ({"graph": "zz"}, "'zz'"), ({"rewards": "fast"}, "'fast'"), ({"budget": "x"}, "'x'")):
+        with pytest.raises(InputFormatError, match=text):
+            CausaLabEnv(mini, **kwargs)
+    with pytest.raises(InputFormatError, match="seed"):
+        CausaLabEnv(mini).reset(seed="1")  # type: ignore[arg-type]
+
+
+def test_rollout_helper_and_graph_draws(mini: Any) -> None:
+    """Without a graph each reset draws one from the seeded generator; rollout plays until the end."""
+    env = CausaLabEnv(mini, rewards="paper")
+    ids = [env.reset(seed=s)[1]["graph_id"] for s in range(6)]
+    assert ids == [env.reset(seed=s)[1]["graph_id"] for s in range(6)] and len(set(ids)) > 1
+    steps = rollout(env, lambda obs: '{"action": "SUBMIT"}', seed=0)
+    assert len(steps) == 1 and steps[0]["reward"] == 0.0
+
+
+def test_a_reply_that_is_not_text_is_degraded(mini: Any) -> None:
+    """A non-string action (bytes, None) is a degraded step naming the value, not a crash."""
+    env = CausaLabEnv(mini, graph=0)
+    env.reset(seed=0)
+    for action in (b'{"action": "OPEN_REACTOR"}', None):
+        _, _, _, _, info = env.step(action)  # type: ignore[arg-type]
+        assert info["degraded"] and "must be a string" in info["error"]
+
+
+def test_a_prompt_over_the_observation_limit_is_refused_naming_the_limit(mini: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With MAX_RL_OBSERVATION_CHARS set below the prompt size, reset refuses the episode (exit-2 error)."""
+    from causalcheck.base.limits import LimitExceededError
+
+    monkeypatch.setenv("CAUSALCHECK_MAX_RL_OBSERVATION_CHARS", "100")
+    env = CausaLabEnv(mini, graph=0)
+    with pytest.raises(LimitExceededError, match="MAX_RL_OBSERVATION_CHARS=100"):
+        env.reset(seed=0)
+
+
+@pytest.mark.parametrize("flags", [{"do": True}, {"candidate_tool": True, "oracle_chains": True}, {"budget": "1o2i", "known_structure": True}, {"max_steps": 2}])
+def test_episode_options_are_lab_runs_flags(mini: Any, flags: dict[str, Any]) -> None:
+    """lab run's episode flags configure the environment; a step limit truncates instead of terminating."""
+    replies = planner_replies(mini.graphs[1], 2)
+    env = CausaLabEnv(mini, graph=1, **flags)
+    env.reset(seed=2)
+    for reply in replies:
+        _, _, terminated, truncated, info = env.step(reply)
+        if terminated or truncated:
+            break
+    assert terminated or truncated
+    assert truncated == (info["summary"]["done_reason"] == "step-limit")
+    assert truncated == ("max_steps" in flags)
+
+
+def test_reward_weights_are_checked_and_named(mini: Any) -> None:
+    """A weight that is not a finite number, or a name that is not a term, is an input error naming it."""
+    with pytest.raises(InputFormatError, match="consistency"):
+        CausaLabEnv(mini, rewards={"consistency": float("nan")})
+    with pytest.raises(InputFormatError, match="'speed'"):
+        CausaLabEnv(mini, rewards={"speed": 1.0})

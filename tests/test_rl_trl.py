@@ -1,0 +1,42 @@
+"""TRL-style reward functions: called as TRL calls them, strings and chat completions."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from causalcheck.base.errors import InputFormatError
+from causalcheck.rl.trl import hypothesis_reward, make_hypothesis_reward, whatif_reward
+
+DATA = [{"id": "0/2", "props": {"a": 1.0}, "freq": 12.0}, {"id": "1/2", "props": {"a": 2.0}, "freq": 14.0}]
+GOOD = {"hypothesis": {"edges": [{"from": "a", "to": "resonanceFreq"}], "freq_equation": "resonanceFreq = base + c_a*a", "coefficients": {"base": 10, "c_a": 2}}, "action": "SUBMIT"}
+BAD = {**GOOD, "hypothesis": {**GOOD["hypothesis"], "coefficients": {"base": 10, "c_a": 3}}}
+
+
+def test_hypothesis_reward_takes_trl_arguments_and_both_completion_forms() -> None:
+    """prompts, completions (str or chat messages) and the dataset columns as keywords; one float each."""
+    completions = [json.dumps(GOOD), [{"role": "assistant", "content": json.dumps(BAD)}], "no record here"]
+    out = hypothesis_reward(prompts=["p"] * 3, completions=completions, data=[DATA] * 3, true_edges=[[["a", "resonanceFreq"]]] * 3)
+    assert len(out) == 3 and all(isinstance(x, float) for x in out)
+    assert out[0] > out[1] > out[2]  # consistent > refuted (same edges) > unreadable
+
+
+def test_paper_weights_ignore_consistency_and_a_missing_column_is_named() -> None:
+    """Weights select the terms; a reward without its data column raises an input error naming it."""
+    paper = make_hypothesis_reward("paper")
+    assert paper(prompts=["p"], completions=[json.dumps(BAD)], data=[json.dumps(DATA)]) == [0.0]
+    with pytest.raises(InputFormatError, match="'data'"):
+        hypothesis_reward(prompts=["p"], completions=["{}"])
+
+
+def test_whatif_reward_scores_answers_with_offline_prism() -> None:
+    """A strong demo answer scores more than a weak one; an empty answer scores 0."""
+    root = Path(__file__).resolve().parents[1] / "core" / "data"
+    item = json.loads((root / "whatif_demo.json").read_text())["items"][0]
+    answers = [json.loads(line) for line in (root / "whatif_demo_answers.jsonl").read_text().splitlines() if line.strip()]
+    mine = {a["model"]: a["answer"] for a in answers if a["id"] == item["canonical_id"]}
+    strong, weak = mine["demo-strong"], mine["demo-weak"]
+    out = whatif_reward(prompts=[item["question"]] * 3, completions=[strong, [{"role": "assistant", "content": weak}], ""], item=[item] * 3)
+    assert out[0] > out[1] >= 0.0 and out[2] == 0.0
+    assert out == whatif_reward(prompts=[item["question"]] * 3, completions=[strong, weak, ""], item=[item] * 3)
