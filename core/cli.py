@@ -47,6 +47,10 @@ _COMMANDS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
+#: Commands that run the others through the parser (``demo`` dispatches its stages by name).
+_NEEDS_ALL = frozenset({"demo"})
+
+
 def _register(sub: Any, name: str) -> None:
     module, functions = _COMMANDS[name]
     mod = importlib.import_module(module)
@@ -67,7 +71,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true", help="show tracebacks for internal errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name in [only] if only in _COMMANDS else _COMMANDS:
+    for name in [only] if only in _COMMANDS and only not in _NEEDS_ALL else _COMMANDS:
         _register(sub, name)
     return parser
 

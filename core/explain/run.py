@@ -559,6 +559,7 @@ def _score_batch(run: _ScoringRun, batch: Sequence[tuple[WhatIfItem, str | None,
     rest = batch[1:]
     for (item, text, _), answer in zip(rest, ordered_map(functools.partial(_score_job, run), rest, run.workers), strict=True):
         if isinstance(answer, Died):  # killed, out of memory, a crash in native code: this item fails, named; the rest go on
+            # late: keeps causalcheck --help light (scoring pulls the explain stack)
             from causalcheck.explain.scoring import ItemResult
 
             yield ItemResult(item=item, answer=text or "", status="failed", error=f"internal error: {answer}")
