@@ -352,111 +352,114 @@ def parse_dot(text: str, *, source: str = "<string>", symmetric: str = "error") 
     tree = _parse("dot", text, source, "bad DOT graph")
     kids = list(tree.children)  # 'strict' needs nothing: every graph here merges a repeated edge
     graph_type = next(k for k in kids if getattr(k, "data", None) == "graph_type")
-    directed = str(graph_type.children[0]).lower() == "digraph"
-    want_op = "->" if directed else "--"
-    order: dict[str, None] = {}
-    node_attrs: dict[str, dict[str, str]] = {}
-    edges: list[tuple[str, str, dict[str, str], Any]] = []
+    walk = _DotWalk(text, source, directed=str(graph_type.children[0]).lower() == "digraph")
+    walk.statements(next(k for k in kids if getattr(k, "data", None) == "stmt_list"), {}, {}, 0)
+    items = [(walk.label(u), walk.label(v), *_dot_marks(attrs, walk.directed, f"{source}: DOT edge {u!r} {walk.op} {v!r}"))
+             for u, v, attrs in walk.edges]
+    nodes = list(dict.fromkeys(walk.label(n) for n in walk.order))
+    graph = assemble(nodes, items, symmetric=_symmetric(symmetric), source=source)
+    attributes = read_node_attributes([(walk.label(n), walk.node_attrs[n]) for n in walk.order], source=source)
+    return graph.with_attributes(attributes) if attributes else graph
 
-    def ident(tree_: Any) -> str:
-        tok = tree_.children[0]
-        if getattr(tok, "data", None) == "quoted":
-            return "".join(_dot_unquote(str(part).replace("\\\n", "")) for part in tok.children)
-        value = str(tok)
-        if tok.type == "HTML":
-            return value[1:-1]
-        return value
 
-    def attrs_of(attr_list: Any) -> dict[str, str]:
-        out: dict[str, str] = {}
-        for a_list in attr_list.children:
-            for attr in a_list.children:
-                out[ident(attr.children[0])] = ident(attr.children[1]) if len(attr.children) > 1 else "true"
-        return out
+def _dot_ident(tree: Any) -> str:
+    """An ``id`` of ``grammar/dot.lark`` as a name: quotes and escapes removed, ``+`` joined, ``<...>`` unwrapped."""
+    tok = tree.children[0]
+    if getattr(tok, "data", None) == "quoted":
+        return "".join(_dot_unquote(str(part).replace("\\\n", "")) for part in tok.children)
+    value = str(tok)
+    return value[1:-1] if tok.type == "HTML" else value
 
-    def mention(name: str, defaults: Mapping[str, str]) -> None:
-        if name not in order:
-            order[name] = None
-            node_attrs[name] = {k: v for k, v in defaults.items() if k != "label"}
 
-    def statements(stmt_list: Any, node_defaults: dict[str, str], edge_defaults: dict[str, str], depth: int = 0) -> list[str]:
+def _dot_attrs(attr_list: Any) -> dict[str, str]:
+    """``[a=1, b][c=2]`` as ``{"a": "1", "b": "true", "c": "2"}``."""
+    out: dict[str, str] = {}
+    for a_list in attr_list.children:
+        for attr in a_list.children:
+            out[_dot_ident(attr.children[0])] = _dot_ident(attr.children[1]) if len(attr.children) > 1 else "true"
+    return out
+
+
+def _dot_marks(attrs: Mapping[str, str], directed: bool, where: str) -> tuple[Mark, Mark]:
+    """The marks at the two ends of a DOT edge from its ``dir``, ``arrowtail`` and ``arrowhead``."""
+    dir_ = attrs.get("dir", "forward" if directed else "none").lower()
+    if dir_ == "none":
+        return Mark.TAIL, Mark.TAIL
+    if dir_ == "both":
+        return _dot_mark(attrs.get("arrowtail"), Mark.ARROW), _dot_mark(attrs.get("arrowhead"), Mark.ARROW)
+    if dir_ == "back":
+        return _dot_mark(attrs.get("arrowtail"), Mark.ARROW), Mark.TAIL
+    if dir_ == "forward":
+        return Mark.TAIL, _dot_mark(attrs.get("arrowhead"), Mark.ARROW)
+    raise InputFormatError(f"{where} has dir={attrs.get('dir')!r}; expected forward, back, both or none")
+
+
+class _DotWalk:
+    """The statements of a DOT parse tree, scope by scope: nodes in order of first appearance, their
+    attributes, and the edges with their attributes (the scope's ``edge [...]`` defaults included)."""
+
+    def __init__(self, text: str, source: str, *, directed: bool) -> None:
+        self.text, self.source, self.directed = text, source, directed
+        self.op = "->" if directed else "--"
+        self.order: dict[str, None] = {}
+        self.node_attrs: dict[str, dict[str, str]] = {}
+        self.edges: list[tuple[str, str, dict[str, str]]] = []
+
+    def label(self, name: str) -> str:
+        given = self.node_attrs[name].get("label")
+        return name if given is None or given == "\\N" else given
+
+    def mention(self, name: str, defaults: Mapping[str, str]) -> None:
+        if name not in self.order:
+            self.order[name] = None
+            self.node_attrs[name] = {k: v for k, v in defaults.items() if k != "label"}
+
+    def statements(self, stmt_list: Any, node_defaults: dict[str, str], edge_defaults: dict[str, str], depth: int) -> list[str]:
         """Walk one scope; returns the nodes mentioned in it, in order (a group's members)."""
-        MAX_GRAPH_NESTING.check(depth, f"DOT graph {source!r}")  # the walk recurses per level
+        MAX_GRAPH_NESTING.check(depth, f"DOT graph {self.source!r}")  # the walk recurses per level
         members: dict[str, None] = {}
         node_defaults, edge_defaults = dict(node_defaults), dict(edge_defaults)
         for stmt in stmt_list.children:
             kind = stmt.data
             if kind == "attr_stmt":
                 which = str(stmt.children[0]).lower()
-                if which == "node":
-                    node_defaults.update(attrs_of(stmt.children[1]))
-                elif which == "edge":
-                    edge_defaults.update(attrs_of(stmt.children[1]))
+                if which in ("node", "edge"):
+                    (node_defaults if which == "node" else edge_defaults).update(_dot_attrs(stmt.children[1]))
             elif kind == "node_stmt":
-                name = ident(stmt.children[0].children[0])
-                mention(name, node_defaults)
+                name = _dot_ident(stmt.children[0].children[0])
+                self.mention(name, node_defaults)
                 if len(stmt.children) > 1:
-                    node_attrs[name].update(attrs_of(stmt.children[1]))
+                    self.node_attrs[name].update(_dot_attrs(stmt.children[1]))
                 members[name] = None
             elif kind == "subgraph":
-                members.update(dict.fromkeys(group(stmt, node_defaults, edge_defaults, depth)))
+                members.update(dict.fromkeys(self.group(stmt, node_defaults, edge_defaults, depth)))
             elif kind == "edge_stmt":
-                parts = list(stmt.children)
-                own = attrs_of(parts.pop()) if getattr(parts[-1], "data", None) == "attr_list" else {}
-                ends = [group(p, node_defaults, edge_defaults, depth) for p in parts[::2]]
-                for op in parts[1::2]:
-                    if str(op) != want_op:
-                        line, col = op.line, op.column
-                        raise DSLSyntaxError(
-                            f"bad DOT graph: edge operator {str(op)!r} in a {'digraph' if directed else 'graph'} "
-                            f"(which takes {want_op!r})",
-                            text=text, line=line or 1, column=col or 1, source=source,
-                        )
-                attrs = {**edge_defaults, **own}
-                # '{a1 ... an} -> {b1 ... bm}' is n x m edges: counted before they are made
-                MAX_GRAPH_EDGES.check(len(edges) + sum(len(a) * len(b) for a, b in itertools.pairwise(ends)), f"DOT graph {source!r}")
-                for left, right in itertools.pairwise(ends):
-                    for u in left:
-                        for v in right:
-                            edges.append((u, v, attrs, stmt))
-                for end in ends:
-                    members.update(dict.fromkeys(end))
+                members.update(dict.fromkeys(self.edge_statement(stmt, node_defaults, edge_defaults, depth)))
         return list(members)
 
-    def group(item: Any, node_defaults: dict[str, str], edge_defaults: dict[str, str], depth: int) -> list[str]:
+    def edge_statement(self, stmt: Any, node_defaults: dict[str, str], edge_defaults: dict[str, str], depth: int) -> list[str]:
+        parts = list(stmt.children)
+        own = _dot_attrs(parts.pop()) if getattr(parts[-1], "data", None) == "attr_list" else {}
+        ends = [self.group(p, node_defaults, edge_defaults, depth) for p in parts[::2]]
+        for op in parts[1::2]:
+            if str(op) != self.op:
+                raise DSLSyntaxError(
+                    f"bad DOT graph: edge operator {str(op)!r} in a {'digraph' if self.directed else 'graph'} (which takes {self.op!r})",
+                    text=self.text, line=op.line or 1, column=op.column or 1, source=self.source,
+                )
+        attrs = {**edge_defaults, **own}
+        # '{a1 ... an} -> {b1 ... bm}' is n x m edges: counted before they are made
+        MAX_GRAPH_EDGES.check(len(self.edges) + sum(len(a) * len(b) for a, b in itertools.pairwise(ends)), f"DOT graph {self.source!r}")
+        for left, right in itertools.pairwise(ends):
+            self.edges.extend((u, v, attrs) for u in left for v in right)
+        return [n for end in ends for n in end]
+
+    def group(self, item: Any, node_defaults: dict[str, str], edge_defaults: dict[str, str], depth: int) -> list[str]:
         if item.data == "node_id":
-            name = ident(item.children[0])
-            mention(name, node_defaults)
+            name = _dot_ident(item.children[0])
+            self.mention(name, node_defaults)
             return [name]
-        body = item.children[-1]
-        return statements(body, node_defaults, edge_defaults, depth + 1)
-
-    statements(next(k for k in kids if getattr(k, "data", None) == "stmt_list"), {}, {})
-
-    def label(name: str) -> str:
-        given = node_attrs[name].get("label")
-        return name if given is None or given == "\\N" else given
-
-    items: list[tuple[str, str, Mark, Mark]] = []
-    for u, v, attrs, _stmt in edges:
-        dir_ = attrs.get("dir", "forward" if directed else "none").lower()
-        if dir_ == "none":
-            mu, mv = Mark.TAIL, Mark.TAIL
-        elif dir_ == "both":
-            mu, mv = _dot_mark(attrs.get("arrowtail"), Mark.ARROW), _dot_mark(attrs.get("arrowhead"), Mark.ARROW)
-        elif dir_ == "back":
-            mu, mv = _dot_mark(attrs.get("arrowtail"), Mark.ARROW), Mark.TAIL
-        elif dir_ == "forward":
-            mu, mv = Mark.TAIL, _dot_mark(attrs.get("arrowhead"), Mark.ARROW)
-        else:
-            raise InputFormatError(
-                f"{source}: DOT edge {u!r} {want_op} {v!r} has dir={attrs.get('dir')!r}; expected forward, back, both or none"
-            )
-        items.append((label(u), label(v), mu, mv))
-    nodes = list(dict.fromkeys(label(n) for n in order))
-    graph = assemble(nodes, items, symmetric=_symmetric(symmetric), source=source)
-    attributes = read_node_attributes([(label(n), node_attrs[n]) for n in order], source=source)
-    return graph.with_attributes(attributes) if attributes else graph
+        return self.statements(item.children[-1], node_defaults, edge_defaults, depth + 1)
 
 
 _DOT_SHAPE = {Mark.TAIL: "none", Mark.ARROW: "normal", Mark.CIRCLE: "odot"}
