@@ -187,7 +187,7 @@ def add_executor_arguments(parser: argparse.ArgumentParser, *, what: str) -> Non
                              "(Ray tasks; needs the [ray] extra; the same files)")
     parser.add_argument("--ray-address", metavar="ADDR",
                         help="Ray cluster to join with --executor ray (default: $RAY_ADDRESS, else a local cluster "
-                             "of --workers CPUs)")
+                             "of --workers CPUs when K > 1, else of every core)")
 
 
 def executor_from_args(args: argparse.Namespace) -> Any:
@@ -196,6 +196,8 @@ def executor_from_args(args: argparse.Namespace) -> Any:
     from causalcheck.base.pool import make_executor
 
     workers = int(getattr(args, "workers", 1) or 1)
+    if args.executor == "ray":  # a local Ray cluster of --workers CPUs, or of every core when it is not raised
+        return make_executor("ray", workers if workers > 1 else 0, address=args.ray_address)
     return make_executor(args.executor, workers, address=args.ray_address)
 
 
