@@ -31,6 +31,7 @@ from causalcheck.graphs import cli as graphs_cli
 from causalcheck.lab import cli as lab_cli
 from causalcheck.report import agree as report_agree
 from causalcheck.report import cli as report_cli
+from causalcheck.sweep import cli as sweep_cli
 from causalcheck.testing import cli as testing_cli
 
 __all__ = ["EXIT_INPUT", "EXIT_INTERNAL", "EXIT_LIMIT", "EXIT_OK", "EXIT_PROBLEMS", "build_parser", "main"]
@@ -53,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.register(sub)
     demo.register_data(sub)
     report_cli.register(sub)
+    sweep_cli.register(sub)
     testing_cli.register(sub)
     return parser
 

@@ -38,6 +38,7 @@ __all__ = [
     "MAX_EVAL_TOTAL_BYTES",
     "MAX_GRAPH_EDGES",
     "MAX_GRAPH_NODES",
+    "MAX_SWEEP_CELLS",
     "Limit",
     "LimitExceededError",
     "check_graph_size",
@@ -125,6 +126,7 @@ COVERAGE_COST_BUDGET = Limit(
     "operations",
     "fewer samples / members scored, else skipped; coverage-budget warning",
 )
+MAX_SWEEP_CELLS = Limit("MAX_SWEEP_CELLS", 10_000, "cells of a sweep grid (suites x agents x seeds x budgets)", "cells")
 
 #: Every limit, in the order of the table of docs/limits.md.
 LIMITS: tuple[Limit, ...] = (
@@ -135,6 +137,7 @@ LIMITS: tuple[Limit, ...] = (
     MAX_EVAL_TOTAL_BYTES,
     COMPARE_COST_BUDGET,
     COVERAGE_COST_BUDGET,
+    MAX_SWEEP_CELLS,
 )
 
 
