@@ -61,6 +61,13 @@ def _ray() -> Any:
     return ray
 
 
+def _first_line(exc: BaseException, what: str) -> str:
+    first = (str(exc).strip().splitlines() or [""])[0]
+    if "No module named" in str(exc):
+        first += " (causalcheck and any plug-in it runs must be installed on every node of the cluster)"
+    return f"{what}: {type(exc).__name__}: {first}"
+
+
 class RayExecutor:
     """Run jobs as Ray tasks (module docstring); *address* else ``$RAY_ADDRESS`` else a local cluster of *num_cpus*."""
 
@@ -112,7 +119,7 @@ class RayExecutor:
         if not jobs:
             return
         ray = self._connect()
-        from ray.exceptions import RayError, RayTaskError
+        from ray.exceptions import RayError, RaySystemError, RayTaskError
 
         task = ray.remote(max_retries=0, num_cpus=1)(_apply)
         fn_ref = ray.put(fn)
@@ -128,12 +135,15 @@ class RayExecutor:
                         answer = ray.get(ref)
                     except RayTaskError as exc:  # fn raised: the original exception, as the local pool does
                         cause = getattr(exc, "cause", None)
+                        if isinstance(cause, RayError):  # Ray itself failed in the worker (the task cannot be loaded)
+                            raise RayUnavailableError(_first_line(cause, "Ray could not run a task")) from None
                         if isinstance(cause, BaseException):
                             raise cause from None
                         raise RuntimeError(str(exc)) from None
+                    except RaySystemError as exc:
+                        raise RayUnavailableError(_first_line(exc, "Ray could not run a task")) from None
                     except RayError as exc:  # the worker or its node died
-                        first = (str(exc).strip().splitlines() or [""])[0]
-                        answer = Died(None, f"Ray: {type(exc).__name__}: {first}"[:300])
+                        answer = Died(None, _first_line(exc, "Ray")[:300])
                     yield index[ref], answer
         finally:
             for ref in pending:
