@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from _sweep_compare import folder_differences
 from causalcheck.base.bundled import bundled_path
 from causalcheck.base.errors import InputFormatError

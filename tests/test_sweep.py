@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from _sweep_compare import folder_differences
 from causalcheck.base.errors import InputFormatError
 from causalcheck.base.pool import Died, LocalExecutor, make_executor

@@ -75,10 +75,15 @@ EXECUTORS = ("local", "ray")
 class Executor(Protocol):
     """Where the jobs of :func:`completed` run (module docstring)."""
 
-    #: ``"local"`` or ``"ray"``: what ``--executor`` chose.
-    name: str
-    #: True when *fn* runs where this process's files are (it may read and write them).
-    shares_files: bool
+    @property
+    def name(self) -> str:
+        """``"local"`` or ``"ray"``: what ``--executor`` chose."""
+        ...
+
+    @property
+    def shares_files(self) -> bool:
+        """True when *fn* runs where this process's files are (it may read and write them)."""
+        ...
 
     def completed(self, fn: Callable[[T], R], jobs: Sequence[T]) -> Generator[tuple[int, R | Died], None, None]:
         """Yield ``(index, fn(jobs[index]))`` as each job is answered (:func:`completed`)."""

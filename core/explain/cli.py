@@ -34,7 +34,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from causalcheck.base.cmdline import add_command_group, add_executor_arguments, executor_from_args, positive_int
+from causalcheck.base.cmdline import (
+    add_command_group,
+    add_executor_arguments,
+    executor_from_args,
+    positive_int,
+)
 from causalcheck.base.files import Provenance, RunLock, atomic_write_text
 from causalcheck.explain import rubrics as rubrics_cmd
 from causalcheck.explain.progress import add_progress_arguments, progress_from_args

@@ -58,7 +58,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from causalcheck.base.errors import InputFormatError
-from causalcheck.base.pool import Executor
 from causalcheck.base.files import (
     Provenance,
     RunLock,
@@ -67,6 +66,7 @@ from causalcheck.base.files import (
     atomic_write_text,
 )
 from causalcheck.base.files import timestamp as now
+from causalcheck.base.pool import Executor
 
 if TYPE_CHECKING:  # pragma: no cover
     import argparse

@@ -18,7 +18,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from causalcheck.base.cmdline import add_command_group, add_executor_arguments, bounded_int, executor_from_args, nonnegative_int, positive_int
+from causalcheck.base.cmdline import (
+    add_command_group,
+    add_executor_arguments,
+    bounded_int,
+    executor_from_args,
+    nonnegative_int,
+    positive_int,
+)
 from causalcheck.base.errors import InputFormatError
 from causalcheck.lab import score_cli
 

@@ -297,7 +297,7 @@ def run_suite(
     loaded = _suite(suite)
     spec = RunSpec(loaded.name, agent, tuple(int(s) for s in seeds), cfg, dict(agent_options or {}), tuple(graphs))
     out = Path(out_dir)
-    runner = executor if executor is not None else LocalExecutor(workers)
+    runner: Executor = executor if executor is not None else LocalExecutor(workers)
     prov = Provenance(command, dict(options) if options is not None else {"suite": suite, "agent": agent, "resume": resume})
     if loaded.path and Path(loaded.path).is_file():
         prov.add_input(loaded.path)
@@ -312,7 +312,7 @@ def run_suite(
                 raise InputFormatError(f"graphs={missing!r} are not in suite {loaded.name!r}")
         if limit is not None:
             chosen = chosen[:limit]
-        jobs = []
+        jobs: list[Any] = []
         for i, g in chosen:
             for seed in spec.seeds:
                 path = out / "episodes" / episode_filename(i, g.graph_id, seed)

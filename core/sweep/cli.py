@@ -17,7 +17,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from causalcheck.base.cmdline import add_documented_command, add_executor_arguments, executor_from_args, positive_int
+from causalcheck.base.cmdline import (
+    add_documented_command,
+    add_executor_arguments,
+    executor_from_args,
+    positive_int,
+)
 
 __all__ = ["register"]
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -283,7 +284,10 @@ def parse_grid(data: Mapping[str, Any], source: str) -> Grid:
 
 def load_grid(path: str | Path) -> Grid:
     """Read and check the grid file *path* (module docstring)."""
-    import tomllib
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - the Python 3.10 floor: the same parser, as the tomli package
+        import tomli as tomllib
 
     p = Path(path)
     if not p.is_file():

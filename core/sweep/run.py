@@ -132,7 +132,7 @@ def run_sweep(
     log: Callable[[str], None] = lambda s: None,
 ) -> SweepResult:
     """Run every cell of *grid* not yet done into *out_dir* (module docstring); *log* hears a line per cell."""
-    runner = executor if executor is not None else LocalExecutor(workers)
+    runner: Executor = executor if executor is not None else LocalExecutor(workers)
     out = Path(out_dir)
     opts = dict(options) if options is not None else {"grid": grid.source, "resume": resume, "score": score}
     with RunLock(out, command="causalcheck sweep"):
