@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from _sweep_compare import folder_differences
 from causalcheck.base.errors import InputFormatError
-from causalcheck.base.pool import Died, LocalExecutor, make_executor
+from causalcheck.base.executors import make_executor
+from causalcheck.base.pool import Died, LocalExecutor
 from causalcheck.cli import main
 from causalcheck.sweep import load_grid
 from causalcheck.sweep import run as sweep_run

@@ -192,8 +192,8 @@ def add_executor_arguments(parser: argparse.ArgumentParser, *, what: str) -> Non
 
 def executor_from_args(args: argparse.Namespace) -> Any:
     """The :class:`~causalcheck.base.pool.Executor` of ``--executor`` / ``--ray-address`` / ``--workers``."""
-    # late: the pool is needed only by the commands that run jobs
-    from causalcheck.base.pool import make_executor
+    # late: the executors are needed only by the commands that run jobs
+    from causalcheck.base.executors import make_executor
 
     workers = int(getattr(args, "workers", 1) or 1)
     if args.executor == "ray":  # a local Ray cluster of --workers CPUs, or of every core when it is not raised

@@ -21,7 +21,7 @@ caller that folds them in that order writes the same bytes for every ``K``.
 forked workers, as above; the default) or the Ray executor of :mod:`causalcheck.base.ray_executor`
 (one Ray task per job, on a local or remote Ray cluster).  Callers pick one by name with
 :func:`make_executor` and pass it to :func:`completed` / :func:`ordered_map`; they never import
-Ray.  Every executor answers the same way (``(index, answer)`` pairs, :class:`Died` for a job whose
+Ray (:func:`make_executor` is in :mod:`causalcheck.base.executors`).  Every executor answers the same way (``(index, answer)`` pairs, :class:`Died` for a job whose
 worker died, *fn*'s own exceptions re-raised, nothing left running when the caller stops), so a
 caller that folds the answers by index writes the same bytes whichever executor ran them.  An
 executor whose workers may not see this machine's files (:attr:`Executor.shares_files` false:
@@ -42,9 +42,9 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-from causalcheck.base.errors import CausalCheckError, InputFormatError
+from causalcheck.base.errors import CausalCheckError
 
-__all__ = ["EXECUTORS", "KILL_GRACE", "Died", "Executor", "LocalExecutor", "completed", "make_executor", "ordered_map"]
+__all__ = ["EXECUTORS", "KILL_GRACE", "Died", "Executor", "LocalExecutor", "completed", "ordered_map"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -114,24 +114,6 @@ class LocalExecutor:
 
     def close(self) -> None:
         return None
-
-
-def make_executor(name: str, workers: int = 1, *, address: str | None = None) -> Executor:
-    """The executor called *name* (:data:`EXECUTORS`); ``"ray"`` imports Ray (the ``[ray]`` extra).
-
-    *workers* is the local executor's process count and the CPUs of a local Ray cluster that the
-    Ray executor starts; *address* (else ``$RAY_ADDRESS``) is a Ray cluster to join instead.
-    """
-    if name == "local":
-        if address:
-            raise InputFormatError(f"--ray-address={address!r} needs --executor ray")
-        return LocalExecutor(workers)
-    if name == "ray":
-        # late: the optional Ray executor
-        from causalcheck.base.ray_executor import RayExecutor
-
-        return RayExecutor(address=address, num_cpus=workers)
-    raise InputFormatError(f"executor={name!r} must be one of {list(EXECUTORS)!r}")
 
 
 def _arm_parent_death(parent: int) -> None:

@@ -370,16 +370,7 @@ def score_answers(
     *executor* (a Ray one, :mod:`causalcheck.base.ray_executor`) scores the items as its tasks
     instead, with the same rows (forkable judges only); the provenance names it.
     """
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise InputFormatError(f"workers={workers!r} must be a positive integer")
-    if executor is not None and executor.name == "local":
-        executor = None
-    if (workers > 1 or executor is not None) and not judges.forkable:
-        what = f"executor={executor.name!r}" if executor is not None else f"workers={workers!r}"
-        raise InputFormatError(
-            f"{what} needs judges that can run in worker processes (the offline ones); "
-            f"{judges.judge_name!r} keeps state in this process: use workers=1 and the local executor"
-        )
+    executor = _check_workers(workers, executor, judges)
     # late: keeps causalcheck --help light
     from causalcheck.explain.data import load_answer_sets, load_benchmark
 
@@ -420,6 +411,21 @@ def score_answers(
         # every model of the answers file is scored: older outputs of it that are not are stale
         removed = _remove_stale_results(out, sets, judges.judge_name, log) if model is None else []
         return [_score_set(run, aset, removed) for aset in sets]
+
+
+def _check_workers(workers: int, executor: Executor | None, judges: Judges) -> Executor | None:
+    """Refuse workers or an executor the judges cannot run in; the executor to use (``None``: this process or forks)."""
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InputFormatError(f"workers={workers!r} must be a positive integer")
+    if executor is not None and executor.name == "local":
+        executor = None
+    if (workers > 1 or executor is not None) and not judges.forkable:
+        what = f"executor={executor.name!r}" if executor is not None else f"workers={workers!r}"
+        raise InputFormatError(
+            f"{what} needs judges that can run in worker processes (the offline ones); "
+            f"{judges.judge_name!r} keeps state in this process: use workers=1 and the local executor"
+        )
+    return executor
 
 
 def select_items(bench: Benchmark, wanted: Sequence[str]) -> tuple[WhatIfItem, ...]:

@@ -312,21 +312,7 @@ def run_suite(
                 raise InputFormatError(f"graphs={missing!r} are not in suite {loaded.name!r}")
         if limit is not None:
             chosen = chosen[:limit]
-        jobs: list[Any] = []
-        for i, g in chosen:
-            for seed in spec.seeds:
-                path = out / "episodes" / episode_filename(i, g.graph_id, seed)
-                if path.exists():
-                    try:
-                        read_trajectory(path)
-                        continue
-                    except InputFormatError:
-                        path.unlink()
-                if runner.shares_files:
-                    jobs.append((suite, i, seed, agent, loaded.name, cfg.to_json(), dict(spec.agent_options), str(path)))
-                else:
-                    cands = [x.scm.graph for x in loaded.graphs] if cfg.candidate_tool else []
-                    jobs.append((g, cands, seed, agent, loaded.name, cfg.to_json(), dict(spec.agent_options), str(path)))
+        jobs = _jobs(suite, loaded, chosen, spec, out, runner.shares_files)
         # None: a bar on a terminal, else a plain line now and then (a log or CI is not left silent)
         show: bool | str = ("bar" if sys.stderr.isatty() else "lines") if progress is None else progress
         try:
@@ -339,6 +325,28 @@ def run_suite(
         atomic_write_text(out / "summary.json", json.dumps({**summary, "provenance": prov.to_json()}, indent=2) + "\n")
         atomic_write_text(out / "summary.md", summary_markdown(summary) + _provenance_line(prov.to_json()))
     return summary
+
+
+def _jobs(suite: str, loaded: Suite, chosen: Sequence[tuple[int, SuiteGraph]], spec: RunSpec, out: Path, local: bool) -> list[Any]:
+    """The episodes still to run (a damaged episode file is deleted and run again): for *local* workers
+    the suite's name, else everything the episode needs (the graph, the candidates)."""
+    jobs: list[Any] = []
+    cfg = spec.config
+    for i, g in chosen:
+        for seed in spec.seeds:
+            path = out / "episodes" / episode_filename(i, g.graph_id, seed)
+            if path.exists():
+                try:
+                    read_trajectory(path)
+                    continue
+                except InputFormatError:
+                    path.unlink()
+            if local:
+                jobs.append((suite, i, seed, spec.agent, loaded.name, cfg.to_json(), dict(spec.agent_options), str(path)))
+            else:
+                cands = [x.scm.graph for x in loaded.graphs] if cfg.candidate_tool else []
+                jobs.append((g, cands, seed, spec.agent, loaded.name, cfg.to_json(), dict(spec.agent_options), str(path)))
+    return jobs
 
 
 def _provenance_line(prov: Mapping[str, Any]) -> str:

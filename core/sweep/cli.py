@@ -46,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
     """Handler of ``causalcheck sweep``."""
     # late: keeps causalcheck --help light
     from causalcheck.sweep.grid import load_grid
+
+    # late: keeps causalcheck --help light
     from causalcheck.sweep.run import progress_log, run_sweep
 
     grid = load_grid(args.grid)

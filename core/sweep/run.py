@@ -81,6 +81,8 @@ def _run_cell(cell: Cell, grid: Grid, out: Path, resume: bool, executor: Executo
     """One cell's ``lab run``; the number of episodes in its folder."""
     # late: pulls numpy
     from causalcheck.lab.episode import EpisodeConfig
+
+    # late: pulls numpy
     from causalcheck.lab.runner import run_suite
 
     summary = run_suite(
