@@ -25,9 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/_sweep_compare.py
 
-from _sweep_compare import folder_differences  # noqa: E402
-
-from causalcheck.cli import main  # noqa: E402
+from _sweep_compare import folder_differences
+from causalcheck.cli import main
 
 
 @contextlib.contextmanager
