@@ -242,3 +242,41 @@ def test_help_does_not_import_ray() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "--executor" in done.stdout
+
+
+def test_executor_ray_without_ray_says_what_to_install(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--executor ray`` where Ray cannot be imported: exit 2 with the install hint, no folder written."""
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray raises ImportError
+    assert _sweep(tmp_path, "--executor", "ray") == 2
+    assert "pip install 'causalcheck[ray]'" in capsys.readouterr().err
+    assert main(["lab", "run", "--suite", "3nodes", "--agent", "random", "--limit", "1", "--out", str(tmp_path / "run"),
+                 "--quiet", "--executor", "ray"]) == 2
+    assert "needs Ray, which is not installed" in capsys.readouterr().err
+
+
+def test_a_ray_address_without_the_ray_executor_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--ray-address`` with the local executor: exit 2 naming the option."""
+    assert _sweep(tmp_path, "--ray-address", "head-node:6379") == 2
+    assert "--ray-address='head-node:6379' needs --executor ray" in capsys.readouterr().err
+
+
+def test_a_damaged_sweep_manifest_is_refused_on_resume(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--resume over a damaged sweep.json: exit 2 naming the file, no cell run."""
+    assert _sweep(tmp_path) == 0
+    (tmp_path / "out" / "sweep.json").write_text('{"grid": ', encoding="utf-8")
+    assert _sweep(tmp_path, "--resume") == 2
+    err = capsys.readouterr().err
+    assert "sweep.json" in err and "damaged" in err
+    (tmp_path / "out" / "sweep.json").write_text("[1, 2]", encoding="utf-8")
+    assert _sweep(tmp_path, "--resume") == 2
+    assert "must be a JSON object with 'grid' and 'cells'" in capsys.readouterr().err
+
+
+def test_a_locked_sweep_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A second writer of the same sweep folder is refused (exit 2) while the first holds its lock."""
+    from causalcheck.base.files import RunLock
+
+    with RunLock(tmp_path / "out", command="causalcheck sweep"):
+        assert _sweep(tmp_path) == 2
+    assert "causalcheck sweep" in capsys.readouterr().err
+    assert not (tmp_path / "out" / "sweep.json").exists()
