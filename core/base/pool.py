@@ -20,8 +20,8 @@ caller that folds them in that order writes the same bytes for every ``K``.
 **Executors.**  Where the jobs run is an :class:`Executor`: :class:`LocalExecutor` (this process or
 forked workers, as above; the default) or the Ray executor of :mod:`causalcheck.base.ray_executor`
 (one Ray task per job, on a local or remote Ray cluster).  Callers pick one by name with
-:func:`make_executor` and pass it to :func:`completed` / :func:`ordered_map`; they never import
-Ray (:func:`make_executor` is in :mod:`causalcheck.base.executors`).  Every executor answers the same way (``(index, answer)`` pairs, :class:`Died` for a job whose
+:func:`causalcheck.base.executors.make_executor` and pass it to :func:`completed` /
+:func:`ordered_map`; they never import Ray.  Every executor answers the same way (``(index, answer)`` pairs, :class:`Died` for a job whose
 worker died, *fn*'s own exceptions re-raised, nothing left running when the caller stops), so a
 caller that folds the answers by index writes the same bytes whichever executor ran them.  An
 executor whose workers may not see this machine's files (:attr:`Executor.shares_files` false:
@@ -67,7 +67,7 @@ class Died:
         return f"the worker process scoring it ended without an answer ({how})"
 
 
-#: The executors :func:`make_executor` knows (``--executor``).
+#: The executors :func:`causalcheck.base.executors.make_executor` knows (``--executor``).
 EXECUTORS = ("local", "ray")
 
 
