@@ -195,6 +195,20 @@ def _agents(data: Mapping[str, Any], source: str) -> tuple[Agent, ...]:
     return tuple(out)
 
 
+def _check_setting(where: str, annotation: str, value: Any) -> None:
+    """An episode option's value has the kind its field declares (TOML has no null: ``None`` cannot be given)."""
+    if "bool" in annotation:
+        ok, want = isinstance(value, bool), "true or false"
+    elif "float" in annotation:
+        ok, want = isinstance(value, (int, float)) and not isinstance(value, bool), "a number"
+    elif "int" in annotation:
+        ok, want = isinstance(value, int) and not isinstance(value, bool) and value >= 0, "a non-negative integer"
+    else:  # Literal[...] / str
+        ok, want = isinstance(value, str), "a string"
+    if not ok:
+        raise InputFormatError(f"{where}={value!r} must be {want} (it is {_type_name(value)})")
+
+
 def _budgets(data: Mapping[str, Any], source: str) -> tuple[Budget, ...]:
     # late: pulls numpy (the episode)
     from causalcheck.lab.episode import EpisodeConfig
@@ -202,7 +216,6 @@ def _budgets(data: Mapping[str, Any], source: str) -> tuple[Budget, ...]:
     if "budgets" not in data:
         return (Budget("default", {}),)
     fields = {f.name: f for f in dataclasses.fields(EpisodeConfig)}
-    defaults = EpisodeConfig()
     out: list[Budget] = []
     for i, raw in enumerate(_list(data, "budgets", source)):
         where = _where(source, f"budgets[{i}]")
@@ -214,11 +227,7 @@ def _budgets(data: Mapping[str, Any], source: str) -> tuple[Budget, ...]:
             raise InputFormatError(f"{where}.label={label!r} must be a non-empty string")
         settings = {k: v for k, v in raw.items() if k != "label"}
         for key, value in settings.items():
-            default = getattr(defaults, key)
-            if isinstance(default, bool) and not isinstance(value, bool):
-                raise InputFormatError(f"{where}.{key}={value!r} must be true or false (it is {_type_name(value)})")
-            if isinstance(value, (list, dict)):
-                raise InputFormatError(f"{where}.{key}={value!r} must be a single value (it is {_type_name(value)})")
+            _check_setting(f"{where}.{key}", str(fields[key].type), value)
         try:
             EpisodeConfig(**settings)
         except InputFormatError as exc:
