@@ -3,6 +3,7 @@
 Commands::
 
     causalcheck lab run --suite PATH|NAME --agent NAME --seeds N --out DIR [--workers K] [--resume]
+                        [--executor local|ray [--ray-address ADDR]]
     causalcheck lab generate --nodes 4 --count 10 --seed 0 --out suite.jsonl
     causalcheck lab suites
     causalcheck lab score ...            (see causalcheck.lab.score_cli)

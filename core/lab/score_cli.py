@@ -12,7 +12,8 @@ Duplicates (one input reached twice: counted once), identical episodes (the same
 two paths: both counted, as the official re-evaluation counts them, unless
 ``--merge-identical``) and skipped files (not episodes) are reported on stderr and in the
 manifest, and do not change the exit code.  ``--workers K`` scores in K processes; the outputs
-are byte-identical for every K (:func:`causalcheck.lab.score.score_paths`).
+are byte-identical for every K (:func:`causalcheck.lab.score.score_paths`); ``--executor ray``
+scores them as Ray tasks with the same outputs, the provenance naming the executor (docs/sweep.md).
 """
 
 from __future__ import annotations
