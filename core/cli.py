@@ -43,6 +43,7 @@ _COMMANDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "demo": ("causalcheck.demo", ("register",)),
     "data": ("causalcheck.demo", ("register_data",)),
     "report": ("causalcheck.report.cli", ("register",)),
+    "sweep": ("causalcheck.sweep.cli", ("register",)),
     "snapshot": ("causalcheck.testing.cli", ("register",)),
 }
 

@@ -44,8 +44,10 @@ __all__ = [
     "EXIT_PROBLEMS",
     "add_command_group",
     "add_documented_command",
+    "add_executor_arguments",
     "bounded_int",
     "comma_choices",
+    "executor_from_args",
     "nonnegative_int",
     "plain_help",
     "positive_int",
@@ -173,6 +175,30 @@ def add_command_group(subparsers: Any, name: str, *, help: str, description: str
     sub = group.add_subparsers(dest=f"{name}_command", metavar=metavar)
     sub.required = True
     return group, sub
+
+
+def add_executor_arguments(parser: argparse.ArgumentParser, *, what: str) -> None:
+    """``--executor {local,ray}`` and ``--ray-address ADDR`` (:func:`executor_from_args`); *what* names the jobs."""
+    # late: the pool is stdlib only, but only the commands that run jobs need it
+    from causalcheck.base.pool import EXECUTORS
+
+    parser.add_argument("--executor", choices=EXECUTORS, default="local",
+                        help=f"where the {what} run: local (this machine, --workers processes; default) or ray "
+                             "(Ray tasks; needs the [ray] extra; the same files)")
+    parser.add_argument("--ray-address", metavar="ADDR",
+                        help="Ray cluster to join with --executor ray (default: $RAY_ADDRESS, else a local cluster "
+                             "of --workers CPUs when K > 1, else of every core)")
+
+
+def executor_from_args(args: argparse.Namespace) -> Any:
+    """The :class:`~causalcheck.base.pool.Executor` of ``--executor`` / ``--ray-address`` / ``--workers``."""
+    # late: the executors are needed only by the commands that run jobs
+    from causalcheck.base.executors import make_executor
+
+    workers = int(getattr(args, "workers", 1) or 1)
+    if args.executor == "ray":  # a local Ray cluster of --workers CPUs, or of every core when it is not raised
+        return make_executor("ray", workers if workers > 1 else 0, address=args.ray_address)
+    return make_executor(args.executor, workers, address=args.ray_address)
 
 
 def run_handler(handler: Callable[[argparse.Namespace], int | None], args: argparse.Namespace) -> int:

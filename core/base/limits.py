@@ -41,6 +41,7 @@ __all__ = [
     "MAX_GRAPH_NODES",
     "MAX_RL_ACTION_CHARS",
     "MAX_RL_OBSERVATION_CHARS",
+    "MAX_SWEEP_CELLS",
     "Limit",
     "LimitExceededError",
     "check_graph_size",
@@ -129,6 +130,7 @@ COVERAGE_COST_BUDGET = Limit(
     "operations",
     "fewer samples / members scored, else skipped; coverage-budget warning",
 )
+MAX_SWEEP_CELLS = Limit("MAX_SWEEP_CELLS", 10_000, "cells of a sweep grid (suites x agents x seeds x budgets)", "cells")
 
 MAX_RL_OBSERVATION_CHARS = Limit(
     "MAX_RL_OBSERVATION_CHARS", 4_000_000, "characters of a prompt the Gymnasium lab environment returns (its observation space)",
@@ -151,6 +153,7 @@ LIMITS: tuple[Limit, ...] = (
     COVERAGE_COST_BUDGET,
     MAX_RL_OBSERVATION_CHARS,
     MAX_RL_ACTION_CHARS,
+    MAX_SWEEP_CELLS,
 )
 
 

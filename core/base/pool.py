@@ -17,6 +17,16 @@ caller that folds them in that order writes the same bytes for every ``K``.
   answer is a :class:`Died` value naming the exit code, a new worker takes its place and the
   other jobs go on — the caller names the failed input.
 
+**Executors.**  Where the jobs run is an :class:`Executor`: :class:`LocalExecutor` (this process or
+forked workers, as above; the default) or the Ray executor of :mod:`causalcheck.base.ray_executor`
+(one Ray task per job, on a local or remote Ray cluster).  Callers pick one by name with
+:func:`causalcheck.base.executors.make_executor` and pass it to :func:`completed` /
+:func:`ordered_map`; they never import Ray.  Every executor answers the same way (``(index, answer)`` pairs, :class:`Died` for a job whose
+worker died, *fn*'s own exceptions re-raised, nothing left running when the caller stops), so a
+caller that folds the answers by index writes the same bytes whichever executor ran them.  An
+executor whose workers may not see this machine's files (:attr:`Executor.shares_files` false:
+Ray) gets self-contained jobs whose answers carry the results, written by the caller.
+
 >>> ordered_map(abs, [-2, 3, -1], workers=1)
 [2, 3, 1]
 """
@@ -30,11 +40,11 @@ import sys
 import threading
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from causalcheck.base.errors import CausalCheckError
 
-__all__ = ["KILL_GRACE", "Died", "completed", "ordered_map"]
+__all__ = ["EXECUTORS", "KILL_GRACE", "Died", "Executor", "LocalExecutor", "completed", "ordered_map"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -49,9 +59,61 @@ class Died:
     """The answer of a job whose worker process ended without answering."""
 
     exitcode: int | None
+    #: What the executor knows beyond the exit code (Ray: the kind of failure and its first line).
+    detail: str = ""
 
     def __str__(self) -> str:
-        return f"the worker process scoring it ended without an answer (exit code {self.exitcode})"
+        how = f"exit code {self.exitcode}" if not self.detail else self.detail
+        return f"the worker process scoring it ended without an answer ({how})"
+
+
+#: The executors :func:`causalcheck.base.executors.make_executor` knows (``--executor``).
+EXECUTORS = ("local", "ray")
+
+
+@runtime_checkable
+class Executor(Protocol):
+    """Where the jobs of :func:`completed` run (module docstring)."""
+
+    @property
+    def name(self) -> str:
+        """``"local"`` or ``"ray"``: what ``--executor`` chose."""
+        ...
+
+    @property
+    def shares_files(self) -> bool:
+        """True when *fn* runs where this process's files are (it may read and write them)."""
+        ...
+
+    def completed(self, fn: Callable[[T], R], jobs: Sequence[T]) -> Generator[tuple[int, R | Died], None, None]:
+        """Yield ``(index, fn(jobs[index]))`` as each job is answered (:func:`completed`)."""
+        ...
+
+    def describe(self) -> dict[str, Any]:
+        """What ran the jobs, for the provenance of the results (JSON; no timings)."""
+        ...
+
+    def close(self) -> None:
+        """Release what the executor started (a local Ray cluster); the local executor has nothing to release."""
+        ...
+
+
+@dataclass(frozen=True)
+class LocalExecutor:
+    """This process (``workers <= 1``) or *workers* forked processes."""
+
+    workers: int = 1
+    name: str = "local"
+    shares_files: bool = True
+
+    def completed(self, fn: Callable[[T], R], jobs: Sequence[T]) -> Generator[tuple[int, R | Died], None, None]:
+        return _local_completed(fn, jobs, self.workers)
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": "local", "workers": self.workers}
+
+    def close(self) -> None:
+        return None
 
 
 def _arm_parent_death(parent: int) -> None:
@@ -167,7 +229,9 @@ class _Pool:
             conn.close()
 
 
-def completed(fn: Callable[[T], R], jobs: Sequence[T], workers: int) -> Generator[tuple[int, R | Died], None, None]:
+def completed(
+    fn: Callable[[T], R], jobs: Sequence[T], workers: int, *, executor: Executor | None = None
+) -> Generator[tuple[int, R | Died], None, None]:
     """Yield ``(index, fn(jobs[index]))`` as each job is answered, computed by *workers* processes.
 
     The streaming form of :func:`ordered_map` (module docstring): answers come in the order the
@@ -175,7 +239,15 @@ def completed(fn: Callable[[T], R], jobs: Sequence[T], workers: int) -> Generato
     writes an episode file, then its resume state).  ``workers <= 1`` or a single job runs
     in this process, in job order.  Use it in a ``with contextlib.closing(...)`` block or run it
     to the end: closing the generator (or an exception raised in the loop) stops every worker.
+    *executor* (default: :class:`LocalExecutor` of *workers*) runs the jobs elsewhere.
     """
+    if executor is not None:
+        return executor.completed(fn, jobs)
+    return _local_completed(fn, jobs, workers)
+
+
+def _local_completed(fn: Callable[[T], R], jobs: Sequence[T], workers: int) -> Generator[tuple[int, R | Died], None, None]:
+    """:func:`completed` in this process or *workers* forked processes."""
     if workers <= 1 or len(jobs) <= 1:
         for index, job in enumerate(jobs):
             yield index, fn(job)
@@ -219,14 +291,16 @@ def ordered_map(
     workers: int,
     *,
     on_answer: Callable[[int], None] | None = None,
+    executor: Executor | None = None,
 ) -> list[R | Died]:
     """``[fn(job) for job in jobs]`` computed by *workers* processes (module docstring).
 
     *on_answer* is called in this process with the number of jobs answered so far, after each
     answer (progress).  *fn* must not depend on state changed after the call (workers fork).
+    *executor*: as for :func:`completed`.
     """
     answers: list[Any] = [None] * len(jobs)
-    with contextlib.closing(completed(fn, jobs, workers)) as stream:
+    with contextlib.closing(completed(fn, jobs, workers, executor=executor)) as stream:
         for done, (index, value) in enumerate(stream, 1):
             answers[index] = value
             if on_answer is not None:

@@ -34,7 +34,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from causalcheck.base.cmdline import add_command_group, positive_int
+from causalcheck.base.cmdline import (
+    add_command_group,
+    add_executor_arguments,
+    executor_from_args,
+    positive_int,
+)
 from causalcheck.base.files import Provenance, RunLock, atomic_write_text
 from causalcheck.explain import rubrics as rubrics_cmd
 from causalcheck.explain.progress import add_progress_arguments, progress_from_args
@@ -79,6 +84,7 @@ def register(subparsers: Any, also: Sequence[Callable[[Any], None]] = ()) -> arg
     sc.add_argument("--timestamp", metavar="YYYYMMDD-HHMMSS", help="timestamp written into meta (default: now, UTC)")
     sc.add_argument("--fresh", action="store_true", help="ignore earlier results in DIR instead of resuming")
     sc.add_argument("--workers", type=positive_int, default=1, metavar="K", help="score items in K processes (offline judges; same files for every K)")
+    add_executor_arguments(sc, what="items are scored")
     add_progress_arguments(sc)
     for hook in argument_hooks():
         hook(sc)
@@ -148,6 +154,7 @@ def _cmd_items(args: argparse.Namespace) -> int:
 
 def _cmd_score(args: argparse.Namespace) -> int:
     judges = make_judges(args)
+    executor = executor_from_args(args)
     progress = progress_from_args(args, title="explain score", models=judges.models)
     try:
         results = score_answers(
@@ -167,10 +174,12 @@ def _cmd_score(args: argparse.Namespace) -> int:
             log=lambda s: print(s, file=sys.stderr),
             progress=progress,
             workers=args.workers,
+            executor=executor,
         )
     finally:
         if progress is not None:
             progress.close()
+        executor.close()
     print(_table(results))
     if judges.on_done is not None:
         judges.on_done()

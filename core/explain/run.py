@@ -48,6 +48,7 @@ fingerprint that makes resuming safe, and the loop — whose pieces only mean so
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
 import json
@@ -65,6 +66,7 @@ from causalcheck.base.files import (
     atomic_write_text,
 )
 from causalcheck.base.files import timestamp as now
+from causalcheck.base.pool import Executor
 
 if TYPE_CHECKING:  # pragma: no cover
     import argparse
@@ -353,6 +355,7 @@ def score_answers(
     command: str = "explain score",
     progress: ItemProgress | None = None,
     workers: int = 1,
+    executor: Executor | None = None,
 ) -> list[ScoredSet]:
     """Score every answer set; write the result files (module docstring); return one :class:`ScoredSet` per answer model.
 
@@ -364,14 +367,10 @@ def score_answers(
     (:attr:`ScoredSet.not_answered`), not failed.  *workers* > 1 scores the items in that many
     processes (:func:`causalcheck.base.pool.ordered_map`; only with forkable judges, e.g. the
     offline ones); the rows are written in item order, so the files are the same for every value.
+    *executor* (a Ray one, :mod:`causalcheck.base.ray_executor`) scores the items as its tasks
+    instead, with the same rows (forkable judges only); the provenance names it.
     """
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise InputFormatError(f"workers={workers!r} must be a positive integer")
-    if workers > 1 and not judges.forkable:
-        raise InputFormatError(
-            f"workers={workers!r} needs judges that can run in worker processes (the offline ones); "
-            f"{judges.judge_name!r} keeps state in this process: use workers=1"
-        )
+    executor = _check_workers(workers, executor, judges)
     # late: keeps causalcheck --help light
     from causalcheck.explain.data import load_answer_sets, load_benchmark
 
@@ -388,6 +387,7 @@ def score_answers(
             **({"items": list(items)} if items else {}),
             "resume": resume,
             **options,
+            **({"executor": executor.describe()} if executor is not None else {}),
         },
         started=started,
     )
@@ -403,7 +403,7 @@ def score_answers(
     out = Path(out_dir)
     run = _ScoringRun(
         out, judges, bench, tuple(chosen_items), options, provenance, stamp, pm_mode, judge_edges, max_chars, strip_injections, resume, log, progress,
-        workers,
+        workers, executor,
     )
     with RunLock(out, command=f"causalcheck {command}"):
         if progress is not None:
@@ -411,6 +411,21 @@ def score_answers(
         # every model of the answers file is scored: older outputs of it that are not are stale
         removed = _remove_stale_results(out, sets, judges.judge_name, log) if model is None else []
         return [_score_set(run, aset, removed) for aset in sets]
+
+
+def _check_workers(workers: int, executor: Executor | None, judges: Judges) -> Executor | None:
+    """Refuse workers or an executor the judges cannot run in; the executor to use (``None``: this process or forks)."""
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InputFormatError(f"workers={workers!r} must be a positive integer")
+    if executor is not None and executor.name == "local":
+        executor = None
+    if (workers > 1 or executor is not None) and not judges.forkable:
+        what = f"executor={executor.name!r}" if executor is not None else f"workers={workers!r}"
+        raise InputFormatError(
+            f"{what} needs judges that can run in worker processes (the offline ones); "
+            f"{judges.judge_name!r} keeps state in this process: use workers=1 and the local executor"
+        )
+    return executor
 
 
 def select_items(bench: Benchmark, wanted: Sequence[str]) -> tuple[WhatIfItem, ...]:
@@ -447,6 +462,7 @@ class _ScoringRun:
     log: Callable[[str], None]
     progress: ItemProgress | None
     workers: int = 1
+    executor: Executor | None = None
 
 
 def _remove_stale_results(out: Path, sets: Sequence[AnswerSet], judge_name: str, log: Callable[[str], None]) -> list[str]:
@@ -533,7 +549,7 @@ def _score_items(run: _ScoringRun, aset: AnswerSet, jsonl: Path, done: set[str],
 
     jobs = [(item, ans.text, ans.error) for item in run.items if item.key not in done and (ans := aset.get(item)) is not None]
     rows: list[ResultRow] = []
-    size = len(jobs) if run.workers <= 1 else _BATCH_PER_WORKER * run.workers
+    size = len(jobs) if run.workers <= 1 and run.executor is None else _BATCH_PER_WORKER * max(run.workers, 2)
     for start in range(0, len(jobs), max(size, 1)):
         batch = jobs[start : start + size]
         for (item, _, _), result in zip(batch, _score_batch(run, batch), strict=True):
@@ -546,25 +562,39 @@ def _score_items(run: _ScoringRun, aset: AnswerSet, jsonl: Path, done: set[str],
 
 
 def _score_batch(run: _ScoringRun, batch: Sequence[tuple[WhatIfItem, str | None, str | None]]) -> Iterator[Any]:
-    """The :class:`~causalcheck.explain.scoring` result of each job, in order (in ``run.workers`` processes)."""
-    if run.workers <= 1:
-        yield from map(functools.partial(_score_job, run), batch)
-        return
+    """The :class:`~causalcheck.explain.scoring` result of each job, in order (in ``run.workers`` processes or ``run.executor``'s tasks).
+
+    A worker or task that dies without answering (killed, out of memory, a crash in native code)
+    fails only the item it was scoring, named with what ended it; the other items go on.
+    """
     # late: the pool is needed only here
     from causalcheck.base.pool import Died, ordered_map
 
-    # the first job here: the imports and lazily built tables of scoring are made before the
-    # workers fork, not once in each of them (a second or more per worker on the demo)
-    yield _score_job(run, batch[0])
-    rest = batch[1:]
-    for (item, text, _), answer in zip(rest, ordered_map(functools.partial(_score_job, run), rest, run.workers), strict=True):
-        if isinstance(answer, Died):  # killed, out of memory, a crash in native code: this item fails, named; the rest go on
+    if run.executor is not None:  # the tasks get what scoring needs, not this process's log and progress display
+        remote = dataclasses.replace(run, log=_no_log, progress=None, executor=None)
+        answers = ordered_map(functools.partial(_score_job, remote), batch, 1, executor=run.executor)
+        jobs: Sequence[tuple[WhatIfItem, str | None, str | None]] = batch
+    elif run.workers <= 1:
+        yield from map(functools.partial(_score_job, run), batch)
+        return
+    else:
+        # the first job here: the imports and lazily built tables of scoring are made before the
+        # workers fork, not once in each of them (a second or more per worker on the demo)
+        yield _score_job(run, batch[0])
+        jobs = batch[1:]
+        answers = ordered_map(functools.partial(_score_job, run), jobs, run.workers)
+    for (item, text, _), answer in zip(jobs, answers, strict=True):
+        if isinstance(answer, Died):
             # late: keeps causalcheck --help light (scoring pulls the explain stack)
             from causalcheck.explain.scoring import ItemResult
 
             yield ItemResult(item=item, answer=text or "", status="failed", error=f"internal error: {answer}")
             continue
         yield answer
+
+
+def _no_log(text: str) -> None:
+    """The log of a scoring task run elsewhere (its messages are the caller's to write)."""
 
 
 def _score_job(run: _ScoringRun, job: tuple[WhatIfItem, str | None, str | None]) -> Any:

@@ -3,6 +3,7 @@
 Commands::
 
     causalcheck lab run --suite PATH|NAME --agent NAME --seeds N --out DIR [--workers K] [--resume]
+                        [--executor local|ray [--ray-address ADDR]]
     causalcheck lab generate --nodes 4 --count 10 --seed 0 --out suite.jsonl
     causalcheck lab suites
     causalcheck lab score ...            (see causalcheck.lab.score_cli)
@@ -18,7 +19,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from causalcheck.base.cmdline import add_command_group, bounded_int, nonnegative_int, positive_int
+from causalcheck.base.cmdline import (
+    add_command_group,
+    add_executor_arguments,
+    bounded_int,
+    executor_from_args,
+    nonnegative_int,
+    positive_int,
+)
 from causalcheck.base.errors import InputFormatError
 from causalcheck.lab import score_cli
 
@@ -67,6 +75,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     run.add_argument("--seed-start", type=nonnegative_int, default=1, metavar="S", help="first seed (default 1, the anchor's ENV_SEED)")
     run.add_argument("--out", required=True, metavar="DIR", help="output folder")
     run.add_argument("--workers", type=positive_int, default=1, metavar="K", help="parallel episodes (processes)")
+    add_executor_arguments(run, what="episodes")
     run.add_argument("--resume", action="store_true", help="continue an interrupted run in DIR")
     run.add_argument("--limit", type=positive_int, metavar="N", help="only the first N graphs")
     run.add_argument("--graphs", metavar="IDS", help="comma-separated graph ids to run")
@@ -138,6 +147,7 @@ def _run(args: argparse.Namespace) -> int:
 
         make_agent(args.agent, seed=seeds[0], options=options)
     graphs = tuple(g.strip() for g in args.graphs.split(",") if g.strip()) if args.graphs else ()
+    executor = executor_from_args(args)
     try:
         summary = run_suite(
             args.suite,
@@ -153,9 +163,12 @@ def _run(args: argparse.Namespace) -> int:
             progress=False if args.quiet else None,
             command="causalcheck lab run",
             options=_options_of(args),
+            executor=executor,
         )
     except KeyboardInterrupt as exc:  # the top level prints the note and exits 130 / 143
         raise type(exc)(_interrupted_note(Path(args.out))) from None
+    finally:
+        executor.close()
     if not args.quiet:
         sys.stdout.write(summary_markdown(summary))
     return 0

@@ -40,12 +40,12 @@ from causalcheck.base.boundary import PluginError, call_plugin, is_own, plugin_l
 from causalcheck.base.errors import CausalCheckError, InputFormatError
 from causalcheck.base.escape import markdown_cell, markdown_text, raw_stream
 from causalcheck.base.files import Provenance, RunLock, atomic_write_text
-from causalcheck.base.pool import Died, completed
+from causalcheck.base.pool import Died, Executor, LocalExecutor, completed
 from causalcheck.episodes import Episode as EpisodeRecord
 from causalcheck.episodes import Trajectory, load_episode, read_trajectory, trajectory_episode
 from causalcheck.lab.episode import AgentStep, Episode, EpisodeConfig, Observation
 from causalcheck.lab.suites import Suite, SuiteGraph, load_suite
-from causalcheck.lab.trajectory import TRAJECTORY_FORMAT, write_trajectory
+from causalcheck.lab.trajectory import TRAJECTORY_FORMAT, trajectory_text, write_trajectory
 from causalcheck.metrics import edge_prf, normalize_pairs, parent_prf, shd
 
 __all__ = ["RunSpec", "episode_filename", "graph_metrics", "run_episode", "run_suite", "summarize_folder"]
@@ -183,22 +183,36 @@ def _suite(name: str) -> Suite:
 
 
 def _work(job: tuple[str, int, int, str, str, Mapping[str, Any], Mapping[str, Any], str]) -> str:
+    """A local worker's job: play one episode of a suite (loaded here, by name or path) and write its file."""
+    suite_ref, index, seed, agent_name, suite_name, cfg_json, options, path = job
+    suite = _suite(suite_ref)
+    cfg = EpisodeConfig(**cfg_json)
+    cands = [g.scm.graph for g in suite.graphs] if cfg.candidate_tool else []
+    header, steps, summary = _play(suite.graphs[index], cands, seed, agent_name, suite_name, cfg, options)
+    write_trajectory(path, header, steps, summary)
+    return path
+
+
+def _remote_work(job: tuple[SuiteGraph, Sequence[Any], int, str, str, Mapping[str, Any], Mapping[str, Any], str]) -> str:
+    """A job for an executor whose workers do not see the output folder (Ray): everything it needs
+    travels with it (the graph, the candidates), and the trajectory's text comes back to be written here."""
+    graph, cands, seed, agent_name, suite_name, cfg_json, options, _ = job
+    return trajectory_text(*_play(graph, cands, seed, agent_name, suite_name, EpisodeConfig(**cfg_json), options))
+
+
+def _play(
+    graph: SuiteGraph, cands: Sequence[Any], seed: int, agent_name: str, suite_name: str, cfg: EpisodeConfig,
+    options: Mapping[str, Any],
+) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
     # late: pulls numpy
     from causalcheck.lab.agents import make_agent
 
-    suite_ref, index, seed, agent_name, suite_name, cfg_json, options, path = job
-    suite = _suite(suite_ref)
-    graph = suite.graphs[index]
-    cfg = EpisodeConfig(**cfg_json)
     agent = make_agent(agent_name, seed=seed, options=options)
-    cands = [g.scm.graph for g in suite.graphs] if cfg.candidate_tool else []
     model = options.get("model")
-    header, steps, summary = run_episode(
+    return run_episode(
         graph, agent, seed, config=cfg, suite_name=suite_name, agent_name=agent_name, candidates=cands,
         model=model if isinstance(model, str) else None,
     )
-    write_trajectory(path, header, steps, summary)
-    return path
 
 
 def _check_manifest(out: Path, spec: RunSpec, resume: bool, provenance: Mapping[str, Any]) -> None:
@@ -257,6 +271,7 @@ def run_suite(
     on_episode: Callable[[str], None] | None = None,
     command: str = "causalcheck lab run",
     options: Mapping[str, Any] | None = None,
+    executor: Executor | None = None,
 ) -> dict[str, Any]:
     """Run *agent* on every (graph, seed) of *suite*, write the files, return the summary.
 
@@ -267,6 +282,9 @@ def run_suite(
     go into the provenance of ``run.json`` and ``summary.json``.  *progress*: ``None`` draws a
     bar on a terminal and, off one, writes a line on stderr at the start, at most every
     :data:`PROGRESS_LINE_SECONDS` and at the end; ``True`` always the bar; ``False`` nothing.
+    *executor* (default: :class:`~causalcheck.base.pool.LocalExecutor` of *workers*) runs the
+    episodes; the files are the same whichever runs them, and the provenance names it
+    (``options.executor``).
     """
     # late: pulls numpy
     from causalcheck.lab.agents import AGENTS
@@ -279,11 +297,13 @@ def run_suite(
     loaded = _suite(suite)
     spec = RunSpec(loaded.name, agent, tuple(int(s) for s in seeds), cfg, dict(agent_options or {}), tuple(graphs))
     out = Path(out_dir)
+    runner: Executor = executor if executor is not None else LocalExecutor(workers)
     prov = Provenance(command, dict(options) if options is not None else {"suite": suite, "agent": agent, "resume": resume})
     if loaded.path and Path(loaded.path).is_file():
         prov.add_input(loaded.path)
     with RunLock(out, command=command), _terminate_as_interrupt():
         _remove_temporaries(out)
+        prov.options = {**prov.options, "executor": runner.describe()}
         _check_manifest(out, spec, resume, prov.to_json())
         chosen = [(i, g) for i, g in enumerate(loaded.graphs) if not graphs or g.graph_id in graphs]
         if graphs:
@@ -292,21 +312,11 @@ def run_suite(
                 raise InputFormatError(f"graphs={missing!r} are not in suite {loaded.name!r}")
         if limit is not None:
             chosen = chosen[:limit]
-        jobs = []
-        for i, g in chosen:
-            for seed in spec.seeds:
-                path = out / "episodes" / episode_filename(i, g.graph_id, seed)
-                if path.exists():
-                    try:
-                        read_trajectory(path)
-                        continue
-                    except InputFormatError:
-                        path.unlink()
-                jobs.append((suite, i, seed, agent, loaded.name, cfg.to_json(), dict(spec.agent_options), str(path)))
+        jobs = _jobs(suite, loaded, chosen, spec, out, runner.shares_files)
         # None: a bar on a terminal, else a plain line now and then (a log or CI is not left silent)
         show: bool | str = ("bar" if sys.stderr.isatty() else "lines") if progress is None else progress
         try:
-            _execute(jobs, workers, show, on_episode)
+            _execute(jobs, runner, show, on_episode)
         finally:
             _remove_temporaries(out)
         summary = summarize_folder(out)
@@ -315,6 +325,28 @@ def run_suite(
         atomic_write_text(out / "summary.json", json.dumps({**summary, "provenance": prov.to_json()}, indent=2) + "\n")
         atomic_write_text(out / "summary.md", summary_markdown(summary) + _provenance_line(prov.to_json()))
     return summary
+
+
+def _jobs(suite: str, loaded: Suite, chosen: Sequence[tuple[int, SuiteGraph]], spec: RunSpec, out: Path, local: bool) -> list[Any]:
+    """The episodes still to run (a damaged episode file is deleted and run again): for *local* workers
+    the suite's name, else everything the episode needs (the graph, the candidates)."""
+    jobs: list[Any] = []
+    cfg = spec.config
+    for i, g in chosen:
+        for seed in spec.seeds:
+            path = out / "episodes" / episode_filename(i, g.graph_id, seed)
+            if path.exists():
+                try:
+                    read_trajectory(path)
+                    continue
+                except InputFormatError:
+                    path.unlink()
+            if local:
+                jobs.append((suite, i, seed, spec.agent, loaded.name, cfg.to_json(), dict(spec.agent_options), str(path)))
+            else:
+                cands = [x.scm.graph for x in loaded.graphs] if cfg.candidate_tool else []
+                jobs.append((g, cands, seed, spec.agent, loaded.name, cfg.to_json(), dict(spec.agent_options), str(path)))
+    return jobs
 
 
 def _provenance_line(prov: Mapping[str, Any]) -> str:
@@ -371,7 +403,7 @@ class _ProgressLines:
                   file=sys.stderr, flush=True)
 
 
-def _execute(jobs: list[Any], workers: int, show: bool | str, on_episode: Callable[[str], None] | None) -> None:
+def _execute(jobs: list[Any], runner: Executor, show: bool | str, on_episode: Callable[[str], None] | None) -> None:
     from contextlib import ExitStack, closing
 
     with ExitStack() as stack:
@@ -391,13 +423,18 @@ def _execute(jobs: list[Any], workers: int, show: bool | str, on_episode: Callab
             if on_episode:
                 on_episode(path)
 
-        stream = stack.enter_context(closing(completed(_work, jobs, workers)))
-        for index, path in stream:
-            if isinstance(path, Died):
+        work: Callable[[Any], str] = _work if runner.shares_files else _remote_work
+        stream = stack.enter_context(closing(completed(work, jobs, 1, executor=runner)))
+        for index, answer in stream:
+            path = str(jobs[index][-1])
+            if isinstance(answer, Died):
+                how = f"exit code {answer.exitcode}" if not answer.detail else answer.detail
                 raise WorkerDiedError(
-                    f"the worker process running episode {Path(jobs[index][-1]).name} ended without an answer "
-                    f"(exit code {path.exitcode}); finished episodes are on disk, rerun with --resume"
+                    f"the worker process running episode {Path(path).name} ended without an answer "
+                    f"({how}); finished episodes are on disk, rerun with --resume"
                 )
+            if not runner.shares_files:
+                atomic_write_text(Path(path), answer)
             done(path)
 
 

@@ -45,6 +45,7 @@ from causalcheck import metrics as M
 from causalcheck.base.errors import CausalCheckError, InputFormatError, Notice
 from causalcheck.base.escape import csv_row, markdown_cell, markdown_code, markdown_text
 from causalcheck.base.files import atomic_write_text, sha256_file
+from causalcheck.base.pool import Executor
 from causalcheck.episodes import (
     EPISODE_WARNING_CODES,
     SCORE_NUMBERING,
@@ -611,6 +612,7 @@ def score_paths(
     provenance: Mapping[str, Any] | None = None,
     workers: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    executor: Executor | None = None,
 ) -> ScoreReport:
     """Discover, load and score every episode under *paths*; failures are collected, not raised.
 
@@ -633,7 +635,11 @@ def score_paths(
     (:func:`causalcheck.base.pool.ordered_map`); the answers are folded in discovery order, so
     the report is the same for every number of workers.  A worker that dies while scoring
     (killed, out of memory) fails the episodes it held, named, as bugs (exit 70).  *progress*
-    hears ``(episodes done, episodes to do)`` as the work goes on.
+    hears ``(episodes done, episodes to do)`` as the work goes on.  *executor* (default: the
+    local one of *workers*) runs the jobs elsewhere, e.g. as Ray tasks
+    (:mod:`causalcheck.base.ray_executor`): the report is the same; its workers read the inputs
+    from this process's working folder, so on a cluster of several machines the inputs must be on a
+    shared file system at the same paths.
     """
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise InputFormatError(f"workers={workers!r} must be a positive integer")
@@ -644,7 +650,7 @@ def score_paths(
         if real not in taken and found.kind not in ("skipped", "failed", "missing"):
             todo.append((str(found.path), cast("DiscoveredKind", found.kind)))
         taken.add(real)
-    outcomes = iter(_score_all(todo, _Options(coefficient_tolerance, audit, solver_checks), workers, progress))
+    outcomes = iter(_score_all(todo, _Options(coefficient_tolerance, audit, solver_checks), workers, progress, executor))
     batch = _Batch(merge_identical=merge_identical)
     for found, real in found_all:  # the accounting, in discovery order whatever the workers
         if not batch.settled(found, real):
@@ -711,28 +717,39 @@ def _load_and_score(path: Path, kind: DiscoveredKind, options: _Options) -> _Out
     return _Outcome(facts, ep.content_key, warnings, score)
 
 
-def _score_chunk(job: tuple[list[tuple[str, DiscoveredKind]], _Options]) -> list[_Outcome]:
-    """A worker's job: load and score a run of consecutive inputs."""
-    items, options = job
-    return [_load_and_score(Path(path), kind, options) for path, kind in items]
+def _score_chunk(job: tuple[list[tuple[str, DiscoveredKind]], _Options, str | None]) -> list[_Outcome]:
+    """A worker's job: load and score a run of consecutive inputs (from the caller's working folder, when given)."""
+    items, options, here = job
+    if here is None or here == os.getcwd():
+        return [_load_and_score(Path(path), kind, options) for path, kind in items]
+    before = os.getcwd()
+    os.chdir(here)  # a Ray worker runs one task at a time: no other job sees the change
+    try:
+        return [_load_and_score(Path(path), kind, options) for path, kind in items]
+    finally:
+        os.chdir(before)
 
 
 def _score_all(
-    items: list[tuple[str, DiscoveredKind]], options: _Options, workers: int, progress: Callable[[int, int], None] | None
+    items: list[tuple[str, DiscoveredKind]], options: _Options, workers: int, progress: Callable[[int, int], None] | None,
+    executor: Executor | None = None,
 ) -> list[_Outcome]:
-    """The outcome of every item, in order, computed by *workers* processes in chunks."""
+    """The outcome of every item, in order, computed by *workers* processes (or *executor*) in chunks."""
     # late: the pool is needed only here
     from causalcheck.base.pool import Died, ordered_map
 
     size = 1 if workers == 1 else max(1, min(16, len(items) // (8 * workers)))
     chunks = [items[i : i + size] for i in range(0, len(items), size)]
+    # a worker elsewhere (Ray) has another working folder: its jobs carry this one, so the inputs
+    # are read, and named in the report, exactly as here
+    here = None if executor is None or executor.shares_files else os.getcwd()
     total = len(items)
 
     def heard(done: int) -> None:
         if progress is not None:
             progress(min(done * size, total), total)
 
-    answers = ordered_map(_score_chunk, [(c, options) for c in chunks], workers, on_answer=heard)
+    answers = ordered_map(_score_chunk, [(c, options, here) for c in chunks], workers, on_answer=heard, executor=executor)
     out: list[_Outcome] = []
     for chunk, answer in zip(chunks, answers, strict=True):
         if isinstance(answer, Died):

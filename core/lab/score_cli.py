@@ -12,7 +12,8 @@ Duplicates (one input reached twice: counted once), identical episodes (the same
 two paths: both counted, as the official re-evaluation counts them, unless
 ``--merge-identical``) and skipped files (not episodes) are reported on stderr and in the
 manifest, and do not change the exit code.  ``--workers K`` scores in K processes; the outputs
-are byte-identical for every K (:func:`causalcheck.lab.score.score_paths`).
+are byte-identical for every K (:func:`causalcheck.lab.score.score_paths`); ``--executor ray``
+scores them as Ray tasks with the same outputs, the provenance naming the executor (docs/sweep.md).
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ import sys
 from typing import Any
 
 from causalcheck.base.cmdline import (
+    add_executor_arguments,
     comma_choices,
+    executor_from_args,
     nonnegative_int,
     positive_int,
     require_finite_nonnegative,
@@ -63,12 +66,14 @@ def register(lab_subparsers: Any) -> argparse.ArgumentParser:
                         "as the official re-evaluation counts them, and named on stderr)")
     p.add_argument("--workers", type=positive_int, default=1, metavar="K",
                    help="load and score episodes in K processes (the outputs are the same for every K; default 1)")
+    add_executor_arguments(p, what="episodes are scored")
     p.set_defaults(handler=run)
     return p
 
 
-def _provenance(args: argparse.Namespace) -> dict[str, Any]:
-    # --workers is left out: it changes how fast, never what is written (the outputs are the same for every K)
+def _provenance(args: argparse.Namespace, executor: Any = None) -> dict[str, Any]:
+    # --workers is left out: it changes how fast, never what is written (the outputs are the same for every K);
+    # a Ray executor is named (which cluster scored), the local one is the default and is not
     options = {
         "paths": list(args.paths),
         "out": args.out,
@@ -79,6 +84,7 @@ def _provenance(args: argparse.Namespace) -> dict[str, Any]:
         "no_audit": args.no_audit,
         "fast_audit": args.fast_audit,
         **({"merge_identical": True} if args.merge_identical else {}),
+        **({"executor": executor.describe()} if executor is not None and executor.name != "local" else {}),
     }
     prov = Provenance("causalcheck lab score", options).to_json()
     prov.pop("inputs", None)  # the report's manifest is the list of inputs
@@ -110,7 +116,8 @@ def run(args: argparse.Namespace) -> int:
 
     tol = require_finite_nonnegative("--coefficient-tolerance", args.coefficient_tolerance)
     lock = RunLock(args.out, command="causalcheck lab score") if args.out else contextlib.nullcontext()
-    with lock:
+    executor = executor_from_args(args)
+    with lock, contextlib.closing(executor):
         report = score_paths(
             args.paths,
             resamples=args.bootstrap,
@@ -119,8 +126,9 @@ def run(args: argparse.Namespace) -> int:
             audit=not args.no_audit,
             solver_checks=not args.fast_audit,
             merge_identical=args.merge_identical,
-            provenance=_provenance(args),
+            provenance=_provenance(args, executor),
             workers=args.workers,
+            executor=None if executor.name == "local" else executor,
             progress=_Progress() if sys.stderr.isatty() else None,
         )
         for f in report.failures:

@@ -68,7 +68,7 @@ from typing import Any
 from causalcheck.base.files import atomic_write_text
 from causalcheck.episodes.trajectory import Trajectory, read_trajectory
 
-__all__ = ["TRAJECTORY_FORMAT", "Trajectory", "read_trajectory", "write_trajectory"]
+__all__ = ["TRAJECTORY_FORMAT", "Trajectory", "read_trajectory", "trajectory_text", "write_trajectory"]
 
 #: Value of the header's ``format`` key.
 TRAJECTORY_FORMAT = "causalcheck-trajectory/1"
@@ -85,10 +85,18 @@ def write_trajectory(
     summary: Mapping[str, Any],
 ) -> Path:
     """Write one episode's trajectory to *path* atomically and return the path."""
+    return atomic_write_text(Path(path), trajectory_text(header, steps, summary))
+
+
+def trajectory_text(
+    header: Mapping[str, Any],
+    steps: Iterable[Mapping[str, Any]],
+    summary: Mapping[str, Any],
+) -> str:
+    """The text :func:`write_trajectory` writes (a worker that cannot see the output folder returns it)."""
     traj = Trajectory(
         {k: v for k, v in header.items() if k != "type"},
         tuple({k: v for k, v in s.items() if k != "type"} for s in steps),
         {k: v for k, v in summary.items() if k != "type"},
     )
-    text = "".join(_dumps(line) + "\n" for line in traj.lines())
-    return atomic_write_text(Path(path), text)
+    return "".join(_dumps(line) + "\n" for line in traj.lines())
