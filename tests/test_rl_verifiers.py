@@ -141,12 +141,20 @@ def test_rubric_scores_a_recorded_transcript() -> None:
     assert result.done and result.unused_replies == 1
     assert result.success == env.episode.success
     assert result.summary == env.episode.summary()
+    assert result.weights == reward_weights("dense").to_json()
+    # a task that names no weights is scored with the dense preset, as the Gymnasium default
+    bare = ve.score_replies(data.model_copy(update={"weights": {}}), replies)
+    assert bare.total == result.total and bare.weights == result.weights
+    paper = ve.score_replies(data.model_copy(update={"weights": reward_weights("paper").to_json()}), replies)
+    assert paper.total == float(env.episode.success)
 
 
 def test_taskset_tasks_and_loading_by_id() -> None:
     ids = [g.graph_id for g in SUITE.graphs[:2]]
     config = vf.resolve_env_config({"taskset": {"id": ve.TASKSET_ID, "graphs": ids, "seeds": [0, 7], "options": {"budget": "2o6i"}}})
     assert isinstance(config, ve.CausaLabEnvConfig)
+    assert config.agent_harnesses()["player"].id == "null"  # a model plays through verifiers' chat loop
+    assert config.player.runtime.type == "subprocess"
     assert vf.environment_class(ve.TASKSET_ID) is ve.CausaLabVerifiersEnv
     env = vf.load_environment(config)
     tasks = list(env.taskset)

@@ -108,6 +108,8 @@ class LabScore:
 
     total: float
     """The weighted return: the sum of the Gymnasium rewards of the played steps."""
+    weights: dict[str, float]
+    """The weights used (the task's; the ``dense`` preset's for a task that names none)."""
     terms: dict[str, float]
     """Each term's unweighted sum over the played steps."""
     steps: int
@@ -153,7 +155,7 @@ def score_replies(data: CausaLabData, replies: Sequence[str]) -> LabScore:
             summary = dict(info.get("summary") or {})
             success = bool(env.episode.success)
     return LabScore(
-        total=float(sum(rewards)), terms=sums, steps=len(rewards), done=done, success=success,
+        total=float(sum(rewards)), weights=env.weights.to_json(), terms=sums, steps=len(rewards), done=done, success=success,
         degraded=degraded, unused_replies=len(replies) - len(rewards), rewards=rewards, summary=summary,
     )
 
@@ -171,7 +173,7 @@ class CausaLabTask(vf.Task[CausaLabData, vf.State, vf.TaskConfig]):
         if self.scoring_deferred:
             return
         result = score_replies(self.data, trace_replies(trace))
-        weights = self.data.weights
+        weights = result.weights
         for name in TERMS:
             if weights.get(name, 0.0) != 0.0:
                 trace.record_reward(name, result.terms[name], weights[name])
