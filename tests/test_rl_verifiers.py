@@ -177,6 +177,8 @@ def test_taskset_tasks_and_loading_by_id() -> None:
         ({"graphs": ["nope"]}, "nope"),
         ({"seeds": []}, "seeds"),
         ({"seeds": [-1]}, "-1"),
+        ({"seeds": [2, 2]}, "repeated"),
+        ({"graphs": ["mini3nodes_0", "mini3nodes_0"]}, "repeated"),
         ({"rewards": "sparse"}, "sparse"),
         ({"rewards": {"speed": 1.0}}, "speed"),
         ({"suite": "no-such-suite"}, "no-such-suite"),

@@ -33,6 +33,7 @@ one call.
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -198,6 +199,11 @@ class CausaLabTaskset(vf.Taskset[CausaLabTask, CausaLabConfig]):
         bad = [s for s in config.seeds if isinstance(s, bool) or not 0 <= s < 2**31]
         if bad:
             raise InputFormatError(f"taskset seeds {bad!r} must be integers in 0..2**31-1")
+        # a task's key is its data's hash, unique within a taskset: one task per graph and seed
+        for name, values in (("seeds", config.seeds), ("graphs", config.graphs or [])):
+            repeated = sorted((v for v, n in Counter(values).items() if n > 1), key=str)
+            if repeated:
+                raise InputFormatError(f"taskset {name} {repeated!r} are repeated; name each once")
         self.weights = reward_weights(config.rewards).to_json()
         # validates the suite, the options and the prompt budget (raises InputFormatError)
         probe = CausaLabEnv(
