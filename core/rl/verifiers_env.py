@@ -162,7 +162,12 @@ def score_replies(data: CausaLabData, replies: Sequence[str]) -> LabScore:
 
 
 def trace_replies(trace: vf.Trace) -> list[str]:
-    """The model's replies in *trace*, as the environment read them (each assistant message's text, stripped)."""
+    """The model's replies in *trace*, as the environment read them (each assistant message's text, stripped).
+
+    The lab offers no tools, so a turn is one model call and one assistant message; a harness that
+    answered a turn with several assistant messages would be stepped with the last of them by
+    :class:`CausaLabVerifiersEnv` but scored here on all of them.
+    """
     return [(m.content or "").strip() if isinstance(m.content, str) else "" for m in trace.assistant_messages]
 
 
