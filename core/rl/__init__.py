@@ -5,6 +5,9 @@
   extra: ``pip install 'causalcheck[rl]'``);
 * :mod:`~causalcheck.rl.rewards` — the reward terms and their weights (no extra needed);
 * :mod:`~causalcheck.rl.trl` — reward functions with TRL's ``reward_funcs`` signature (no extra).
+* :mod:`~causalcheck.rl.verifiers_env` — the lab as a verifiers (v1) taskset, multi-turn
+  environment and rubric, and :mod:`~causalcheck.rl.verifiers_harness`, an in-process scripted
+  harness (needs the ``verifiers`` extra: ``pip install 'causalcheck[verifiers]'``).
 
 Gymnasium 1.x reads no plug-in entry points, so the environment is registered by importing
 this package; ``gymnasium.make("causalcheck.rl:causalcheck/CausaLab-v0", ...)`` imports it

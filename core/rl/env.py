@@ -304,6 +304,13 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         return self.header, steps
 
     @property
+    def observation(self) -> Observation:
+        """The lab observation of the current step (its ``text`` is the environment's part of the prompt)."""
+        if self._episode is None:
+            raise BudgetExceededError("observation read before reset()")
+        return self._obs
+
+    @property
     def episode(self) -> Episode:
         """The lab episode being played."""
         if self._episode is None:
