@@ -206,6 +206,19 @@ def _read_scores(path: Path) -> Any:
     return read_scores(path)
 
 
+def _load_grid(path: Path) -> Any:
+    from causalcheck.sweep.grid import load_grid
+
+    return load_grid(path)
+
+
+def _sweep_grid() -> Seed:
+    """The bundled example grid (``causalcheck/data/examples/sweep.toml``): what ``causalcheck sweep`` reads."""
+    from causalcheck.base.bundled import bundled_path
+
+    return Seed("sweep.toml", (bundled_path("examples") / "sweep.toml").read_bytes())
+
+
 def _read_answer_journal(path: Path) -> Any:
     from causalcheck.explain.answer import read_answer_journal
 
@@ -352,6 +365,7 @@ TARGETS: tuple[Target, ...] = (
     Target("read_scores[result]", _in_file("result.json", _read_scores), lambda c: mutated([c.outputs.result])),
     Target("read_scores[human csv]", _in_file("human.csv", _read_scores), lambda c: mutated([_human_csv(c)])),
     Target("read_answer_journal", _in_file("answers.jsonl", _read_answer_journal), lambda c: mutated([c.seeds["answers.jsonl"]])),
+    Target("sweep load_grid", _in_file("grid.toml", _load_grid), lambda c: mutated([_sweep_grid()])),
     Target(
         "report load_inputs",
         _in_tree(_load_inputs),
