@@ -194,3 +194,18 @@ def test_a_figure_that_fails_to_draw_is_closed(monkeypatch: pytest.MonkeyPatch) 
         with pytest.raises(ValueError, match="damaged"):
             png.render_png(spec)
     assert plt.get_fignums() == []
+
+
+def test_a_name_the_font_cannot_draw_is_not_an_error() -> None:
+    """A series and title in characters DejaVu Sans lacks ('\u06c1', found by the full fuzz: its "Glyph missing"
+    warning ended `report --format md` with exit 70 where warnings are errors) still draw a PNG."""
+    import warnings
+
+    from causalcheck.report import figures as fg
+    from causalcheck.report import png
+
+    spec = fg.LineChart("\u06c1 \U0001f600", "d", "step", "F1", (fg.Series("\u06c1\u0ec0\U000e0041", ((0.0, 0.5), (1.0, 0.7))),))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        data = png.render_png(spec)
+    assert data.startswith(b"\x89PNG")

@@ -58,10 +58,19 @@ def _whole_ticks(ax: Any) -> None:
 
 def render_png(spec: fg.Figure) -> bytes:
     """PNG bytes of *spec*; no figure stays open, also when drawing fails (a damaged input's
-    figure used to stay open, and the 21st open one raised matplotlib's warning as an error)."""
+    figure used to stay open, and the 21st open one raised matplotlib's warning as an error).
+
+    A name with a character the font lacks (an agent or node named in a script DejaVu Sans does not
+    cover) is drawn with the font's box for it, without matplotlib's "Glyph … missing" warning: the
+    Markdown and HTML text beside the figure give the name exactly.
+    """
+    import warnings
+
     plt = _pyplot()
     try:
-        return _render(plt, spec)
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from", category=UserWarning)
+            return _render(plt, spec)
     finally:
         plt.close("all")
 
