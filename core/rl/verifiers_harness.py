@@ -16,9 +16,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import verifiers.v1 as vf
-from pydantic import Field
-from verifiers.v1 import graph
+try:
+    import verifiers.v1 as vf
+    from pydantic import Field
+    from verifiers.v1 import graph
+except ImportError:  # pragma: no cover - exercised only without the extra
+    from causalcheck.testing.extra import MissingExtraError
+
+    raise MissingExtraError("causalcheck.rl.verifiers_harness needs verifiers>=0.4: pip install 'causalcheck[verifiers]'") from None
 
 __all__ = ["ScriptedHarness", "ScriptedHarnessConfig"]
 
