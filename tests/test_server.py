@@ -118,7 +118,7 @@ def _run(tmp_path: Path, base: str, mode: str = "rw") -> LLMRun:
 
 
 def test_answer_generation_and_warm_cache(server: str, tmp_path: Path) -> None:
-    """Two questions are answered through the real adapter; the same run again makes zero calls."""
+    """Two questions are answered through the real adapter; the same run again calls the model only for what failed."""
     items = list(load_benchmark("demo").items[:2])
     out = tmp_path / "answers.jsonl"
     run = _run(tmp_path, server)
@@ -140,8 +140,14 @@ def test_answer_generation_and_warm_cache(server: str, tmp_path: Path) -> None:
     out.unlink()
     warm = _run(tmp_path, server)
     again = run_sync(generate_answers(items, warm.client(MODEL), out, max_tokens=128))
-    assert warm.meter.calls == 0 and warm.meter.cache_hits == summary.answered
-    assert again.answered == summary.answered
+    # every accepted answer comes from the cache; an item that failed (say, every reply cut at
+    # max_tokens: the 135M model rambles) was never stored, so only it is asked again
+    assert warm.meter.cache_hits == summary.answered
+    if summary.failed == 0:
+        assert warm.meter.calls == 0 and again.answered == summary.answered
+    else:
+        assert 1 <= warm.meter.calls <= summary.failed * 3
+        assert again.answered >= summary.answered
 
 
 def test_prism_pipeline_parser_and_both_judges(server: str, tmp_path: Path) -> None:
