@@ -27,7 +27,11 @@ from causalcheck.cli import main
 
 CHROMIUM = Path("/usr/bin/chromium")
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is absent (apt-get install -y chromium)")
+# slow (a browser start per test, ~9 s each): CI runs them under -m slow, after installing Chromium
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is absent (apt-get install -y chromium)"),
+]
 
 _FIGURES_JS = """
 (() => Array.from(document.querySelectorAll('svg')).map(s => {

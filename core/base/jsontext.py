@@ -222,6 +222,15 @@ def _loads(body: str) -> Any:
 
 def controller_object(text: str) -> dict[str, Any] | None:
     """The first candidate (controller order) that decodes, strictly, to a JSON object; else ``None``."""
+    if "```" not in text:
+        # no fence, so the first candidate is the whole text (think blocks blanked): a reply that
+        # is just the object decodes without building the candidate list (the common case)
+        cleaned, _ = strip_think(text)
+        body = cleaned.strip()
+        if body.startswith("{"):
+            value = _loads(body)
+            if isinstance(value, dict):
+                return value
     for cand in candidates(text):
         value = _loads(cand.body)
         if isinstance(value, dict):

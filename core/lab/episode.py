@@ -480,6 +480,7 @@ class Episode:
         self.graph = graph
         self.config = config or EpisodeConfig()
         self.scm = graph.scm
+        self._display = dict(zip(self.scm.nodes, self.scm.display_names, strict=False))
         self._candidates = tuple(candidates)
         budget = self.config.interventions
         if budget is None:
@@ -488,7 +489,7 @@ class Episode:
         self.max_steps = self.config.max_steps or 4 * budget + 20
         self._reset_done = False
         self._eq_int = _int_equations(graph)
-        idx = self.scm.index
+        idx = self._index = self.scm.index
         self._parents = tuple(tuple(idx[p] for p in self.scm.graph.parents(n)) for n in self.scm.nodes)
         self._needs_base = tuple(eq.base_coef != 0.0 for eq in self.scm.equations)
         self._int_order = tuple(i for i in self.scm.order if self._eq_int[i])
@@ -698,7 +699,10 @@ class Episode:
             flags = self._int_flags(st.base_int, st.fixed, st.h_active)
             st.types = dict(zip(scm.nodes, flags, strict=True))
         order = self._hidden_order if st.h_active else None
-        return replace(obs, text=_observation_text(obs, self.scm, st.types, self._reactor_types, order))
+        # the value is new and not shared yet: its text is set once in place instead of copying
+        # every field again with dataclasses.replace (a quarter of a step's time)
+        object.__setattr__(obs, "text", _observation_text(obs, self.scm, st.types, self._reactor_types, order, self._display))
+        return obs
 
     # ------------------------------------------------------------------ stepping
     def step(self, action: LabAction) -> Observation:
@@ -755,7 +759,7 @@ class Episode:
                 f"intervention budget spent ({self.interventions_used}/{self.intervention_budget}); the machine refuses"
             )
         prop = action.prop
-        idx = scm.index
+        idx = self._index
         if prop not in idx:
             return self._refuse(f"unknown property={prop!r}; controllable properties are {list(scm.controllable_names)!r}")
         j = idx[prop]
@@ -995,6 +999,7 @@ def _observation_text(
     types: Mapping[str, bool],
     reactor_types: Mapping[str, bool],
     order: Sequence[str] | None = None,
+    display: Mapping[str, str] | None = None,
 ) -> str:
     """The observation as text, with the original's blocks, line formats and number types.
 
@@ -1002,9 +1007,10 @@ def _observation_text(
     order, a rule, ``Uses: u/N (Remaining: r)``); the reactor block is its "Crystal properties
     (directly shown)" (keys in :data:`REACTOR_KEY_ORDER`, then any other) and
     ``Usage: u/N submissions.``.  *types* say which values the original holds as ints;
-    *order* (default: the state's, the evaluation order) is the order of the crystal lines.
+    *order* (default: the state's, the evaluation order) is the order of the crystal lines;
+    *display* is the SCM's node → display-name map when the caller keeps it.
     """
-    disp = dict(zip(scm.nodes, scm.display_names, strict=False))
+    disp = display if display is not None else dict(zip(scm.nodes, scm.display_names, strict=False))
     lines = [f"Step {obs.step} — phase: {obs.phase}"]
     resp = obs.response
     if resp:

@@ -59,6 +59,7 @@ __all__ = [
     "make_llm_agent",
     "prompt_messages",
     "read_reply",
+    "read_step",
     "render_prompt",
     "step_record_problem",
 ]
@@ -116,14 +117,20 @@ def step_record_problem(record: Mapping[str, Any]) -> str | None:
     >>> step_record_problem({"action": "OPEN_REACTOR"}) is None, step_record_problem({"answer": 42})
     (True, "reply is JSON but not a step record: no 'action' field (keys: ['answer'])")
     """
+    return _step_action(record)[1]
+
+
+def _step_action(record: Mapping[str, Any]) -> tuple[LabAction | None, str | None]:
+    """The action of a step record, or ``None`` and :func:`step_record_problem`'s reason."""
     name = record.get("action")
     if not isinstance(name, str):
         if name is None:
-            return f"reply is JSON but not a step record: no 'action' field (keys: {sorted(record)[:8]!r})"
-        return f"reply is JSON but not a step record: action={name!r:.40} must be a string"
-    if LabAction.from_record(record).kind == "wait":
-        return f"reply is JSON but not a step record: action={name!r:.40} is not one of the task's actions"
-    return None
+            return None, f"reply is JSON but not a step record: no 'action' field (keys: {sorted(record)[:8]!r})"
+        return None, f"reply is JSON but not a step record: action={name!r:.40} must be a string"
+    action = LabAction.from_record(record)
+    if action.kind == "wait":
+        return None, f"reply is JSON but not a step record: action={name!r:.40} is not one of the task's actions"
+    return action, None
 
 
 def prompt_messages(
@@ -171,13 +178,14 @@ def render_prompt(
     head = f"Task:\n{task_text}\n\n{state}\n\n"
     tail = f"\n\nCurrent Environment Observation:\n{observation_text}\n\nYour JSON record:"
     budget = max_prompt_chars - len(_RULES) - len(head) - len(tail)
-    history = list(history_json)
-    used = sum(len(h) + 1 for h in history)
+    history = history_json if isinstance(history_json, list) else list(history_json)
+    used = sum(map(len, history)) + len(history)  # each line and its newline
     drop = 0
     while drop < len(history) and used + 40 > budget:
         used -= len(history[drop]) + 1  # oldest first
         drop += 1
-    history = history[drop:]
+    if drop:
+        history = history[drop:]
     hist = "History of actions (oldest first):\n" + ("\n".join(history) if history else "(none yet)")
     return [
         {"role": "system", "content": _RULES},
@@ -195,15 +203,21 @@ def read_reply(text: str, finish_reason: str | None = None) -> tuple[dict[str, A
     >>> read_reply('{"score": 7}')[1]
     "reply is JSON but not a step record: no 'action' field (keys: ['score'])"
     """
+    record, _, error = read_step(text, finish_reason)
+    return record, error
+
+
+def read_step(text: str, finish_reason: str | None = None) -> tuple[dict[str, Any] | None, LabAction | None, str | None]:
+    """:func:`read_reply` with the record's :class:`LabAction` (``LabAction.from_record(record)``), read once."""
     try:
         record = extract_record(text)
     except (ValueError, RecursionError) as exc:  # RecursionError: a reply nested beyond any record
         suffix = " (cut at max_tokens)" if finish_reason == "length" else ""
-        return None, f"{str(exc)[:300]}{suffix}"
-    problem = step_record_problem(record)
-    if problem is not None:
-        return None, problem
-    return record, None
+        return None, None, f"{str(exc)[:300]}{suffix}"
+    action, problem = _step_action(record)
+    if action is None:
+        return None, None, problem
+    return record, action, None
 
 
 def degraded_record(error: str | None, memory: str, past_data: Any, hypothesis: Any) -> tuple[dict[str, Any], LabAction]:

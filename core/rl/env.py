@@ -9,7 +9,7 @@ builds :class:`CausaLabEnv` over one lab :class:`~causalcheck.lab.episode.Episod
   the constant system message (the record rules) is :attr:`CausaLabEnv.system_prompt`, and
   ``info["messages"]`` holds both as chat messages;
 * an **action** is the reply text: read as the agent reads it
-  (:func:`~causalcheck.lab.llm_agent.read_reply`: ``<think>`` removed, fenced or bare JSON,
+  (:func:`~causalcheck.lab.llm_agent.read_step`: ``<think>`` removed, fenced or bare JSON,
   :func:`~causalcheck.lab.llm_agent.step_record_problem`), an unusable reply becomes the
   agent's degraded ``WAIT`` (``info["degraded"]``, ``info["error"]``); the episode applies its
   own budgets and refusals (``info["refused"]``); state is carried forward as the agent carries it;
@@ -55,7 +55,7 @@ from causalcheck.lab.llm_agent import (
     carry_forward,
     degraded_record,
     prompt_messages,
-    read_reply,
+    read_step,
     render_prompt,
 )
 from causalcheck.lab.suites import Suite, SuiteGraph, load_suite
@@ -221,7 +221,7 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         kept = self._dumped[slot]
         if kept is not None and kept[0] is value:
             return kept[1]
-        text = json.dumps(value, ensure_ascii=False)
+        text = _JSON(value)
         self._dumped[slot] = (value, text)
         return text
 
@@ -235,22 +235,23 @@ class CausaLabEnv(gymnasium.Env[str, str]):
             raise BudgetExceededError(f"episode is over (done_reason={ep.done_reason!r}); call reset()")
         info: dict[str, Any] = {}
         record: dict[str, Any] | None
+        read_action: LabAction | None = None
         error: str | None
         if not isinstance(action, str):
             record, error = None, f"action={action!r:.80} must be a string (the reply text)"
         elif len(action) > self.max_action_chars:
             record, error = None, MAX_RL_ACTION_CHARS.message(len(action), "reply")
         else:
-            record, error = read_reply(action)
-        if record is None:
+            record, read_action, error = read_step(action)
+        if record is None or read_action is None:
             # copies: the carried state must not be shared with the info of an earlier step
             record, lab_action = degraded_record(error, self.memory, _copy(self.past_data), _copy(self.hypothesis))
             info.update(degraded=True, error=error)
         else:
-            lab_action = LabAction.from_record(record)
+            lab_action = read_action
         self.memory, self.past_data, self.hypothesis, fields = carry_forward(record, self.memory, self.past_data, self.hypothesis)
         self.actions.append(fields)
-        self._history.append(json.dumps(fields, ensure_ascii=False))
+        self._history.append(_JSON(fields))
         before = self._obs
         n_transitions = len(ep.transitions)
         obs = self._obs = ep.step(lab_action)
@@ -322,6 +323,10 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         if self.render_mode != "ansi" or self._episode is None:
             return None
         return str(self._prompt[1]["content"])
+
+
+#: ``json.dumps(value, ensure_ascii=False)`` without building an encoder per call (the same text)
+_JSON = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def _copy(value: Any) -> Any:

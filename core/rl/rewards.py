@@ -103,13 +103,21 @@ class RewardWeights:
             v = getattr(self, f.name)
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
                 raise InputFormatError(f"reward weight {f.name}={v!r} must be a finite number")
+        # term name -> weight, for combine() (not a field: equality and repr stay the weights')
+        object.__setattr__(self, "_by_name", {name: getattr(self, name) for name in TERMS})
 
     def to_json(self) -> dict[str, float]:
         return {k: float(v) for k, v in asdict(self).items()}
 
     def combine(self, terms: Mapping[str, float]) -> float:
         """``sum(weight * term)`` over the terms present in *terms*."""
-        return float(sum(getattr(self, name) * value for name, value in terms.items() if name in TERMS))
+        by_name: dict[str, float] = self._by_name  # type: ignore[attr-defined]
+        total: float = 0  # summed left to right from 0, as sum() does
+        for name, value in terms.items():
+            weight = by_name.get(name)
+            if weight is not None:
+                total += weight * value
+        return float(total)
 
 
 #: Named weightings: ``"dense"`` (every term) and ``"paper"`` (task success only, the published metric).
@@ -184,23 +192,25 @@ def mechanism_terms(
     *,
     nodes: int,
     coefficient_tolerance: float = 1e-6,
+    true_coefficients: Mapping[str, float] | None = None,
 ) -> tuple[dict[str, float], dict[str, Any]]:
     """The mechanism terms of a hypothesis (its edge *pairs* and *coefficients*) against the truth.
 
     Returns the terms (``edge_f1``, ``parent_f1``, ``coefficient_f1``, ``shd`` normalised by the
     ``nodes·(nodes−1)/2`` node pairs) and the raw metrics (``shd`` as a count).  Without the
     suite graph's *config* (the true coefficients) there is no ``coefficient_f1``.
+    *true_coefficients* may pass :func:`causalcheck.metrics.true_coefficients` of *config* precomputed.
     """
-    pred = sorted(pairs)
-    truth = sorted(true_pairs)
-    e = M.edge_prf(pred, truth)
-    p = M.parent_prf(pred, truth)
-    s = M.shd(pred, truth).total
+    # normalised once (CausaLab names, as edge_prf / parent_prf / shd do each time), then the set forms
+    pred, truth = M.normalize_pairs(pairs), M.normalize_pairs(true_pairs)
+    e = M.set_prf(pred, truth)
+    p = M.set_prf({x for x in pred if x[1] == FREQ}, {x for x in truth if x[1] == FREQ})
+    s = M.shd_normalized(pred, truth).total
     span = max(1, nodes * (nodes - 1) // 2)
     terms = {"edge_f1": e.f1, "parent_f1": p.f1, "shd": 0.0 - min(1.0, s / span)}
     raw: dict[str, Any] = {"edge_f1": e.f1, "parent_f1": p.f1, "shd": s}
     if config is not None:
-        terms["coefficient_f1"] = raw["coefficient_f1"] = M.coefficient_prf(coefficients, config, coefficient_tolerance).f1
+        terms["coefficient_f1"] = raw["coefficient_f1"] = M.coefficient_prf(coefficients, config, coefficient_tolerance, truth=true_coefficients).f1
     return terms, raw
 
 
@@ -232,6 +242,11 @@ def _parse_hypothesis(raw: Any) -> Hypothesis | None:
 
 #: I-MEC sizes per (true graph, target set), shared by the trackers of a process (as ``lab score`` memoises them).
 _IMEC: dict[tuple[Any, ...], int | None] = {}
+
+
+#: The true coefficients (and their memo key) of each suite graph config met in the process, by
+#: id; the config itself is kept, so its id cannot be reused by another object.
+_TRUTHS: dict[int, tuple[Mapping[str, Any], dict[str, float], tuple[tuple[str, str], ...]]] = {}
 
 
 def _point(ident: str, state: Mapping[str, float]) -> DataPoint:
@@ -313,15 +328,30 @@ class RewardTracker:
         """The mechanism terms and raw metrics of *hyp* (``None``: the empty hypothesis)."""
         pairs = hyp.graph.pairs if hyp is not None else frozenset()
         coeffs = dict(hyp.coefficients) if hyp is not None else {}
-        key = (self.graph_key, pairs, tuple(sorted((str(k), repr(v)) for k, v in coeffs.items())))
+        # the truth's coefficients are part of the key: two suite graphs may share a structure
+        truth, truth_key = self._truth()
+        key = (self.graph_key, truth_key, pairs, tuple(sorted((str(k), repr(v)) for k, v in coeffs.items())))
         if key not in self._mech:
             if len(self._mech) >= self.MEMO_LIMIT:
                 self._mech.clear()
             self._mech[key] = mechanism_terms(
                 pairs, coeffs, self.true_pairs, self.config, nodes=len(self.graph.nodes),
-                coefficient_tolerance=self.coefficient_tolerance,
+                coefficient_tolerance=self.coefficient_tolerance, true_coefficients=truth,
             )
         return self._mech[key]
+
+    def _truth(self) -> tuple[dict[str, float] | None, tuple[tuple[str, str], ...] | None]:
+        """The true coefficients of the episode's graph config and their memo key, computed once per config."""
+        config = self.config
+        if config is None:
+            return None, None
+        kept = _TRUTHS.get(id(config))
+        if kept is None or kept[0] is not config:
+            if len(_TRUTHS) >= self.MEMO_LIMIT:
+                _TRUTHS.clear()
+            truth = M.true_coefficients(config)
+            kept = _TRUTHS[id(config)] = (config, truth, tuple(sorted((k, repr(v)) for k, v in truth.items())))
+        return kept[1], kept[2]
 
     def step(
         self,
