@@ -114,6 +114,8 @@ def strip_think(text: str) -> tuple[str, list[Notice]]:
     ('a                c       d', ['removed 1 <think>…</think> block(s)', 'removed an unclosed <think> tag'])
     """
     repairs: list[Notice] = []
+    if "<" not in text:  # no tag at all (most replies): skip the scan
+        return text, repairs
     spans: list[tuple[int, int]] = []
     start = -1
     open_tag: tuple[int, int] | None = None

@@ -39,6 +39,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from json.encoder import (
+    encode_basestring as _quote,  # the C quoting json.dumps(ensure_ascii=False) uses
+)
 from typing import Any
 
 import gymnasium
@@ -251,7 +254,7 @@ class CausaLabEnv(gymnasium.Env[str, str]):
             lab_action = read_action
         self.memory, self.past_data, self.hypothesis, fields = carry_forward(record, self.memory, self.past_data, self.hypothesis)
         self.actions.append(fields)
-        self._history.append(_JSON(fields))
+        self._history.append(_fields_json(fields))
         before = self._obs
         n_transitions = len(ep.transitions)
         obs = self._obs = ep.step(lab_action)
@@ -327,6 +330,36 @@ class CausaLabEnv(gymnasium.Env[str, str]):
 
 #: ``json.dumps(value, ensure_ascii=False)`` without building an encoder per call (the same text)
 _JSON = json.JSONEncoder(ensure_ascii=False).encode
+_INF = float("inf")
+
+
+def _fields_json(fields: Mapping[str, Any]) -> str:
+    """``json.dumps(fields, ensure_ascii=False)`` of a step's action fields, written directly when
+    they are flat (string keys; string, finite number, boolean or null values: the text is the
+    same, a property test compares them) and by :mod:`json` otherwise.  A third of the cost per step."""
+    parts = []
+    for key, value in fields.items():
+        t = type(value)
+        if t is str:
+            text = _quote(value)
+        elif t is float:
+            if value != value or value == _INF or value == -_INF:
+                return _JSON(fields)
+            text = float.__repr__(value)
+        elif t is int:
+            text = int.__repr__(value)
+        elif value is None:
+            text = "null"
+        elif value is True:
+            text = "true"
+        elif value is False:
+            text = "false"
+        else:
+            return _JSON(fields)
+        if type(key) is not str:
+            return _JSON(fields)
+        parts.append(f"{_quote(key)}: {text}")
+    return "{" + ", ".join(parts) + "}"
 
 
 def _copy(value: Any) -> Any:
