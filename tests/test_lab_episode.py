@@ -338,3 +338,49 @@ def test_lab_run_flags_and_the_episode_share_one_reading_and_one_bound() -> None
     assert EpisodeConfig.from_flags({}) == EpisodeConfig()
     with pytest.raises(InputFormatError, match="max_steps=10000000 is more than"):
         EpisodeConfig(max_steps=10**7)
+
+
+def test_fast_built_values_equal_the_dataclass_construction() -> None:
+    """Observations and actions are filled field by field (a step's hot path): the values hold
+    exactly the dataclass's fields, so a field added later cannot be left out unnoticed."""
+    from dataclasses import fields
+
+    from causalcheck.lab.episode import Observation
+
+    ep = Episode(_graph())
+    _, obs = ep.reset(0)
+    assert set(vars(obs)) == {f.name for f in fields(Observation)}
+    assert Observation(**vars(obs)) == obs and repr(Observation(**vars(obs))) == repr(obs)
+    for record in ({"action": "INTERVENE", "arg1": "a", "arg2": 2}, {"action": "OPEN_REACTOR"}, {"action": "nope"}, {}):
+        act = LabAction.from_record(record)
+        assert set(vars(act)) == {f.name for f in fields(LabAction)}
+        assert LabAction(**vars(act)) == act and hash(LabAction(**vars(act))) == hash(act)
+
+
+@pytest.mark.parametrize("suite", ["4nodes", "7nodes"])
+@pytest.mark.parametrize("hidden", [False, True])
+def test_kept_crystal_lines_equal_lines_formatted_afresh(suite: str, hidden: bool) -> None:
+    """The crystal block kept between interventions, and the lines kept per node across one, give
+    the text that formatting every line again gives (random interventions, refusals, the reactor)."""
+    import numpy as np
+    from causalcheck.lab import episode as E
+
+    rng = np.random.default_rng(7)
+    for graph in load_suite(suite).graphs[:6]:
+        ep = Episode(graph, EpisodeConfig(hidden=hidden))
+        _, obs = ep.reset(int(rng.integers(0, 1000)))
+        props = [*ep.scm.controllable_names, "nope"]
+        while not obs.done:
+            r = rng.random()
+            if r < 0.75:
+                act = LabAction.intervene(props[int(rng.integers(0, len(props)))], float(rng.choice([0.0, 1.0, -2.5, 3, 1e6])))
+            elif r < 0.85:
+                act = LabAction("open_reactor")
+            else:
+                act = LabAction.submit(float(rng.uniform(0, 5000)))
+            obs = ep.step(act)
+            st = ep._st
+            order = ep._hidden_order if st.h_active else None
+            fresh = E._crystal_lines(obs.state, st.types, order, ep._display)
+            assert st.crystal == fresh
+            assert obs.text == E._observation_text(obs, ep.scm, st.types, ep._reactor_types, order, ep._display)

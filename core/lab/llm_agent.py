@@ -158,6 +158,11 @@ def prompt_messages(
     )
 
 
+#: render_prompt's last head (the task and state part) and the four texts it was built from,
+#: compared by identity: one entry, replaced whole (so threads only ever see a complete one)
+_HEAD: list[tuple[str, str, str, str, str] | None] = [None]
+
+
 def render_prompt(
     task_text: str,
     observation_text: str,
@@ -169,13 +174,18 @@ def render_prompt(
 ) -> list[dict[str, str]]:
     """:func:`prompt_messages` from the JSON texts of the state and of each past action
     (``json.dumps(..., ensure_ascii=False)``), for a caller that keeps them between steps."""
-    state = (
-        "## Previous State\n"
-        f"past_data: {_cut(past_data_json)}\n"
-        f"hypothesis: {_cut(hypothesis_json)}\n"
-        f"memory: {_cut(memory)}"
-    )
-    head = f"Task:\n{task_text}\n\n{state}\n\n"
+    kept = _HEAD[0]
+    if kept is not None and kept[0] is task_text and kept[1] is past_data_json and kept[2] is hypothesis_json and kept[3] is memory:
+        head = kept[4]  # the same four texts as the last call (a caller that keeps them: the environment)
+    else:
+        state = (
+            "## Previous State\n"
+            f"past_data: {_cut(past_data_json)}\n"
+            f"hypothesis: {_cut(hypothesis_json)}\n"
+            f"memory: {_cut(memory)}"
+        )
+        head = f"Task:\n{task_text}\n\n{state}\n\n"
+        _HEAD[0] = (task_text, past_data_json, hypothesis_json, memory, head)
     tail = f"\n\nCurrent Environment Observation:\n{observation_text}\n\nYour JSON record:"
     budget = max_prompt_chars - len(_RULES) - len(head) - len(tail)
     history = history_json if isinstance(history_json, list) else list(history_json)
