@@ -115,3 +115,16 @@ def test_factory_needs_a_model() -> None:
             make_llm_agent(seed=1, llm=ScriptedLLM([]), cache_mode="off", **bad)  # type: ignore[arg-type]
     agent = make_llm_agent(seed=3, llm=ScriptedLLM([]), cache_mode="off")
     assert agent.seed == 3 and isinstance(agent.llm, LLMClient)
+
+
+def test_render_prompt_head_cache_gives_the_uncached_prompt() -> None:
+    """A caller's head cache returns the prompt built without it, and a changed state text is not served from it."""
+    from causalcheck.lab.llm_agent import render_prompt
+
+    cache: list = [None]
+    task, past, hyp = "the task", "[]", '{"edges": []}'
+    for memory in ("m1", "m1", "m2", "m2"):
+        args = (task, "obs", past, hyp, memory, ['{"action": "WAIT"}'], 16384)
+        assert render_prompt(*args, cache) == render_prompt(*args)
+    assert cache[0] is not None and cache[0][3] == "m2"
+    assert "memory: m3" in render_prompt(task, "obs", past, hyp, "m3", [], 16384, cache)[1]["content"]

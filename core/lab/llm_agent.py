@@ -158,11 +158,6 @@ def prompt_messages(
     )
 
 
-#: render_prompt's last head (the task and state part) and the four texts it was built from,
-#: compared by identity: one entry, replaced whole (so threads only ever see a complete one)
-_HEAD: list[tuple[str, str, str, str, str] | None] = [None]
-
-
 def render_prompt(
     task_text: str,
     observation_text: str,
@@ -171,12 +166,18 @@ def render_prompt(
     memory: str,
     history_json: Sequence[str],
     max_prompt_chars: int,
+    head_cache: list[tuple[str, str, str, str, str] | None] | None = None,
 ) -> list[dict[str, str]]:
     """:func:`prompt_messages` from the JSON texts of the state and of each past action
-    (``json.dumps(..., ensure_ascii=False)``), for a caller that keeps them between steps."""
-    kept = _HEAD[0]
+    (``json.dumps(..., ensure_ascii=False)``), for a caller that keeps them between steps.
+
+    *head_cache*, a one-item list the caller owns (``[None]`` at first), keeps the last head (the
+    task and state part) with the four texts it was built from, compared by identity: a caller
+    that passes the same text objects again (the environment) gets the head without building it.
+    """
+    kept = head_cache[0] if head_cache is not None else None
     if kept is not None and kept[0] is task_text and kept[1] is past_data_json and kept[2] is hypothesis_json and kept[3] is memory:
-        head = kept[4]  # the same four texts as the last call (a caller that keeps them: the environment)
+        head = kept[4]
     else:
         state = (
             "## Previous State\n"
@@ -185,7 +186,8 @@ def render_prompt(
             f"memory: {_cut(memory)}"
         )
         head = f"Task:\n{task_text}\n\n{state}\n\n"
-        _HEAD[0] = (task_text, past_data_json, hypothesis_json, memory, head)
+        if head_cache is not None:
+            head_cache[0] = (task_text, past_data_json, hypothesis_json, memory, head)
     tail = f"\n\nCurrent Environment Observation:\n{observation_text}\n\nYour JSON record:"
     budget = max_prompt_chars - len(_RULES) - len(head) - len(tail)
     history = history_json if isinstance(history_json, list) else list(history_json)

@@ -188,6 +188,7 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         self.actions: list[dict[str, Any]] = []
         self._history: list[str] = []  # the JSON text of each action, as the prompt shows them
         self._dumped: list[tuple[Any, str] | None] = [None, None]  # (object, its JSON) of past_data, hypothesis
+        self._head: list[tuple[str, str, str, str, str] | None] = [None]  # render_prompt's head cache
         self._obs = obs
         self.header: dict[str, Any] = {
             "format": TRAJECTORY_FORMAT,
@@ -212,7 +213,7 @@ class CausaLabEnv(gymnasium.Env[str, str]):
     def _messages(self, obs: Observation) -> list[dict[str, str]]:
         msgs = render_prompt(
             self.task.text, obs.text, self._json(self.past_data, 0), self._json(self.hypothesis, 1), self.memory,
-            self._history, self.max_prompt_chars,
+            self._history, self.max_prompt_chars, self._head,
         )
         size = len(msgs[1]["content"])
         if size > self.max_observation_chars:
