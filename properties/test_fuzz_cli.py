@@ -73,6 +73,8 @@ class Target:
     id: str
     cases: Callable[[Ctx], st.SearchStrategy[Case]]
     anchors: tuple[str, ...] = ()
+    #: an example's cost against the usual one: a sample below full strength gives it fewer (``_fuzz.examples``)
+    cost: int = 1
 
 
 def _opts(*groups: Sequence[Sequence[str]]) -> st.SearchStrategy[list[str]]:
@@ -571,7 +573,7 @@ def run_case(case: Case) -> None:
 @pytest.mark.parametrize("target", TARGETS, ids=[t.id for t in TARGETS])
 def test_command_keeps_its_contract_on_damaged_input(target: Target, slow: bool, request: pytest.FixtureRequest, outputs: Outputs) -> None:
     """A few damaged inputs per command (SLOW_EXAMPLES at scale): documented exit codes, never 70, no traceback, the damaged file named, no hang."""
-    fuzz(target.id, target.cases(make_ctx(target.anchors, request.getfixturevalue, outputs)), run_case, examples(slow))
+    fuzz(target.id, target.cases(make_ctx(target.anchors, request.getfixturevalue, outputs)), run_case, examples(slow, target.cost))
 
 
 @pytest.mark.parametrize(

@@ -67,8 +67,10 @@ CALL_LIMIT = 10.0
 HARD_LIMIT = 60.0
 #: examples per target in the default run (``CAUSALCHECK_FUZZ_EXAMPLES`` overrides)
 DEFAULT_EXAMPLES = int(os.environ.get("CAUSALCHECK_FUZZ_EXAMPLES", "20"))
-#: examples per target under ``pytest -m fuzz`` (``CAUSALCHECK_FUZZ_SLOW_EXAMPLES`` overrides)
-SLOW_EXAMPLES = int(os.environ.get("CAUSALCHECK_FUZZ_SLOW_EXAMPLES", "10000"))
+#: examples per target of the full-strength run (``pytest -m fuzz`` with no override)
+FULL_EXAMPLES = 10_000
+#: examples per target under ``pytest -m fuzz`` (``CAUSALCHECK_FUZZ_SLOW_EXAMPLES`` overrides; fewer is a sample, as in CI)
+SLOW_EXAMPLES = int(os.environ.get("CAUSALCHECK_FUZZ_SLOW_EXAMPLES", str(FULL_EXAMPLES)))
 #: the run's seed (``CAUSALCHECK_FUZZ_SEED``; CI sets the commit): mixed into every target's seed, so
 #: another value draws other examples and the same value replays them; empty = the fixed per-target seeds
 FUZZ_SEED = os.environ.get("CAUSALCHECK_FUZZ_SEED", "")
@@ -561,9 +563,19 @@ def fuzz(target: str, strategy: st.SearchStrategy[Any], prop: Callable[[Any], No
         run()
 
 
-def examples(slow: bool) -> int:
-    """The example count of a run (default or ``-m fuzz``)."""
-    return SLOW_EXAMPLES if slow else DEFAULT_EXAMPLES
+def examples(slow: bool, cost: int = 1) -> int:
+    """The example count of a run (default or ``-m fuzz``) for a target whose examples cost *cost* times the usual.
+
+    The full-strength run (:data:`SLOW_EXAMPLES` at least :data:`FULL_EXAMPLES`) and the default run
+    give every target the same count.  A smaller ``-m fuzz`` sample (CI's 150) gives a costly target
+    ``SLOW_EXAMPLES // cost``, never fewer than :data:`DEFAULT_EXAMPLES`: the sample then spends about
+    as long on each target instead of most of its time on one (``report[result folder, md]`` writes a
+    whole report with figures per example)."""
+    if not slow:
+        return DEFAULT_EXAMPLES
+    if SLOW_EXAMPLES >= FULL_EXAMPLES or cost <= 1:
+        return SLOW_EXAMPLES
+    return max(min(DEFAULT_EXAMPLES, SLOW_EXAMPLES), SLOW_EXAMPLES // cost)
 
 
 #: The two scales of a fuzz test, as a ``slow`` parameter: a few examples in the default run,

@@ -163,6 +163,7 @@ def test_ctrl_c_ends_a_long_compare_at_once_with_exit_130(tmp_path):
         out, err = proc.communicate(timeout=20)
     finally:
         proc.kill()
+        proc.wait()  # reaped here even when communicate timed out (else a ResourceWarning fails a later test)
     assert proc.returncode == 130, err.decode()
     assert time.monotonic() - sent < 10 and out == b"" and b"interrupted" in err
 

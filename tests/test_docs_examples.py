@@ -260,8 +260,10 @@ def test_every_example_runs_from_the_built_wheel(tmp_path: Path) -> None:
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True, system_site_packages=False)
     python = env_dir / "bin" / "python"
-    # the testing extra and pytest: docs/testing.md's example is a test file
-    subprocess.run([str(python), "-m", "pip", "install", "-q", f"{wheel}[testing]", "pytest"], check=True, timeout=1800)
+    # the testing extra and pytest: docs/testing.md's example is a test file; --no-compile: pip's byte-compiling
+    # of every module of every dependency (sympy, scipy, spaCy, ...) is much of an install's time, and the
+    # examples import only some of them (compiled on first import, as for a user)
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-compile", f"{wheel}[testing]", "pytest"], check=True, timeout=1800)
     ran = 0
     for i, page in enumerate(PAGES):
         folder = tmp_path / f"page{i}"

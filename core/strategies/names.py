@@ -23,6 +23,7 @@ examples:
 
 from __future__ import annotations
 
+import string
 from collections.abc import Sequence
 
 from causalcheck.graph import FREQ, is_freq_alias, normalize_node
@@ -43,9 +44,24 @@ __all__ = [
     "spellings",
 ]
 
+#: the first character of an identifier, and the others, in the order they shrink to ("A", then "A0")
+_ID_FIRST = string.ascii_uppercase + string.ascii_lowercase + "_"
+_ID_REST = string.digits + string.ascii_uppercase + string.ascii_lowercase + "_"
+
+
 def identifiers(max_size: int = 8) -> st.SearchStrategy[str]:
-    """Plain ASCII identifiers (``[A-Za-z_][A-Za-z0-9_]*``) — names every format writes unquoted."""
-    return st.from_regex(rf"[A-Za-z_][A-Za-z0-9_]{{0,{max(max_size - 1, 0)}}}", fullmatch=True)
+    """Plain ASCII identifiers (``[A-Za-z_][A-Za-z0-9_]*``, at most *max_size* long) — names every format writes unquoted.
+
+    Drawn character by character from the two alphabets, not with ``st.from_regex``: the same
+    language and the same shrinking (``"A"``, then ``"A0"``), but the regex strategy builds
+    hypothesis's Unicode tables on first use in a process (about 2 s, as each suite runs with a
+    fresh hypothesis home) and costs about 15 % of a property suite's time (measured with
+    ``check_graph_metric`` on SHD, CPU time, in one run).
+    """
+    first = st.sampled_from(_ID_FIRST)
+    if max_size <= 1:
+        return first
+    return st.builds(str.__add__, first, st.text(st.sampled_from(_ID_REST), max_size=max_size - 1))
 
 
 def _case_mix(word: str) -> st.SearchStrategy[str]:

@@ -6,7 +6,8 @@ profile        max_examples  derandomize   for                                  
 ``ci``         50            yes           every run: the same examples on every      0.1–1.7 s (≤ 10 s)
                                            machine
 ``dev``        200           no            local work: new examples each run          about 4× ci
-``thorough``   2000          no            ``pytest -m slow`` and before a release    about 40× ci
+``thorough``   2000          no            the full-strength run (``-m fuzz``)        about 40× ci
+                                           and before a release
 =============  ============  ============  =========================================  ===========================
 
 The cost grows linearly with ``max_examples`` (generation dominates: drawing the graph pairs
