@@ -53,7 +53,7 @@ import math
 import random
 import re
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Literal, Protocol, runtime_checkable
@@ -62,6 +62,7 @@ from causalcheck.base.errors import BudgetExceededError, InputFormatError
 from causalcheck.graph import FREQ, CausalGraph
 from causalcheck.graphs.model import depth_first
 from causalcheck.lab.scm import parse_computation
+from causalcheck.lab.seeding import first_integer
 from causalcheck.lab.suites import SuiteGraph
 
 __all__ = [
@@ -512,11 +513,11 @@ class Episode:
         #: the order the original lists the crystal in while the hidden disturbance acts
         self._hidden_order = _children_first_order(self.scm.nodes, self.scm.graph.edges)
         self._affected: frozenset[int] = frozenset()
+        #: crc32 of each node's name (its crystal-base generators' entropy)
+        self._crcs = tuple(_crc(n) for n in self.scm.nodes)
 
     # ------------------------------------------------------------------ set-up
     def _crystal_bases(self, seed: int, role: int) -> list[float]:
-        import numpy as np
-
         scm = self.scm
         meta = self.graph.quadratic_metadata
         preset_key = "property_manipulator" if role == 0 else "reactor"
@@ -527,8 +528,8 @@ class Episode:
             if isinstance(preset, Mapping) and name in preset:
                 bases[i] = float(preset[name])
             else:
-                rng = np.random.default_rng([seed, role, _crc(name)])
-                bases[i] = float(rng.integers(0, 101))
+                # default_rng([seed, role, crc]).integers(0, 101), without building the generator
+                bases[i] = float(first_integer((seed, role, self._crcs[i]), 101))
         return bases
 
     def _base_types(self, preset: Any) -> list[bool]:
@@ -572,11 +573,18 @@ class Episode:
         n = self.config.prior_records
         presets = self.graph.quadratic_metadata.get("observation_presets") if self.graph.quadratic_metadata else None
         py_rng = random.Random(self.config.prior_seed) if self.config.prior_seed is not None else None
-        np_rng = np.random.default_rng([seed, 3, _crc(self.graph.graph_id)]) if py_rng is None else None
+        preset_of = [presets[k] if isinstance(presets, list) and k < len(presets) else None for k in range(n)]
+        draws: Iterator[int] = iter(())
+        if py_rng is None:
+            # one array draw: the same numbers as one integers(0, 101) call per base, in order
+            count = sum(1 for p in preset_of for i in scm.controllable if not (isinstance(p, Mapping) and scm.nodes[i] in p))
+            if count:
+                np_rng = np.random.default_rng([seed, 3, _crc(self.graph.graph_id)])
+                draws = iter(np_rng.integers(0, 101, size=count).tolist())
         records = []
         for k in range(n):
             bases = [0.0] * len(scm.nodes)
-            preset = presets[k] if isinstance(presets, list) and k < len(presets) else None
+            preset = preset_of[k]
             for i in scm.controllable:
                 name = scm.nodes[i]
                 if isinstance(preset, Mapping) and name in preset:
@@ -584,8 +592,7 @@ class Episode:
                 elif py_rng is not None:
                     bases[i] = float(py_rng.randint(0, 100))
                 else:
-                    assert np_rng is not None
-                    bases[i] = float(np_rng.integers(0, 101))
+                    bases[i] = float(next(draws))
             vals = scm.evaluate_list(bases)
             records.append(self._entry(f"{k}/{n}", vals))
             flags = self._int_flags(self._base_types(preset))
@@ -608,7 +615,8 @@ class Episode:
         hid = self.graph.hidden if self.config.hidden else None
         self._hidden = hid
         self._affected = frozenset(scm.index[n] for n in hid.affected_nodes) if hid else frozenset()
-        self._hrng = np.random.default_rng([seed, 2, _crc(self.graph.graph_id)])
+        # the disturbance's generator, only when one acts (building one is most of a reset's cost)
+        self._hrng = np.random.default_rng([seed, 2, _crc(self.graph.graph_id)]) if hid is not None else None
         mb = self._crystal_bases(seed, 0)
         clean = scm.evaluate_list(mb)
         h0 = hid.initial_value if hid else 0.0
@@ -813,6 +821,7 @@ class Episode:
         else:
             st.types = None
         if hid is not None:
+            assert self._hrng is not None  # built at reset when the episode has a disturbance
             k = int(self._hrng.integers(0, len(hid.value_space)))
             st.h = float(hid.value_space[k])
             st.h_active = self._hidden_acts(st.h)

@@ -143,6 +143,7 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         self.action_space = PromptText(self.max_action_chars, min_length=0)
         self.system_prompt = prompt_messages("", "", "", [], {}, [], 1000)[0]["content"]
         self._episode: Episode | None = None
+        self._options = self.config.to_json()  # flat: a dict() per header is a full copy
 
     # ------------------------------------------------------------------ set-up
     def _graph(self, ref: str | int) -> SuiteGraph:
@@ -165,8 +166,8 @@ class CausaLabEnv(gymnasium.Env[str, str]):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
         """Start the lab episode of *seed* (see the module docstring); returns the first prompt and ``info``."""
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
-            raise InputFormatError(f"seed={seed!r} must be an integer or None")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+            raise InputFormatError(f"seed={seed!r} must be a non-negative integer or None")
         super().reset(seed=seed)
         opts = dict(options or {})
         unknown = sorted(set(opts) - {"graph"})
@@ -201,7 +202,7 @@ class CausaLabEnv(gymnasium.Env[str, str]):
             "reactor": {"props": dict(ep.reactor_props), "target_freq": ep.target_freq},
             "manipulator_initial": dict(ep.manipulator_initial),
             "prior_records": list(ep.prior),
-            "options": self.config.to_json(),
+            "options": dict(self._options),
             "task_text": task.text,
         }
         self._lines: list[tuple[Observation, dict[str, Any], LabAction, Mapping[str, Any], dict[str, Any] | None]] = []
