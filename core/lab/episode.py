@@ -515,6 +515,9 @@ class Episode:
         self._affected: frozenset[int] = frozenset()
         #: crc32 of each node's name (its crystal-base generators' entropy)
         self._crcs = tuple(_crc(n) for n in self.scm.nodes)
+        #: the prior records and their shown values, and the task text, when every episode has the same (a prior_seed)
+        self._fixed_prior: tuple[list[dict[str, Any]], list[dict[str, int | float]]] | None = None
+        self._fixed_task_text: str | None = None
 
     # ------------------------------------------------------------------ set-up
     def _crystal_bases(self, seed: int, role: int) -> list[float]:
@@ -567,6 +570,25 @@ class Episode:
         return self._hidden is not None and bool(self._affected) and self._hidden.edge_weight * h != 0.0
 
     def _prior_records(self, seed: int) -> list[dict[str, Any]]:
+        """The prior records of the episode of *seed* (fresh dicts), and :attr:`_prior_shown`.
+
+        With a ``prior_seed`` (the anchor's 42) they are the same every episode: drawn at the
+        first reset and copied after it.
+        """
+        fixed = self.config.prior_seed is not None
+        if fixed and self._fixed_prior is not None:
+            records, shown = self._fixed_prior
+            self._prior_shown = [dict(d) for d in shown]
+            return [{"id": r["id"], "props": dict(r["props"]), "freq": r["freq"]} for r in records]
+        records = self._draw_prior_records(seed)
+        if fixed:
+            self._fixed_prior = (
+                [{"id": r["id"], "props": dict(r["props"]), "freq": r["freq"]} for r in records],
+                [dict(d) for d in self._prior_shown],
+            )
+        return records
+
+    def _draw_prior_records(self, seed: int) -> list[dict[str, Any]]:
         import numpy as np
 
         scm = self.scm
@@ -680,6 +702,7 @@ class Episode:
         scm = self.scm
         props = tuple(scm.nodes[i] for i in scm.order if i != scm.freq)
         structure = self._structure() if self.config.known_structure else None
+        fixed_text = self._fixed_task_text if self._fixed_prior is not None else None
         info = TaskInfo(
             graph_id=self.graph.graph_id,
             properties=props,
@@ -692,9 +715,14 @@ class Episode:
             equation_family=self.graph.family,
             hidden_disturbance=self._hidden is not None,
             structure=structure,
-            text="",
+            text=fixed_text or "",
         )
-        return replace(info, text=_task_text(info, self._prior_shown))
+        if fixed_text is not None:  # the same prior records every episode: the same text
+            return info
+        info = replace(info, text=_task_text(info, self._prior_shown))
+        if self._fixed_prior is not None:
+            self._fixed_task_text = info.text
+        return info
 
     def _observe(self, response: Mapping[str, Any], chains: Sequence[Sequence[str]]) -> Observation:
         scm = self.scm
