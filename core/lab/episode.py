@@ -518,6 +518,7 @@ class Episode:
         #: the prior records and their shown values, and the task text, when every episode has the same (a prior_seed)
         self._fixed_prior: tuple[list[dict[str, Any]], list[dict[str, int | float]]] | None = None
         self._fixed_task_text: str | None = None
+        self._prior_shown: list[dict[str, int | float]] = []
 
     # ------------------------------------------------------------------ set-up
     def _crystal_bases(self, seed: int, role: int) -> list[float]:
@@ -652,7 +653,7 @@ class Episode:
         self.reactor_props = {scm.nodes[i]: rvals[i] for i in scm.order if i != scm.freq}
         self._reactor_types = dict(zip(scm.nodes, self._int_flags(self._base_types(meta.get("reactor"))), strict=True))
         self.manipulator_initial = {scm.nodes[i]: shown[i] for i in scm.order}
-        self._prior_shown: list[dict[str, int | float]] = []
+        self._prior_shown = []
         self.prior = self._prior_records(seed)
         self.interventions_used = 0
         self.submissions_used = 0

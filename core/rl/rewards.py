@@ -274,10 +274,11 @@ class RewardTracker:
 
     def reset(self, graph: CausalGraph, config: Mapping[str, Any], prior: Sequence[Mapping[str, Any]], initial: Mapping[str, float]) -> None:
         """Start an episode over the true *graph* (its suite *config*) with the prior records and the initial manipulator state."""
+        if getattr(self, "graph", None) is not graph:  # the same graph as the last episode: its key is kept
+            self.graph_key = (graph.nodes, graph.pairs)
+            self.true_pairs = sorted(graph.pairs)
         self.graph = graph
-        self.graph_key = (graph.nodes, graph.pairs)
         self.config = config
-        self.true_pairs = sorted(graph.pairs)
         self.points: list[DataPoint] = [
             DataPoint(str(r["id"]), dict(r["props"]), r["freq"]) for r in prior
         ]
