@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from causalcheck.lab.seeding import first_integer
+from causalcheck.lab.seeding import first_integer, first_integers
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -47,3 +47,15 @@ def test_first_integer_on_the_labs_entropy(seed: int) -> None:
         for name in ("pressure", "moisture", "quantumSize", "resonanceFreq", "ümlaut"):
             entropy = (seed, role, zlib.crc32(name.encode("utf-8")))
             assert first_integer(entropy, 101) == int(np.random.default_rng(list(entropy)).integers(0, 101))
+
+
+@given(st.tuples(_VALUES, _VALUES), st.lists(_VALUES, max_size=8), _BOUNDS)
+@example((5, 0), [123456789, 0, 2**32 - 1], 101)
+def test_first_integers_is_first_integer_per_tail(head: tuple[int, int], tails: list[int], high: int) -> None:
+    expected = [_numpy([*head, t], high) for t in tails]
+    try:
+        got = [("value", v) for v in first_integers(head, tails, high)]
+    except Exception as exc:  # the first failing tail's error, as NumPy raises it
+        got = [("error", type(exc))]
+        expected = [e for e in expected if e[0] == "error"][:1]
+    assert got == expected

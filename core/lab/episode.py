@@ -62,7 +62,7 @@ from causalcheck.base.errors import BudgetExceededError, InputFormatError
 from causalcheck.graph import FREQ, CausalGraph
 from causalcheck.graphs.model import depth_first
 from causalcheck.lab.scm import parse_computation
-from causalcheck.lab.seeding import first_integer
+from causalcheck.lab.seeding import first_integers
 from causalcheck.lab.suites import SuiteGraph
 
 __all__ = [
@@ -527,13 +527,16 @@ class Episode:
         preset_key = "property_manipulator" if role == 0 else "reactor"
         preset = meta.get(preset_key) if isinstance(meta, Mapping) else None
         bases = [0.0] * len(scm.nodes)
+        drawn = []
         for i in scm.controllable:
             name = scm.nodes[i]
             if isinstance(preset, Mapping) and name in preset:
                 bases[i] = float(preset[name])
             else:
-                # default_rng([seed, role, crc]).integers(0, 101), without building the generator
-                bases[i] = float(first_integer((seed, role, self._crcs[i]), 101))
+                drawn.append(i)
+        # default_rng([seed, role, crc32(node)]).integers(0, 101) each, without building the generators
+        for i, value in zip(drawn, first_integers((seed, role), [self._crcs[i] for i in drawn], 101), strict=True):
+            bases[i] = float(value)
         return bases
 
     def _base_types(self, preset: Any) -> list[bool]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["first_integer"]
+__all__ = ["first_integer", "first_integers"]
 
 _M32 = 0xFFFFFFFF
 _M64 = (1 << 64) - 1
@@ -46,33 +46,85 @@ def _numpy_first_integer(entropy: Sequence[int], high: int) -> int:
     return int(np.random.default_rng(list(entropy)).integers(0, high))
 
 
-def _mixer_source() -> str:
-    """The source of ``_mix(w0, w1, w2, w3)``: SeedSequence's mixing of four entropy words and its
-    ``generate_state(4, uint64)``, unrolled with the constants in place (straight-line code is 2×
-    faster than the loops it is generated from)."""
-    a, b = _A, _B
-    body = []
+def _mixer_statements() -> list[tuple[str, str, tuple[str, ...]]]:
+    """SeedSequence's mixing of four entropy words ``w0..w3`` and its ``generate_state(4, uint64)``,
+    unrolled with the constants in place: ``(name, expression, names read)`` per statement, each
+    name assigned once (``p<word>_<version>``)."""
+    a, b, m32 = _A, _B, _M32
+    out: list[tuple[str, str, tuple[str, ...]]] = []
+    pool = [f"w{k}" for k in range(4)]
+    version = [0] * 4
+
+    def assign(k: int, expr: str, reads: tuple[str, ...]) -> None:
+        version[k] += 1
+        name = f"p{k}_{version[k]}"
+        out.append((name, expr, reads))
+        pool[k] = name
+
+    def hashed(x: str, c0: int, c1: int) -> str:
+        return f"_x16((({x} ^ {c0}) * {c1}) & {m32})"
+
     for k in range(4):  # hash each word into the pool
-        body += [f"v = (w{k} ^ {a[k]}) * {a[k + 1]} & {_M32}", f"p{k} = v ^ (v >> 16)"]
+        assign(k, hashed(pool[k], a[k], a[k + 1]), (pool[k],))
     k = 4
     for src in range(4):  # then every pool word into every other one
         for dst in range(4):
             if src != dst:
-                body += [
-                    f"h = (p{src} ^ {a[k]}) * {a[k + 1]} & {_M32}",
-                    f"r = ({_MIX_L} * p{dst} - {_MIX_R} * (h ^ (h >> 16))) & {_M32}",
-                    f"p{dst} = r ^ (r >> 16)",
-                ]
+                h = f"h{k}"
+                out.append((h, hashed(pool[src], a[k], a[k + 1]), (pool[src],)))
+                assign(dst, f"_x16(({_MIX_L} * {pool[dst]} - {_MIX_R} * {h}) & {m32})", (pool[dst], h))
                 k += 1
     for i in range(8):  # eight 32-bit state words
-        body += [f"v = (p{i & 3} ^ {b[i]}) * {b[i + 1]} & {_M32}", f"s{i} = v ^ (v >> 16)"]
-    body.append("return (s0 | s1 << 32) << 64 | (s2 | s3 << 32), (s4 | s5 << 32) << 64 | (s6 | s7 << 32)")
-    return "def _mix(w0, w1, w2, w3):\n    " + "\n    ".join(body) + "\n"
+        out.append((f"s{i}", hashed(pool[i & 3], b[i], b[i + 1]), (pool[i & 3],)))
+    return out
+
+
+def _mixer_source() -> str:
+    """``_prefix(w0, w1, w3)`` and ``_suffix(...prefix's values, w2)``: the statements of
+    :func:`_mixer_statements` split by whether they depend on ``w2`` (the node's crc32 in the
+    lab's entropy ``(seed, role, crc32)``): the prefix runs once for a seed and role, the suffix
+    once per node; ``_x16(v)`` is ``v ^ (v >> 16)``, inlined.  Straight-line code is 2× faster
+    than the loops it is generated from, the split another third off a node's draw."""
+    statements = _mixer_statements()
+    tainted = {"w2"}
+    prefix, suffix = [], []
+    for name, expr, reads in statements:
+        if tainted.intersection(reads):
+            tainted.add(name)
+            suffix.append((name, expr, reads))
+        else:
+            prefix.append((name, expr, reads))
+    defined = {name for name, _, _ in prefix}
+    carried = sorted({r for _, _, reads in suffix for r in reads if r in defined})
+
+    def lines(group: list[tuple[str, str, tuple[str, ...]]]) -> list[str]:
+        body = []
+        for name, expr, _ in group:  # _x16(e) -> t = e; name = t ^ (t >> 16)
+            inner = expr[len("_x16(") : -1]
+            body += [f"t = {inner}", f"{name} = t ^ (t >> 16)"]
+        return body
+
+    pre = lines(prefix) + [f"return ({', '.join(carried)},)"]
+    words = [f"s{i}" for i in range(8)]
+    assert all(w in tainted for w in words)  # every state word depends on w2: the split is total
+    post = lines(suffix) + [
+        "return (s0 | s1 << 32) << 64 | (s2 | s3 << 32), (s4 | s5 << 32) << 64 | (s6 | s7 << 32)"
+    ]
+    return (
+        "def _prefix(w0, w1, w3):\n    " + "\n    ".join(pre) + "\n\n\n"
+        f"def _suffix({', '.join(carried)}, w2):\n    " + "\n    ".join(post) + "\n"
+    )
 
 
 _namespace: dict[str, Any] = {}
 exec(compile(_mixer_source(), "<causalcheck.lab.seeding mixer>", "exec"), _namespace)  # our own generated source
-_mix: Callable[[int, int, int, int], tuple[int, int]] = _namespace["_mix"]
+_prefix: Callable[[int, int, int], tuple[int, ...]] = _namespace["_prefix"]
+_suffix: Callable[..., tuple[int, int]] = _namespace["_suffix"]
+
+
+def _mix(w0: int, w1: int, w2: int, w3: int) -> tuple[int, int]:
+    """PCG64's ``(initstate, initseq)`` from the four entropy words."""
+    return _suffix(*_prefix(w0, w1, w3), w2)
 
 
 def first_integer(entropy: Sequence[int], high: int) -> int:
@@ -123,3 +175,21 @@ def _draw(initstate: int, initseq: int, high: int) -> int:
             threshold = (_M32 - (high - 1)) % high
         if leftover >= threshold:
             return m >> 32
+
+
+def first_integers(head: tuple[int, int], tails: Sequence[int], high: int) -> list[int]:
+    """``[first_integer((*head, t), high) for t in tails]``, the mixing of *head* done once.
+
+    The lab's crystal bases: ``head`` is ``(seed, role)``, each tail a node's crc32.
+    """
+    w0, w1 = head
+    if not (type(w0) is int and type(w1) is int and 0 <= w0 <= _M32 and 0 <= w1 <= _M32 and type(high) is int and 1 < high <= _M32 + 1):
+        return [first_integer((w0, w1, t), high) for t in tails]
+    carried = _prefix(w0, w1, 0)  # three words: the fourth is hashed as 0
+    out = []
+    for t in tails:
+        if type(t) is int and 0 <= t <= _M32:
+            out.append(_draw(*_suffix(*carried, t), high))
+        else:
+            out.append(first_integer((w0, w1, t), high))
+    return out
