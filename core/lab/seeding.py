@@ -104,12 +104,10 @@ def _mixer_source() -> str:
             body += [f"t = {inner}", f"{name} = t ^ (t >> 16)"]
         return body
 
-    pre = lines(prefix) + [f"return ({', '.join(carried)},)"]
+    pre = [*lines(prefix), f"return ({', '.join(carried)},)"]
     words = [f"s{i}" for i in range(8)]
     assert all(w in tainted for w in words)  # every state word depends on w2: the split is total
-    post = lines(suffix) + [
-        "return (s0 | s1 << 32) << 64 | (s2 | s3 << 32), (s4 | s5 << 32) << 64 | (s6 | s7 << 32)"
-    ]
+    post = [*lines(suffix), "return (s0 | s1 << 32) << 64 | (s2 | s3 << 32), (s4 | s5 << 32) << 64 | (s6 | s7 << 32)"]
     return (
         "def _prefix(w0, w1, w3):\n    " + "\n    ".join(pre) + "\n\n\n"
         f"def _suffix({', '.join(carried)}, w2):\n    " + "\n    ".join(post) + "\n"
