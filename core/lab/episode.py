@@ -668,6 +668,7 @@ class Episode:
         self.submitted: list[float] = []
         self.transitions: list[dict[str, Any]] = []
         self._line_memo: dict[str, tuple[Any, Any, str]] = {}  # _crystal_lines' memo, per episode
+        self._reactor_block: str | None = None  # _reactor_lines of this episode's reactor, once opened
         self.task = self._task_info()
         self._reset_done = True
         obs = self._observe({}, ())
@@ -765,7 +766,14 @@ class Episode:
             st.crystal = _crystal_lines(st.state, types, order, self._display, self._line_memo)
         # the value is new and not shared yet: its text is set once in place instead of copying
         # every field again with dataclasses.replace (a quarter of a step's time)
-        obs.__dict__["text"] = _observation_text(obs, self.scm, types, self._reactor_types, display=self._display, crystal=st.crystal)
+        reactor = None
+        if self.locked:  # the reactor's properties are fixed for the episode: their lines are built once
+            reactor = self._reactor_block
+            if reactor is None:
+                reactor = self._reactor_block = _reactor_lines(self.reactor_props, self._reactor_types)
+        obs.__dict__["text"] = _observation_text(
+            obs, self.scm, types, self._reactor_types, display=self._display, crystal=st.crystal, reactor=reactor
+        )
         return obs
 
     # ------------------------------------------------------------------ stepping
@@ -1095,6 +1103,12 @@ def _crystal_lines(
     return "\n".join(lines)
 
 
+def _reactor_lines(props: Mapping[str, Any], reactor_types: Mapping[str, bool]) -> str:
+    """The reactor block's heading and one line per property (keys in :data:`REACTOR_KEY_ORDER`, then any other)."""
+    keys = [k for k in REACTOR_KEY_ORDER if k in props] + [k for k in props if k not in REACTOR_KEY_ORDER]
+    return "\n".join(["Crystal properties (directly shown):", *(f"- {k}: {_show(props[k], reactor_types.get(k, False))}" for k in keys)])
+
+
 def _observation_text(
     obs: Observation,
     scm: Any,
@@ -1103,6 +1117,7 @@ def _observation_text(
     order: Sequence[str] | None = None,
     display: Mapping[str, str] | None = None,
     crystal: str | None = None,
+    reactor: str | None = None,
 ) -> str:
     """The observation as text, with the original's blocks, line formats and number types.
 
@@ -1112,7 +1127,8 @@ def _observation_text(
     ``Usage: u/N submissions.``.  *types* say which values the original holds as ints;
     *order* (default: the state's, the evaluation order) is the order of the crystal lines;
     *display* is the SCM's node → display-name map when the caller keeps it; *crystal* is
-    :func:`_crystal_lines` of the state when the caller kept it (it changes only with the state).
+    :func:`_crystal_lines` of the state when the caller kept it (it changes only with the state),
+    *reactor* :func:`_reactor_lines` of the reactor's properties (fixed for an episode).
     """
     disp = display if display is not None else dict(zip(scm.nodes, scm.display_names, strict=False))
     lines = [f"Step {obs.step} — phase: {obs.phase}"]
@@ -1134,10 +1150,7 @@ def _observation_text(
         for g in obs.candidates:
             lines.append("  " + ("; ".join(f"{a} -> {b}" for a, b in g) or "(no edges)"))
     if obs.reactor_props is not None:
-        props = obs.reactor_props
-        keys = [k for k in REACTOR_KEY_ORDER if k in props] + [k for k in props if k not in REACTOR_KEY_ORDER]
-        lines.append("Crystal properties (directly shown):")
-        lines += [f"- {k}: {_show(props[k], reactor_types.get(k, False))}" for k in keys]
+        lines.append(reactor if reactor is not None else _reactor_lines(obs.reactor_props, reactor_types))
         lines.append(f"Usage: {obs.submissions_used}/{obs.submissions_used + obs.submissions_left} submissions.")
     if obs.done:
         lines.append("The episode is over." + (" The reactor is activated." if obs.success else ""))
