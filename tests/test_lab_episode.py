@@ -341,16 +341,24 @@ def test_lab_run_flags_and_the_episode_share_one_reading_and_one_bound() -> None
 
 
 def test_fast_built_values_equal_the_dataclass_construction() -> None:
-    """Observations and actions are filled field by field (a step's hot path): the values hold
+    """Observations, task infos and actions are filled field by field (a step's hot path): the values hold
     exactly the dataclass's fields, so a field added later cannot be left out unnoticed."""
     from dataclasses import fields
 
-    from causalcheck.lab.episode import Observation
+    from causalcheck.lab.episode import Observation, TaskInfo
 
     ep = Episode(_graph())
-    _, obs = ep.reset(0)
+    task, obs = ep.reset(0)
     assert set(vars(obs)) == {f.name for f in fields(Observation)}
     assert Observation(**vars(obs)) == obs and repr(Observation(**vars(obs))) == repr(obs)
+    # the task: with the anchor's prior_seed (its text kept from the first reset) and drawn per seed
+    for config in (EpisodeConfig(), EpisodeConfig(prior_seed=None, known_structure=True)):
+        ep = Episode(_graph(), config)
+        for seed in (0, 1):
+            task, _ = ep.reset(seed)
+            assert set(vars(task)) == {f.name for f in fields(TaskInfo)}
+            assert TaskInfo(**vars(task)) == task and repr(TaskInfo(**vars(task))) == repr(task)
+            assert task.text and task.prior_records == tuple(ep.prior)
     for record in ({"action": "INTERVENE", "arg1": "a", "arg2": 2}, {"action": "OPEN_REACTOR"}, {"action": "nope"}, {}):
         act = LabAction.from_record(record)
         assert set(vars(act)) == {f.name for f in fields(LabAction)}

@@ -54,7 +54,7 @@ import random
 import re
 import zlib
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -62,7 +62,7 @@ from causalcheck.base.errors import BudgetExceededError, InputFormatError
 from causalcheck.graph import FREQ, CausalGraph
 from causalcheck.graphs.model import depth_first
 from causalcheck.lab.scm import parse_computation
-from causalcheck.lab.seeding import first_integers
+from causalcheck.lab.seeding import FirstIntegers
 from causalcheck.lab.suites import SuiteGraph
 
 __all__ = [
@@ -515,29 +515,56 @@ class Episode:
         self._affected: frozenset[int] = frozenset()
         #: crc32 of each node's name (its crystal-base generators' entropy)
         self._crcs = tuple(_crc(n) for n in self.scm.nodes)
+        self._bases = self._base_plan()
+        self._task_properties = tuple(self.scm.nodes[i] for i in self.scm.order if i != self.scm.freq)
+        self._controllable_names = self.scm.controllable_names
+        meta = graph.quadratic_metadata if isinstance(graph.quadratic_metadata, Mapping) else {}
+        #: which manipulator bases the original holds as ints at a reset (a step changes its copy)
+        self._manipulator_base_int = tuple(self._base_types(meta.get("property_manipulator")))
+        #: which reactor values the original holds as ints (its bases are never changed)
+        self._reactor_types = dict(zip(self.scm.nodes, self._int_flags(self._base_types(meta.get("reactor"))), strict=True))
         #: the prior records and their shown values, and the task text, when every episode has the same (a prior_seed)
         self._fixed_prior: tuple[list[dict[str, Any]], list[dict[str, int | float]]] | None = None
         self._fixed_task_text: str | None = None
         self._prior_shown: list[dict[str, int | float]] = []
 
     # ------------------------------------------------------------------ set-up
-    def _crystal_bases(self, seed: int, role: int) -> list[float]:
+    def _base_plan(self) -> tuple[tuple[list[float], list[int]], tuple[list[float], list[int]], FirstIntegers]:
+        """Per role (0 the manipulator, 1 the reactor): the bases with the suite's presets in place
+        and the nodes drawn; and the draws of both roles' nodes, ``(role, crc32(node))`` each."""
         scm = self.scm
         meta = self.graph.quadratic_metadata
-        preset_key = "property_manipulator" if role == 0 else "reactor"
-        preset = meta.get(preset_key) if isinstance(meta, Mapping) else None
-        bases = [0.0] * len(scm.nodes)
-        drawn = []
-        for i in scm.controllable:
-            name = scm.nodes[i]
-            if isinstance(preset, Mapping) and name in preset:
-                bases[i] = float(preset[name])
-            else:
-                drawn.append(i)
-        # default_rng([seed, role, crc32(node)]).integers(0, 101) each, without building the generators
-        for i, value in zip(drawn, first_integers((seed, role), [self._crcs[i] for i in drawn], 101), strict=True):
-            bases[i] = float(value)
-        return bases
+        roles = []
+        tails = []
+        for role, preset_key in enumerate(("property_manipulator", "reactor")):
+            preset = meta.get(preset_key) if isinstance(meta, Mapping) else None
+            bases = [0.0] * len(scm.nodes)
+            drawn = []
+            for i in scm.controllable:
+                name = scm.nodes[i]
+                if isinstance(preset, Mapping) and name in preset:
+                    bases[i] = float(preset[name])
+                else:
+                    drawn.append(i)
+                    tails.append((role, self._crcs[i]))
+            roles.append((bases, drawn))
+        return roles[0], roles[1], FirstIntegers(tails, 101)
+
+    def _crystal_bases(self, seed: int) -> tuple[list[float], list[float]]:
+        """The manipulator's and the reactor's crystal bases of the episode of *seed*: each drawn
+        one is ``default_rng([seed, role, crc32(node)]).integers(0, 101)``, computed without
+        building the generators (:mod:`causalcheck.lab.seeding`), all of a reset's at once."""
+        (base0, drawn0), (base1, drawn1), draws = self._bases
+        values = draws(seed)
+        mb, rb = base0.copy(), base1.copy()
+        k = 0
+        for i in drawn0:
+            mb[i] = float(values[k])
+            k += 1
+        for i in drawn1:
+            rb[i] = float(values[k])
+            k += 1
+        return mb, rb
 
     def _base_types(self, preset: Any) -> list[bool]:
         """Which crystal bases the original holds as ints: drawn ones (``randint``) and JSON-int presets."""
@@ -643,18 +670,16 @@ class Episode:
         self._affected = frozenset(scm.index[n] for n in hid.affected_nodes) if hid else frozenset()
         # the disturbance's generator, only when one acts (building one is most of a reset's cost)
         self._hrng = np.random.default_rng([seed, 2, _crc(self.graph.graph_id)]) if hid is not None else None
-        mb = self._crystal_bases(seed, 0)
+        mb, rb = self._crystal_bases(seed)
         clean = scm.evaluate_list(mb)
         h0 = hid.initial_value if hid else 0.0
-        shown = scm.evaluate_list(mb, h=h0, affected=self._affected, weight=hid.edge_weight if hid else 1.0)
-        meta = self.graph.quadratic_metadata if isinstance(self.graph.quadratic_metadata, Mapping) else {}
-        self._st = _State(mb, clean, shown, {}, h0, self._base_types(meta.get("property_manipulator")), self._hidden_acts(h0))
-        rb = self._crystal_bases(seed, 1)
+        # without a disturbance the shown crystal is the clean one (a step replaces, never mutates, clean)
+        shown = scm.evaluate_list(mb, h=h0, affected=self._affected, weight=hid.edge_weight) if hid else clean
+        self._st = _State(mb, clean, shown, {}, h0, list(self._manipulator_base_int), self._hidden_acts(h0))
         rvals = scm.evaluate_list(rb)
         self.reactor_values = rvals
         self.target_freq = rvals[scm.freq]
         self.reactor_props = {scm.nodes[i]: rvals[i] for i in scm.order if i != scm.freq}
-        self._reactor_types = dict(zip(scm.nodes, self._int_flags(self._base_types(meta.get("reactor"))), strict=True))
         self.manipulator_initial = {scm.nodes[i]: shown[i] for i in scm.order}
         self._prior_shown = []
         self.prior = self._prior_records(seed)
@@ -704,15 +729,16 @@ class Episode:
         }
 
     def _task_info(self) -> TaskInfo:
-        scm = self.scm
-        props = tuple(scm.nodes[i] for i in scm.order if i != scm.freq)
         structure = self._structure() if self.config.known_structure else None
         fixed_text = self._fixed_task_text if self._fixed_prior is not None else None
-        info = TaskInfo(
+        # filled field by field as Observation is (a frozen dataclass's __init__ is 4x slower); a
+        # test compares the value with the dataclass's
+        info = object.__new__(TaskInfo)
+        info.__dict__.update(
             graph_id=self.graph.graph_id,
-            properties=props,
-            controllable=scm.controllable_names,
-            display_names=dict(zip(scm.nodes, scm.display_names, strict=False)),
+            properties=self._task_properties,
+            controllable=self._controllable_names,
+            display_names=dict(self._display),
             prior_records=tuple(self.prior),
             bootstrap=tuple(self.graph.bootstrap),
             budgets=self.budgets(),
@@ -721,10 +747,11 @@ class Episode:
             hidden_disturbance=self._hidden is not None,
             structure=structure,
             text=fixed_text or "",
+            target=FREQ,
         )
         if fixed_text is not None:  # the same prior records every episode: the same text
             return info
-        info = replace(info, text=_task_text(info, self._prior_shown))
+        info.__dict__["text"] = _task_text(info, self._prior_shown)  # not shared yet: set in place
         if self._fixed_prior is not None:
             self._fixed_task_text = info.text
         return info

@@ -213,20 +213,8 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         self._dumped: list[tuple[Any, str] | None] = [(self.past_data, "[]"), (self.hypothesis, _EMPTY_HYPOTHESIS_JSON)]
         self._head: list[tuple[str, str, str, str, str] | None] = [None]  # render_prompt's head cache
         self._obs = obs
-        self.header: dict[str, Any] = {
-            "format": TRAJECTORY_FORMAT,
-            "suite": self.suite.name,
-            "graph_id": graph.graph_id,
-            "seed": episode_seed,
-            "agent": "gymnasium",
-            "config": dict(graph.config),
-            "budgets": ep.budgets(),
-            "reactor": {"props": dict(ep.reactor_props), "target_freq": ep.target_freq},
-            "manipulator_initial": dict(ep.manipulator_initial),
-            "prior_records": list(ep.prior),
-            "options": dict(self._options),
-            "task_text": task.text,
-        }
+        self._header: dict[str, Any] | None = None  # built when first read (header)
+        self._header_of = (graph, episode_seed)
         self._lines: list[tuple[Observation, dict[str, Any], LabAction, Mapping[str, Any], dict[str, Any] | None]] = []
         self._rewards.reset(graph.scm.graph, graph.config, ep.prior, ep.manipulator_initial)
         self._prompt = self._messages(obs)
@@ -240,7 +228,7 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         )
         size = len(msgs[1]["content"])
         if size > self.max_observation_chars:
-            raise LimitExceededError(MAX_RL_OBSERVATION_CHARS.message(size, f"prompt of graph {self.header['graph_id']!r} step {obs.step}"))
+            raise LimitExceededError(MAX_RL_OBSERVATION_CHARS.message(size, f"prompt of graph {self._header_of[0].graph_id!r} step {obs.step}"))
         return msgs
 
     def _json(self, value: Any, slot: int) -> str:
@@ -312,6 +300,30 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         return self._prompt[1]["content"], reward, terminated, truncated, info
 
     # ------------------------------------------------------------------ views
+    @property
+    def header(self) -> dict[str, Any]:
+        """The trajectory header of the episode (as ``lab run`` writes it), built when first read."""
+        if self._episode is None:
+            raise BudgetExceededError("header read before reset()")
+        if self._header is None:
+            ep = self._episode
+            graph, episode_seed = self._header_of
+            self._header = {
+                "format": TRAJECTORY_FORMAT,
+                "suite": self.suite.name,
+                "graph_id": graph.graph_id,
+                "seed": episode_seed,
+                "agent": "gymnasium",
+                "config": dict(graph.config),
+                "budgets": ep.budgets(),
+                "reactor": {"props": dict(ep.reactor_props), "target_freq": ep.target_freq},
+                "manipulator_initial": dict(ep.manipulator_initial),
+                "prior_records": list(ep.prior),
+                "options": dict(self._options),
+                "task_text": self.task.text,
+            }
+        return self._header
+
     @property
     def trajectory(self) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """The header and step lines of the episode so far, as ``lab run`` writes them."""

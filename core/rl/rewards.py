@@ -271,6 +271,7 @@ class RewardTracker:
         self.coefficient_tolerance = coefficient_tolerance
         self._hyp: dict[str, Hypothesis | None] = {}
         self._mech: dict[tuple[Any, ...], tuple[dict[str, float], dict[str, Any]]] = {}
+        self._prior_points: list[DataPoint] = []  # the points of the last episode's prior records
 
     def reset(self, graph: CausalGraph, config: Mapping[str, Any], prior: Sequence[Mapping[str, Any]], initial: Mapping[str, float]) -> None:
         """Start an episode over the true *graph* (its suite *config*) with the prior records and the initial manipulator state."""
@@ -279,10 +280,13 @@ class RewardTracker:
             self.true_pairs = sorted(graph.pairs)
         self.graph = graph
         self.config = config
-        self.points: list[DataPoint] = [
-            DataPoint(str(r["id"]), dict(r["props"]), r["freq"]) for r in prior
-        ]
-        self.points.append(_point("manipulator/0", initial))
+        kept = self._prior_points
+        # the same prior records as the last episode (a prior_seed): their (immutable) points are kept
+        if not (len(kept) == len(prior) and all(
+            p.id == str(r["id"]) and p.freq == r["freq"] and p.props == r["props"] for p, r in zip(kept, prior, strict=True)
+        )):
+            kept = self._prior_points = [DataPoint(str(r["id"]), dict(r["props"]), r["freq"]) for r in prior]
+        self.points: list[DataPoint] = [*kept, _point("manipulator/0", initial)]
         self.targets: frozenset[str] = frozenset()
         self.final: Hypothesis | None = None
         self._final_key = ""
