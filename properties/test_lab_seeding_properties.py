@@ -1,4 +1,4 @@
-"""``first_integer`` gives NumPy's number (or NumPy's error) for every entropy and bound."""
+"""``first_integer`` and ``FirstIntegers`` give NumPy's number (or NumPy's error) for every entropy and bound."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from causalcheck.lab.seeding import first_integer, first_integers
+from causalcheck.lab.seeding import FirstIntegers, first_integer
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -49,13 +49,30 @@ def test_first_integer_on_the_labs_entropy(seed: int) -> None:
             assert first_integer(entropy, 101) == int(np.random.default_rng(list(entropy)).integers(0, 101))
 
 
-@given(st.tuples(_VALUES, _VALUES), st.lists(_VALUES, max_size=8), _BOUNDS)
-@example((5, 0), [123456789, 0, 2**32 - 1], 101)
-def test_first_integers_is_first_integer_per_tail(head: tuple[int, int], tails: list[int], high: int) -> None:
-    expected = [_numpy([*head, t], high) for t in tails]
-    try:
-        got = [("value", v) for v in first_integers(head, tails, high)]
-    except Exception as exc:  # the first failing tail's error, as NumPy raises it
-        got = [("error", type(exc))]
-        expected = [e for e in expected if e[0] == "error"][:1]
-    assert got == expected
+@given(_VALUES, st.lists(st.tuples(_VALUES, _VALUES), max_size=40), _BOUNDS)
+@example(5, [(0, 123456789), (0, 0), (1, 2**32 - 1)], 101)  # a reset's (role, crc32) tails
+@example(2**32 - 1, [(r, c) for r in (0, 1) for c in range(17)], 101)  # more lanes than one chunk
+@example(2**32, [(0, 1)], 101)  # a seed of two words
+@example(3, [(0, 1), (0, -1)], 101)  # one tail outside the lanes' domain
+def test_first_integers_is_numpys_per_tail(seed: int, tails: list[tuple[int, int]], high: int) -> None:
+    expected = [_numpy([seed, *t], high) for t in tails]
+    draws = FirstIntegers(tails, high)
+    for _ in range(2):  # the packed tails are reused from call to call
+        try:
+            got = [("value", v) for v in draws(seed)]
+        except Exception as exc:  # the first failing tail's error, as NumPy raises it
+            got = [("error", type(exc))]
+            expected_now = [e for e in expected if e[0] == "error"][:1]
+        else:
+            expected_now = expected
+        assert got == expected_now
+
+
+@pytest.mark.parametrize("seed", range(0, 4000, 37))
+def test_first_integers_on_a_resets_lanes(seed: int) -> None:
+    """All of a 7-node reset's bases at once: both roles, every node's crc32."""
+    import zlib
+
+    names = ("pressure", "moisture", "quantumSize", "density", "radiation", "temperatureC", "ümlaut")
+    tails = [(role, zlib.crc32(n.encode("utf-8"))) for role in (0, 1) for n in names]
+    assert FirstIntegers(tails, 101)(seed) == [int(np.random.default_rng([seed, *t]).integers(0, 101)) for t in tails]

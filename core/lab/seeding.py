@@ -23,7 +23,7 @@ import struct
 from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["FirstIntegers", "first_integer", "first_integers"]
+__all__ = ["FirstIntegers", "first_integer"]
 
 _M32 = 0xFFFFFFFF
 _M64 = (1 << 64) - 1
@@ -171,6 +171,13 @@ def first_integer(entropy: Sequence[int], high: int) -> int:
     return _draw(*_mix(words[0], words[1], words[2], words[3]), high)
 
 
+#: PCG64's state after seeding and one step, in one expression: with ``inc = 2·initseq + 1``,
+#: ``((inc + initstate)·M + inc)·M + inc = initstate·M² + initseq·2(M² + M + 1) + (M² + M + 1)`` (mod 2**128)
+_TWO_STEPS = _PCG_MULT * _PCG_MULT & _M128
+_TWO_STEPS_ADD = (_TWO_STEPS + _PCG_MULT + 1) & _M128
+_TWO_STEPS_SEQ = 2 * _TWO_STEPS_ADD & _M128
+
+
 def _draw(initstate: int, initseq: int, high: int) -> int:
     """PCG64 seeded with *initstate* and *initseq*, then ``integers(0, high)``'s first number."""
     inc = (initseq << 1 | 1) & _M128
@@ -195,24 +202,6 @@ def _draw(initstate: int, initseq: int, high: int) -> int:
             threshold = (_M32 - (high - 1)) % high
         if leftover >= threshold:
             return m >> 32
-
-
-def first_integers(head: tuple[int, int], tails: Sequence[int], high: int) -> list[int]:
-    """``[first_integer((*head, t), high) for t in tails]``, the mixing of *head* done once.
-
-    The lab's crystal bases: ``head`` is ``(seed, role)``, each tail a node's crc32.
-    """
-    w0, w1 = head
-    if not (type(w0) is int and type(w1) is int and 0 <= w0 <= _M32 and 0 <= w1 <= _M32 and type(high) is int and 1 < high <= _M32 + 1):
-        return [first_integer((w0, w1, t), high) for t in tails]
-    carried = _prefix(w0, w1, 0)  # three words: the fourth is hashed as 0
-    out = []
-    for t in tails:
-        if type(t) is int and 0 <= t <= _M32:
-            out.append(_draw(*_suffix(*carried, t), high))
-        else:
-            out.append(first_integer((w0, w1, t), high))
-    return out
 
 
 # ---------------------------------------------------------------------------- many draws at once
@@ -297,6 +286,10 @@ class FirstIntegers:
             hs = struct.unpack(fmt, hi_s.to_bytes(size, "little"))
             lq = struct.unpack(fmt, lo_q.to_bytes(size, "little"))
             hq = struct.unpack(fmt, hi_q.to_bytes(size, "little"))
-            for j in range(n):
-                out.append(_draw(hs[j] << 64 | ls[j], hq[j] << 64 | lq[j], high))
+            for j in range(n):  # _draw's first output, inlined; its rare rejection goes to _draw
+                st = ((hs[j] << 64 | ls[j]) * _TWO_STEPS + (hq[j] << 64 | lq[j]) * _TWO_STEPS_SEQ + _TWO_STEPS_ADD) & _M128
+                x = ((st >> 64) ^ st) & _M64
+                rot = st >> 122
+                m = (((x >> rot) | (x << ((64 - rot) & 63))) & _M32) * high
+                out.append(m >> 32 if m & _M32 >= high else _draw(hs[j] << 64 | ls[j], hq[j] << 64 | lq[j], high))
         return out

@@ -1,15 +1,23 @@
 """Benchmark of the Gymnasium lab environment and its reward terms (issue 25).
 
-Run ``python tests/benchmarks/bench_rl.py`` (``--quick`` for fewer episodes).  One process, so
-every figure is per core.  Prints:
+Run ``python tests/benchmarks/bench_rl.py`` (``--quick`` for fewer episodes and rounds).  One
+process, so every figure is per core.  Prints:
 
 1. environment steps per second with text observations (the full prompt is built every step)
    and scripted actions — the replies of the offline planner's records on the 7-node suite,
    full records (~3 kB of JSON each) and action-only replies — against the floor of the plain
    ``Episode.step`` loop on pre-built actions; with the ``paper`` weights (sparse) and the
    ``dense`` weights (every term, the z3 consistency check each step); resets excluded and
-   included (goal: ≥ 20 000 steps/s/core);
-2. reward terms' latency per step (p50 / p95, dense weights, 7-node graphs) of
+   included (goal: ≥ 20 000 steps/s/core).  Every environment is built and played once before
+   the timing (its first reset compiles the graph's equations and draws the prior records: that
+   construction is printed apart); then several rounds, each on fresh episode seeds (round 0 the
+   planner's own), every loop in turn within a round, so the ratios compare loops measured in the
+   same minute on this shared machine (its speed varies by 2× between hours).  The median round
+   and the best are printed;
+2. a reset's crystal-base draws: :class:`causalcheck.lab.seeding.FirstIntegers` (all lanes at
+   once) against :func:`~causalcheck.lab.seeding.first_integer` per lane and NumPy's own
+   ``default_rng(entropy).integers(0, 101)`` per lane;
+3. reward terms' latency per step (p50 / p95, dense weights, 7-node graphs) of
    :class:`causalcheck.rl.rewards.RewardTracker` against the naive full recomputation
    (parse, the complete two-question data-consistency check over every point, I-MEC sizes,
    metrics: nothing memoised) of the same
@@ -33,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from _rl import planner_replies
 from causalcheck.graph import FREQ
 from causalcheck.lab.episode import Episode, LabAction
+from causalcheck.lab.seeding import FirstIntegers, first_integer
 from causalcheck.lab.suites import load_suite
 from causalcheck.parsing import parse_record_obj
 from causalcheck.records import DataPoint
@@ -67,14 +76,17 @@ def _episodes(suite: Any, count: int) -> list[tuple[int, int, list[str]]]:
     return out
 
 
-def _env_rate(suite: Any, episodes: list[tuple[int, int, list[str]]], preset: str, short: bool) -> tuple[float, float]:
-    envs = {i: CausaLabEnv(suite, graph=i, rewards=preset) for i, _, _ in episodes}
-    steps, busy, total = 0, 0.0, 0.0
-    for index, seed, replies in episodes:
+#: a round's episode seeds: the planner's own in round 0, then fresh ones (the same scripted replies)
+_ROUND_SEED = 1_000_003
+
+
+def _env_rate(envs: dict[int, CausaLabEnv], episodes: list[tuple[int, int, list[str]]], rnd: int) -> tuple[int, float, float]:
+    """(steps, seconds in steps, seconds in resets) of one round of *episodes* through *envs*."""
+    steps, busy, resets = 0, 0.0, 0.0
+    for index, seed, acts in episodes:
         env = envs[index]
-        acts = [_action_only(r) for r in replies] if short else replies
         t0 = time.perf_counter()
-        env.reset(seed=seed)
+        env.reset(seed=seed + _ROUND_SEED * rnd)
         t1 = time.perf_counter()
         for a in acts:
             _, _, terminated, truncated, _ = env.step(a)
@@ -83,28 +95,96 @@ def _env_rate(suite: Any, episodes: list[tuple[int, int, list[str]]], preset: st
                 break
         t2 = time.perf_counter()
         busy += t2 - t1
-        total += t2 - t0
-    return steps / busy, steps / total
+        resets += t1 - t0
+    return steps, busy, resets
 
 
-def _floor_rate(suite: Any, episodes: list[tuple[int, int, list[str]]]) -> tuple[float, float]:
-    eps = {i: Episode(suite.graphs[i]) for i, _, _ in episodes}
-    steps, busy, total = 0, 0.0, 0.0
-    for index, seed, replies in episodes:
-        acts = [LabAction.from_record(json.loads(r)) for r in replies]
+def _floor_rate(eps: dict[int, Episode], episodes: list[tuple[int, int, list[LabAction]]], rnd: int) -> tuple[int, float, float]:
+    steps, busy, resets = 0, 0.0, 0.0
+    for index, seed, acts in episodes:
         ep = eps[index]
         t0 = time.perf_counter()
-        ep.reset(seed)
+        ep.reset(seed + _ROUND_SEED * rnd)
         t1 = time.perf_counter()
         for a in acts:
+            steps += 1
             if ep.step(a).done:
                 break
-            steps += 1
-        steps += 1
         t2 = time.perf_counter()
         busy += t2 - t1
-        total += t2 - t0
-    return steps / busy, steps / total
+        resets += t1 - t0
+    return steps, busy, resets
+
+
+def _throughput(suite: Any, episodes: list[tuple[int, int, list[str]]], rounds: int) -> None:
+    indices = sorted({i for i, _, _ in episodes})
+    floor_eps = {i: Episode(suite.graphs[i]) for i in indices}
+    loops: dict[str, tuple[Any, Any]] = {"Episode.step floor (pre-built actions)": (floor_eps, [(i, s, [LabAction.from_record(json.loads(r)) for r in rs]) for i, s, rs in episodes])}
+    for preset in ("paper", "dense"):
+        for short in (True, False):
+            label = f"env, {preset} weights, {'action-only' if short else 'full-record'} replies"
+            acts = [(i, s, [_action_only(r) for r in rs] if short else rs) for i, s, rs in episodes]
+            loops[label] = ({i: CausaLabEnv(suite, graph=i, rewards=preset) for i in indices}, acts)
+    # construction: each environment's first reset (equations compiled, prior records drawn), then one untimed play
+    built = []
+    for label, (objs, acts) in loops.items():
+        first = {}
+        for i, s, a in acts:
+            if i not in first:
+                first[i] = (s, a)
+        t0 = time.perf_counter()
+        for i, (s, _) in first.items():
+            objs[i].reset(seed=s) if isinstance(objs[i], CausaLabEnv) else objs[i].reset(s)
+        built.append((time.perf_counter() - t0) / len(first))
+        run = _floor_rate if label.startswith("Episode") else _env_rate
+        run(objs, [(i, s, a) for i, (s, a) in first.items()], 0)
+    print(f"   first reset of an environment (construction): {1e3 * statistics.median(built):.2f} ms (median of the loops); not in the figures below")
+    results: dict[str, list[tuple[float, float, float, float]]] = {k: [] for k in loops}
+    for rnd in range(rounds):
+        for label, (objs, acts) in loops.items():
+            run = _floor_rate if label.startswith("Episode") else _env_rate
+            steps, busy, resets = run(objs, acts, rnd)
+            results[label].append((steps / busy, steps / (busy + resets), 1e6 * busy / steps, 1e6 * resets / len(acts)))
+    floor_label = next(iter(loops))
+    floor_med = statistics.median(r[0] for r in results[floor_label])
+    print(f"   {'':44s} {'steps/s, resets excluded':>26s} | {'included':>17s} | {'per step':>9s} {'per reset':>10s}")
+    print(f"   {'':44s} {'median':>9s} {'best':>8s} {'x floor':>7s} | {'median':>8s} {'best':>8s} | {'µs':>9s} {'µs':>10s}")
+    for label, rs in results.items():
+        excl = statistics.median(r[0] for r in rs)
+        incl = statistics.median(r[1] for r in rs)
+        print(f"   {label:44s} {excl:9.0f} {max(r[0] for r in rs):8.0f} {excl / floor_med:6.2f}x | {incl:8.0f} {max(r[1] for r in rs):8.0f} |"
+              f" {statistics.median(r[2] for r in rs):9.1f} {statistics.median(r[3] for r in rs):10.1f}")
+    print(f"   ({rounds} rounds of {len(episodes)} episodes each; per round, excluded | included:")
+    for label, rs in results.items():
+        print(f"    {label:44s} " + "  ".join(f"{a:6.0f}|{b:<6.0f}" for a, b, _, _ in rs))
+    print("   )")
+
+
+def _seeding(suite: Any, reps: int) -> None:
+    """A reset's crystal-base draws three ways (a 7-node graph: both roles, every controllable node)."""
+    import numpy as np
+
+    ep = Episode(suite.graphs[0])
+    tails = [(role, ep._crcs[i]) for role in (0, 1) for i in ep.scm.controllable]
+    draws = FirstIntegers(tails, 101)
+    seeds = list(range(reps))
+    assert [draws(s) for s in seeds[:50]] == [[int(np.random.default_rng([s, *t]).integers(0, 101)) for t in tails] for s in seeds[:50]]
+    rows = []
+    for name, fn in (
+        ("FirstIntegers, all lanes at once", lambda s: draws(s)),
+        ("first_integer, lane by lane", lambda s: [first_integer((s, *t), 101) for t in tails]),
+        ("numpy default_rng(entropy).integers, per lane", lambda s: [int(np.random.default_rng([s, *t]).integers(0, 101)) for t in tails]),
+    ):
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            for s in seeds:
+                fn(s)
+            best = min(best, (time.perf_counter() - t0) / reps)
+        rows.append((name, best))
+    print(f"\n2. a reset's crystal-base draws ({len(tails)} lanes: 2 roles x {len(tails) // 2} controllable nodes), best of 3 x {reps} seeds")
+    for name, t in rows:
+        print(f"   {name:48s} {1e6 * t:7.1f} µs   ({t / rows[0][1]:.2f}x FirstIntegers)")
 
 
 class _Recorder(RewardTracker):
@@ -188,24 +268,26 @@ def _pct(xs: list[float], q: float) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("--quick", action="store_true", help="fewer episodes")
+    p.add_argument("--quick", action="store_true", help="fewer episodes and rounds (40 episodes, 2 rounds)")
     p.add_argument("--suite", default="7nodes")
+    p.add_argument("--episodes", type=int, default=None, help="planner episodes per round (default 200)")
+    p.add_argument("--rounds", type=int, default=None, help="timed rounds, each on fresh seeds (default 5)")
     args = p.parse_args(argv)
     suite = load_suite(args.suite)
-    episodes = _episodes(suite, 10 if args.quick else 40)
+    count = args.episodes or (40 if args.quick else 200)
+    rounds = args.rounds or (2 if args.quick else 5)
+    if not 1 <= count <= 100_000 or not 1 <= rounds <= 1000:
+        p.error(f"--episodes={count} must be in 1..100000 and --rounds={rounds} in 1..1000")
+    episodes = _episodes(suite, count)
     n_steps = sum(len(r) for _, _, r in episodes)
     print(f"suite {args.suite}: {len(episodes)} planner episodes, {n_steps} steps; reply sizes "
           f"{statistics.median(len(x) for _, _, r in episodes for x in r):.0f} chars (median, full records)")
-    floor = _floor_rate(suite, episodes)
-    print("\n1. steps/s per core (resets excluded | included); floor = Episode.step on pre-built actions")
-    print(f"   {'Episode.step floor':38s} {floor[0]:9.0f} | {floor[1]:8.0f}")
-    for preset in ("paper", "dense"):
-        for short in (True, False):
-            busy, total = _env_rate(suite, episodes, preset, short)
-            label = f"env, {preset} weights, {'action-only' if short else 'full-record'} replies"
-            print(f"   {label:38s} {busy:9.0f} | {total:8.0f}   ({busy / floor[0]:.2f}x floor)")
-    ours, naive = _latencies(_calls(suite, episodes))
-    print(f"\n2. reward terms per step, dense weights, {len(ours)} steps (ms)")
+    print("\n1. steps/s per core; floor = Episode.step on pre-built actions")
+    _throughput(suite, episodes, rounds)
+    _seeding(suite, 500 if args.quick else 3000)
+    lat_eps = episodes[:40]
+    ours, naive = _latencies(_calls(suite, lat_eps))
+    print(f"\n3. reward terms per step, dense weights, {len(ours)} steps (ms)")
     print(f"   {'RewardTracker (incremental)':38s} p50 {1e3 * _pct(ours, 50):7.3f}  p95 {1e3 * _pct(ours, 95):7.3f}  max {1e3 * max(ours):7.3f}")
     print(f"   {'naive full recomputation':38s} p50 {1e3 * _pct(naive, 50):7.3f}  p95 {1e3 * _pct(naive, 95):7.3f}  max {1e3 * max(naive):7.3f}")
     print(f"   speed-up at p95: {_pct(naive, 95) / _pct(ours, 95):.1f}x")
