@@ -23,6 +23,12 @@ process, so every figure is per core.  Prints:
    metrics: nothing memoised) of the same
    steps (goal: ≤ 1 ms at p95).
 
+``--loop R`` plays only R rounds of the first 120 episodes (paper weights, action-only replies)
+and prints nothing: for instruction counts that do not depend on the machine's speed,
+``valgrind --tool=callgrind --callgrind-out-file=/dev/null python tests/benchmarks/bench_rl.py
+--loop 3`` minus the same with ``--loop 1``, halved, is one round without the start-up (it runs
+against older modules too, for an A/B).
+
 Nothing is asserted; the figures go in docs/rl.md.
 """
 
@@ -41,7 +47,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from _rl import planner_replies
 from causalcheck.graph import FREQ
 from causalcheck.lab.episode import Episode, LabAction
-from causalcheck.lab.seeding import FirstIntegers, first_integer
 from causalcheck.lab.suites import load_suite
 from causalcheck.parsing import parse_record_obj
 from causalcheck.records import DataPoint
@@ -163,6 +168,7 @@ def _throughput(suite: Any, episodes: list[tuple[int, int, list[str]]], rounds: 
 def _seeding(suite: Any, reps: int) -> None:
     """A reset's crystal-base draws three ways (a 7-node graph: both roles, every controllable node)."""
     import numpy as np
+    from causalcheck.lab.seeding import FirstIntegers, first_integer
 
     ep = Episode(suite.graphs[0])
     tails = [(role, ep._crcs[i]) for role in (0, 1) for i in ep.scm.controllable]
@@ -272,8 +278,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--suite", default="7nodes")
     p.add_argument("--episodes", type=int, default=None, help="planner episodes per round (default 200)")
     p.add_argument("--rounds", type=int, default=None, help="timed rounds, each on fresh seeds (default 5)")
+    p.add_argument("--loop", type=int, default=None, metavar="R", help="only play R rounds of 120 episodes, print nothing (for callgrind)")
     args = p.parse_args(argv)
     suite = load_suite(args.suite)
+    if args.loop is not None:
+        if not 1 <= args.loop <= 1000:
+            p.error(f"--loop={args.loop} must be in 1..1000")
+        eps = [(i, s, [_action_only(r) for r in rs]) for i, s, rs in _episodes(suite, 120)]
+        envs = {i: CausaLabEnv(suite, graph=i, rewards="paper") for i in sorted({i for i, _, _ in eps})}
+        for rnd in range(args.loop):
+            _env_rate(envs, eps, rnd)
+        return 0
     count = args.episodes or (40 if args.quick else 200)
     rounds = args.rounds or (2 if args.quick else 5)
     if not 1 <= count <= 100_000 or not 1 <= rounds <= 1000:
