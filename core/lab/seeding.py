@@ -6,12 +6,12 @@ dozen generators for one number each; building one (``SeedSequence`` hashing, ``
 seeding, the ``Generator``) costs ~15 µs, most of a reset.  :func:`first_integer` computes the
 same number in plain integer arithmetic: NumPy's ``SeedSequence`` mixing (pool of 4 words,
 its hash constants), ``PCG64``'s seeding and XSL-RR output, and ``Generator.integers``'
-Lemire rejection on 32-bit draws.  This re-implements NumPy's algorithm because a benchmark
-shows it pays: 3–4× faster a draw (``tests/benchmarks/bench_rl.py`` prints both), ~120 µs off
-each reset of a 7-node episode.  :class:`FirstIntegers` does the mixing of many entropies at
+Lemire rejection on 32-bit draws.  :class:`FirstIntegers` does the mixing of many entropies at
 once, each in its own 64-bit lane of one Python integer (the same unrolled statements on packed
-words: a multiplication by a 32-bit constant cannot carry from one lane into the next), another
-~3× on the dozen draws of a reset.  A property test compares it with NumPy on random entropy and
+words: a multiplication by a 32-bit constant cannot carry from one lane into the next).  This
+re-implements NumPy's algorithm because a benchmark shows it pays: for a 7-node reset's 12
+draws ``tests/benchmarks/bench_rl.py`` prints 21–29 µs with :class:`FirstIntegers`, 85–100 µs
+with :func:`first_integer` lane by lane and 152–163 µs with NumPy's generators.  A property test compares it with NumPy on random entropy and
 bounds; inputs outside its fast domain (negative values, more than four 32-bit words of
 entropy, a bound beyond 32 bits) are passed to NumPy itself, so every input gives NumPy's
 number or NumPy's error.
@@ -102,49 +102,21 @@ def _mixer_statements() -> list[tuple[str, str, tuple[str, ...]]]:
 
 
 def _mixer_source() -> str:
-    """``_prefix(w0, w1, w3)`` and ``_suffix(...prefix's values, w2)``: the statements of
-    :func:`_mixer_statements` split by whether they depend on ``w2`` (the node's crc32 in the
-    lab's entropy ``(seed, role, crc32)``): the prefix runs once for a seed and role, the suffix
-    once per node; ``_x16(v)`` is ``v ^ (v >> 16)``, inlined.  Straight-line code is 2× faster
-    than the loops it is generated from, the split another third off a node's draw."""
-    statements = _mixer_statements()
-    tainted = {"w2"}
-    prefix, suffix = [], []
-    for name, expr, reads in statements:
-        if tainted.intersection(reads):
-            tainted.add(name)
-            suffix.append((name, expr, reads))
-        else:
-            prefix.append((name, expr, reads))
-    defined = {name for name, _, _ in prefix}
-    carried = sorted({r for _, _, reads in suffix for r in reads if r in defined})
-
-    def lines(group: list[tuple[str, str, tuple[str, ...]]]) -> list[str]:
-        body = []
-        for name, expr, _ in group:  # _x16(e) -> t = e; name = t ^ (t >> 16)
-            inner = expr[len("_x16(") : -1]
-            body += [f"t = {inner}", f"{name} = t ^ (t >> 16)"]
-        return body
-
-    pre = [*lines(prefix), f"return ({', '.join(carried)},)"]
-    words = [f"s{i}" for i in range(8)]
-    assert all(w in tainted for w in words)  # every state word depends on w2: the split is total
-    post = [*lines(suffix), "return (s0 | s1 << 32) << 64 | (s2 | s3 << 32), (s4 | s5 << 32) << 64 | (s6 | s7 << 32)"]
-    return (
-        "def _prefix(w0, w1, w3):\n    " + "\n    ".join(pre) + "\n\n\n"
-        f"def _suffix({', '.join(carried)}, w2):\n    " + "\n    ".join(post) + "\n"
-    )
+    """``_mix(w0, w1, w2, w3)``: the statements of :func:`_mixer_statements` as straight-line code
+    (2× faster than the loops it is generated from), ``_x16(v) = v ^ (v >> 16)`` inlined; it
+    returns PCG64's ``(initstate, initseq)``."""
+    body = []
+    for name, expr, _ in _mixer_statements():  # _x16(e) -> t = e; name = t ^ (t >> 16)
+        inner = expr[len("_x16(") : -1]
+        body += [f"t = {inner}", f"{name} = t ^ (t >> 16)"]
+    body.append("return (s0 | s1 << 32) << 64 | (s2 | s3 << 32), (s4 | s5 << 32) << 64 | (s6 | s7 << 32)")
+    return "def _mix(w0, w1, w2, w3):\n    " + "\n    ".join(body) + "\n"
 
 
 _namespace: dict[str, Any] = {}
 exec(compile(_mixer_source(), "<causalcheck.lab.seeding mixer>", "exec"), _namespace)  # our own generated source
-_prefix: Callable[[int, int, int], tuple[int, ...]] = _namespace["_prefix"]
-_suffix: Callable[..., tuple[int, int]] = _namespace["_suffix"]
-
-
-def _mix(w0: int, w1: int, w2: int, w3: int) -> tuple[int, int]:
-    """PCG64's ``(initstate, initseq)`` from the four entropy words."""
-    return _suffix(*_prefix(w0, w1, w3), w2)
+#: PCG64's ``(initstate, initseq)`` from the four entropy words
+_mix: Callable[[int, int, int, int], tuple[int, int]] = _namespace["_mix"]
 
 
 def first_integer(entropy: Sequence[int], high: int) -> int:
