@@ -555,15 +555,11 @@ class Episode:
         one is ``default_rng([seed, role, crc32(node)]).integers(0, 101)``, computed without
         building the generators (:mod:`causalcheck.lab.seeding`), all of a reset's at once."""
         (base0, drawn0), (base1, drawn1), draws = self._bases
-        values = draws(seed)
+        values = iter(draws(seed))  # the manipulator's drawn nodes, then the reactor's
         mb, rb = base0.copy(), base1.copy()
-        k = 0
-        for i in drawn0:
-            mb[i] = float(values[k])
-            k += 1
-        for i in drawn1:
-            rb[i] = float(values[k])
-            k += 1
+        for bases, drawn in ((mb, drawn0), (rb, drawn1)):
+            for i in drawn:
+                bases[i] = float(next(values))
         return mb, rb
 
     def _base_types(self, preset: Any) -> list[bool]:

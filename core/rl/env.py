@@ -214,7 +214,6 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         self._head: list[tuple[str, str, str, str, str] | None] = [None]  # render_prompt's head cache
         self._obs = obs
         self._header: dict[str, Any] | None = None  # built when first read (header)
-        self._header_of = (graph, episode_seed)
         self._lines: list[tuple[Observation, dict[str, Any], LabAction, Mapping[str, Any], dict[str, Any] | None]] = []
         self._rewards.reset(graph.scm.graph, graph.config, ep.prior, ep.manipulator_initial)
         self._prompt = self._messages(obs)
@@ -228,7 +227,7 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         )
         size = len(msgs[1]["content"])
         if size > self.max_observation_chars:
-            raise LimitExceededError(MAX_RL_OBSERVATION_CHARS.message(size, f"prompt of graph {self._header_of[0].graph_id!r} step {obs.step}"))
+            raise LimitExceededError(MAX_RL_OBSERVATION_CHARS.message(size, f"prompt of graph {self.episode.graph.graph_id!r} step {obs.step}"))
         return msgs
 
     def _json(self, value: Any, slot: int) -> str:
@@ -307,12 +306,12 @@ class CausaLabEnv(gymnasium.Env[str, str]):
             raise BudgetExceededError("header read before reset()")
         if self._header is None:
             ep = self._episode
-            graph, episode_seed = self._header_of
+            graph = ep.graph
             self._header = {
                 "format": TRAJECTORY_FORMAT,
                 "suite": self.suite.name,
                 "graph_id": graph.graph_id,
-                "seed": episode_seed,
+                "seed": ep.seed,
                 "agent": "gymnasium",
                 "config": dict(graph.config),
                 "budgets": ep.budgets(),

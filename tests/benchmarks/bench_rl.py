@@ -124,30 +124,28 @@ def _floor_rate(eps: dict[int, Episode], episodes: list[tuple[int, int, list[Lab
 def _throughput(suite: Any, episodes: list[tuple[int, int, list[str]]], rounds: int) -> None:
     indices = sorted({i for i, _, _ in episodes})
     floor_eps = {i: Episode(suite.graphs[i]) for i in indices}
-    loops: dict[str, tuple[Any, Any]] = {"Episode.step floor (pre-built actions)": (floor_eps, [(i, s, [LabAction.from_record(json.loads(r)) for r in rs]) for i, s, rs in episodes])}
+    # label -> (the loop's function, its episode objects or environments, its episodes)
+    loops: dict[str, tuple[Any, Any, Any]] = {
+        "Episode.step floor (pre-built actions)": (
+            _floor_rate, floor_eps, [(i, s, [LabAction.from_record(json.loads(r)) for r in rs]) for i, s, rs in episodes]
+        )
+    }
     for preset in ("paper", "dense"):
         for short in (True, False):
             label = f"env, {preset} weights, {'action-only' if short else 'full-record'} replies"
             acts = [(i, s, [_action_only(r) for r in rs] if short else rs) for i, s, rs in episodes]
-            loops[label] = ({i: CausaLabEnv(suite, graph=i, rewards=preset) for i in indices}, acts)
-    # construction: each environment's first reset (equations compiled, prior records drawn), then one untimed play
+            loops[label] = (_env_rate, {i: CausaLabEnv(suite, graph=i, rewards=preset) for i in indices}, acts)
+    # construction: each object's first episode (its reset compiles the equations and draws the prior
+    # records), untimed but for that reset, whose time per object is printed apart
     built = []
-    for label, (objs, acts) in loops.items():
-        first = {}
-        for i, s, a in acts:
-            if i not in first:
-                first[i] = (s, a)
-        t0 = time.perf_counter()
-        for i, (s, _) in first.items():
-            objs[i].reset(seed=s) if isinstance(objs[i], CausaLabEnv) else objs[i].reset(s)
-        built.append((time.perf_counter() - t0) / len(first))
-        run = _floor_rate if label.startswith("Episode") else _env_rate
-        run(objs, [(i, s, a) for i, (s, a) in first.items()], 0)
+    for run, objs, acts in loops.values():
+        first = list({i: (i, s, a) for i, s, a in reversed(acts)}.values())  # each object's first episode
+        _, _, resets = run(objs, first, 0)
+        built.append(resets / len(first))
     print(f"   first reset of an environment (construction): {1e3 * statistics.median(built):.2f} ms (median of the loops); not in the figures below")
     results: dict[str, list[tuple[float, float, float, float]]] = {k: [] for k in loops}
     for rnd in range(rounds):
-        for label, (objs, acts) in loops.items():
-            run = _floor_rate if label.startswith("Episode") else _env_rate
+        for label, (run, objs, acts) in loops.items():
             steps, busy, resets = run(objs, acts, rnd)
             results[label].append((steps / busy, steps / (busy + resets), 1e6 * busy / steps, 1e6 * resets / len(acts)))
     floor_label = next(iter(loops))
