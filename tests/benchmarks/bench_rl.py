@@ -12,8 +12,11 @@ process, so every figure is per core.  Prints:
    the timing (its first reset compiles the graph's equations and draws the prior records: that
    construction is printed apart); then several rounds, each on fresh episode seeds (round 0 the
    planner's own), every loop in turn within a round, so the ratios compare loops measured in the
-   same minute on this shared machine (its speed varies by 2× between hours).  The median round
-   and the best are printed;
+   same minute on this shared machine (its speed varies by 2× between hours).  The median round,
+   the 10th percentile (the slow tail) and the best are printed, with the machine (CPU model,
+   Python) and, over the timed rounds, the process's CPU time against the wall clock and the
+   hypervisor's steal share (``/proc/stat``): a round is only ~0.07 s, so a pause of the machine
+   shows in a few rounds, not in the median;
 2. a reset's crystal-base draws: :class:`causalcheck.lab.seeding.FirstIntegers` (all lanes at
    once) against :func:`~causalcheck.lab.seeding.first_integer` per lane and NumPy's own
    ``default_rng(entropy).integers(0, 101)`` per lane;
@@ -121,6 +124,31 @@ def _floor_rate(eps: dict[int, Episode], episodes: list[tuple[int, int, list[Lab
     return steps, busy, resets
 
 
+def _machine() -> str:
+    """The CPU model and Python running the benchmark (figures from two machines are not comparable)."""
+    import platform
+
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{model}; Python {platform.python_version()} ({platform.python_implementation()})"
+
+
+def _cpu_ticks() -> tuple[int, int] | None:
+    """(all, steal) jiffies of the machine from ``/proc/stat``; ``None`` where it cannot be read."""
+    try:
+        fields = Path("/proc/stat").read_text(encoding="utf-8").split("\n", 1)[0].split()[1:]
+        values = [int(v) for v in fields]
+    except (OSError, ValueError):
+        return None
+    return sum(values), values[7] if len(values) > 7 else 0
+
+
 def _throughput(suite: Any, episodes: list[tuple[int, int, list[str]]], rounds: int) -> None:
     indices = sorted({i for i, _, _ in episodes})
     floor_eps = {i: Episode(suite.graphs[i]) for i in indices}
@@ -144,23 +172,35 @@ def _throughput(suite: Any, episodes: list[tuple[int, int, list[str]]], rounds: 
         built.append(resets / len(first))
     print(f"   first reset of an environment (construction): {1e3 * statistics.median(built):.2f} ms (median of the loops); not in the figures below")
     results: dict[str, list[tuple[float, float, float, float]]] = {k: [] for k in loops}
+    ticks0, cpu0, wall0 = _cpu_ticks(), time.process_time(), time.perf_counter()
     for rnd in range(rounds):
         for label, (run, objs, acts) in loops.items():
             steps, busy, resets = run(objs, acts, rnd)
             results[label].append((steps / busy, steps / (busy + resets), 1e6 * busy / steps, 1e6 * resets / len(acts)))
+    ticks1, cpu, wall = _cpu_ticks(), time.process_time() - cpu0, time.perf_counter() - wall0
+    steal = ""
+    if ticks0 is not None and ticks1 is not None and ticks1[0] > ticks0[0]:
+        steal = f", the machine's steal share {100 * (ticks1[1] - ticks0[1]) / (ticks1[0] - ticks0[0]):.1f} %"
+    print(f"   timed rounds: {wall:.1f} s wall, {cpu:.1f} s CPU of this process ({100 * cpu / wall:.0f} %){steal}")
     floor_label = next(iter(loops))
     floor_med = statistics.median(r[0] for r in results[floor_label])
-    print(f"   {'':44s} {'steps/s, resets excluded':>26s} | {'included':>17s} | {'per step':>9s} {'per reset':>10s}")
-    print(f"   {'':44s} {'median':>9s} {'best':>8s} {'x floor':>7s} | {'median':>8s} {'best':>8s} | {'µs':>9s} {'µs':>10s}")
+    print(f"   {'':44s} {'steps/s, resets excluded':>32s} | {'resets included':>23s} | {'per step':>9s} {'per reset':>10s}")
+    print(f"   {'':44s} {'median':>8s} {'p10':>7s} {'best':>7s} {'x floor':>7s} | {'median':>7s} {'p10':>7s} {'best':>7s} | {'µs':>9s} {'µs':>10s}")
     for label, rs in results.items():
         excl = statistics.median(r[0] for r in rs)
         incl = statistics.median(r[1] for r in rs)
-        print(f"   {label:44s} {excl:9.0f} {max(r[0] for r in rs):8.0f} {excl / floor_med:6.2f}x | {incl:8.0f} {max(r[1] for r in rs):8.0f} |"
+        print(f"   {label:44s} {excl:8.0f} {_p10([r[0] for r in rs]):7.0f} {max(r[0] for r in rs):7.0f} {excl / floor_med:6.2f}x |"
+              f" {incl:7.0f} {_p10([r[1] for r in rs]):7.0f} {max(r[1] for r in rs):7.0f} |"
               f" {statistics.median(r[2] for r in rs):9.1f} {statistics.median(r[3] for r in rs):10.1f}")
     print(f"   ({rounds} rounds of {len(episodes)} episodes each; per round, excluded | included:")
     for label, rs in results.items():
         print(f"    {label:44s} " + "  ".join(f"{a:6.0f}|{b:<6.0f}" for a, b, _, _ in rs))
     print("   )")
+
+
+def _p10(xs: list[float]) -> float:
+    """The 10th percentile of the rounds' rates (the slow tail; the lowest with fewer than 10 rounds)."""
+    return statistics.quantiles(xs, n=10, method="inclusive")[0] if len(xs) > 1 else xs[0]
 
 
 def _seeding(suite: Any, reps: int) -> None:
@@ -275,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quick", action="store_true", help="fewer episodes and rounds (40 episodes, 2 rounds)")
     p.add_argument("--suite", default="7nodes")
     p.add_argument("--episodes", type=int, default=None, help="planner episodes per round (default 200)")
-    p.add_argument("--rounds", type=int, default=None, help="timed rounds, each on fresh seeds (default 5)")
+    p.add_argument("--rounds", type=int, default=None, help="timed rounds, each on fresh seeds (default 15)")
     p.add_argument("--loop", type=int, default=None, metavar="R", help="only play R rounds of 120 episodes, print nothing (for callgrind)")
     args = p.parse_args(argv)
     suite = load_suite(args.suite)
@@ -288,11 +328,12 @@ def main(argv: list[str] | None = None) -> int:
             _env_rate(envs, eps, rnd)
         return 0
     count = args.episodes or (40 if args.quick else 200)
-    rounds = args.rounds or (2 if args.quick else 5)
+    rounds = args.rounds or (2 if args.quick else 15)
     if not 1 <= count <= 100_000 or not 1 <= rounds <= 1000:
         p.error(f"--episodes={count} must be in 1..100000 and --rounds={rounds} in 1..1000")
     episodes = _episodes(suite, count)
     n_steps = sum(len(r) for _, _, r in episodes)
+    print(f"machine: {_machine()}")
     print(f"suite {args.suite}: {len(episodes)} planner episodes, {n_steps} steps; reply sizes "
           f"{statistics.median(len(x) for _, _, r in episodes for x in r):.0f} chars (median, full records)")
     print("\n1. steps/s per core; floor = Episode.step on pre-built actions")
