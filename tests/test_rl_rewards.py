@@ -38,3 +38,34 @@ def test_two_graphs_with_one_structure_do_not_share_a_coefficient_score() -> Non
     # each equals the unmemoised computation
     for config, terms in ((config_a, terms_a), (config_b, terms_b)):
         assert terms == mechanism_terms(hyp.graph.pairs, hyp.coefficients, sorted(g.scm.graph.pairs), config, nodes=len(g.scm.graph.nodes))[0]
+
+
+def test_without_a_consistency_weight_no_points_are_kept_and_the_other_terms_are_the_same() -> None:
+    """The data points are read by the consistency term only: a tracker whose weight for it is 0
+    keeps none, and gives every other term and detail the dense tracker gives on the same episode."""
+    import json
+
+    import pytest
+
+    pytest.importorskip("gymnasium", reason="the rl extra (gymnasium) is not installed")
+    from _rl import planner_replies
+    from causalcheck.rl.env import CausaLabEnv
+    from causalcheck.rl.rewards import reward_weights
+
+    suite = load_suite("4nodes")
+    for index in range(3):
+        replies = planner_replies(suite.graphs[index], index)
+        dense = CausaLabEnv(suite, graph=index, rewards="dense")
+        bare = CausaLabEnv(suite, graph=index, rewards=reward_weights({"consistency": 0.0}))
+        for env in (dense, bare):
+            env.reset(seed=index)
+        for reply in replies:
+            *_, te, tr, info_d = dense.step(reply)
+            *_, _, _, info_b = bare.step(reply)
+            terms_d = {k: v for k, v in info_d["reward_terms"].items() if k != "consistency"}
+            details_d = {k: v for k, v in info_d["reward_details"].items() if k != "conflicting"}
+            assert info_b["reward_terms"] == terms_d and info_b["reward_details"] == details_d, json.dumps(reply)[:80]
+            assert bare._rewards.points == []
+            if te or tr:
+                break
+        assert len(dense._rewards.points) > 0
