@@ -189,18 +189,13 @@ def _throughput(suite: Any, episodes: list[tuple[int, int, list[str]]], rounds: 
     for label, rs in results.items():
         excl = statistics.median(r[0] for r in rs)
         incl = statistics.median(r[1] for r in rs)
-        print(f"   {label:44s} {excl:8.0f} {_p10([r[0] for r in rs]):7.0f} {max(r[0] for r in rs):7.0f} {excl / floor_med:6.2f}x |"
-              f" {incl:7.0f} {_p10([r[1] for r in rs]):7.0f} {max(r[1] for r in rs):7.0f} |"
+        print(f"   {label:44s} {excl:8.0f} {_pct([r[0] for r in rs], 10):7.0f} {max(r[0] for r in rs):7.0f} {excl / floor_med:6.2f}x |"
+              f" {incl:7.0f} {_pct([r[1] for r in rs], 10):7.0f} {max(r[1] for r in rs):7.0f} |"
               f" {statistics.median(r[2] for r in rs):9.1f} {statistics.median(r[3] for r in rs):10.1f}")
     print(f"   ({rounds} rounds of {len(episodes)} episodes each; per round, excluded | included:")
     for label, rs in results.items():
         print(f"    {label:44s} " + "  ".join(f"{a:6.0f}|{b:<6.0f}" for a, b, _, _ in rs))
     print("   )")
-
-
-def _p10(xs: list[float]) -> float:
-    """The 10th percentile of the rounds' rates (the slow tail; the lowest with fewer than 10 rounds)."""
-    return statistics.quantiles(xs, n=10, method="inclusive")[0] if len(xs) > 1 else xs[0]
 
 
 def _seeding(suite: Any, reps: int) -> None:
