@@ -14,7 +14,7 @@ import statistics
 from collections.abc import Sequence
 from pathlib import Path
 
-from causalcheck.explain._text import content_stems
+from causalcheck.explain._text import content_lemmas
 from causalcheck.explain.data import WhatIfItem, load_answer_sets, load_benchmark, parse_item
 from causalcheck.explain.explanation_graph import ExplanationGraph, GraphEdge, GraphNode
 from causalcheck.explain.judges import OfflineCriterionJudge, OfflineEdgeJudge
@@ -113,7 +113,7 @@ def test_that_would_links_across_sentences() -> None:
     item = load_benchmark("demo").items[2]
     score, why = _judge_two(item, answer, "lakes would freeze from the bottom up.", "That would kill most fish during winter.")
     assert score == 1.0, why
-    assert not content_stems("lakes would freeze from the bottom up.") & content_stems("That would kill most fish during winter.")
+    assert not content_lemmas("lakes would freeze from the bottom up.") & content_lemmas("That would kill most fish during winter.")
 
 
 def test_because_of_this_links_the_sentences_around_it() -> None:

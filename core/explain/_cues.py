@@ -17,15 +17,27 @@ no causal claim, whatever cue it holds (:func:`is_meta_talk`).
 
 ``split`` cues open a new unit even without a comma before them (``because``, ``leads
 to``, ``which would`` …); the others open one only after ``,`` ``;`` ``:`` or a dash, or at
-a sentence start.  "as" and bare "since"-with-a-year are deliberately not cues.
+a sentence start.  ``opener`` cues ("Without X, …", "With less X, …", "In the absence of X,
+…") are conditions only where they open a sentence.  "as" and bare "since"-with-a-year are
+deliberately not cues, and a cue word inside an idiom is none (:data:`IDIOMS`: "if at all",
+"so far", "as if", "since then" …).
+
+Causal claims also come without a cue word: a subject that is itself a claim and a causative
+verb with an object ("Smaller tides would shrink intertidal zones", "Higher oxygen raises fire
+risk") — :data:`CAUSATIVE` lists those verbs by lemma, :func:`causative_start` finds one opening
+a unit; participles of them after a comma (", cutting nutrient flows", ", leaving only the Sun")
+are forward cues.  The parser, the segmenter and every offline judge read this one inventory.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["CUES", "Cue", "is_anaphoric", "is_meta_talk", "lead_cue", "starts_with_anaphor"]
+from causalcheck.explain._text import lemma
+
+__all__ = ["CAUSATIVE", "CUES", "IDIOMS", "Cue", "causative_start", "idiom_at", "is_anaphoric", "is_meta_talk", "lead_cue", "starts_with_anaphor"]
 
 
 @dataclass(frozen=True)
@@ -36,10 +48,38 @@ class Cue:
     kind: str
     label: str
     split: bool = False
+    opener: bool = False
 
 
-def _mk(kind: str, label: str, phrases: str, split: bool = False) -> list[Cue]:
-    return [Cue(p.strip(), kind, label, split) for p in phrases.split("|") if p.strip()]
+def _mk(kind: str, label: str, phrases: str, split: bool = False, opener: bool = False) -> list[Cue]:
+    return [Cue(p.strip(), kind, label, split, opener) for p in phrases.split("|") if p.strip()]
+
+
+#: Verbs (lemmas) whose subject causes a change in their object ("X raises Y", "X would starve Y").
+CAUSATIVE: frozenset[str] = frozenset(
+    "raise lower increase reduce cut boost drive cause create produce trigger spark prevent stop block enable allow "
+    "force push weaken strengthen erode destroy kill starve shrink expand slow accelerate limit restrict undermine "
+    "fuel feed spur bring end transform reshape disrupt damage harm threaten favour favor benefit hurt deprive "
+    "remove eliminate expose deplete worsen improve alter shift lift curb halve double encourage discourage "
+    "suppress stimulate promote hinder impede hamper cripple shorten lengthen widen narrow deepen intensify amplify "
+    "dampen loosen tighten erase flood dry stabilize destabilize steady release trap overwhelm swamp make keep leave "
+    "spare fund finance supply shape tempt strain stretch strip sustain support protect shield free let help delay "
+    "hasten carry deliver give deny cost save power cap dominate risk invite provoke fragment unify unite isolate "
+    "divert redirect concentrate disperse attract repel nourish wipe decimate devastate ruin spoil "
+    "revive rebuild replace displace outcompete pull turn render".split()
+)
+#: Participles of :data:`CAUSATIVE` verbs that open an effect after a comma (", cutting nutrient flows").
+_PARTICIPLES = (
+    "raising|lowering|increasing|reducing|cutting|boosting|creating|producing|sparking|preventing|stopping|blocking|"
+    "enabling|allowing|weakening|strengthening|eroding|destroying|killing|starving|shrinking|expanding|slowing|"
+    "accelerating|limiting|restricting|undermining|fueling|fuelling|feeding|spurring|bringing|ending|transforming|"
+    "reshaping|disrupting|damaging|harming|threatening|depriving|removing|eliminating|exposing|depleting|worsening|"
+    "improving|encouraging|discouraging|suppressing|stimulating|promoting|hindering|crippling|leaving|making|giving|"
+    "sending|turning|opening|freeing|erasing|flooding|drying|releasing|trapping|intensifying|amplifying|keeping|"
+    "sparing|funding|shaping|tempting|straining|stretching|stripping|sustaining|protecting|shielding|delaying|"
+    "hastening|denying|costing|saving|capping|provoking|fragmenting|isolating|diverting|devastating|ruining|"
+    "reviving|replacing|displacing|rendering|locking|wiping|decimating|inviting|halving|doubling"
+)
 
 
 CUES: tuple[Cue, ...] = tuple(
@@ -50,7 +90,8 @@ CUES: tuple[Cue, ...] = tuple(
           "this would|which in turn", split=False)
     + _mk("fwd", "RESULT", "leads to|lead to|leading to|led to|would lead to|could lead to|results in|resulting in|"
           "would result in|causes|causing|caused|would cause|which would|which could|which will|which leads to|"
-          "which causes|triggers|triggering|would trigger|forcing|driving|pushing", split=True)
+          "which causes|triggers|triggering|would trigger|→|->|=>|⇒", split=True)
+    + _mk("fwd", "RESULT", "forcing|driving|pushing|" + _PARTICIPLES)
     + _mk("fwd", "RESULT", "that would|that will|that could|this will|this could|that means|that would mean|"
           "that leads to|that would lead to|that causes|that would cause|this in turn|that in turn|"
           "because of this|because of that|due to this|due to that|as a result of this|as a result of that|"
@@ -58,6 +99,10 @@ CUES: tuple[Cue, ...] = tuple(
     + _mk("fwd", "CONSEQUENCE", "consequently|as a consequence|in consequence|with the result that")
     + _mk("cond", "CONDITION", "if|unless|provided that|as long as|in case|whenever|once", split=False)
     + _mk("cond", "CONDITION", "only if|even if|if and only if", split=True)
+    + _mk("cond", "CONDITION", "without|with|in the absence of|absent|had|were it not for|but for", opener=True)
+    + _mk("cond", "CONDITION", "so long as")
+    + _mk("purpose", "PURPOSE", "so that")
+    + _mk("fwd", "RESULT", "which is why|which explains why", split=True)
     + _mk("contrast", "CONTRAST", "but|however|yet|whereas|on the other hand|in contrast|instead|by contrast")
     + _mk("concession", "CONCESSION", "although|though|even though|despite|nevertheless|nonetheless|still")
     + _mk("example", "EXAMPLE", "for example|for instance|such as|e.g.|including")
@@ -71,6 +116,10 @@ CUES: tuple[Cue, ...] = tuple(
 )  # fmt: skip
 
 _BY_PHRASE = {c.phrase: c for c in CUES}
+#: Words between a subject and its verb ("tides would also shrink …").
+_MODALS = frozenset("would could will might may can should must shall also further still even then soon eventually in turn".split())
+#: Words after a verb that show it has no object here ("would shrink to a third", "is driven by").
+_NOT_OBJECT = frozenset("to by from in on at into as than up down out off away back over with for about and or but".split())
 _ALT = "|".join(re.escape(p) for p in sorted(_BY_PHRASE, key=len, reverse=True))
 #: A cue at the start of a unit, after optional punctuation and a leading "and".
 _LEAD = re.compile(rf"^[\W_]*(?:and\s+|but\s+(?=so\b|because\b|then\b|if\b))?({_ALT})(?![\w])", re.IGNORECASE)
@@ -102,12 +151,40 @@ def _lead_by_word() -> dict[str, re.Pattern[str]]:
 _LEAD_BY_WORD = _lead_by_word()
 
 
+#: Phrases in which a cue word is no cue ("if at all", "so far", "since then"), by their first word.
+IDIOMS: dict[str, tuple[tuple[str, ...], ...]] = {}
+for _idiom in (
+    "if at all|if any|if anything|if ever|if so|if not|as if|even so|so far|so much|so many|so called|so-called|or so|"
+    "and so on|and so forth|so too|then again|since then|by then|until then|still more|still less|with respect to|"
+    "with regard to|with the exception of|with time|were to|had to|had been|had already|had not|as well|"
+    "in particular|next to|then there"
+).split("|"):
+    _w = tuple(_idiom.split())
+    IDIOMS[_w[0]] = (*IDIOMS.get(_w[0], ()), _w)
+del _idiom, _w
+_ARROW = re.compile(r"^\s*(?:→|->|=>|⇒)")
+_WORDS_OF = re.compile(r"[\w'’-]+")
+
+
+def idiom_at(words: Sequence[str], i: int) -> bool:
+    """True when the lowercase *words* hold an idiom (:data:`IDIOMS`) starting at index *i*, or the
+    cue word at *i* follows "as" ("as if") or "even" ("even so")."""
+    w = words[i]
+    if i > 0 and ((w == "if" and words[i - 1] == "as") or (w == "so" and words[i - 1] in ("even", "or"))):
+        return True
+    return any(tuple(words[i : i + len(idiom)]) == idiom for idiom in IDIOMS.get(w, ()))
+
+
 def lead_cue(text: str) -> Cue | None:
-    """The cue phrase that opens *text*, if any (longest match wins).
+    """The cue phrase that opens *text*, if any (longest match wins); a cue word that opens an idiom is none.
 
     >>> lead_cue("As a result, tides shrink.").label, lead_cue("because the Moon is gone").kind
     ('RESULT', 'back')
+    >>> lead_cue("if at all, slowly") is None
+    True
     """
+    if _ARROW.match(text):
+        return _BY_PHRASE["→"]
     first = _FIRST.match(text)
     if first is None:
         return None
@@ -120,7 +197,26 @@ def lead_cue(text: str) -> Cue | None:
     phrase = m.group(1).lower()
     if phrase == "since" and re.match(r"\s*\d", text[m.end() :]):
         return None  # "since 1900" is temporal
+    if phrase.split()[0] in IDIOMS:
+        head = [w.lower() for w in _WORDS_OF.findall(text[m.start(1) : m.start(1) + 60])]
+        if head and idiom_at(head, 0):
+            return None
     return _BY_PHRASE.get(phrase)
+
+
+def causative_start(text: str) -> str | None:
+    """The lemma of the causative verb (:data:`CAUSATIVE`) that opens *text* after modals and adverbs,
+    when an object follows it ("would shrink intertidal zones" -> ``"shrink"``); else ``None``."""
+    words = [w.lower() for w in _WORDS_OF.findall(text[:200])]
+    i = 0
+    while i < len(words) and (words[i] in _MODALS or (words[i].endswith("ly") and len(words[i]) > 4)):
+        i += 1
+    if i >= len(words) - 1:
+        return None
+    verb = lemma(words[i])
+    if verb not in CAUSATIVE or words[i + 1] in _NOT_OBJECT:
+        return None
+    return verb
 
 
 def starts_with_anaphor(text: str) -> bool:

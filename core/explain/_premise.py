@@ -3,16 +3,16 @@
 The offline judges use it so that an answer to a *different* question — fluent and causal,
 but about another premise — earns neither supported edges nor rubric credit.
 
-* **question stems** ``Q`` — content stems (:func:`._text.content_stems`) of the question and
+* **question lemmas** ``Q`` — content lemmas (:func:`._text.content_lemmas`) of the question and
   the rubric's ``question_focus``, minus meta words ("question", "happen" …);
-* **topic stems** ``T`` — content stems of the rubric criteria's names and descriptions,
-  minus the question stems and rubric boilerplate ("assesses", "plausible", "consequences" …);
+* **topic lemmas** ``T`` — content lemmas of the rubric criteria's names and descriptions,
+  minus the question lemmas and rubric boilerplate ("assesses", "plausible", "consequences" …);
 * a text is **anchored** when it shares at least one stem with ``Q``, or at least two with
   ``T`` (one topic word alone — "ice" in "ice ages" for a Moon question — is not enough);
 * a sentence of the answer is **on premise** when it is anchored, or when it continues an
   on-premise sentence: it opens with an anaphor, a personal pronoun or a linking cue ("This
   would …", "His approval …", "As a result, …", "Because of that …") right after one, shares
-  two content stems with the sentence before it, which is on premise, or is only the rest of
+  a content lemma with the sentence before it, which is on premise, or is only the rest of
   that sentence cut after an abbreviation ("U.S. prestige" → "prestige …") or holds no
   content word.  Everything else is **off premise**: nothing in
   it is tied to the item's intervention.
@@ -28,64 +28,111 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from causalcheck.explain._cues import lead_cue, starts_with_anaphor
-from causalcheck.explain._text import SENTENCE_PIECES, content_stems
+from causalcheck.explain._text import SENTENCE_PIECES, content_lemmas
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.explain.data import WhatIfItem
 
-__all__ = ["META_WORDS", "RUBRIC_WORDS", "Premise", "on_premise_spans", "premise_of"]
+__all__ = ["Premise", "meta_words", "on_premise_spans", "premise_of", "rubric_words"]
 
-#: Words about the asking, not about the content.
-META_WORDS = content_stems("question questions asks asked ask interesting happen happens happened wonder answer think")
 
-#: Rubric boilerplate that says nothing about a question's content.
-RUBRIC_WORDS = content_stems(
-    "answer answers response assesses assess evaluates evaluate evaluation whether explains explain explanation "
-    "discusses discussion treatment treats coverage covers mentions mention provides provide offers offer "
-    "identifies identify notes note develops develop integrates integrate reasoning reasons causal plausible "
-    "plausibly plausibility coherent coherence credible nuanced detailed clear clearly strong weak generic "
-    "superficial superficially meaningful minimal major minor some several multiple little attention claims "
-    "counterfactual premise scenario consequences effects effect mechanisms mechanism analysis specific "
-    "concrete important key central relevant passing treating treat considers consider shows show "
-    # the words of the rubric template itself (every generated rubric has an uncertainty / calibration
-    # / contradiction criterion and speaks of likely, long-term, historical, direct or indirect outcomes)
-    "uncertainty uncertain calibration calibrated contradiction contradictions control controls likely "
-    "likelihood long term short range historical history continuation continuity outcome outcomes result "
-    "results impact impacts implications implication direct indirect downstream overall broader broad "
-    "change changes changed factors factor dynamics actors constraints constraint context realistic realism "
-    "trajectory trajectories development developments possible possibilities alternative alternatives "
-    "across within beyond handling handles distinguishes distinguish avoids avoid"
-)
+@lru_cache(maxsize=1)
+def meta_words() -> frozenset[str]:
+    """Lemmas of words about the asking, not about the content ("question", "happen" …)."""
+    return content_lemmas("question questions asks asked ask interesting happen happens happened wonder answer think")
+
+
+@lru_cache(maxsize=1)
+def rubric_words() -> frozenset[str]:
+    """Lemmas of rubric boilerplate that says nothing about a question's content ("assesses", "plausible" …)."""
+    return content_lemmas(
+        "answer answers response assesses assess evaluates evaluate evaluation whether explains explain explanation "
+        "discusses discussion treatment treats coverage covers mentions mention provides provide offers offer "
+        "identifies identify notes note develops develop integrates integrate reasoning reasons causal plausible "
+        "plausibly plausibility coherent coherence credible nuanced detailed clear clearly strong weak generic "
+        "superficial superficially meaningful minimal major minor some several multiple little attention claims "
+        "counterfactual premise scenario consequences effects effect mechanisms mechanism analysis specific "
+        "concrete important key central relevant passing treating treat considers consider shows show "
+        # the words of the rubric template itself (every generated rubric has an uncertainty / calibration
+        # / contradiction criterion and speaks of likely, long-term, historical, direct or indirect outcomes)
+        "uncertainty uncertain calibration calibrated contradiction contradictions control controls likely "
+        "likelihood long term short range historical history continuation continuity outcome outcomes result "
+        "results impact impacts implications implication direct indirect downstream overall broader broad "
+        "change changes changed factors factor dynamics actors constraints constraint context realistic realism "
+        "trajectory trajectories development developments possible possibilities alternative alternatives "
+        "across within beyond handling handles distinguishes distinguish avoids avoid ignores ignore misreads "
+        "restates simply says nothing acknowledges uses starting point builds traces linked integrates coherent "
+        "chain precisely defines derives every later step limited depth several mechanisms deep rich robust "
+        "sustained logically connected listing isolated measures"
+    )
+
 
 _LINK_KINDS = frozenset({"fwd", "back", "cond", "concession", "contrast", "example", "summary", "elaboration", "restatement"})
+#: Shortest lemma that grounds a longer word containing it ("moon" in "moonlight", "tidal" in "intertidal").
+_MIN_PART = 4
+#: Length of the shared beginning that relates two words of one family ("electric", "electronic").
+_SHARED_PREFIX = 6
 
 
 @dataclass(frozen=True)
 class Premise:
-    """The item's question stems ``question`` and topic stems ``topic`` (module docstring)."""
+    """What the offline judges know of an item (module docstring).
+
+    ``question`` — lemmas of the question and the rubric's question focus (the premise);
+    ``topic`` — lemmas of the criteria's names and descriptions beyond the question;
+    ``vocabulary`` — every content lemma the item states: question, criteria with all their
+    bands, and the reference answers, minus rubric boilerplate and meta words.
+    """
 
     question: frozenset[str]
     topic: frozenset[str]
+    vocabulary: frozenset[str] = frozenset()
 
-    def anchors(self, stems: frozenset[str]) -> bool:
-        """True when *stems* share one question stem or two topic stems."""
-        return bool(stems & self.question) or len(stems & self.topic) >= 2
+    def anchors(self, lemmas: frozenset[str]) -> bool:
+        """True when *lemmas* share one question lemma or two topic lemmas."""
+        return bool(lemmas & self.question) or len(lemmas & self.topic) >= 2
+
+    def grounded(self, lemmas: frozenset[str]) -> frozenset[str]:
+        """The lemmas of *lemmas* the item states: in its vocabulary, or containing a vocabulary word of
+        four letters or more ("moonlight" for "moon") or contained in one ("tidal" in "intertidal")."""
+        return frozenset(w for w in lemmas if w in self.vocabulary or _part_of_vocabulary(w, self.vocabulary))
+
+
+@lru_cache(maxsize=65536)
+def _part_of_vocabulary(word: str, vocabulary: frozenset[str]) -> bool:
+    """True when *word* contains a vocabulary word of :data:`_MIN_PART` letters or more, lies inside one
+    (five letters or more), or shares its first :data:`_SHARED_PREFIX` letters with one when both are longer
+    ("magnetosphere" and "magnetic": a family of words, for grounding only, never for identity)."""
+    if len(word) < _MIN_PART:
+        return False
+    head = word[:_SHARED_PREFIX] if len(word) > _SHARED_PREFIX else None
+    for v in vocabulary:
+        if len(v) >= _MIN_PART and (v in word or (len(word) >= 5 and word in v)):
+            return True
+        if head is not None and len(v) > _SHARED_PREFIX and v.startswith(head):
+            return True
+    return False
 
 
 @lru_cache(maxsize=256)
-def _premise(question: str, focus: str, criteria: tuple[str, ...]) -> Premise:
-    q = (content_stems(question) | content_stems(focus)) - META_WORDS
+def _premise(question: str, focus: str, criteria: tuple[str, ...], bands: tuple[str, ...], references: tuple[str, ...]) -> Premise:
+    meta, boiler = meta_words(), rubric_words()
+    q = (content_lemmas(question) | content_lemmas(focus)) - meta
     topic: set[str] = set()
     for text in criteria:
-        topic |= content_stems(text)
-    return Premise(q, frozenset(topic) - q - RUBRIC_WORDS - META_WORDS)
+        topic |= content_lemmas(text)
+    vocab = set(topic) | q
+    for text in (*bands, *references):
+        vocab |= content_lemmas(text)
+    return Premise(q, frozenset(topic) - q - boiler - meta, frozenset(vocab - boiler - meta) | q)
 
 
 def premise_of(item: WhatIfItem) -> Premise:
-    """The :class:`Premise` of *item* (cached on its question and rubric texts)."""
+    """The :class:`Premise` of *item* (cached on its question, rubric and reference texts)."""
     rubric = item.rubric
     criteria = tuple(f"{c.name} {c.description}" for c in rubric.criteria) if rubric else ()
-    return _premise(item.question, rubric.question_focus if rubric else "", criteria)
+    bands = tuple(b for c in rubric.criteria for b in c.bands) if rubric else ()
+    return _premise(item.question, rubric.question_focus if rubric else "", criteria, bands, tuple(item.human_answers))
 
 
 #: A piece that opens with a lowercase letter (or "-" and one) is the rest of a sentence the
@@ -95,14 +142,14 @@ _CUT = re.compile(r"^[ \t]*-?[a-z]")
 _PRONOUN = re.compile(r"^[\W_]*(he|she|his|her|him|hers|them|there|we|our)\b", re.IGNORECASE)
 
 
-def _continues(piece: str, stems: frozenset[str], before: frozenset[str]) -> bool:
-    """True when the sentence *piece* is tied to the sentence before it (stems *before*)."""
-    if not stems or _CUT.match(piece) or starts_with_anaphor(piece) or _PRONOUN.match(piece):
+def _continues(piece: str, lemmas: frozenset[str], before: frozenset[str]) -> bool:
+    """True when the sentence *piece* is tied to the sentence before it (lemmas *before*)."""
+    if not lemmas or _CUT.match(piece) or starts_with_anaphor(piece) or _PRONOUN.match(piece):
         return True
     cue = lead_cue(piece.lstrip())
     if cue is not None and cue.kind in _LINK_KINDS:
         return True
-    return len(stems & before) >= 2
+    return bool(lemmas & before)
 
 
 @lru_cache(maxsize=256)
@@ -113,10 +160,10 @@ def on_premise_spans(text: str, premise: Premise) -> tuple[tuple[int, int, bool]
     prev_on = False
     for m in SENTENCE_PIECES.finditer(text):
         piece = m.group()
-        stems = content_stems(piece)
-        if not stems and not piece.strip(" \t\r\n.!?"):
+        lemmas = content_lemmas(piece)
+        if not lemmas and not piece.strip(" \t\r\n.!?"):
             continue
-        on = premise.anchors(stems) or (prev_on and _continues(piece, stems, before))
+        on = premise.anchors(lemmas) or (prev_on and _continues(piece, lemmas, before))
         out.append((m.start(), m.end(), on))
-        before, prev_on = stems, on
+        before, prev_on = lemmas, on
     return tuple(out)

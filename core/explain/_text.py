@@ -1,68 +1,114 @@
 """Small, deterministic text helpers shared by the offline parser and judges.
 
-*Content stems*: lowercase alphabetic words of at least three letters that are not in a
-short English stop-word list, cut to their first six letters ("successor" and "succession"
-both become ``succes``).  Crude, but transparent and language-model free.
+*Content lemmas*: the lowercase words of a text (three letters or more, split at hyphens and
+apostrophes) that are not English stop words, each replaced by its lemma — "yields" and "yield"
+are one word, "nights" and "night", "fell" and "fall", "fisheries" and "fishery".  The lemmas
+come from spaCy's English lookup table and the stop words from spaCy's English language data
+(both read once, when first needed: the table from the ``spacy-lookups-data`` package, a
+dependency of causalcheck).  Words the table does not know are kept as they are.
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any
+
+from causalcheck.base.errors import CausalCheckError
 
 __all__ = [
     "INJECTION",
     "SENTENCE_PIECES",
-    "STOPWORDS",
-    "content_stems",
+    "content_lemmas",
     "latin_share",
+    "lemma",
     "normalize_space",
+    "pos_lexicon",
     "split_injections",
-    "stem",
-    "text_stems",
+    "stop_words",
+    "text_lemmas",
+    "words",
 ]
 
-_STOP_TEXT = """a about above after again against all also although am an and any are around as at be
-    became because been before being below between both but by can could did do does doing down
-    during each either else even ever every few for from further had has have having he her here
-    hers him his how however i if in into is it its itself just least less let like made make
-    many may me might more most much must my near neither no nor not now of off often on once one
-    only or other others our out over own per perhaps quite rather really same shall she should
-    since so some such than that the their theirs them then there these they this those though
-    through thus to too toward towards under until up upon us very was we were what whatever when
-    where whether which while who whom whose why will with within without would yet you your
-    what if whatif"""
-STOPWORDS: frozenset[str] = frozenset(_STOP_TEXT.split())
-
+#: Words of three letters or more (letters only: digits, hyphens and apostrophes split words).
 _WORD3 = re.compile(r"[^\W\d_]{3,}")
-_ASCII_WORD3 = re.compile(r"[a-z]{3,}")
+_WORD = re.compile(r"[^\W\d_]+")
 _ASCII_LETTER_BYTES = bytes(range(65, 91)) + bytes(range(97, 123))
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+#: Words about the asking that spaCy's list does not hold; with it they make :func:`stop_words`.
+_EXTRA_STOP = frozenset({"what", "whatif", "would", "could", "also", "like", "let", "will", "shall", "may", "might", "must"})
 
 
-def stem(word: str) -> str:
-    """The first six letters of the lowercased *word*."""
-    return word.lower()[:6]
+@lru_cache(maxsize=1)
+def _tables() -> tuple[Any, dict[str, frozenset[str]]]:
+    """spaCy's English ``lemma_lookup`` (word -> lemma) and ``lemma_index`` (part of speech -> base forms)."""
+    from spacy.lookups import load_lookups
+
+    try:
+        lookups = load_lookups("en", ["lemma_lookup", "lemma_index"])
+    except ValueError as exc:  # spacy-lookups-data (a dependency) missing or damaged
+        raise CausalCheckError(f"spaCy's English lookup tables cannot be read ({exc}): pip install spacy-lookups-data") from None
+    index = lookups.get_table("lemma_index")
+    parts = {pos: frozenset(index[pos]) for pos in ("noun", "verb", "adj", "adv")}
+    return lookups.get_table("lemma_lookup"), parts
+
+
+@lru_cache(maxsize=1)
+def stop_words() -> frozenset[str]:
+    """spaCy's English stop words (``spacy.lang.en.stop_words``) plus modal and question words."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return frozenset(w for w in STOP_WORDS if "'" not in w and "’" not in w and "‘" not in w) | _EXTRA_STOP
+
+
+def pos_lexicon() -> dict[str, frozenset[str]]:
+    """Base forms by part of speech (``"noun"``, ``"verb"``, ``"adj"``, ``"adv"``): spaCy's English ``lemma_index``."""
+    return _tables()[1]
+
+
+@lru_cache(maxsize=65536)
+def lemma(word: str) -> str:
+    """The lemma of *word* (lowercased) from spaCy's English lookup table; the word itself when unknown.
+
+    >>> lemma("Yields"), lemma("nights"), lemma("fell"), lemma("fisheries")
+    ('yield', 'night', 'fall', 'fishery')
+    """
+    low = word.lower()
+    table, pos = _tables()
+    found = table.get(low, low)
+    if found != low and low.endswith("er") and low in pos["noun"] and found in pos["adj"]:
+        return low  # a noun the table reads as an adjective's comparative ("matter" -> "matt", "number" -> "numb")
+    return str(found)
+
+
+def words(text: str) -> list[str]:
+    """The lowercase letter runs of *text*, in order."""
+    return _WORD.findall(text.lower())
 
 
 @lru_cache(maxsize=16384)
-def content_stems(text: str) -> frozenset[str]:
-    """The set of content stems of *text* (see the module docstring)."""
-    low = text.lower()
-    if low.isascii():  # then the letters are a-z: no per-word check
-        return frozenset({w[:6] for w in _ASCII_WORD3.findall(low) if w not in STOPWORDS})
-    return frozenset({w[:6] for w in _WORD3.findall(low) if w.isascii() and w not in STOPWORDS})
+def content_lemmas(text: str) -> frozenset[str]:
+    """The set of content lemmas of *text* (see the module docstring)."""
+    stop = stop_words()
+    out = set()
+    for w in _WORD3.findall(text.lower()):
+        if w in stop:
+            continue
+        lem = lemma(w)
+        if len(lem) >= 3 and lem not in stop:
+            out.add(lem)
+    return frozenset(out)
 
 
 #: Sentence-like pieces: a run without . ! ? or newline, plus its closing punctuation.
 SENTENCE_PIECES = re.compile(r"[^.!?\n]+[.!?]*")
 
 
-def text_stems(text: str) -> frozenset[str]:
-    """Content stems of *text*, gathered sentence by sentence (so per-sentence results are reused)."""
+def text_lemmas(text: str) -> frozenset[str]:
+    """Content lemmas of *text*, gathered sentence by sentence (so per-sentence results are reused)."""
     out: set[str] = set()
     for m in SENTENCE_PIECES.finditer(text):
-        out |= content_stems(m.group())
+        out |= content_lemmas(m.group())
     return frozenset(out)
 
 

@@ -31,7 +31,7 @@ from typing import Any
 
 from causalcheck.base.errors import InputFormatError
 from causalcheck.explain._fields import as_list, as_text
-from causalcheck.explain._text import content_stems
+from causalcheck.explain._text import content_lemmas
 from causalcheck.findings import Finding
 from causalcheck.graph import CausalGraph, Edge
 from causalcheck.graphs.model import Graph, connected_components
@@ -286,7 +286,7 @@ def claim_classes(graph: ExplanationGraph, ids: Iterable[str] | None = None) -> 
     for n in graph.nodes:
         if wanted is not None and n.id not in wanted:
             continue
-        stems = content_stems(n.text)
+        stems = content_lemmas(n.text)
         if len(stems) >= 2:
             out[n.id] = first.setdefault(stems, n.id)
         else:

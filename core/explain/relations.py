@@ -18,8 +18,13 @@ satellite is the source), whatever the word order of the sentence:
   before it to the one after it in its sentence: ``A. Because of this, B`` → ``A → B``;
 * a causal cue (``fwd``, ``back``, ``cond``) gives no relation when either endpoint is
   meta-talk (:func:`._cues.is_meta_talk`: "Since the prompt is ambiguous, I'll assume …");
+* an *opener* condition ("Without the Moon, …", "With less oxygen, …") counts only where it
+  opens its sentence;
+* no cue, but the unit opens with a causative verb and an object right after its subject in the
+  same sentence ("Smaller tides | would shrink intertidal zones", :func:`._cues.causative_start`)
+  → ``subject → unit``, ``RESULT``;
 * no cue, but the unit opens with a pronoun or demonstrative ("This …", "It …") →
-  ``ELABORATION`` to the previous unit.  Units with neither stay unconnected.
+  ``ELABORATION`` to the previous unit.  Units with none of these stay unconnected.
 
 Labels come from the spec's 24-label set.  A unit after an ``if``-clause that starts with
 "then" gets only the ``CONDITION`` edge.  The result is an :class:`~.rst.RSTRecord` with
@@ -32,8 +37,8 @@ import re
 from collections.abc import Sequence
 
 from causalcheck.base.boundary import call_plugin
-from causalcheck.explain._cues import Cue, is_meta_talk, lead_cue, starts_with_anaphor
-from causalcheck.explain._text import content_stems
+from causalcheck.explain._cues import Cue, causative_start, is_meta_talk, lead_cue, starts_with_anaphor
+from causalcheck.explain._text import content_lemmas
 from causalcheck.explain.rst import EDU, Relation, RSTRecord, TreeNode, build_tree_nodes, render_rst
 from causalcheck.explain.segment import Segmenter, get_segmenter
 
@@ -54,7 +59,7 @@ def _is_stub(unit: str, cue: Cue) -> bool:
     """True when *unit* is only its cue ("As a result,", "Because of this,"): no content word after it."""
     low = unit.lower()
     at = low.find(cue.phrase)
-    return at >= 0 and not content_stems(low[at + len(cue.phrase) :])
+    return at >= 0 and not content_lemmas(low[at + len(cue.phrase) :])
 
 
 def _relation_for(cue: Cue, i: int, edus: Sequence[EDU], text: str) -> Relation | None:
@@ -66,6 +71,8 @@ def _relation_for(cue: Cue, i: int, edus: Sequence[EDU], text: str) -> Relation 
         if prev is not None and nxt is not None and _is_stub(cur.text, cue) and _same_sentence(text, cur, nxt):
             return Relation(prev.id, nxt.id, cue.label, "SN")  # "A. Because of this, B": A → B
         return Relation(prev.id, cur.id, cue.label, "SN") if prev else None
+    if cue.opener and not opens_sentence:
+        return None
     if cue.kind in ("back", "cond"):
         if opens_sentence and nxt is not None and _same_sentence(text, cur, nxt):
             return Relation(cur.id, nxt.id, cue.label, "SN")
@@ -104,6 +111,9 @@ def extract_relations(text: str, edus: Sequence[EDU]) -> list[Relation]:
                 rels.append(rel)
                 if cue.kind == "cond" and i + 1 < len(edus) and rel.target == edus[i + 1].id:
                     conditioned.add(rel.target)
+        elif i > 0 and causative_start(edu.text) and _same_sentence(text, edus[i - 1], edu) and not edus[i - 1].text.rstrip().endswith((",", ";", ":")):
+            if not _meta(Relation(edus[i - 1].id, edu.id, "RESULT", "SN"), meta):
+                rels.append(Relation(edus[i - 1].id, edu.id, "RESULT", "SN"))
         elif i > 0 and starts_with_anaphor(edu.text):
             rels.append(Relation(edu.id, edus[i - 1].id, "ELABORATION", "SN"))
     return rels

@@ -45,7 +45,7 @@ from typing import Any, Literal, Protocol
 
 from causalcheck.base.boundary import call_plugin, is_own, plugin_label
 from causalcheck.base.errors import CausalCheckError, InputFormatError
-from causalcheck.explain._text import content_stems, latin_share, split_injections, text_stems
+from causalcheck.explain._text import content_lemmas, latin_share, split_injections, text_lemmas
 from causalcheck.explain.data import Criterion, WhatIfItem, criteria_of
 from causalcheck.explain.explanation_graph import (
     ExplanationGraph,
@@ -136,10 +136,10 @@ def compute_final(pm: float, rm: float) -> float:
 
 def premise_overlap(item: WhatIfItem, answer: str) -> float:
     """Share of the question's content stems that occur in *answer* (1.0 for a question without any)."""
-    q = content_stems(item.question)
+    q = content_lemmas(item.question)
     if not q:
         return 1.0
-    return len(q & text_stems(answer)) / len(q)
+    return len(q & text_lemmas(answer)) / len(q)
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,14 @@ end one), and each sentence is cut further at clause boundaries:
   ("…, so tides shrink", "…, which would …");
 * before a *splitting* cue anywhere ("… because the Moon is gone", "… leads to …");
 * after the first comma of a sentence that opens with a conditional or causal cue
-  ("If the Moon vanished, | tides would shrink").
+  ("If the Moon vanished, | tides would shrink", "Without the Moon, | only the Sun …");
+* before an arrow (``→``, ``->``, ``=>``);
+* before the verb group of a causative verb (:data:`._cues.CAUSATIVE`) with an object, when
+  what comes before it in the clause is a subject that is itself a claim — a word of change
+  or two content words, and no verb ("Smaller tides | would shrink intertidal zones").
 
-A cut is made only when both sides keep at least three words.  ``parser:<pipeline>``
+A cue word inside an idiom ("if at all", "so far", "since then") cuts nothing.  A cut is made
+only when both sides keep at least three words (two on the subject side of a causative cut).  ``parser:<pipeline>``
 (e.g. ``parser:en_core_web_sm``) loads an installed spaCy English pipeline and also cuts at
 the left edge of adverbial, relative and conjoined clauses from the dependency parse.
 
@@ -31,7 +36,9 @@ from itertools import pairwise
 from typing import Any
 
 from causalcheck.base.errors import InputFormatError
-from causalcheck.explain._cues import CUES
+from causalcheck.explain._claims import claim_of
+from causalcheck.explain._cues import CAUSATIVE, CUES, causative_start, idiom_at
+from causalcheck.explain._text import lemma, stop_words
 from causalcheck.explain.judges import Segmenter
 from causalcheck.explain.rst import EDU
 from causalcheck.plugins import Registry, create
@@ -41,7 +48,11 @@ __all__ = ["ParserSegmenter", "RuleSegmenter", "Segmenter", "get_segmenter", "se
 _MIN_WORDS = 3
 _NEWLINES = re.compile(r"\n+")
 _WORDS = re.compile(r"\w+")
-_OPENER = re.compile(r"[\W_]*(?:if|unless|when|whenever|once|because|since|although|though|even if|even though|while|given that)\b", re.IGNORECASE)
+_OPENER = re.compile(
+    r"[\W_]*(?:if|unless|when|whenever|once|because|since|although|though|even if|even though|while|given that|"
+    r"without|with|in the absence of|absent|had|were it not for|but for)\b",
+    re.IGNORECASE,
+)
 
 
 @lru_cache(maxsize=4)
@@ -118,9 +129,9 @@ def _sentence_spans(text: str, doc: Any, sents: list[tuple[int, int]] | None = N
     return out
 
 
-def _enough(text: str, lo: int, hi: int) -> bool:
+def _enough(text: str, lo: int, hi: int, least: int = _MIN_WORDS) -> bool:
     for count, _ in enumerate(_WORDS.finditer(text, lo, hi), start=1):
-        if count >= _MIN_WORDS:
+        if count >= least:
             return True
     return False
 
@@ -129,6 +140,8 @@ def _cue_table() -> dict[str, list[tuple[tuple[str, ...], bool]]]:
     """Cue phrases by first word: ``word -> [(remaining words, splits without comma)]``, longest first."""
     table: dict[str, list[tuple[tuple[str, ...], bool]]] = {}
     for cue in sorted(CUES, key=lambda c: -len(c.phrase)):
+        if cue.opener:
+            continue  # a condition only where it opens a sentence: the comma rule cuts after it
         words = tuple(cue.phrase.split())
         table.setdefault(words[0], []).append((words[1:], cue.split))
     return table
@@ -182,6 +195,8 @@ def _token_cuts(
         if k < 0:
             continue
         start = i
+        if idiom_at(lows, i):
+            continue
         after_punct = lows[i - 1] in _PUNCT_BEFORE
         if lows[i] == "and":
             if not after_punct or i + 1 >= n or lows[i + 1] not in _TABLE:
@@ -194,17 +209,80 @@ def _token_cuts(
                     out[k].append(idxs[start])
                 skip_until = i + width + 1
                 break
+    for i, w in enumerate(lows):
+        if w in _ARROWS or (w == ">" and i and lows[i - 1] in ("-", "=")):
+            k = span_of(idxs[i - 1] if w == ">" else idxs[i])
+            if k >= 0:
+                out[k].append(idxs[i - 1] if w == ">" else idxs[i])
     return out
 
 
-def _assemble(text: str, spans: list[tuple[int, int]], cuts_for: Any) -> list[EDU]:
+_ARROWS = frozenset({"→", "⇒", "⟶"})
+_ARROW_TEXT = re.compile(r"→|⇒|⟶|->|=>")
+
+
+def _arrow_cuts(text: str) -> frozenset[int]:
+    """Offsets of the arrows in *text* (their cuts need two words on each side)."""
+    return frozenset(m.start() for m in _ARROW_TEXT.finditer(text))
+_BOUNDARY = frozenset({",", ";", ":", "—", "–", "(", "-"})
+#: Words after which a causative clause's subject may start ("…, and smaller tides would shrink …").
+_COORDINATING = frozenset({"and", "so", "therefore", "thus", "hence", "consequently", "then"})
+_SUBJECT_GLUE = frozenset("the a an its their his her our this that these those much many more less fewer some any all most of 's ’s".split())
+_VERB_GROUP = frozenset("would could will might may can should must shall also further still even then soon eventually".split())
+
+
+def _verb_form(word: str) -> bool:
+    lem = lemma(word)
+    return lem != word and not word.endswith("s") and lem in CAUSATIVE | _COMMON_VERBS
+
+
+_COMMON_VERBS = frozenset("be have do make take give get go come keep stay remain seem become mean".split())
+
+
+def _causative_cuts(text: str, idxs: list[int], lows: list[str], span_of: Any, starts: list[int]) -> list[list[int]]:
+    """Cut positions before the verb group of a causative verb whose subject is a claim (module docstring)."""
+    out: list[list[int]] = [[] for _ in starts]
+    stop = stop_words()
+    for i, w in enumerate(lows):
+        if i == 0 or i + 1 >= len(lows) or lemma(w) not in CAUSATIVE or w.endswith("ing"):
+            continue
+        nxt = lows[i + 1]
+        if not nxt[:1].isalpha() or nxt in ("to", "by", "from", "in", "on", "at", "into", "as", "than", "up", "down", "out", "off", "with", "for", "and", "or", "but"):
+            continue
+        j = i - 1
+        while j >= 0 and (lows[j] in _VERB_GROUP or (lows[j].endswith("ly") and len(lows[j]) > 4)):
+            j -= 1
+        b = j
+        while b >= 0 and (lows[b] in _SUBJECT_GLUE or (lows[b].isalpha() and lows[b] not in stop and not _verb_form(lows[b]))):
+            b -= 1
+        first = b + 1
+        k = span_of(idxs[j + 1])
+        if k < 0:
+            continue
+        if b >= 0 and lows[b].endswith("ing") and (b == 0 or idxs[b] == starts[k] or lows[b - 1] in _BOUNDARY):
+            first, b = b, b - 1  # a gerund opens the subject: "Doubling the oxygen pressure would make …"
+        if first > j or j - first > 7:
+            continue
+        opens = b < 0 or idxs[first] == starts[k] or lows[b] in _BOUNDARY or lows[b] in _COORDINATING
+        if not opens:
+            continue
+        subject = text[idxs[first] : idxs[j + 1]]
+        claim = claim_of(subject)
+        if claim.assertions or len(claim.lemmas) >= 2:
+            out[k].append(idxs[j + 1])
+    return out
+
+
+def _assemble(text: str, spans: list[tuple[int, int]], cuts_for: Any, relaxed: frozenset[int] = frozenset()) -> list[EDU]:
+    """EDUs of *spans* cut at *cuts_for(lo, hi)*; a cut in *relaxed* needs two words on each side, not three."""
     edus: list[EDU] = []
     for lo, hi in spans:
         start = lo
         for cut in cuts_for(lo, hi):
             if cut <= start or cut >= hi:
                 continue
-            if _enough(text, start, cut) and _enough(text, cut, hi):
+            least = 2 if cut in relaxed else _MIN_WORDS
+            if _enough(text, start, cut, least) and _enough(text, cut, hi, least):
                 a, b = _trim(text, start, cut)
                 edus.append(EDU(f"EDU{len(edus) + 1}", text[a:b], a, b))
                 start = cut
@@ -212,6 +290,20 @@ def _assemble(text: str, spans: list[tuple[int, int]], cuts_for: Any) -> list[ED
         if b > a:
             edus.append(EDU(f"EDU{len(edus) + 1}", text[a:b], a, b))
     return edus
+
+
+def _causative_spans(text: str, idx: list[int], pieces: list[str], spans: list[tuple[int, int]]) -> list[list[int]]:
+    """:func:`_causative_cuts` per sentence span, from the token offsets *idx* and texts *pieces*."""
+    keep = [k for k, piece in enumerate(pieces) if not piece.isspace()]
+    idxs = [idx[k] for k in keep]
+    lows = [pieces[k].lower() for k in keep]
+    starts = [lo for lo, _ in spans]
+
+    def span_of(pos: int) -> int:
+        k = bisect_right(starts, pos) - 1
+        return k if k >= 0 and spans[k][0] <= pos < spans[k][1] else -1
+
+    return _causative_cuts(text, idxs, lows, span_of, starts)
 
 
 class RuleSegmenter:
@@ -230,8 +322,11 @@ class RuleSegmenter:
         pieces = [text[a : a + ln] for a, ln in zip(idx, length, strict=True)]
         sents = _rule_sentences(text, idx, length, punct, nlp.get_pipe("sentencizer").punct_chars, pieces)
         spans = _sentence_spans(text, doc, sents)
-        per_span = dict(zip(spans, _token_cuts(text, doc, spans, (idx, pieces)), strict=True))
-        return _assemble(text, spans, lambda lo, hi: sorted(set(per_span[(lo, hi)])))
+        cuts = _token_cuts(text, doc, spans, (idx, pieces))
+        causative = _causative_spans(text, idx, pieces, spans)
+        per_span = {span: sorted(set(c) | set(v)) for span, c, v in zip(spans, cuts, causative, strict=True)}
+        relaxed = frozenset(p for v in causative for p in v) | _arrow_cuts(text)
+        return _assemble(text, spans, lambda lo, hi: per_span[(lo, hi)], relaxed)
 
 
 class ParserSegmenter:
@@ -280,11 +375,13 @@ class ParserSegmenter:
                     parse_cuts.add(edge.idx)
 
         rule_cuts = dict(zip(spans, _token_cuts(text, doc, spans), strict=True))
+        causative = _causative_spans(text, [t.idx for t in doc], [t.text for t in doc], spans)
+        verb_cuts = {span: set(v) for span, v in zip(spans, causative, strict=True)}
 
         def cuts(lo: int, hi: int) -> list[int]:
-            return sorted(set(rule_cuts[(lo, hi)]) | {c for c in parse_cuts if lo < c < hi})
+            return sorted(set(rule_cuts[(lo, hi)]) | verb_cuts[(lo, hi)] | {c for c in parse_cuts if lo < c < hi})
 
-        return _assemble(text, spans, cuts)
+        return _assemble(text, spans, cuts, frozenset(p for v in causative for p in v) | _arrow_cuts(text))
 
 
 def segmenter_names() -> tuple[str, ...]:

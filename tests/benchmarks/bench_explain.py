@@ -95,7 +95,7 @@ class NaiveEdgeJudge(OfflineEdgeJudge):
 def _clear_caches() -> None:
     from causalcheck.explain import _premise, _text, judges
 
-    _text.content_stems.cache_clear()
+    _text.content_lemmas.cache_clear()
     _premise.on_premise_spans.cache_clear()
     judges._profile.cache_clear()
     judges._norm.cache_clear()

@@ -1,0 +1,307 @@
+"""What one unit of an answer claims: its concepts, and the quantities it says move up or down.
+
+The offline judges read an answer as claims about quantities and states.  For a unit of text
+(an EDU) :func:`claim_of` finds
+
+* its **concepts** — content lemmas (:func:`._text.content_lemmas`) that name things:
+  nouns and adjectives, not the verbs or words of change ("tides would shrink" → ``tide``);
+* its **assertions** — each word of change from the polarity lexicon (:data:`POLARITY`) with
+  the noun phrase it applies to and its sign: "tides would shrink" → ``tide`` down; "smaller
+  tides" → ``tide`` down; "would lower nutrient supply" → ``supply`` (of nutrients) down;
+  "more oxygen" → ``oxygen`` up; "the loss of the Moon" and "without the Moon" → ``moon``
+  down; a negation just before the word ("would not rise", "no longer grows") flips the sign.
+
+Words of change carry a *dimension* — level (rise / fall, more / less, grow / shrink), strength,
+speed, price, frequency, temperature, light, existence — and two assertions contradict each other
+only in the same dimension: "larger insects" and "fewer insects" do not.  Comparatives count
+("higher", "cheaper", "more frequent"), plain adjectives do not: "high tides" is a state, not a
+change.
+
+The noun phrase a word of change applies to is found by position, without a parser: the phrase
+right after it (an object or the noun it modifies, "of"/"in" after a noun of change: "a rise in
+prices"), else the phrase before it (the subject, skipping auxiliaries and adverbs: "prices
+would probably rise").  Its last content word is the *head* (``tide`` in "ocean tides"); a
+phrase like "the supply of nutrients" takes the noun after "of" when the first one is a measure
+("amount", "level", "number", "supply", "rate" …).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from causalcheck.explain._text import content_lemmas, lemma, pos_lexicon, stop_words
+
+__all__ = ["POLARITY", "Assertion", "Claim", "claim_of", "concepts_of", "conflicts", "is_identity"]
+
+
+def _entries(dim: str, sign: int, words: str) -> dict[str, tuple[str, int]]:
+    return {w: (dim, sign) for w in words.split()}
+
+
+#: Words of change by lemma: ``lemma -> (dimension, sign)``.  Verbs in any form count; adjectives
+#: only as comparatives (:data:`_COMPARATIVE`) or after "more" / "less".
+POLARITY: dict[str, tuple[str, int]] = {
+    **_entries("level", +1, "rise increase grow expand climb soar surge swell spike jump mount multiply double triple "
+               "widen deepen spread proliferate boom balloon escalate accumulate extend lengthen enlarge raise boost "
+               "lift heighten amplify add gain more great large big high wide deep long tall thick abundant plentiful "
+               "surplus abundance growth expansion upsurge"),
+    **_entries("level", -1, "fall decrease decline shrink drop sink plunge plummet collapse contract dwindle diminish "
+               "fade wane lessen reduce lower cut curb halve narrow shorten deplete recede subside slump dip erode "
+               "drain little few less small low narrow short thin scarce shortage scarcity decline reduction "
+               "contraction depletion"),
+    **_entries("strength", +1, "strengthen intensify reinforce bolster entrench strong powerful intense stable stabilize"),
+    **_entries("strength", -1, "weaken undermine soften loosen destabilize cripple sap weak feeble fragile unstable"),
+    **_entries("speed", +1, "accelerate quicken hasten speed fast quick rapid"),
+    **_entries("speed", -1, "slow decelerate delay stall retard slowdown"),
+    **_entries("price", +1, "expensive costly dear pricey"),
+    **_entries("price", -1, "cheap inexpensive affordable"),
+    **_entries("frequency", +1, "frequent common"),
+    **_entries("frequency", -1, "rare infrequent uncommon"),
+    **_entries("temperature", +1, "warm heat hot"),
+    **_entries("temperature", -1, "cool chill cold freeze"),
+    **_entries("light", +1, "brighten bright light"),
+    **_entries("light", -1, "darken dark dim"),
+    **_entries("existence", +1, "appear emerge arise survive persist flourish thrive"),
+    **_entries("existence", -1, "vanish disappear die end cease lose lack eliminate destroy kill extinguish eradicate "
+               "abolish loss absence extinction disappearance"),
+    **_entries("quality", +1, "improve recover rebound better"),
+    **_entries("quality", -1, "worsen deteriorate decay degrade bad worse"),
+}  # fmt: skip
+
+#: Surface forms that are comparatives of a :data:`POLARITY` adjective ("higher", "fewer", "worse").
+_COMPARATIVE = re.compile(r"^(?:more|less|fewer|lesser|worse|better|[a-z]{2,}(?:er|ier))$")
+#: Adjectives of :data:`POLARITY` (only their comparatives assert a change).
+_ADJECTIVES = frozenset(
+    "more great large big high wide deep long tall thick abundant plentiful little few less small low narrow short thin "
+    "scarce strong powerful intense stable weak feeble fragile unstable fast quick rapid expensive costly dear pricey "
+    "cheap inexpensive affordable frequent common rare infrequent uncommon warm hot cool cold bright light dark dim "
+    "better bad worse".split()
+)
+#: Nouns of change after which "of" / "in" introduces the phrase changed ("a rise in prices").
+_CHANGE_NOUNS = frozenset(
+    "rise increase growth expansion surge spike jump boom upsurge fall decrease decline drop collapse contraction "
+    "reduction shortage scarcity depletion loss absence lack extinction disappearance slowdown surplus abundance".split()
+)
+#: Nouns that measure the noun after "of" ("the supply of nutrients" is about nutrients).
+_MEASURES = frozenset("amount level number quantity supply share rate volume degree extent proportion density".split())
+_NEGATION = frozenset({"not", "never", "no", "n't", "cannot", "hardly", "barely", "longer"})
+_DETERMINERS = frozenset(
+    "the a an its their his her our your this that these those much many some any all most such each every own".split()
+)
+#: Words skipped between a subject and its verb ("prices would probably rise").
+_AUX = frozenset(
+    "would could will might may can should must shall be is are was were been being become becomes became get gets got "
+    "also still even then soon eventually further likely probably possibly perhaps quickly rapidly slowly gradually "
+    "sharply steadily greatly dramatically significantly substantially slightly eventually initially later "
+    "only just already ultimately largely mostly partly not never no longer n't".split()
+)
+_TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d+(?:[.,]\d+)?|[^\w\s]")
+_MAX_PHRASE = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Assertion:
+    """A quantity said to move: the noun phrase's ``head`` lemma, its other content lemmas ``mods``,
+    the ``dim``\\ ension of the change and its ``sign`` (+1 up, -1 down)."""
+
+    head: str
+    mods: frozenset[str]
+    dim: str
+    sign: int
+
+    def same_quantity(self, other: Assertion) -> bool:
+        """True when both name one quantity in one dimension: the same head, and modifiers that agree
+        (one set holds the other, or they share a word)."""
+        if self.head != other.head or self.dim != other.dim:
+            return False
+        a, b = self.mods, other.mods
+        return not a or not b or a <= b or b <= a or bool(a & b)
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One unit read as a claim: its ``text``, content ``lemmas``, ``concepts`` and ``assertions``."""
+
+    text: str
+    lemmas: frozenset[str]
+    concepts: frozenset[str]
+    assertions: tuple[Assertion, ...]
+
+    @property
+    def change(self) -> bool:
+        """True when the unit says some quantity moves."""
+        return bool(self.assertions)
+
+
+def conflicts(a: Assertion, b: Assertion) -> bool:
+    """True when *a* and *b* move the same quantity in opposite directions."""
+    return a.sign != b.sign and a.same_quantity(b)
+
+
+def _is_verb_only(lem: str) -> bool:
+    pos = pos_lexicon()
+    return lem in pos.get("verb", frozenset()) and lem not in pos.get("noun", frozenset()) and lem not in pos.get("adj", frozenset())
+
+
+@lru_cache(maxsize=16384)
+def concepts_of(text: str) -> frozenset[str]:
+    """The content lemmas of *text* that name things: not words of change, not verbs only, not adverbs in -ly."""
+    return frozenset(
+        w for w in content_lemmas(text) if w not in POLARITY and not _is_verb_only(w) and not (w.endswith("ly") and len(w) > 4)
+    )
+
+
+def _content(word: str) -> bool:
+    return word.isalpha() and len(word) >= 3 and word not in stop_words()
+
+
+def _verb_form(word: str) -> bool:
+    """True for an inflected verb ("meant", "raised"): its lemma is a verb and differs from it, not by a plural -s."""
+    lem = lemma(word)
+    return lem != word and not word.endswith("s") and lem in pos_lexicon()["verb"]
+
+
+def _noun_word(word: str) -> bool:
+    """A word that can stand in a noun phrase: content, not a word of change, not an inflected verb."""
+    return _content(word) and lemma(word) not in POLARITY and not _verb_form(word)
+
+
+def _phrase_after(low: list[str], i: int) -> list[str]:
+    """Content words of the noun phrase starting after token *i* (determiners skipped)."""
+    j = i + 1
+    while j < len(low) and low[j] in _DETERMINERS:
+        j += 1
+    out: list[str] = []
+    while j < len(low) and len(out) < _MAX_PHRASE and _noun_word(low[j]):
+        out.append(low[j])
+        j += 1
+    if out and j + 1 < len(low) and low[j] == "of" and lemma(out[-1]) in _MEASURES:
+        more = _phrase_after(low, j)
+        if more:
+            return out[:-1] + more
+    return out
+
+
+def _phrase_before(low: list[str], i: int) -> list[str]:
+    """Content words of the noun phrase ending before token *i* (auxiliaries and adverbs skipped)."""
+    j = i - 1
+    while j >= 0 and (low[j] in _AUX or (low[j].endswith("ly") and len(low[j]) > 4)):
+        j -= 1
+    out: list[str] = []
+    while j >= 0 and len(out) < _MAX_PHRASE and _noun_word(low[j]):
+        out.insert(0, low[j])
+        j -= 1
+    if out and j >= 1 and low[j] == "of":  # "the supply of nutrients would fall": the nutrients
+        return out
+    return out
+
+
+def _negated(low: list[str], i: int) -> bool:
+    return any(w in _NEGATION for w in low[max(0, i - 3) : i])
+
+
+def _assertion(phrase: list[str], dim: str, sign: int) -> Assertion | None:
+    lems = [lemma(w) for w in phrase]
+    lems = [w for w in lems if w not in POLARITY and len(w) >= 3]
+    if not lems:
+        return None
+    return Assertion(lems[-1], frozenset(lems[:-1]), dim, sign)
+
+
+def _assertions(text: str) -> tuple[Assertion, ...]:
+    low = [t.lower() for t in _TOKEN.findall(text)]
+    out: list[Assertion] = []
+    i = 0
+    while i < len(low):
+        word = low[i]
+        lem = lemma(word)
+        entry = POLARITY.get(lem)
+        if entry is None and word in ("without", "no") and i + 1 < len(low) and low[i + 1] != "longer":
+            phrase = _phrase_after(low, i)
+            a = _assertion(phrase, "existence", -1)
+            if a is not None:
+                out.append(a)
+            i += 1
+            continue
+        if entry is None:
+            i += 1
+            continue
+        dim, sign = entry
+        if word in ("more", "less", "fewer") and i + 1 < len(low):
+            nxt = lemma(low[i + 1])
+            if nxt in POLARITY and nxt in _ADJECTIVES and low[i + 1] not in ("more", "less", "fewer"):
+                dim2, sign2 = POLARITY[nxt]
+                dim, sign = dim2, sign2 * (1 if word == "more" else -1)
+                i += 1
+                word = low[i]
+            elif low[i + 1] == "than" or not _content(low[i + 1]):
+                phrase = _phrase_before(low, i)
+                a = _assertion(phrase, dim, -sign if _negated(low, i) else sign)
+                if a is not None:
+                    out.append(a)
+                i += 1
+                continue
+        elif lem in _ADJECTIVES and not _COMPARATIVE.match(word):
+            i += 1
+            continue  # "high tides" is a state, not a change
+        if _negated(low, i):
+            sign = -sign
+        nxt_is_prep = i + 1 < len(low) and low[i + 1] in ("of", "in")
+        if lem in _CHANGE_NOUNS and nxt_is_prep:
+            phrase = _phrase_after(low, i + 1)
+        else:
+            phrase = _phrase_after(low, i)
+            if not phrase or (i + 1 < len(low) and low[i + 1] == "than"):
+                phrase = _phrase_before(low, i)
+        a = _assertion(phrase, dim, sign)
+        if a is not None:
+            out.append(a)
+        i += 1
+    return tuple(dict.fromkeys(out))
+
+
+@lru_cache(maxsize=16384)
+def claim_of(text: str) -> Claim:
+    """The :class:`Claim` of one unit of text (module docstring).
+
+    >>> [(a.head, a.sign) for a in claim_of("smaller tides would shrink intertidal habitats").assertions]
+    [('tide', -1), ('habitat', -1)]
+    """
+    return Claim(text, content_lemmas(text), concepts_of(text), _assertions(text))
+
+
+_COPULA = frozenset("is are was were be been 's ’s means mean meant equals equal equalled becomes became become".split())
+#: Words of the cues that open a unit (:data:`._cues.CUES`), skipped before an identity's first phrase.
+_CUE_WORDS = frozenset("consequently therefore thus hence accordingly ultimately overall finally".split())
+_HEDGE = frozenset("basically really just simply merely only actually essentially literally truly kind sort form type a an the of".split())
+
+
+def is_identity(text: str) -> bool:
+    """True when *text* only equates two noun phrases ("literacy is church control", "X means Y"):
+    a copula or "means" between phrases of nouns and adjectives, with no word of change.
+
+    Such a unit states what something *is*, not a state it is in or a change, so it is no
+    causal claim.
+
+    >>> is_identity("because literacy is church control,"), is_identity("tides would be smaller")
+    (True, False)
+    """
+    low = [t.lower() for t in _TOKEN.findall(text)]
+    words = [w for w in low if w[:1].isalpha()]
+    pos = pos_lexicon()
+    for i, w in enumerate(words):
+        if w not in _COPULA or not 0 < i < len(words) - 1:
+            continue
+        left = words[:i]
+        while left and (left[0] in stop_words() or left[0] in _CUE_WORDS) and left[0] not in _DETERMINERS:
+            left = left[1:]  # the cue that opens the unit: "because", "which means", "so"
+        right = [x for x in words[i + 1 :] if x not in _HEDGE]
+        if not right or not left or not any(_noun_word(x) for x in left):
+            continue
+        if not all(_noun_word(x) or x in _DETERMINERS for x in left + right):
+            continue
+        if lemma(right[-1]) in pos["noun"] and not any(lemma(x) in POLARITY for x in left + right):
+            return True
+    return False

@@ -1,0 +1,677 @@
+"""How the offline judges read an answer: which causal links it supports, and what it claims.
+
+PRISM's LLM judges are "adversarially strict": an edge is supported only when the answer
+states that exact directed link, about real claims, without contradicting it; a rubric
+criterion is scored by the mechanism the answer gives for it.  The offline judges approximate
+those verdicts with rules over words, positions and the item's own texts — no model.
+
+**Edges.**  A causal edge ``S → T`` (CAUSE, RESULT, CONSEQUENCE, CONDITION) is supported only
+when every rule holds, checked in this order (the first that fails is named in the rationale):
+
+1. *explicit endpoints* — both texts occur in the answer and neither is vague (fewer than two
+   content lemmas and no word of change);
+2. *local link* — the two units are adjacent: only spacing, punctuation or one cue phrase
+   between them;
+3. *a link in that direction* — a cue of the right kind joins them ("S, so T", "T because S",
+   "If S, T"), an arrow, or a causative verb with an object opens ``T`` right after its subject
+   ``S`` ("Smaller tides | would shrink intertidal zones"); meta-talk about the question is no
+   claim;
+4. *cohesion* — units in different sentences share a content lemma or the later one points back
+   ("This would …");
+5. *the premise is exogenous* — ``T`` adds something beyond the question and does not restate
+   the premise unless ``S`` does: nothing in the answer causes the intervention;
+6. *on premise* — neither endpoint lies in a sentence about another scenario (:mod:`._premise`);
+7. *grounding* — each endpoint is about the item: at least one of its content lemmas is in the
+   item's vocabulary (question, rubric criteria and bands, reference answers), or contains or is
+   contained in a word of it ("moonlight", "intertidal") — "so fish would take up knitting" is
+   not, for a question about the Moon;
+8. *direction* — the link runs outward from the premise.  Reading the causal edges in text
+   order, a concept is *derived* once a supported edge from the premise (or from something
+   derived) reaches it.  An edge whose cause is a change the answer never derives, and whose
+   effect was already derived, runs against the chain and is unsupported ("Because intertidal
+   habitats shrink, tides weaken" after "without the Moon, tides would weaken"); so is an edge
+   that reverses a directed pair of the item's reference answers;
+9. *not repeated* — an edge joining the same concepts as an earlier supported edge adds no
+   support (repeating a sentence does not raise PM);
+10. *not contradicted* — neither endpoint asserts a change that another part of the answer
+    asserts the other way round (:func:`contradictions`).
+
+Non-causal edges need rules 1–2 and, for CONTRAST, CONCESSION, EXAMPLE, PURPOSE, SUMMARY and
+RESTATEMENT, a cue of their own family.
+
+**Contradictions.**  Two units assert the same quantity moving in opposite directions
+(:mod:`._claims`: "food prices rise" … "cheaper food") and they are neither in one sentence nor
+in adjacent sentences joined by a turn ("at first … later", "but", "then", "initially",
+"alternatively"): the answer says both, without saying why the direction changed.
+
+**Criteria.**  :func:`criterion_score` reads a criterion's *terms* (the content lemmas of its
+name, description and upper bands, minus the question and rubric boilerplate) and counts how
+the answer's *supported* causal edges reach them — a criterion is covered by the mechanism it
+describes, in its direction, not by connectives or word lists (see
+:class:`~causalcheck.explain.judges.OfflineCriterionJudge`).
+
+The rules compare words and positions; they never follow instructions in the text.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from causalcheck.explain._claims import Claim, claim_of, conflicts, is_identity
+from causalcheck.explain._cues import Cue, causative_start, is_anaphoric, is_meta_talk, lead_cue, starts_with_anaphor
+from causalcheck.explain._premise import Premise, meta_words, on_premise_spans, premise_of, rubric_words
+from causalcheck.explain._text import SENTENCE_PIECES, content_lemmas
+from causalcheck.explain.explanation_graph import CAUSAL_TYPES, ExplanationGraph
+
+if TYPE_CHECKING:  # pragma: no cover
+    from causalcheck.explain.data import Criterion, WhatIfItem
+
+__all__ = [
+    "Contradiction",
+    "EdgeVerdict",
+    "Reading",
+    "contradictions",
+    "criterion_score",
+    "edge_verdicts",
+    "read_answer",
+]
+
+_TERMINATOR = re.compile(r"[.!?][\"'”’)\]]*\s*$")
+_GAP_END = re.compile(r"[.!?\n]")
+_FAMILY_LABELS = frozenset({"CONTRAST", "CONCESSION", "EXAMPLE", "PURPOSE", "SUMMARY", "RESTATEMENT"})
+#: Words that mark a turn between two claims about one quantity (no contradiction).
+_TURN = re.compile(
+    r"\b(?:but|however|yet|then|later|eventually|initially|at first|first|afterwards|over time|in the long run|"
+    r"in the short run|in the long term|in the short term|short-term|long-term|temporarily|briefly|until|"
+    r"alternatively|otherwise|on the other hand|instead|whereas|while|recover\w*|rebound\w*|revers\w*|either|or)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeVerdict:
+    """The offline verdict on one edge: ``ok``, the rule that decided (``why``), and a short ``kind``
+    (``"supported"``, ``"reversed"``, ``"contradicted"``, ``"ungrounded"``, ``"repeated"`` or ``"unlinked"``)."""
+
+    ok: bool
+    why: str
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Contradiction:
+    """Two units of the answer that move one quantity both ways: their texts and the quantity's head lemma."""
+
+    first: str
+    second: str
+    quantity: str
+
+    def describe(self) -> str:
+        """One line for reasons and findings."""
+        return f"{self.quantity!r} moves both ways: {self.first[:60]!r} / {self.second[:60]!r}"
+
+
+class _Unit(NamedTuple):
+    """An edge endpoint as the rules read it: normalised text, its claim, its opening cue, meta-talk."""
+
+    text: str
+    claim: Claim
+    cue: Cue | None
+    meta: bool
+    causative: str | None
+    identity: bool
+
+
+@lru_cache(maxsize=16384)
+def _norm(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+@lru_cache(maxsize=16384)
+def _unit(raw: str) -> _Unit:
+    norm = _norm(raw)
+    if not norm:
+        return _Unit(norm, claim_of(""), None, False, None, False)
+    return _Unit(norm, claim_of(raw), lead_cue(norm), is_meta_talk(norm), causative_start(norm), is_identity(norm))
+
+
+def _is_premise(lemmas: frozenset[str], question: frozenset[str]) -> bool:
+    """A unit that restates the question: ≥ 2 of its content lemmas, and at least half, come from the question."""
+    shared = lemmas & question
+    return len(shared) >= 2 and 2 * len(shared) >= len(lemmas)
+
+
+# ---------------------------------------------------------------------------- rules 1-5
+def _local_rules(text: str, q: frozenset[str], su: _Unit, tu: _Unit, label: str, s_pos: int, t_pos: int) -> EdgeVerdict:
+    """Rules 1-5 for one edge (module docstring) on the lowercased, space-normalised *text*."""
+    s, t = su.text, tu.text
+    if not s or not t:
+        return EdgeVerdict(False, "rule 1: an endpoint has no text", "unlinked")
+    for u in (su, tu):
+        if len(u.claim.lemmas) < 2 and not u.claim.assertions:
+            return EdgeVerdict(False, "rule 1: an endpoint is vague (fewer than two content words, no change)", "unlinked")
+    if s_pos < 0:
+        s_pos = text.find(s)
+    if s_pos < 0:
+        return EdgeVerdict(False, "rule 1: the source text does not occur in the answer", "unlinked")
+    if t_pos < 0:
+        t_pos = text.find(t)
+    if t_pos < 0:
+        return EdgeVerdict(False, "rule 1: the target text does not occur in the answer", "unlinked")
+    s_first = s_pos <= t_pos
+    (a_pos, a, au), (b_pos, bu) = ((s_pos, s, su), (t_pos, tu)) if s_first else ((t_pos, t, tu), (s_pos, su))
+    if a_pos + len(a) > b_pos:
+        return EdgeVerdict(False, "rule 2: the endpoints overlap", "unlinked")
+    gap = text[a_pos + len(a) : b_pos]
+    core = gap.strip(" \t,;:—–-()\"'“”’") if gap else gap
+    gap_cue = lead_cue(core) if core else None
+    if core and (gap_cue is None or len(core) > len(gap_cue.phrase) + 1):
+        return EdgeVerdict(False, "rule 2: the units are not adjacent in the text", "unlinked")
+    later_cue = gap_cue or bu.cue
+    first_cue = au.cue
+    same_sentence = not _TERMINATOR.search(a[-4:]) and not (gap and _GAP_END.search(gap))
+    if label not in CAUSAL_TYPES:
+        if label in _FAMILY_LABELS and not any(c is not None and c.label == label for c in (later_cue, first_cue)):
+            return EdgeVerdict(False, f"rule 3: no {label.lower()} cue links the units", "unlinked")
+        return EdgeVerdict(True, "rules 1-2: explicit, adjacent units", "supported")
+    want = ("cond",) if label == "CONDITION" else ("fwd", "back", "cond")
+    linked = ""
+    if s_first and later_cue is not None and later_cue.kind == "fwd" and "fwd" in want:
+        linked = f"forward cue {later_cue.phrase!r}"
+    elif s_first and first_cue is not None and first_cue.kind in ("cond", "back") and first_cue.kind in want and same_sentence:
+        linked = f"opening cue {first_cue.phrase!r}"
+    elif not s_first and later_cue is not None and later_cue.kind in ("back", "cond") and later_cue.kind in want:
+        if not same_sentence and not _TERMINATOR.search(s[-4:]):
+            return EdgeVerdict(False, "rule 3: a sentence-initial backward cue explains its own sentence, not the one before", "unlinked")
+        linked = f"backward cue {later_cue.phrase!r}"
+    elif s_first and same_sentence and not core and bu.causative is not None and label != "CONDITION":
+        linked = f"causative verb {bu.causative!r}"
+    if not linked:
+        return EdgeVerdict(False, "rule 3: no explicit connective links source to target in this direction", "unlinked")
+    if su.meta or tu.meta:
+        return EdgeVerdict(False, "rule 3: an endpoint is meta-talk about the question, not a causal claim", "unlinked")
+    if su.identity or tu.identity:
+        return EdgeVerdict(False, "rule 1: an endpoint only equates two things (an identity, not a state or a change)", "unlinked")
+    anaphoric = (later_cue is not None and is_anaphoric(later_cue)) or starts_with_anaphor(bu.text)
+    if not same_sentence and not (su.claim.lemmas & tu.claim.lemmas) and not anaphoric:
+        return EdgeVerdict(False, "rule 4: units in different sentences share no content word", "unlinked")
+    if not tu.claim.lemmas - q - meta_words():
+        return EdgeVerdict(False, "rule 5: the target only restates the question", "reversed")
+    if _is_premise(tu.claim.lemmas, q) and not _is_premise(su.claim.lemmas, q):
+        return EdgeVerdict(False, "rule 5: the target restates the premise, which nothing in the answer causes", "reversed")
+    return EdgeVerdict(True, f"rules 1-5 hold ({linked})", "supported")
+
+
+# ---------------------------------------------------------------------------- rules 6-10
+def _off_premise_nodes(text: str, graph: ExplanationGraph, where: Mapping[str, int], premise: Premise) -> frozenset[str]:
+    """Ids of the nodes in an off-premise sentence of *text* that are not anchored themselves."""
+    spans = on_premise_spans(text, premise)
+    starts = [a for a, _, _ in spans]
+    off: set[str] = set()
+    for node in graph.nodes:
+        if premise.anchors(content_lemmas(node.text)):
+            continue
+        pos = where.get(node.id, -1)
+        k = bisect_right(starts, pos) - 1 if pos >= 0 else -1
+        if k < 0 or not spans[k][2]:
+            off.add(node.id)
+    return frozenset(off)
+
+
+def _grounded(claim: Claim, premise: Premise) -> bool:
+    """Rule 7 for one endpoint: at least one of its content lemmas is in the item's vocabulary."""
+    return bool(premise.grounded(claim.lemmas))
+
+
+def _sentence_index(text: str) -> tuple[list[int], list[tuple[int, int]]]:
+    spans = [(m.start(), m.end()) for m in SENTENCE_PIECES.finditer(text)]
+    return [a for a, _ in spans], spans
+
+
+def contradictions(text: str, units: Sequence[str]) -> list[tuple[int, int, Contradiction]]:
+    """Pairs of *units* (indices, in text order) that move one quantity both ways (module docstring).
+
+    *text* is the answer the units come from (lowercased and space-normalised like the units);
+    a unit not found in it is placed after the previous one.
+    """
+    starts, spans = _sentence_index(text)
+    where: list[int] = []
+    cursor = 0
+    for u in units:
+        pos = text.find(_norm(u), cursor) if u else -1
+        where.append(pos if pos >= 0 else cursor)
+        if pos >= 0:
+            cursor = pos + len(_norm(u))
+    sent = [max(0, bisect_right(starts, p) - 1) for p in where]
+    claims = [claim_of(u) for u in units]
+    found: list[tuple[int, int, Contradiction]] = []
+    for j, cj in enumerate(claims):
+        if not cj.assertions:
+            continue
+        for i in range(j):
+            ci = claims[i]
+            hit = next((a for a in ci.assertions for b in cj.assertions if conflicts(a, b)), None)
+            if hit is None or _explained_turn(text, spans, sent[i], sent[j]):
+                continue
+            found.append((i, j, Contradiction(units[i], units[j], hit.head)))
+    return found
+
+
+def _explained_turn(text: str, spans: Sequence[tuple[int, int]], a: int, b: int) -> bool:
+    """True when sentences *a* ≤ *b* are one sentence, or adjacent with a turn marker in the later one."""
+    if a == b:
+        return True
+    if b - a == 1 and b < len(spans):
+        return _TURN.search(text, spans[b][0], spans[b][1]) is not None
+    return False
+
+
+class _Memo(NamedTuple):
+    """Per-item texts the rules compare with."""
+
+    question: frozenset[str]
+    premise: Premise
+    references: frozenset[tuple[str, str]]
+
+
+def _concept_pairs(reference: str) -> set[tuple[str, str]]:
+    """Directed concept pairs ``(cause, effect)`` of the supported-looking causal links of a reference text."""
+    # late: relations imports the segmenter, which imports judges, which imports this module's users
+    from causalcheck.explain.relations import OfflineParser
+
+    record = _PARSER.setdefault("parser", OfflineParser()).parse(reference)
+    text_of = {e.id: e.text for e in record.edus}
+    out: set[tuple[str, str]] = set()
+    for rel in record.relations:
+        if rel.type.upper() not in CAUSAL_TYPES:
+            continue
+        s, t = claim_of(text_of.get(rel.source, "")), claim_of(text_of.get(rel.target, ""))
+        out.update((a, b) for a in s.concepts for b in t.concepts if a != b)
+    return out
+
+
+_PARSER: dict[str, Any] = {}
+
+
+@lru_cache(maxsize=128)
+def _references(texts: tuple[str, ...]) -> frozenset[tuple[str, str]]:
+    pairs: set[tuple[str, str]] = set()
+    for t in texts:
+        pairs |= _concept_pairs(t)
+    return frozenset(pairs)
+
+
+def _memo(item: WhatIfItem) -> _Memo:
+    premise = premise_of(item)
+    refs = _references(tuple(h for h in item.human_answers if h.strip())) if item.human_answers else frozenset()
+    return _Memo(content_lemmas(item.question), premise, refs)
+
+
+def _against_reference(s: Claim, t: Claim, refs: frozenset[tuple[str, str]]) -> bool:
+    """True when a reference pair runs from a concept of *t* to one of *s*, and none from *s* to *t*."""
+    if not refs:
+        return False
+    back = any((b, a) in refs for a in s.concepts for b in t.concepts if a != b)
+    fwd = any((a, b) in refs for a in s.concepts for b in t.concepts if a != b)
+    return back and not fwd
+
+
+def edge_verdicts(item: WhatIfItem, answer: str, graph: ExplanationGraph, edges: Sequence[int]) -> list[EdgeVerdict]:
+    """The offline verdict on each edge index in *edges* of *graph*, an explanation graph of *answer* (module docstring)."""
+    text = _norm(answer)
+    memo = _memo(item)
+    texts = graph.text_of
+    where: dict[str, int] = {}
+    cursor = 0
+    for node in graph.nodes:
+        needle = _norm(node.text)
+        if not needle or node.id in where:
+            continue
+        pos = text.find(needle, cursor)
+        if pos < 0:
+            pos = text.find(needle)
+        where[node.id] = pos
+        if pos >= 0:
+            cursor = pos + len(needle)
+    cased = " ".join(answer.split())
+    off = _off_premise_nodes(cased if len(cased) == len(text) else text, graph, where, memo.premise)
+    order = sorted((n for n in graph.nodes if where.get(n.id, -1) >= 0), key=lambda n: where[n.id])
+    ordered_ids = list(dict.fromkeys(n.id for n in order))
+    contradicted: dict[str, Contradiction] = {}
+    for i, j, c in contradictions(text, [texts.get(n, "") for n in ordered_ids]):
+        contradicted.setdefault(ordered_ids[i], c)
+        contradicted.setdefault(ordered_ids[j], c)
+    wanted = set(edges)
+    all_causal = [k for k, e in enumerate(graph.edges) if e.relation_type.upper() in CAUSAL_TYPES]
+    verdicts: dict[int, EdgeVerdict] = {}
+    for k in sorted(wanted | set(all_causal)):
+        e = graph.edges[k]
+        su, tu = _unit(texts.get(e.source, "")), _unit(texts.get(e.target, ""))
+        label = e.relation_type.upper()
+        v = _local_rules(text, memo.question, su, tu, label, where.get(e.source, -1), where.get(e.target, -1))
+        if v.ok and label in CAUSAL_TYPES:
+            v = _item_rules(e.source, e.target, su, tu, off, memo, contradicted)
+        verdicts[k] = v
+    _chain_rules(graph, texts, where, verdicts, all_causal, memo)
+    return [verdicts[k] for k in edges]
+
+
+def _item_rules(s_id: str, t_id: str, su: _Unit, tu: _Unit, off: frozenset[str], memo: _Memo, contradicted: Mapping[str, Contradiction]) -> EdgeVerdict:
+    """Rules 6, 7 and 10 for a causal edge that passed rules 1-5."""
+    if s_id in off or t_id in off:
+        return EdgeVerdict(False, "rule 6: the chain is off the item's premise (no sentence of it is about the question)", "ungrounded")
+    for name, u in (("source", su), ("target", tu)):
+        if not _grounded(u.claim, memo.premise):
+            return EdgeVerdict(False, f"rule 7: the {name} is not about the item (its concepts are not in the question, rubric or references)", "ungrounded")
+    for u_id in (s_id, t_id):
+        c = contradicted.get(u_id)
+        if c is not None:
+            return EdgeVerdict(False, f"rule 10: contradicted elsewhere in the answer ({c.describe()})", "contradicted")
+    return EdgeVerdict(True, "rules 1-7 and 10 hold", "supported")
+
+
+def _chain_rules(
+    graph: ExplanationGraph,
+    texts: Mapping[str, str],
+    where: Mapping[str, int],
+    verdicts: dict[int, EdgeVerdict],
+    causal: Sequence[int],
+    memo: _Memo,
+) -> None:
+    """Rules 8 and 9 over the causal edges still supported, in text order of their later endpoint (in place)."""
+    derived: set[str] = set(memo.premise.question)
+    seen: set[tuple[frozenset[str], frozenset[str]]] = set()
+    circular = _circular(graph, texts, verdicts, causal)
+
+    def later(k: int) -> tuple[int, int]:
+        e = graph.edges[k]
+        return (max(where.get(e.source, -1), where.get(e.target, -1)), k)
+
+    for k in sorted(causal, key=later):
+        v = verdicts[k]
+        if not v.ok:
+            continue
+        e = graph.edges[k]
+        if k in circular:
+            verdicts[k] = EdgeVerdict(False, "rule 8: the link lies on a circle of claims (each one causes the next and the last the first)", "reversed")
+            continue
+        s, t = _unit(texts.get(e.source, "")).claim, _unit(texts.get(e.target, "")).claim
+        s_derived = bool(s.concepts & derived) or memo.premise.anchors(s.lemmas)
+        t_known = bool(t.concepts & derived) and not t.concepts <= s.concepts
+        if s.change and not s_derived and t_known:
+            verdicts[k] = EdgeVerdict(
+                False, "rule 8: the cause is a change the answer never derives from the premise, and the effect was already derived (the link runs against the chain)", "reversed"
+            )
+            continue
+        if _against_reference(s, t, memo.references):
+            verdicts[k] = EdgeVerdict(False, "rule 8: the item's reference answers link these concepts the other way round", "reversed")
+            continue
+        key = (s.concepts, t.concepts)
+        if key in seen and s.concepts and t.concepts:
+            verdicts[k] = EdgeVerdict(False, "rule 9: repeats a link the answer already made", "repeated")
+            continue
+        seen.add(key)
+        if s_derived or not s.change:
+            derived |= t.concepts
+            if s_derived:
+                derived |= s.concepts
+        verdicts[k] = EdgeVerdict(True, v.why.replace("rules 1-7 and 10 hold", "rules 1-10 hold"), "supported")
+
+
+def _circular(graph: ExplanationGraph, texts: Mapping[str, str], verdicts: Mapping[int, EdgeVerdict], causal: Sequence[int]) -> frozenset[int]:
+    """Indices of the supported causal edges that lie on a directed cycle once units naming the same
+    concepts are one claim ("paper spreads literacy … so literacy spreads paper")."""
+    key: dict[str, frozenset[str]] = {}
+    pairs: dict[int, tuple[frozenset[str], frozenset[str]]] = {}
+    for k in causal:
+        if not verdicts[k].ok:
+            continue
+        e = graph.edges[k]
+        for n in (e.source, e.target):
+            if n not in key:
+                c = _unit(texts.get(n, "")).claim
+                key[n] = c.concepts or frozenset({n})
+        a, b = key[e.source], key[e.target]
+        if a != b:
+            pairs[k] = (a, b)
+    if not pairs:
+        return frozenset()
+    succ: dict[frozenset[str], set[frozenset[str]]] = {}
+    indeg: dict[frozenset[str], int] = {}
+    for a, b in set(pairs.values()):
+        succ.setdefault(a, set()).add(b)
+        indeg[b] = indeg.get(b, 0) + 1
+        indeg.setdefault(a, 0)
+    todo = [n for n, d in indeg.items() if d == 0]
+    while todo:  # Kahn's order: what remains lies on or between cycles
+        n = todo.pop()
+        for m in succ.get(n, ()):
+            indeg[m] -= 1
+            if indeg[m] == 0:
+                todo.append(m)
+        indeg[n] = -1
+    if all(d < 0 for d in indeg.values()):
+        return frozenset()
+    # late: networkx only when the claims contain a cycle
+    import networkx as nx
+
+    g = nx.DiGraph([p for p in set(pairs.values())])
+    comp = {n: i for i, c in enumerate(nx.strongly_connected_components(g)) for n in c}
+    return frozenset(k for k, (a, b) in pairs.items() if comp[a] == comp[b])
+
+
+# ---------------------------------------------------------------------------- the whole answer
+@dataclass(frozen=True)
+class Reading:
+    """The offline reading of one answer: its causal edges with verdicts and claims, contradictions,
+    the on-premise text, and the words of calibration."""
+
+    edges: tuple[tuple[Claim, Claim, EdgeVerdict], ...]
+    contradictions: tuple[Contradiction, ...]
+    mentioned: frozenset[str]
+    off_premise: int
+    novel: bool
+    hedges: int
+    overconfident: int
+    sentences: int
+
+    @property
+    def supported(self) -> tuple[tuple[Claim, Claim], ...]:
+        """The supported causal edges as ``(cause, effect)`` claims."""
+        return tuple((s, t) for s, t, v in self.edges if v.ok)
+
+    def bad(self) -> tuple[tuple[Claim, Claim, EdgeVerdict], ...]:
+        """The causal edges judged reversed or contradicted."""
+        return tuple(x for x in self.edges if x[2].kind in ("reversed", "contradicted"))
+
+    def failed_share(self) -> float:
+        """Share of the causal edges that are reversed, contradicted, circular or off the item (not merely unlinked)."""
+        judged = [v for _, _, v in self.edges if v.kind != "unlinked"]
+        return sum(1 for v in judged if not v.ok) / len(judged) if judged else 0.0
+
+
+_HEDGES = re.compile(
+    r"\b(likely|unlikely|probably|possibly|perhaps|might|may|could|uncertain|uncertainty|plausibl\w*|"
+    r"depends?|depending|speculative|unclear|arguably|roughly|approximately|assum\w+)\b"
+)
+_OVERCONFIDENT = re.compile(
+    r"\b(certainly|definitely|undoubtedly|inevitabl\w*|always|never|guaranteed|without (a )?doubt|surely)\b"
+)
+
+
+@lru_cache(maxsize=64)
+def _read(answer: str, item: WhatIfItem) -> Reading:
+    # late: relations imports the segmenter, which imports judges (this module's user)
+    from causalcheck.explain.relations import OfflineParser
+    from causalcheck.explain.rst import project_to_graph
+
+    record = _PARSER.setdefault("parser", OfflineParser()).parse(answer)
+    graph = project_to_graph(record)
+    causal = [k for k, e in enumerate(graph.edges) if e.relation_type.upper() in CAUSAL_TYPES]
+    verdicts = edge_verdicts(item, answer, graph, causal) if causal else []
+    texts = graph.text_of
+    edges = tuple(
+        (claim_of(texts.get(graph.edges[k].source, "")), claim_of(texts.get(graph.edges[k].target, "")), v) for k, v in zip(causal, verdicts, strict=True)
+    )
+    text = _norm(answer)
+    found = contradictions(text, [e.text for e in record.edus])
+    premise = premise_of(item)
+    known = content_lemmas(item.question) | meta_words()
+    mentioned: set[str] = set()
+    off = 0
+    pieces: list[str] = []
+    for start, end, on in on_premise_spans(answer, premise):
+        piece = answer[start:end]
+        lemmas = content_lemmas(piece)
+        if not lemmas <= known:
+            if not on:
+                off += 1
+                continue
+            pieces.append(piece)
+            mentioned |= lemmas
+    low = " ".join(pieces).lower()
+    return Reading(
+        edges=edges,
+        contradictions=tuple(dict.fromkeys(c for _, _, c in found)),
+        mentioned=frozenset(mentioned),
+        off_premise=off,
+        novel=bool(pieces),
+        hedges=len(_HEDGES.findall(low)),
+        overconfident=len(_OVERCONFIDENT.findall(low)),
+        sentences=max(1, len(pieces)),
+    )
+
+
+def read_answer(item: WhatIfItem, answer: str) -> Reading:
+    """The :class:`Reading` of *answer* to *item* with the offline parser and the edge rules (cached)."""
+    return _read(answer, item)
+
+
+# ---------------------------------------------------------------------------- criteria
+_CALIBRATION = re.compile(r"uncertain|calibrat|confiden|contradict|hedg|speculat|overclaim|caveat", re.IGNORECASE)
+_PREMISE_CRITERION = re.compile(r"premise|anchor|starting|setup|set-up|grounding", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class CriterionEvidence:
+    """What :func:`criterion_score` found for one criterion."""
+
+    terms: frozenset[str]
+    mentioned: frozenset[str]
+    in_mechanism: frozenset[str]
+    links: int
+    chain: int
+    bad: int
+
+
+def _touches(claim: Claim, terms: frozenset[str]) -> frozenset[str]:
+    words = claim.lemmas
+    return frozenset(t for t in terms if t in words or any(len(t) >= 4 and (t in w or (len(w) >= 5 and w in t)) for w in words))
+
+
+def _longest_chain(pairs: Sequence[tuple[Claim, Claim]]) -> int:
+    """Longest run of linked edges (an effect's concepts reused by the next cause), counted in edges."""
+    best = [1] * len(pairs)
+    for j in range(len(pairs)):
+        for i in range(j):
+            if pairs[i][1].concepts & pairs[j][0].concepts or pairs[i][1].text == pairs[j][0].text:
+                best[j] = max(best[j], best[i] + 1)
+    return max(best, default=0)
+
+
+def criterion_terms(item: WhatIfItem, criterion: Criterion) -> frozenset[str]:
+    """The content lemmas a criterion asks about: name, description and the upper bands, beyond the question."""
+    q = content_lemmas(item.question) | content_lemmas(item.rubric.question_focus if item.rubric else "")
+    source = " ".join([criterion.name, criterion.description, *criterion.bands[2:]])
+    return content_lemmas(source) - q - rubric_words() - meta_words()
+
+
+def criterion_evidence(reading: Reading, terms: frozenset[str], premise_criterion: bool, premise: Premise) -> CriterionEvidence:
+    """The criterion's terms the answer mentions, those its supported mechanism reaches, and the links."""
+    touching: list[tuple[Claim, Claim]] = []
+    reached: set[str] = set()
+    for s, t in reading.supported:
+        hit = _touches(s, terms) | _touches(t, terms)
+        rooted = premise_criterion and premise.anchors(s.lemmas)
+        if hit or rooted or not terms:
+            touching.append((s, t))
+            reached |= hit
+    bad = sum(1 for s, t, _ in reading.bad() if not terms or _touches(s, terms) or _touches(t, terms))
+    mentioned = frozenset(t for t in terms if t in reading.mentioned or any(len(t) >= 4 and t in w for w in reading.mentioned))
+    return CriterionEvidence(terms, mentioned, frozenset(reached), len(touching), _longest_chain(touching), bad)
+
+
+def _mechanism_band(ev: CriterionEvidence) -> tuple[int, str]:
+    """The band of a criterion with a supported mechanism: 5 for one link, 6 for several reaching a
+    third of the terms, 7 with a chain of two, 8 with four links, a chain of three and half the terms."""
+    n = max(1, len(ev.terms))
+    cov = len(ev.in_mechanism) / n if ev.terms else 1.0
+    score = 5
+    if ev.links >= 2 and cov >= 0.3:
+        score = 6
+        if ev.chain >= 2 and cov >= 0.4:
+            score = 7
+            if ev.links >= 4 and ev.chain >= 3 and cov >= 0.5:
+                score = 8
+    return score, f"{ev.links} supported causal link(s) reach {len(ev.in_mechanism)}/{len(ev.terms)} criterion terms, chain of {ev.chain}"
+
+
+def criterion_score(item: WhatIfItem, answer: str, criterion: Criterion, index: int) -> tuple[int, str, dict[str, Any]]:
+    """The offline score 1..10 of *answer* on *criterion*, a reason, and the details (see the judge's docstring)."""
+    reading = read_answer(item, answer)
+    premise = premise_of(item)
+    if not reading.novel:
+        why = f"no sentence about the item's premise ({reading.off_premise} off premise)" if reading.off_premise else "restates the question without new content"
+        return 1, why, {"coverage": 0.0}
+    terms = criterion_terms(item, criterion)
+    calibration = bool(_CALIBRATION.search(criterion.name + " " + criterion.description))
+    is_premise = index == 1 or bool(_PREMISE_CRITERION.search(criterion.name))
+    ev = criterion_evidence(reading, terms, is_premise, premise)
+    n_terms = max(1, len(terms))
+    cov_any = len(ev.mentioned) / n_terms if terms else 1.0
+    parts: list[str] = []
+    if calibration:
+        hedges = reading.hedges / reading.sentences
+        over = reading.overconfident / reading.sentences
+        calib = min(1.0, max(0.0, min(1.0, hedges / 0.5) - over))
+        support = min(1.0, len(reading.supported) / 6)
+        score = 2 + math.floor(6 * (0.25 * min(1.0, cov_any / 0.5) + 0.35 * support + 0.4 * calib) + 0.5)
+        parts.append(f"calibration {calib:.2f}, {len(reading.supported)} supported causal link(s)")
+        if reading.contradictions:
+            score = min(score, 3)
+            parts.append(f"at most 3: the answer contradicts itself ({reading.contradictions[0].describe()})")
+    elif ev.links == 0:
+        score = 1 if not ev.mentioned else (3 if cov_any >= 0.3 else 2)
+        parts.append(f"mentions {len(ev.mentioned)}/{len(terms)} criterion terms, no supported mechanism")
+    else:
+        score, why = _mechanism_band(ev)
+        parts.append(why)
+    failed = reading.failed_share()
+    if ev.bad and not calibration:
+        score = max(1, min(score, 5) - (ev.bad - 1))
+        parts.append(f"at most 5: {ev.bad} reversed or contradicted link(s) touch it")
+    if failed >= 1 / 3:
+        cap = 3 if failed >= 1 / 2 else 5
+        if score > cap:
+            score = cap
+            parts.append(f"at most {cap}: {failed:.0%} of the answer's causal links are reversed, contradicted, circular or off the item")
+    if reading.contradictions and not calibration and score > 5:
+        touched = {c.quantity for c in reading.contradictions} & (ev.terms | {w for s, t in reading.supported for w in s.lemmas | t.lemmas})
+        if touched:
+            score = 5
+            parts.append("at most 5: a contradiction about a quantity of its mechanism")
+    score = max(1, min(10, score))
+    details = {
+        "coverage": round(len(ev.mentioned) / n_terms, 4) if terms else 0.0,
+        "mechanism_coverage": round(len(ev.in_mechanism) / n_terms, 4) if terms else 0.0,
+        "matched_terms": sorted(ev.in_mechanism),
+        "supported_links": ev.links,
+        "reversed_or_contradicted": ev.bad,
+    }
+    return score, "; ".join(parts), details
