@@ -33,7 +33,7 @@ from functools import lru_cache
 
 from causalcheck.explain._text import content_lemmas, lemma, pos_lexicon, stop_words
 
-__all__ = ["POLARITY", "Assertion", "Claim", "claim_of", "concepts_of", "conflicts", "is_identity"]
+__all__ = ["POLARITY", "Assertion", "Claim", "claim_of", "concepts_of", "conflicts", "is_identity", "ordered_concepts"]
 
 
 def _entries(dim: str, sign: int, words: str) -> dict[str, tuple[str, int]]:
@@ -46,9 +46,9 @@ POLARITY: dict[str, tuple[str, int]] = {
     **_entries("level", +1, "rise increase grow expand climb soar surge swell spike jump mount multiply double triple "
                "widen deepen spread proliferate boom balloon escalate accumulate extend lengthen enlarge raise boost "
                "lift heighten amplify add gain more great large big high wide deep long tall thick abundant plentiful "
-               "surplus abundance growth expansion upsurge"),
+               "surplus abundance growth expansion upsurge extra additional much many"),
     **_entries("level", -1, "fall decrease decline shrink drop sink plunge plummet collapse contract dwindle diminish "
-               "fade wane lessen reduce lower cut curb halve narrow shorten deplete recede subside slump dip erode "
+               "fade wane lessen reduce lower cut curb halve narrow shorten deplete recede subside slump dip erode retreat "
                "drain little few less small low narrow short thin scarce shortage scarcity decline reduction "
                "contraction depletion"),
     **_entries("strength", +1, "strengthen intensify reinforce bolster entrench strong powerful intense stable stabilize"),
@@ -71,10 +71,10 @@ POLARITY: dict[str, tuple[str, int]] = {
 }  # fmt: skip
 
 #: Surface forms that are comparatives of a :data:`POLARITY` adjective ("higher", "fewer", "worse").
-_COMPARATIVE = re.compile(r"^(?:more|less|fewer|lesser|worse|better|[a-z]{2,}(?:er|ier))$")
+_COMPARATIVE = re.compile(r"^(?:more|less|fewer|lesser|worse|better|extra|additional|[a-z]{2,}(?:er|ier))$")
 #: Adjectives of :data:`POLARITY` (only their comparatives assert a change).
 _ADJECTIVES = frozenset(
-    "more great large big high wide deep long tall thick abundant plentiful little few less small low narrow short thin "
+    "extra additional more much many great large big high wide deep long tall thick abundant plentiful little few less small low narrow short thin "
     "scarce strong powerful intense stable weak feeble fragile unstable fast quick rapid expensive costly dear pricey "
     "cheap inexpensive affordable frequent common rare infrequent uncommon warm hot cool cold bright light dark dim "
     "better bad worse".split()
@@ -82,11 +82,14 @@ _ADJECTIVES = frozenset(
 #: Nouns of change after which "of" / "in" introduces the phrase changed ("a rise in prices").
 _CHANGE_NOUNS = frozenset(
     "rise increase growth expansion surge spike jump boom upsurge fall decrease decline drop collapse contraction "
-    "reduction shortage scarcity depletion loss absence lack extinction disappearance slowdown surplus abundance".split()
+    "reduction shortage scarcity depletion loss absence lack extinction disappearance slowdown surplus abundance gain "
+    "retreat".split()
 )
 #: Nouns that measure the noun after "of" ("the supply of nutrients" is about nutrients).
 _MEASURES = frozenset("amount level number quantity supply share rate volume degree extent proportion density".split())
 _NEGATION = frozenset({"not", "never", "no", "n't", "cannot", "hardly", "barely", "longer"})
+_MODALS = frozenset("would could will might may can should must shall to does did do not n't".split())
+_PREPOSITIONS = frozenset("of in on at from to into toward towards with by for over under between among about".split())
 _DETERMINERS = frozenset(
     "the a an its their his her our your this that these those much many some any all most such each every own".split()
 )
@@ -97,7 +100,7 @@ _AUX = frozenset(
     "sharply steadily greatly dramatically significantly substantially slightly eventually initially later "
     "only just already ultimately largely mostly partly not never no longer n't".split()
 )
-_TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d+(?:[.,]\d+)?|[^\w\s]")
+_TOKEN = re.compile(r"[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?|\d+(?:[.,]\d+)?|[^\w\s]")
 _MAX_PHRASE = 4
 
 
@@ -153,8 +156,19 @@ def concepts_of(text: str) -> frozenset[str]:
     )
 
 
+def ordered_concepts(text: str) -> list[str]:
+    """The concepts of *text* (:func:`concepts_of`) in the order they first occur."""
+    wanted = concepts_of(text)
+    out: list[str] = []
+    for w in _TOKEN.findall(text.lower()):
+        lem = lemma(w)
+        if lem in wanted and lem not in out:
+            out.append(lem)
+    return out
+
+
 def _content(word: str) -> bool:
-    return word.isalpha() and len(word) >= 3 and word not in stop_words()
+    return word[:1].isalpha() and word.isalnum() and len(word) >= 3 and word not in stop_words()
 
 
 def _verb_form(word: str) -> bool:
@@ -164,18 +178,33 @@ def _verb_form(word: str) -> bool:
 
 
 def _noun_word(word: str) -> bool:
-    """A word that can stand in a noun phrase: content, not a word of change, not an inflected verb."""
-    return _content(word) and lemma(word) not in POLARITY and not _verb_form(word)
+    """A word that can stand in a noun phrase: content, not a word of change, not a verb."""
+    if not _content(word):
+        return False
+    lem = lemma(word)
+    return lem not in POLARITY and not _verb_form(word) and not _is_verb_only(lem)
 
 
-def _phrase_after(low: list[str], i: int) -> list[str]:
-    """Content words of the noun phrase starting after token *i* (determiners skipped)."""
+def _phrase_after(low: list[str], i: int, consumed: set[int] | None = None) -> list[str]:
+    """Content words of the noun phrase starting after token *i* (determiners skipped).
+
+    A noun of change that ends the phrase ("lower carbon *gain*") belongs to it: it is recorded in
+    *consumed* and asserts nothing of its own.
+    """
     j = i + 1
     while j < len(low) and low[j] in _DETERMINERS:
         j += 1
     out: list[str] = []
-    while j < len(low) and len(out) < _MAX_PHRASE and _noun_word(low[j]):
-        out.append(low[j])
+    while j < len(low) and len(out) < _MAX_PHRASE:
+        w = low[j]
+        if _noun_word(w):
+            out.append(w)
+        elif out and lemma(w) in _CHANGE_NOUNS and consumed is not None:
+            consumed.add(j)  # "lower carbon gain": the gain is the phrase's, carbon its head
+            j += 1
+            break
+        else:
+            break
         j += 1
     if out and j + 1 < len(low) and low[j] == "of" and lemma(out[-1]) in _MEASURES:
         more = _phrase_after(low, j)
@@ -193,8 +222,10 @@ def _phrase_before(low: list[str], i: int) -> list[str]:
     while j >= 0 and len(out) < _MAX_PHRASE and _noun_word(low[j]):
         out.insert(0, low[j])
         j -= 1
-    if out and j >= 1 and low[j] == "of":  # "the supply of nutrients would fall": the nutrients
-        return out
+    if out and j >= 1 and low[j] == "of" and _noun_word(low[j - 1]) and lemma(low[j - 1]) not in _MEASURES:
+        head = _phrase_before(low, j)  # "the Army of Flanders would …": the army, of Flanders
+        if head:
+            return out + head
     return out
 
 
@@ -207,58 +238,94 @@ def _assertion(phrase: list[str], dim: str, sign: int) -> Assertion | None:
     lems = [w for w in lems if w not in POLARITY and len(w) >= 3]
     if not lems:
         return None
+    if dim == "price":  # "cheaper food" and "higher food prices" are about one quantity: the price
+        return Assertion("price", frozenset(w for w in lems if w not in ("price", "cost")), "level", sign)
     return Assertion(lems[-1], frozenset(lems[:-1]), dim, sign)
+
+
+#: Verbs that give a plain adjective after them a change or a kept state ("became common", "stays rare").
+_STATE_VERBS = frozenset("become grow get turn stay remain keep".split())
+
+
+def _state_verb(low: list[str], i: int) -> int:
+    """Index of the verb of state or becoming just before the adjective at *i* (adverbs skipped), or -1."""
+    j = i - 1
+    while j >= 0 and low[j].endswith("ly") and len(low[j]) > 4:
+        j -= 1
+    return j if j >= 0 and lemma(low[j]) in _STATE_VERBS else -1
+
+
+def _noun_reading(low: list[str], i: int) -> bool:
+    """True when the word of change at *i* reads as a noun: after a determiner, a number or an
+    adjective ("the decline", "a sharp rise"), or ending a noun phrase that follows a preposition or
+    a determiner ("from carbon *sink*", "the carbon *gain*"); not after a modal or "to"."""
+    word = low[i]
+    if word.endswith(("ed", "ing")) or i == 0:
+        return False
+    prev = low[i - 1]
+    if prev in _MODALS:
+        return False
+    if prev in _DETERMINERS or prev[:1].isdigit() or (prev in _PREPOSITIONS):
+        return True
+    j = i - 1
+    while j >= 0 and _noun_word(low[j]):
+        j -= 1
+    return j < i - 1 and j >= 0 and (low[j] in _DETERMINERS or low[j] in _PREPOSITIONS)
 
 
 def _assertions(text: str) -> tuple[Assertion, ...]:
     low = [t.lower() for t in _TOKEN.findall(text)]
     out: list[Assertion] = []
-    i = 0
-    while i < len(low):
-        word = low[i]
+    consumed: set[int] = set()
+    for i, word in enumerate(low):
+        if i in consumed:
+            continue
         lem = lemma(word)
         entry = POLARITY.get(lem)
-        if entry is None and word in ("without", "no") and i + 1 < len(low) and low[i + 1] != "longer":
-            phrase = _phrase_after(low, i)
-            a = _assertion(phrase, "existence", -1)
+        if entry is None:
+            phrase, dim, sign = [], "level", 0
+            if word in ("without", "no") and i + 1 < len(low) and low[i + 1] != "longer":
+                phrase, dim, sign = _phrase_after(low, i), "existence", -1
+            elif word in ("up", "down") and i and _noun_word(low[i - 1]):
+                phrase, sign = _phrase_before(low, i), 1 if word == "up" else -1  # "driving prices up"
+            a = _assertion(phrase, dim, sign) if sign else None
             if a is not None:
                 out.append(a)
-            i += 1
-            continue
-        if entry is None:
-            i += 1
             continue
         dim, sign = entry
-        if word in ("more", "less", "fewer") and i + 1 < len(low):
-            nxt = lemma(low[i + 1])
-            if nxt in POLARITY and nxt in _ADJECTIVES and low[i + 1] not in ("more", "less", "fewer"):
-                dim2, sign2 = POLARITY[nxt]
-                dim, sign = dim2, sign2 * (1 if word == "more" else -1)
-                i += 1
-                word = low[i]
-            elif low[i + 1] == "than" or not _content(low[i + 1]):
+        nxt = low[i + 1] if i + 1 < len(low) else ""
+        if word in ("more", "less", "fewer"):
+            nxt_lem = lemma(nxt)
+            if nxt_lem in POLARITY and nxt_lem in _ADJECTIVES and nxt not in ("more", "less", "fewer"):
+                dim, sign = POLARITY[nxt_lem][0], POLARITY[nxt_lem][1] * (1 if word == "more" else -1)
+                consumed.add(i + 1)  # "more frequent fires": the adjective is this assertion's
+                phrase = _phrase_after(low, i + 1, consumed) or _phrase_before(low, i)
+            elif nxt == "than" or not _content(nxt):
                 phrase = _phrase_before(low, i)
-                a = _assertion(phrase, dim, -sign if _negated(low, i) else sign)
-                if a is not None:
-                    out.append(a)
-                i += 1
-                continue
-        elif lem in _ADJECTIVES and not _COMPARATIVE.match(word):
-            i += 1
-            continue  # "high tides" is a state, not a change
+            else:
+                phrase = _phrase_after(low, i, consumed)
+        elif lem in _ADJECTIVES:
+            if not _COMPARATIVE.match(word):
+                state = _state_verb(low, i)
+                if state < 0:
+                    continue  # "high tides" is a state, not a change
+                phrase = _phrase_before(low, state)  # "would stay rare", "became common"
+            else:
+                phrase = _phrase_after(low, i, consumed) if nxt != "than" else []
+                phrase = phrase or _phrase_before(low, i)
+        elif _noun_reading(low, i):
+            if lem not in _CHANGE_NOUNS:
+                continue  # "a carbon sink", "the light": not a word of change here
+            phrase = _phrase_after(low, i + 1) if nxt in ("of", "in") else _phrase_before(low, i)
+        else:  # a verb: its object, else its subject
+            phrase = _phrase_after(low, i, consumed)
+            if not phrase or _is_verb_only(lemma(nxt)):
+                phrase = _phrase_before(low, i)
         if _negated(low, i):
             sign = -sign
-        nxt_is_prep = i + 1 < len(low) and low[i + 1] in ("of", "in")
-        if lem in _CHANGE_NOUNS and nxt_is_prep:
-            phrase = _phrase_after(low, i + 1)
-        else:
-            phrase = _phrase_after(low, i)
-            if not phrase or (i + 1 < len(low) and low[i + 1] == "than"):
-                phrase = _phrase_before(low, i)
         a = _assertion(phrase, dim, sign)
         if a is not None:
             out.append(a)
-        i += 1
     return tuple(dict.fromkeys(out))
 
 

@@ -30,8 +30,8 @@ __all__ = [
     "words",
 ]
 
-#: Words of three letters or more (letters only: digits, hyphens and apostrophes split words).
-_WORD3 = re.compile(r"[^\W\d_]{3,}")
+#: Words of three characters or more that start with a letter ("CO2" is one word; hyphens and apostrophes split words).
+_WORD3 = re.compile(r"[^\W\d_][^\W_]{2,}")
 _WORD = re.compile(r"[^\W\d_]+")
 _ASCII_LETTER_BYTES = bytes(range(65, 91)) + bytes(range(97, 123))
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")

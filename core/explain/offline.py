@@ -25,12 +25,10 @@ when every rule holds, checked in this order (the first that fails is named in t
    item's vocabulary (question, rubric criteria and bands, reference answers), or contains or is
    contained in a word of it ("moonlight", "intertidal") — "so fish would take up knitting" is
    not, for a question about the Moon;
-8. *direction* — the link runs outward from the premise.  Reading the causal edges in text
-   order, a concept is *derived* once a supported edge from the premise (or from something
-   derived) reaches it.  An edge whose cause is a change the answer never derives, and whose
-   effect was already derived, runs against the chain and is unsupported ("Because intertidal
-   habitats shrink, tides weaken" after "without the Moon, tides would weaken"); so is an edge
-   that reverses a directed pair of the item's reference answers;
+8. *direction* — nothing in the item's own texts says the link runs the other way: the item's
+   rubric and reference answers, read with the same parser, give directed concept pairs, and an
+   edge that reverses one of them is unsupported; so is an edge on a circle of claims ("paper
+   spreads literacy … so literacy spreads paper"), and (rule 5) one whose effect is the premise;
 9. *not repeated* — an edge joining the same concepts as an earlier supported edge adds no
    support (repeating a sentence does not raise PM);
 10. *not contradicted* — neither endpoint asserts a change that another part of the answer
@@ -63,7 +61,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from causalcheck.explain._claims import Claim, claim_of, conflicts, is_identity
+from causalcheck.explain._claims import Claim, claim_of, concepts_of, conflicts, is_identity
 from causalcheck.explain._cues import Cue, causative_start, is_anaphoric, is_meta_talk, lead_cue, starts_with_anaphor
 from causalcheck.explain._premise import Premise, meta_words, on_premise_spans, premise_of, rubric_words
 from causalcheck.explain._text import SENTENCE_PIECES, content_lemmas
@@ -83,6 +81,11 @@ __all__ = [
 ]
 
 _TERMINATOR = re.compile(r"[.!?][\"'”’)\]]*\s*$")
+_CALIBRATION = re.compile(r"uncertain|calibrat|confiden|contradict|hedg|speculat|overclaim|caveat", re.IGNORECASE)
+_PREMISE_CRITERION = re.compile(r"premise|anchor|starting|setup|set-up|grounding", re.IGNORECASE)
+#: Where a rubric's enumeration of consequences begins ("…, including a, b, c and d").
+_ENUMERATION = re.compile(r"\b(?:including|such as|involving|especially|notably|from)\s+(.+)", re.IGNORECASE | re.DOTALL)
+_ITEM_SPLIT = re.compile(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|;\s*")
 _GAP_END = re.compile(r"[.!?\n]")
 _FAMILY_LABELS = frozenset({"CONTRAST", "CONCESSION", "EXAMPLE", "PURPOSE", "SUMMARY", "RESTATEMENT"})
 #: Words that mark a turn between two claims about one quantity (no contradiction).
@@ -278,6 +281,41 @@ class _Memo(NamedTuple):
     question: frozenset[str]
     premise: Premise
     references: frozenset[tuple[str, str]]
+    enumerations: tuple[tuple[frozenset[str], ...], ...]
+
+
+def _enumerations(texts: Sequence[str]) -> tuple[tuple[frozenset[str], ...], ...]:
+    """The rubric's enumerations of consequences: per text, the concepts of each listed item in order
+    ("including colder winters, sea-ice expansion, sharper seasonality and shorter growing seasons")."""
+    boiler = rubric_words() | meta_words()
+    out: list[tuple[frozenset[str], ...]] = []
+    for text in texts:
+        m = _ENUMERATION.search(text)
+        if m is None:
+            continue
+        parts = (concepts_of(p) - boiler for p in _ITEM_SPLIT.split(m.group(1).rstrip(". ")))
+        listed = tuple(p for p in parts if p)
+        if len(listed) >= 3 and listed not in out:
+            out.append(listed)
+    return tuple(out)
+
+
+def _place(listed: Sequence[frozenset[str]], concepts: frozenset[str]) -> int | None:
+    """The index of the one listed item that shares the most concepts with *concepts* (``None`` on a tie or no share)."""
+    best = sorted(((len(concepts & x), k) for k, x in enumerate(listed) if concepts & x), reverse=True)
+    if not best or (len(best) > 1 and best[0][0] == best[1][0]):
+        return None
+    return best[0][1]
+
+
+def _against_enumeration(s: Claim, t: Claim, enumerations: Sequence[Sequence[frozenset[str]]]) -> bool:
+    """True when the rubric's enumerations list the effect's item before the cause's more often than after."""
+    fwd = back = 0
+    for listed in enumerations:
+        a, b = _place(listed, s.concepts), _place(listed, t.concepts)
+        if a is not None and b is not None and a != b:
+            fwd, back = (fwd + 1, back) if a < b else (fwd, back + 1)
+    return back > fwd
 
 
 def _concept_pairs(reference: str) -> set[tuple[str, str]]:
@@ -309,8 +347,16 @@ def _references(texts: tuple[str, ...]) -> frozenset[tuple[str, str]]:
 
 def _memo(item: WhatIfItem) -> _Memo:
     premise = premise_of(item)
-    refs = _references(tuple(h for h in item.human_answers if h.strip())) if item.human_answers else frozenset()
-    return _Memo(content_lemmas(item.question), premise, refs)
+    rubric = item.rubric
+    texts = [h for h in item.human_answers if h.strip()]
+    listing: list[str] = []
+    if rubric:
+        texts.extend(t for c in rubric.criteria for t in (c.description, *c.bands) if t.strip())
+        for i, c in enumerate(rubric.criteria, start=1):
+            if i == 1 or _PREMISE_CRITERION.search(c.name) or _CALIBRATION.search(f"{c.name} {c.description}"):
+                continue
+            listing.extend((c.description, *c.bands))
+    return _Memo(content_lemmas(item.question), premise, _references(tuple(texts)), _enumerations(tuple(listing)))
 
 
 def _against_reference(s: Claim, t: Claim, refs: frozenset[tuple[str, str]]) -> bool:
@@ -385,7 +431,6 @@ def _chain_rules(
     memo: _Memo,
 ) -> None:
     """Rules 8 and 9 over the causal edges still supported, in text order of their later endpoint (in place)."""
-    derived: set[str] = set(memo.premise.question)
     seen: set[tuple[frozenset[str], frozenset[str]]] = set()
     circular = _circular(graph, texts, verdicts, causal)
 
@@ -402,25 +447,17 @@ def _chain_rules(
             verdicts[k] = EdgeVerdict(False, "rule 8: the link lies on a circle of claims (each one causes the next and the last the first)", "reversed")
             continue
         s, t = _unit(texts.get(e.source, "")).claim, _unit(texts.get(e.target, "")).claim
-        s_derived = bool(s.concepts & derived) or memo.premise.anchors(s.lemmas)
-        t_known = bool(t.concepts & derived) and not t.concepts <= s.concepts
-        if s.change and not s_derived and t_known:
-            verdicts[k] = EdgeVerdict(
-                False, "rule 8: the cause is a change the answer never derives from the premise, and the effect was already derived (the link runs against the chain)", "reversed"
-            )
-            continue
         if _against_reference(s, t, memo.references):
-            verdicts[k] = EdgeVerdict(False, "rule 8: the item's reference answers link these concepts the other way round", "reversed")
+            verdicts[k] = EdgeVerdict(False, "rule 8: the item's rubric or reference answers link these concepts the other way round", "reversed")
+            continue
+        if _against_enumeration(s, t, memo.enumerations):
+            verdicts[k] = EdgeVerdict(False, "rule 8: the rubric lists the effect before the cause in its chain of consequences", "reversed")
             continue
         key = (s.concepts, t.concepts)
         if key in seen and s.concepts and t.concepts:
             verdicts[k] = EdgeVerdict(False, "rule 9: repeats a link the answer already made", "repeated")
             continue
         seen.add(key)
-        if s_derived or not s.change:
-            derived |= t.concepts
-            if s_derived:
-                derived |= s.concepts
         verdicts[k] = EdgeVerdict(True, v.why.replace("rules 1-7 and 10 hold", "rules 1-10 hold"), "supported")
 
 
@@ -554,8 +591,6 @@ def read_answer(item: WhatIfItem, answer: str) -> Reading:
 
 
 # ---------------------------------------------------------------------------- criteria
-_CALIBRATION = re.compile(r"uncertain|calibrat|confiden|contradict|hedg|speculat|overclaim|caveat", re.IGNORECASE)
-_PREMISE_CRITERION = re.compile(r"premise|anchor|starting|setup|set-up|grounding", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
