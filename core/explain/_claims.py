@@ -96,6 +96,7 @@ _DETERMINERS = frozenset(
 #: Words skipped between a subject and its verb ("prices would probably rise").
 _AUX = frozenset(
     "would could will might may can should must shall be is are was were been being become becomes became get gets got "
+    "have has had "
     "also still even then soon eventually further likely probably possibly perhaps quickly rapidly slowly gradually "
     "sharply steadily greatly dramatically significantly substantially slightly eventually initially later "
     "only just already ultimately largely mostly partly not never no longer n't".split()
@@ -243,6 +244,7 @@ def _assertion(phrase: list[str], dim: str, sign: int) -> Assertion | None:
     return Assertion(lems[-1], frozenset(lems[:-1]), dim, sign)
 
 
+_DEGREE = frozenset("somewhat well far much slightly very quite rather fairly too even still".split())
 #: Verbs that give a plain adjective after them a change or a kept state ("became common", "stays rare").
 _STATE_VERBS = frozenset("become grow get turn stay remain keep".split())
 
@@ -250,7 +252,7 @@ _STATE_VERBS = frozenset("become grow get turn stay remain keep".split())
 def _state_verb(low: list[str], i: int) -> int:
     """Index of the verb of state or becoming just before the adjective at *i* (adverbs skipped), or -1."""
     j = i - 1
-    while j >= 0 and low[j].endswith("ly") and len(low[j]) > 4:
+    while j >= 0 and ((low[j].endswith("ly") and len(low[j]) > 4) or low[j] in _DEGREE):
         j -= 1
     return j if j >= 0 and lemma(low[j]) in _STATE_VERBS else -1
 
@@ -288,6 +290,8 @@ def _assertions(text: str) -> tuple[Assertion, ...]:
                 phrase, dim, sign = _phrase_after(low, i), "existence", -1
             elif word in ("up", "down") and i and _noun_word(low[i - 1]):
                 phrase, sign = _phrase_before(low, i), 1 if word == "up" else -1  # "driving prices up"
+            elif word in ("above", "below") and _state_verb(low, i) >= 0:
+                phrase, sign = _phrase_before(low, _state_verb(low, i)), 1 if word == "above" else -1  # "stays below"
             a = _assertion(phrase, dim, sign) if sign else None
             if a is not None:
                 out.append(a)
@@ -324,9 +328,31 @@ def _assertions(text: str) -> tuple[Assertion, ...]:
         if _negated(low, i):
             sign = -sign
         a = _assertion(phrase, dim, sign)
+        if a is not None and a.head in _GENERIC_HEADS:
+            a = Assertion(a.head, a.mods | _predicate(low, i), a.dim, a.sign)  # "fewer people *die*"
         if a is not None:
             out.append(a)
     return tuple(dict.fromkeys(out))
+
+
+#: Heads that name no quantity by themselves: "fewer people would die" and "more people would be
+#: poisoned" are about different quantities, told apart by the verb after them.
+_GENERIC_HEADS = frozenset("people person number amount level thing group part share case".split())
+
+
+def _predicate(low: list[str], i: int) -> frozenset[str]:
+    """The first content lemma after token *i* that is not part of its noun phrase: the verb that says what the phrase does."""
+    j = i + 1
+    while j < len(low) and (_noun_word(low[j]) or low[j] in _DETERMINERS):
+        j += 1
+    while j < len(low):
+        w = low[j]
+        if w in (".", ",", ";", ":"):
+            break
+        if _content(w) and w not in _AUX:
+            return frozenset({lemma(w)})
+        j += 1
+    return frozenset()
 
 
 @lru_cache(maxsize=16384)

@@ -35,9 +35,21 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from causalcheck.explain._text import lemma
+from causalcheck.explain._text import lemma, pos_lexicon
 
-__all__ = ["CAUSATIVE", "CUES", "IDIOMS", "Cue", "causative_start", "idiom_at", "is_anaphoric", "is_meta_talk", "lead_cue", "starts_with_anaphor"]
+__all__ = [
+    "CAUSATIVE",
+    "CUES",
+    "IDIOMS",
+    "Cue",
+    "causative_start",
+    "idiom_at",
+    "is_anaphoric",
+    "is_meta_talk",
+    "lead_cue",
+    "participle_cue",
+    "starts_with_anaphor",
+]
 
 
 @dataclass(frozen=True)
@@ -190,7 +202,7 @@ def lead_cue(text: str) -> Cue | None:
         return None
     lead = _LEAD_BY_WORD.get(first.group(1).lower())
     if lead is None:
-        return None
+        return participle_cue(first.group(1))
     m = lead.match(text)
     if not m:
         return None
@@ -202,6 +214,29 @@ def lead_cue(text: str) -> Cue | None:
         if head and idiom_at(head, 0):
             return None
     return _BY_PHRASE.get(phrase)
+
+
+#: "-ing" forms after a comma that do not open an effect (", including …", ", depending on …").
+_NOT_EFFECT = frozenset(
+    "being having including according depending assuming following using regarding concerning considering excluding "
+    "involving ranging spanning beginning starting suggesting showing noting saying arguing thinking hoping seeing "
+    "trying looking lasting remaining staying existing living working waiting during notwithstanding".split()
+)
+
+
+def participle_cue(word: str) -> Cue | None:
+    """A forward cue for a verb's "-ing" form that opens an effect after a comma (", pressing Jefferson
+    toward …", ", raising insurance"); ``None`` for other words and for :data:`_NOT_EFFECT`."""
+    low = word.lower()
+    if len(low) < 6 or not low.endswith("ing") or low in _NOT_EFFECT:
+        return None
+    base = lemma(low)
+    if base == low or base not in pos_lexicon()["verb"]:
+        return None
+    return _PARTICIPLE_CUES.setdefault(low, Cue(low, "fwd", "RESULT"))
+
+
+_PARTICIPLE_CUES: dict[str, Cue] = {}
 
 
 def causative_start(text: str) -> str | None:

@@ -21,10 +21,10 @@ when every rule holds, checked in this order (the first that fails is named in t
 5. *the premise is exogenous* — ``T`` adds something beyond the question and does not restate
    the premise unless ``S`` does: nothing in the answer causes the intervention;
 6. *on premise* — neither endpoint lies in a sentence about another scenario (:mod:`._premise`);
-7. *grounding* — each endpoint is about the item: at least one of its content lemmas is in the
-   item's vocabulary (question, rubric criteria and bands, reference answers), or contains or is
-   contained in a word of it ("moonlight", "intertidal") — "so fish would take up knitting" is
-   not, for a question about the Moon;
+7. *grounding* — each endpoint is about the item: some of its content lemmas are in the item's
+   vocabulary (question, rubric criteria and bands, reference answers — or contain, lie inside or
+   share a long beginning with a word of it: "moonlight", "intertidal", "magnetosphere") — "so
+   fish would take up knitting" is not about a question on the Moon's tides;
 8. *direction* — nothing in the item's own texts says the link runs the other way: the item's
    rubric and reference answers, read with the same parser, give directed concept pairs, and an
    edge that reverses one of them is unsupported; so is an edge on a circle of claims ("paper
@@ -38,9 +38,10 @@ Non-causal edges need rules 1–2 and, for CONTRAST, CONCESSION, EXAMPLE, PURPOS
 RESTATEMENT, a cue of their own family.
 
 **Contradictions.**  Two units assert the same quantity moving in opposite directions
-(:mod:`._claims`: "food prices rise" … "cheaper food") and they are neither in one sentence nor
-in adjacent sentences joined by a turn ("at first … later", "but", "then", "initially",
-"alternatively"): the answer says both, without saying why the direction changed.
+(:mod:`._claims`: "food prices rise" … "cheaper food"), they are not in one sentence, not in
+adjacent sentences set side by side as alternatives ("alternatively", "in another scenario"),
+and not both placed in time ("at first … later", "initially … over decades"): the answer says
+both, without saying why the direction changed.
 
 **Criteria.**  :func:`criterion_score` reads a criterion's *terms* (the content lemmas of its
 name, description and upper bands, minus the question and rubric boilerplate) and counts how
@@ -62,15 +63,16 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from causalcheck.explain._claims import Claim, claim_of, concepts_of, conflicts, is_identity
-from causalcheck.explain._cues import Cue, causative_start, is_anaphoric, is_meta_talk, lead_cue, starts_with_anaphor
+from causalcheck.explain._cues import CUES, Cue, causative_start, is_anaphoric, is_meta_talk, lead_cue, starts_with_anaphor
 from causalcheck.explain._premise import Premise, meta_words, on_premise_spans, premise_of, rubric_words
-from causalcheck.explain._text import SENTENCE_PIECES, content_lemmas
+from causalcheck.explain._text import SENTENCE_PIECES, content_lemmas, lemma, stop_words
 from causalcheck.explain.explanation_graph import CAUSAL_TYPES, ExplanationGraph
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.explain.data import Criterion, WhatIfItem
 
 __all__ = [
+    "FOREIGN_PER_GROUNDED",
     "Contradiction",
     "EdgeVerdict",
     "Reading",
@@ -80,6 +82,10 @@ __all__ = [
     "read_answer",
 ]
 
+#: Concepts from outside the item's vocabulary an endpoint may name per concept from inside it before the
+#: criterion judge counts it as mostly about other things.
+FOREIGN_PER_GROUNDED = 2
+
 _TERMINATOR = re.compile(r"[.!?][\"'”’)\]]*\s*$")
 _CALIBRATION = re.compile(r"uncertain|calibrat|confiden|contradict|hedg|speculat|overclaim|caveat", re.IGNORECASE)
 _PREMISE_CRITERION = re.compile(r"premise|anchor|starting|setup|set-up|grounding", re.IGNORECASE)
@@ -88,13 +94,16 @@ _ENUMERATION = re.compile(r"\b(?:including|such as|involving|especially|notably|
 _ITEM_SPLIT = re.compile(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|;\s*")
 _GAP_END = re.compile(r"[.!?\n]")
 _FAMILY_LABELS = frozenset({"CONTRAST", "CONCESSION", "EXAMPLE", "PURPOSE", "SUMMARY", "RESTATEMENT"})
-#: Words that mark a turn between two claims about one quantity (no contradiction).
-_TURN = re.compile(
-    r"\b(?:but|however|yet|then|later|eventually|initially|at first|first|afterwards|over time|in the long run|"
-    r"in the short run|in the long term|in the short term|short-term|long-term|temporarily|briefly|until|"
-    r"alternatively|otherwise|on the other hand|instead|whereas|while|recover\w*|rebound\w*|revers\w*|either|or)\b",
+#: Words that place a claim in time ("at first", "over decades"): two claims about one quantity that
+#: both carry one describe a course over time, not a contradiction.
+_TIME = re.compile(
+    r"\b(?:at first|initially|first|immediately|soon|early|in the short (?:run|term)|short-term|temporarily|briefly|"
+    r"then|later|eventually|afterwards|over time|over (?:the )?(?:following )?(?:years|decades|centuries)|"
+    r"in the long (?:run|term)|long-term|ultimately|by the \w+ century|until|recover\w*|rebound\w*)\b",
     re.IGNORECASE,
 )
+#: Words that set two claims side by side as alternatives ("alternatively", "in one branch … in another").
+_ALTERNATIVE = re.compile(r"\b(?:alternatively|otherwise|instead|either|or|whereas|in another|in one|scenario|branch)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +127,16 @@ class Contradiction:
     def describe(self) -> str:
         """One line for reasons and findings."""
         return f"{self.quantity!r} moves both ways: {self.first[:60]!r} / {self.second[:60]!r}"
+
+
+@lru_cache(maxsize=1)
+def _vague_words() -> frozenset[str]:
+    """Lemmas that name no particular thing: meta and rubric words, and words like "different", "main", "things"."""
+    return (
+        meta_words()
+        | rubric_words()
+        | content_lemmas("different differently same similar main general look looks seem seems thing things way ways lot lots kind sort aspect aspects situation event events world")
+    )
 
 
 class _Unit(NamedTuple):
@@ -159,6 +178,8 @@ def _local_rules(text: str, q: frozenset[str], su: _Unit, tu: _Unit, label: str,
     for u in (su, tu):
         if len(u.claim.lemmas) < 2 and not u.claim.assertions:
             return EdgeVerdict(False, "rule 1: an endpoint is vague (fewer than two content words, no change)", "unlinked")
+        if not u.claim.lemmas - q - _vague_words():
+            return EdgeVerdict(False, "rule 1: an endpoint is vague (only the question's words and words like 'consequences', 'different')", "unlinked")
     if s_pos < 0:
         s_pos = text.find(s)
     if s_pos < 0:
@@ -200,7 +221,7 @@ def _local_rules(text: str, q: frozenset[str], su: _Unit, tu: _Unit, label: str,
     if su.meta or tu.meta:
         return EdgeVerdict(False, "rule 3: an endpoint is meta-talk about the question, not a causal claim", "unlinked")
     if su.identity or tu.identity:
-        return EdgeVerdict(False, "rule 1: an endpoint only equates two things (an identity, not a state or a change)", "unlinked")
+        return EdgeVerdict(False, "rule 1: an endpoint only equates two things (an identity, not a state or a change)", "identity")
     anaphoric = (later_cue is not None and is_anaphoric(later_cue)) or starts_with_anaphor(bu.text)
     if not same_sentence and not (su.claim.lemmas & tu.claim.lemmas) and not anaphoric:
         return EdgeVerdict(False, "rule 4: units in different sentences share no content word", "unlinked")
@@ -228,8 +249,22 @@ def _off_premise_nodes(text: str, graph: ExplanationGraph, where: Mapping[str, i
 
 
 def _grounded(claim: Claim, premise: Premise) -> bool:
-    """Rule 7 for one endpoint: at least one of its content lemmas is in the item's vocabulary."""
-    return bool(premise.grounded(claim.lemmas))
+    """Rule 7 for one endpoint: some content lemma of it is in the item's vocabulary."""
+    return bool(premise.grounded(claim.lemmas - _cue_words()))
+
+
+def _mostly_foreign(claim: Claim, premise: Premise) -> bool:
+    """True when an endpoint names more than :data:`FOREIGN_PER_GROUNDED` concepts from outside the
+    item's vocabulary for each one from inside it (the criterion judge's cap reads this)."""
+    concepts = (claim.concepts or claim.lemmas) - _cue_words()
+    inside = premise.grounded(concepts)
+    return not inside or len(concepts) - len(inside) > FOREIGN_PER_GROUNDED * len(inside)
+
+
+@lru_cache(maxsize=1)
+def _cue_words() -> frozenset[str]:
+    """Lemmas of the cue phrases ("leading to", "as a result"): the link, not what is linked."""
+    return frozenset(lemma(w) for c in CUES for w in c.phrase.split()) - stop_words()
 
 
 def _sentence_index(text: str) -> tuple[list[int], list[tuple[int, int]]]:
@@ -267,12 +302,16 @@ def contradictions(text: str, units: Sequence[str]) -> list[tuple[int, int, Cont
 
 
 def _explained_turn(text: str, spans: Sequence[tuple[int, int]], a: int, b: int) -> bool:
-    """True when sentences *a* ≤ *b* are one sentence, or adjacent with a turn marker in the later one."""
+    """True when sentences *a* ≤ *b* are one sentence, or adjacent ones set side by side as alternatives,
+    or both place their claim in time (a course over time: "at first … later")."""
     if a == b:
         return True
-    if b - a == 1 and b < len(spans):
-        return _TURN.search(text, spans[b][0], spans[b][1]) is not None
-    return False
+    if a >= len(spans) or b >= len(spans):
+        return False
+    first, second = text[spans[a][0] : spans[a][1]], text[spans[b][0] : spans[b][1]]
+    if b - a == 1 and _ALTERNATIVE.search(second):
+        return True
+    return _TIME.search(first) is not None and _TIME.search(second) is not None
 
 
 class _Memo(NamedTuple):
@@ -280,7 +319,7 @@ class _Memo(NamedTuple):
 
     question: frozenset[str]
     premise: Premise
-    references: frozenset[tuple[str, str]]
+    references: frozenset[tuple[frozenset[str], frozenset[str]]]
     enumerations: tuple[tuple[frozenset[str], ...], ...]
 
 
@@ -318,19 +357,20 @@ def _against_enumeration(s: Claim, t: Claim, enumerations: Sequence[Sequence[fro
     return back > fwd
 
 
-def _concept_pairs(reference: str) -> set[tuple[str, str]]:
-    """Directed concept pairs ``(cause, effect)`` of the supported-looking causal links of a reference text."""
+def _reference_links(reference: str) -> set[tuple[frozenset[str], frozenset[str]]]:
+    """The causal links of a reference text, read with the offline parser, as ``(cause concepts, effect concepts)``."""
     # late: relations imports the segmenter, which imports judges, which imports this module's users
     from causalcheck.explain.relations import OfflineParser
 
     record = _PARSER.setdefault("parser", OfflineParser()).parse(reference)
     text_of = {e.id: e.text for e in record.edus}
-    out: set[tuple[str, str]] = set()
+    out: set[tuple[frozenset[str], frozenset[str]]] = set()
     for rel in record.relations:
         if rel.type.upper() not in CAUSAL_TYPES:
             continue
         s, t = claim_of(text_of.get(rel.source, "")), claim_of(text_of.get(rel.target, ""))
-        out.update((a, b) for a in s.concepts for b in t.concepts if a != b)
+        if s.concepts and t.concepts and not s.concepts & t.concepts:
+            out.add((s.concepts, t.concepts))
     return out
 
 
@@ -338,11 +378,11 @@ _PARSER: dict[str, Any] = {}
 
 
 @lru_cache(maxsize=128)
-def _references(texts: tuple[str, ...]) -> frozenset[tuple[str, str]]:
-    pairs: set[tuple[str, str]] = set()
+def _references(texts: tuple[str, ...]) -> frozenset[tuple[frozenset[str], frozenset[str]]]:
+    links: set[tuple[frozenset[str], frozenset[str]]] = set()
     for t in texts:
-        pairs |= _concept_pairs(t)
-    return frozenset(pairs)
+        links |= _reference_links(t)
+    return frozenset(links)
 
 
 def _memo(item: WhatIfItem) -> _Memo:
@@ -359,12 +399,15 @@ def _memo(item: WhatIfItem) -> _Memo:
     return _Memo(content_lemmas(item.question), premise, _references(tuple(texts)), _enumerations(tuple(listing)))
 
 
-def _against_reference(s: Claim, t: Claim, refs: frozenset[tuple[str, str]]) -> bool:
-    """True when a reference pair runs from a concept of *t* to one of *s*, and none from *s* to *t*."""
-    if not refs:
-        return False
-    back = any((b, a) in refs for a in s.concepts for b in t.concepts if a != b)
-    fwd = any((a, b) in refs for a in s.concepts for b in t.concepts if a != b)
+def _against_reference(s: Claim, t: Claim, refs: frozenset[tuple[frozenset[str], frozenset[str]]]) -> bool:
+    """True when a reference link runs from the effect's concepts to the cause's (its cause shares a
+    concept with *t* only, its effect with *s* only), and no reference link runs the edge's way."""
+    back = fwd = False
+    for a, b in refs:
+        if a & s.concepts and b & t.concepts and not (a & t.concepts or b & s.concepts):
+            fwd = True
+        elif a & t.concepts and b & s.concepts and not (a & s.concepts or b & t.concepts):
+            back = True
     return back and not fwd
 
 
@@ -411,7 +454,7 @@ def edge_verdicts(item: WhatIfItem, answer: str, graph: ExplanationGraph, edges:
 def _item_rules(s_id: str, t_id: str, su: _Unit, tu: _Unit, off: frozenset[str], memo: _Memo, contradicted: Mapping[str, Contradiction]) -> EdgeVerdict:
     """Rules 6, 7 and 10 for a causal edge that passed rules 1-5."""
     if s_id in off or t_id in off:
-        return EdgeVerdict(False, "rule 6: the chain is off the item's premise (no sentence of it is about the question)", "ungrounded")
+        return EdgeVerdict(False, "rule 6: the chain is off the item's premise (no sentence of it is about the question)", "off-premise")
     for name, u in (("source", su), ("target", tu)):
         if not _grounded(u.claim, memo.premise):
             return EdgeVerdict(False, f"rule 7: the {name} is not about the item (its concepts are not in the question, rubric or references)", "ungrounded")
@@ -518,19 +561,26 @@ class Reading:
     overconfident: int
     sentences: int
 
+    foreign: float = 0.0
+
     @property
     def supported(self) -> tuple[tuple[Claim, Claim], ...]:
         """The supported causal edges as ``(cause, effect)`` claims."""
         return tuple((s, t) for s, t, v in self.edges if v.ok)
 
-    def bad(self) -> tuple[tuple[Claim, Claim, EdgeVerdict], ...]:
-        """The causal edges judged reversed or contradicted."""
-        return tuple(x for x in self.edges if x[2].kind in ("reversed", "contradicted"))
+    def usable(self) -> tuple[tuple[Claim, Claim, EdgeVerdict], ...]:
+        """The causal edges a criterion's mechanism may use: supported, or linked but with an endpoint
+        outside the item's vocabulary (only the endpoint inside it counts then)."""
+        return tuple(x for x in self.edges if x[2].kind in ("supported", "ungrounded"))
 
-    def failed_share(self) -> float:
-        """Share of the causal edges that are reversed, contradicted, circular or off the item (not merely unlinked)."""
+    def bad(self) -> tuple[tuple[Claim, Claim, EdgeVerdict], ...]:
+        """The causal edges judged reversed, contradicted or mere identities."""
+        return tuple(x for x in self.edges if x[2].kind in ("reversed", "contradicted", "identity"))
+
+    def share(self, *kinds: str) -> float:
+        """Share of the causal edges with a link (not ``"unlinked"``) whose verdict is one of *kinds*."""
         judged = [v for _, _, v in self.edges if v.kind != "unlinked"]
-        return sum(1 for v in judged if not v.ok) / len(judged) if judged else 0.0
+        return sum(1 for v in judged if v.kind in kinds) / len(judged) if judged else 0.0
 
 
 _HEDGES = re.compile(
@@ -559,6 +609,8 @@ def _read(answer: str, item: WhatIfItem) -> Reading:
     text = _norm(answer)
     found = contradictions(text, [e.text for e in record.edus])
     premise = premise_of(item)
+    linked = [(s, t) for s, t, v in edges if v.kind != "unlinked"]
+    foreign = sum(1 for s, t in linked if _mostly_foreign(s, premise) or _mostly_foreign(t, premise)) / len(linked) if linked else 0.0
     known = content_lemmas(item.question) | meta_words()
     mentioned: set[str] = set()
     off = 0
@@ -582,6 +634,7 @@ def _read(answer: str, item: WhatIfItem) -> Reading:
         hedges=len(_HEDGES.findall(low)),
         overconfident=len(_OVERCONFIDENT.findall(low)),
         sentences=max(1, len(pieces)),
+        foreign=foreign,
     )
 
 
@@ -628,33 +681,22 @@ def criterion_terms(item: WhatIfItem, criterion: Criterion) -> frozenset[str]:
 
 
 def criterion_evidence(reading: Reading, terms: frozenset[str], premise_criterion: bool, premise: Premise) -> CriterionEvidence:
-    """The criterion's terms the answer mentions, those its supported mechanism reaches, and the links."""
+    """The criterion's terms the answer mentions, those its causal links reach, and the links."""
     touching: list[tuple[Claim, Claim]] = []
     reached: set[str] = set()
-    for s, t in reading.supported:
-        hit = _touches(s, terms) | _touches(t, terms)
-        rooted = premise_criterion and premise.anchors(s.lemmas)
-        if hit or rooted or not terms:
+    seen: set[tuple[frozenset[str], frozenset[str]]] = set()
+    for s, t, v in reading.usable():
+        ends = (s, t) if v.ok else tuple(c for c in (s, t) if not _mostly_foreign(c, premise))
+        hit = frozenset().union(*(_touches(c, terms) for c in ends)) if ends else frozenset()
+        rooted = premise_criterion and v.ok and premise.anchors(s.lemmas)
+        key = (s.concepts, t.concepts)
+        if (hit or rooted or not terms) and key not in seen:
+            seen.add(key)
             touching.append((s, t))
             reached |= hit
     bad = sum(1 for s, t, _ in reading.bad() if not terms or _touches(s, terms) or _touches(t, terms))
     mentioned = frozenset(t for t in terms if t in reading.mentioned or any(len(t) >= 4 and t in w for w in reading.mentioned))
     return CriterionEvidence(terms, mentioned, frozenset(reached), len(touching), _longest_chain(touching), bad)
-
-
-def _mechanism_band(ev: CriterionEvidence) -> tuple[int, str]:
-    """The band of a criterion with a supported mechanism: 5 for one link, 6 for several reaching a
-    third of the terms, 7 with a chain of two, 8 with four links, a chain of three and half the terms."""
-    n = max(1, len(ev.terms))
-    cov = len(ev.in_mechanism) / n if ev.terms else 1.0
-    score = 5
-    if ev.links >= 2 and cov >= 0.3:
-        score = 6
-        if ev.chain >= 2 and cov >= 0.4:
-            score = 7
-            if ev.links >= 4 and ev.chain >= 3 and cov >= 0.5:
-                score = 8
-    return score, f"{ev.links} supported causal link(s) reach {len(ev.in_mechanism)}/{len(ev.terms)} criterion terms, chain of {ev.chain}"
 
 
 def criterion_score(item: WhatIfItem, answer: str, criterion: Criterion, index: int) -> tuple[int, str, dict[str, Any]]:
@@ -681,26 +723,26 @@ def criterion_score(item: WhatIfItem, answer: str, criterion: Criterion, index: 
         if reading.contradictions:
             score = min(score, 3)
             parts.append(f"at most 3: the answer contradicts itself ({reading.contradictions[0].describe()})")
-    elif ev.links == 0:
-        score = 1 if not ev.mentioned else (3 if cov_any >= 0.3 else 2)
-        parts.append(f"mentions {len(ev.mentioned)}/{len(terms)} criterion terms, no supported mechanism")
     else:
-        score, why = _mechanism_band(ev)
-        parts.append(why)
-    failed = reading.failed_share()
+        mech = min(1.0, ev.links / 3) * (0.5 + 0.5 * min(1.0, (ev.chain - 1) / 2)) if ev.links else 0.0
+        raw = 0.6 * min(1.0, cov_any / 0.5) + 0.4 * mech
+        score = 1 + math.floor(9 * raw + 0.5)
+        parts.append(f"mentions {len(ev.mentioned)}/{len(terms)} criterion terms; {ev.links} causal link(s) reach them, chain of {ev.chain}")
+        if ev.links == 0 and score > 4:
+            score = 4
+            parts.append("at most 4: no causal link reaches it (mentions without a mechanism)")
     if ev.bad and not calibration:
-        score = max(1, min(score, 5) - (ev.bad - 1))
-        parts.append(f"at most 5: {ev.bad} reversed or contradicted link(s) touch it")
+        score = min(score, 5 if ev.bad < 3 else 4)
+        parts.append(f"at most 5: {ev.bad} reversed, contradicted or empty link(s) touch it")
+    failed = reading.share("reversed", "contradicted", "identity")
     if failed >= 1 / 3:
         cap = 3 if failed >= 1 / 2 else 5
         if score > cap:
             score = cap
-            parts.append(f"at most {cap}: {failed:.0%} of the answer's causal links are reversed, contradicted, circular or off the item")
+            parts.append(f"at most {cap}: {failed:.0%} of the answer's causal links are reversed, contradicted, circular or mere identities")
     if reading.contradictions and not calibration and score > 5:
-        touched = {c.quantity for c in reading.contradictions} & (ev.terms | {w for s, t in reading.supported for w in s.lemmas | t.lemmas})
-        if touched:
-            score = 5
-            parts.append("at most 5: a contradiction about a quantity of its mechanism")
+        score = 5
+        parts.append(f"at most 5: the answer contradicts itself ({reading.contradictions[0].describe()})")
     score = max(1, min(10, score))
     details = {
         "coverage": round(len(ev.mentioned) / n_terms, 4) if terms else 0.0,

@@ -37,7 +37,7 @@ from typing import Any
 
 from causalcheck.base.errors import InputFormatError
 from causalcheck.explain._claims import claim_of
-from causalcheck.explain._cues import CAUSATIVE, CUES, causative_start, idiom_at
+from causalcheck.explain._cues import CAUSATIVE, CUES, causative_start, idiom_at, participle_cue
 from causalcheck.explain._text import lemma, stop_words
 from causalcheck.explain.judges import Segmenter
 from causalcheck.explain.rst import EDU
@@ -210,6 +210,10 @@ def _token_cuts(
                 skip_until = i + width + 1
                 break
     for i, w in enumerate(lows):
+        if i and lows[i - 1] in _PUNCT_BEFORE and w not in _TABLE and text[idxs[i] - 1 : idxs[i]].isspace() and participle_cue(w) is not None:
+            k = span_of(idxs[i])
+            if k >= 0:
+                out[k].append(idxs[i])  # ", raising insurance": an effect
         if w in _ARROWS or (w == ">" and i and lows[i - 1] in ("-", "=")):
             k = span_of(idxs[i - 1] if w == ">" else idxs[i])
             if k >= 0:
@@ -221,6 +225,20 @@ _ARROWS = frozenset({"→", "⇒", "⟶"})
 _ARROW_TEXT = re.compile(r"→|⇒|⟶|->|=>")
 
 
+def _participle_cuts(text: str, idx: list[int], pieces: list[str]) -> frozenset[int]:
+    """Offsets of the "-ing" forms that open an effect after punctuation (their cuts need two words on each side)."""
+    out: set[int] = set()
+    prev = ""
+    for a, piece in zip(idx, pieces, strict=True):
+        if piece.isspace():
+            continue
+        low = piece.lower()
+        if prev in _PUNCT_BEFORE and text[a - 1 : a].isspace() and (participle_cue(low) is not None or low in _TABLE and any(c.kind == "fwd" for c in CUES if c.phrase == low)):
+            out.add(a)
+        prev = low
+    return frozenset(out)
+
+
 def _arrow_cuts(text: str) -> frozenset[int]:
     """Offsets of the arrows in *text* (their cuts need two words on each side)."""
     return frozenset(m.start() for m in _ARROW_TEXT.finditer(text))
@@ -229,6 +247,7 @@ _BOUNDARY = frozenset({",", ";", ":", "—", "–", "(", "-"})
 _COORDINATING = frozenset({"and", "so", "therefore", "thus", "hence", "consequently", "then"})
 _SUBJECT_GLUE = frozenset("the a an its their his her our this that these those much many more less fewer some any all most of 's ’s".split())
 _VERB_GROUP = frozenset("would could will might may can should must shall also further still even then soon eventually".split())
+_NOT_OBJECT = frozenset("to by from in on at into as than up down out off with for and or but is are was were".split())
 
 
 def _verb_form(word: str) -> bool:
@@ -247,8 +266,8 @@ def _causative_cuts(text: str, idxs: list[int], lows: list[str], span_of: Any, s
         if i == 0 or i + 1 >= len(lows) or lemma(w) not in CAUSATIVE or w.endswith("ing"):
             continue
         nxt = lows[i + 1]
-        if not nxt[:1].isalpha() or nxt in ("to", "by", "from", "in", "on", "at", "into", "as", "than", "up", "down", "out", "off", "with", "for", "and", "or", "but"):
-            continue
+        if not nxt[:1].isalpha() or nxt in _NOT_OBJECT or nxt in _VERB_GROUP:
+            continue  # no object ("would shrink to a third"), or a noun before its verb ("costs would …")
         j = i - 1
         while j >= 0 and (lows[j] in _VERB_GROUP or (lows[j].endswith("ly") and len(lows[j]) > 4)):
             j -= 1
@@ -325,7 +344,7 @@ class RuleSegmenter:
         cuts = _token_cuts(text, doc, spans, (idx, pieces))
         causative = _causative_spans(text, idx, pieces, spans)
         per_span = {span: sorted(set(c) | set(v)) for span, c, v in zip(spans, cuts, causative, strict=True)}
-        relaxed = frozenset(p for v in causative for p in v) | _arrow_cuts(text)
+        relaxed = frozenset(p for v in causative for p in v) | _arrow_cuts(text) | _participle_cuts(text, idx, pieces)
         return _assemble(text, spans, lambda lo, hi: per_span[(lo, hi)], relaxed)
 
 
