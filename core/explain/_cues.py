@@ -111,7 +111,7 @@ CUES: tuple[Cue, ...] = tuple(
     + _mk("fwd", "CONSEQUENCE", "consequently|as a consequence|in consequence|with the result that")
     + _mk("cond", "CONDITION", "if|unless|provided that|as long as|in case|whenever|once", split=False)
     + _mk("cond", "CONDITION", "only if|even if|if and only if", split=True)
-    + _mk("cond", "CONDITION", "without|with|in the absence of|absent|had|were it not for|but for", opener=True)
+    + _mk("cond", "CONDITION", "without|with|in the absence of|absent|had|were it not for|but for|supposing|assuming|suppose", opener=True)
     + _mk("cond", "CONDITION", "so long as")
     + _mk("purpose", "PURPOSE", "so that")
     + _mk("fwd", "RESULT", "which is why|which explains why", split=True)

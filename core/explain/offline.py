@@ -21,10 +21,11 @@ when every rule holds, checked in this order (the first that fails is named in t
 5. *the premise is exogenous* — ``T`` adds something beyond the question and does not restate
    the premise unless ``S`` does: nothing in the answer causes the intervention;
 6. *on premise* — neither endpoint lies in a sentence about another scenario (:mod:`._premise`);
-7. *grounding* — each endpoint is about the item: some of its content lemmas are in the item's
-   vocabulary (question, rubric criteria and bands, reference answers — or contain, lie inside or
-   share a long beginning with a word of it: "moonlight", "intertidal", "magnetosphere") — "so
-   fish would take up knitting" is not about a question on the Moon's tides;
+7. *grounding* — the link is about the item: a content lemma of one endpoint or the other is in
+   the item's vocabulary (question, rubric criteria and bands, reference answers — or contains,
+   lies inside or shares a long beginning with a word of it: "moonlight", "intertidal",
+   "magnetosphere"); a link between things the item never mentions ("the jealous Sun would make
+   fish take up knitting", for a question on the Moon's tides) is unsupported;
 8. *direction* — nothing in the item's own texts says the link runs the other way: the item's
    rubric and reference answers, read with the same parser, give directed concept pairs, and an
    edge that reverses one of them is unsupported; so is an edge on a circle of claims ("paper
@@ -178,8 +179,8 @@ def _local_rules(text: str, q: frozenset[str], su: _Unit, tu: _Unit, label: str,
     for u in (su, tu):
         if len(u.claim.lemmas) < 2 and not u.claim.assertions:
             return EdgeVerdict(False, "rule 1: an endpoint is vague (fewer than two content words, no change)", "unlinked")
-        if not u.claim.lemmas - q - _vague_words():
-            return EdgeVerdict(False, "rule 1: an endpoint is vague (only the question's words and words like 'consequences', 'different')", "unlinked")
+        if not u.claim.lemmas - _vague_words():
+            return EdgeVerdict(False, "rule 1: an endpoint is vague (only words like 'consequences', 'different', 'things')", "unlinked")
     if s_pos < 0:
         s_pos = text.find(s)
     if s_pos < 0:
@@ -455,9 +456,8 @@ def _item_rules(s_id: str, t_id: str, su: _Unit, tu: _Unit, off: frozenset[str],
     """Rules 6, 7 and 10 for a causal edge that passed rules 1-5."""
     if s_id in off or t_id in off:
         return EdgeVerdict(False, "rule 6: the chain is off the item's premise (no sentence of it is about the question)", "off-premise")
-    for name, u in (("source", su), ("target", tu)):
-        if not _grounded(u.claim, memo.premise):
-            return EdgeVerdict(False, f"rule 7: the {name} is not about the item (its concepts are not in the question, rubric or references)", "ungrounded")
+    if not _grounded(su.claim, memo.premise) and not _grounded(tu.claim, memo.premise):
+        return EdgeVerdict(False, "rule 7: the link is between things the item never mentions (not in its question, rubric or references)", "ungrounded")
     for u_id in (s_id, t_id):
         c = contradicted.get(u_id)
         if c is not None:
@@ -725,17 +725,17 @@ def criterion_score(item: WhatIfItem, answer: str, criterion: Criterion, index: 
             parts.append(f"at most 3: the answer contradicts itself ({reading.contradictions[0].describe()})")
     else:
         mech = min(1.0, ev.links / 3) * (0.5 + 0.5 * min(1.0, (ev.chain - 1) / 2)) if ev.links else 0.0
-        raw = 0.6 * min(1.0, cov_any / 0.5) + 0.4 * mech
-        score = 1 + math.floor(9 * raw + 0.5)
+        raw = 0.65 * min(1.0, cov_any / 0.6) + 0.35 * mech
+        score = 1 + math.floor(8 * raw + 0.5)
         parts.append(f"mentions {len(ev.mentioned)}/{len(terms)} criterion terms; {ev.links} causal link(s) reach them, chain of {ev.chain}")
-        if ev.links == 0 and score > 4:
-            score = 4
-            parts.append("at most 4: no causal link reaches it (mentions without a mechanism)")
+        if ev.links == 0 and score > 5:
+            score = 5
+            parts.append("at most 5: no causal link reaches it (a conclusion without a mechanism)")
     if ev.bad and not calibration:
         score = min(score, 5 if ev.bad < 3 else 4)
         parts.append(f"at most 5: {ev.bad} reversed, contradicted or empty link(s) touch it")
     failed = reading.share("reversed", "contradicted", "identity")
-    if failed >= 1 / 3:
+    if failed >= 1 / 3 and len(reading.bad()) >= 2:
         cap = 3 if failed >= 1 / 2 else 5
         if score > cap:
             score = cap

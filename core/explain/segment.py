@@ -50,7 +50,7 @@ _NEWLINES = re.compile(r"\n+")
 _WORDS = re.compile(r"\w+")
 _OPENER = re.compile(
     r"[\W_]*(?:if|unless|when|whenever|once|because|since|although|though|even if|even though|while|given that|"
-    r"without|with|in the absence of|absent|had|were it not for|but for)\b",
+    r"without|with|in the absence of|absent|had|were it not for|but for|supposing|assuming|suppose)\b",
     re.IGNORECASE,
 )
 
@@ -245,14 +245,15 @@ def _arrow_cuts(text: str) -> frozenset[int]:
 _BOUNDARY = frozenset({",", ";", ":", "—", "–", "(", "-"})
 #: Words after which a causative clause's subject may start ("…, and smaller tides would shrink …").
 _COORDINATING = frozenset({"and", "so", "therefore", "thus", "hence", "consequently", "then"})
-_SUBJECT_GLUE = frozenset("the a an its their his her our this that these those much many more less fewer some any all most of 's ’s".split())
+_SUBJECT_GLUE = frozenset("the a an its their his her our this that these those much many more less fewer some any all most of and or 's ’s".split())
 _VERB_GROUP = frozenset("would could will might may can should must shall also further still even then soon eventually".split())
 _NOT_OBJECT = frozenset("to by from in on at into as than up down out off with for and or but is are was were".split())
 
 
 def _verb_form(word: str) -> bool:
+    """An inflected verb that ends a subject ("raised", "made"); "-ing" forms stay nouns there ("Cold War funding")."""
     lem = lemma(word)
-    return lem != word and not word.endswith("s") and lem in CAUSATIVE | _COMMON_VERBS
+    return lem != word and not word.endswith(("s", "ing")) and lem in CAUSATIVE | _COMMON_VERBS
 
 
 _COMMON_VERBS = frozenset("be have do make take give get go come keep stay remain seem become mean".split())
