@@ -114,8 +114,8 @@ BUILTINS: dict[Kind, dict[str, str]] = {
         "planner": "causalcheck.lab.planner:PlannerAgent",
         "random": "causalcheck.lab.agents:RandomAgent",
     },
-    "edge_judge": {"offline": "causalcheck.explain.judges:OfflineEdgeJudge"},
-    "criterion_judge": {"offline": "causalcheck.explain.judges:OfflineCriterionJudge"},
+    "edge_judge": {"offline": "causalcheck.explain.offline:OfflineEdgeJudge"},
+    "criterion_judge": {"offline": "causalcheck.explain.offline:OfflineCriterionJudge"},
     "parser": {"offline": "causalcheck.explain.relations:OfflineParser"},
     "segmenter": {"rules": "causalcheck.explain.segment:RuleSegmenter"},
 }

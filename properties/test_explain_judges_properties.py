@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from causalcheck.explain.data import WhatIfItem, criteria_of, load_answer_sets, load_benchmark
-from causalcheck.explain.judges import OfflineCriterionJudge, OfflineEdgeJudge
+from causalcheck.explain.offline import OfflineCriterionJudge, OfflineEdgeJudge
 from causalcheck.explain.relations import OfflineParser
 from causalcheck.explain.rst import project_to_graph
 from hypothesis import given, settings

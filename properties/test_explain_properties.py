@@ -136,7 +136,7 @@ ANSWER_PIECES = st.one_of(
 def test_offline_scoring_never_crashes_and_stays_in_range(answer: str) -> None:
     """Any text is either scored with PM, RM, Final in [0, 1] or rejected with a reason."""
     from causalcheck.explain.data import load_benchmark
-    from causalcheck.explain.judges import OfflineCriterionJudge, OfflineEdgeJudge
+    from causalcheck.explain.offline import OfflineCriterionJudge, OfflineEdgeJudge
     from causalcheck.explain.relations import OfflineParser
     from causalcheck.explain.scoring import score_item
 

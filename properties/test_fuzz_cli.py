@@ -376,7 +376,7 @@ PLUGIN_FAULTS = (
 
 PLUGIN_MODULE = """
 from causalcheck.lab.agents import make_agent
-from causalcheck.explain.judges import OfflineEdgeJudge, OfflineCriterionJudge
+from causalcheck.explain.offline import OfflineCriterionJudge, OfflineEdgeJudge
 {at_import}
 
 

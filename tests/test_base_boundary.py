@@ -59,7 +59,7 @@ AGENTS = textwrap.dedent(
 JUDGES = textwrap.dedent(
     """
     import os
-    from causalcheck.explain.judges import OfflineCriterionJudge, OfflineEdgeJudge
+    from causalcheck.explain.offline import OfflineCriterionJudge, OfflineEdgeJudge
 
     MODE = os.environ.get("CC_BAD_MODE", "")
 
@@ -153,10 +153,10 @@ def test_a_failing_judge_plugin_ends_explain_score_with_exit_2_naming_it(
 
 def test_causalchecks_own_objects_are_called_directly() -> None:
     """An object of causalcheck's own class is not wrapped: its exceptions are bugs and keep their type (exit 70)."""
-    from causalcheck.explain.judges import OfflineEdgeJudge
+    from causalcheck.explain.offline import OfflineEdgeJudge
 
     judge = OfflineEdgeJudge()
-    assert is_own(judge) and plugin_label(judge) == "causalcheck.explain.judges:OfflineEdgeJudge"
+    assert is_own(judge) and plugin_label(judge) == "causalcheck.explain.offline:OfflineEdgeJudge"
 
     class Boom:
         def go(self) -> None:

@@ -79,7 +79,7 @@ def test_tree_nodes_fast_path_matches_build_tree_nodes() -> None:
 
 
 def _lead_cue_full_pattern(text: str) -> _cues.Cue | None:
-    """lead_cue as written before the per-word patterns: the one full alternation."""
+    """table_cue as written before the per-word patterns: the one full alternation."""
     first = _cues._FIRST.match(text)
     if first is None or first.group(1).lower() not in _cues._FIRST_WORDS:
         return None
@@ -100,4 +100,4 @@ def test_lead_cue_per_word_patterns_match_the_full_alternation() -> None:
         text = rnd.choice(["", " ", "(", '"', "_"]) + "".join(rnd.choice(words) + rnd.choice(seps) for _ in range(rnd.randint(1, 4)))
         if rnd.random() < 0.3:
             text = text.upper()
-        assert _cues.lead_cue(text) == _lead_cue_full_pattern(text)
+        assert _cues.table_cue(text) == _lead_cue_full_pattern(text)

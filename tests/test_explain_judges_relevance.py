@@ -17,7 +17,7 @@ from pathlib import Path
 from causalcheck.explain._text import content_lemmas
 from causalcheck.explain.data import WhatIfItem, load_answer_sets, load_benchmark, parse_item
 from causalcheck.explain.explanation_graph import ExplanationGraph, GraphEdge, GraphNode
-from causalcheck.explain.judges import OfflineCriterionJudge, OfflineEdgeJudge
+from causalcheck.explain.offline import OfflineCriterionJudge, OfflineEdgeJudge
 from causalcheck.explain.relations import OfflineParser
 from causalcheck.explain.scoring import score_item
 

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 import pytest
 from causalcheck.adapters import ScriptedLLM
 from causalcheck.explain.data import load_benchmark
-from causalcheck.explain.judges import OfflineCriterionJudge, OfflineEdgeJudge
+from causalcheck.explain.offline import OfflineCriterionJudge, OfflineEdgeJudge
 from causalcheck.explain.llm import LLMParser
 from causalcheck.explain.replay import replay_payload
 from causalcheck.explain.rst import (

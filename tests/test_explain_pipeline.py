@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 from causalcheck.base.errors import CausalCheckError, DSLSyntaxError
 from causalcheck.cli import main
-from causalcheck.explain.data import WhatIfItem, load_answer_sets, load_benchmark
+from causalcheck.explain.data import BAND_KEYS, Criterion, Rubric, WhatIfItem, load_answer_sets, load_benchmark
 from causalcheck.explain.explanation_graph import ExplanationGraph
-from causalcheck.explain.judges import EdgeJudgment, OfflineCriterionJudge, OfflineEdgeJudge
+from causalcheck.explain.judges import EdgeJudgment
+from causalcheck.explain.offline import OfflineCriterionJudge, OfflineEdgeJudge
 from causalcheck.explain.relations import OfflineParser
 from causalcheck.explain.rst import RSTRecord, project_to_graph
 from causalcheck.explain.scoring import ItemResult, compute_pm, score_item, summarize
@@ -34,9 +35,14 @@ def _score(item: WhatIfItem, answer: str | None, **kw: object) -> ItemResult:
     return score_item(item, answer, PARSER, EDGE, CRIT, **kw)  # type: ignore[arg-type]
 
 
-def _item(question: str) -> WhatIfItem:
+def _item(question: str, topics: Sequence[str] = ()) -> WhatIfItem:
+    """An item asking *question*: the first demo item's rubric, or one criterion per text of *topics*."""
     base = _demo()[0][0]
-    return WhatIfItem(id=99, question=question, domain="STEM", rubric=base.rubric, canonical_id="t99")
+    rubric = base.rubric
+    if topics:
+        criteria = tuple(Criterion(f"Topic {i}", f"Evaluates how well the answer explains {t}.", tuple(f"{k} {t}" for k in BAND_KEYS)) for i, t in enumerate(topics, 1))
+        rubric = Rubric(criteria=criteria, question_focus=question)
+    return WhatIfItem(id=99, question=question, domain="STEM", rubric=rubric, canonical_id="t99")
 
 
 CHAIN = [
@@ -48,6 +54,8 @@ CHAIN = [
     "Therefore higher regional grain prices push families into debt.",
 ]
 CHAIN_Q = "What if a meteor destroyed the northern dam?"
+#: The rubric topics of CHAIN_Q: a link between things the item never mentions is unsupported.
+CHAIN_TOPICS = ("the reservoir and valley flooding", "farm fields and the spring harvest", "regional grain prices and family debt")
 
 
 def test_demo_set_loads_with_three_buckets_and_five_criteria() -> None:
@@ -82,7 +90,7 @@ def test_paraphrase_only_answers_score_near_the_floor() -> None:
 
 def test_shuffling_sentences_lowers_pm() -> None:
     """Every seeded shuffle of a cross-sentence causal chain scores a lower PM than the original."""
-    item = _item(CHAIN_Q)
+    item = _item(CHAIN_Q, CHAIN_TOPICS)
     original = _score(item, " ".join(CHAIN)).pm
     assert original == 1.0
     rng = np.random.default_rng(7)
@@ -95,7 +103,7 @@ def test_shuffling_sentences_lowers_pm() -> None:
 
 def test_reversing_causal_connectives_lowers_pm() -> None:
     """Swapping 'so' for 'because' lowers PM; the original graph judged on the reversed text loses every edge."""
-    item = _item(CHAIN_Q)
+    item = _item(CHAIN_Q, CHAIN_TOPICS)
     text = (
         "A meteor strike destroys the northern dam, so the northern dam releases its reservoir into the valley. "
         "The released reservoir water floods the valley farm fields, so the flooded farm fields lose their spring harvest."

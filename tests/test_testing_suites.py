@@ -156,7 +156,7 @@ def test_the_offline_prism_pipeline_passes_the_answer_suite() -> None:
     import dataclasses
 
     from causalcheck.explain.data import load_benchmark
-    from causalcheck.explain.judges import OfflineCriterionJudge, OfflineEdgeJudge
+    from causalcheck.explain.offline import OfflineCriterionJudge, OfflineEdgeJudge
     from causalcheck.explain.relations import OfflineParser
     from causalcheck.explain.scoring import score_item
     from causalcheck.testing import check_explanation_scorer

@@ -33,9 +33,9 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     "causalcheck.explain.explanation_graph": ("ExplanationGraph", "check_graph", "graph_stats"),
     "causalcheck.explain.judges": (
-        "AnswerParser", "CriterionJudge", "CriterionJudgment", "EdgeJudge", "EdgeJudgment",
-        "OfflineCriterionJudge", "OfflineEdgeJudge", "Segmenter",
+        "AnswerParser", "CriterionJudge", "CriterionJudgment", "EdgeJudge", "EdgeJudgment", "Segmenter",
     ),
+    "causalcheck.explain.offline": ("OfflineCriterionJudge", "OfflineEdgeJudge"),
     "causalcheck.explain.relations": ("OfflineParser",),
     "causalcheck.explain.replay": ("replay_file",),
     "causalcheck.explain.rst": (
@@ -60,8 +60,8 @@ if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; ali
     from causalcheck.explain.judges import CriterionJudgment as CriterionJudgment
     from causalcheck.explain.judges import EdgeJudge as EdgeJudge
     from causalcheck.explain.judges import EdgeJudgment as EdgeJudgment
-    from causalcheck.explain.judges import OfflineCriterionJudge as OfflineCriterionJudge
-    from causalcheck.explain.judges import OfflineEdgeJudge as OfflineEdgeJudge
+    from causalcheck.explain.offline import OfflineCriterionJudge as OfflineCriterionJudge
+    from causalcheck.explain.offline import OfflineEdgeJudge as OfflineEdgeJudge
     from causalcheck.explain.judges import Segmenter as Segmenter
     from causalcheck.explain.relations import OfflineParser as OfflineParser
     from causalcheck.explain.replay import replay_file as replay_file

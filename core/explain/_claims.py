@@ -114,6 +114,7 @@ class Assertion:
     mods: frozenset[str]
     dim: str
     sign: int
+    agent: bool = False
 
     def same_quantity(self, other: Assertion) -> bool:
         """True when both name one quantity in one dimension: the same head, and modifiers that agree
@@ -140,8 +141,8 @@ class Claim:
 
 
 def conflicts(a: Assertion, b: Assertion) -> bool:
-    """True when *a* and *b* move the same quantity in opposite directions."""
-    return a.sign != b.sign and a.same_quantity(b)
+    """True when *a* and *b* move the same quantity in opposite directions (neither an agent's statement)."""
+    return a.sign != b.sign and not a.agent and not b.agent and a.same_quantity(b)
 
 
 def _is_verb_only(lem: str) -> bool:
@@ -297,6 +298,7 @@ def _assertions(text: str) -> tuple[Assertion, ...]:
                 out.append(a)
             continue
         dim, sign = entry
+        agent = False
         nxt = low[i + 1] if i + 1 < len(low) else ""
         if word in ("more", "less", "fewer"):
             nxt_lem = lemma(nxt)
@@ -325,14 +327,34 @@ def _assertions(text: str) -> tuple[Assertion, ...]:
             phrase = _phrase_after(low, i, consumed)
             if not phrase or _is_verb_only(lemma(nxt)):
                 phrase = _phrase_before(low, i)
+            elif _plain_subject(low, i):
+                agent = True
         if _negated(low, i):
             sign = -sign
         a = _assertion(phrase, dim, sign)
+        if a is not None and agent:
+            a = Assertion(a.head, a.mods, a.dim, a.sign, agent=True)
         if a is not None and a.head in _GENERIC_HEADS:
             a = Assertion(a.head, a.mods | _predicate(low, i), a.dim, a.sign)  # "fewer people *die*"
         if a is not None:
             out.append(a)
     return tuple(dict.fromkeys(out))
+
+
+def _plain_subject(low: list[str], i: int) -> bool:
+    """True when the verb at *i* has a subject phrase before it that states no change ("only the Sun
+    would raise tides"), rather than a change ("higher oxygen would raise …"), a relative pronoun
+    ("which raises …") or nothing (a participle: ", lowering rainfall")."""
+    j = i - 1
+    while j >= 0 and (low[j] in _AUX or (low[j].endswith("ly") and len(low[j]) > 4) or low[j] in _DEGREE):
+        j -= 1
+    subject: list[str] = []
+    while j >= 0 and (_noun_word(low[j]) or low[j] in _DETERMINERS or low[j] in ("'s", "’s", "only", "alone")):
+        subject.append(low[j])
+        j -= 1
+    if not any(_noun_word(w) for w in subject):
+        return False
+    return not any(lemma(w) in POLARITY for w in low[max(0, j) : i] if _COMPARATIVE.match(w) or lemma(w) in _CHANGE_NOUNS)
 
 
 #: Heads that name no quantity by themselves: "fewer people would die" and "more people would be

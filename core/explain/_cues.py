@@ -15,7 +15,8 @@ also across a sentence boundary.  *Meta-talk* — text about the question or the
 ("Since the prompt is ambiguous, I'll assume …", "So, to answer the question …") — carries
 no causal claim, whatever cue it holds (:func:`is_meta_talk`).
 
-``split`` cues open a new unit even without a comma before them (``because``, ``leads
+``inner`` cues (participles) link only inside a sentence: a gerund that opens one is its
+subject ("Replacing forest with grass cuts rainfall").  ``split`` cues open a new unit even without a comma before them (``because``, ``leads
 to``, ``which would`` …); the others open one only after ``,`` ``;`` ``:`` or a dash, or at
 a sentence start.  ``opener`` cues ("Without X, …", "With less X, …", "In the absence of X,
 …") are conditions only where they open a sentence.  "as" and bare "since"-with-a-year are
@@ -38,6 +39,7 @@ from dataclasses import dataclass
 from causalcheck.explain._text import lemma, pos_lexicon
 
 __all__ = [
+    "ARROW",
     "CAUSATIVE",
     "CUES",
     "IDIOMS",
@@ -49,18 +51,22 @@ __all__ = [
     "lead_cue",
     "participle_cue",
     "starts_with_anaphor",
+    "table_cue",
+    "takes_object",
 ]
 
 
 @dataclass(frozen=True)
 class Cue:
-    """A cue phrase with its relation ``label``, direction ``kind`` and whether it ``split``s without a comma."""
+    """A cue phrase with its relation ``label``, direction ``kind``, whether it ``split``s without a comma,
+    acts only as a sentence's ``opener`` or only ``inner``\ ly (after a comma in its sentence)."""
 
     phrase: str
     kind: str
     label: str
     split: bool = False
     opener: bool = False
+    inner: bool = False
 
 
 def _mk(kind: str, label: str, phrases: str, split: bool = False, opener: bool = False) -> list[Cue]:
@@ -102,7 +108,7 @@ CUES: tuple[Cue, ...] = tuple(
           "this would|which in turn", split=False)
     + _mk("fwd", "RESULT", "leads to|lead to|leading to|led to|would lead to|could lead to|results in|resulting in|"
           "would result in|causes|causing|caused|would cause|which would|which could|which will|which leads to|"
-          "which causes|triggers|triggering|would trigger|→|->|=>|⇒", split=True)
+          "which causes|triggers|triggering|would trigger", split=True)
     + _mk("fwd", "RESULT", "forcing|driving|pushing|" + _PARTICIPLES)
     + _mk("fwd", "RESULT", "that would|that will|that could|this will|this could|that means|that would mean|"
           "that leads to|that would lead to|that causes|that would cause|this in turn|that in turn|"
@@ -131,7 +137,23 @@ _BY_PHRASE = {c.phrase: c for c in CUES}
 #: Words between a subject and its verb ("tides would also shrink …").
 _MODALS = frozenset("would could will might may can should must shall also further still even then soon eventually in turn".split())
 #: Words after a verb that show it has no object here ("would shrink to a third", "is driven by").
-_NOT_OBJECT = frozenset("to by from in on at into as than up down out off away back over with for about and or but".split())
+_NOT_OBJECT = frozenset(
+    "to by from in on at into as than up down out off away back over with for about and or but is are was were "
+    "would could will might may can should must much further somewhat sharply".split()
+)
+#: Measure words after "a" that make an adverb, not an object ("shrink a lot", "rise a little").
+_A_MEASURE = frozenset("lot bit little great good".split())
+
+
+def takes_object(words: Sequence[str], i: int) -> bool:
+    """True when the lowercase *words* continue after the verb at index *i* with an object (a determiner
+    or a content word), not with a preposition, an auxiliary, an adverb or "a lot"."""
+    if i + 1 >= len(words):
+        return False
+    nxt = words[i + 1]
+    if not nxt[:1].isalpha() or nxt in _NOT_OBJECT or (nxt.endswith("ly") and len(nxt) > 4):
+        return False
+    return not (nxt == "a" and i + 2 < len(words) and words[i + 2] in _A_MEASURE)
 _ALT = "|".join(re.escape(p) for p in sorted(_BY_PHRASE, key=len, reverse=True))
 #: A cue at the start of a unit, after optional punctuation and a leading "and".
 _LEAD = re.compile(rf"^[\W_]*(?:and\s+|but\s+(?=so\b|because\b|then\b|if\b))?({_ALT})(?![\w])", re.IGNORECASE)
@@ -174,6 +196,8 @@ for _idiom in (
     _w = tuple(_idiom.split())
     IDIOMS[_w[0]] = (*IDIOMS.get(_w[0], ()), _w)
 del _idiom, _w
+#: The cue of an arrow between two claims ("tides drop → habitats shrink").
+ARROW = Cue("→", "fwd", "RESULT", split=True)
 _ARROW = re.compile(r"^\s*(?:→|->|=>|⇒)")
 _WORDS_OF = re.compile(r"[\w'’-]+")
 
@@ -188,7 +212,8 @@ def idiom_at(words: Sequence[str], i: int) -> bool:
 
 
 def lead_cue(text: str) -> Cue | None:
-    """The cue phrase that opens *text*, if any (longest match wins); a cue word that opens an idiom is none.
+    """The cue that opens *text*, if any: an arrow, the longest cue phrase of :data:`CUES` (a cue word
+    that opens an idiom is none), else a participle that opens an effect (:func:`participle_cue`).
 
     >>> lead_cue("As a result, tides shrink.").label, lead_cue("because the Moon is gone").kind
     ('RESULT', 'back')
@@ -196,23 +221,33 @@ def lead_cue(text: str) -> Cue | None:
     True
     """
     if _ARROW.match(text):
-        return _BY_PHRASE["→"]
+        return ARROW
+    first = _FIRST.match(text)
+    if first is None:
+        return None
+    cue = table_cue(text)
+    if cue is not None:
+        head = [w.lower() for w in _WORDS_OF.findall(text[first.start(1) : first.start(1) + 60])]
+        if head and head[0] in IDIOMS and idiom_at(head, 0):
+            return None
+        return cue
+    return participle_cue(first.group(1)) if first.group(1).lower() not in _FIRST_WORDS else None
+
+
+def table_cue(text: str) -> Cue | None:
+    """The longest phrase of :data:`CUES` that opens *text* (after punctuation and a leading "and"), if any."""
     first = _FIRST.match(text)
     if first is None:
         return None
     lead = _LEAD_BY_WORD.get(first.group(1).lower())
     if lead is None:
-        return participle_cue(first.group(1))
+        return None
     m = lead.match(text)
     if not m:
         return None
     phrase = m.group(1).lower()
     if phrase == "since" and re.match(r"\s*\d", text[m.end() :]):
         return None  # "since 1900" is temporal
-    if phrase.split()[0] in IDIOMS:
-        head = [w.lower() for w in _WORDS_OF.findall(text[m.start(1) : m.start(1) + 60])]
-        if head and idiom_at(head, 0):
-            return None
     return _BY_PHRASE.get(phrase)
 
 
@@ -233,7 +268,7 @@ def participle_cue(word: str) -> Cue | None:
     base = lemma(low)
     if base == low or base not in pos_lexicon()["verb"]:
         return None
-    return _PARTICIPLE_CUES.setdefault(low, Cue(low, "fwd", "RESULT"))
+    return _PARTICIPLE_CUES.setdefault(low, Cue(low, "fwd", "RESULT", inner=True))
 
 
 _PARTICIPLE_CUES: dict[str, Cue] = {}
@@ -249,7 +284,7 @@ def causative_start(text: str) -> str | None:
     if i >= len(words) - 1:
         return None
     verb = lemma(words[i])
-    if verb not in CAUSATIVE or words[i + 1] in _NOT_OBJECT:
+    if verb not in CAUSATIVE or not takes_object(words, i):
         return None
     return verb
 

@@ -10,17 +10,14 @@ PRISM scores an answer with two kinds of judgment:
 
 Anything that implements :class:`EdgeJudge`, :class:`CriterionJudge` or
 :class:`AnswerParser` (the explain plug-in protocols, defined here together with the
-:class:`Segmenter`; prism-spec §3–4) plugs into :func:`causalcheck.explain.scoring.score_item`: the offline judges here, the LLM-backed ones in :mod:`causalcheck.explain.llm`, or recorded
+:class:`Segmenter`; prism-spec §3–4) plugs into :func:`causalcheck.explain.scoring.score_item`: the offline judges of :mod:`causalcheck.explain.offline`, the LLM-backed ones in :mod:`causalcheck.explain.llm`, or recorded
 judgments replayed from a result file.  A judgment that could not be obtained (API error,
 unparseable reply) must come back with ``degraded=True`` and an ``error`` — it is scored
 as the original does (edge 0.0, criterion 1) but the item is flagged, never silently a
 normal zero.
 
-The offline judges are transparent, deterministic approximations; their rules are in
-the docstrings of :class:`OfflineEdgeJudge` and :class:`OfflineCriterionJudge`.
-
-One module because the offline edge and criterion judges share the judgment types and text
-profiles defined here, and the ``offline`` built-ins are registered from this one module.
+One module because the protocols and the judgment values they return are one contract: every
+judge, parser and segmenter plug-in is checked against it (:mod:`causalcheck.plugins`).
 """
 
 from __future__ import annotations
@@ -31,7 +28,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from causalcheck.base.errors import InputFormatError
-from causalcheck.explain.data import BAND_KEYS
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.explain.data import Criterion, WhatIfItem
@@ -44,8 +40,6 @@ __all__ = [
     "CriterionJudgment",
     "EdgeJudge",
     "EdgeJudgment",
-    "OfflineCriterionJudge",
-    "OfflineEdgeJudge",
     "Segmenter",
 ]
 
@@ -162,66 +156,3 @@ class Segmenter(Protocol):
     def segment(self, text: str) -> list[EDU]:
         """EDUs of *text* in order, ids ``EDU1``…, ``text[e.start:e.end] == e.text``."""
         ...
-
-
-# ====================================================================== offline judges
-class OfflineEdgeJudge:
-    """Deterministic edge judge: the rules of :mod:`causalcheck.explain.offline` (explicit, adjacent
-    endpoints linked by a cue or a causative verb in that direction; cohesion; the premise
-    exogenous; on premise; grounded in the item; outward from the premise; not repeated; not
-    contradicted).  An edge is 1.0 (``"yes"``) only when every rule holds; otherwise 0.0 (``"no"``)
-    with the rule that failed in ``rationale``.  The judge never reads instructions in the text.
-    """
-
-    def judge_edges(
-        self,
-        item: WhatIfItem,
-        answer: str,
-        graph: ExplanationGraph,
-        edges: Sequence[int],
-    ) -> list[EdgeJudgment]:
-        # late: the offline rules parse reference texts with the offline parser, whose segmenter imports this module
-        from causalcheck.explain.offline import edge_verdicts
-
-        return [EdgeJudgment(1.0 if v.ok else 0.0, "yes" if v.ok else "no", rationale=v.why) for v in edge_verdicts(item, answer, graph, edges)]
-
-
-def _band_of(score: int) -> str:
-    return str(BAND_KEYS[min((score - 1) // 2, 4)])
-
-
-class OfflineCriterionJudge:
-    """Deterministic criterion judge: the criterion's mechanism as the answer supports it, mapped onto the bands.
-
-    The answer is read once (:func:`causalcheck.explain.offline.read_answer`: the offline parser
-    and edge rules, whatever parser scored PM).  For a criterion, its *terms* are the content
-    lemmas of its name, description and upper bands (``5-6``, ``7-8``, ``9-10``) minus the
-    question's and rubric boilerplate ("assesses", "plausible" …).  Only on-premise sentences that
-    add something beyond the question count; an answer with none gets 1 on every criterion.
-
-    * **no supported mechanism** reaching the terms — 1 when no term is mentioned, else 3, or 4
-      when a third of them are (band 3–4: "mentions in passing without a mechanism");
-    * **a mechanism** — ``score = 4 + round(6·raw)`` with ``raw = 0.45·min(1, m/0.5) +
-      0.35·min(1, links/4) + 0.2·min(1, (chain−1)/2)``: ``m`` the share of terms that supported
-      causal edges reach, ``links`` how many supported edges touch the terms, ``chain`` the longest
-      run of such edges that feed each other ("several linked mechanisms", "a coherent causal
-      chain"); the premise criterion also counts links rooted in the premise;
-    * **calibration criteria** (about uncertainty, calibration, contradiction) — ``1 +
-      round(9·raw)`` with ``raw = 0.35·mentions + 0.3·min(1, supported/6) + 0.35·h``, ``h`` hedges
-      per sentence saturating at 0.5 minus overconfident words per sentence; at most 3 when the
-      answer contradicts itself;
-    * **errors cap** — a reversed or contradicted link that touches the criterion caps it at 5 and
-      each further one takes a point; a contradiction about a quantity the criterion's mechanism
-      uses caps it at 5 ("serious contradiction or major error ≤ 5").
-
-    Connectives, repeated sentences and lists of rubric words earn nothing by themselves: only
-    supported links count.  The score is content-blind to instructions.
-    """
-
-    def judge_criterion(self, item: WhatIfItem, answer: str, criterion: Criterion, index: int) -> CriterionJudgment:
-        # late: the offline reading parses the answer with the offline parser, whose segmenter imports this module
-        from causalcheck.explain.offline import criterion_score
-
-        score, reason, details = criterion_score(item, answer, criterion, index)
-        reason = f"{reason} -> band {_band_of(score)}"
-        return CriterionJudgment(score=score, reason=reason, raw={"score": score, "reason": reason, **details})

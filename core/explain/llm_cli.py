@@ -138,7 +138,7 @@ def judges_from_args(args: argparse.Namespace) -> Judges | None:
     if components is None:
         return None
     # late: keeps causalcheck --help light
-    from causalcheck.explain.judges import OfflineCriterionJudge, OfflineEdgeJudge
+    from causalcheck.explain.offline import OfflineCriterionJudge, OfflineEdgeJudge
 
     parser: AnswerParser
     parser_name = components.parser_model or ""

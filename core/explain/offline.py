@@ -67,13 +67,19 @@ from causalcheck.explain._claims import Claim, claim_of, concepts_of, conflicts,
 from causalcheck.explain._cues import CUES, Cue, causative_start, is_anaphoric, is_meta_talk, lead_cue, starts_with_anaphor
 from causalcheck.explain._premise import Premise, meta_words, on_premise_spans, premise_of, rubric_words
 from causalcheck.explain._text import SENTENCE_PIECES, content_lemmas, lemma, stop_words
+from causalcheck.explain.data import BAND_KEYS
 from causalcheck.explain.explanation_graph import CAUSAL_TYPES, ExplanationGraph
+from causalcheck.explain.judges import CriterionJudgment, EdgeJudgment
+from causalcheck.explain.relations import OfflineParser
+from causalcheck.explain.rst import project_to_graph
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.explain.data import Criterion, WhatIfItem
 
 __all__ = [
     "FOREIGN_PER_GROUNDED",
+    "OfflineCriterionJudge",
+    "OfflineEdgeJudge",
     "Contradiction",
     "EdgeVerdict",
     "Reading",
@@ -198,9 +204,11 @@ def _local_rules(text: str, q: frozenset[str], su: _Unit, tu: _Unit, label: str,
     gap_cue = lead_cue(core) if core else None
     if core and (gap_cue is None or len(core) > len(gap_cue.phrase) + 1):
         return EdgeVerdict(False, "rule 2: the units are not adjacent in the text", "unlinked")
-    later_cue = gap_cue or bu.cue
-    first_cue = au.cue
     same_sentence = not _TERMINATOR.search(a[-4:]) and not (gap and _GAP_END.search(gap))
+    later_cue = gap_cue or bu.cue
+    if later_cue is not None and later_cue.inner and not same_sentence:
+        later_cue = None  # a gerund opening a sentence is its subject, not a cue
+    first_cue = au.cue
     if label not in CAUSAL_TYPES:
         if label in _FAMILY_LABELS and not any(c is not None and c.label == label for c in (later_cue, first_cue)):
             return EdgeVerdict(False, f"rule 3: no {label.lower()} cue links the units", "unlinked")
@@ -229,6 +237,8 @@ def _local_rules(text: str, q: frozenset[str], su: _Unit, tu: _Unit, label: str,
     if not tu.claim.lemmas - q - meta_words():
         return EdgeVerdict(False, "rule 5: the target only restates the question", "reversed")
     if _is_premise(tu.claim.lemmas, q) and not _is_premise(su.claim.lemmas, q):
+        if same_sentence and not core and _is_premise(su.claim.lemmas | tu.claim.lemmas, q):
+            return EdgeVerdict(False, "rule 5: the two units together only state the premise", "premise")
         return EdgeVerdict(False, "rule 5: the target restates the premise, which nothing in the answer causes", "reversed")
     return EdgeVerdict(True, f"rules 1-5 hold ({linked})", "supported")
 
@@ -360,10 +370,7 @@ def _against_enumeration(s: Claim, t: Claim, enumerations: Sequence[Sequence[fro
 
 def _reference_links(reference: str) -> set[tuple[frozenset[str], frozenset[str]]]:
     """The causal links of a reference text, read with the offline parser, as ``(cause concepts, effect concepts)``."""
-    # late: relations imports the segmenter, which imports judges, which imports this module's users
-    from causalcheck.explain.relations import OfflineParser
-
-    record = _PARSER.setdefault("parser", OfflineParser()).parse(reference)
+    record = _offline_parser().parse(reference)
     text_of = {e.id: e.text for e in record.edus}
     out: set[tuple[frozenset[str], frozenset[str]]] = set()
     for rel in record.relations:
@@ -375,7 +382,10 @@ def _reference_links(reference: str) -> set[tuple[frozenset[str], frozenset[str]
     return out
 
 
-_PARSER: dict[str, Any] = {}
+@lru_cache(maxsize=1)
+def _offline_parser() -> OfflineParser:
+    """The default offline parser (rules segmenter), made once."""
+    return OfflineParser()
 
 
 @lru_cache(maxsize=128)
@@ -594,11 +604,7 @@ _OVERCONFIDENT = re.compile(
 
 @lru_cache(maxsize=64)
 def _read(answer: str, item: WhatIfItem) -> Reading:
-    # late: relations imports the segmenter, which imports judges (this module's user)
-    from causalcheck.explain.relations import OfflineParser
-    from causalcheck.explain.rst import project_to_graph
-
-    record = _PARSER.setdefault("parser", OfflineParser()).parse(answer)
+    record = _offline_parser().parse(answer)
     graph = project_to_graph(record)
     causal = [k for k, e in enumerate(graph.edges) if e.relation_type.upper() in CAUSAL_TYPES]
     verdicts = edge_verdicts(item, answer, graph, causal) if causal else []
@@ -752,3 +758,60 @@ def criterion_score(item: WhatIfItem, answer: str, criterion: Criterion, index: 
         "reversed_or_contradicted": ev.bad,
     }
     return score, "; ".join(parts), details
+
+
+# ---------------------------------------------------------------------------- the judges
+class OfflineEdgeJudge:
+    """Deterministic edge judge: the rules of this module (explicit, adjacent
+    endpoints linked by a cue or a causative verb in that direction; cohesion; the premise
+    exogenous; on premise; grounded in the item; outward from the premise; not repeated; not
+    contradicted).  An edge is 1.0 (``"yes"``) only when every rule holds; otherwise 0.0 (``"no"``)
+    with the rule that failed in ``rationale``.  The judge never reads instructions in the text.
+    """
+
+    def judge_edges(
+        self,
+        item: WhatIfItem,
+        answer: str,
+        graph: ExplanationGraph,
+        edges: Sequence[int],
+    ) -> list[EdgeJudgment]:
+        return [EdgeJudgment(1.0 if v.ok else 0.0, "yes" if v.ok else "no", rationale=v.why) for v in edge_verdicts(item, answer, graph, edges)]
+
+
+def _band_of(score: int) -> str:
+    return str(BAND_KEYS[min((score - 1) // 2, 4)])
+
+
+class OfflineCriterionJudge:
+    """Deterministic criterion judge: the criterion's mechanism as the answer supports it, mapped onto the bands.
+
+    The answer is read once (:func:`read_answer`: the offline parser
+    and edge rules, whatever parser scored PM).  For a criterion, its *terms* are the content
+    lemmas of its name, description and upper bands (``5-6``, ``7-8``, ``9-10``) minus the
+    question's and rubric boilerplate ("assesses", "plausible" …).  Only on-premise sentences that
+    add something beyond the question count; an answer with none gets 1 on every criterion.
+
+    * **no supported mechanism** reaching the terms — 1 when no term is mentioned, else 3, or 4
+      when a third of them are (band 3–4: "mentions in passing without a mechanism");
+    * **a mechanism** — ``score = 4 + round(6·raw)`` with ``raw = 0.45·min(1, m/0.5) +
+      0.35·min(1, links/4) + 0.2·min(1, (chain−1)/2)``: ``m`` the share of terms that supported
+      causal edges reach, ``links`` how many supported edges touch the terms, ``chain`` the longest
+      run of such edges that feed each other ("several linked mechanisms", "a coherent causal
+      chain"); the premise criterion also counts links rooted in the premise;
+    * **calibration criteria** (about uncertainty, calibration, contradiction) — ``1 +
+      round(9·raw)`` with ``raw = 0.35·mentions + 0.3·min(1, supported/6) + 0.35·h``, ``h`` hedges
+      per sentence saturating at 0.5 minus overconfident words per sentence; at most 3 when the
+      answer contradicts itself;
+    * **errors cap** — a reversed or contradicted link that touches the criterion caps it at 5 and
+      each further one takes a point; a contradiction about a quantity the criterion's mechanism
+      uses caps it at 5 ("serious contradiction or major error ≤ 5").
+
+    Connectives, repeated sentences and lists of rubric words earn nothing by themselves: only
+    supported links count.  The score is content-blind to instructions.
+    """
+
+    def judge_criterion(self, item: WhatIfItem, answer: str, criterion: Criterion, index: int) -> CriterionJudgment:
+        score, reason, details = criterion_score(item, answer, criterion, index)
+        reason = f"{reason} -> band {_band_of(score)}"
+        return CriterionJudgment(score=score, reason=reason, raw={"score": score, "reason": reason, **details})

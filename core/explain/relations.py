@@ -71,7 +71,7 @@ def _relation_for(cue: Cue, i: int, edus: Sequence[EDU], text: str) -> Relation 
         if prev is not None and nxt is not None and _is_stub(cur.text, cue) and _same_sentence(text, cur, nxt):
             return Relation(prev.id, nxt.id, cue.label, "SN")  # "A. Because of this, B": A → B
         return Relation(prev.id, cur.id, cue.label, "SN") if prev else None
-    if cue.opener and not opens_sentence:
+    if (cue.opener and not opens_sentence) or (cue.inner and opens_sentence):
         return None
     if cue.kind in ("back", "cond"):
         if opens_sentence and nxt is not None and _same_sentence(text, cur, nxt):

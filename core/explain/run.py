@@ -173,7 +173,7 @@ def offline_judges(segmenter: str = "rules") -> Judges:
     per-item parser failure later.
     """
     # late: keeps causalcheck --help light
-    from causalcheck.explain.judges import OfflineCriterionJudge, OfflineEdgeJudge
+    from causalcheck.explain.offline import OfflineCriterionJudge, OfflineEdgeJudge
 
     # late: keeps causalcheck --help light
     from causalcheck.explain.relations import OfflineParser

@@ -14,8 +14,10 @@ end one), and each sentence is cut further at clause boundaries:
   ("If the Moon vanished, | tides would shrink", "Without the Moon, | only the Sun …");
 * before an arrow (``→``, ``->``, ``=>``);
 * before the verb group of a causative verb (:data:`._cues.CAUSATIVE`) with an object, when
-  what comes before it in the clause is a subject that is itself a claim — a word of change
-  or two content words, and no verb ("Smaller tides | would shrink intertidal zones").
+  what comes before it is a subject that opens its sentence or follows punctuation and is
+  itself a claim — a word of change or two content words, and no verb ("Smaller tides | would
+  shrink intertidal zones"); a subject after a cue ("…, so smaller tides would …") stays with
+  it, the cue already links the clause.
 
 A cue word inside an idiom ("if at all", "so far", "since then") cuts nothing.  A cut is made
 only when both sides keep at least three words (two on the subject side of a causative cut).  ``parser:<pipeline>``
@@ -37,7 +39,7 @@ from typing import Any
 
 from causalcheck.base.errors import InputFormatError
 from causalcheck.explain._claims import claim_of
-from causalcheck.explain._cues import CAUSATIVE, CUES, causative_start, idiom_at, participle_cue
+from causalcheck.explain._cues import CAUSATIVE, CUES, causative_start, idiom_at, participle_cue, takes_object
 from causalcheck.explain._text import lemma, stop_words
 from causalcheck.explain.judges import Segmenter
 from causalcheck.explain.rst import EDU
@@ -233,7 +235,7 @@ def _participle_cuts(text: str, idx: list[int], pieces: list[str]) -> frozenset[
         if piece.isspace():
             continue
         low = piece.lower()
-        if prev in _PUNCT_BEFORE and text[a - 1 : a].isspace() and (participle_cue(low) is not None or low in _TABLE and any(c.kind == "fwd" for c in CUES if c.phrase == low)):
+        if prev in _PUNCT_BEFORE and text[a - 1 : a].isspace() and low not in _TABLE and participle_cue(low) is not None:
             out.add(a)
         prev = low
     return frozenset(out)
@@ -243,11 +245,8 @@ def _arrow_cuts(text: str) -> frozenset[int]:
     """Offsets of the arrows in *text* (their cuts need two words on each side)."""
     return frozenset(m.start() for m in _ARROW_TEXT.finditer(text))
 _BOUNDARY = frozenset({",", ";", ":", "—", "–", "(", "-"})
-#: Words after which a causative clause's subject may start ("…, and smaller tides would shrink …").
-_COORDINATING = frozenset({"and", "so", "therefore", "thus", "hence", "consequently", "then"})
 _SUBJECT_GLUE = frozenset("the a an its their his her our this that these those much many more less fewer some any all most of and or 's ’s".split())
 _VERB_GROUP = frozenset("would could will might may can should must shall also further still even then soon eventually".split())
-_NOT_OBJECT = frozenset("to by from in on at into as than up down out off with for and or but is are was were".split())
 
 
 def _verb_form(word: str) -> bool:
@@ -266,8 +265,7 @@ def _causative_cuts(text: str, idxs: list[int], lows: list[str], span_of: Any, s
     for i, w in enumerate(lows):
         if i == 0 or i + 1 >= len(lows) or lemma(w) not in CAUSATIVE or w.endswith("ing"):
             continue
-        nxt = lows[i + 1]
-        if not nxt[:1].isalpha() or nxt in _NOT_OBJECT or nxt in _VERB_GROUP:
+        if not takes_object(lows, i):
             continue  # no object ("would shrink to a third"), or a noun before its verb ("costs would …")
         j = i - 1
         while j >= 0 and (lows[j] in _VERB_GROUP or (lows[j].endswith("ly") and len(lows[j]) > 4)):
@@ -283,12 +281,12 @@ def _causative_cuts(text: str, idxs: list[int], lows: list[str], span_of: Any, s
             first, b = b, b - 1  # a gerund opens the subject: "Doubling the oxygen pressure would make …"
         if first > j or j - first > 7:
             continue
-        opens = b < 0 or idxs[first] == starts[k] or lows[b] in _BOUNDARY or lows[b] in _COORDINATING
+        opens = b < 0 or idxs[first] == starts[k] or lows[b] in _BOUNDARY
         if not opens:
             continue
         subject = text[idxs[first] : idxs[j + 1]]
         claim = claim_of(subject)
-        if claim.assertions or len(claim.lemmas) >= 2:
+        if claim.assertions:
             out[k].append(idxs[j + 1])
     return out
 

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 from causalcheck.explain._cues import CUES
 from causalcheck.explain.data import load_benchmark
-from causalcheck.explain.judges import OfflineCriterionJudge, OfflineEdgeJudge
+from causalcheck.explain.offline import OfflineCriterionJudge, OfflineEdgeJudge
 from causalcheck.explain.relations import OfflineParser, extract_relations
 from causalcheck.explain.rst import EDU, RSTRecord, build_tree_nodes
 from causalcheck.explain.scoring import score_item

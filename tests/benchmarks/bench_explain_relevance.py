@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from causalcheck.explain.data import WhatIfItem, load_answer_sets, load_benchmark, parse_item
-from causalcheck.explain.judges import OfflineCriterionJudge, OfflineEdgeJudge
+from causalcheck.explain.offline import OfflineCriterionJudge, OfflineEdgeJudge
 from causalcheck.explain.relations import OfflineParser
 from causalcheck.explain.scoring import score_item
 from causalcheck.report.agree import ScoreSet, agree

@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from causalcheck.explain.data import WhatIfItem, load_benchmark
-from causalcheck.explain.judges import OfflineCriterionJudge, OfflineEdgeJudge
+from causalcheck.explain.offline import OfflineCriterionJudge, OfflineEdgeJudge
 from causalcheck.explain.relations import OfflineParser
 from causalcheck.explain.scoring import ItemResult, score_item
 
