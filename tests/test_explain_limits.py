@@ -9,8 +9,8 @@ from contextlib import contextmanager
 import pytest
 from causalcheck.adapters import ScriptedLLM
 from causalcheck.explain.data import load_benchmark
-from causalcheck.explain.offline import OfflineCriterionJudge, OfflineEdgeJudge
 from causalcheck.explain.llm import LLMParser
+from causalcheck.explain.offline import OfflineCriterionJudge, OfflineEdgeJudge
 from causalcheck.explain.replay import replay_payload
 from causalcheck.explain.rst import (
     MAX_PROJECTION_PAIRS,

@@ -11,7 +11,14 @@ import numpy as np
 import pytest
 from causalcheck.base.errors import CausalCheckError, DSLSyntaxError
 from causalcheck.cli import main
-from causalcheck.explain.data import BAND_KEYS, Criterion, Rubric, WhatIfItem, load_answer_sets, load_benchmark
+from causalcheck.explain.data import (
+    BAND_KEYS,
+    Criterion,
+    Rubric,
+    WhatIfItem,
+    load_answer_sets,
+    load_benchmark,
+)
 from causalcheck.explain.explanation_graph import ExplanationGraph
 from causalcheck.explain.judges import EdgeJudgment
 from causalcheck.explain.offline import OfflineCriterionJudge, OfflineEdgeJudge

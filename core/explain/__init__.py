@@ -60,9 +60,9 @@ if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; ali
     from causalcheck.explain.judges import CriterionJudgment as CriterionJudgment
     from causalcheck.explain.judges import EdgeJudge as EdgeJudge
     from causalcheck.explain.judges import EdgeJudgment as EdgeJudgment
+    from causalcheck.explain.judges import Segmenter as Segmenter
     from causalcheck.explain.offline import OfflineCriterionJudge as OfflineCriterionJudge
     from causalcheck.explain.offline import OfflineEdgeJudge as OfflineEdgeJudge
-    from causalcheck.explain.judges import Segmenter as Segmenter
     from causalcheck.explain.relations import OfflineParser as OfflineParser
     from causalcheck.explain.replay import replay_file as replay_file
     from causalcheck.explain.rst import RSTRecord as RSTRecord

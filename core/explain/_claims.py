@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from causalcheck.explain._text import content_lemmas, lemma, pos_lexicon, stop_words
+from causalcheck.explain._text import content_lemmas, lemma, pos_lexicon, stop_words, word_set
 
 __all__ = ["POLARITY", "Assertion", "Claim", "claim_of", "concepts_of", "conflicts", "is_identity", "ordered_concepts"]
 
@@ -73,34 +73,26 @@ POLARITY: dict[str, tuple[str, int]] = {
 #: Surface forms that are comparatives of a :data:`POLARITY` adjective ("higher", "fewer", "worse").
 _COMPARATIVE = re.compile(r"^(?:more|less|fewer|lesser|worse|better|extra|additional|[a-z]{2,}(?:er|ier))$")
 #: Adjectives of :data:`POLARITY` (only their comparatives assert a change).
-_ADJECTIVES = frozenset(
-    "extra additional more much many great large big high wide deep long tall thick abundant plentiful little few less small low narrow short thin "
+_ADJECTIVES = word_set("extra additional more much many great large big high wide deep long tall thick abundant plentiful little few less small low narrow short thin "
     "scarce strong powerful intense stable weak feeble fragile unstable fast quick rapid expensive costly dear pricey "
     "cheap inexpensive affordable frequent common rare infrequent uncommon warm hot cool cold bright light dark dim "
-    "better bad worse".split()
-)
+    "better bad worse")
 #: Nouns of change after which "of" / "in" introduces the phrase changed ("a rise in prices").
-_CHANGE_NOUNS = frozenset(
-    "rise increase growth expansion surge spike jump boom upsurge fall decrease decline drop collapse contraction "
+_CHANGE_NOUNS = word_set("rise increase growth expansion surge spike jump boom upsurge fall decrease decline drop collapse contraction "
     "reduction shortage scarcity depletion loss absence lack extinction disappearance slowdown surplus abundance gain "
-    "retreat".split()
-)
+    "retreat")
 #: Nouns that measure the noun after "of" ("the supply of nutrients" is about nutrients).
-_MEASURES = frozenset("amount level number quantity supply share rate volume degree extent proportion density".split())
+_MEASURES = word_set("amount level number quantity supply share rate volume degree extent proportion density")
 _NEGATION = frozenset({"not", "never", "no", "n't", "cannot", "hardly", "barely", "longer"})
-_MODALS = frozenset("would could will might may can should must shall to does did do not n't".split())
-_PREPOSITIONS = frozenset("of in on at from to into toward towards with by for over under between among about".split())
-_DETERMINERS = frozenset(
-    "the a an its their his her our your this that these those much many some any all most such each every own".split()
-)
+_MODALS = word_set("would could will might may can should must shall to does did do not n't")
+_PREPOSITIONS = word_set("of in on at from to into toward towards with by for over under between among about")
+_DETERMINERS = word_set("the a an its their his her our your this that these those much many some any all most such each every own")
 #: Words skipped between a subject and its verb ("prices would probably rise").
-_AUX = frozenset(
-    "would could will might may can should must shall be is are was were been being become becomes became get gets got "
+_AUX = word_set("would could will might may can should must shall be is are was were been being become becomes became get gets got "
     "have has had "
     "also still even then soon eventually further likely probably possibly perhaps quickly rapidly slowly gradually "
     "sharply steadily greatly dramatically significantly substantially slightly eventually initially later "
-    "only just already ultimately largely mostly partly not never no longer n't".split()
-)
+    "only just already ultimately largely mostly partly not never no longer n't")
 _TOKEN = re.compile(r"[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?|\d+(?:[.,]\d+)?|[^\w\s]")
 _MAX_PHRASE = 4
 
@@ -245,9 +237,9 @@ def _assertion(phrase: list[str], dim: str, sign: int) -> Assertion | None:
     return Assertion(lems[-1], frozenset(lems[:-1]), dim, sign)
 
 
-_DEGREE = frozenset("somewhat well far much slightly very quite rather fairly too even still".split())
+_DEGREE = word_set("somewhat well far much slightly very quite rather fairly too even still")
 #: Verbs that give a plain adjective after them a change or a kept state ("became common", "stays rare").
-_STATE_VERBS = frozenset("become grow get turn stay remain keep".split())
+_STATE_VERBS = word_set("become grow get turn stay remain keep")
 
 
 def _state_verb(low: list[str], i: int) -> int:
@@ -359,7 +351,7 @@ def _plain_subject(low: list[str], i: int) -> bool:
 
 #: Heads that name no quantity by themselves: "fewer people would die" and "more people would be
 #: poisoned" are about different quantities, told apart by the verb after them.
-_GENERIC_HEADS = frozenset("people person number amount level thing group part share case".split())
+_GENERIC_HEADS = word_set("people person number amount level thing group part share case")
 
 
 def _predicate(low: list[str], i: int) -> frozenset[str]:
@@ -387,10 +379,10 @@ def claim_of(text: str) -> Claim:
     return Claim(text, content_lemmas(text), concepts_of(text), _assertions(text))
 
 
-_COPULA = frozenset("is are was were be been 's ’s means mean meant equals equal equalled becomes became become".split())
+_COPULA = word_set("is are was were be been 's ’s means mean meant equals equal equalled becomes became become")
 #: Words of the cues that open a unit (:data:`._cues.CUES`), skipped before an identity's first phrase.
-_CUE_WORDS = frozenset("consequently therefore thus hence accordingly ultimately overall finally".split())
-_HEDGE = frozenset("basically really just simply merely only actually essentially literally truly kind sort form type a an the of".split())
+_CUE_WORDS = word_set("consequently therefore thus hence accordingly ultimately overall finally")
+_HEDGE = word_set("basically really just simply merely only actually essentially literally truly kind sort form type a an the of")
 
 
 def is_identity(text: str) -> bool:

@@ -36,7 +36,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from causalcheck.explain._text import lemma, pos_lexicon
+from causalcheck.explain._text import lemma, pos_lexicon, word_set
 
 __all__ = [
     "ARROW",
@@ -58,7 +58,7 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Cue:
-    """A cue phrase with its relation ``label``, direction ``kind``, whether it ``split``s without a comma,
+    r"""A cue phrase with its relation ``label``, direction ``kind``, whether it ``split``s without a comma,
     acts only as a sentence's ``opener`` or only ``inner``\ ly (after a comma in its sentence)."""
 
     phrase: str
@@ -74,8 +74,7 @@ def _mk(kind: str, label: str, phrases: str, split: bool = False, opener: bool =
 
 
 #: Verbs (lemmas) whose subject causes a change in their object ("X raises Y", "X would starve Y").
-CAUSATIVE: frozenset[str] = frozenset(
-    "raise lower increase reduce cut boost drive cause create produce trigger spark prevent stop block enable allow "
+CAUSATIVE: frozenset[str] = word_set("raise lower increase reduce cut boost drive cause create produce trigger spark prevent stop block enable allow "
     "force push weaken strengthen erode destroy kill starve shrink expand slow accelerate limit restrict undermine "
     "fuel feed spur bring end transform reshape disrupt damage harm threaten favour favor benefit hurt deprive "
     "remove eliminate expose deplete worsen improve alter shift lift curb halve double encourage discourage "
@@ -84,8 +83,7 @@ CAUSATIVE: frozenset[str] = frozenset(
     "spare fund finance supply shape tempt strain stretch strip sustain support protect shield free let help delay "
     "hasten carry deliver give deny cost save power cap dominate risk invite provoke fragment unify unite isolate "
     "divert redirect concentrate disperse attract repel nourish wipe decimate devastate ruin spoil "
-    "revive rebuild replace displace outcompete pull turn render".split()
-)
+    "revive rebuild replace displace outcompete pull turn render")
 #: Participles of :data:`CAUSATIVE` verbs that open an effect after a comma (", cutting nutrient flows").
 _PARTICIPLES = (
     "raising|lowering|increasing|reducing|cutting|boosting|creating|producing|sparking|preventing|stopping|blocking|"
@@ -135,14 +133,12 @@ CUES: tuple[Cue, ...] = tuple(
 
 _BY_PHRASE = {c.phrase: c for c in CUES}
 #: Words between a subject and its verb ("tides would also shrink …").
-_MODALS = frozenset("would could will might may can should must shall also further still even then soon eventually in turn".split())
+_MODALS = word_set("would could will might may can should must shall also further still even then soon eventually in turn")
 #: Words after a verb that show it has no object here ("would shrink to a third", "is driven by").
-_NOT_OBJECT = frozenset(
-    "to by from in on at into as than up down out off away back over with for about and or but is are was were "
-    "would could will might may can should must much further somewhat sharply".split()
-)
+_NOT_OBJECT = word_set("to by from in on at into as than up down out off away back over with for about and or but is are was were "
+    "would could will might may can should must much further somewhat sharply")
 #: Measure words after "a" that make an adverb, not an object ("shrink a lot", "rise a little").
-_A_MEASURE = frozenset("lot bit little great good".split())
+_A_MEASURE = word_set("lot bit little great good")
 
 
 def takes_object(words: Sequence[str], i: int) -> bool:
@@ -187,12 +183,7 @@ _LEAD_BY_WORD = _lead_by_word()
 
 #: Phrases in which a cue word is no cue ("if at all", "so far", "since then"), by their first word.
 IDIOMS: dict[str, tuple[tuple[str, ...], ...]] = {}
-for _idiom in (
-    "if at all|if any|if anything|if ever|if so|if not|as if|even so|so far|so much|so many|so called|so-called|or so|"
-    "and so on|and so forth|so too|then again|since then|by then|until then|still more|still less|with respect to|"
-    "with regard to|with the exception of|with time|were to|had to|had been|had already|had not|as well|"
-    "in particular|next to|then there"
-).split("|"):
+for _idiom in ["if at all", "if any", "if anything", "if ever", "if so", "if not", "as if", "even so", "so far", "so much", "so many", "so called", "so-called", "or so", "and so on", "and so forth", "so too", "then again", "since then", "by then", "until then", "still more", "still less", "with respect to", "with regard to", "with the exception of", "with time", "were to", "had to", "had been", "had already", "had not", "as well", "in particular", "next to", "then there"]:
     _w = tuple(_idiom.split())
     IDIOMS[_w[0]] = (*IDIOMS.get(_w[0], ()), _w)
 del _idiom, _w
@@ -252,11 +243,9 @@ def table_cue(text: str) -> Cue | None:
 
 
 #: "-ing" forms after a comma that do not open an effect (", including …", ", depending on …").
-_NOT_EFFECT = frozenset(
-    "being having including according depending assuming following using regarding concerning considering excluding "
+_NOT_EFFECT = word_set("being having including according depending assuming following using regarding concerning considering excluding "
     "involving ranging spanning beginning starting suggesting showing noting saying arguing thinking hoping seeing "
-    "trying looking lasting remaining staying existing living working waiting during notwithstanding".split()
-)
+    "trying looking lasting remaining staying existing living working waiting during notwithstanding")
 
 
 def participle_cue(word: str) -> Cue | None:

@@ -27,6 +27,7 @@ __all__ = [
     "split_injections",
     "stop_words",
     "text_lemmas",
+    "word_set",
     "words",
 ]
 
@@ -79,6 +80,11 @@ def lemma(word: str) -> str:
     if found != low and low.endswith("er") and low in pos["noun"] and found in pos["adj"]:
         return low  # a noun the table reads as an adjective's comparative ("matter" -> "matt", "number" -> "numb")
     return str(found)
+
+
+def word_set(text: str) -> frozenset[str]:
+    """The whitespace-separated words of *text* as a set: how the word lists of the offline rules are written."""
+    return frozenset(text.split())
 
 
 def words(text: str) -> list[str]:

@@ -22,7 +22,6 @@ judge, parser and segmenter plug-in is checked against it (:mod:`causalcheck.plu
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable

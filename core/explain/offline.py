@@ -27,9 +27,10 @@ when every rule holds, checked in this order (the first that fails is named in t
    "magnetosphere"); a link between things the item never mentions ("the jealous Sun would make
    fish take up knitting", for a question on the Moon's tides) is unsupported;
 8. *direction* — nothing in the item's own texts says the link runs the other way: the item's
-   rubric and reference answers, read with the same parser, give directed concept pairs, and an
-   edge that reverses one of them is unsupported; so is an edge on a circle of claims ("paper
-   spreads literacy … so literacy spreads paper"), and (rule 5) one whose effect is the premise;
+   reference answers, read with the same parser, give directed links, and an edge that reverses
+   one of them (its cause matches the reference's effect and its effect the reference's cause)
+   is unsupported; so is an edge on a circle of claims ("paper spreads literacy … so literacy
+   spreads paper"), and (rule 5) one whose effect is the premise;
 9. *not repeated* — an edge joining the same concepts as an earlier supported edge adds no
    support (repeating a sentence does not raise PM);
 10. *not contradicted* — neither endpoint asserts a change that another part of the answer
@@ -63,9 +64,23 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from causalcheck.explain._claims import Claim, claim_of, concepts_of, conflicts, is_identity
-from causalcheck.explain._cues import CUES, Cue, causative_start, is_anaphoric, is_meta_talk, lead_cue, starts_with_anaphor
-from causalcheck.explain._premise import Premise, meta_words, on_premise_spans, premise_of, rubric_words
+from causalcheck.explain._claims import Claim, claim_of, conflicts, is_identity
+from causalcheck.explain._cues import (
+    CUES,
+    Cue,
+    causative_start,
+    is_anaphoric,
+    is_meta_talk,
+    lead_cue,
+    starts_with_anaphor,
+)
+from causalcheck.explain._premise import (
+    Premise,
+    meta_words,
+    on_premise_spans,
+    premise_of,
+    rubric_words,
+)
 from causalcheck.explain._text import SENTENCE_PIECES, content_lemmas, lemma, stop_words
 from causalcheck.explain.data import BAND_KEYS
 from causalcheck.explain.explanation_graph import CAUSAL_TYPES, ExplanationGraph
@@ -78,10 +93,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "FOREIGN_PER_GROUNDED",
-    "OfflineCriterionJudge",
-    "OfflineEdgeJudge",
     "Contradiction",
     "EdgeVerdict",
+    "OfflineCriterionJudge",
+    "OfflineEdgeJudge",
     "Reading",
     "contradictions",
     "criterion_score",
@@ -96,9 +111,6 @@ FOREIGN_PER_GROUNDED = 2
 _TERMINATOR = re.compile(r"[.!?][\"'”’)\]]*\s*$")
 _CALIBRATION = re.compile(r"uncertain|calibrat|confiden|contradict|hedg|speculat|overclaim|caveat", re.IGNORECASE)
 _PREMISE_CRITERION = re.compile(r"premise|anchor|starting|setup|set-up|grounding", re.IGNORECASE)
-#: Where a rubric's enumeration of consequences begins ("…, including a, b, c and d").
-_ENUMERATION = re.compile(r"\b(?:including|such as|involving|especially|notably|from)\s+(.+)", re.IGNORECASE | re.DOTALL)
-_ITEM_SPLIT = re.compile(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|;\s*")
 _GAP_END = re.compile(r"[.!?\n]")
 _FAMILY_LABELS = frozenset({"CONTRAST", "CONCESSION", "EXAMPLE", "PURPOSE", "SUMMARY", "RESTATEMENT"})
 #: Words that place a claim in time ("at first", "over decades"): two claims about one quantity that
@@ -331,41 +343,6 @@ class _Memo(NamedTuple):
     question: frozenset[str]
     premise: Premise
     references: frozenset[tuple[frozenset[str], frozenset[str]]]
-    enumerations: tuple[tuple[frozenset[str], ...], ...]
-
-
-def _enumerations(texts: Sequence[str]) -> tuple[tuple[frozenset[str], ...], ...]:
-    """The rubric's enumerations of consequences: per text, the concepts of each listed item in order
-    ("including colder winters, sea-ice expansion, sharper seasonality and shorter growing seasons")."""
-    boiler = rubric_words() | meta_words()
-    out: list[tuple[frozenset[str], ...]] = []
-    for text in texts:
-        m = _ENUMERATION.search(text)
-        if m is None:
-            continue
-        parts = (concepts_of(p) - boiler for p in _ITEM_SPLIT.split(m.group(1).rstrip(". ")))
-        listed = tuple(p for p in parts if p)
-        if len(listed) >= 3 and listed not in out:
-            out.append(listed)
-    return tuple(out)
-
-
-def _place(listed: Sequence[frozenset[str]], concepts: frozenset[str]) -> int | None:
-    """The index of the one listed item that shares the most concepts with *concepts* (``None`` on a tie or no share)."""
-    best = sorted(((len(concepts & x), k) for k, x in enumerate(listed) if concepts & x), reverse=True)
-    if not best or (len(best) > 1 and best[0][0] == best[1][0]):
-        return None
-    return best[0][1]
-
-
-def _against_enumeration(s: Claim, t: Claim, enumerations: Sequence[Sequence[frozenset[str]]]) -> bool:
-    """True when the rubric's enumerations list the effect's item before the cause's more often than after."""
-    fwd = back = 0
-    for listed in enumerations:
-        a, b = _place(listed, s.concepts), _place(listed, t.concepts)
-        if a is not None and b is not None and a != b:
-            fwd, back = (fwd + 1, back) if a < b else (fwd, back + 1)
-    return back > fwd
 
 
 def _reference_links(reference: str) -> set[tuple[frozenset[str], frozenset[str]]]:
@@ -398,16 +375,8 @@ def _references(texts: tuple[str, ...]) -> frozenset[tuple[frozenset[str], froze
 
 def _memo(item: WhatIfItem) -> _Memo:
     premise = premise_of(item)
-    rubric = item.rubric
-    texts = [h for h in item.human_answers if h.strip()]
-    listing: list[str] = []
-    if rubric:
-        texts.extend(t for c in rubric.criteria for t in (c.description, *c.bands) if t.strip())
-        for i, c in enumerate(rubric.criteria, start=1):
-            if i == 1 or _PREMISE_CRITERION.search(c.name) or _CALIBRATION.search(f"{c.name} {c.description}"):
-                continue
-            listing.extend((c.description, *c.bands))
-    return _Memo(content_lemmas(item.question), premise, _references(tuple(texts)), _enumerations(tuple(listing)))
+    texts = tuple(h for h in item.human_answers if h.strip())
+    return _Memo(content_lemmas(item.question), premise, _references(texts))
 
 
 def _against_reference(s: Claim, t: Claim, refs: frozenset[tuple[frozenset[str], frozenset[str]]]) -> bool:
@@ -501,10 +470,7 @@ def _chain_rules(
             continue
         s, t = _unit(texts.get(e.source, "")).claim, _unit(texts.get(e.target, "")).claim
         if _against_reference(s, t, memo.references):
-            verdicts[k] = EdgeVerdict(False, "rule 8: the item's rubric or reference answers link these concepts the other way round", "reversed")
-            continue
-        if _against_enumeration(s, t, memo.enumerations):
-            verdicts[k] = EdgeVerdict(False, "rule 8: the rubric lists the effect before the cause in its chain of consequences", "reversed")
+            verdicts[k] = EdgeVerdict(False, "rule 8: the item's reference answers link these concepts the other way round", "reversed")
             continue
         key = (s.concepts, t.concepts)
         if key in seen and s.concepts and t.concepts:
@@ -538,14 +504,14 @@ def _circular(graph: ExplanationGraph, texts: Mapping[str, str], verdicts: Mappi
         succ.setdefault(a, set()).add(b)
         indeg[b] = indeg.get(b, 0) + 1
         indeg.setdefault(a, 0)
-    todo = [n for n, d in indeg.items() if d == 0]
+    todo = [c for c, d in indeg.items() if d == 0]
     while todo:  # Kahn's order: what remains lies on or between cycles
-        n = todo.pop()
-        for m in succ.get(n, ()):
+        done = todo.pop()
+        for m in succ.get(done, set()):
             indeg[m] -= 1
             if indeg[m] == 0:
                 todo.append(m)
-        indeg[n] = -1
+        indeg[done] = -1
     if all(d < 0 for d in indeg.values()):
         return frozenset()
     # late: networkx only when the claims contain a cycle

@@ -37,7 +37,13 @@ import re
 from collections.abc import Sequence
 
 from causalcheck.base.boundary import call_plugin
-from causalcheck.explain._cues import Cue, causative_start, is_meta_talk, lead_cue, starts_with_anaphor
+from causalcheck.explain._cues import (
+    Cue,
+    causative_start,
+    is_meta_talk,
+    lead_cue,
+    starts_with_anaphor,
+)
 from causalcheck.explain._text import content_lemmas
 from causalcheck.explain.rst import EDU, Relation, RSTRecord, TreeNode, build_tree_nodes, render_rst
 from causalcheck.explain.segment import Segmenter, get_segmenter
@@ -67,12 +73,12 @@ def _relation_for(cue: Cue, i: int, edus: Sequence[EDU], text: str) -> Relation 
     prev = edus[i - 1] if i > 0 else None
     nxt = edus[i + 1] if i + 1 < len(edus) else None
     opens_sentence = prev is None or not _same_sentence(text, prev, cur)
+    if (cue.opener and not opens_sentence) or (cue.inner and opens_sentence):
+        return None
     if cue.kind == "fwd":
         if prev is not None and nxt is not None and _is_stub(cur.text, cue) and _same_sentence(text, cur, nxt):
             return Relation(prev.id, nxt.id, cue.label, "SN")  # "A. Because of this, B": A → B
         return Relation(prev.id, cur.id, cue.label, "SN") if prev else None
-    if (cue.opener and not opens_sentence) or (cue.inner and opens_sentence):
-        return None
     if cue.kind in ("back", "cond"):
         if opens_sentence and nxt is not None and _same_sentence(text, cur, nxt):
             return Relation(cur.id, nxt.id, cue.label, "SN")

@@ -39,8 +39,14 @@ from typing import Any
 
 from causalcheck.base.errors import InputFormatError
 from causalcheck.explain._claims import claim_of
-from causalcheck.explain._cues import CAUSATIVE, CUES, causative_start, idiom_at, participle_cue, takes_object
-from causalcheck.explain._text import lemma, stop_words
+from causalcheck.explain._cues import (
+    CAUSATIVE,
+    CUES,
+    idiom_at,
+    participle_cue,
+    takes_object,
+)
+from causalcheck.explain._text import lemma, stop_words, word_set
 from causalcheck.explain.judges import Segmenter
 from causalcheck.explain.rst import EDU
 from causalcheck.plugins import Registry, create
@@ -132,10 +138,8 @@ def _sentence_spans(text: str, doc: Any, sents: list[tuple[int, int]] | None = N
 
 
 def _enough(text: str, lo: int, hi: int, least: int = _MIN_WORDS) -> bool:
-    for count, _ in enumerate(_WORDS.finditer(text, lo, hi), start=1):
-        if count >= least:
-            return True
-    return False
+    """True when *text*[lo:hi] holds at least *least* words (stops counting there)."""
+    return any(count >= least for count, _ in enumerate(_WORDS.finditer(text, lo, hi), start=1))
 
 
 def _cue_table() -> dict[str, list[tuple[tuple[str, ...], bool]]]:
@@ -245,8 +249,8 @@ def _arrow_cuts(text: str) -> frozenset[int]:
     """Offsets of the arrows in *text* (their cuts need two words on each side)."""
     return frozenset(m.start() for m in _ARROW_TEXT.finditer(text))
 _BOUNDARY = frozenset({",", ";", ":", "—", "–", "(", "-"})
-_SUBJECT_GLUE = frozenset("the a an its their his her our this that these those much many more less fewer some any all most of and or 's ’s".split())
-_VERB_GROUP = frozenset("would could will might may can should must shall also further still even then soon eventually".split())
+_SUBJECT_GLUE = word_set("the a an its their his her our this that these those much many more less fewer some any all most of and or 's ’s")
+_VERB_GROUP = word_set("would could will might may can should must shall also further still even then soon eventually")
 
 
 def _verb_form(word: str) -> bool:
@@ -255,7 +259,7 @@ def _verb_form(word: str) -> bool:
     return lem != word and not word.endswith(("s", "ing")) and lem in CAUSATIVE | _COMMON_VERBS
 
 
-_COMMON_VERBS = frozenset("be have do make take give get go come keep stay remain seem become mean".split())
+_COMMON_VERBS = word_set("be have do make take give get go come keep stay remain seem become mean")
 
 
 def _causative_cuts(text: str, idxs: list[int], lows: list[str], span_of: Any, starts: list[int]) -> list[list[int]]:
