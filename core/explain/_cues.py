@@ -222,7 +222,21 @@ def lead_cue(text: str) -> Cue | None:
         if head and head[0] in IDIOMS and idiom_at(head, 0):
             return None
         return cue
-    return participle_cue(first.group(1)) if first.group(1).lower() not in _FIRST_WORDS else None
+    if first.group(1).lower() in _FIRST_WORDS:
+        return None
+    cue = participle_cue(first.group(1))
+    if cue is not None and _heads_a_subject(text[first.end(1) :]):
+        return None  # "fishing fleets would shrink": the "-ing" word starts a subject, not an effect
+    return cue
+
+
+_FINITE = frozenset(word_set("would could will might may can should must shall is are was were has have had does do did"))
+
+
+def _heads_a_subject(rest: str) -> bool:
+    """True when a finite verb follows within the next few words of *rest* (before any punctuation)."""
+    clause = re.split(r"[,.;:!?]", rest[:80], maxsplit=1)[0]
+    return any(w.lower() in _FINITE for w in _WORDS_OF.findall(clause)[:5])
 
 
 def table_cue(text: str) -> Cue | None:

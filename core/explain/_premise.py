@@ -5,14 +5,15 @@ but about another premise — earns neither supported edges nor rubric credit.
 
 * **question lemmas** ``Q`` — content lemmas (:func:`._text.content_lemmas`) of the question and
   the rubric's ``question_focus``, minus meta words ("question", "happen" …);
-* **topic lemmas** ``T`` — content lemmas of the rubric criteria's names and descriptions,
-  minus the question lemmas and rubric boilerplate ("assesses", "plausible", "consequences" …);
+* **topic lemmas** ``T`` — the nouns among the content lemmas of the rubric criteria's names and
+  descriptions (words that name things; "early", "political" do not), minus the question lemmas
+  and rubric boilerplate ("assesses", "plausible", "consequences" …);
 * a text is **anchored** when it shares at least one stem with ``Q``, or at least two with
   ``T`` (one topic word alone — "ice" in "ice ages" for a Moon question — is not enough);
 * a sentence of the answer is **on premise** when it is anchored, or when it continues an
   on-premise sentence: it opens with an anaphor, a personal pronoun or a linking cue ("This
   would …", "His approval …", "As a result, …", "Because of that …") right after one, shares
-  a content lemma with the sentence before it, which is on premise, or is only the rest of
+  two content lemmas with the sentence before it, which is on premise, or is only the rest of
   that sentence cut after an abbreviation ("U.S. prestige" → "prestige …") or holds no
   content word.  Everything else is **off premise**: nothing in
   it is tied to the item's intervention.
@@ -28,7 +29,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from causalcheck.explain._cues import lead_cue, starts_with_anaphor
-from causalcheck.explain._text import SENTENCE_PIECES, content_lemmas
+from causalcheck.explain._text import SENTENCE_PIECES, content_lemmas, pos_lexicon
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.explain.data import WhatIfItem
@@ -89,8 +90,11 @@ class Premise:
     vocabulary: frozenset[str] = frozenset()
 
     def anchors(self, lemmas: frozenset[str]) -> bool:
-        """True when *lemmas* share one question lemma or two topic lemmas."""
-        return bool(lemmas & self.question) or len(lemmas & self.topic) >= 2
+        """True when *lemmas* share one question lemma (or a word of its family: "Catholic" for
+        "Catholicism") or two topic lemmas."""
+        if lemmas & self.question or len(lemmas & self.topic) >= 2:
+            return True
+        return any(_part_of_vocabulary(w, self.question) for w in lemmas)
 
     def grounded(self, lemmas: frozenset[str]) -> frozenset[str]:
         """The lemmas of *lemmas* the item states: in its vocabulary, or containing a vocabulary word of
@@ -124,7 +128,9 @@ def _premise(question: str, focus: str, criteria: tuple[str, ...], bands: tuple[
     vocab = set(topic) | q
     for text in (*bands, *references):
         vocab |= content_lemmas(text)
-    return Premise(q, frozenset(topic) - q - boiler - meta, frozenset(vocab - boiler - meta) | q)
+    pos = pos_lexicon()
+    things = {w for w in topic if w not in pos["adj"] and w not in pos["adv"] and (w in pos["noun"] or w not in pos["verb"])}
+    return Premise(q, frozenset(things) - q - boiler - meta, frozenset(vocab - boiler - meta) | q)
 
 
 def premise_of(item: WhatIfItem) -> Premise:
@@ -149,7 +155,7 @@ def _continues(piece: str, lemmas: frozenset[str], before: frozenset[str]) -> bo
     cue = lead_cue(piece.lstrip())
     if cue is not None and cue.kind in _LINK_KINDS:
         return True
-    return bool(lemmas & before)
+    return len(lemmas & before) >= 2
 
 
 @lru_cache(maxsize=256)

@@ -122,7 +122,18 @@ def extract_relations(text: str, edus: Sequence[EDU]) -> list[Relation]:
                 rels.append(Relation(edus[i - 1].id, edu.id, "RESULT", "SN"))
         elif i > 0 and starts_with_anaphor(edu.text):
             rels.append(Relation(edu.id, edus[i - 1].id, "ELABORATION", "SN"))
-    return rels
+    return list(dict.fromkeys(_first_per_pair(rels)))
+
+
+def _first_per_pair(rels: Sequence[Relation]) -> list[Relation]:
+    """*rels* without a second relation between the same two units ("If A, B" read as a condition is not also a result)."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for rel in rels:
+        if (rel.source, rel.target) not in seen:
+            seen.add((rel.source, rel.target))
+            out.append(rel)
+    return out
 
 
 def _tree_nodes(rels: Sequence[Relation]) -> tuple[TreeNode, ...]:

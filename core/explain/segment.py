@@ -43,6 +43,7 @@ from causalcheck.explain._cues import (
     CAUSATIVE,
     CUES,
     idiom_at,
+    lead_cue,
     participle_cue,
     takes_object,
 )
@@ -216,7 +217,7 @@ def _token_cuts(
                 skip_until = i + width + 1
                 break
     for i, w in enumerate(lows):
-        if i and lows[i - 1] in _PUNCT_BEFORE and w not in _TABLE and text[idxs[i] - 1 : idxs[i]].isspace() and participle_cue(w) is not None:
+        if i and lows[i - 1] in _PUNCT_BEFORE and w not in _TABLE and text[idxs[i] - 1 : idxs[i]].isspace() and lead_cue(text[idxs[i] : idxs[i] + 80]) is not None:
             k = span_of(idxs[i])
             if k >= 0:
                 out[k].append(idxs[i])  # ", raising insurance": an effect
@@ -239,7 +240,7 @@ def _participle_cuts(text: str, idx: list[int], pieces: list[str]) -> frozenset[
         if piece.isspace():
             continue
         low = piece.lower()
-        if prev in _PUNCT_BEFORE and text[a - 1 : a].isspace() and low not in _TABLE and participle_cue(low) is not None:
+        if prev in _PUNCT_BEFORE and text[a - 1 : a].isspace() and low not in _TABLE and participle_cue(low) is not None and lead_cue(text[a : a + 80]) is not None:
             out.add(a)
         prev = low
     return frozenset(out)
