@@ -33,7 +33,7 @@ from functools import lru_cache
 
 from causalcheck.explain._text import content_lemmas, lemma, pos_lexicon, stop_words, word_set
 
-__all__ = ["POLARITY", "Assertion", "Claim", "claim_of", "concepts_of", "conflicts", "is_identity", "ordered_concepts"]
+__all__ = ["POLARITY", "Assertion", "Claim", "claim_of", "concepts_of", "conflicts", "is_identity", "is_list", "ordered_concepts"]
 
 
 def _entries(dim: str, sign: int, words: str) -> dict[str, tuple[str, int]]:
@@ -412,3 +412,35 @@ def is_identity(text: str) -> bool:
         if lemma(right[-1]) in pos["noun"] and not any(lemma(x) in POLARITY for x in left + right):
             return True
     return False
+
+
+#: Words of a predicate that says nothing about the things listed before it ("… all matter").
+_EMPTY_PREDICATE = word_set(
+    "all of these those them they this that it is are be was were would will also too here there matter matters "
+    "important key relevant crucial essential central significant count counts change changes exist exists involved "
+    "relate related apply applies so therefore the answer covers cover mention mentions"
+)
+_ITEM_SPLIT = re.compile(r",|;|:|\band\b|\bor\b")
+
+
+def is_list(text: str) -> bool:
+    """True when *text* only lists things: three or more phrases of at most three words each, and
+    nothing after them but a predicate that says nothing ("Tides, habitats, estuaries and fisheries
+    all matter").
+
+    >>> is_list("Tides, habitats, estuaries, fisheries, obliquity: all of these matter,"), is_list("Coal, oil and gas come from buried plants;")
+    (True, False)
+    """
+    parts = [p.split() for p in _ITEM_SPLIT.split(text.strip().rstrip(".!?"))]
+    parts = [p for p in parts if p]
+    if len(parts) < 3:
+        return False
+    *items, last = parts
+    if any(len(p) > 3 for p in items):
+        return False
+    rest = [w.lower().strip("'\"“”") for w in last]
+    while rest and rest[-1] in _EMPTY_PREDICATE:
+        rest.pop()  # "… all matter", "… all of these are important"
+    while rest and rest[0] in _EMPTY_PREDICATE:
+        rest.pop(0)
+    return len(rest) <= 3

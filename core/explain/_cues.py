@@ -12,8 +12,9 @@ Each cue phrase has a *kind* that says which way the relation runs:
 A ``fwd`` cue that names the cause with "this" / "that" ("That would …", "Because of this,
 …", "This is why …") is *anaphoric*: the unit it opens is the effect of the one before it,
 also across a sentence boundary.  *Meta-talk* — text about the question or the answering
-("Since the prompt is ambiguous, I'll assume …", "So, to answer the question …") — carries
-no causal claim, whatever cue it holds (:func:`is_meta_talk`).
+("Since the prompt is ambiguous, I'll assume …", "So, to answer the question …") or about how
+sure a claim is ("… so these effects are uncertain") — carries no causal claim, whatever cue it
+holds (:func:`is_meta_talk`).
 
 ``inner`` cues (participles) link only inside a sentence: a gerund that opens one is its
 subject ("Replacing forest with grass cuts rainfall").  ``split`` cues open a new unit even without a comma before them (``because``, ``leads
@@ -302,7 +303,10 @@ _META_TALK = re.compile(
     r"\b(?:the prompt|this prompt|your prompt|the question|this question|your question|the premise is|"
     r"ambiguous|i(?:'ll| will| would|'d)? (?:assume|interpret|take|read|focus|answer|treat|consider|argue)|"
     r"assuming you mean|if you mean|you mean|to answer|let me|let's|i'm going to|i am going to|"
-    r"in this answer|this answer|as an ai|for the purposes? of)\b",
+    r"in this answer|this answer|the answer|as an ai|for the purposes? of|"
+    # talk about how sure a claim is: calibration, not a consequence ("these effects are uncertain")
+    r"(?:is|are|remains?|stays?|would be|seems?|looks?)\s+(?:\w+\s+)?(?:uncertain|unclear|speculative|debated|unknown|contested)|"
+    r"hard to (?:say|predict|know|tell))\b",
     re.IGNORECASE,
 )
 _ANAPHORIC_CUE = re.compile(r"\b(this|that)\b")

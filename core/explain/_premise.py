@@ -92,9 +92,11 @@ class Premise:
     def anchors(self, lemmas: frozenset[str]) -> bool:
         """True when *lemmas* share one question lemma (or a word of its family: "Catholic" for
         "Catholicism") or two topic lemmas."""
-        if lemmas & self.question or len(lemmas & self.topic) >= 2:
-            return True
-        return any(_part_of_vocabulary(w, self.question) for w in lemmas)
+        return len(lemmas & self.topic) >= 2 or self.asks_about(lemmas)
+
+    def asks_about(self, lemmas: frozenset[str]) -> bool:
+        """True when *lemmas* hold a question lemma or a word of its family (the premise itself)."""
+        return bool(lemmas & self.question) or any(_part_of_vocabulary(w, self.question) for w in lemmas)
 
     def grounded(self, lemmas: frozenset[str]) -> frozenset[str]:
         """The lemmas of *lemmas* the item states: in its vocabulary, or containing a vocabulary word of

@@ -64,7 +64,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from causalcheck.explain._claims import Claim, claim_of, conflicts, is_identity
+from causalcheck.explain._claims import Claim, claim_of, conflicts, is_identity, is_list
 from causalcheck.explain._cues import (
     CUES,
     Cue,
@@ -179,7 +179,7 @@ def _unit(raw: str) -> _Unit:
     norm = _norm(raw)
     if not norm:
         return _Unit(norm, claim_of(""), None, False, None, False)
-    return _Unit(norm, claim_of(raw), lead_cue(norm), is_meta_talk(norm), causative_start(norm), is_identity(norm))
+    return _Unit(norm, claim_of(raw), lead_cue(norm), is_meta_talk(norm), causative_start(norm), is_identity(norm) or is_list(raw))
 
 
 def _is_premise(lemmas: frozenset[str], question: frozenset[str]) -> bool:
@@ -242,7 +242,7 @@ def _local_rules(text: str, q: frozenset[str], su: _Unit, tu: _Unit, label: str,
     if su.meta or tu.meta:
         return EdgeVerdict(False, "rule 3: an endpoint is meta-talk about the question, not a causal claim", "unlinked")
     if su.identity or tu.identity:
-        return EdgeVerdict(False, "rule 1: an endpoint only equates two things (an identity, not a state or a change)", "identity")
+        return EdgeVerdict(False, "rule 1: an endpoint only equates or lists things (not a state or a change)", "identity")
     anaphoric = (later_cue is not None and is_anaphoric(later_cue)) or starts_with_anaphor(bu.text)
     if not same_sentence and not (su.claim.lemmas & tu.claim.lemmas) and not anaphoric:
         return EdgeVerdict(False, "rule 4: units in different sentences share no content word", "unlinked")
@@ -274,6 +274,15 @@ def _off_premise_nodes(text: str, graph: ExplanationGraph, where: Mapping[str, i
 def _grounded(claim: Claim, premise: Premise) -> bool:
     """Rule 7 for one endpoint: some content lemma of it is in the item's vocabulary."""
     return bool(premise.grounded(claim.lemmas - _cue_words()))
+
+
+def _unrelated(s: Claim, t: Claim, memo: _Memo) -> bool:
+    """True when neither claim is about the premise, each touches some mechanism criterion, no
+    criterion both, and they share no concept: a link the item's rubric does not suggest."""
+    if s.concepts & t.concepts or memo.premise.asks_about(s.lemmas) or memo.premise.asks_about(t.lemmas):
+        return False
+    a, b = memo.areas_of(s), memo.areas_of(t)
+    return bool(a) and bool(b) and not a & b
 
 
 def _mostly_foreign(claim: Claim, premise: Premise) -> bool:
@@ -343,6 +352,11 @@ class _Memo(NamedTuple):
     question: frozenset[str]
     premise: Premise
     references: frozenset[tuple[frozenset[str], frozenset[str]]]
+    areas: tuple[frozenset[str], ...] = ()
+
+    def areas_of(self, claim: Claim) -> frozenset[int]:
+        """The mechanism criteria (by position) whose terms *claim* touches."""
+        return frozenset(k for k, terms in enumerate(self.areas) if _touches(claim, terms))
 
 
 def _reference_links(reference: str) -> set[tuple[frozenset[str], frozenset[str]]]:
@@ -376,7 +390,12 @@ def _references(texts: tuple[str, ...]) -> frozenset[tuple[frozenset[str], froze
 def _memo(item: WhatIfItem) -> _Memo:
     premise = premise_of(item)
     texts = tuple(h for h in item.human_answers if h.strip())
-    return _Memo(content_lemmas(item.question), premise, _references(texts))
+    areas = tuple(
+        criterion_terms(item, c)
+        for i, c in enumerate(item.rubric.criteria if item.rubric else (), start=1)
+        if i != 1 and not _PREMISE_CRITERION.search(c.name) and not _CALIBRATION.search(f"{c.name} {c.description}")
+    )
+    return _Memo(content_lemmas(item.question), premise, _references(texts), areas)
 
 
 def _against_reference(s: Claim, t: Claim, refs: frozenset[tuple[frozenset[str], frozenset[str]]]) -> bool:
@@ -437,6 +456,8 @@ def _item_rules(s_id: str, t_id: str, su: _Unit, tu: _Unit, off: frozenset[str],
         return EdgeVerdict(False, "rule 6: the chain is off the item's premise (no sentence of it is about the question)", "off-premise")
     if not _grounded(su.claim, memo.premise) and not _grounded(tu.claim, memo.premise):
         return EdgeVerdict(False, "rule 7: the link is between things the item never mentions (not in its question, rubric or references)", "ungrounded")
+    if _unrelated(su.claim, tu.claim, memo):
+        return EdgeVerdict(False, "rule 7: cause and effect belong to different parts of the rubric and share nothing", "unrelated")
     for u_id in (s_id, t_id):
         c = contradicted.get(u_id)
         if c is not None:
@@ -523,35 +544,50 @@ def _circular(graph: ExplanationGraph, texts: Mapping[str, str], verdicts: Mappi
 
 
 # ---------------------------------------------------------------------------- the whole answer
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One unit (EDU) of the answer as the criterion judge reads it.
+
+    ``statement``: a claim about the world — not a list of words, an identity or talk about the
+    question; ``on_premise``: in a sentence about the item (:mod:`._premise`); ``linked``: an
+    endpoint of a supported causal edge inside one sentence, or across sentences by pointing back
+    ("This would …") — a sentence-initial "Therefore," adds no mechanism the answer did not state;
+    ``wrong``: an endpoint of a reversed, contradicted or empty causal edge.
+    """
+
+    claim: Claim
+    statement: bool
+    on_premise: bool
+    linked: bool
+    wrong: bool
+
+
 @dataclass(frozen=True)
 class Reading:
-    """The offline reading of one answer: its causal edges with verdicts and claims, contradictions,
-    the on-premise text, and the words of calibration."""
+    """The offline reading of one answer: its causal edges with verdicts, its units, contradictions,
+    and the words of calibration in its statements about the item."""
 
     edges: tuple[tuple[Claim, Claim, EdgeVerdict], ...]
+    units: tuple[Unit, ...]
     contradictions: tuple[Contradiction, ...]
-    mentioned: frozenset[str]
     off_premise: int
-    novel: bool
     hedges: int
     overconfident: int
-    sentences: int
+    statements: int
 
-    foreign: float = 0.0
+    @property
+    def novel(self) -> bool:
+        """True when some on-premise statement says more than the question."""
+        return self.statements > 0
 
     @property
     def supported(self) -> tuple[tuple[Claim, Claim], ...]:
         """The supported causal edges as ``(cause, effect)`` claims."""
         return tuple((s, t) for s, t, v in self.edges if v.ok)
 
-    def usable(self) -> tuple[tuple[Claim, Claim, EdgeVerdict], ...]:
-        """The causal edges a criterion's mechanism may use: supported, or linked but with an endpoint
-        outside the item's vocabulary (only the endpoint inside it counts then)."""
-        return tuple(x for x in self.edges if x[2].kind in ("supported", "ungrounded"))
-
     def bad(self) -> tuple[tuple[Claim, Claim, EdgeVerdict], ...]:
         """The causal edges judged reversed, contradicted or mere identities."""
-        return tuple(x for x in self.edges if x[2].kind in ("reversed", "contradicted", "identity"))
+        return tuple(x for x in self.edges if x[2].kind in _WRONG)
 
     def share(self, *kinds: str) -> float:
         """Share of the causal edges with a link (not ``"unlinked"``) whose verdict is one of *kinds*."""
@@ -559,6 +595,7 @@ class Reading:
         return sum(1 for v in judged if v.kind in kinds) / len(judged) if judged else 0.0
 
 
+_WRONG = frozenset({"reversed", "contradicted", "identity"})
 _HEDGES = re.compile(
     r"\b(likely|unlikely|probably|possibly|perhaps|might|may|could|uncertain|uncertainty|plausibl\w*|"
     r"depends?|depending|speculative|unclear|arguably|roughly|approximately|assum\w+)\b"
@@ -575,39 +612,59 @@ def _read(answer: str, item: WhatIfItem) -> Reading:
     causal = [k for k, e in enumerate(graph.edges) if e.relation_type.upper() in CAUSAL_TYPES]
     verdicts = edge_verdicts(item, answer, graph, causal) if causal else []
     texts = graph.text_of
-    edges = tuple(
-        (claim_of(texts.get(graph.edges[k].source, "")), claim_of(texts.get(graph.edges[k].target, "")), v) for k, v in zip(causal, verdicts, strict=True)
-    )
-    text = _norm(answer)
-    found = contradictions(text, [e.text for e in record.edus])
     premise = premise_of(item)
-    linked = [(s, t) for s, t, v in edges if v.kind != "unlinked"]
-    foreign = sum(1 for s, t in linked if _mostly_foreign(s, premise) or _mostly_foreign(t, premise)) / len(linked) if linked else 0.0
+    spans = on_premise_spans(answer, premise)
+    starts = [a for a, _, _ in spans]
+    sentence = {e.id: bisect_right(starts, e.start if e.start is not None else 0) - 1 for e in record.edus}
+    edges = []
+    linked: set[str] = set()
+    wrong: set[str] = set()
+    for k, v in zip(causal, verdicts, strict=True):
+        e = graph.edges[k]
+        s, t = claim_of(texts.get(e.source, "")), claim_of(texts.get(e.target, ""))
+        edges.append((s, t, v))
+        if v.kind in _WRONG:
+            wrong.update((e.source, e.target))
+        elif v.ok and (sentence.get(e.source) == sentence.get(e.target) or _anaphoric_link(texts.get(e.target, ""), texts.get(e.source, ""))):
+            linked.update((e.source, e.target))
     known = content_lemmas(item.question) | meta_words()
-    mentioned: set[str] = set()
-    off = 0
-    pieces: list[str] = []
-    for start, end, on in on_premise_spans(answer, premise):
-        piece = answer[start:end]
-        lemmas = content_lemmas(piece)
-        if not lemmas <= known:
-            if not on:
-                off += 1
-                continue
-            pieces.append(piece)
-            mentioned |= lemmas
-    low = " ".join(pieces).lower()
+    units: list[Unit] = []
+    sentences_on: set[int] = set()
+    sentences_off: set[int] = set()
+    hedges = over = 0
+    for edu in record.edus:
+        claim = claim_of(edu.text)
+        k = bisect_right(starts, edu.start if edu.start is not None else 0) - 1
+        on = (k >= 0 and spans[k][2]) or premise.anchors(claim.lemmas)
+        new = not claim.lemmas <= known
+        statement = new and not (is_list(edu.text) or is_identity(edu.text) or is_meta_talk(edu.text))
+        units.append(Unit(claim, statement, on, edu.id in linked, edu.id in wrong))
+        if not new:
+            continue
+        (sentences_on if on else sentences_off).add(k)
+        if on and statement and premise.grounded(claim.lemmas):
+            low = edu.text.lower()
+            hedges += len(_HEDGES.findall(low))
+            over += len(_OVERCONFIDENT.findall(low))
+    found = contradictions(_norm(answer), [e.text for e in record.edus])
     return Reading(
-        edges=edges,
+        edges=tuple(edges),
+        units=tuple(units),
         contradictions=tuple(dict.fromkeys(c for _, _, c in found)),
-        mentioned=frozenset(mentioned),
-        off_premise=off,
-        novel=bool(pieces),
-        hedges=len(_HEDGES.findall(low)),
-        overconfident=len(_OVERCONFIDENT.findall(low)),
-        sentences=max(1, len(pieces)),
-        foreign=foreign,
+        off_premise=len(sentences_off - sentences_on),
+        hedges=hedges,
+        overconfident=over,
+        statements=sum(1 for u in units if u.statement and u.on_premise),
     )
+
+
+def _anaphoric_link(*texts: str) -> bool:
+    """True when one of *texts* opens by pointing back ("This would …", "Because of that, …")."""
+    for text in texts:
+        cue = lead_cue(text)
+        if starts_with_anaphor(text) or (cue is not None and is_anaphoric(cue)):
+            return True
+    return False
 
 
 def read_answer(item: WhatIfItem, answer: str) -> Reading:
@@ -616,33 +673,22 @@ def read_answer(item: WhatIfItem, answer: str) -> Reading:
 
 
 # ---------------------------------------------------------------------------- criteria
-
-
 @dataclass(frozen=True)
 class CriterionEvidence:
-    """What :func:`criterion_score` found for one criterion."""
+    """What :func:`criterion_score` found for one criterion: its terms, those the answer's statements
+    mention, those its linked statements reach, how many linked statements touch it, and how many
+    statements in wrong links do."""
 
     terms: frozenset[str]
     mentioned: frozenset[str]
     in_mechanism: frozenset[str]
-    links: int
-    chain: int
+    claims: int
     bad: int
 
 
 def _touches(claim: Claim, terms: frozenset[str]) -> frozenset[str]:
     words = claim.lemmas
     return frozenset(t for t in terms if t in words or any(len(t) >= 4 and (t in w or (len(w) >= 5 and w in t)) for w in words))
-
-
-def _longest_chain(pairs: Sequence[tuple[Claim, Claim]]) -> int:
-    """Longest run of linked edges (an effect's concepts reused by the next cause), counted in edges."""
-    best = [1] * len(pairs)
-    for j in range(len(pairs)):
-        for i in range(j):
-            if pairs[i][1].concepts & pairs[j][0].concepts or pairs[i][1].text == pairs[j][0].text:
-                best[j] = max(best[j], best[i] + 1)
-    return max(best, default=0)
 
 
 def criterion_terms(item: WhatIfItem, criterion: Criterion) -> frozenset[str]:
@@ -653,22 +699,25 @@ def criterion_terms(item: WhatIfItem, criterion: Criterion) -> frozenset[str]:
 
 
 def criterion_evidence(reading: Reading, terms: frozenset[str], premise_criterion: bool, premise: Premise) -> CriterionEvidence:
-    """The criterion's terms the answer mentions, those its causal links reach, and the links."""
-    touching: list[tuple[Claim, Claim]] = []
+    """The criterion's terms the answer's statements mention and those its linked statements reach (a
+    statement mostly about things the item never mentions reaches nothing); the premise criterion
+    also counts linked statements about the premise itself."""
+    mentioned: set[str] = set()
     reached: set[str] = set()
-    seen: set[tuple[frozenset[str], frozenset[str]]] = set()
-    for s, t, v in reading.usable():
-        ends = (s, t) if v.ok else tuple(c for c in (s, t) if not _mostly_foreign(c, premise))
-        hit = frozenset().union(*(_touches(c, terms) for c in ends)) if ends else frozenset()
-        rooted = premise_criterion and v.ok and premise.anchors(s.lemmas)
-        key = (s.concepts, t.concepts)
-        if (hit or rooted or not terms) and key not in seen:
-            seen.add(key)
-            touching.append((s, t))
-            reached |= hit
-    bad = sum(1 for s, t, _ in reading.bad() if not terms or _touches(s, terms) or _touches(t, terms))
-    mentioned = frozenset(t for t in terms if t in reading.mentioned or any(len(t) >= 4 and t in w for w in reading.mentioned))
-    return CriterionEvidence(terms, mentioned, frozenset(reached), len(touching), _longest_chain(touching), bad)
+    claims = bad = 0
+    for u in reading.units:
+        if not (u.statement and u.on_premise):
+            continue
+        hit = _touches(u.claim, terms) if terms else frozenset()
+        mentioned |= hit
+        if u.wrong and (hit or not terms):
+            bad += 1
+        if u.linked and not _mostly_foreign(u.claim, premise):
+            rooted = premise_criterion and premise.asks_about(u.claim.lemmas)
+            if hit or rooted or not terms:
+                claims += 1
+                reached |= hit
+    return CriterionEvidence(terms, frozenset(mentioned), frozenset(reached), claims, bad)
 
 
 def criterion_score(item: WhatIfItem, answer: str, criterion: Criterion, index: int) -> tuple[int, str, dict[str, Any]]:
@@ -676,7 +725,7 @@ def criterion_score(item: WhatIfItem, answer: str, criterion: Criterion, index: 
     reading = read_answer(item, answer)
     premise = premise_of(item)
     if not reading.novel:
-        why = f"no sentence about the item's premise ({reading.off_premise} off premise)" if reading.off_premise else "restates the question without new content"
+        why = f"no statement about the item's premise ({reading.off_premise} sentence(s) off premise)" if reading.off_premise else "restates the question without new content"
         return 1, why, {"coverage": 0.0}
     terms = criterion_terms(item, criterion)
     calibration = bool(_CALIBRATION.search(criterion.name + " " + criterion.description))
@@ -686,27 +735,28 @@ def criterion_score(item: WhatIfItem, answer: str, criterion: Criterion, index: 
     cov_any = len(ev.mentioned) / n_terms if terms else 1.0
     parts: list[str] = []
     if calibration:
-        hedges = reading.hedges / reading.sentences
-        over = reading.overconfident / reading.sentences
+        hedges = reading.hedges / reading.statements
+        over = reading.overconfident / reading.statements
         calib = min(1.0, max(0.0, min(1.0, hedges / 0.5) - over))
-        support = min(1.0, len(reading.supported) / 6)
+        linked = sum(1 for u in reading.units if u.linked and u.statement and u.on_premise)
+        support = min(1.0, linked / 8)
         score = 2 + math.floor(6 * (0.25 * min(1.0, cov_any / 0.5) + 0.35 * support + 0.4 * calib) + 0.5)
-        parts.append(f"calibration {calib:.2f}, {len(reading.supported)} supported causal link(s)")
+        parts.append(f"calibration {calib:.2f}, {linked} linked statement(s)")
         if reading.contradictions:
             score = min(score, 3)
             parts.append(f"at most 3: the answer contradicts itself ({reading.contradictions[0].describe()})")
     else:
-        mech = min(1.0, ev.links / 3) * (0.5 + 0.5 * min(1.0, (ev.chain - 1) / 2)) if ev.links else 0.0
+        mech = min(1.0, ev.claims / 4)
         raw = 0.65 * min(1.0, cov_any / 0.6) + 0.35 * mech
         score = 1 + math.floor(8 * raw + 0.5)
-        parts.append(f"mentions {len(ev.mentioned)}/{len(terms)} criterion terms; {ev.links} causal link(s) reach them, chain of {ev.chain}")
-        if ev.links == 0 and score > 5:
+        parts.append(f"mentions {len(ev.mentioned)}/{len(terms)} criterion terms; {ev.claims} statement(s) in causal links reach them")
+        if ev.claims == 0 and score > 5:
             score = 5
             parts.append("at most 5: no causal link reaches it (a conclusion without a mechanism)")
     if ev.bad and not calibration:
         score = min(score, 5 if ev.bad < 3 else 4)
-        parts.append(f"at most 5: {ev.bad} reversed, contradicted or empty link(s) touch it")
-    failed = reading.share("reversed", "contradicted", "identity")
+        parts.append(f"at most {5 if ev.bad < 3 else 4}: {ev.bad} statement(s) in reversed, contradicted or empty links touch it")
+    failed = reading.share(*_WRONG)
     if failed >= 1 / 3 and len(reading.bad()) >= 2:
         cap = 3 if failed >= 1 / 2 else 5
         if score > cap:
@@ -720,8 +770,8 @@ def criterion_score(item: WhatIfItem, answer: str, criterion: Criterion, index: 
         "coverage": round(len(ev.mentioned) / n_terms, 4) if terms else 0.0,
         "mechanism_coverage": round(len(ev.in_mechanism) / n_terms, 4) if terms else 0.0,
         "matched_terms": sorted(ev.in_mechanism),
-        "supported_links": ev.links,
-        "reversed_or_contradicted": ev.bad,
+        "linked_statements": ev.claims,
+        "wrong_statements": ev.bad,
     }
     return score, "; ".join(parts), details
 
