@@ -68,7 +68,8 @@ def rubric_words() -> frozenset[str]:
     )
 
 
-_LINK_KINDS = frozenset({"fwd", "back", "cond", "concession", "contrast", "example", "summary", "elaboration", "restatement"})
+#: Cue kinds that tie a sentence to the one before it; a condition ("If …", "Without …") opens a premise of its own.
+_LINK_KINDS = frozenset({"fwd", "back", "concession", "contrast", "example", "summary", "elaboration", "restatement"})
 #: Shortest lemma that grounds a longer word containing it ("moon" in "moonlight", "tidal" in "intertidal").
 _MIN_PART = 4
 #: Length of the shared beginning that relates two words of one family ("electric", "electronic").

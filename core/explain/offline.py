@@ -632,7 +632,12 @@ def _read(answer: str, item: WhatIfItem) -> Reading:
     sentences_on: set[int] = set()
     sentences_off: set[int] = set()
     hedges = over = 0
+    said: set[str] = set()
     for edu in record.edus:
+        said_before = _norm(edu.text).strip(" ,.;:!?") in said
+        said.add(_norm(edu.text).strip(" ,.;:!?"))
+        if said_before:
+            continue  # a unit said again adds nothing: not to the mentions, the links or the hedges
         claim = claim_of(edu.text)
         k = bisect_right(starts, edu.start if edu.start is not None else 0) - 1
         on = (k >= 0 and spans[k][2]) or premise.anchors(claim.lemmas)
