@@ -181,6 +181,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
             progress.close()
         executor.close()
     print(_table(results))
+    if judges.notice:
+        _say(f"note: {judges.notice}")
     if judges.on_done is not None:
         judges.on_done()
     for res in results:

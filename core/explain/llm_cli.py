@@ -138,7 +138,7 @@ def judges_from_args(args: argparse.Namespace) -> Judges | None:
     if components is None:
         return None
     # late: keeps causalcheck --help light
-    from causalcheck.explain.offline import OfflineCriterionJudge, OfflineEdgeJudge
+    from causalcheck.explain.offline import OFFLINE_NOTICE, OfflineCriterionJudge, OfflineEdgeJudge
 
     parser: AnswerParser
     parser_name = components.parser_model or ""
@@ -162,4 +162,5 @@ def judges_from_args(args: argparse.Namespace) -> Judges | None:
         on_done=lambda: _log_accounting(components),
         judge_edges="causal" if components.edge_judge is not None else "all",
         models=components.models,
+        notice=None if components.edge_judge is not None and components.criterion_judge is not None else OFFLINE_NOTICE,
     )

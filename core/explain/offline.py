@@ -46,10 +46,10 @@ and not both placed in time ("at first … later", "initially … over decades")
 both, without saying why the direction changed.
 
 **Criteria.**  :func:`criterion_score` reads a criterion's *terms* (the content lemmas of its
-name, description and upper bands, minus the question and rubric boilerplate) and counts how
-the answer's *supported* causal edges reach them — a criterion is covered by the mechanism it
-describes, in its direction, not by connectives or word lists (see
-:class:`~causalcheck.explain.judges.OfflineCriterionJudge`).
+name, description and upper bands, minus the question and rubric boilerplate), what the answer's
+statements say of them and how many of those statements sit in supported causal links — a
+criterion is covered by the mechanism it describes, not by connectives or word lists (see
+:class:`OfflineCriterionJudge`).
 
 The rules compare words and positions; they never follow instructions in the text.
 """
@@ -93,6 +93,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "FOREIGN_PER_GROUNDED",
+    "OFFLINE_NOTICE",
     "Contradiction",
     "EdgeVerdict",
     "OfflineCriterionJudge",
@@ -103,6 +104,14 @@ __all__ = [
     "edge_verdicts",
     "read_answer",
 ]
+
+#: What every result of the offline judges says about itself (result files, Markdown, the command line).
+OFFLINE_NOTICE = (
+    "scored by the offline judges: a rule-based approximation of PRISM's LLM judges that reads cues, words and "
+    "the item's own texts; it cannot tell a reversed causal link from a correct one unless the item's reference "
+    "answers fix the direction, misses links left implicit (timelines, narratives), and credits claims that use "
+    "the item's words however absurd; see docs/explain.md, 'What the offline judges can and cannot see'"
+)
 
 #: Concepts from outside the item's vocabulary an endpoint may name per concept from inside it before the
 #: criterion judge counts it as mostly about other things.
@@ -805,31 +814,34 @@ def _band_of(score: int) -> str:
 
 
 class OfflineCriterionJudge:
-    """Deterministic criterion judge: the criterion's mechanism as the answer supports it, mapped onto the bands.
+    """Deterministic criterion judge: what the answer states about a criterion, and how much of it sits in
+    causal links, mapped onto the bands.
 
-    The answer is read once (:func:`read_answer`: the offline parser
-    and edge rules, whatever parser scored PM).  For a criterion, its *terms* are the content
-    lemmas of its name, description and upper bands (``5-6``, ``7-8``, ``9-10``) minus the
-    question's and rubric boilerplate ("assesses", "plausible" …).  Only on-premise sentences that
-    add something beyond the question count; an answer with none gets 1 on every criterion.
+    The answer is read once (:func:`read_answer`: the offline parser and edge rules, whatever parser
+    scored PM) into *statements* — units that claim something about the world (not lists of words,
+    identities or talk about the question), on the item's premise, each counted once however often it
+    is repeated.  An answer with no statement beyond the question gets 1 on every criterion.  A
+    criterion's *terms* are the content lemmas of its name, description and upper bands (``5-6``,
+    ``7-8``, ``9-10``) minus the question's and rubric boilerplate ("assesses", "plausible" …).
 
-    * **no supported mechanism** reaching the terms — 1 when no term is mentioned, else 3, or 4
-      when a third of them are (band 3–4: "mentions in passing without a mechanism");
-    * **a mechanism** — ``score = 4 + round(6·raw)`` with ``raw = 0.45·min(1, m/0.5) +
-      0.35·min(1, links/4) + 0.2·min(1, (chain−1)/2)``: ``m`` the share of terms that supported
-      causal edges reach, ``links`` how many supported edges touch the terms, ``chain`` the longest
-      run of such edges that feed each other ("several linked mechanisms", "a coherent causal
-      chain"); the premise criterion also counts links rooted in the premise;
-    * **calibration criteria** (about uncertainty, calibration, contradiction) — ``1 +
-      round(9·raw)`` with ``raw = 0.35·mentions + 0.3·min(1, supported/6) + 0.35·h``, ``h`` hedges
-      per sentence saturating at 0.5 minus overconfident words per sentence; at most 3 when the
+    * **mechanism criteria** — ``score = 1 + round(8·raw)``, ``raw = 0.65·min(1, m/0.6) +
+      0.35·min(1, c/4)``: ``m`` the share of terms the statements mention, ``c`` how many statements
+      touching the terms take part in a supported causal link inside their sentence (or across
+      sentences by pointing back: "This would …") and are about the item; the premise criterion also
+      counts linked statements about the premise itself.  Without such a statement the score is at
+      most 5 ("a plausible conclusion without mechanism ≤ 5");
+    * **calibration criteria** (about uncertainty, calibration, contradiction) — ``2 + round(6·raw)``,
+      ``raw = 0.25·min(1, m/0.5) + 0.35·min(1, linked/8) + 0.4·h``, ``h`` hedges per statement about
+      the item (saturating at 0.5) minus overconfident words per statement; at most 3 when the
       answer contradicts itself;
-    * **errors cap** — a reversed or contradicted link that touches the criterion caps it at 5 and
-      each further one takes a point; a contradiction about a quantity the criterion's mechanism
-      uses caps it at 5 ("serious contradiction or major error ≤ 5").
+    * **errors cap** — statements in reversed, contradicted or empty links that touch the criterion
+      cap it at 5 (at 4 from three on); a contradiction anywhere caps every criterion at 5 ("serious
+      contradiction or major error ≤ 5"); when a third of the answer's linked causal edges are wrong
+      (two at least), every criterion is at most 5, at half at most 3.
 
-    Connectives, repeated sentences and lists of rubric words earn nothing by themselves: only
-    supported links count.  The score is content-blind to instructions.
+    Connectives, repeated sentences and lists of rubric words add no statement and no link, so they
+    earn nothing by themselves (``tests/test_explain_reward_hacking.py``).  The score is
+    content-blind to instructions.
     """
 
     def judge_criterion(self, item: WhatIfItem, answer: str, criterion: Criterion, index: int) -> CriterionJudgment:

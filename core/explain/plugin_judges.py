@@ -63,7 +63,8 @@ def with_plugins(
     if answer_parser:
         out = dataclasses.replace(out, parser=create("parser", answer_parser), parser_name=answer_parser)
     name = edge_name if edge_name == criterion_name else f"{edge_name}+{criterion_name}"
-    return dataclasses.replace(out, judge_name=name)
+    notice = base.notice if not (edge_judge and criterion_judge) else None  # an offline judge still judges
+    return dataclasses.replace(out, judge_name=name, notice=notice)
 
 
 def judges_from_args(args: argparse.Namespace) -> Judges | None:

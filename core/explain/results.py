@@ -383,7 +383,11 @@ def markdown_summary(
     causalcheck: Mapping[str, Any] | None = None,
 ) -> str:
     """Domain table, failure-mode counts and per-item table in Markdown (and the provenance, when given)."""
-    out = [f"# {markdown_text(title)}", "", "| Domain | n | PM | RM | Final |", "|---|---:|---:|---:|---:|"]
+    out = [f"# {markdown_text(title)}", ""]
+    notice = (causalcheck or {}).get("notice")
+    if notice:
+        out += [f"> Note: {markdown_text(str(notice))}", ""]
+    out += ["| Domain | n | PM | RM | Final |", "|---|---:|---:|---:|---:|"]
     for row in summary.rows:
         name = f"**{row.bucket}**" if row.bucket == "Overall" else markdown_cell(row.bucket)
         out.append(f"| {name} | {row.n} | {_pct(row.pm)} | {_pct(row.rm)} | {_pct(row.final)} |")

@@ -117,6 +117,8 @@ class Judges:
     #: The components keep no state a worker process would lose (no call accounting, no
     #: session): ``explain score --workers K`` may score items in K processes.
     forkable: bool = False
+    #: What the results must say about how they were judged (the offline judges' limits), or ``None``.
+    notice: str | None = None
 
 
 # ---------------------------------------------------------------------- the back-end registry
@@ -173,7 +175,7 @@ def offline_judges(segmenter: str = "rules") -> Judges:
     per-item parser failure later.
     """
     # late: keeps causalcheck --help light
-    from causalcheck.explain.offline import OfflineCriterionJudge, OfflineEdgeJudge
+    from causalcheck.explain.offline import OFFLINE_NOTICE, OfflineCriterionJudge, OfflineEdgeJudge
 
     # late: keeps causalcheck --help light
     from causalcheck.explain.relations import OfflineParser
@@ -192,6 +194,7 @@ def offline_judges(segmenter: str = "rules") -> Judges:
         judge_name="offline",
         parser_name=f"offline-{seg.name}",
         forkable=True,
+        notice=OFFLINE_NOTICE,
     )
 
 
@@ -635,6 +638,7 @@ def _write_set(
     rows.sort(key=lambda r: order.get(r.key, len(order)))
     record = {
         **run.provenance.to_json(),
+        **({"notice": judges.notice} if judges.notice else {}),
         "unmatched_answers": list(unmatched),
         **({"not_answered": list(not_answered)} if not_answered else {}),
         **({"removed_stale": list(removed)} if removed else {}),

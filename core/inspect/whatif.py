@@ -200,12 +200,12 @@ def prism_scorer(
                     return run()
 
             result = await run_in_thread(locked)
-        return _score_of(result, answer, judges.judge_name, judges.parser_name)
+        return _score_of(result, answer, judges.judge_name, judges.parser_name, judges.notice)
 
     return score
 
 
-def _score_of(result: ItemResult, answer: str, judge_name: str, parser_name: str) -> Score:
+def _score_of(result: ItemResult, answer: str, judge_name: str, parser_name: str, notice: str | None = None) -> Score:
     """The inspect ``Score`` of one scored item: PM / RM / Final, the failure modes as explanation, the row in metadata."""
     row = row_of(result)
     explanation = row.error or (", ".join(row.failure_modes) if row.failure_modes else "no failure mode")
@@ -221,6 +221,7 @@ def _score_of(result: ItemResult, answer: str, judge_name: str, parser_name: str
             "error": row.error,
             "judge": judge_name,
             "parser": parser_name,
+            **({"notice": notice} if notice else {}),
             "row": row.to_json(),
         },
     )

@@ -135,8 +135,10 @@ def _files_table(runs: Sequence[ExplainRun]) -> Table:
         ok = [i for i in r.items if i.ok]
         rows.append([r.label, r.judge_model, str(r.meta.get("parser_model", "")), str(r.meta.get("pm_mode", "")) or "–",
                      str(len(ok)), str(len(r.items) - len(ok)), str(sum(1 for i in ok if i.degraded)), r.path])
+    notices = sorted({str(n) for r in runs for n in [(r.meta.get("causalcheck") or {}).get("notice")] if n})
+    caption = "Result files" + "".join(f". Note: {n}" for n in notices)
     return Table(["answer model", "judge", "parser", "PM mode", "scored", "failed", "degraded", "file"], rows,
-                 caption="Result files", numeric=frozenset({4, 5, 6}))
+                 caption=caption, numeric=frozenset({4, 5, 6}))
 
 
 def _failure_table(runs: Sequence[ExplainRun]) -> list[Any]:
