@@ -329,11 +329,16 @@ def contradictions(text: str, units: Sequence[str]) -> list[tuple[int, int, Cont
             cursor = pos + len(_norm(u))
     sent = [max(0, bisect_right(starts, p) - 1) for p in where]
     claims = [claim_of(u) for u in units]
+    by_quantity: dict[tuple[str, str], list[int]] = {}  # only assertions about one head and dimension can conflict
+    for j, cj in enumerate(claims):
+        for a in cj.assertions:
+            by_quantity.setdefault((a.head, a.dim), []).append(j)
     found: list[tuple[int, int, Contradiction]] = []
     for j, cj in enumerate(claims):
         if not cj.assertions:
             continue
-        for i in range(j):
+        earlier = sorted({i for a in cj.assertions for i in by_quantity[(a.head, a.dim)] if i < j})
+        for i in earlier:
             ci = claims[i]
             hit = next((a for a in ci.assertions for b in cj.assertions if conflicts(a, b)), None)
             if hit is None or _explained_turn(text, spans, sent[i], sent[j]):
@@ -421,6 +426,14 @@ def _against_reference(s: Claim, t: Claim, refs: frozenset[tuple[frozenset[str],
 
 def edge_verdicts(item: WhatIfItem, answer: str, graph: ExplanationGraph, edges: Sequence[int]) -> list[EdgeVerdict]:
     """The offline verdict on each edge index in *edges* of *graph*, an explanation graph of *answer* (module docstring)."""
+    verdicts = _verdicts(item, answer, graph)
+    return [verdicts[k] for k in edges]
+
+
+@lru_cache(maxsize=64)
+def _verdicts(item: WhatIfItem, answer: str, graph: ExplanationGraph) -> tuple[EdgeVerdict, ...]:
+    """The verdict on every edge of *graph* (one computation for the edge judge and the criterion judge)."""
+    edges = range(len(graph.edges))
     text = _norm(answer)
     memo = _memo(item)
     texts = graph.text_of
@@ -456,7 +469,7 @@ def edge_verdicts(item: WhatIfItem, answer: str, graph: ExplanationGraph, edges:
             v = _item_rules(e.source, e.target, su, tu, off, memo, contradicted)
         verdicts[k] = v
     _chain_rules(graph, texts, where, verdicts, all_causal, memo)
-    return [verdicts[k] for k in edges]
+    return tuple(verdicts[k] for k in edges)
 
 
 def _item_rules(s_id: str, t_id: str, su: _Unit, tu: _Unit, off: frozenset[str], memo: _Memo, contradicted: Mapping[str, Contradiction]) -> EdgeVerdict:

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from causalcheck.base.boundary import call_plugin
 from causalcheck.explain._cues import (
@@ -46,7 +47,7 @@ from causalcheck.explain._cues import (
 )
 from causalcheck.explain._text import content_lemmas
 from causalcheck.explain.rst import EDU, Relation, RSTRecord, TreeNode, build_tree_nodes, render_rst
-from causalcheck.explain.segment import Segmenter, get_segmenter
+from causalcheck.explain.segment import RuleSegmenter, Segmenter, get_segmenter
 
 __all__ = ["OfflineParser", "extract_relations"]
 
@@ -168,15 +169,27 @@ class OfflineParser:
         self.segmenter = get_segmenter(segmenter) if isinstance(segmenter, str) else segmenter
 
     def parse(self, answer: str) -> RSTRecord:
-        edus = call_plugin("segmenter", self.segmenter, "segment", answer, returns=(list, EDU))
-        rels = extract_relations(answer, edus)
-        record = RSTRecord(
-            raw_output="",
-            edus=tuple(edus),
-            relations=tuple(rels),
-            tree_nodes=_tree_nodes(rels),
-            ascii_lines=(),
-            source="offline",
-            error=None,
-        )
-        return RSTRecord(render_rst(record), record.edus, record.relations, record.tree_nodes, (), "offline", None)
+        if type(self.segmenter) is RuleSegmenter:
+            return _parse_with_rules(answer)  # deterministic: the scorer and the criterion judge share one parse
+        return _record(answer, call_plugin("segmenter", self.segmenter, "segment", answer, returns=(list, EDU)))
+
+
+@lru_cache(maxsize=64)
+def _parse_with_rules(answer: str) -> RSTRecord:
+    """The offline parse of *answer* with the rules segmenter (cached per text)."""
+    return _record(answer, RuleSegmenter().segment(answer))
+
+
+def _record(answer: str, edus: Sequence[EDU]) -> RSTRecord:
+    """The RST record of *answer* cut into *edus*: relations from cues, tree nodes, the text form."""
+    rels = extract_relations(answer, edus)
+    record = RSTRecord(
+        raw_output="",
+        edus=tuple(edus),
+        relations=tuple(rels),
+        tree_nodes=_tree_nodes(rels),
+        ascii_lines=(),
+        source="offline",
+        error=None,
+    )
+    return RSTRecord(render_rst(record), record.edus, record.relations, record.tree_nodes, (), "offline", None)

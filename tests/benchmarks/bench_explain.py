@@ -93,12 +93,17 @@ class NaiveEdgeJudge(OfflineEdgeJudge):
 
 
 def _clear_caches() -> None:
-    from causalcheck.explain import _premise, _text, judges
+    from causalcheck.explain import _claims, _premise, _text, offline, relations
 
     _text.content_lemmas.cache_clear()
+    _claims.claim_of.cache_clear()
+    _claims.concepts_of.cache_clear()
     _premise.on_premise_spans.cache_clear()
-    judges._profile.cache_clear()
-    judges._norm.cache_clear()
+    offline._read.cache_clear()
+    offline._verdicts.cache_clear()
+    offline._unit.cache_clear()
+    offline._norm.cache_clear()
+    relations._parse_with_rules.cache_clear()
 
 
 def _time(fn, reps: int) -> tuple[float, float]:  # type: ignore[no-untyped-def]
