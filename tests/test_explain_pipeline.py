@@ -53,7 +53,7 @@ def _item(question: str, topics: Sequence[str] = ()) -> WhatIfItem:
 
 
 CHAIN = [
-    "A meteor strike destroys the northern dam during spring.",
+    "The northern dam is destroyed by a meteor strike during spring.",
     "Therefore the northern dam releases its reservoir into the valley.",
     "As a result, the valley reservoir water floods the farm fields.",
     "Consequently the flooded farm fields lose their spring harvest.",
@@ -112,7 +112,7 @@ def test_reversing_causal_connectives_lowers_pm() -> None:
     """Swapping 'so' for 'because' lowers PM; the original graph judged on the reversed text loses every edge."""
     item = _item(CHAIN_Q, CHAIN_TOPICS)
     text = (
-        "A meteor strike destroys the northern dam, so the northern dam releases its reservoir into the valley. "
+        "The northern dam is destroyed by a meteor strike, so the northern dam releases its reservoir into the valley. "
         "The released reservoir water floods the valley farm fields, so the flooded farm fields lose their spring harvest."
     )
     reversed_text = text.replace(", so ", ", because ")

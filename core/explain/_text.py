@@ -1,7 +1,8 @@
 """Small, deterministic text helpers shared by the offline parser and judges.
 
 *Content lemmas*: the lowercase words of a text (three letters or more, split at hyphens and
-apostrophes) that are not English stop words, each replaced by its lemma — "yields" and "yield"
+apostrophes; years and decades such as "1950s" count too) that are not English stop words, each
+replaced by its lemma — "yields" and "yield"
 are one word, "nights" and "night", "fell" and "fall", "fisheries" and "fishery".  The lemmas
 come from spaCy's English lookup table and the stop words from spaCy's English language data
 (both read once, when first needed: the table from the ``spacy-lookups-data`` package, a
@@ -31,8 +32,9 @@ __all__ = [
     "words",
 ]
 
-#: Words of three characters or more that start with a letter ("CO2" is one word; hyphens and apostrophes split words).
-_WORD3 = re.compile(r"[^\W\d_][^\W_]{2,}")
+#: Words of three characters or more that start with a letter ("CO2" is one word; hyphens and apostrophes
+#: split words), and years and decades ("1340", "1950s": they anchor a premise as well as a name does).
+_WORD3 = re.compile(r"[^\W\d_][^\W_]{2,}|\b\d{3,4}s?\b")
 _WORD = re.compile(r"[^\W\d_]+")
 _ASCII_LETTER_BYTES = bytes(range(65, 91)) + bytes(range(97, 123))
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")

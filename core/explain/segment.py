@@ -291,7 +291,7 @@ def _causative_cuts(text: str, idxs: list[int], lows: list[str], span_of: Any, s
             continue
         subject = text[idxs[first] : idxs[j + 1]]
         claim = claim_of(subject)
-        if claim.assertions:
+        if claim.assertions or len(claim.lemmas) >= 2:
             out[k].append(idxs[j + 1])
     return out
 
