@@ -436,7 +436,7 @@ def is_list(text: str) -> bool:
     if len(parts) < 3:
         return False
     *items, last = parts
-    if any(len(p) > 3 or any(w.lower().endswith(("ing", "ed")) for w in p) for p in items):
+    if any(len(p) > 3 or any(_verb_form(w.lower()) for w in p) for p in items):
         return False  # "wiring transfers and trading stock": actions, not a list of things
     rest = [w.lower().strip("'\"“”") for w in last]
     while rest and rest[-1] in _EMPTY_PREDICATE:

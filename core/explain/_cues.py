@@ -37,7 +37,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from causalcheck.explain._text import lemma, pos_lexicon, word_set
+from causalcheck.explain._text import lemma, pos_lexicon, stop_words, word_set
 
 __all__ = [
     "ARROW",
@@ -150,7 +150,13 @@ def takes_object(words: Sequence[str], i: int) -> bool:
     nxt = words[i + 1]
     if not nxt[:1].isalpha() or nxt in _NOT_OBJECT or (nxt.endswith("ly") and len(nxt) > 4):
         return False
+    if nxt in stop_words() and nxt not in _OBJECT_OPENERS:
+        return False  # "would shrink everywhere", "would grow further": an adverb, no object
     return not (nxt == "a" and i + 2 < len(words) and words[i + 2] in _A_MEASURE)
+
+
+#: Stop words that open an object ("would cut *their* supply", "would raise *much* of the cost").
+_OBJECT_OPENERS = word_set("a an the its their his her our this that these those much many some any all most no each every both several other another")
 _ALT = "|".join(re.escape(p) for p in sorted(_BY_PHRASE, key=len, reverse=True))
 #: A cue at the start of a unit, after optional punctuation and a leading "and".
 _LEAD = re.compile(rf"^[\W_]*(?:and\s+|but\s+(?=so\b|because\b|then\b|if\b))?({_ALT})(?![\w])", re.IGNORECASE)

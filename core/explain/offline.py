@@ -664,7 +664,8 @@ def _read(answer: str, item: WhatIfItem) -> Reading:
         k = bisect_right(starts, edu.start if edu.start is not None else 0) - 1
         on = (k >= 0 and spans[k][2]) or premise.anchors(claim.lemmas)
         new = not claim.lemmas <= known
-        statement = new and not (is_list(edu.text) or is_identity(edu.text) or is_meta_talk(edu.text))
+        in_list = k >= 0 and is_list(answer[spans[k][0] : spans[k][1]])  # a unit of a sentence that lists words
+        statement = new and not (in_list or is_list(edu.text) or is_identity(edu.text) or is_meta_talk(edu.text))
         units.append(Unit(claim, statement, on, edu.id in linked, edu.id in wrong))
         if not new:
             continue
