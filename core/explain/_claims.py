@@ -216,8 +216,8 @@ def _phrase_before(low: list[str], i: int) -> list[str]:
     while j >= 0 and len(out) < _MAX_PHRASE and _noun_word(low[j]):
         out.insert(0, low[j])
         j -= 1
-    if out and j >= 1 and low[j] == "of" and _noun_word(low[j - 1]) and lemma(low[j - 1]) not in _MEASURES:
-        head = _phrase_before(low, j)  # "the Army of Flanders would …": the army, of Flanders
+    if out and j >= 1 and low[j] in ("of", "in", "on", "for") and _noun_word(low[j - 1]) and lemma(low[j - 1]) not in _MEASURES:
+        head = _phrase_before(low, j)  # "the Army of Flanders would …", "the edge in precision warfare …"
         if head:
             return out + head
     return out
