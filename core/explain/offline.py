@@ -157,6 +157,14 @@ class Contradiction:
         return f"{self.quantity!r} moves both ways: {self.first[:60]!r} / {self.second[:60]!r}"
 
 
+#: A predicate that says something would differ without saying how ("Europe would have been different").
+_VAGUE_CHANGE = re.compile(
+    r"\b(?:be|been|look|looks|become|seem|turn out)\s+(?:very\s+|quite\s+|completely\s+|rather\s+)?(?:different|otherwise|unrecognizable|unrecognisable)\b"
+    r"|\b(?:change|changes|changed|affected|impacted|altered)\s*[.,;:]?\s*$|\bnot be the same\b",
+    re.IGNORECASE,
+)
+
+
 @lru_cache(maxsize=1)
 def _vague_words() -> frozenset[str]:
     """Lemmas that name no particular thing: meta and rubric words, and words like "different", "main", "things"."""
@@ -208,6 +216,8 @@ def _local_rules(text: str, q: frozenset[str], su: _Unit, tu: _Unit, label: str,
             return EdgeVerdict(False, "rule 1: an endpoint is vague (fewer than two content words, no change)", "unlinked")
         if not u.claim.lemmas - _vague_words():
             return EdgeVerdict(False, "rule 1: an endpoint is vague (only words like 'consequences', 'different', 'things')", "unlinked")
+        if not u.claim.assertions and u.causative is None and _VAGUE_CHANGE.search(u.text):
+            return EdgeVerdict(False, "rule 1: an endpoint says only that something would differ, not how", "unlinked")
     if s_pos < 0:
         s_pos = text.find(s)
     if s_pos < 0:
