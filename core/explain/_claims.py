@@ -173,8 +173,8 @@ def _verb_form(word: str) -> bool:
 
 def _noun_word(word: str) -> bool:
     """A word that can stand in a noun phrase: content, not a word of change, not a verb."""
-    if not _content(word):
-        return False
+    if not _content(word) or (word.endswith("ly") and len(word) > 4 and word in pos_lexicon()["adv"]):
+        return False  # "sharply", "quickly": adverbs, not things
     lem = lemma(word)
     return lem not in POLARITY and not _verb_form(word) and not _is_verb_only(lem)
 
@@ -334,19 +334,20 @@ def _assertions(text: str) -> tuple[Assertion, ...]:
 
 
 def _plain_subject(low: list[str], i: int) -> bool:
-    """True when the verb at *i* has a subject phrase before it that states no change ("only the Sun
-    would raise tides"), rather than a change ("higher oxygen would raise …"), a relative pronoun
-    ("which raises …") or nothing (a participle: ", lowering rainfall")."""
+    """True when the verb at *i* states what a thing does rather than a change it makes: the clause
+    before it says the thing only, still or alone does it ("only the Sun would still raise tides",
+    "the Moon alone keeps …"), and its subject names no change itself ("higher oxygen would …")."""
     j = i - 1
-    while j >= 0 and (low[j] in _AUX or (low[j].endswith("ly") and len(low[j]) > 4) or low[j] in _DEGREE):
+    while j >= 0 and low[j] not in (",", ";", ":", ".", "because", "since", "so", "and", "which", "that"):
         j -= 1
-    subject: list[str] = []
-    while j >= 0 and (_noun_word(low[j]) or low[j] in _DETERMINERS or low[j] in ("'s", "’s", "only", "alone")):
-        subject.append(low[j])
-        j -= 1
-    if not any(_noun_word(w) for w in subject):
+    clause = low[j + 1 : i]
+    if not any(w in _AGENT_MARKS for w in clause):
         return False
-    return not any(lemma(w) in POLARITY for w in low[max(0, j) : i] if _COMPARATIVE.match(w) or lemma(w) in _CHANGE_NOUNS)
+    return not any(_COMPARATIVE.match(w) and lemma(w) in POLARITY for w in clause)
+
+
+#: Words that make a causative verb a statement of what its subject does ("only", "still", "alone").
+_AGENT_MARKS = word_set("only still alone always normally usually continue continues keep keeps")
 
 
 #: Heads that name no quantity by themselves: "fewer people would die" and "more people would be
