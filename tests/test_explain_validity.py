@@ -8,7 +8,7 @@ are the levels the docs state, so that a change that loses one shows up.
 
 from __future__ import annotations
 
-import sys
+import importlib.util
 from functools import lru_cache
 from pathlib import Path
 
@@ -21,8 +21,10 @@ from causalcheck.explain.offline import contradictions, read_answer
 from causalcheck.explain.relations import OfflineParser
 from causalcheck.explain.scoring import ItemResult
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "benchmarks"))
-import bench_explain_validity as bench  # noqa: E402
+_SPEC = importlib.util.spec_from_file_location("bench_explain_validity", Path(__file__).resolve().parent / "benchmarks" / "bench_explain_validity.py")
+assert _SPEC is not None and _SPEC.loader is not None
+bench = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(bench)
 
 
 @lru_cache(maxsize=2)
@@ -62,9 +64,9 @@ def test_paraphrases_and_the_expected_order_on_the_development_set() -> None:
 
 
 def test_connective_stuffed_nonsense_scores_below_a_plain_correct_answer_on_most_demo_items() -> None:
-    """On the bundled demo items: 9 of 12 (the docs' figure), and far below the stuffed strong answers' own items."""
+    """On the bundled demo items: 10 of 12 (the docs' figure)."""
     rows = bench.run_demo(bench.HERE / "demo_extra.jsonl")
-    assert sum(1 for _, nonsense, plain, _, _ in rows if nonsense < plain) >= 9
+    assert sum(1 for _, nonsense, plain, _, _ in rows if nonsense < plain) >= 10
 
 
 # ---------------------------------------------------------------------------- the rules, one example each

@@ -40,7 +40,8 @@ Non-causal edges need rules 1–2 and, for CONTRAST, CONCESSION, EXAMPLE, PURPOS
 RESTATEMENT, a cue of their own family.
 
 **Contradictions.**  Two units assert the same quantity moving in opposite directions
-(:mod:`._claims`: "food prices rise" … "cheaper food"), they are not in one sentence, not in
+(:mod:`._claims`: "food prices rise" … "cheaper food"), neither sentence is about the actual
+world ("In the real history wages rose"), they are not in one sentence, not in
 adjacent sentences set side by side as alternatives ("alternatively", "in another scenario"),
 and not both placed in time ("at first … later", "initially … over decades"): the answer says
 both, without saying why the direction changed.
@@ -128,6 +129,13 @@ _TIME = re.compile(
     r"\b(?:at first|initially|first|immediately|soon|early|in the short (?:run|term)|short-term|temporarily|briefly|"
     r"then|later|eventually|afterwards|over time|over (?:the )?(?:following )?(?:years|decades|centuries)|"
     r"in the long (?:run|term)|long-term|ultimately|by the \w+ century|until|recover\w*|rebound\w*)\b",
+    re.IGNORECASE,
+)
+#: Words that put a sentence in the actual world, not the counterfactual one ("In the real history
+#: wages rose"): it contradicts nothing the answer says would happen.
+_ACTUAL_WORLD = re.compile(
+    r"\b(?:in (?:the )?real (?:history|world|timeline)|in our (?:history|timeline|world)|historically|in reality|"
+    r"in fact|actually happened|as (?:it )?(?:actually )?happened|in (?:the )?actual (?:history|timeline))\b",
     re.IGNORECASE,
 )
 #: Words that set two claims side by side as alternatives ("alternatively", "in one branch … in another").
@@ -338,7 +346,8 @@ def contradictions(text: str, units: Sequence[str]) -> list[tuple[int, int, Cont
         if pos >= 0:
             cursor = pos + len(_norm(u))
     sent = [max(0, bisect_right(starts, p) - 1) for p in where]
-    claims = [claim_of(u) for u in units]
+    actual = {k for k, (a, b) in enumerate(spans) if _ACTUAL_WORLD.search(text, a, b)}
+    claims = [claim_of(u) if sent[n] not in actual else claim_of("") for n, u in enumerate(units)]
     by_quantity: dict[tuple[str, str], list[int]] = {}  # only assertions about one head and dimension can conflict
     for j, cj in enumerate(claims):
         for a in cj.assertions:
