@@ -17,7 +17,9 @@ per completion.  TRL itself is not needed (nor imported) here.
 * :func:`whatif_reward` — the completion answers a PRISM what-if question; column ``item``
   (each row: the benchmark item object — ``id``, ``question``, ``domain``, ``rubric``).
   Reward = the item's Final score ``(PM + RM) / 2`` with the offline parser and judges
-  (``explain score --judge offline``); an answer that fails (empty, too long) scores 0.
+  (``explain score --judge offline``); an answer that fails (empty, too long) scores 0.  The
+  offline judges' limits hold for it (:data:`causalcheck.explain.offline.OFFLINE_NOTICE`): they
+  cannot tell a reversed causal link from a correct one.
 
 :func:`make_hypothesis_reward` builds the first with other weights.
 """
