@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("gymnasium", reason="the rl extra (gymnasium) is not installed")
+pytest.importorskip("gymnasium", reason="the rl extra (gymnasium) is not installed: pip install 'causalcheck[rl]'")
 
 from causalcheck.rl.env import CausaLabEnv
 from causalcheck.rl.rewards import TERMS

@@ -111,7 +111,7 @@ def test_the_reward_is_the_weighted_sum_and_paper_counts_success_only(terms: dic
 @given(st.integers(0, 11), st.integers(0, 50), st.sampled_from(["planner", "random", "observational"]))
 def test_paper_rewards_equal_lab_score_on_the_same_trajectory(index: int, seed: int, agent: str) -> None:
     """Summed paper rewards are lab score's task accuracy; the mechanism terms its edge/parent/coefficient F1 and SHD."""
-    pytest.importorskip("gymnasium", reason="the rl extra (gymnasium) is not installed")
+    pytest.importorskip("gymnasium", reason="the rl extra (gymnasium) is not installed: pip install 'causalcheck[rl]'")
     from _rl import planner_replies
     from causalcheck.episodes import Trajectory, trajectory_episode
     from causalcheck.lab.score import score_episode

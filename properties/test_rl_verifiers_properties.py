@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-vf = pytest.importorskip("verifiers.v1", reason="the verifiers extra is not installed")
-pytest.importorskip("gymnasium", reason="the rl extra (gymnasium) is not installed")
+vf = pytest.importorskip("verifiers.v1", reason="the verifiers extra is not installed: pip install 'causalcheck[verifiers]'")
+pytest.importorskip("gymnasium", reason="the rl extra (gymnasium) is not installed: pip install 'causalcheck[rl]'")
 
 from causalcheck.rl import verifiers_env as ve  # noqa: E402
 from causalcheck.rl.env import CausaLabEnv  # noqa: E402

@@ -155,6 +155,16 @@ def run_block(block: Block, folder: Path, env: dict[str, str], python: str) -> N
         run([python, script.name], "python on the block")
 
 
+#: the extra that installs a module a block may need (any other module: pip install MODULE)
+_EXTRA_OF = {"inspect_ai": "inspect", "gymnasium": "rl", "verifiers": "verifiers", "ray": "ray", "mkdocs": "docs"}
+
+
+def install_hint(modules: list[str]) -> str:
+    """The pip command that installs *modules*: a causalcheck extra where one provides it."""
+    names = sorted({f"'causalcheck[{_EXTRA_OF[m]}]'" if m in _EXTRA_OF else m for m in modules})
+    return "pip install " + " ".join(names)
+
+
 def run_page(
     page: Path, folder: Path, *, slow: bool, python: str = sys.executable, bindir: Path | None = None,
     skipped: list[str] | None = None,
@@ -170,7 +180,7 @@ def run_page(
         missing = [m for m in block.needs if subprocess.run([python, "-c", f"import {m}"], capture_output=True).returncode]
         if missing:
             if skipped is not None:
-                skipped.append(f"{block.where} needs {', '.join(missing)}")
+                skipped.append(f"{block.where} needs {', '.join(missing)}: {install_hint(missing)}")
             continue
         run_block(block, folder, env, python)
         ran += 1
@@ -233,7 +243,7 @@ def test_the_block_reader_follows_the_convention(tmp_path: Path) -> None:
     skipped: list[str] = []
     (tmp_path / "all").mkdir()
     assert run_page(page, tmp_path / "all", slow=True, skipped=skipped) == 1  # the slow block needs a missing module
-    assert skipped == [f"{page}:9 needs nosuchmodule"]
+    assert skipped == [f"{page}:9 needs nosuchmodule: pip install nosuchmodule"]
     assert [(b.lang, b.not_run, b.slow, b.needs) for b in found] == [
         ("bash", "needs an API key", False, ()),
         ("bash", None, True, ("nosuchmodule",)),

@@ -564,7 +564,7 @@ def test_a_damaged_zstd_member_of_an_inspect_log_is_an_input_error(tmp_path: Pat
     import io
     import zipfile
 
-    zstd = pytest.importorskip("zipfile_zstd", reason="zipfile-zstd (an inspect_ai dependency) is not installed")
+    zstd = pytest.importorskip("zipfile_zstd", reason="zipfile-zstd (an inspect_ai dependency) is not installed: pip install 'causalcheck[inspect]'")
     assert zstd
     from causalcheck.cli import main
 

@@ -223,7 +223,7 @@ def test_lingam_matrix_by_documented_convention():
 
 def test_lingam_directlingam_output(data):
     """DirectLiNGAM's adjacency_matrix_ reads with every non-zero entry as an edge (lingam optional)."""
-    lingam = pytest.importorskip("lingam", reason="lingam is optional (its wheel pins scipy<=1.13.1, not installed here)")
+    lingam = pytest.importorskip("lingam", reason="lingam is optional and not installed (its wheel pins scipy<=1.13.1): pip install lingam")
     model = lingam.DirectLiNGAM(random_state=0)
     model.fit(data)
     b = model.adjacency_matrix_

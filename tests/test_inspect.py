@@ -404,10 +404,21 @@ print(log.status, log.eval.task, len(log.samples))
 
 @pytest.mark.parametrize("name", ["causalcheck/whatif", "causalcheck/lab"])
 def test_tasks_are_found_by_their_registry_names(name: str, tmp_path: Path) -> None:
-    """inspect resolves `causalcheck/whatif` and `causalcheck/lab` through causalcheck's entry point, as `inspect eval` does."""
-    out = subprocess.run([sys.executable, "-c", _BY_NAME, name, str(tmp_path)], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    """inspect resolves `causalcheck/whatif` and `causalcheck/lab` through causalcheck's entry point, as `inspect eval` does;
+    the log it writes with its defaults (a zstd `.eval` zip) is scored by causalcheck in a fresh process, where
+    inspect_ai has not been imported before the log is opened."""
+    logs = tmp_path / "logs"
+    out = subprocess.run([sys.executable, "-c", _BY_NAME, name, str(logs)], capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split() == ["success", name, "1"]
+    [log] = logs.glob("*.eval")
+    if name.endswith("lab"):
+        argv = ["lab", "score", str(logs), "--out", str(tmp_path / "scores")]
+    else:
+        argv = ["explain", "score", "--benchmark", "demo", "--answers", str(log), "--out", str(tmp_path / "explain"), "--quiet"]
+    scored = subprocess.run([sys.executable, "-m", "causalcheck", *argv], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert scored.returncode in (0, 1), scored.stderr[-2000:]  # 1: the one-sample run leaves items unanswered
+    assert "cannot be read" not in scored.stderr and "compression method" not in scored.stderr, scored.stderr[-2000:]
 
 
 def test_token_limit_stops_the_episode(tmp_path: Path) -> None:

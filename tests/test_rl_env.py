@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-gymnasium = pytest.importorskip("gymnasium", reason="the rl extra (gymnasium) is not installed")
+gymnasium = pytest.importorskip("gymnasium", reason="the rl extra (gymnasium) is not installed: pip install 'causalcheck[rl]'")
 
 import causalcheck.rl  # noqa: E402  (registers the environment)
 from _rl import planner_replies  # noqa: E402

@@ -47,7 +47,7 @@ def test_without_a_consistency_weight_no_points_are_kept_and_the_other_terms_are
 
     import pytest
 
-    pytest.importorskip("gymnasium", reason="the rl extra (gymnasium) is not installed")
+    pytest.importorskip("gymnasium", reason="the rl extra (gymnasium) is not installed: pip install 'causalcheck[rl]'")
     from _rl import planner_replies
     from causalcheck.rl.env import CausaLabEnv
     from causalcheck.rl.rewards import reward_weights

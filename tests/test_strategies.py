@@ -25,7 +25,7 @@ def test_without_hypothesis_the_import_is_a_one_line_install_hint() -> None:
     assert out.returncode == 1
     last = out.stderr.strip().splitlines()[-1]
     assert last == (
-        "causalcheck.testing.extra.MissingExtraError: causalcheck.strategies needs hypothesis, "
+        "causalcheck.base.errors.MissingExtraError: causalcheck.strategies needs hypothesis, "
         "which is not installed: pip install 'causalcheck[testing]'"
     )
     assert "During handling" not in out.stderr and "direct cause" not in out.stderr

@@ -20,6 +20,7 @@ __all__ = [
     "CausalCheckError",
     "DSLSyntaxError",
     "InputFormatError",
+    "MissingExtraError",
     "Notice",
     "caret_snippet",
 ]
@@ -31,6 +32,10 @@ class CausalCheckError(Exception):
 
 class InputFormatError(CausalCheckError, ValueError):
     """A file or value has the wrong shape (missing key, wrong type, unreadable file)."""
+
+
+class MissingExtraError(CausalCheckError, ImportError):
+    """An optional dependency of the imported module is not installed (the message says how to install it)."""
 
 
 class BudgetExceededError(CausalCheckError):

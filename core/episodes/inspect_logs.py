@@ -55,6 +55,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import json
@@ -112,6 +113,16 @@ def is_inspect_log(path: str | Path) -> bool:
     return _JSON_LOG.match(head) is not None and b'"eval"' in head
 
 
+def _load_zstd() -> None:
+    """Teach :mod:`zipfile` the zstd method inspect_ai writes its ``.eval`` logs with, as inspect_ai's own
+    reader does: built in from Python 3.14, else the ``zipfile-zstd`` package inspect_ai depends on (its
+    import registers the method; without it a zstd member fails as a damaged log)."""
+    if hasattr(zipfile, "ZIP_ZSTANDARD"):
+        return
+    with contextlib.suppress(ImportError):  # inspect_ai (which installs it) is absent too: nothing to read
+        import zipfile_zstd  # noqa: F401
+
+
 #: Bytes decompressed at a time while :func:`check_log_sizes` measures a member.
 _CHUNK = 1 << 20
 
@@ -131,6 +142,7 @@ def check_log_sizes(path: str | Path) -> None:
         if not zipfile.is_zipfile(p):
             MAX_EVAL_TOTAL_BYTES.check(p.stat().st_size, f"inspect log {str(p)!r}")
             return
+        _load_zstd()
         total = 0
         with zipfile.ZipFile(p) as archive:
             for info in archive.infolist():

@@ -24,10 +24,12 @@ function that reads a log, and defines the sample-metadata keys the tasks write)
 
 from __future__ import annotations
 
+from causalcheck.base.errors import MissingExtraError
+
 try:
     import inspect_ai  # noqa: F401
 except ImportError:  # pragma: no cover - exercised in a subprocess without the extra
-    raise ImportError("causalcheck.inspect needs inspect_ai: pip install 'causalcheck[inspect]'") from None
+    raise MissingExtraError("causalcheck.inspect needs inspect_ai: pip install 'causalcheck[inspect]'") from None
 
 from causalcheck.inspect.lab import episode_config, lab_agent, lab_dataset, lab_metrics, lab_scorer
 from causalcheck.inspect.model import InspectLLM

@@ -44,9 +44,13 @@ from json.encoder import (
 )
 from typing import Any
 
-import gymnasium
 import numpy as np
-from causalcheck.base.errors import BudgetExceededError, InputFormatError
+from causalcheck.base.errors import BudgetExceededError, InputFormatError, MissingExtraError
+
+try:
+    import gymnasium
+except ImportError:  # pragma: no cover - exercised only without the extra
+    raise MissingExtraError("causalcheck.rl.env needs gymnasium: pip install 'causalcheck[rl]'") from None
 from causalcheck.base.limits import (
     MAX_RL_ACTION_CHARS,
     MAX_RL_OBSERVATION_CHARS,

@@ -41,7 +41,7 @@ from typing import Any, Literal
 try:
     import verifiers.v1 as vf
 except ImportError:  # pragma: no cover - exercised only without the extra
-    from causalcheck.testing.extra import MissingExtraError
+    from causalcheck.base.errors import MissingExtraError
 
     raise MissingExtraError("causalcheck.rl.verifiers_env needs verifiers>=0.4: pip install 'causalcheck[verifiers]'") from None
 

@@ -21,7 +21,7 @@ try:
     from pydantic import Field
     from verifiers.v1 import graph
 except ImportError:  # pragma: no cover - exercised only without the extra
-    from causalcheck.testing.extra import MissingExtraError
+    from causalcheck.base.errors import MissingExtraError
 
     raise MissingExtraError("causalcheck.rl.verifiers_harness needs verifiers>=0.4: pip install 'causalcheck[verifiers]'") from None
 

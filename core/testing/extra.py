@@ -16,16 +16,12 @@ from __future__ import annotations
 
 import importlib.util
 
-from causalcheck.base.errors import CausalCheckError
+from causalcheck.base.errors import MissingExtraError
 
 __all__ = ["INSTALL_HINT", "MissingExtraError", "has_hypothesis", "missing_hypothesis", "require_hypothesis"]
 
 #: The command that installs what :mod:`causalcheck.strategies` needs.
 INSTALL_HINT = "pip install 'causalcheck[testing]'"
-
-
-class MissingExtraError(CausalCheckError, ImportError):
-    """An optional dependency of the imported module is not installed (the message says how to install it)."""
 
 
 def has_hypothesis() -> bool:
