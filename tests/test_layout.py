@@ -34,6 +34,7 @@ BEHAVIOURS = (
     "function_length",  # no function over 80 lines without a reason in its docstring
     "fuzz",  # the fuzz harness (properties/) and the crashes it found (tests/)
     "layout",  # this file
+    "readme_install",  # the README's tests on the README's install: CI's check of their skips
     "llm",  # the model-backed paths end to end through scripted models
     "newcomer_messages",  # the messages a new user meets first (issue 24, item 5)
     "server",  # a real OpenAI-compatible server
