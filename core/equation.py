@@ -630,6 +630,8 @@ class Equation(_Names):
             return None
         except (OverflowError, ZeroDivisionError) as exc:
             raise InputFormatError(f"equation={self.text!r} cannot be evaluated: {exc}") from None
+        if not all(math.isfinite(x) for x in (c, *w.values())):  # 1e308 + 1e308: inf, inf - inf: nan
+            raise InputFormatError(f"equation={self.text!r} cannot be evaluated: a value overflows")
         return c, {k: x for k, x in w.items()}
 
     def polynomial(self, *, max_power: int = 8, what: str = "equation") -> dict[Monomial, float]:

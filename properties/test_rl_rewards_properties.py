@@ -97,6 +97,40 @@ def test_a_refuted_hypothesis_stays_refuted_when_points_are_added(first: list, m
         assert consistency_term(h, pts + extra)[0] == -1.0
 
 
+#: coefficients of every magnitude a model can write, overflow included
+_ANY_NUMBER = st.one_of(
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from([1e308, -1e308, 1.7976931348623157e308, 5e-324, 1e15, -1e300]),
+    st.integers(-(10**30), 10**30),
+)
+#: terms that cannot be evaluated on any point (x - x is 0 everywhere), with any coefficient
+_JUNK = ["k/(a - a)", "k/(a - a)^2", "(a - a)^(0 - 1)*k", "k/0"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(_POINTS, _ANY_NUMBER, _ANY_NUMBER)
+def test_the_consistency_term_never_raises_on_any_coefficient(points: list, base: float, slope: float) -> None:
+    """Coefficients up to ±1e308 (whose evaluation overflows) give a term in {-1, 0}, never an exception."""
+    h = parse_hypothesis({"edges": [{"from": "a", "to": FREQ}], "freq_equation": f"{FREQ} = base + c_a*a*a + c_a*a",
+                          "coefficients": {"base": base, "c_a": slope}})  # fmt: skip
+    pts = [DataPoint(f"p{i}", {"a": float(x)}, float(y)) for i, (x, y) in enumerate(points)]
+    v, conflicting = consistency_term(h, pts)
+    assert _in_range("consistency", v) and (v == -1.0) == bool(conflicting)
+
+
+@settings(max_examples=40, deadline=None)
+@given(_POINTS, st.integers(-3, 3), st.integers(-3, 3), st.sampled_from(_JUNK), st.integers(-2, 2))
+def test_a_term_that_cannot_be_evaluated_never_lifts_a_hypothesis(points: list, base: int, slope: int, junk: str, k: int) -> None:
+    """Adding a term undefined on every point scores no better than the hypothesis without it, refuted or not."""
+    pts = [DataPoint(f"p{i}", {"a": float(x)}, float(y)) for i, (x, y) in enumerate(points)]
+    plain = parse_hypothesis({"edges": [{"from": "a", "to": FREQ}], "freq_equation": f"{FREQ} = base + c_a*a",
+                              "coefficients": {"base": base, "c_a": slope}})  # fmt: skip
+    padded = parse_hypothesis({"edges": [{"from": "a", "to": FREQ}], "freq_equation": f"{FREQ} = base + c_a*a + {junk}",
+                               "coefficients": {"base": base, "c_a": slope, "k": k}})  # fmt: skip
+    assert consistency_term(padded, pts)[0] == -1.0
+    assert consistency_term(padded, pts)[0] <= consistency_term(plain, pts)[0]
+
+
 @given(st.dictionaries(st.sampled_from(list(TERMS)), st.floats(-1, 1), min_size=1))
 def test_the_reward_is_the_weighted_sum_and_paper_counts_success_only(terms: dict) -> None:
     """combine is sum(weight*term); the paper weights see only the success term."""

@@ -37,6 +37,7 @@ Points without a frequency, or missing a value the equation needs, are skipped
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -81,6 +82,8 @@ class DataFit:
 def _q(x: float) -> Fraction:
     """The decimal a float prints as, exactly (``0.1`` is 1/10, not the nearest binary fraction)."""
     x = float(x)
+    if not math.isfinite(x):  # an overflowing evaluation: the point cannot be checked (a finding, not an exception)
+        raise InputFormatError(f"value={x!r} is not a finite number")
     if x.is_integer() and -_EXACT_INT < x < _EXACT_INT:  # prints as the integer itself: skip the string parse
         return Fraction(int(x))
     return Fraction(repr(x))

@@ -226,3 +226,78 @@ def test_a_full_disk_names_the_file_being_written(tmp_path, monkeypatch, capsys)
     out = tmp_path / "scores"
     code = main(["lab", "generate", "--nodes", "3", "--count", "2", "--seed", "0", "--out", str(out / "suite.jsonl")])
     assert code == 2 and "suite.jsonl: No space left on device" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- links in an output folder
+
+
+def _users_file(tmp_path):
+    """A file of the user's, outside any output folder, that no command may change."""
+    precious = tmp_path / "users" / "thesis.tex"
+    precious.parent.mkdir()
+    precious.write_text("years of work\n")
+    return precious
+
+
+def test_a_lock_file_that_is_a_link_is_refused_and_its_target_untouched(tmp_path):
+    """A `.causalcheck.lock` symlink to a user's file: exit-2 error naming the link; the file keeps its bytes."""
+    precious = _users_file(tmp_path)
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / LOCK_NAME).symlink_to(precious)
+    with pytest.raises(InputFormatError, match=r"\.causalcheck\.lock.* is a symbolic link .*thesis\.tex"):
+        RunLock(out).acquire()
+    assert precious.read_text() == "years of work\n"
+
+
+def test_a_sibling_lock_that_is_a_dangling_link_creates_nothing(tmp_path):
+    """`.<name>.lock` beside a report, dangling: refused, and no file appears where it points."""
+    from causalcheck.base.files import SiblingLock
+
+    target = tmp_path / "elsewhere" / "created.txt"
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / ".report.lock").symlink_to(target)
+    with pytest.raises(InputFormatError, match="is a symbolic link"):
+        SiblingLock(tmp_path / "report", "causalcheck report", named="report", advice="wait").__enter__()
+    assert not target.exists()
+
+
+@pytest.mark.parametrize("kind", ["hard link", "fifo"])
+def test_a_lock_file_that_is_not_our_own_regular_file_is_refused(tmp_path, kind):
+    """A hard link to a user's file would be truncated, a FIFO would block: both refused, naming the path."""
+    precious = _users_file(tmp_path)
+    out = tmp_path / "run"
+    out.mkdir()
+    if kind == "hard link":
+        os.link(precious, out / LOCK_NAME)
+        expected = "hard link to another file"
+    else:
+        os.mkfifo(out / LOCK_NAME)
+        expected = "not a regular file"
+    with pytest.raises(InputFormatError, match=expected):
+        RunLock(out).acquire()
+    assert precious.read_text() == "years of work\n"
+
+
+def test_results_and_logs_are_never_written_through_a_link(tmp_path):
+    """atomic writes and appended logs refuse a link (dangling or not) and leave both ends as they were."""
+    precious = _users_file(tmp_path)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "scores.json").symlink_to(precious)
+    (out / "log.jsonl").symlink_to(tmp_path / "users" / "new.jsonl")  # dangling
+    with pytest.raises(InputFormatError, match=r"scores\.json.* is a symbolic link"):
+        atomic_write_json(out / "scores.json", {"a": 1})
+    with pytest.raises(InputFormatError, match=r"log\.jsonl.* is a symbolic link"):
+        append_line(out / "log.jsonl", "{}")
+    assert precious.read_text() == "years of work\n"
+    assert (out / "scores.json").is_symlink() and not (tmp_path / "users" / "new.jsonl").exists()
+    assert sorted(p.name for p in out.iterdir()) == ["log.jsonl", "scores.json"]  # no temporary left
+
+
+def test_provenance_records_urls_without_their_credentials():
+    """A base URL with user info or a key in its query is recorded with both redacted."""
+    prov = Provenance("causalcheck lab run", options={"agent_options": {"base_url": "http://me:PASS123@h:80/v1?api-key=KEY99&x=1"}})
+    shown = str(prov.to_json())
+    assert "PASS123" not in shown and "KEY99" not in shown
+    assert "http://[REDACTED]@h:80/v1?api-key=[REDACTED]&x=1" in shown

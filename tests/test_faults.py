@@ -243,3 +243,66 @@ def test_sigkill_and_resume_lose_and_duplicate_nothing(tmp_path: Path) -> None:
         server.wait()
         if server.stdout is not None:
             server.stdout.close()
+
+
+# ------------------------------------------------- links planted in an output folder (trust round 3, class 1)
+
+
+def _planted(tmp_path: Path) -> Path:
+    precious = tmp_path / "users" / "notes.txt"
+    precious.parent.mkdir()
+    precious.write_text("keep me\n")
+    return precious
+
+
+@pytest.mark.parametrize("command", ["lab run", "lab score", "explain score", "report", "sweep"])
+def test_every_locked_command_refuses_a_lock_that_is_a_link(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """The lock file (`.causalcheck.lock` in --out, `.<name>.lock` beside it) planted as a symlink to a
+    user's file: exit 2 naming the link, the user's file keeps its bytes, nothing else is written."""
+    from causalcheck.cli import main
+
+    precious = _planted(tmp_path)
+    out = tmp_path / "out"
+    out.mkdir()
+    if command in ("lab score", "report"):
+        assert main(["lab", "run", "--suite", "mini", "--limit", "1", "--agent", "planner", "--out", str(tmp_path / "run"), "--quiet"]) == 0
+    lock = out / ".causalcheck.lock"
+    args = {
+        "lab run": ["lab", "run", "--suite", "mini", "--limit", "1", "--agent", "planner", "--out", str(out), "--quiet"],
+        "lab score": ["lab", "score", str(tmp_path / "run"), "--out", str(out)],
+        "explain score": ["explain", "score", "--benchmark", "demo", "--answers", "demo", "--model", "demo-strong",
+                          "--limit", "1", "--out", str(out)],
+        "report": ["report", str(tmp_path / "run"), "--out", str(out / "report")],
+        "sweep": ["sweep", str(tmp_path / "grid.toml"), "--out", str(out), "--quiet"],
+    }[command]  # fmt: skip
+    if command == "report":
+        lock = out / ".report.lock"
+    if command == "sweep":
+        (tmp_path / "grid.toml").write_text('suites = ["mini"]\nseeds = [0]\nlimit = 1\n[[agents]]\nname = "planner"\n')
+    lock.symlink_to(precious)
+    capsys.readouterr()
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert str(lock) in err and "symbolic link" in err, err
+    assert precious.read_text() == "keep me\n"
+    assert [p.name for p in out.iterdir()] == [lock.name]
+
+
+def test_explain_score_never_writes_through_a_dangling_link_named_like_its_result(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A dangling symlink named like a result file of --out: exit 2 naming it; nothing appears where it points."""
+    from causalcheck.cli import main
+
+    out = tmp_path / "out"
+    out.mkdir()
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    for suffix in ("jsonl", "json", "md", "run"):
+        (out / f"demo-strong_metrics_offline.{suffix}").symlink_to(outside / f"planted.{suffix}")
+    args = ["explain", "score", "--benchmark", "demo", "--answers", "demo", "--model", "demo-strong", "--limit", "2", "--out", str(out)]
+    assert main(args) == 2
+    assert "is a symbolic link" in capsys.readouterr().err
+    assert list(outside.iterdir()) == []

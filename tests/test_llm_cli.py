@@ -232,3 +232,22 @@ def test_score_resume_after_a_torn_line(tmp_path: Path) -> None:
     ids = [it["canonical_id"] for it in _result(out)["items"]]
     assert len(ids) == 3 and len(set(ids)) == 3
     assert all(json.loads(x) for x in jsonl.read_text().splitlines())
+
+
+def test_a_base_url_with_credentials_is_recorded_redacted(tmp_path: Path) -> None:
+    """`--agent-opt base_url=http://user:PASS@host/v1?api-key=KEY`: the run works, and no output file holds PASS or KEY."""
+    reply = json.dumps({"memory": "m", "thought": "t", "past_data": [], "hypothesis": {}, "experiment": {}, "action": "SUBMIT", "arg1": "done"})
+    with FakeServer(lambda b: reply) as srv:
+        url = srv.base_url.replace("http://", "http://someone:PLANTEDPASS@") + "?api-key=PLANTEDKEY"
+        code = main([
+            "lab", "run", "--suite", "mini", "--limit", "1", "--agent", "llm", "--model", "openai/fake",
+            "--agent-opt", f"base_url=\"{url}\"", "--agent-opt", f"cache=\"{tmp_path / 'c.sqlite'}\"",
+            "--out", str(tmp_path / "run"), "--quiet",
+        ])  # fmt: skip
+        assert code == 0 and srv.requests
+    written = [p for p in (tmp_path / "run").rglob("*") if p.is_file()]
+    assert any(p.name == "run.json" for p in written) and any(p.name == "summary.json" for p in written)
+    for p in written:
+        text = p.read_text(encoding="utf-8", errors="replace")
+        assert "PLANTEDPASS" not in text and "PLANTEDKEY" not in text, p
+    assert "[REDACTED]@" in (tmp_path / "run" / "run.json").read_text()

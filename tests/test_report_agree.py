@@ -86,6 +86,41 @@ def test_bad_score_files_exit_2(results: Path, tmp_path: Path, text: str, needle
     assert needle in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("value", [1e308, -1e308, 1e13])
+def test_scores_beyond_the_bounded_magnitude_are_named_and_left_out(
+    results: Path, tmp_path: Path, value: float, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Scores of ±1e308 (their sums overflow) in a result file: those items are skipped with the reason,
+    the rest agree as before; in a CSV: exit 2 naming the row."""
+    f = results / "demo-weak_metrics_offline.json"
+    doc = json.loads(f.read_text(encoding="utf-8"))
+    for item in doc["items"][:6]:
+        item["pm_score"] = value if doc["items"].index(item) % 2 else -value
+    damaged = tmp_path / "damaged.json"
+    damaged.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["explain", "agree", str(f), str(damaged), "--json", "--bootstrap", "20"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["matched"] == 6 and len(out["b"]["skipped"]) == 6
+    assert "magnitude at most 1e+12" in out["b"]["skipped"][0]
+    assert out["metrics"]["pm"]["mae"]["value"] == 0.0
+    csv = tmp_path / "h.csv"
+    csv.write_text(f"id,pm\n{doc['items'][0]['id']},{value}\n", encoding="utf-8")
+    assert main(["explain", "agree", str(f), str(csv)]) == 2
+    assert "h.csv:2: pm=" in capsys.readouterr().err
+
+
+def test_a_result_file_that_scores_an_item_twice_is_refused(results: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A repeated item is not taken last-wins (which pairs the wrong scores): exit 2 naming the item."""
+    f = results / "demo-weak_metrics_offline.json"
+    doc = json.loads(f.read_text(encoding="utf-8"))
+    doc["items"].append(dict(doc["items"][0], pm_score=0.0, rm_score=0.0, total_score=0.0))
+    twice = tmp_path / "twice.json"
+    twice.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["explain", "agree", str(f), str(twice)]) == 2
+    key = doc["items"][0]["canonical_id"] or str(doc["items"][0]["id"])
+    assert f"item {key!r} appears twice" in capsys.readouterr().err
+
+
 def test_text_output_names_files_and_statistics(results: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The default output is a table with Pearson, Spearman and MAE rows and the edge line."""
     a, b = results / "demo-strong_metrics_offline.json", results / "demo-paraphrase_metrics_offline.json"

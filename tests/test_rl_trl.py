@@ -40,3 +40,13 @@ def test_whatif_reward_scores_answers_with_offline_prism() -> None:
     out = whatif_reward(prompts=[item["question"]] * 3, completions=[strong, [{"role": "assistant", "content": weak}], ""], item=[item] * 3)
     assert out[0] > out[1] >= 0.0 and out[2] == 0.0
     assert out == whatif_reward(prompts=[item["question"]] * 3, completions=[strong, weak, ""], item=[item] * 3)
+
+
+def test_overflowing_coefficients_and_junk_terms_score_as_refuted_never_raise() -> None:
+    """Coefficients of 1e308 (their evaluation overflows) and a term undefined everywhere: a float each,
+    no higher than the refuted hypothesis; one such sample never ends a training run."""
+    huge = {**GOOD, "hypothesis": {**GOOD["hypothesis"], "coefficients": {"base": 1e308, "c_a": 1e308}}}
+    junk = {**BAD, "hypothesis": {**BAD["hypothesis"], "freq_equation": "resonanceFreq = base + c_a*a + k/(a - a)",
+                                  "coefficients": {"base": 10, "c_a": 3, "k": 0}}}  # fmt: skip
+    out = hypothesis_reward(prompts=["p"] * 4, completions=[json.dumps(r) for r in (GOOD, BAD, huge, junk)], data=[DATA] * 4)
+    assert out[0] > out[1] and out[2] <= out[1] and out[3] <= out[1]

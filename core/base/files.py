@@ -14,6 +14,10 @@ An evaluation tool is only worth its results, so every result file goes through 
   writer gets :class:`RunLockedError` naming the holder.  The lock is an ``flock`` on
   ``<folder>/.causalcheck.lock``, released by the kernel when the holder exits, however it
   exits — a stale lock file never blocks a later run.
+* No write or lock goes through a symbolic link: a result file, log or lock file that is a link
+  (dangling or not), a hard link to another file, or not a regular file is refused with an
+  :class:`~causalcheck.base.errors.InputFormatError` naming it (the command line exits 2), so a
+  link planted in an output folder can neither truncate nor fill a file elsewhere.
 * :func:`read_input_bytes` / :func:`read_input_text` read a file given by a user: only
   regular files (a FIFO or ``/dev/zero`` would block or never end), at most a stated size,
   UTF-8 (a BOM is dropped; :func:`decode_input_text` is that check on bytes already read), with an :class:`~causalcheck.base.errors.InputFormatError` naming the
@@ -48,6 +52,7 @@ from typing import Any
 
 from causalcheck import __version__
 from causalcheck.base.errors import CausalCheckError, InputFormatError
+from causalcheck.base.redaction import redact_json
 
 __all__ = [
     "DEFAULT_MAX_INPUT_BYTES",
@@ -99,6 +104,51 @@ def _write_error(exc: OSError, path: Path) -> WriteError:
     return WriteError(exc.errno, exc.strerror or str(exc), str(path))
 
 
+#: flags that keep an open from following a symbolic link or blocking on a FIFO (0 where unknown)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _link_refused(path: Path) -> InputFormatError:
+    """The error for an output or lock file that is a symbolic link: causalcheck never writes through one."""
+    try:
+        target = f" (to {os.readlink(path)!r})"
+    except OSError:
+        target = ""
+    return InputFormatError(
+        f"path={str(path)!r} is a symbolic link{target}; causalcheck does not write or lock through a link "
+        "in its output: remove the link or write to another folder"
+    )
+
+
+def _refuse_link(path: Path) -> None:
+    """Raise :func:`_link_refused` when *path* is a symbolic link (dangling or not)."""
+    if path.is_symlink():
+        raise _link_refused(path)
+
+
+def _open_own(path: Path, flags: int) -> int:
+    """Open (creating it) the regular file *path* of an output folder, never through a link.
+
+    Refused with an :class:`~causalcheck.base.errors.InputFormatError` naming *path*: a symbolic
+    link, anything but a regular file (a FIFO, a device) and a file with another name elsewhere (a
+    hard link), since writing there would change a file that is not ours."""
+    try:
+        fd = os.open(path, flags | os.O_CREAT | _NOFOLLOW, 0o666)  # the umask applies
+    except OSError as exc:
+        if path.is_symlink():  # ELOOP (Linux), EMLINK (FreeBSD), EFTYPE: the link named, whatever the errno
+            raise _link_refused(path) from None
+        raise _write_error(exc, path) from exc
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode) or st.st_nlink > 1:
+        os.close(fd)
+        what = "a hard link to another file" if stat.S_ISREG(st.st_mode) else "not a regular file"
+        raise InputFormatError(
+            f"path={str(path)!r} is {what}; causalcheck writes only files of its own in its output: "
+            "remove it or write to another folder"
+        )
+    return fd
+
+
 class RunLockedError(CausalCheckError):
     """Another process is writing the run folder (the message names it).
 
@@ -134,6 +184,7 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
     temporary file is removed and the previous content of *path*, if any, is untouched.
     """
     out = Path(path)
+    _refuse_link(out)  # a rename would replace the link, not follow it; but the link is the user's
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         for _ in range(100):
@@ -185,8 +236,12 @@ def append_line(path: str | Path, line: str) -> None:
     p = Path(path)
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
-        with p.open("a", encoding="utf-8") as fh:
-            fh.write(line + "\n")
+    except OSError as exc:
+        raise _write_error(exc, p) from exc
+    fd = _open_own(p, os.O_WRONLY | os.O_APPEND)
+    try:
+        with os.fdopen(fd, "ab") as fh:
+            fh.write((line + "\n").encode("utf-8"))
             fh.flush()
             os.fsync(fh.fileno())
     except OSError as exc:  # a full disk: name the log being appended to
@@ -223,7 +278,7 @@ class RunLock:
             self.folder.mkdir(parents=True, exist_ok=True)
         except FileExistsError:
             raise InputFormatError(f"--out {str(self.folder)!r} exists and is not a folder") from None
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
+        fd = _open_own(self.path, os.O_RDWR)  # never a link: the lock file is truncated below
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -506,7 +561,7 @@ class Provenance:
             "tool": "causalcheck",
             "version": __version__,
             "command": self.command,
-            "options": dict(self.options),
+            "options": redact_json(dict(self.options)),  # no URL credentials in any result file
             "started": self.started,
             "inputs": [dict(i) for i in self.inputs],
         }

@@ -39,15 +39,47 @@ __all__ = [
     "MAX_GRAPH_EDGES",
     "MAX_GRAPH_NESTING",
     "MAX_GRAPH_NODES",
+    "MAX_MAGNITUDE",
     "MAX_RL_ACTION_CHARS",
     "MAX_RL_OBSERVATION_CHARS",
     "MAX_SWEEP_CELLS",
     "Limit",
     "LimitExceededError",
+    "bounded_number",
     "check_graph_size",
     "check_table_size",
     "limits_table",
 ]
+
+
+#: The largest magnitude of a score a statistic reads (``explain agree``, the agreement
+#: statistics): far above any score's range, far below where sums of squares overflow a float.
+MAX_MAGNITUDE = 1e12
+
+
+def bounded_number(value: object, what: str) -> float:
+    """*value* as a float when it is a finite number of magnitude at most :data:`MAX_MAGNITUDE`.
+
+    Anything else — a non-number, ``nan``, ``inf``, ``1e308`` — raises an
+    :class:`~causalcheck.base.errors.InputFormatError` naming *what* and the value.
+
+    >>> bounded_number(0.5, "pm")
+    0.5
+    >>> bounded_number(1e308, "pm")
+    Traceback (most recent call last):
+    ...
+    causalcheck.base.errors.InputFormatError: pm=1e+308 must be a finite number of magnitude at most 1e+12
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InputFormatError(f"{what}={value!r} must be a number")
+    try:
+        number = float(value)
+    except OverflowError:  # an int beyond the float range
+        number = float("inf")
+    if not (abs(number) <= MAX_MAGNITUDE):  # nan fails every comparison
+        shown = value if isinstance(value, float) else number
+        raise InputFormatError(f"{what}={shown!r} must be a finite number of magnitude at most {MAX_MAGNITUDE:g}")
+    return number
 
 
 class LimitExceededError(InputFormatError):

@@ -67,6 +67,7 @@ from causalcheck.base.files import (
 )
 from causalcheck.base.files import timestamp as now
 from causalcheck.base.pool import Executor
+from causalcheck.base.redaction import redact_json
 
 if TYPE_CHECKING:  # pragma: no cover
     import argparse
@@ -265,7 +266,9 @@ def _check_resumable(run_file: Path, jsonl: Path, options: Mapping[str, Any]) ->
         return {}
     raw_options = previous.get("options")
     old_options: dict[str, Any] = raw_options if isinstance(raw_options, dict) else {}
-    changed = sorted(k for k in options if old_options.get(k) != options[k])
+    # the file holds the options redacted (no URL credentials): compare like with like
+    shown = redact_json(dict(options))
+    changed = sorted(k for k in shown if old_options.get(k) != shown[k])
     if changed:
         raise InputFormatError(
             f"{jsonl} holds results scored with a different {', '.join(changed)} "
@@ -277,7 +280,8 @@ def _check_resumable(run_file: Path, jsonl: Path, options: Mapping[str, Any]) ->
 
 
 def _write_fingerprint(run_file: Path, options: Mapping[str, Any], hashes: Mapping[str, str]) -> None:
-    atomic_write_text(run_file, json.dumps({"options": dict(options), "answers": dict(hashes)}, indent=2, sort_keys=True) + "\n")
+    record = {"options": redact_json(dict(options)), "answers": dict(hashes)}
+    atomic_write_text(run_file, json.dumps(record, indent=2, sort_keys=True) + "\n")
 
 
 @dataclass(frozen=True)

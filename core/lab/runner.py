@@ -41,6 +41,7 @@ from causalcheck.base.errors import CausalCheckError, InputFormatError
 from causalcheck.base.escape import markdown_cell, markdown_text, raw_stream
 from causalcheck.base.files import Provenance, RunLock, atomic_write_text
 from causalcheck.base.pool import Died, Executor, LocalExecutor, completed
+from causalcheck.base.redaction import redact_json
 from causalcheck.episodes import Episode as EpisodeRecord
 from causalcheck.episodes import Trajectory, load_episode, read_trajectory, trajectory_episode
 from causalcheck.lab.episode import AgentStep, Episode, EpisodeConfig, Observation
@@ -68,7 +69,7 @@ class RunSpec:
             "agent": self.agent,
             "seeds": list(self.seeds),
             "config": self.config.to_json(),
-            "agent_options": dict(self.agent_options),
+            "agent_options": redact_json(dict(self.agent_options)),  # no URL credentials in run.json
             "graphs": list(self.graphs),
         }
 

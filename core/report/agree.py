@@ -6,7 +6,9 @@ official one) or a CSV of human scores with an ``id`` column and any of ``pm``, 
 joined on their key — ``canonical_id``, else ``id`` (a CSV ``id`` is matched against both);
 items found in only one file, or not scored in it, are reported and left out, and so are
 entries of a result file that :func:`causalcheck.explain.result_schema.decode_file` cannot read
-(with the reason).
+or whose scores are not finite numbers of magnitude at most
+:data:`~causalcheck.base.limits.MAX_MAGNITUDE` (with the reason).  An item key found twice in one
+file is an error (exit 2): which of its scores to compare would be a guess.
 
 For PM, RM and Final (each where both sides have it): Pearson's r, Spearman's ρ and the
 mean absolute error, each with a percentile bootstrap 95% interval over resampled items
@@ -30,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from causalcheck.base.cmdline import nonnegative_int, plain_help
 from causalcheck.base.errors import InputFormatError
 from causalcheck.base.files import csv_rows, read_input_text
+from causalcheck.base.limits import MAX_MAGNITUDE, bounded_number
 from causalcheck.report.fields import field_list
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -87,19 +90,26 @@ def _from_result(path: str, obj: Mapping[str, Any]) -> ScoreSet:
     scores: dict[str, dict[str, float]] = {}
     edges: dict[str, dict[EdgeKey, bool]] = {}
     aliases: dict[str, str] = {}
-    for it in decoded.items:
+    bad: list[str] = []
+    for n, it in enumerate(decoded.items):
         if not it.ok:
             continue
         key = it.key
+        if key in scores:
+            raise InputFormatError(f"{path}: item {key!r} appears twice (entry {n}); an item is scored once per result file")
+        values = {"pm": it.pm_score, "rm": it.rm_score, "final": it.total_score}
+        try:
+            scores[key] = {m: bounded_number(v, m) for m, v in values.items() if v is not None}
+        except InputFormatError as exc:
+            bad.append(f"item {key!r}: {exc}")
+            continue
         if it.benchmark.get("id") is not None:
             aliases[str(it.benchmark["id"])] = key
-        values = {"pm": it.pm_score, "rm": it.rm_score, "final": it.total_score}
-        scores[key] = {m: float(v) for m, v in values.items() if v is not None}
         verdicts = _edge_verdicts(it)
         if verdicts:
             edges[key] = verdicts
     unscored = tuple(it.key for it in decoded.items if not it.ok)
-    skipped = tuple(f"{where}: {why}" for where, why in decoded.skipped)
+    skipped = tuple(f"{where}: {why}" for where, why in decoded.skipped) + tuple(bad)
     return ScoreSet(path, label, scores, edges, unscored, aliases, skipped)
 
 
@@ -130,9 +140,10 @@ def _from_csv(path: str, text: str) -> ScoreSet:
                 v = float(cell)
             except ValueError:
                 raise InputFormatError(f"{path}:{line}: {m}={cell!r} must be a number") from None
-            if v != v or v in (float("inf"), float("-inf")):
-                raise InputFormatError(f"{path}:{line}: {m}={cell!r} must be a finite number")
-            vals[m] = v
+            try:
+                vals[m] = bounded_number(v, m)
+            except InputFormatError:
+                raise InputFormatError(f"{path}:{line}: {m}={cell!r} must be a finite number of magnitude at most {MAX_MAGNITUDE:g}") from None
         scores[key] = vals
     return ScoreSet(path, "human scores", scores)
 

@@ -14,7 +14,9 @@ either against human scores — PRISM's Tables 4–5):
 * :func:`bootstrap` — a percentile bootstrap interval of any of these, resampling *pairs*
   with a seeded ``numpy.random.Generator``.
 
-Undefined values are ``None``, never ``nan``: a correlation needs two or more pairs and
+Values must be finite numbers of magnitude at most
+:data:`~causalcheck.base.limits.MAX_MAGNITUDE` (an :class:`~causalcheck.base.errors.InputFormatError`
+otherwise), so no statistic can overflow.  Undefined values are ``None``, never ``nan``: a correlation needs two or more pairs and
 variance on both sides; κ is ``None`` when chance agreement is already 1 (both raters gave
 one constant verdict).
 
@@ -35,6 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from causalcheck.base.errors import InputFormatError
+from causalcheck.base.limits import bounded_number
 from causalcheck.metrics import MIN_BOOTSTRAP_N
 
 __all__ = [
@@ -53,10 +56,9 @@ __all__ = [
 def _pairs(x: Sequence[float], y: Sequence[float]) -> tuple[list[float], list[float]]:
     if len(x) != len(y):
         raise InputFormatError(f"len(x)={len(x)!r} must equal len(y)={len(y)!r} (paired values)")
-    xs, ys = [float(v) for v in x], [float(v) for v in y]
-    for v in (*xs, *ys):
-        if not math.isfinite(v):
-            raise InputFormatError(f"value={v!r} must be a finite number")
+    # bounded (|v| <= MAX_MAGNITUDE): no sum, square or difference below can overflow
+    xs = [bounded_number(v, "value") for v in x]
+    ys = [bounded_number(v, "value") for v in y]
     return xs, ys
 
 

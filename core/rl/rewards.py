@@ -12,9 +12,10 @@ parent_f1      [0, 1]       frequency-parent F1 of the final hypothesis, last st
 coefficient_f1 [0, 1]       coefficient F1 (:func:`causalcheck.metrics.coefficient_prf`), last step
 shd            [-1, 0]      minus the SHD of the final hypothesis over the number of node pairs, last step
 consistency    {-1, 0}      −1 on every step whose hypothesis in force is refuted by the data the
-                            environment has shown so far (:func:`causalcheck.solvers.data_consistency.
-                            data_consistency`: z3 / exact rational arithmetic; the minimal conflicting
-                            points go to ``info["reward_details"]["conflicting"]``)
+                            environment has shown so far, or cannot be evaluated on some of it
+                            (:func:`causalcheck.solvers.data_consistency.data_consistency`: z3 /
+                            exact rational arithmetic; the minimal conflicting points go to
+                            ``info["reward_details"]["conflicting"]``)
 info_gain      [0, 1]       what an accepted intervention taught: the drop in the I-MEC size of the true
                             graph (:func:`causalcheck.solvers.equivalence.imec_size`, the sizes ``lab
                             score`` reports), ``log(before / after) / log(MEC size)``
@@ -82,6 +83,10 @@ TERMS: Mapping[str, tuple[float, float]] = MappingProxyType({
 
 #: The finding code of :func:`data_consistency` that refutes a hypothesis.
 REFUTING_CODES = frozenset({"data-mismatch"})
+#: The finding code (at warning severity) of recorded points the hypothesis's equation cannot be
+#: evaluated on (a division by zero, an overflow): it predicts nothing there, so those points
+#: refute it too; a junk term never lifts a refuted hypothesis to "not refuted".
+UNEVALUABLE_CODE = "data-not-checked"
 
 
 @dataclass(frozen=True)
@@ -218,11 +223,16 @@ def consistency_term(hypothesis: Hypothesis, points: Sequence[DataPoint], tolera
     """−1.0 and the minimal set of conflicting point ids when the data refute *hypothesis*, else ``(0.0, ())``.
 
     The ``data-mismatch`` question of :func:`data_consistency` (the stated coefficients, the free
-    ones solved for); whether the form itself is refuted is not asked.
+    ones solved for); whether the form itself is refuted is not asked.  Points on which the
+    equation cannot be evaluated (division by zero, overflow: :data:`UNEVALUABLE_CODE`) count as
+    conflicting: an equation that predicts nothing for a point the environment showed does not
+    reproduce it.
     """
     conflicting: list[str] = []
     for finding in data_consistency(hypothesis, points, tolerance, form_question=False):
-        if finding.code in REFUTING_CODES and finding.severity == "error":
+        if (finding.code in REFUTING_CODES and finding.severity == "error") or (
+            finding.code == UNEVALUABLE_CODE and finding.severity == "warning"
+        ):
             conflicting.extend(e for e in finding.elements if e not in conflicting)
     return (-1.0 if conflicting else 0.0), tuple(conflicting)
 

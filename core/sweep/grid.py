@@ -38,6 +38,7 @@ from typing import Any
 
 from causalcheck.base.errors import CausalCheckError, InputFormatError
 from causalcheck.base.limits import MAX_SWEEP_CELLS
+from causalcheck.base.redaction import redact_json
 
 __all__ = ["MAX_GRID_BYTES", "Agent", "Budget", "Cell", "Grid", "load_grid", "parse_grid"]
 
@@ -85,7 +86,7 @@ class Cell:
             "suite": self.suite,
             "agent": self.agent.name,
             "agent_label": self.agent.label,
-            "agent_options": dict(self.agent.options),
+            "agent_options": redact_json(dict(self.agent.options)),  # no URL credentials in sweep.json
             "seed": self.seed,
             "budget": self.budget.label,
             "budget_settings": dict(self.budget.settings),
@@ -110,7 +111,7 @@ class Grid:
             "suites": list(self.suites),
             "seeds": list(self.seeds),
             "limit": self.limit,
-            "agents": [{"name": a.name, "options": dict(a.options), "label": a.label} for a in self.agents],
+            "agents": [{"name": a.name, "options": redact_json(dict(a.options)), "label": a.label} for a in self.agents],
             "budgets": [{"label": b.label, **dict(b.settings)} for b in self.budgets],
         }
 
