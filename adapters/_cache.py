@@ -71,7 +71,8 @@ def request_key(provider: str, endpoint: str, model: str, request: Request) -> s
     """SHA-256 hex digest of the canonical JSON of :func:`request_document`."""
     doc = request_document(provider, endpoint, model, request)
     blob = json.dumps(doc, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+    # a lone surrogate a caller put in a message keys the call too (its UTF-8 is what surrogatepass writes)
+    return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class CallCache:
@@ -150,7 +151,8 @@ class CallCache:
         doc = json.dumps(request_document(provider, endpoint, model, request), ensure_ascii=False, sort_keys=True)
         try:
             self._put(key, provider, model, doc, completion)
-        except sqlite3.Error as exc:  # a full disk or a locked file: the answer is still used, only not cached
+        except (sqlite3.Error, UnicodeEncodeError) as exc:  # a full disk, a locked file, a lone surrogate in a
+            # caller's message: the answer is still used, only not cached
             log.warning("cache %s: could not store a call (%s); it will be asked again next run", self.path, exc)
 
     def _put(self, key: str, provider: str, model: str, doc: str, completion: Completion) -> None:

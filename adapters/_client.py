@@ -33,11 +33,12 @@ import logging
 import math
 import threading
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from causalcheck.base.errors import InputFormatError
 from causalcheck.base.redaction import redact
+from causalcheck.base.surrogates import has_lone_surrogates, scrub
 from causalcheck.protocols import LLM, Completion, LLMError, Request, TransientLLMError, Usage
 
 from ._cache import CallCache, request_key
@@ -379,6 +380,9 @@ class LLMClient:
                     raise LLMError(redact(f"{self.name}: {exc}")) from None
             if completion is not None:
                 self.meter.record_usage(self.provider, self.model, completion.usage)
+                if has_lone_surrogates(completion.text):  # causalcheck.base.surrogates: valid text where it enters
+                    log.warning("%s: the reply holds lone surrogates; each is replaced by U+FFFD", self.name)
+                    completion = replace(completion, text=scrub(completion.text))
                 try:
                     if completion.finish_reason == "length":
                         raise ValueError(f"reply cut at max_tokens={request.max_tokens}")

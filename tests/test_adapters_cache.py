@@ -143,3 +143,26 @@ def test_planted_key_never_written(tmp_path: Path, caplog: pytest.LogCaptureFixt
             assert key.encode() not in side.read_bytes()
     assert "retry" in caplog.text and key not in caplog.text
     assert key not in repr(llm)
+
+
+def test_a_reply_with_lone_surrogates_is_cached_as_valid_text(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A provider's reply holding lone surrogates (JSON "\\ud800"): each becomes U+FFFD where it enters,
+    with a warning; it is cached and served back exactly as returned the first time."""
+    cache = CallCache(tmp_path / "c.sqlite")
+    client = LLMClient(ScriptedLLM(["ok \ud800 then \udfff"]), cache=cache, retry=RetryPolicy(base_delay=0))
+    with caplog.at_level("WARNING", logger="causalcheck"):
+        first = run_sync(client.complete(_req()))
+    assert first.text == "ok \ufffd then \ufffd" and "lone surrogates" in caplog.text
+    again = LLMClient(ScriptedLLM([]), cache=cache)
+    assert run_sync(again.complete(_req())).text == first.text
+
+
+def test_a_call_whose_message_holds_a_lone_surrogate_is_answered_not_cached(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A caller's message with a lone surrogate: the call is keyed and answered; the cache write is
+    skipped with a warning (the documented behaviour of a failed write), never an exception."""
+    cache = CallCache(tmp_path / "c.sqlite")
+    client = LLMClient(ScriptedLLM(["fine"]), cache=cache, retry=RetryPolicy(base_delay=0))
+    with caplog.at_level("WARNING", logger="causalcheck"):
+        assert run_sync(client.complete(_req("q \ud800"))).text == "fine"
+    assert "could not store a call" in caplog.text and len(cache) == 0
+    assert request_key("fake", "", "m", _req("q \ud800")) != request_key("fake", "", "m", _req("q \udfff"))

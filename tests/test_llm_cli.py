@@ -251,3 +251,18 @@ def test_a_base_url_with_credentials_is_recorded_redacted(tmp_path: Path) -> Non
         text = p.read_text(encoding="utf-8", errors="replace")
         assert "PLANTEDPASS" not in text and "PLANTEDKEY" not in text, p
     assert "[REDACTED]@" in (tmp_path / "run" / "run.json").read_text()
+
+
+def test_a_reply_with_a_lone_surrogate_runs_and_writes_valid_utf8(tmp_path: Path) -> None:
+    """`lab run --agent llm` whose model replies with a lone surrogate: exit 0, every file valid UTF-8."""
+    reply = "Here \ud800 it is: " + json.dumps({"memory": "m", "thought": "t", "past_data": [], "hypothesis": {}, "experiment": {}, "action": "SUBMIT", "arg1": "done"})
+    with FakeServer(lambda b: reply) as srv:
+        code = main([
+            "lab", "run", "--suite", "mini", "--limit", "1", "--agent", "llm", "--model", "openai/fake",
+            "--agent-opt", f"base_url=\"{srv.base_url}\"", "--agent-opt", f"cache=\"{tmp_path / 'c.sqlite'}\"",
+            "--out", str(tmp_path / "run"), "--quiet",
+        ])  # fmt: skip
+    assert code == 0
+    for p in (tmp_path / "run").rglob("*"):
+        if p.is_file():
+            p.read_bytes().decode("utf-8")

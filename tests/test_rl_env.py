@@ -155,6 +155,29 @@ def test_a_reply_that_is_not_text_is_degraded(mini: Any) -> None:
         assert info["degraded"] and "must be a string" in info["error"]
 
 
+@pytest.mark.parametrize("where", ["memory", "arg1", "outside the record"])
+def test_a_reply_holding_a_lone_surrogate_is_degraded_and_every_later_text_encodes(mini: Any, where: str) -> None:
+    """A lone surrogate anywhere in a reply: a degraded step; the next observation, the trajectory and
+    the info stay valid UTF-8 (the episode goes on and lab score can read the rollout)."""
+    env = CausaLabEnv(mini, graph=0)
+    env.reset(seed=0)
+    record = {"memory": "m", "thought": "t", "action": "INTERVENE", "arg1": "density", "arg2": 3}
+    if where == "outside the record":
+        reply = "Sure \ud800 " + json.dumps(record)
+    else:
+        reply = json.dumps({**record, where: f"{record[where]}\udfff"}, ensure_ascii=False)
+    obs, _, terminated, _, info = env.step(reply)
+    assert not terminated
+    assert info["degraded"] and "lone surrogate" in info["error"] and info["reward_terms"]["format"] == -1.0
+    obs.encode("utf-8")
+    json.dumps(info, ensure_ascii=False).encode("utf-8")
+    env.step('{"action": "SUBMIT", "arg1": "done"}')
+    header, steps = env.trajectory
+    json.dumps([header, *steps], ensure_ascii=False).encode("utf-8")
+    summary = env.episode.summary()
+    assert score_episode(trajectory_episode(Trajectory(header, tuple(steps), summary), source="x")).final is not None
+
+
 def test_a_prompt_over_the_observation_limit_is_refused_naming_the_limit(mini: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """With MAX_RL_OBSERVATION_CHARS set below the prompt size, reset refuses the episode (exit-2 error)."""
     from causalcheck.base.limits import LimitExceededError

@@ -50,3 +50,15 @@ def test_overflowing_coefficients_and_junk_terms_score_as_refuted_never_raise() 
                                   "coefficients": {"base": 10, "c_a": 3, "k": 0}}}  # fmt: skip
     out = hypothesis_reward(prompts=["p"] * 4, completions=[json.dumps(r) for r in (GOOD, BAD, huge, junk)], data=[DATA] * 4)
     assert out[0] > out[1] and out[2] <= out[1] and out[3] <= out[1]
+
+
+def test_completions_with_lone_surrogates_never_raise() -> None:
+    """A lone surrogate in a completion: the hypothesis reward counts it as unreadable (as the env does),
+    the what-if reward scores the answer with U+FFFD in its place; neither raises."""
+    out = hypothesis_reward(prompts=["p"] * 2, completions=[json.dumps(GOOD), "\ud800" + json.dumps(GOOD)], data=[DATA] * 2)
+    assert out[1] < out[0]
+    assert out[1] == hypothesis_reward(prompts=["p"], completions=["no record here"], data=[DATA])[0]
+    root = Path(__file__).resolve().parents[1] / "core" / "data"
+    item = json.loads((root / "whatif_demo.json").read_text())["items"][0]
+    [score] = whatif_reward(prompts=["q"], completions=[[{"role": "assistant", "content": "Smaller \udfff tides shrink habitats."}]], item=[item])
+    assert 0.0 <= score <= 1.0

@@ -32,7 +32,8 @@ lines of :func:`causalcheck.lab.runner.run_episode`), so ``lab score`` can score
 Both spaces are :class:`PromptText` (a :class:`gymnasium.spaces.Text` that holds any
 characters): observations up to :data:`~causalcheck.base.limits.MAX_RL_OBSERVATION_CHARS`,
 actions up to :data:`~causalcheck.base.limits.MAX_RL_ACTION_CHARS` (a longer reply is a
-degraded step, never parsed).
+degraded step, never parsed; so is a reply holding a lone surrogate, see
+:mod:`causalcheck.base.surrogates`).
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ from causalcheck.base.limits import (
     MAX_RL_OBSERVATION_CHARS,
     LimitExceededError,
 )
+from causalcheck.base.surrogates import has_lone_surrogates
 from causalcheck.lab.episode import EPISODE_FLAGS, Episode, EpisodeConfig, LabAction, Observation
 from causalcheck.lab.llm_agent import (
     EMPTY_HYPOTHESIS,
@@ -259,6 +261,8 @@ class CausaLabEnv(gymnasium.Env[str, str]):
             record, error = None, f"action={action!r:.80} must be a string (the reply text)"
         elif len(action) > self.max_action_chars:
             record, error = None, MAX_RL_ACTION_CHARS.message(len(action), "reply")
+        elif has_lone_surrogates(action):  # causalcheck.base.surrogates: no file could hold what it meant
+            record, error = None, "reply holds a lone surrogate (U+D800-U+DFFF), which is not text; the step is degraded"
         else:
             record, read_action, error = read_step(action)
         if record is None or read_action is None:

@@ -22,6 +22,10 @@ per completion.  TRL itself is not needed (nor imported) here.
   cannot tell a reversed causal link from a correct one.
 
 :func:`make_hypothesis_reward` builds the first with other weights.
+
+A completion holding a lone surrogate (:mod:`causalcheck.base.surrogates`) is not text: the
+hypothesis reward counts it as a record that does not parse (``format``), as the Gymnasium
+environment does; the what-if reward scores the answer with each lone surrogate replaced by U+FFFD.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from causalcheck.base.errors import CausalCheckError, InputFormatError
+from causalcheck.base.surrogates import has_lone_surrogates, scrub
 from causalcheck.graph import FREQ
 from causalcheck.lab.llm_agent import extract_record
 from causalcheck.parsing import parse_record_obj
@@ -44,6 +49,8 @@ RewardFunc = Callable[..., list[float]]
 
 def completion_text(completion: Any) -> str:
     """The text of one TRL completion: a string, or the last message of a list of chat messages.
+
+    Lone surrogates are returned as they are (:func:`causalcheck.base.surrogates.scrub` makes it text).
 
     >>> completion_text([{"role": "assistant", "content": "hi"}])
     'hi'
@@ -93,9 +100,10 @@ def make_hypothesis_reward(weights: str | RewardWeights | Mapping[str, float] | 
         out: list[float] = []
         for completion, row, truth, config in zip(completions, data, truths, configs, strict=True):
             terms: dict[str, float] = {}
+            text = completion_text(completion)
             try:
-                rec = parse_record_obj(extract_record(completion_text(completion)))
-                hyp = rec.hypothesis
+                rec = parse_record_obj(extract_record(text))
+                hyp = None if has_lone_surrogates(text) else rec.hypothesis
             except (CausalCheckError, ValueError, RecursionError):
                 hyp = None
             if hyp is None or hyp.is_empty:
@@ -142,6 +150,6 @@ def whatif_reward(prompts: Sequence[Any], completions: Sequence[Any], **kwargs: 
     out: list[float] = []
     for k, (completion, raw) in enumerate(zip(completions, items, strict=True)):
         item = parse_item(json.loads(raw) if isinstance(raw, str) else raw, k)
-        result = score_item(item, completion_text(completion), judges.parser, judges.edge_judge, judges.criterion_judge)
+        result = score_item(item, scrub(completion_text(completion)), judges.parser, judges.edge_judge, judges.criterion_judge)
         out.append(result.final if result.status == "ok" else 0.0)
     return out
