@@ -290,3 +290,38 @@ def test_a_locked_sweep_folder_is_refused(tmp_path: Path, capsys: pytest.Capture
         assert _sweep(tmp_path) == 2
     assert "causalcheck sweep" in capsys.readouterr().err
     assert not (tmp_path / "out" / "sweep.json").exists()
+
+
+def test_resume_after_the_suite_file_was_edited_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A sweep over a suite file, the file edited, then --resume: exit 2 naming the suite, nothing run
+    (one sweep never holds two versions of a suite); sweep.json records each suite's sha256."""
+    from causalcheck.base.bundled import bundled_path
+
+    suite = tmp_path / "mine.jsonl"
+    suite.write_text(bundled_path("mini-suite").read_text(encoding="utf-8"), encoding="utf-8")
+    grid = _grid(tmp_path, f'suites = ["{suite}"]\nseeds = [1]\nlimit = 2\n\n[[agents]]\nname = "planner"\n')
+    assert _sweep(tmp_path, grid=grid) == 0
+    manifest = json.loads((tmp_path / "out" / "sweep.json").read_text())
+    assert list(manifest["inputs"]) == [str(suite)]
+    suite.write_text(suite.read_text(encoding="utf-8").replace('"max": 45.0', '"max": 46.0', 1), encoding="utf-8")
+    before = sorted(p.stat().st_mtime_ns for p in (tmp_path / "out").rglob("*.jsonl"))
+    capsys.readouterr()
+    assert _sweep(tmp_path, "--resume", grid=grid) == 2
+    err = capsys.readouterr().err
+    assert f"suite {str(suite)!r} changed since the sweep started" in err
+    assert sorted(p.stat().st_mtime_ns for p in (tmp_path / "out").rglob("*.jsonl")) == before
+
+
+def test_lab_run_resume_after_the_suite_file_was_edited_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`lab run --resume` of a folder whose suite file changed since: exit 2 naming the suite."""
+    from causalcheck.base.bundled import bundled_path
+
+    suite = tmp_path / "mine.jsonl"
+    suite.write_text(bundled_path("mini-suite").read_text(encoding="utf-8"), encoding="utf-8")
+    args = ["lab", "run", "--suite", str(suite), "--limit", "1", "--agent", "planner", "--out", str(tmp_path / "run"), "--quiet"]
+    assert main(args) == 0
+    assert main([*args, "--resume"]) == 0  # unchanged: resumes (nothing left to run)
+    suite.write_text(suite.read_text(encoding="utf-8").replace('"max": 45.0', '"max": 46.0', 1), encoding="utf-8")
+    capsys.readouterr()
+    assert main([*args, "--resume"]) == 2
+    assert "suite 'mine' changed since the run started" in capsys.readouterr().err

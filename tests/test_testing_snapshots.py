@@ -361,3 +361,29 @@ def test_cli_corpus_out_is_locked_while_written(tmp_path: Path, capsys: pytest.C
         assert main(["snapshot", "corpus", "answers", "--out", str(out), "--size", "2"]) == 2
     assert "holder test" in capsys.readouterr().err and not (out / "corpus.json").exists()
     assert main(["snapshot", "corpus", "answers", "--out", str(out), "--size", "2"]) == 0
+
+
+def test_two_updates_of_one_snapshot_at_once_cannot_lose_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`snapshot check --update` holds a lock beside the file from read to write: a second update while
+    the first runs is refused (exit 2, naming the holder); the first writes its outputs."""
+    import time
+
+    snap = tmp_path / "snap.json"
+    fast = f"{sys.executable} -c \"print(1)\" {{truth}} {{estimate}}"
+    assert main(["snapshot", "check", str(snap), "--kind", "graph-pairs", "--size", "2", "--command", fast]) == 0
+    slow = f"{sys.executable} -c \"import time; time.sleep(1.5); print(2)\" {{truth}} {{estimate}}"
+    first = subprocess.Popen(
+        [sys.executable, "-m", "causalcheck", "snapshot", "check", str(snap), "--command", slow, "--update"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    lock = tmp_path / ".snap.json.lock"
+    deadline = time.monotonic() + 60
+    while not (lock.exists() and lock.read_text()) and time.monotonic() < deadline and first.poll() is None:
+        time.sleep(0.05)
+    capsys.readouterr()
+    assert main(["snapshot", "check", str(snap), "--command", fast.replace("print(1)", "print(3)"), "--update"]) == 2
+    assert "is being written by another causalcheck process (pid" in capsys.readouterr().err
+    out, err = first.communicate(timeout=120)
+    assert "snapshot updated" in out
+    assert first.returncode == 0, err
+    assert {c["output"] for c in json.loads(snap.read_text())["cases"]} == {2}

@@ -62,10 +62,12 @@ class RunSpec:
     config: EpisodeConfig
     agent_options: Mapping[str, Any]
     graphs: tuple[str, ...] = ()
+    suite_sha256: str = ""  # the suite file's text: --resume refuses an edited suite
 
     def to_json(self) -> dict[str, Any]:
         return {
             "suite": self.suite,
+            "suite_sha256": self.suite_sha256,
             "agent": self.agent,
             "seeds": list(self.seeds),
             "config": self.config.to_json(),
@@ -177,8 +179,10 @@ def run_episode(
 _CACHE: dict[str, Suite] = {}
 
 
-def _suite(name: str) -> Suite:
-    if name not in _CACHE:
+def _suite(name: str, *, fresh: bool = False) -> Suite:
+    """The suite *name* (a path or a suite name), read once per process; *fresh* reads it again
+    (a run reads its suite as it is now: an edited file is what ``--resume`` must see)."""
+    if fresh or name not in _CACHE:
         _CACHE[name] = load_suite(name)
     return _CACHE[name]
 
@@ -230,8 +234,17 @@ def _check_manifest(out: Path, spec: RunSpec, resume: bool, provenance: Mapping[
         if not resume and existing:
             raise InputFormatError(f"out={str(out)!r} already holds {len(existing)} episodes; pass --resume or a new folder")
         old_spec = {k: v for k, v in old.items() if k != "provenance"}
-        if resume and old_spec != spec.to_json():
-            differs = sorted(k for k in {*old_spec, *spec.to_json()} if old_spec.get(k) != spec.to_json().get(k))
+        new_spec = spec.to_json()
+        if "suite_sha256" not in old_spec:  # written before runs recorded it: nothing to compare
+            new_spec.pop("suite_sha256")
+        if resume and old_spec.get("suite") == spec.suite and old_spec.get("suite_sha256", spec.suite_sha256) != spec.suite_sha256:
+            raise InputFormatError(
+                f"out={str(out)!r}: suite {spec.suite!r} changed since the run started (its text's sha256 was "
+                f"{str(old_spec.get('suite_sha256'))[:12]}…, now {spec.suite_sha256[:12]}…); resume needs the same suite: "
+                "restore the file or write to a fresh --out"
+            )
+        if resume and old_spec != new_spec:
+            differs = sorted(k for k in {*old_spec, *new_spec} if old_spec.get(k) != new_spec.get(k))
             raise InputFormatError(
                 f"out={str(out)!r} was started with a different run ({', '.join(differs) or 'run.json'} differ); "
                 "resume needs the same arguments"
@@ -295,8 +308,8 @@ def run_suite(
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise InputFormatError(f"workers={workers!r} must be a positive integer")
     cfg = config or EpisodeConfig()
-    loaded = _suite(suite)
-    spec = RunSpec(loaded.name, agent, tuple(int(s) for s in seeds), cfg, dict(agent_options or {}), tuple(graphs))
+    loaded = _suite(suite, fresh=True)
+    spec = RunSpec(loaded.name, agent, tuple(int(s) for s in seeds), cfg, dict(agent_options or {}), tuple(graphs), loaded.sha256)
     out = Path(out_dir)
     runner: Executor = executor if executor is not None else LocalExecutor(workers)
     prov = Provenance(command, dict(options) if options is not None else {"suite": suite, "agent": agent, "resume": resume})

@@ -14,6 +14,7 @@ record and compiles its :class:`~causalcheck.lab.scm.SCM`; any problem is an
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -90,6 +91,8 @@ class Suite:
     name: str
     graphs: tuple[SuiteGraph, ...]
     path: str = ""
+    #: SHA-256 of the suite file's text (what a run records, so ``--resume`` sees an edited file)
+    sha256: str = ""
 
     def __len__(self) -> int:
         return len(self.graphs)
@@ -223,7 +226,7 @@ def parse_suite_text(text: str, *, name: str, source: str) -> Suite:
         graphs.append(parse_suite_record(obj, where=f"{source}:{lineno}"))
     if not graphs:
         raise InputFormatError(f"{source}: suite file has no records")
-    return Suite(name, tuple(graphs), source)
+    return Suite(name, tuple(graphs), source, hashlib.sha256(text.encode("utf-8")).hexdigest())
 
 
 def official_data_dir() -> Path | None:

@@ -2,8 +2,9 @@
 
 Layout of a sweep folder::
 
-    sweep.json               the grid (what --resume compares), every cell with its folder and
-                             status (pending, done, failed + error), and the provenance
+    sweep.json               the grid and the SHA-256 of each suite's text (what --resume compares:
+                             an edited suite is refused), every cell with its folder and status
+                             (pending, done, failed + error), and the provenance
     <nnn>-<suite>-<agent>-s<seed>-<budget>/   a cell: the usual lab run folder (run.json,
                              episodes/, summary.json, summary.md); with --score also score/
                              (lab score's scores.json, CSVs, summary.md)
@@ -21,6 +22,7 @@ sweep goes on; the command then exits 1.  ``resume=True`` runs only the cells no
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from collections.abc import Callable, Mapping
@@ -50,8 +52,17 @@ class SweepResult:
         return tuple(c for c in self.cells if c.get("status") != "done")
 
 
-def _old_manifest(out: Path, grid: Grid, resume: bool) -> dict[int, dict[str, Any]]:
-    """The cells of an earlier sweep in *out* (by index) when resuming it; refuse a folder of another sweep."""
+def suite_hashes(grid: Grid) -> dict[str, str]:
+    """The SHA-256 of each suite's text, by the name or path the grid gives (what ``--resume`` compares)."""
+    # late: the suites module pulls the lab's SCM code
+    from causalcheck.lab.suites import find_suite
+
+    return {suite: hashlib.sha256(find_suite(suite)[1].encode("utf-8")).hexdigest() for suite in grid.suites}
+
+
+def _old_manifest(out: Path, grid: Grid, resume: bool, inputs: Mapping[str, str]) -> dict[int, dict[str, Any]]:
+    """The cells of an earlier sweep in *out* (by index) when resuming it; refuse a folder of another
+    sweep, or of this grid whose suites have changed since it started."""
     path = out / "sweep.json"
     if not path.exists():
         return {}
@@ -68,12 +79,21 @@ def _old_manifest(out: Path, grid: Grid, resume: bool) -> dict[int, dict[str, An
         raise InputFormatError(
             f"out={str(out)!r} holds a sweep of another grid ({', '.join(differs) or 'grid'} differ); resume needs the same grid"
         )
+    recorded = old.get("inputs")  # absent in sweeps written before they recorded it
+    if isinstance(recorded, dict):
+        changed = sorted(s for s, sha in inputs.items() if recorded.get(s, sha) != sha)
+        if changed:
+            raise InputFormatError(
+                f"out={str(out)!r}: suite {', '.join(repr(s) for s in changed)} changed since the sweep started "
+                "(its text's sha256 differs from sweep.json's 'inputs'); resume needs the same suites: restore the "
+                "file or write to a fresh --out"
+            )
     return {c["index"]: c for c in old["cells"] if isinstance(c, dict) and isinstance(c.get("index"), int)}
 
 
-def _write_manifest(out: Path, grid: Grid, cells: list[dict[str, Any]], prov: Provenance) -> None:
-    payload = {"format": SWEEP_FORMAT, "grid": grid.to_json(), "grid_sha256": grid.sha256(), "cells": cells,
-               "provenance": prov.to_json()}
+def _write_manifest(out: Path, grid: Grid, cells: list[dict[str, Any]], prov: Provenance, inputs: Mapping[str, str]) -> None:
+    payload = {"format": SWEEP_FORMAT, "grid": grid.to_json(), "grid_sha256": grid.sha256(), "inputs": dict(inputs),
+               "cells": cells, "provenance": prov.to_json()}
     atomic_write_text(out / "sweep.json", json.dumps(payload, indent=2) + "\n")
 
 
@@ -138,7 +158,8 @@ def run_sweep(
     out = Path(out_dir)
     opts = dict(options) if options is not None else {"grid": grid.source, "resume": resume, "score": score}
     with RunLock(out, command="causalcheck sweep"):
-        old = _old_manifest(out, grid, resume)
+        inputs = suite_hashes(grid)
+        old = _old_manifest(out, grid, resume, inputs)
         prov = Provenance("causalcheck sweep", {**opts, "executor": runner.describe()})
         prov.add_input(grid.source)
         cells: list[dict[str, Any]] = []
@@ -150,7 +171,7 @@ def run_sweep(
                 if same and key in before and entry["status"] != "pending":
                     entry[key] = before[key]
             cells.append(entry)
-        _write_manifest(out, grid, cells, prov)
+        _write_manifest(out, grid, cells, prov, inputs)
         for cell, entry in zip(grid.cells, cells, strict=True):
             folder = out / cell.folder
             if entry["status"] == "done" and (folder / "summary.json").is_file() and (not score or entry.get("scored")):
@@ -168,7 +189,7 @@ def run_sweep(
                 entry["status"], entry["error"] = "failed", str(exc)
                 log(f"cell {cell.index + 1}/{len(grid.cells)} {cell.folder}: failed: {exc}")
             finally:
-                _write_manifest(out, grid, cells, prov)
+                _write_manifest(out, grid, cells, prov, inputs)
     return SweepResult(tuple(cells))
 
 

@@ -31,7 +31,9 @@ recorded and counted.
 Exit codes: 0 recorded or unchanged (or updated with ``--update``); 1 outputs changed;
 2 bad arguments or an unreadable snapshot — also one holding no case (``cases: []``: nothing
 would be compared), two cases with one id (both positions are named) or an id too long to
-name a folder (255 bytes); messages quote long values cut to 80 characters and their length.  The snapshot file is the one
+name a folder (255 bytes), or a snapshot another ``snapshot check`` is recording or updating
+(a lock beside the file, ``.<name>.lock``, is held from the read to the write); messages quote
+long values cut to 80 characters and their length.  The snapshot file is the one
 :func:`causalcheck.testing.snapshots` writes (``causalcheck-snapshot/1``), with the command
 and format stored beside the corpus spec.
 """
@@ -50,7 +52,7 @@ from typing import Any
 
 from causalcheck.base.cmdline import add_command_group, positive_int, require_finite_nonnegative
 from causalcheck.base.errors import CausalCheckError, InputFormatError
-from causalcheck.base.files import RunLock, atomic_write_json, atomic_write_text
+from causalcheck.base.files import RunLock, SiblingLock, atomic_write_json, atomic_write_text
 from causalcheck.base.shown import shown
 from causalcheck.testing.snapshots import KINDS as SNAPSHOT_KINDS
 from causalcheck.testing.snapshots import (
@@ -193,6 +195,19 @@ def _errors_note(errors: int) -> str:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
+    """``snapshot check``: one writer per snapshot file while it may be written (recorded or updated).
+
+    The lock (``.<name>.lock`` beside the file) is held from the read to the write, so two
+    updates at once cannot lose one: the second is refused, exit 2, naming the first."""
+    path = Path(args.snapshot)
+    if path.exists() and not args.update:
+        return _check(args)
+    with SiblingLock(path, "causalcheck snapshot check", named=f"snapshot {str(path)!r}",
+                     advice="wait for it to finish, then run the check again"):
+        return _check(args)
+
+
+def _check(args: argparse.Namespace) -> int:
     """Long because: record, compare and update are one pass over the cases with one set of rows."""
     timeout = require_finite_nonnegative("--timeout", args.timeout)  # argparse's float takes nan and inf
     path = Path(args.snapshot)
