@@ -60,7 +60,10 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
+import math
 import re
+import types
+import typing
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Literal, overload
 
@@ -75,6 +78,7 @@ __all__ = [
     "PROTOCOLS",
     "Kind",
     "PluginError",
+    "PluginOptionError",
     "Registry",
     "check_plugin",
     "clear_cache",
@@ -295,6 +299,7 @@ def create(kind: Kind, name: str, **kwargs: Any) -> object:
     """
     factory = load_factory(kind, name)
     target = resolve(kind, name)
+    check_options(factory, kwargs, f"{kind}={name!r}")
     try:
         obj = factory(**kwargs)
     except TypeError as exc:
@@ -307,6 +312,80 @@ def create(kind: Kind, name: str, **kwargs: Any) -> object:
         raise PluginError(f"{kind}={name!r}: the factory {target} raised {type(exc).__name__}: {exc}") from exc
     check_plugin(obj, kind, name)
     return obj
+
+
+class PluginOptionError(PluginError):
+    """An option given to a plug-in's factory is not one it takes, or not of the type it declares."""
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    """Whether *value* (decoded JSON or TOML) is of the type *hint*; types this cannot judge fit."""
+    origin = typing.get_origin(hint)
+    if hint is Any or isinstance(hint, typing.TypeVar):
+        return True
+    if origin in (typing.Union, types.UnionType):
+        return any(_fits(value, h) for h in typing.get_args(hint))
+    if origin is Literal:
+        return any(value == v and type(value) is type(v) for v in typing.get_args(hint))
+    if hint is type(None) or hint is None:
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:  # an int is a float (PEP 484); nan and inf are no option's value
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if hint is str:
+        return isinstance(value, str)
+    if origin is not None:
+        hint = origin
+    if isinstance(hint, type) and hint.__module__ in ("builtins", "collections.abc"):
+        return isinstance(value, hint)
+    return True  # a class of the plug-in's own (an LLM client object): its factory checks it
+
+
+def _describe(hint: Any) -> str:
+    """*hint* in words for a message: ``a finite number``, ``an integer or null``, …"""
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return " or ".join(_describe(h) for h in typing.get_args(hint))
+    if typing.get_origin(hint) is Literal:
+        return "one of " + ", ".join(repr(v) for v in typing.get_args(hint))
+    words = {bool: "true or false", int: "an integer", float: "a finite number", str: "a string", type(None): "null"}
+    return words.get(hint, getattr(hint, "__name__", str(hint)))
+
+
+def check_options(factory: Callable[..., Any], options: Mapping[str, Any], what: str) -> None:
+    """Check *options* against the keyword parameters *factory* declares, before it is called.
+
+    An option the factory does not take (unless it takes ``**kwargs``), and a value that is not
+    of the parameter's annotated type (``bool``, ``int``, ``float`` — finite —, ``str``, ``None``,
+    ``Literal``, unions of these; other annotations are left to the factory), is a
+    :class:`PluginOptionError` (a :class:`PluginError`) naming the option and its value.  Ranges are
+    the factory's own checks.
+
+    >>> def make(seed: int = 0, *, alpha: float = 0.05, rounds: int | None = None): ...
+    >>> check_options(make, {"alpha": 0.1, "rounds": None}, "agent='x'")
+    >>> check_options(make, {"rounds": 1.5}, "agent='x'")
+    Traceback (most recent call last):
+    ...
+    causalcheck.plugins.PluginOptionError: agent='x': option rounds=1.5 must be an integer or null
+    """
+    try:
+        sig = inspect.signature(factory)
+        hints = typing.get_type_hints(factory.__init__ if inspect.isclass(factory) else factory)
+    except (TypeError, ValueError, NameError, AttributeError):  # builtins, unresolvable annotations
+        return
+    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in sig.parameters.values())
+    for key, value in options.items():
+        param = sig.parameters.get(key)
+        if param is None or param.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.VAR_POSITIONAL):
+            if takes_any:
+                continue
+            known = sorted(k for k, p in sig.parameters.items() if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD))
+            raise PluginOptionError(f"{what}: option {key}={value!r} is not one it takes; its options: {', '.join(known) or 'none'}")
+        hint = hints.get(key)
+        if hint is not None and not _fits(value, hint):
+            raise PluginOptionError(f"{what}: option {key}={value!r} must be {_describe(hint)}")
 
 
 class Registry(Mapping[str, str]):

@@ -256,7 +256,10 @@ RUN_OPTS = (
     [["--tolerance", t] for t in ("5", "0", "-1", "nan")],
     [["--max-steps", n] for n in ("1", "3", "0")],
     [["--graphs", g] for g in ("mini3nodes_0", "nope", ",")],
-    [["--seed-start", s] for s in ("1", "0", "-3")],
+    [["--seed-start", s] for s in ("1", "0", "-3", str(2**128 - 1), str(10**150))],
+    [["--agent-opt", o] for o in ("rounds=1", 'rounds="x"', "rounds=1.5", "rounds=0", "rounds=null", "seed=3", "verify=false",
+                                  "verify=1", "alpha=0.1", "alpha=NaN", "alpha=-1", "alpha=2", "alpha=1e400", 'method="ges"',
+                                  'method="x"', "colour=1", "x", "=1", "alpha=[1]")],
 )
 
 
@@ -289,6 +292,26 @@ def _lab_generate(draw: st.DrawFn, c: Ctx) -> Case:
     if "--count" not in opts:
         opts += ["--count", "2"]
     return Case({}, ("lab", "generate", "--nodes", nodes, "--out", "{root}/g.jsonl", *opts), (0, 2))
+
+
+@st.composite
+def _sweep(draw: st.DrawFn, c: Ctx) -> Case:
+    """A grid of drawn values (agent options, budgets, seeds: every TOML kind), as drawn or damaged,
+    run for real on one graph of the bundled mini suite with small budgets."""
+    agent = draw(st.sampled_from(["planner", "random", "observational", "nope"]))
+    value = st.sampled_from(["0", "1", "-1", "0.05", "1.5", "1e400", "nan", "inf", "true", '"x"', '"ges"', "1979-05-27T07:32:00Z", "[1]", "{ a = 1 }"])
+    options = draw(st.dictionaries(st.sampled_from(["alpha", "rounds", "method", "verify", "seed", "colour"]), value, max_size=2))
+    budget = draw(st.dictionaries(st.sampled_from(["tolerance", "interventions", "submissions", "max_steps", "freq_ceiling"]), value, max_size=2))
+    seeds = draw(st.lists(st.sampled_from(["0", "1", "-1", str(2**128 - 1), str(2**128), '"a"']), min_size=1, max_size=2))
+    text = f'suites = ["mini"]\nseeds = [{", ".join(seeds)}]\nlimit = 1\n\n[[agents]]\nname = "{agent}"\n'
+    if options:
+        text += "options = { " + ", ".join(f"{k} = {v}" for k, v in options.items()) + " }\n"
+    text += '\n[[budgets]]\nlabel = "b"\ninterventions = 1\nsubmissions = 1\n' + "".join(f"{k} = {v}\n" for k, v in budget.items() if k not in ("interventions", "submissions"))
+    grid = Seed("grid.toml", text.encode())
+    damaged = draw(st.sampled_from(["", "grid.toml"]))  # a damaged suite file: the lab run rows
+    files: dict[str, bytes | str] = {"grid.toml": draw(mutated([grid])) if damaged else grid.data}
+    opts = draw(_opts([["--resume"]], [["--score"]], [["--workers", w] for w in ("1", "2", "0")]))
+    return Case(files, ("sweep", "{root}/grid.toml", "--out", "{root}/out", "--quiet", *opts), (0, 1, 2), (damaged,) if damaged else ())
 
 
 # --------------------------------------------------------------------------- explain
@@ -551,6 +574,7 @@ TARGETS: tuple[Target, ...] = (
     Target("explain score --edge-judge/--criterion-judge PLUGIN", lambda c: _plugin(c, "explain")),
     Target("report", _report, cost=4),
     Target("report[result folder, md]", _report_result_folder, cost=10),
+    Target("sweep", _sweep, cost=3),
     Target("snapshot check", _snapshot_check),
     Target("snapshot check[cases]", _snapshot_cases),
     Target("snapshot corpus", _snapshot_corpus),

@@ -219,6 +219,63 @@ def _sweep_grid() -> Seed:
     return Seed("sweep.toml", (bundled_path("examples") / "sweep.toml").read_bytes())
 
 
+#: TOML values of every kind a grid may hold where a number, string or boolean is expected
+_TOML_VALUES = st.sampled_from([
+    "0", "1", "-1", "0.05", "1.5", "2", "1e400", "-1e400", "nan", "inf", "-inf", "1e308", "3" * 60, "true", "false",
+    '"x"', '"pc"', '"ges"', '""', "1979-05-27T07:32:00Z", "1979-05-27", "07:32:00", "[]", "[1, 2]", "{}", "{ a = 1 }",
+])
+
+
+@st.composite
+def _grid_values(draw: st.DrawFn) -> str:
+    """A grid whose agent options, budget settings and seeds take drawn TOML values of any kind."""
+    agent = draw(st.sampled_from(["planner", "random", "observational"]))
+    options = draw(st.dictionaries(st.sampled_from(["alpha", "rounds", "method", "verify", "seed", "colour"]), _TOML_VALUES, max_size=3))
+    budget = draw(st.dictionaries(
+        st.sampled_from(["tolerance", "interventions", "submissions", "prior_records", "max_steps", "freq_ceiling", "intervention_mode"]),
+        _TOML_VALUES, max_size=3,
+    ))  # fmt: skip
+    seeds = draw(st.lists(st.sampled_from(["0", "1", "-1", str(2**128 - 1), str(2**128), "1.5", '"a"']), min_size=1, max_size=3))
+    text = f'suites = ["mini"]\nseeds = [{", ".join(seeds)}]\nlimit = 1\n\n[[agents]]\nname = "{agent}"\n'
+    if options:
+        text += "options = { " + ", ".join(f"{k} = {v}" for k, v in options.items()) + " }\n"
+    if budget:
+        text += '\n[[budgets]]\nlabel = "b"\n' + "".join(f"{k} = {v}\n" for k, v in budget.items())
+    return text
+
+
+def _load_grid_text(text: str) -> Any:
+    with scratch() as root:
+        (root / "grid.toml").write_text(text, encoding="utf-8")
+        return _load_grid(root / "grid.toml")
+
+
+def _call_cache(texts: tuple[str, str]) -> str:
+    """A call through the client and the cache of a message and a reply of any code points (lone surrogates
+    included): answered with valid text, served back the same from the cache."""
+    import tempfile
+
+    from causalcheck.adapters import (
+        CallCache,
+        LLMClient,
+        Request,
+        RetryPolicy,
+        ScriptedLLM,
+        run_sync,
+    )
+
+    message, reply = texts
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = CallCache(Path(tmp) / "c.sqlite")
+        request = Request.chat([{"role": "user", "content": message}])
+        first = run_sync(LLMClient(ScriptedLLM([reply]), cache=cache, retry=RetryPolicy(base_delay=0, max_attempts=1)).complete(request))
+        first.text.encode("utf-8")
+        again = run_sync(LLMClient(ScriptedLLM([reply]), cache=cache, retry=RetryPolicy(base_delay=0, max_attempts=1)).complete(request))
+        assert again.text == first.text
+        cache.close()
+    return first.text
+
+
 def _read_answer_journal(path: Path) -> Any:
     from causalcheck.explain.answer import read_answer_journal
 
@@ -366,6 +423,12 @@ TARGETS: tuple[Target, ...] = (
     Target("read_scores[human csv]", _in_file("human.csv", _read_scores), lambda c: mutated([_human_csv(c)])),
     Target("read_answer_journal", _in_file("answers.jsonl", _read_answer_journal), lambda c: mutated([c.seeds["answers.jsonl"]])),
     Target("sweep load_grid", _in_file("grid.toml", _load_grid), lambda c: mutated([_sweep_grid()])),
+    Target("sweep grid values", _load_grid_text, lambda c: _grid_values()),
+    Target(
+        "call cache (any code points)",
+        _call_cache,
+        lambda c: st.tuples(*[st.text(st.characters(exclude_categories=()), max_size=30)] * 2),
+    ),
     Target(
         "report load_inputs",
         _in_tree(_load_inputs),

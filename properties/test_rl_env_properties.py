@@ -24,12 +24,28 @@ _RECORDS = st.fixed_dictionaries(
     optional={
         "arg1": st.sampled_from(["pressure", "moisture", "nope", "12.5"]) | _JSON,
         "arg2": st.integers(-100, 200) | _JSON,
-        "hypothesis": _JSON | st.just({"edges": [{"from": "pressure", "to": "resonanceFreq"}], "freq_equation": "resonanceFreq = base + c_pressure*pressure", "coefficients": {"base": None, "c_pressure": 1}}),
+        "hypothesis": _JSON | st.just({"edges": [{"from": "pressure", "to": "resonanceFreq"}], "freq_equation": "resonanceFreq = base + c_pressure*pressure", "coefficients": {"base": None, "c_pressure": 1}})
+        | st.builds(  # coefficients of any magnitude (1e308 overflows), terms undefined on every point
+            lambda base, c, junk: {"edges": [{"from": "pressure", "to": "resonanceFreq"}],
+                                   "freq_equation": f"resonanceFreq = base + c_pressure*pressure{junk}",
+                                   "coefficients": {"base": base, "c_pressure": c, "k": 1}},
+            st.floats(allow_nan=False, allow_infinity=False) | st.sampled_from([1e308, -1e308, 5e-324]),
+            st.floats(allow_nan=False, allow_infinity=False) | st.sampled_from([1e308, -1e308]),
+            st.sampled_from(["", " + k/(pressure - pressure)", " + k*pressure^400", " + (pressure - pressure)^(0 - 1)"]),
+        ),
         "past_data": _JSON,
         "memory": _JSON,
     },
 )
-_REPLIES = st.text(max_size=60) | _RECORDS.map(json.dumps) | _JSON.map(json.dumps)
+#: any code point, lone surrogates included (a provider's JSON "\\ud800" decodes to one)
+_ANY_TEXT = st.text(st.characters(exclude_categories=()), max_size=40)
+_REPLIES = (
+    st.text(max_size=60)
+    | _ANY_TEXT
+    | _RECORDS.map(json.dumps)
+    | _JSON.map(json.dumps)
+    | st.tuples(_ANY_TEXT, _RECORDS.map(json.dumps)).map("".join)
+)
 
 _ENV: dict[str, Any] = {}
 
@@ -52,9 +68,12 @@ def test_any_replies_play_without_crashing_and_keep_terms_in_range(seed: int, re
         terms = info["reward_terms"]
         assert all(TERMS[k][0] <= v <= TERMS[k][1] for k, v in terms.items())
         assert reward == pytest.approx(env.weights.combine(terms))
-        json.dumps(info, allow_nan=False)
+        json.dumps(info, allow_nan=False, ensure_ascii=False).encode("utf-8")  # valid UTF-8: a writer can hold it
+        obs.encode("utf-8")
         if terminated or truncated:
             break
+    header, steps = env.trajectory
+    json.dumps([header, *steps], allow_nan=False, ensure_ascii=False).encode("utf-8")
 
 
 _SCALARS = (

@@ -97,6 +97,22 @@ def test_replay_marks_a_missing_answer_as_the_samples_error(tmp_path: Path) -> N
     assert errors and all("has no answer" in e for e in errors)
 
 
+def test_replay_finds_answers_filed_under_the_items_numeric_ids(tmp_path: Path) -> None:
+    """An answers file keyed by the items' numeric `id` (not `canonical_id`) replays every sample, as
+    `explain score` matches it."""
+    from causalcheck.inspect import whatif
+
+    bench = json.loads((Path(__file__).resolve().parents[1] / "core" / "data" / "whatif_demo.json").read_text())
+    answers = tmp_path / "numeric.jsonl"
+    answers.write_text("".join(json.dumps({"id": it["id"], "answer": f"Answer {it['id']}: the tides would weaken."}) + "\n"
+                               for it in bench["items"][:3]), encoding="utf-8")  # fmt: skip
+    [log] = inspect_eval(whatif(limit=3), model=get_model("causalcheck/replay", answers=str(answers)), log_dir=str(tmp_path),
+                         display="none", fail_on_error=False)  # fmt: skip
+    assert log.status == "success" and log.samples is not None
+    assert [s.error for s in log.samples] == [None] * 3
+    assert [s.output.completion for s in log.samples] == [f"Answer {it['id']}: the tides would weaken." for it in bench["items"][:3]]
+
+
 def test_an_agent_model_answers_no_prompt(tmp_path: Path) -> None:
     """causalcheck/planner used for what-if answers fails the sample with a message naming causalcheck/lab."""
     from causalcheck.inspect import whatif

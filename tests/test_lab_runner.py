@@ -143,3 +143,41 @@ def test_a_worker_that_dies_names_its_episode_and_keeps_the_finished_ones(tmp_pa
     monkeypatch.setattr(runner, "_work", real)
     run_suite("mini", "random", out, seeds=[1, 2, 3], limit=1, progress=False, workers=2, resume=True)
     assert len(_files(out)) == 3 and all(_files(out)[n] == b for n, b in finished.items())
+
+
+@pytest.mark.parametrize(
+    ("agent", "option", "needle"),
+    [
+        ("planner", 'rounds="x"', "option rounds='x' must be an integer or null"),
+        ("planner", "rounds=1.5", "option rounds=1.5 must be an integer or null"),
+        ("planner", "rounds=0", "rounds=0 must be a positive integer"),
+        ("planner", "seed=3", "an agent's seed is the episode seed"),
+        ("planner", "colour=1", "option colour=1 is not one it takes"),
+        ("observational", 'alpha="x"', "option alpha='x' must be a finite number"),
+        ("observational", "alpha=-1", "alpha=-1 must be a number between 0 and 1"),
+        ("observational", "alpha=2", "alpha=2 must be a number between 0 and 1"),
+        ("observational", "alpha=NaN", "option alpha=nan must be a finite number"),
+    ],
+)
+def test_agent_options_are_checked_before_the_first_episode(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], agent: str, option: str, needle: str
+) -> None:
+    """A wrong type or an out-of-range value: exit 2 naming the option and its value, no folder written."""
+    from causalcheck.cli import main
+
+    out = tmp_path / "run"
+    assert main(["lab", "run", "--suite", "mini", "--limit", "1", "--agent", agent, "--agent-opt", option, "--out", str(out), "--quiet"]) == 2
+    assert needle in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_seeds_are_bounded_to_what_the_readers_accept(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A seed past MAX_SEED (2**128-1) is refused naming the flag; one just inside runs and reads back."""
+    from causalcheck.base.limits import MAX_SEED
+    from causalcheck.cli import main
+
+    args = ["lab", "run", "--suite", "mini", "--limit", "1", "--agent", "random", "--quiet"]
+    assert main([*args, "--seed-start", str(10**150), "--out", str(tmp_path / "big")]) == 2
+    assert "--seed-start + --seeds - 1 (the last seed)=" in capsys.readouterr().err and not (tmp_path / "big").exists()
+    assert main([*args, "--seed-start", str(MAX_SEED), "--out", str(tmp_path / "edge")]) == 0
+    assert main(["lab", "score", str(tmp_path / "edge"), "--out", str(tmp_path / "score")]) == 0

@@ -325,3 +325,54 @@ def test_lab_run_resume_after_the_suite_file_was_edited_is_refused(tmp_path: Pat
     capsys.readouterr()
     assert main([*args, "--resume"]) == 2
     assert "suite 'mine' changed since the run started" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("table", "needle"),
+    [
+        ('[[agents]]\nname = "observational"\noptions = { alpha = nan }', "agents[0].options.alpha=nan must be a finite number"),
+        ('[[agents]]\nname = "observational"\noptions = { alpha = 1979-05-27T07:32:00Z }', "agents[0].options.alpha=datetime"),
+        ('[[agents]]\nname = "observational"\noptions = { alpha = 3 }', "alpha=3 must be a number between 0 and 1"),
+        ('[[agents]]\nname = "planner"\noptions = { rounds = "x" }', "option rounds='x' must be an integer or null"),
+        ('[[agents]]\nname = "planner"\n[[budgets]]\nlabel = "x"\ntolerance = inf', "budgets[0].tolerance=inf must be a finite number"),
+        ('[[agents]]\nname = "planner"\n[[budgets]]\nlabel = "x"\ntolerance = 1e400', "budgets[0].tolerance=inf must be a finite number"),
+    ],
+)
+def test_grid_values_are_checked_before_any_cell(tmp_path: Path, capsys: pytest.CaptureFixture[str], table: str, needle: str) -> None:
+    """Agent options and budgets of every type and range are checked when the grid is read: exit 2
+    naming the key and the value; no folder, no manifest holding NaN."""
+    grid = _grid(tmp_path, f'suites = ["mini"]\nseeds = [1]\nlimit = 1\n\n{table}\n')
+    assert _sweep(tmp_path, grid=grid) == 2
+    assert needle in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_cells_finished_after_the_last_checkpoint_are_read_from_the_journal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between checkpoints each finished cell appends one journal line; after a kill that left sweep.json
+    behind (simulated: the start checkpoint, the journal, no final rewrite), --resume runs no finished cell
+    again and ends with sweep.json complete and no journal."""
+    monkeypatch.setattr(sweep_run, "CHECKPOINT_SECONDS", 1e9)
+    real_write = sweep_run._write_manifest
+    writes: list[int] = []
+
+    def counted(*args: object, **kwargs: object) -> None:
+        writes.append(1)
+        if len(writes) == 1:  # only the start checkpoint reaches the disk, as if killed before the end
+            real_write(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sweep_run, "_write_manifest", counted)
+    assert _sweep(tmp_path) == 0
+    out = tmp_path / "out"
+    assert len(writes) == 2  # the start and the end: no rewrite per cell
+    assert [c["status"] for c in json.loads((out / "sweep.json").read_text())["cells"]] == ["pending"] * 4
+    journal = (out / sweep_run.JOURNAL).read_text().splitlines()
+    assert [json.loads(line)["status"] for line in journal] == ["done"] * 4
+    (out / sweep_run.JOURNAL).write_text("\n".join(journal[:3]) + '\n{"index": 3, "sta', encoding="utf-8")  # a torn last line
+    monkeypatch.setattr(sweep_run, "_write_manifest", real_write)
+    ran: list[str] = []
+    real_cell = sweep_run._run_cell
+    monkeypatch.setattr(sweep_run, "_run_cell", lambda cell, *a, **k: ran.append(cell.folder) or real_cell(cell, *a, **k))
+    assert _sweep(tmp_path, "--resume") == 0
+    assert ran == [json.loads((out / "sweep.json").read_text())["cells"][3]["folder"]]
+    assert [c["status"] for c in json.loads((out / "sweep.json").read_text())["cells"]] == ["done"] * 4
+    assert not (out / sweep_run.JOURNAL).exists()

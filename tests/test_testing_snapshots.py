@@ -387,3 +387,30 @@ def test_two_updates_of_one_snapshot_at_once_cannot_lose_one(tmp_path: Path, cap
     assert "snapshot updated" in out
     assert first.returncode == 0, err
     assert {c["output"] for c in json.loads(snap.read_text())["cases"]} == {2}
+
+
+_DAMAGE = {
+    "input a list": lambda case: case.__setitem__("input", []),
+    "input a number": lambda case: case.__setitem__("input", 7),
+    "a key removed": lambda case: case["input"].pop(next(iter(case["input"]))) if isinstance(case["input"], dict) and case["input"] else None,
+    "every value a number": lambda case: case.__setitem__("input", dict.fromkeys(case["input"], 1) if isinstance(case["input"], dict) else 1),
+}
+
+
+@pytest.mark.parametrize("damage", sorted(_DAMAGE))
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_damaged_recorded_input_is_an_input_error_naming_the_case(tmp_path: Path, kind: str, damage: str) -> None:
+    """The Python snapshot() on a hand-edited or damaged file: an InputFormatError naming the file and the
+    case (or a reported change), never a bare TypeError or KeyError."""
+    path = tmp_path / "s.json"
+    c = corpus(kind, size=2, seed=0)
+    snapshot(lambda *args: len(args), c, path)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    _DAMAGE[damage](doc["cases"][0])
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    try:
+        snapshot(lambda *args: len(args), c, path)
+    except InputFormatError as exc:
+        assert str(path) in str(exc) and doc["cases"][0]["id"] in str(exc)
+    except SnapshotMismatch:
+        pass

@@ -42,14 +42,38 @@ __all__ = [
     "MAX_MAGNITUDE",
     "MAX_RL_ACTION_CHARS",
     "MAX_RL_OBSERVATION_CHARS",
+    "MAX_SEED",
     "MAX_SWEEP_CELLS",
     "Limit",
     "LimitExceededError",
     "bounded_number",
     "check_graph_size",
+    "check_seed",
     "check_table_size",
     "limits_table",
 ]
+
+
+#: The largest seed of an episode, a run or a sweep: every file that records a seed must read back
+#: (safejson refuses integers of more than 100 digits); 2**128 − 1 is far past 64-bit seeds.
+MAX_SEED = 2**128 - 1
+
+
+def check_seed(seed: object, what: str = "seed") -> int:
+    """*seed* when it is an integer in ``[0, MAX_SEED]``; else an :class:`~causalcheck.base.errors.InputFormatError`.
+
+    >>> check_seed(7)
+    7
+    >>> check_seed(10**50)
+    Traceback (most recent call last):
+    ...
+    causalcheck.base.errors.InputFormatError: seed=100000000000000000000000000000000000000000000000000 is more than MAX_SEED=2**128-1 (a seed every result file can record and read back)
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise InputFormatError(f"{what}={seed!r} must be a non-negative integer")
+    if seed > MAX_SEED:
+        raise InputFormatError(f"{what}={seed!r} is more than MAX_SEED=2**128-1 (a seed every result file can record and read back)")
+    return seed
 
 
 #: The largest magnitude of a score a statistic reads (``explain agree``, the agreement

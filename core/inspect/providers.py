@@ -17,8 +17,10 @@ both tasks complete offline, with scores, without a key, a server or tiktoken's 
   recorded for its item in ``-M answers=FILE`` (any answers file ``explain score --answers``
   reads; ``demo`` for the bundled ones).  A file holding several answering models needs
   ``-M answer_model=NAME``; ``answers=demo`` replays ``demo-strong`` unless told otherwise.  The
-  item is found by the key that ``causalcheck/whatif``'s solver puts in the sample's store
-  (:func:`mark_item`); an item with no answer in the file, or no answer text, is an error of
+  item is found by the keys that ``causalcheck/whatif``'s solver puts in the sample's store
+  (:func:`mark_item`: the sample id, then the item's ``canonical_id`` and ``id``, as
+  ``explain score`` matches answers to items, so a file keyed by numeric ids replays too); an
+  item with no answer in the file, or no answer text, is an error of
   that sample (inspect reports it) — nothing is invented.
 
 Usage is counted in whitespace-separated words (there is no tokenizer offline), and never with
@@ -30,6 +32,7 @@ from __future__ import annotations
 from typing import Any
 
 from causalcheck.base.errors import InputFormatError
+from causalcheck.episodes.inspect_logs import ITEM_KEY
 from causalcheck.explain.data import DEMO, AnswerSet, load_answer_sets
 from inspect_ai.model import (
     ChatMessage,
@@ -43,13 +46,15 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolChoice, ToolInfo
 from inspect_ai.util import store
 
-__all__ = ["AGENT_MODELS", "ITEM_STORE_KEY", "REPLAY", "CausalcheckModels", "agent_model_name", "mark_item"]
+__all__ = ["AGENT_MODELS", "ITEM_KEYS_STORE_KEY", "ITEM_STORE_KEY", "REPLAY", "CausalcheckModels", "agent_model_name", "mark_item"]
 
 #: The built-in lab agents that run as ``causalcheck/<name>``.
 AGENT_MODELS = ("observational", "planner", "random")
 REPLAY = "replay"
 #: The sample-store key under which ``causalcheck/whatif`` names the sample's item for the replay model.
 ITEM_STORE_KEY = "causalcheck:item"
+#: The sample-store key of every key the item's answer may be filed under (sample id, canonical id, id).
+ITEM_KEYS_STORE_KEY = "causalcheck:item_keys"
 #: The answer set ``answers=demo`` replays unless ``answer_model=`` says otherwise.
 DEMO_ANSWER_MODEL = "demo-strong"
 
@@ -115,7 +120,8 @@ class CausalcheckModels(ModelAPI):
                 "causalcheck/replay answers causalcheck/whatif samples: their solver names the item "
                 "(add causalcheck.inspect.mark_item() before generate() in your own task)"
             )
-        answer = self.answer_set.answers.get(str(key))
+        keys = store().get(ITEM_KEYS_STORE_KEY) or [key]
+        answer = next((self.answer_set.answers[k] for k in map(str, keys) if k in self.answer_set.answers), None)
         if answer is None or answer.text is None:
             why = "has no answer" if answer is None else f"recorded no answer text ({answer.error or 'no reason given'})"
             raise RuntimeError(f"causalcheck/replay: item {key!r} {why} in {self.answer_set.source!r} (model {self.answer_set.model!r})")
@@ -139,10 +145,16 @@ def agent_model_name(model: Any) -> str | None:
 
 @solver
 def mark_item() -> Solver:
-    """Put the sample's item key (its id) in the sample's store, for ``causalcheck/replay``."""
+    """Put the sample's item key (its id) in the sample's store, for ``causalcheck/replay``, with the
+    item's ``canonical_id`` and ``id`` (from the sample's metadata) that an answer may be filed under."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         store().set(ITEM_STORE_KEY, str(state.sample_id))
+        raw = (state.metadata or {}).get(ITEM_KEY)
+        keys = [str(state.sample_id)]
+        if isinstance(raw, dict):
+            keys += [str(raw[k]) for k in ("canonical_id", "id") if raw.get(k) not in (None, "")]
+        store().set(ITEM_KEYS_STORE_KEY, list(dict.fromkeys(keys)))
         return state
 
     return solve

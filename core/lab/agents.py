@@ -75,7 +75,10 @@ def make_agent(name: str, *, seed: int = 0, options: Mapping[str, Any] | None = 
     factory that cannot be imported or does not take the options, or an object that is not an
     :class:`Agent` (naming the missing method or the wrong signature).
     """
-    return create("agent", name, seed=seed, **dict(options or {}))
+    opts = dict(options or {})
+    if "seed" in opts:  # the episode's seed: an option of that name would make two
+        raise InputFormatError(f"agent option seed={opts['seed']!r}: an agent's seed is the episode seed (--seeds), not an option")
+    return create("agent", name, seed=seed, **opts)
 
 
 # ---------------------------------------------------------------------- shared pieces
@@ -228,6 +231,8 @@ class ObservationalAgent(_Base):
         super().__init__(seed)
         if method not in ("pc", "ges"):
             raise InputFormatError(f"method={method!r} must be 'pc' or 'ges'")
+        if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
+            raise InputFormatError(f"alpha={alpha!r} must be a number between 0 and 1 (the search's significance level)")
         self.method = method
         self.alpha = alpha
 

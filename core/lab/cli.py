@@ -28,6 +28,7 @@ from causalcheck.base.cmdline import (
     positive_int,
 )
 from causalcheck.base.errors import InputFormatError
+from causalcheck.base.limits import check_seed
 from causalcheck.lab import score_cli
 
 __all__ = ["MAX_PRIOR_RECORDS", "MAX_RUN_BUDGET", "MAX_SEEDS", "register"]
@@ -137,15 +138,20 @@ def _run(args: argparse.Namespace) -> int:
     options = dict(args.agent_opt)
     if args.model:
         options["model"] = args.model
+    check_seed(args.seed_start + args.seeds - 1, "--seed-start + --seeds - 1 (the last seed)")
     seeds = list(range(args.seed_start, args.seed_start + args.seeds))
+    # late: pulls numpy
+    from causalcheck.lab.runner import check_agent_options
+
     # late: keeps causalcheck --help light
-    from causalcheck.plugins import BUILTINS
+    from causalcheck.plugins import PluginError, PluginOptionError
 
-    if args.agent not in BUILTINS["agent"]:  # a plug-in: load and check it before the run folder is made
-        # late: pulls numpy
-        from causalcheck.lab.agents import make_agent
-
-        make_agent(args.agent, seed=seeds[0], options=options)
+    try:  # the agent built once with its options (a plug-in loaded and checked) before the run folder is made
+        check_agent_options(args.agent, options)
+    except InputFormatError as exc:
+        if isinstance(exc, PluginError) and not isinstance(exc, PluginOptionError):
+            raise  # the plug-in itself, not an option
+        raise InputFormatError(f"{exc} (agent options are set with --agent-opt KEY=VALUE)") from None
     graphs = tuple(g.strip() for g in args.graphs.split(",") if g.strip()) if args.graphs else ()
     executor = executor_from_args(args)
     try:

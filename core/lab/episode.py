@@ -144,14 +144,14 @@ class EpisodeConfig:
             isinstance(self.interventions, bool) or not isinstance(self.interventions, int) or self.interventions < 0
         ):
             raise InputFormatError(f"interventions={self.interventions!r} must be a non-negative integer or None")
-        if isinstance(self.tolerance, bool) or not isinstance(self.tolerance, (int, float)) or not self.tolerance > 0:
-            raise InputFormatError(f"tolerance={self.tolerance!r} must be a positive number")
+        if isinstance(self.tolerance, bool) or not isinstance(self.tolerance, (int, float)) or not 0 < self.tolerance < math.inf:
+            raise InputFormatError(f"tolerance={self.tolerance!r} must be a positive finite number")
         if self.intervention_mode not in ("shift", "do"):
             raise InputFormatError(f"intervention_mode={self.intervention_mode!r} must be 'shift' or 'do'")
         if self.freq_ceiling is not None and (
-            isinstance(self.freq_ceiling, bool) or not isinstance(self.freq_ceiling, (int, float)) or self.freq_ceiling <= 0
+            isinstance(self.freq_ceiling, bool) or not isinstance(self.freq_ceiling, (int, float)) or not 0 < self.freq_ceiling < math.inf
         ):
-            raise InputFormatError(f"freq_ceiling={self.freq_ceiling!r} must be a positive number or None")
+            raise InputFormatError(f"freq_ceiling={self.freq_ceiling!r} must be a positive finite number or None")
         if self.max_steps is not None and (isinstance(self.max_steps, bool) or not isinstance(self.max_steps, int) or self.max_steps < 1):
             raise InputFormatError(f"max_steps={self.max_steps!r} must be a positive integer or None")
         if not isinstance(self.anchor_submissions, bool):

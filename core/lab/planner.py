@@ -38,6 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from causalcheck.base.errors import InputFormatError
 from causalcheck.graph import FREQ, CausalGraph
 from causalcheck.lab.episode import AgentStep, LabAction
 from causalcheck.solvers.equivalence import imec_size
@@ -364,6 +365,10 @@ class PlannerAgent:
     name = "planner"
 
     def __init__(self, seed: int = 0, *, verify: bool = True, rounds: int | None = None) -> None:
+        if not isinstance(verify, bool):
+            raise InputFormatError(f"verify={verify!r} must be true or false")
+        if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1):
+            raise InputFormatError(f"rounds={rounds!r} must be a positive integer or null (as many as the budget allows)")
         self.seed = seed
         self.verify = verify
         self.rounds = rounds

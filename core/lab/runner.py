@@ -40,6 +40,7 @@ from causalcheck.base.boundary import PluginError, call_plugin, is_own, plugin_l
 from causalcheck.base.errors import CausalCheckError, InputFormatError
 from causalcheck.base.escape import markdown_cell, markdown_text, raw_stream
 from causalcheck.base.files import Provenance, RunLock, atomic_write_text
+from causalcheck.base.limits import check_seed
 from causalcheck.base.pool import Died, Executor, LocalExecutor, completed
 from causalcheck.base.redaction import redact_json
 from causalcheck.episodes import Episode as EpisodeRecord
@@ -49,7 +50,7 @@ from causalcheck.lab.suites import Suite, SuiteGraph, load_suite
 from causalcheck.lab.trajectory import TRAJECTORY_FORMAT, trajectory_text, write_trajectory
 from causalcheck.metrics import edge_prf, normalize_pairs, parent_prf, shd
 
-__all__ = ["RunSpec", "episode_filename", "graph_metrics", "run_episode", "run_suite", "summarize_folder"]
+__all__ = ["RunSpec", "check_agent_options", "episode_filename", "graph_metrics", "run_episode", "run_suite", "summarize_folder"]
 
 
 @dataclass(frozen=True)
@@ -220,6 +221,18 @@ def _play(
     )
 
 
+def check_agent_options(agent: str, options: Mapping[str, Any]) -> None:
+    """Build *agent* once with *options*, before any episode or file: an option of the wrong type or
+    out of range is an input error naming it and its value (not a failure in the middle of a run)."""
+    # late: pulls numpy
+    from causalcheck.lab.agents import make_agent
+
+    built = make_agent(agent, seed=0, options=options)
+    close = getattr(built, "close", None)
+    if callable(close):
+        close()
+
+
 def _check_manifest(out: Path, spec: RunSpec, resume: bool, provenance: Mapping[str, Any]) -> None:
     """Refuse a folder that holds another run (or episodes without ``--resume``); write ``run.json``."""
     manifest = out / "run.json"
@@ -305,6 +318,9 @@ def run_suite(
 
     if agent not in AGENTS:
         raise InputFormatError(f"agent={agent!r} is unknown; registered agents: {sorted(AGENTS)!r}")
+    for s in seeds:
+        check_seed(s)
+    check_agent_options(agent, agent_options or {})
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise InputFormatError(f"workers={workers!r} must be a positive integer")
     cfg = config or EpisodeConfig()

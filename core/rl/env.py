@@ -56,6 +56,7 @@ from causalcheck.base.limits import (
     MAX_RL_ACTION_CHARS,
     MAX_RL_OBSERVATION_CHARS,
     LimitExceededError,
+    check_seed,
 )
 from causalcheck.base.surrogates import has_lone_surrogates
 from causalcheck.lab.episode import EPISODE_FLAGS, Episode, EpisodeConfig, LabAction, Observation
@@ -193,6 +194,8 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         """Start the lab episode of *seed* (see the module docstring); returns the first prompt and ``info``."""
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
             raise InputFormatError(f"seed={seed!r} must be a non-negative integer or None")
+        if seed is not None:
+            check_seed(int(seed))  # the trajectory records it: it must read back
         if seed is not None:  # what Env.reset(seed=seed) does, the generator built when first read
             self.__dict__["_np_random_pending"] = int(seed)
             self._np_random_seed = int(seed)

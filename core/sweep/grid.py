@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import math
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -37,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from causalcheck.base.errors import CausalCheckError, InputFormatError
-from causalcheck.base.limits import MAX_SWEEP_CELLS
+from causalcheck.base.limits import MAX_SWEEP_CELLS, check_seed
 from causalcheck.base.redaction import redact_json
 
 __all__ = ["MAX_GRID_BYTES", "Agent", "Budget", "Cell", "Grid", "load_grid", "parse_grid"]
@@ -159,9 +160,26 @@ def _part(text: str) -> str:
     return (safe[:_PART_CHARS] or "_").rstrip(".") or "_"
 
 
+def _plain(value: Any, where: str) -> None:
+    """*value* must be what a JSON manifest can hold: no TOML date or time, no ``nan`` or ``inf``."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _plain(v, f"{where}.{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            _plain(v, f"{where}[{i}]")
+    elif isinstance(value, float) and not math.isfinite(value):
+        raise InputFormatError(f"{where}={value!r} must be a finite number")
+    elif not (value is None or isinstance(value, (str, int, float, bool))):
+        raise InputFormatError(f"{where}={value!r} must be a string, number, boolean, array or table (it is {_type_name(value)})")
+
+
 def _agents(data: Mapping[str, Any], source: str) -> tuple[Agent, ...]:
     # late: pulls numpy (the registry of agents)
     from causalcheck.lab.agents import AGENTS
+
+    # late: pulls numpy (the runner)
+    from causalcheck.lab.runner import check_agent_options
 
     out: list[Agent] = []
     for i, raw in enumerate(_list(data, "agents", source)):
@@ -185,6 +203,11 @@ def _agents(data: Mapping[str, Any], source: str) -> tuple[Agent, ...]:
             if "model" in options and options["model"] != model:
                 raise InputFormatError(f"{where}: model={model!r} and options.model={options['model']!r} disagree")
             options["model"] = model
+        _plain(options, f"{where}.options")
+        try:  # types and ranges, before any cell runs: not a failed cell in the middle of the sweep
+            check_agent_options(name, options)
+        except CausalCheckError as exc:
+            raise InputFormatError(f"{where}.options: {exc}") from None
         label = raw.get("label")
         if label is None:
             label = name + (f"-{options['model']}" if isinstance(options.get("model"), str) else "")
@@ -227,6 +250,7 @@ def _budgets(data: Mapping[str, Any], source: str) -> tuple[Budget, ...]:
         if not isinstance(label, str) or not label.strip():
             raise InputFormatError(f"{where}.label={label!r} must be a non-empty string")
         settings = {k: v for k, v in raw.items() if k != "label"}
+        _plain(settings, where)
         for key, value in settings.items():
             _check_setting(f"{where}.{key}", str(fields[key].type), value)
         try:
@@ -260,8 +284,7 @@ def _suites(data: Mapping[str, Any], source: str) -> tuple[str, ...]:
 def _seeds(data: Mapping[str, Any], source: str) -> tuple[int, ...]:
     seeds = _list(data, "seeds", source)
     for i, s in enumerate(seeds):
-        if isinstance(s, bool) or not isinstance(s, int) or s < 0:
-            raise InputFormatError(f"{_where(source, f'seeds[{i}]')}={s!r} must be a non-negative integer")
+        check_seed(s, _where(source, f"seeds[{i}]"))
     _no_repeats(seeds, _where(source, "seeds"))
     return tuple(seeds)
 

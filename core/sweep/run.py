@@ -8,13 +8,18 @@ Layout of a sweep folder::
     <nnn>-<suite>-<agent>-s<seed>-<budget>/   a cell: the usual lab run folder (run.json,
                              episodes/, summary.json, summary.md); with --score also score/
                              (lab score's scores.json, CSVs, summary.md)
+    sweep.journal.jsonl      while a sweep runs: one line per finished cell (its status), appended
+                             and fsynced; folded into sweep.json at a checkpoint (every
+                             CHECKPOINT_SECONDS and at the end), then removed
     .causalcheck.lock        held for the whole sweep (each cell folder is locked by its run too)
 
 Cells run one after another, in grid order; each cell's episodes fan out over the executor (local
 worker processes, or Ray tasks on a cluster: :mod:`causalcheck.base.ray_executor`), whose answers
 are folded exactly as ``lab run`` folds them, so a sweep writes the same files whichever
 executor ran it (only the provenance, which names the executor and the time, differs).
-``sweep.json`` is rewritten atomically after every cell.  A cell that fails on bad input (a
+A finished cell appends its status to ``sweep.journal.jsonl`` (constant cost per cell); ``sweep.json``
+is rewritten atomically at the start, at most every :data:`CHECKPOINT_SECONDS` and when the sweep
+ends or stops, and a resume reads both (a kill -9 loses no finished cell).  A cell that fails on bad input (a
 plug-in agent that refuses, a worker that died) is marked ``failed`` with the reason and the
 sweep goes on; the command then exits 1.  ``resume=True`` runs only the cells not ``done``
 (a cell interrupted half-way keeps its finished episodes: its ``lab run --resume`` runs the rest).
@@ -25,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,13 +38,19 @@ from typing import Any
 
 from causalcheck.base import safejson
 from causalcheck.base.errors import CausalCheckError, InputFormatError
-from causalcheck.base.files import Provenance, RunLock, atomic_write_text
+from causalcheck.base.files import Provenance, RunLock, append_line, atomic_write_text
 from causalcheck.base.pool import Executor, LocalExecutor
 from causalcheck.sweep.grid import Cell, Grid
 
-__all__ = ["SWEEP_FORMAT", "SweepResult", "progress_log", "run_sweep"]
+__all__ = ["CHECKPOINT_SECONDS", "JOURNAL", "SWEEP_FORMAT", "SweepResult", "progress_log", "run_sweep"]
 
 SWEEP_FORMAT = "causalcheck-sweep/1"
+#: The journal of finished cells, beside sweep.json while a sweep runs.
+JOURNAL = "sweep.journal.jsonl"
+#: Longest time between two rewrites of sweep.json while cells finish (the journal holds the rest).
+CHECKPOINT_SECONDS = 30.0
+#: What a journal line records of a cell.
+_JOURNAL_KEYS = ("status", "episodes", "scored", "error")
 
 
 @dataclass(frozen=True)
@@ -88,13 +100,35 @@ def _old_manifest(out: Path, grid: Grid, resume: bool, inputs: Mapping[str, str]
                 "(its text's sha256 differs from sweep.json's 'inputs'); resume needs the same suites: restore the "
                 "file or write to a fresh --out"
             )
-    return {c["index"]: c for c in old["cells"] if isinstance(c, dict) and isinstance(c.get("index"), int)}
+    cells = {c["index"]: c for c in old["cells"] if isinstance(c, dict) and isinstance(c.get("index"), int)}
+    for index, fields in _journal(out).items():  # finished after the last checkpoint
+        if index in cells:
+            cells[index] = {**{k: v for k, v in cells[index].items() if k not in _JOURNAL_KEYS}, **fields}
+    return cells
+
+
+def _journal(out: Path) -> dict[int, dict[str, Any]]:
+    """The cells the journal says finished (the last line of a cell wins; a torn last line is skipped)."""
+    path = out / JOURNAL
+    if not path.is_file():
+        return {}
+    found: dict[int, dict[str, Any]] = {}
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            entry = safejson.loads(line, source=str(path))
+        except InputFormatError:  # a line a kill cut short
+            continue
+        if isinstance(entry, dict) and isinstance(entry.get("index"), int) and entry.get("status") in ("done", "failed"):
+            found[entry["index"]] = {k: entry[k] for k in _JOURNAL_KEYS if k in entry}
+    return found
 
 
 def _write_manifest(out: Path, grid: Grid, cells: list[dict[str, Any]], prov: Provenance, inputs: Mapping[str, str]) -> None:
+    """A checkpoint: sweep.json with every cell as it stands, then the journal it folds in is removed."""
     payload = {"format": SWEEP_FORMAT, "grid": grid.to_json(), "grid_sha256": grid.sha256(), "inputs": dict(inputs),
                "cells": cells, "provenance": prov.to_json()}
     atomic_write_text(out / "sweep.json", json.dumps(payload, indent=2) + "\n")
+    (out / JOURNAL).unlink(missing_ok=True)
 
 
 def _run_cell(cell: Cell, grid: Grid, out: Path, resume: bool, executor: Executor, workers: int, options: Mapping[str, Any]) -> int:
@@ -172,25 +206,45 @@ def run_sweep(
                     entry[key] = before[key]
             cells.append(entry)
         _write_manifest(out, grid, cells, prov, inputs)
-        for cell, entry in zip(grid.cells, cells, strict=True):
-            folder = out / cell.folder
-            if entry["status"] == "done" and (folder / "summary.json").is_file() and (not score or entry.get("scored")):
-                continue
-            try:
-                if entry["status"] != "done" or not (folder / "summary.json").is_file():
-                    entry["episodes"] = _run_cell(cell, grid, out, resume, runner, workers, opts)
-                if score:
-                    _score_cell(folder, runner, workers, opts)
-                    entry["scored"] = True
-                entry["status"] = "done"
-                entry.pop("error", None)
-                log(f"cell {cell.index + 1}/{len(grid.cells)} {cell.folder}: done ({entry['episodes']} episodes)")
-            except CausalCheckError as exc:
-                entry["status"], entry["error"] = "failed", str(exc)
-                log(f"cell {cell.index + 1}/{len(grid.cells)} {cell.folder}: failed: {exc}")
-            finally:
+        last = [time.monotonic()]
+
+        def checkpoint() -> None:  # at most every CHECKPOINT_SECONDS: the journal holds the cells since
+            if time.monotonic() - last[0] >= CHECKPOINT_SECONDS:
                 _write_manifest(out, grid, cells, prov, inputs)
+                last[0] = time.monotonic()
+
+        try:
+            _run_cells(grid, cells, out, score=score, resume=resume, executor=runner, workers=workers, opts=opts, log=log,
+                       after=checkpoint)
+        finally:  # done, failed or interrupted: sweep.json says where every cell stands
+            _write_manifest(out, grid, cells, prov, inputs)
     return SweepResult(tuple(cells))
+
+
+def _run_cells(
+    grid: Grid, cells: list[dict[str, Any]], out: Path, *, score: bool, resume: bool, executor: Executor, workers: int,
+    opts: Mapping[str, Any], log: Callable[[str], None], after: Callable[[], None],
+) -> None:
+    """Run the cells not done, in grid order; each finished cell's status is journalled, then *after* runs."""
+    for cell, entry in zip(grid.cells, cells, strict=True):
+        folder = out / cell.folder
+        if entry["status"] == "done" and (folder / "summary.json").is_file() and (not score or entry.get("scored")):
+            continue
+        try:
+            if entry["status"] != "done" or not (folder / "summary.json").is_file():
+                entry["episodes"] = _run_cell(cell, grid, out, resume, executor, workers, opts)
+            if score:
+                _score_cell(folder, executor, workers, opts)
+                entry["scored"] = True
+            entry["status"] = "done"
+            entry.pop("error", None)
+            log(f"cell {cell.index + 1}/{len(grid.cells)} {cell.folder}: done ({entry['episodes']} episodes)")
+        except CausalCheckError as exc:
+            entry["status"], entry["error"] = "failed", str(exc)
+            log(f"cell {cell.index + 1}/{len(grid.cells)} {cell.folder}: failed: {exc}")
+        line = {"index": cell.index, **{k: entry[k] for k in _JOURNAL_KEYS if k in entry}}
+        append_line(out / JOURNAL, json.dumps(line, ensure_ascii=False, allow_nan=False))
+        after()
 
 
 def progress_log(text: str) -> None:

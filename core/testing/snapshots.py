@@ -79,7 +79,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from causalcheck.base.errors import InputFormatError
+from causalcheck.base.errors import CausalCheckError, InputFormatError
 from causalcheck.base.files import atomic_write_json, read_input_text
 from causalcheck.base.shown import SHOWN_CHARS, shown
 
@@ -611,8 +611,11 @@ def snapshot(
     old = {c["id"]: c["output"] for c in data["cases"]}
     rows, changes = [], []
     for case in stored.cases:
-        with stored.arguments(case) as args:
+        cm, args = _recorded_arguments(stored, case, p)
+        try:
             out = _output(fn, args)
+        finally:
+            cm.__exit__(None, None, None)
         if case.id not in old or not _same(old[case.id], out, tolerance):
             changes.append(Change(case.id, case.input, old.get(case.id), out))
         elif stored is not corpus:  # unchanged: keep the output as recorded (1 stays 1, not 1.0): the diff shows real changes
@@ -627,6 +630,20 @@ def snapshot(
     report = SnapshotReport(p, "updated", len(rows), tuple(changes), errors=errors, rule=name)
     _announce(report.summary(tolerance))
     return report
+
+
+def _recorded_arguments(stored: Corpus, case: Case, path: Path) -> tuple[Any, Any]:
+    """The entered ``stored.arguments(case)`` context and its arguments; a recorded input that does not
+    fit its kind (a damaged or hand-edited file) is an :class:`~causalcheck.base.errors.InputFormatError`
+    naming the file and the case, not a ``KeyError`` from deep inside."""
+    cm = stored.arguments(case)
+    try:
+        return cm, cm.__enter__()
+    except (CausalCheckError, TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:
+        raise InputFormatError(
+            f"{path}: case id={shown(case.id)}: its input does not fit a {stored.kind!r} case "
+            f"({type(exc).__name__}: {shown(str(exc))}); restore the file or delete it and record it again"
+        ) from None
 
 
 def _announce(text: str) -> None:
