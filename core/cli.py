@@ -27,6 +27,7 @@ from causalcheck.base.cmdline import (
     run_handler,
 )
 from causalcheck.base.escape import terminal_streams
+from causalcheck.base.interrupt import terminate_as_interrupt
 
 __all__ = ["EXIT_INPUT", "EXIT_INTERNAL", "EXIT_LIMIT", "EXIT_OK", "EXIT_PROBLEMS", "build_parser", "main"]
 
@@ -99,8 +100,9 @@ def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser(only=_command(words))
     args = parser.parse_args(words)
     try:
-        code = run_handler(args.handler, args)  # our errors: EXIT_LIMIT / EXIT_INPUT with the message
-    except KeyboardInterrupt as exc:  # Ctrl-C (130), or SIGTERM during a lab run (143)
+        with terminate_as_interrupt():  # SIGTERM stops a command as Ctrl-C does (143 instead of 130)
+            code = run_handler(args.handler, args)  # our errors: EXIT_LIMIT / EXIT_INPUT with the message
+    except KeyboardInterrupt as exc:  # Ctrl-C (130), or SIGTERM (143)
         terminated = type(exc).__name__ == "Terminated"
         note = f"; {exc}" if str(exc) else ""  # a command's own account of what it left (lab run: resumable or not)
         print(f"causalcheck: {'terminated' if terminated else 'interrupted'}{note}", file=sys.stderr)

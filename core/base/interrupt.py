@@ -20,18 +20,41 @@ cost estimate and call small computations directly.
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-__all__ = ["POLL_SECONDS", "WorkerDied", "interruptible"]
+__all__ = ["POLL_SECONDS", "Terminated", "WorkerDied", "interruptible", "terminate_as_interrupt"]
 
 T = TypeVar("T")
 
 #: Seconds between two checks for Ctrl-C while the worker runs.
 POLL_SECONDS = 0.05
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM: stop like Ctrl-C (the command line exits 143 with its note instead of 130)."""
+
+
+@contextlib.contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """Within the block SIGTERM raises :class:`Terminated` in the main thread (restored after), so a
+    command stops on SIGTERM as on Ctrl-C: its ``finally`` blocks run (workers and clusters stopped)."""
+    import signal
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        raise Terminated()
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 class WorkerDied(RuntimeError):
@@ -58,6 +81,9 @@ def interruptible(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     Called directly outside the main thread (signals reach the main thread only) and in a
     daemonic process (which may not start one).
     """
+    # late: multiprocessing costs 10 ms, and `causalcheck --help` imports this module for SIGTERM
+    import multiprocessing
+
     if threading.current_thread() is not threading.main_thread() or multiprocessing.current_process().daemon:
         return fn(*args, **kwargs)
     ctx = multiprocessing.get_context("spawn")

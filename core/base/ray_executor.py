@@ -5,8 +5,13 @@ that imports Ray, and only when a :class:`RayExecutor` is first used (``--execut
 ``causalcheck --help`` and ``import causalcheck`` never load it.
 
 * **Cluster.**  With an address (``--ray-address`` or ``$RAY_ADDRESS``) it joins that cluster
-  (``ray.init(address=...)``); otherwise it starts a local one with ``num_cpus`` CPUs (the
-  command's ``--workers``, or every core).  A process that has already called ``ray.init`` (a
+  (``ray.init(address=...)``) — after checking within :data:`CONNECT_SECONDS` that something
+  listens there (``host:port`` or ``ray://host:port``; Ray itself would retry for minutes):
+  an address nobody answers is :class:`RayUnavailableError` naming it and the timeout;
+  otherwise it starts a local one with ``num_cpus`` CPUs (the command's ``--workers``, or every
+  core).  Signals during Ray's start stay the command's: Ray's own SIGTERM handler is replaced
+  by the one that was there before, and a signal or an error during the start shuts down what
+  Ray had started (its helper processes too) before the command stops (130 / 143).  A process that has already called ``ray.init`` (a
   test's fixture, a notebook) is used as it is.  A cluster the executor started is shut down by
   :meth:`RayExecutor.close`.
 * **Jobs.**  One task per job (``ray.remote(max_retries=0)``: a task is never run twice); *fn* is
@@ -30,9 +35,10 @@ from collections.abc import Callable, Generator, Sequence
 from typing import Any, TypeVar
 
 from causalcheck.base.errors import CausalCheckError
+from causalcheck.base.interrupt import Terminated
 from causalcheck.base.pool import Died
 
-__all__ = ["INSTALL_HINT", "WAIT_SECONDS", "RayExecutor", "RayUnavailableError"]
+__all__ = ["CONNECT_SECONDS", "INSTALL_HINT", "WAIT_SECONDS", "RayExecutor", "RayUnavailableError"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -41,6 +47,9 @@ R = TypeVar("R")
 INSTALL_HINT = "pip install 'causalcheck[ray]'"
 #: Seconds one ``ray.wait`` blocks before the loop looks again (Ctrl-C is seen at least this often).
 WAIT_SECONDS = 0.5
+#: Seconds to wait for a cluster's address to answer before ``ray.init`` is called
+#: (``$CAUSALCHECK_RAY_CONNECT_SECONDS`` overrides).
+CONNECT_SECONDS = 15.0
 
 
 class RayUnavailableError(CausalCheckError):
@@ -53,6 +62,8 @@ def _apply(fn: Callable[[Any], Any], job: Any) -> Any:
 
 
 def _ray() -> Any:
+    # Ray's own wait for a cluster's GCS (one try a second, 20 by default; read when Ray is imported): bounded alike
+    os.environ.setdefault("RAY_NUM_REDIS_GET_RETRIES", str(max(1, round(_connect_seconds()))))
     try:
         # late: the optional dependency, only here
         import ray
@@ -61,11 +72,109 @@ def _ray() -> Any:
     return ray
 
 
+def _connect_seconds() -> float:
+    raw = os.environ.get("CAUSALCHECK_RAY_CONNECT_SECONDS", "").strip()
+    if not raw:
+        return CONNECT_SECONDS
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < 3600:
+        raise RayUnavailableError(f"CAUSALCHECK_RAY_CONNECT_SECONDS={raw!r} must be a number of seconds in (0, 3600)")
+    return value
+
+
+def _probe(address: str) -> None:
+    """Something must accept a TCP connection at *address* within :func:`_connect_seconds` (``auto``
+    and addresses without a port are left to Ray)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    if "://" in address:
+        parts = urlsplit(address)
+        host, port = parts.hostname, parts.port
+    else:
+        host, _, port_text = address.rpartition(":")
+        port = int(port_text) if port_text.isdigit() else None
+        host = host.strip("[]")
+    if not host or port is None:
+        return
+    seconds = _connect_seconds()
+    try:
+        with socket.create_connection((host, port), timeout=seconds):
+            pass
+    except OSError as exc:
+        if isinstance(exc, TimeoutError):
+            reason = f"no answer within {seconds:g} s (CAUSALCHECK_RAY_CONNECT_SECONDS)"
+        else:
+            reason = (exc.strerror or type(exc).__name__).lower()
+        raise RayUnavailableError(
+            f"cannot join the Ray cluster at --ray-address/RAY_ADDRESS={address!r}: {reason}; "
+            "is the head node running (ray start --head) and is the port its GCS port?"
+        ) from None
+
+
 def _first_line(exc: BaseException, what: str) -> str:
     first = (str(exc).strip().splitlines() or [""])[0]
     if "No module named" in str(exc):
         first += " (causalcheck and any plug-in it runs must be installed on every node of the cluster)"
     return f"{what}: {type(exc).__name__}: {first}"
+
+
+def _signal_handlers() -> dict[int, Any]:
+    """The SIGINT and SIGTERM handlers in force (main thread only: elsewhere none can be set)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+
+
+def _restore(handlers: dict[int, Any]) -> None:
+    """Put back the handlers Ray's start replaced (its SIGTERM handler would end the command with no word)."""
+    import signal
+
+    for sig, handler in handlers.items():
+        if handler is not None and signal.getsignal(sig) is not handler:
+            signal.signal(sig, handler)
+
+
+#: The environment variable that marks the processes of a local cluster an executor started.
+_MARK = "CAUSALCHECK_RAY_CLUSTER"
+
+
+def _end_marked(mark: str, grace: float = 3.0) -> None:
+    """SIGTERM, then after *grace* seconds SIGKILL, every other process whose environment holds
+    ``CAUSALCHECK_RAY_CLUSTER=<mark>`` (Linux ``/proc``; elsewhere nothing is found)."""
+    import signal
+    import time
+    from pathlib import Path
+
+    needle = f"{_MARK}={mark}".encode()
+
+    def marked() -> list[int]:
+        found = []
+        with contextlib.suppress(OSError):
+            for proc in Path("/proc").iterdir():
+                if proc.name.isdigit() and int(proc.name) != os.getpid():
+                    with contextlib.suppress(OSError):
+                        if needle in (proc / "environ").read_bytes():
+                            found.append(int(proc.name))
+        return found
+
+    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 0.0)):
+        left = marked()
+        for pid in left:
+            with contextlib.suppress(OSError):
+                os.kill(pid, sig)
+        deadline = time.monotonic() + wait
+        while left and time.monotonic() < deadline:
+            time.sleep(0.1)
+            left = marked()
+        if not left:
+            return
 
 
 class RayExecutor:
@@ -79,6 +188,7 @@ class RayExecutor:
         self.num_cpus = num_cpus
         self._started = False
         self._cluster: str | None = None
+        self._mark = ""  # the environment mark of the local cluster's processes (empty: none started)
 
     def _connect(self) -> Any:
         ray = _ray()
@@ -89,6 +199,12 @@ class RayExecutor:
         import logging
 
         common: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.WARNING}
+        if self.address:
+            _probe(self.address)
+        handlers = _signal_handlers()
+        if not self.address:  # a local cluster: its processes carry a mark, so that none outlives the command
+            self._mark = f"{os.getpid()}-{os.urandom(6).hex()}"
+            os.environ[_MARK] = self._mark
         try:
             if self.address:
                 ray.init(address=self.address, **common)
@@ -96,11 +212,30 @@ class RayExecutor:
             else:
                 ray.init(num_cpus=self.num_cpus or os.cpu_count() or 1, **common)
                 self._cluster = "local"
+        except SystemExit:  # Ray's SIGTERM handler ran during its start: stop as our SIGTERM does
+            self._stop(ray)
+            raise Terminated("during the start of Ray; nothing was run") from None
+        except KeyboardInterrupt:
+            self._stop(ray)
+            raise
         except Exception as exc:  # ConnectionError, RuntimeError, ValueError: the cluster named is not there
+            self._stop(ray)
             where = f"the Ray cluster at --ray-address/RAY_ADDRESS={self.address!r}" if self.address else "a local Ray cluster"
             raise RayUnavailableError(f"cannot start or join {where}: {type(exc).__name__}: {exc}") from None
+        finally:
+            _restore(handlers)
+            os.environ.pop(_MARK, None)  # processes this one starts later are not Ray's
         self._started = True
         return ray
+
+    def _stop(self, ray: Any) -> None:
+        """Shut down Ray and end every process of the local cluster this executor started: Ray's agents
+        (dashboard, runtime env) of a start cut short outlive ``ray.shutdown()`` otherwise."""
+        with contextlib.suppress(Exception):
+            ray.shutdown()
+        if self._mark:
+            _end_marked(self._mark)
+            self._mark = ""
 
     def describe(self) -> dict[str, Any]:
         """``{"name": "ray", "cluster": "local" | address, "cpus": N, "ray_version": ...}`` (connects first)."""
@@ -111,7 +246,7 @@ class RayExecutor:
     def close(self) -> None:
         """Shut down the local cluster this executor started (a joined or inherited one is left running)."""
         if self._started:
-            _ray().shutdown()
+            self._stop(_ray())
             self._started = False
 
     def completed(self, fn: Callable[[T], R], jobs: Sequence[T]) -> Generator[tuple[int, R | Died], None, None]:

@@ -27,10 +27,9 @@ recomputed from the episode files with the same functions.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,6 +39,7 @@ from causalcheck.base.boundary import PluginError, call_plugin, is_own, plugin_l
 from causalcheck.base.errors import CausalCheckError, InputFormatError
 from causalcheck.base.escape import markdown_cell, markdown_text, raw_stream
 from causalcheck.base.files import Provenance, RunLock, atomic_write_text
+from causalcheck.base.interrupt import terminate_as_interrupt
 from causalcheck.base.limits import check_seed
 from causalcheck.base.pool import Died, Executor, LocalExecutor, completed
 from causalcheck.base.redaction import redact_json
@@ -278,10 +278,6 @@ def _remove_temporaries(out: Path) -> list[Path]:
     return gone
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM during a run: stop like Ctrl-C (the command line exits 143)."""
-
-
 def run_suite(
     suite: str,
     agent: str,
@@ -304,7 +300,7 @@ def run_suite(
 
     The output folder is locked for the whole run (:class:`causalcheck.base.files.RunLock`: a
     second writer gets :class:`~causalcheck.base.files.RunLockedError` naming the holder).
-    SIGTERM stops the run like SIGINT (:class:`Terminated`); episodes in flight are
+    SIGTERM stops the run like SIGINT (:class:`~causalcheck.base.interrupt.Terminated`); episodes in flight are
     abandoned, finished ones stay, ``resume=True`` runs the rest.  *command* and *options*
     go into the provenance of ``run.json`` and ``summary.json``.  *progress*: ``None`` draws a
     bar on a terminal and, off one, writes a line on stderr at the start, at most every
@@ -331,7 +327,7 @@ def run_suite(
     prov = Provenance(command, dict(options) if options is not None else {"suite": suite, "agent": agent, "resume": resume})
     if loaded.path and Path(loaded.path).is_file():
         prov.add_input(loaded.path)
-    with RunLock(out, command=command), _terminate_as_interrupt():
+    with RunLock(out, command=command), terminate_as_interrupt():
         _remove_temporaries(out)
         prov.options = {**prov.options, "executor": runner.describe()}
         _check_manifest(out, spec, resume, prov.to_json())
@@ -385,26 +381,6 @@ def _provenance_line(prov: Mapping[str, Any]) -> str:
         f"at {markdown_text(str(prov.get('started')))}; "
         f"{len(prov.get('inputs') or [])} input file(s) with their SHA-256 in summary.json.\n"
     )
-
-
-@contextlib.contextmanager
-def _terminate_as_interrupt() -> Iterator[None]:
-    """Within the block SIGTERM raises :class:`Terminated` (main thread only; restored after)."""
-    import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def handler(signum: int, frame: Any) -> None:
-        raise Terminated()
-
-    previous = signal.signal(signal.SIGTERM, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 PROGRESS_LINE_SECONDS = 5.0
