@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from typing import Any
 
 import pytest
 from causalcheck.graph import FREQ, CausalGraph
@@ -167,3 +168,53 @@ def test_paper_rewards_equal_lab_score_on_the_same_trajectory(index: int, seed: 
     assert total == final["task_accuracy"]
     assert info["reward_details"]["final"] == {k: final[k] for k in ("edge_f1", "parent_f1", "coefficient_f1", "shd")}
     assert json.dumps(info, sort_keys=True)  # info is plain JSON
+
+
+_MINI: list[Any] = []
+
+
+def _mini_graphs() -> list[Any]:
+    if not _MINI:
+        from causalcheck.lab.suites import load_suite
+
+        _MINI.extend(load_suite("mini").graphs)
+    return _MINI
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(0, 11),
+    st.lists(st.tuples(st.sampled_from(["pressure", "moisture", "density", FREQ]), st.sampled_from(["pressure", "moisture", FREQ])), max_size=4),
+    st.dictionaries(st.sampled_from(["base", "c_pressure", "c_moisture"]), st.integers(-5, 5) | st.none(), max_size=3),
+    st.sampled_from(["object", "json"]),
+    st.sampled_from(["pairs", "records", "pairs json", "records json", "from config"]),
+    st.sampled_from(["object", "json"]),
+)
+def test_every_column_form_gives_the_reward_of_the_object_form(
+    index: int, edges: list, coefficients: dict, data_form: str, edges_form: str, config_form: str
+) -> None:
+    """data, true_edges and config in each documented form (objects, JSON text, the suite's edge records,
+    the truth taken from the config) give exactly the reward of the object form."""
+    import json as _json
+
+    from causalcheck.rl.trl import hypothesis_reward
+
+    graph = _mini_graphs()[index % len(_mini_graphs())]
+    config = graph.config
+    pairs = [[e["from"], e["to"]] for e in config["edges"]]
+    data = [{"id": f"p{i}", "props": {"pressure": float(i), "moisture": 2.0 * i}, "freq": 10.0 + i} for i in range(3)]
+    completion = _json.dumps({"hypothesis": {"edges": [{"from": a, "to": b} for a, b in edges if a != b],
+                                             "freq_equation": f"{FREQ} = base + c_pressure*pressure",
+                                             "coefficients": coefficients}, "action": "SUBMIT"})  # fmt: skip
+    reference = hypothesis_reward(prompts=["p"], completions=[completion], data=[data], true_edges=[pairs], config=[config])
+    truth: Any = {
+        "pairs": pairs, "records": config["edges"], "pairs json": _json.dumps(pairs),
+        "records json": _json.dumps(config["edges"]), "from config": None,
+    }[edges_form]  # fmt: skip
+    columns: dict[str, Any] = {
+        "data": [data if data_form == "object" else _json.dumps(data)],
+        "config": [config if config_form == "object" else _json.dumps(config)],
+    }
+    if truth is not None:
+        columns["true_edges"] = [truth]
+    assert hypothesis_reward(prompts=["p"], completions=[completion], **columns) == reference

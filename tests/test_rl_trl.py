@@ -22,12 +22,34 @@ def test_hypothesis_reward_takes_trl_arguments_and_both_completion_forms() -> No
     assert out[0] > out[1] > out[2]  # consistent > refuted (same edges) > unreadable
 
 
-def test_paper_weights_ignore_consistency_and_a_missing_column_is_named() -> None:
-    """Weights select the terms; a reward without its data column raises an input error naming it."""
-    paper = make_hypothesis_reward("paper")
-    assert paper(prompts=["p"], completions=[json.dumps(BAD)], data=[json.dumps(DATA)]) == [0.0]
+def test_weights_that_make_every_reward_zero_are_refused_and_a_missing_column_is_named() -> None:
+    """'paper' weighs only the reactor's success, which one completion cannot earn: refused, not 0.0
+    for every completion; weights select the terms; a reward without its data column names it."""
+    with pytest.raises(InputFormatError, match="every reward would be 0"):
+        make_hypothesis_reward("paper")
+    only_format = make_hypothesis_reward({k: 0.0 for k in ("edge_f1", "parent_f1", "coefficient_f1", "shd", "consistency")})
+    assert only_format(prompts=["p"] * 2, completions=[json.dumps(BAD), "no record"], data=[json.dumps(DATA)] * 2) == [0.0, -0.2]
     with pytest.raises(InputFormatError, match="'data'"):
         hypothesis_reward(prompts=["p"], completions=["{}"])
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "needle"),
+    [
+        ("config", "{not json", "column 'config', row 0: the text is not JSON"),
+        ("config", [1, 2], "column 'config', row 0: [1, 2] is not a suite graph's record"),
+        ("true_edges", [["a"]], "column 'true_edges', row 0: edge #0=['a'] is neither"),
+        ("true_edges", "[[1, 2]]", "edge #0=[1, 2] is neither"),
+        ("data", "[{", "column 'data', row 0: the text is not JSON"),
+        ("data", {"a": 1}, "column 'data', row 0: {'a': 1} is not a list"),
+    ],
+)
+def test_a_column_in_no_accepted_form_is_refused_naming_it(column: str, value: object, needle: str) -> None:
+    """Never a silent misreading: the column, the row and the accepted forms are named."""
+    kwargs = {"data": [DATA], column: [value]}
+    with pytest.raises(InputFormatError, match="accepted: ") as info:
+        hypothesis_reward(prompts=["p"], completions=[json.dumps(GOOD)], **kwargs)
+    assert needle in str(info.value)
 
 
 def test_whatif_reward_scores_answers_with_offline_prism() -> None:
