@@ -18,6 +18,7 @@ import threading
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+from causalcheck.base.errors import missing_extra
 from causalcheck.base.redaction import redact, register_secret
 from causalcheck.protocols import Completion, LLMError, Request, TransientLLMError, Usage
 
@@ -50,9 +51,7 @@ class OpenAICompatibleLLM(NamedModel):
         try:  # checked now, so a missing extra is a setup error (exit 2) before any item is scored
             import openai  # noqa: F401
         except ImportError:
-            raise LLMError(
-                f"model={provider}/{model} needs the 'openai' package: pip install 'causalcheck[llm]'"
-            ) from None
+            raise missing_extra(f"model={provider}/{model}", "openai") from None
         super().__init__(provider, model, clean_endpoint(base_url))
         self._base_url = base_url
         self._api_key = api_key or "EMPTY"  # local servers ignore the key; the SDK needs one
@@ -75,7 +74,7 @@ class OpenAICompatibleLLM(NamedModel):
         try:
             import openai
         except ImportError as exc:  # pragma: no cover - depends on the environment
-            raise LLMError("the OpenAI-compatible adapter needs the 'openai' package: pip install 'causalcheck[llm]'") from exc
+            raise missing_extra("the OpenAI-compatible adapter", "openai") from exc
         loop = asyncio.get_running_loop()
         secret = hashlib.sha256(self._api_key.encode("utf-8")).hexdigest()
         key = (id(loop), self._base_url, secret, self._timeout)

@@ -716,3 +716,35 @@ def test_an_unmarked_function_level_import_is_caught() -> None:
     assert unmarked_late_imports(planted) == [
         "pkg/a.py:3 imports a causalcheck module inside a function without a '# late: <reason>' line above it",
     ]
+
+
+def install_hints(sources: Mapping[str, Source]) -> list[str]:
+    """``module:line`` of every string (docstrings aside) that spells an install command outside
+    :mod:`causalcheck.base.errors`, the one home of the missing-extra error and its hint."""
+    found = []
+    for name, src in sources.items():
+        if name == "causalcheck.base.errors":
+            continue
+        docs = {
+            id(node.body[0].value)
+            for node in ast.walk(src.tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)
+        }  # fmt: skip
+        found += [
+            f"{src.path or name}:{node.lineno}"
+            for node in ast.walk(src.tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and "pip install" in node.value and id(node) not in docs
+        ]
+    return found
+
+
+def test_one_way_to_report_a_missing_extra() -> None:
+    """Every missing optional package is reported by causalcheck.base.errors.missing_extra (one message,
+    one error type, one table of extras): no other module spells an install command."""
+    assert install_hints(SOURCES) == []
+
+
+def test_a_planted_install_hint_is_caught() -> None:
+    planted = sources_from_text({"causalcheck.fake": 'def f():\n    """pip install x is fine here."""\n    raise ImportError("pip install x")\n'}, set())
+    assert install_hints(planted) == ["causalcheck/fake.py:3"]

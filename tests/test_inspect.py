@@ -558,7 +558,7 @@ def test_without_inspect_the_package_gives_an_install_hint() -> None:
     """`import causalcheck.inspect` without inspect_ai fails with a one-line install hint."""
     code = "import sys; sys.modules['inspect_ai'] = None\ntry:\n import causalcheck.inspect\nexcept ImportError as e:\n print(e)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "causalcheck.inspect needs inspect_ai: pip install 'causalcheck[inspect]'"
+    assert out.stdout.strip() == "causalcheck.inspect needs inspect_ai, which is not installed: pip install 'causalcheck[inspect]'"
 
 
 def test_causalcheck_and_its_help_import_no_inspect() -> None:

@@ -12,10 +12,12 @@ steps were removed from a run — are :class:`Notice` values: their text, with a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, final
 
 __all__ = [
+    "EXTRAS",
     "BudgetExceededError",
     "CausalCheckError",
     "DSLSyntaxError",
@@ -23,6 +25,8 @@ __all__ = [
     "MissingExtraError",
     "Notice",
     "caret_snippet",
+    "install_hint",
+    "missing_extra",
 ]
 
 
@@ -34,8 +38,42 @@ class InputFormatError(CausalCheckError, ValueError):
     """A file or value has the wrong shape (missing key, wrong type, unreadable file)."""
 
 
-class MissingExtraError(CausalCheckError, ImportError):
-    """An optional dependency of the imported module is not installed (the message says how to install it)."""
+class MissingExtraError(InputFormatError, ImportError):
+    """An optional dependency is not installed (the message says how to install it): the one error for
+    every missing extra, made by :func:`missing_extra`.  An :class:`ImportError` for code that imports
+    an optional module, and an input error (exit 2 at the command line) for code that reads inputs."""
+
+
+#: The extra of causalcheck that installs each optional package: the one table the install hints come from.
+EXTRAS: Mapping[str, str] = MappingProxyType({
+    "hypothesis": "testing",
+    "inspect_ai": "inspect",
+    "zipfile_zstd": "inspect",
+    "gymnasium": "rl",
+    "verifiers": "verifiers",
+    "ray": "ray",
+    "openai": "llm",
+    "anthropic": "llm",
+})
+
+
+def install_hint(package: str) -> str:
+    """The command that installs *package*: its causalcheck extra, else the package itself.
+
+    >>> install_hint("gymnasium"), install_hint("lingam")
+    ("pip install 'causalcheck[rl]'", 'pip install lingam')
+    """
+    extra = EXTRAS.get(package)
+    return f"pip install 'causalcheck[{extra}]'" if extra else f"pip install {package}"
+
+
+def missing_extra(what: str, package: str, *, requirement: str | None = None) -> MissingExtraError:
+    """The error for *what* (a module, an option, a model) needing the optional *package*.
+
+    >>> print(missing_extra("causalcheck.rl.env", "gymnasium"))
+    causalcheck.rl.env needs gymnasium, which is not installed: pip install 'causalcheck[rl]'
+    """
+    return MissingExtraError(f"{what} needs {requirement or package}, which is not installed: {install_hint(package)}")
 
 
 class BudgetExceededError(CausalCheckError):

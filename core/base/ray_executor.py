@@ -34,17 +34,15 @@ import os
 from collections.abc import Callable, Generator, Sequence
 from typing import Any, TypeVar
 
-from causalcheck.base.errors import CausalCheckError
+from causalcheck.base.errors import CausalCheckError, missing_extra
 from causalcheck.base.interrupt import Terminated
 from causalcheck.base.pool import Died
 
-__all__ = ["CONNECT_SECONDS", "INSTALL_HINT", "WAIT_SECONDS", "RayExecutor", "RayUnavailableError"]
+__all__ = ["CONNECT_SECONDS", "WAIT_SECONDS", "RayExecutor", "RayUnavailableError"]
 
 T = TypeVar("T")
 R = TypeVar("R")
 
-#: What to install for ``--executor ray``.
-INSTALL_HINT = "pip install 'causalcheck[ray]'"
 #: Seconds one ``ray.wait`` blocks before the loop looks again (Ctrl-C is seen at least this often).
 WAIT_SECONDS = 0.5
 #: Seconds to wait for a cluster's address to answer before ``ray.init`` is called
@@ -53,7 +51,8 @@ CONNECT_SECONDS = 15.0
 
 
 class RayUnavailableError(CausalCheckError):
-    """``--executor ray`` without Ray installed, or a cluster that cannot be reached (exit 2)."""
+    """A Ray cluster that cannot be started, joined or used (exit 2); Ray not installed is
+    :class:`~causalcheck.base.errors.MissingExtraError`."""
 
 
 def _apply(fn: Callable[[Any], Any], job: Any) -> Any:
@@ -68,7 +67,7 @@ def _ray() -> Any:
         # late: the optional dependency, only here
         import ray
     except ImportError:
-        raise RayUnavailableError(f"--executor ray needs Ray, which is not installed: {INSTALL_HINT}") from None
+        raise missing_extra("--executor ray", "ray", requirement="Ray") from None
     return ray
 
 

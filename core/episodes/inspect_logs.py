@@ -66,7 +66,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from causalcheck.base.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError, missing_extra
 from causalcheck.base.files import sha256_bytes
 from causalcheck.base.limits import MAX_EVAL_MEMBER_BYTES, MAX_EVAL_TOTAL_BYTES, LimitExceededError
 from causalcheck.episodes.model import Episode, InputFile
@@ -76,7 +76,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from inspect_ai.log import EvalLog
 
 __all__ = [
-    "INSTALL_HINT",
     "ITEM_KEY",
     "TRAJECTORY_KEY",
     "LogSample",
@@ -92,8 +91,6 @@ __all__ = [
     "sample_trajectory",
 ]
 
-#: What to install to read (or write) inspect logs.
-INSTALL_HINT = "pip install 'causalcheck[inspect]'"
 
 _JSON_LOG = re.compile(rb'\A\s*\{\s*"version"\s*:\s*\d+\s*,')
 
@@ -166,7 +163,7 @@ def read_inspect_log(path: str | Path, *, samples: bool = True) -> EvalLog:
     try:
         from inspect_ai.log import read_eval_log
     except ImportError:
-        raise InputFormatError(f"path={str(path)!r} is an inspect_ai log; reading it needs inspect_ai: {INSTALL_HINT}") from None
+        raise missing_extra(f"path={str(path)!r} (an inspect_ai log)", "inspect_ai") from None
     try:
         return read_eval_log(
             str(path), header_only=not samples, exclude_fields={"events", "messages", "attachments", "store"}

@@ -15,7 +15,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from causalcheck.base.errors import CausalCheckError
+from causalcheck.base.errors import missing_extra
 
 __all__ = [
     "INJECTION",
@@ -50,7 +50,7 @@ def _tables() -> tuple[Any, dict[str, frozenset[str]]]:
     try:
         lookups = load_lookups("en", ["lemma_lookup", "lemma_index"])
     except ValueError as exc:  # spacy-lookups-data (a dependency) missing or damaged
-        raise CausalCheckError(f"spaCy's English lookup tables cannot be read ({exc}): pip install spacy-lookups-data") from None
+        raise missing_extra(f"the explain parser (spaCy's English lookup tables: {exc})", "spacy-lookups-data") from None
     index = lookups.get_table("lemma_index")
     parts = {pos: frozenset(index[pos]) for pos in ("noun", "verb", "adj", "adv")}
     return lookups.get_table("lemma_lookup"), parts

@@ -24,12 +24,12 @@ function that reads a log, and defines the sample-metadata keys the tasks write)
 
 from __future__ import annotations
 
-from causalcheck.base.errors import MissingExtraError
+from causalcheck.base.errors import missing_extra
 
 try:
     import inspect_ai  # noqa: F401
 except ImportError:  # pragma: no cover - exercised in a subprocess without the extra
-    raise MissingExtraError("causalcheck.inspect needs inspect_ai: pip install 'causalcheck[inspect]'") from None
+    raise missing_extra("causalcheck.inspect", "inspect_ai") from None
 
 from causalcheck.inspect.lab import episode_config, lab_agent, lab_dataset, lab_metrics, lab_scorer
 from causalcheck.inspect.model import InspectLLM

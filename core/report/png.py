@@ -13,7 +13,7 @@ import io
 import math
 from typing import Any
 
-from causalcheck.base.errors import CausalCheckError
+from causalcheck.base.errors import missing_extra
 from causalcheck.report import figures as fg
 from causalcheck.report.layout import NODE_HEIGHT, edge_geometry, node_width
 
@@ -26,7 +26,7 @@ def _pyplot() -> Any:
     try:
         import matplotlib
     except ImportError as exc:  # pragma: no cover - matplotlib ships with the install
-        raise CausalCheckError("the Markdown report draws PNG files with matplotlib: pip install matplotlib") from exc
+        raise missing_extra("the Markdown report's PNG figures", "matplotlib") from exc
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt
 

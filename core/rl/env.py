@@ -46,12 +46,12 @@ from json.encoder import (
 from typing import Any
 
 import numpy as np
-from causalcheck.base.errors import BudgetExceededError, InputFormatError, MissingExtraError
+from causalcheck.base.errors import BudgetExceededError, InputFormatError, missing_extra
 
 try:
     import gymnasium
 except ImportError:  # pragma: no cover - exercised only without the extra
-    raise MissingExtraError("causalcheck.rl.env needs gymnasium: pip install 'causalcheck[rl]'") from None
+    raise missing_extra("causalcheck.rl.env", "gymnasium") from None
 from causalcheck.base.limits import (
     MAX_RL_ACTION_CHARS,
     MAX_RL_OBSERVATION_CHARS,

@@ -41,9 +41,9 @@ from typing import Any, Literal
 try:
     import verifiers.v1 as vf
 except ImportError:  # pragma: no cover - exercised only without the extra
-    from causalcheck.base.errors import MissingExtraError
+    from causalcheck.base.errors import missing_extra
 
-    raise MissingExtraError("causalcheck.rl.verifiers_env needs verifiers>=0.4: pip install 'causalcheck[verifiers]'") from None
+    raise missing_extra("causalcheck.rl.verifiers_env", "verifiers", requirement="verifiers>=0.4") from None
 
 from causalcheck.base.errors import InputFormatError
 from causalcheck.lab.episode import EPISODE_FLAGS

@@ -21,9 +21,9 @@ try:
     from pydantic import Field
     from verifiers.v1 import graph
 except ImportError:  # pragma: no cover - exercised only without the extra
-    from causalcheck.base.errors import MissingExtraError
+    from causalcheck.base.errors import missing_extra
 
-    raise MissingExtraError("causalcheck.rl.verifiers_harness needs verifiers>=0.4: pip install 'causalcheck[verifiers]'") from None
+    raise missing_extra("causalcheck.rl.verifiers_harness", "verifiers", requirement="verifiers>=0.4") from None
 
 __all__ = ["ScriptedHarness", "ScriptedHarnessConfig"]
 

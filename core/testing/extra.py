@@ -16,12 +16,9 @@ from __future__ import annotations
 
 import importlib.util
 
-from causalcheck.base.errors import MissingExtraError
+from causalcheck.base.errors import MissingExtraError, missing_extra
 
-__all__ = ["INSTALL_HINT", "MissingExtraError", "has_hypothesis", "missing_hypothesis", "require_hypothesis"]
-
-#: The command that installs what :mod:`causalcheck.strategies` needs.
-INSTALL_HINT = "pip install 'causalcheck[testing]'"
+__all__ = ["MissingExtraError", "has_hypothesis", "missing_hypothesis", "require_hypothesis"]
 
 
 def has_hypothesis() -> bool:
@@ -37,7 +34,7 @@ def has_hypothesis() -> bool:
 
 def missing_hypothesis(module: str) -> MissingExtraError:
     """The error for *module* when hypothesis is missing (its message is the one-line hint)."""
-    return MissingExtraError(f"{module} needs hypothesis, which is not installed: {INSTALL_HINT}")
+    return missing_extra(module, "hypothesis")
 
 
 def require_hypothesis(module: str) -> None:
