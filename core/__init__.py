@@ -16,7 +16,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "causalcheck.checking": ("check", "check_hypothesis"),
     "causalcheck.base.codes": ("CODES", "FindingCode"),
     "causalcheck.base.errors": ("CausalCheckError", "DSLSyntaxError", "InputFormatError"),
-    "causalcheck.findings": ("CheckReport", "Diagnostic", "Finding", "Report"),
+    "causalcheck.findings": ("Finding", "Report"),
     "causalcheck.graph": ("CausalGraph", "Edge", "FREQ", "normalize_node"),
     "causalcheck.graphs.io": ("read_graph", "write_graph"),
     "causalcheck.graphs.kinds": ("Certificate",),
@@ -42,8 +42,6 @@ if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; ali
     from causalcheck.base.errors import InputFormatError as InputFormatError
     from causalcheck.checking import check as check
     from causalcheck.checking import check_hypothesis as check_hypothesis
-    from causalcheck.findings import CheckReport as CheckReport
-    from causalcheck.findings import Diagnostic as Diagnostic
     from causalcheck.findings import Finding as Finding
     from causalcheck.findings import Report as Report
     from causalcheck.graph import FREQ as FREQ

@@ -71,10 +71,8 @@ from typing import Any, Literal, Protocol
 from causalcheck.base.codes import CODES, Severity
 
 __all__ = [
-    "CheckReport",
     "CycleWitness",
     "DataConflict",
-    "Diagnostic",
     "Dictable",
     "EntryShownEarly",
     "EntryUnmatched",
@@ -327,12 +325,6 @@ class Finding:
         return {"code": self.code, "severity": self.severity, "message": self.message, "elements": list(self.elements), "data": data}
 
 
-#: Deprecated alias of :class:`Finding` (the checker's findings were ``Diagnostic`` in 0.1.0;
-#: it is the same class, so ``isinstance`` checks and ``.code`` / ``.severity`` / ``.message`` /
-#: ``.to_json()`` keep working).
-Diagnostic = Finding
-
-
 def no_errors(findings: Iterable[Finding]) -> bool:
     """The meaning of ``ok`` everywhere: no finding has severity ``error``."""
     return not any(f.severity == "error" for f in findings)
@@ -421,5 +413,3 @@ class Report:
         }
 
 
-#: Deprecated alias of :class:`Report` (``causalcheck.CheckReport`` in 0.1.0).
-CheckReport = Report

@@ -42,14 +42,17 @@ def test_the_package_defines_one_finding_class():
     assert found == ["core/findings.py:Finding"]
 
 
-def test_the_old_names_are_the_one_class():
-    """causalcheck.Diagnostic, graphs.Finding and CheckReport are aliases of Finding and Report, not second classes."""
-    from causalcheck.graphs import Finding as GraphFinding
-    from causalcheck.graphs import GraphValidation, ValidationReport
+def test_one_finding_class_and_no_deprecated_names():
+    """graphs.Finding is the one Finding; the 0.1.0 aliases (Diagnostic, CheckReport, ValidationReport) are gone."""
+    import importlib
 
-    assert causalcheck.Diagnostic is Finding is causalcheck.Finding is GraphFinding
-    assert causalcheck.CheckReport is Report is causalcheck.Report
-    assert ValidationReport is GraphValidation
+    from causalcheck.graphs import Finding as GraphFinding
+
+    assert Finding is causalcheck.Finding is GraphFinding and Report is causalcheck.Report
+    for module, name in (("causalcheck", "Diagnostic"), ("causalcheck", "CheckReport"), ("causalcheck.findings", "Diagnostic"),
+                         ("causalcheck.findings", "CheckReport"), ("causalcheck.graphs", "ValidationReport"),
+                         ("causalcheck.graphs.validator", "ValidationReport")):  # fmt: skip
+        assert not hasattr(importlib.import_module(module), name), f"{module}.{name}"
 
 
 def _lab_run(tmp_path: Path) -> Path:
@@ -188,7 +191,7 @@ def test_each_certificate_has_its_documented_shape(certificate, shape):
 
 def test_every_certificate_class_is_documented_and_tested():
     """The module's certificate classes are exactly those with a shape test above (and each is frozen)."""
-    classes = {name for name in F.__all__ if dataclasses.is_dataclass(getattr(F, name))} - {"Finding", "Report", "CheckReport", "Diagnostic"}
+    classes = {name for name in F.__all__ if dataclasses.is_dataclass(getattr(F, name))} - {"Finding", "Report"}
     assert classes == {type(c).__name__ for c, _ in SHAPES} | {"SolverEvidence"}
     assert all(getattr(F, name).__dataclass_params__.frozen for name in classes)
 

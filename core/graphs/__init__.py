@@ -48,7 +48,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "causalcheck.graphs.names": ("CAUSALAB", "EXACT", "NamePolicy"),
     "causalcheck.graphs.scores": ("Comparison", "Confusion", "compare"),
     "causalcheck.graphs.separation": ("CIStatement", "implied_independencies", "m_separated"),
-    "causalcheck.graphs.validator": ("Finding", "GraphValidation", "ValidationReport", "validate_graph"),
+    "causalcheck.graphs.validator": ("Finding", "GraphValidation", "validate_graph"),
 }
 
 __getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS)
@@ -87,5 +87,4 @@ if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; ali
     from causalcheck.graphs.separation import m_separated as m_separated
     from causalcheck.graphs.validator import Finding as Finding
     from causalcheck.graphs.validator import GraphValidation as GraphValidation
-    from causalcheck.graphs.validator import ValidationReport as ValidationReport
     from causalcheck.graphs.validator import validate_graph as validate_graph

@@ -105,7 +105,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.graphs.structural import EquationFit
 
 __all__ = [
-    "CITestResult", "Finding", "GraphValidation", "IndependenceTests", "ValidationReport", "format_report", "validate_graph",
+    "CITestResult", "Finding", "GraphValidation", "IndependenceTests", "format_report", "validate_graph",
 ]
 
 
@@ -663,9 +663,6 @@ def _source(graph: Any) -> str:
             pass
     return "graph"
 
-
-#: Deprecated name of :class:`GraphValidation` (the result of :func:`validate_graph`).
-ValidationReport = GraphValidation
 
 
 _MARK = {"error": "error  ", "warning": "warning", "info": "info   "}
