@@ -9,8 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from causalcheck.base.lazy import lazy_exports
-
-__version__ = "0.1.0"
+from causalcheck.base.version import __version__
 
 _EXPORTS: dict[str, tuple[str, ...]] = {
     "causalcheck.checking": ("check", "check_hypothesis"),

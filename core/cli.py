@@ -17,7 +17,6 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from causalcheck import __version__
 from causalcheck.base.cmdline import (
     EXIT_INPUT,
     EXIT_INTERNAL,
@@ -28,6 +27,7 @@ from causalcheck.base.cmdline import (
 )
 from causalcheck.base.escape import terminal_streams
 from causalcheck.base.interrupt import terminate_as_interrupt
+from causalcheck.base.version import __version__
 
 __all__ = ["EXIT_INPUT", "EXIT_INTERNAL", "EXIT_LIMIT", "EXIT_OK", "EXIT_PROBLEMS", "build_parser", "main"]
 

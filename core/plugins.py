@@ -69,8 +69,7 @@ from typing import Any, Literal, overload
 
 from causalcheck.base.boundary import PluginError
 from causalcheck.base.errors import CausalCheckError, InputFormatError
-from causalcheck.explain.judges import AnswerParser, CriterionJudge, EdgeJudge, Segmenter
-from causalcheck.lab.episode import Agent
+from causalcheck.protocols import Agent, AnswerParser, CriterionJudge, EdgeJudge, Segmenter
 
 __all__ = [
     "BUILTINS",

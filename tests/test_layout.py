@@ -85,3 +85,12 @@ def test_no_two_test_files_share_a_name() -> None:
     """pytest imports tests/ and properties/ by file name, so one name may be used once."""
     stems = [p.stem for folder in ("tests", "properties") for p in (REPO / folder).glob("test_*.py")]
     assert sorted({s for s in stems if stems.count(s) > 1}) == []
+
+
+def test_the_version_is_pyprojects() -> None:
+    """causalcheck.__version__ (causalcheck.base.version) is the version pyproject.toml declares."""
+    from causalcheck import __version__
+    from causalcheck.base.version import __version__ as base_version
+
+    declared = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    assert __version__ == base_version == declared

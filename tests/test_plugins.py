@@ -172,7 +172,7 @@ def test_custom_agent_from_an_entry_point_runs_in_lab_run(plugin_path: Path, tmp
 @pytest.mark.parametrize(
     ("agent", "message"),
     [
-        ("cc_plugins:Half", "agent='cc_plugins:Half' made a Half that does not satisfy the Agent protocol (causalcheck.lab.episode.Agent): missing method act(observation)"),
+        ("cc_plugins:Half", "agent='cc_plugins:Half' made a Half that does not satisfy the Agent protocol (causalcheck.protocols.Agent): missing method act(observation)"),
         ("cc_plugins:Rude", "reset() cannot be called as reset(task): too many positional arguments; act() is a coroutine function; the Agent protocol calls it synchronously"),
         ("cc_plugins:broken", "agent='cc_plugins:broken': the factory cc_plugins:broken raised RuntimeError: the model file is missing"),
         ("cc_plugins:Missing", "agent='cc_plugins:Missing': cc_plugins:Missing does not exist (no attribute 'Missing')"),
@@ -237,7 +237,7 @@ def test_explain_plugins_from_entry_points_combine_with_the_offline_rest(plugin_
     [
         ("--edge-judge", "cc_plugins:NoJudge", "judge_edges() cannot be called as judge_edges(item, answer, graph, edges)"),
         ("--criterion-judge", "cc_plugins:AlwaysYes", "missing method judge_criterion(item, answer, criterion, index)"),
-        ("--segmenter", "cc_plugins:Fives", "does not satisfy the Segmenter protocol (causalcheck.explain.judges.Segmenter): missing attribute name; missing method segment(text)"),
+        ("--segmenter", "cc_plugins:Fives", "does not satisfy the Segmenter protocol (causalcheck.protocols.Segmenter): missing attribute name; missing method segment(text)"),
         ("--answer-parser", "cc_plugins:Nothing", "cc_plugins:Nothing does not exist"),
     ],
 )

@@ -25,8 +25,10 @@ __all__ = [
     "MissingExtraError",
     "Notice",
     "caret_snippet",
+    "has_package",
     "install_hint",
     "missing_extra",
+    "require_extra",
 ]
 
 
@@ -65,6 +67,27 @@ def install_hint(package: str) -> str:
     """
     extra = EXTRAS.get(package)
     return f"pip install 'causalcheck[{extra}]'" if extra else f"pip install {package}"
+
+
+def has_package(package: str) -> bool:
+    """True when the optional *package* can be imported (a broken install or a ``None`` in
+    ``sys.modules`` counts as missing)."""
+    import importlib
+    import importlib.util
+
+    try:
+        if importlib.util.find_spec(package) is None:
+            return False
+        importlib.import_module(package)
+    except (ImportError, ValueError):
+        return False
+    return True
+
+
+def require_extra(what: str, package: str) -> None:
+    """Raise :func:`missing_extra` for *what* unless the optional *package* can be imported."""
+    if not has_package(package):
+        raise missing_extra(what, package)
 
 
 def missing_extra(what: str, package: str, *, requirement: str | None = None) -> MissingExtraError:

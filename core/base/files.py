@@ -50,9 +50,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from causalcheck import __version__
 from causalcheck.base.errors import CausalCheckError, InputFormatError
 from causalcheck.base.redaction import redact_json
+from causalcheck.base.version import __version__
 
 __all__ = [
     "DEFAULT_MAX_INPUT_BYTES",

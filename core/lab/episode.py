@@ -56,7 +56,7 @@ import zlib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from types import MappingProxyType
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal
 
 from causalcheck.base.errors import BudgetExceededError, InputFormatError
 from causalcheck.graph import FREQ, CausalGraph
@@ -64,6 +64,7 @@ from causalcheck.graphs.model import depth_first
 from causalcheck.lab.scm import parse_computation
 from causalcheck.lab.seeding import FirstIntegers
 from causalcheck.lab.suites import SuiteGraph
+from causalcheck.protocols import Agent
 
 __all__ = [
     "ANCHOR_FREQ_CEILING",
@@ -375,17 +376,6 @@ class AgentStep:
             except (TypeError, ValueError) as exc:
                 out.append(f"{name} cannot be written as JSON: {exc}")
         return out
-
-
-@runtime_checkable
-class Agent(Protocol):
-    """Anything that can play a lab episode: ``reset(task)`` once, then ``act(observation)`` every step (causalab-spec §3)."""
-
-    def reset(self, task: TaskInfo) -> None:
-        """Start a new episode with the task description."""
-
-    def act(self, observation: Observation) -> AgentStep:
-        """Choose the next step from the current observation."""
 
 
 def _fmt(v: float) -> str:

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from causalcheck import __version__
 from causalcheck.base.errors import CausalCheckError, InputFormatError
 from causalcheck.base.files import Provenance, atomic_write_text, timestamp
+from causalcheck.base.version import __version__
 from causalcheck.checking.api import check
 from causalcheck.checking.report import report_payload
 from causalcheck.report.check_views import check_sections

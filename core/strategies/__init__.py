@@ -17,7 +17,7 @@ causalcheck's own property tests use; each module's docstring lists what it draw
 * :mod:`~causalcheck.strategies.texts` — graph texts in every supported format.
 
 hypothesis is an optional extra: ``pip install 'causalcheck[testing]'``.  Without it,
-importing this package raises :class:`causalcheck.testing.extra.MissingExtraError` (an
+importing this package raises :class:`causalcheck.base.errors.MissingExtraError` (an
 ``ImportError``) whose message is that one line.
 
 >>> from hypothesis import given
@@ -31,10 +31,10 @@ importing this package raises :class:`causalcheck.testing.extra.MissingExtraErro
 
 from __future__ import annotations
 
-from causalcheck.testing.extra import has_hypothesis, missing_hypothesis
+from causalcheck.base.errors import has_package, missing_extra
 
-if not has_hypothesis():  # raised here, not in a helper: the traceback is this line and the import
-    raise missing_hypothesis("causalcheck.strategies")
+if not has_package("hypothesis"):  # raised here, not in a helper: the traceback is this line and the import
+    raise missing_extra("causalcheck.strategies", "hypothesis")
 
 from causalcheck.strategies.explain import (
     CUE_TEMPLATES,

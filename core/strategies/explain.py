@@ -25,9 +25,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from causalcheck.base.pools import CLAUSE_MANNERS, CLAUSE_SUBJECTS, CLAUSE_VERBS, CUE_TEMPLATES
 from causalcheck.explain.explanation_graph import ExplanationGraph, GraphEdge, GraphNode
 from causalcheck.explain.rst import RELATION_LABELS
-from causalcheck.testing.pools import CLAUSE_MANNERS, CLAUSE_SUBJECTS, CLAUSE_VERBS, CUE_TEMPLATES
 from hypothesis import strategies as st
 
 __all__ = [

@@ -26,9 +26,9 @@ from __future__ import annotations
 import string
 from collections.abc import Sequence
 
+from causalcheck.base.pools import AWKWARD_NAMES, CAUSALAB_PROPERTIES, FREQUENCY_SPELLINGS
 from causalcheck.graph import FREQ, is_freq_alias, normalize_node
 from causalcheck.graphs.names import NamePolicy, get_policy
-from causalcheck.testing.pools import AWKWARD_NAMES, CAUSALAB_PROPERTIES, FREQUENCY_SPELLINGS
 from hypothesis import strategies as st
 
 __all__ = [

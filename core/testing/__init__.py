@@ -44,7 +44,7 @@ from causalcheck.base.lazy import lazy_exports
 _EXPORTS: dict[str, tuple[str, ...]] = {
     "causalcheck.testing.coefficients": ("check_coefficient_metric",),
     "causalcheck.testing.explanation": ("check_explanation_scorer",),
-    "causalcheck.testing.extra": ("MissingExtraError",),
+    "causalcheck.base.errors": ("MissingExtraError",),
     "causalcheck.testing.graph_metric": ("REFERENCES", "GraphMetricOptions", "check_graph_metric"),
     "causalcheck.testing.parsers": ("check_edge_parser", "check_parser_total", "check_round_trip"),
     "causalcheck.testing.profiles": ("PROFILES", "settings_for"),
@@ -58,11 +58,11 @@ __getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS)
 
 
 if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; aliases mark re-exports)
+    from causalcheck.base.errors import MissingExtraError as MissingExtraError
     from causalcheck.testing.coefficients import (
         check_coefficient_metric as check_coefficient_metric,
     )
     from causalcheck.testing.explanation import check_explanation_scorer as check_explanation_scorer
-    from causalcheck.testing.extra import MissingExtraError as MissingExtraError
     from causalcheck.testing.graph_metric import REFERENCES as REFERENCES
     from causalcheck.testing.graph_metric import GraphMetricOptions as GraphMetricOptions
     from causalcheck.testing.graph_metric import check_graph_metric as check_graph_metric

@@ -42,12 +42,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from causalcheck.base.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError, require_extra
 from causalcheck.graph import FREQ
 from causalcheck.graphs.names import NamePolicy, get_policy
 from causalcheck.metrics import coefficient_prf, set_prf
 from causalcheck.testing import runner
-from causalcheck.testing.extra import require_hypothesis
 from causalcheck.testing.runner import Property, PropertyFailure, SuiteReport
 
 __all__ = ["check_coefficient_metric"]
@@ -341,7 +340,7 @@ def check_coefficient_metric(
     correct iff ``|estimated − true| ≤ tolerance``.  *reference*: True (causalcheck's rule of
     the kind), False (none) or a callable with *fn*'s signature.
     """
-    require_hypothesis("causalcheck.strategies")  # what the suite draws with; before any check, as an import would
+    require_extra("causalcheck.strategies", "hypothesis")  # what the suite draws with; before any check, as an import would
     if kind not in ("f1", "precision", "recall"):
         raise InputFormatError(f"kind={kind!r} must be 'f1', 'precision' or 'recall'")
     if signature not in ("record", "dicts"):

@@ -44,7 +44,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from causalcheck.base.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError, require_extra
 from causalcheck.explain.explanation_graph import (
     CAUSAL_TYPES,
     ExplanationGraph,
@@ -54,7 +54,6 @@ from causalcheck.explain.explanation_graph import (
 from causalcheck.explain.judges import EdgeJudgment
 from causalcheck.explain.scoring import compute_final, compute_pm, compute_rm
 from causalcheck.testing import runner
-from causalcheck.testing.extra import require_hypothesis
 from causalcheck.testing.runner import Property, PropertyFailure, SuiteReport
 
 __all__ = ["check_explanation_scorer"]
@@ -378,7 +377,7 @@ def check_explanation_scorer(
     ``"verdicts"`` compares with the reference on judge verdicts (0 / 1), ``"graded"`` on any
     score in [0, 1] too (for a PM that averages graded judge scores as the May evaluator does).
     """
-    require_hypothesis("causalcheck.strategies")  # what the suite draws with; before any check, as an import would
+    require_extra("causalcheck.strategies", "hypothesis")  # what the suite draws with; before any check, as an import would
     if metric not in ("pm", "rm", "final", "answer"):
         raise InputFormatError(f"metric={metric!r} must be 'pm', 'rm', 'final' or 'answer'")
     convention = _CONVENTIONS[metric]

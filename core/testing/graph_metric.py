@@ -62,13 +62,12 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from causalcheck import metrics
-from causalcheck.base.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError, require_extra
 from causalcheck.graphs.model import Graph, GraphEdge, Mark
 from causalcheck.graphs.names import NamePolicy, apply_policy, get_policy
 from causalcheck.graphs.scores import compare
 from causalcheck.metrics import roots_normalized, set_prf, shd
 from causalcheck.testing import runner
-from causalcheck.testing.extra import require_hypothesis
 from causalcheck.testing.runner import Property, PropertyFailure, SuiteReport
 
 __all__ = ["KINDS", "QUIRKS", "REFERENCES", "GraphMetricOptions", "check_graph_metric"]
@@ -810,7 +809,7 @@ def check_graph_metric(
             or raising ``AssertionError``.
         profile / max_examples: the hypothesis budget (:mod:`causalcheck.testing.profiles`).
     """
-    require_hypothesis("causalcheck.strategies")  # what the suite draws with; before any check, as an import would
+    require_extra("causalcheck.strategies", "hypothesis")  # what the suite draws with; before any check, as an import would
     keywords = GraphMetricOptions(
         convert, value, reference, graphs, names, target, scope, reversal_cost, costs, empty, symmetric, estimate_first,
         max_nodes, skip, profile, max_examples, acyclic, edits, tuple(include), refuses, properties, nodes,

@@ -10,7 +10,7 @@ printers that round-trip, edge parsers that keep names exactly.
 * :func:`check_edge_parser` — a parser of edges (yours: of a CSV, a DSL, model output) reads
   back every edge of a graph written by causalcheck's writer of the format (or your
   *format* callable) with every name exactly as written, one property per family of names
-  (:data:`~causalcheck.testing.pools.NAME_FAMILIES`): ``structure`` (plain names: each edge
+  (:data:`~causalcheck.base.pools.NAME_FAMILIES`): ``structure`` (plain names: each edge
   once, its direction kept), ``blanks`` (`` a``, ``a `` and ``a`` are three nodes), ``case``,
   ``unicode``, ``combining`` (marks kept), ``right-to-left``, ``emoji`` (joined sequences,
   skin tones), ``normalization`` (``é`` in NFC and in NFD are two nodes: nothing is
@@ -37,10 +37,10 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from causalcheck.base.errors import CausalCheckError, InputFormatError
+from causalcheck.base.pools import NAME_FAMILIES
 from causalcheck.graphs.io import write_graph
 from causalcheck.graphs.model import Graph, GraphEdge
 from causalcheck.testing import runner
-from causalcheck.testing.pools import NAME_FAMILIES
 from causalcheck.testing.runner import Property, PropertyFailure, SuiteReport, call, describe
 
 __all__ = ["check_edge_parser", "check_parser_total", "check_round_trip"]
@@ -208,7 +208,7 @@ def check_edge_parser(
     objects with ``.u``/``.v`` or ``.cause``/``.effect``); *convert* turns anything else into
     pairs.  Edges are compared as sets; every name must come back exactly (no trimming, case
     change or Unicode normalisation).  One property per family of
-    :data:`~causalcheck.testing.pools.NAME_FAMILIES` (names for *skip*).
+    :data:`~causalcheck.base.pools.NAME_FAMILIES` (names for *skip*).
     """
     suite = "check_edge_parser"
     write, fmt_name = _writer(format)

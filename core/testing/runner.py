@@ -37,8 +37,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from causalcheck.base.errors import InputFormatError
-from causalcheck.testing.extra import require_hypothesis
+from causalcheck.base.errors import InputFormatError, require_extra
 from causalcheck.testing.profiles import default_profile, settings_for
 
 __all__ = ["Property", "PropertyFailure", "SuiteReport", "call", "describe", "hermetic_hypothesis", "run_suite"]
@@ -163,7 +162,7 @@ def run_suite(
     skip: Sequence[str] = (),
 ) -> SuiteReport:
     """Run every property not in *skip*; raise the first :class:`PropertyFailure` (shrunk)."""
-    require_hypothesis(suite)
+    require_extra(suite, "hypothesis")
     from hypothesis import given
 
     prof = profile or default_profile()

@@ -240,16 +240,16 @@ def _explanation(rng: Any) -> dict[str, Any]:
 
 def _answer(rng: Any) -> dict[str, Any]:
     # late: keeps causalcheck --help light
-    from causalcheck.testing.pools import CLAUSE_MANNERS as manners
+    from causalcheck.base.pools import CLAUSE_MANNERS as manners
 
     # late: keeps causalcheck --help light
-    from causalcheck.testing.pools import CLAUSE_SUBJECTS as subjects
+    from causalcheck.base.pools import CLAUSE_SUBJECTS as subjects
 
     # late: keeps causalcheck --help light
-    from causalcheck.testing.pools import CLAUSE_VERBS as verbs
+    from causalcheck.base.pools import CLAUSE_VERBS as verbs
 
     # late: keeps causalcheck --help light
-    from causalcheck.testing.pools import CUE_TEMPLATES as templates
+    from causalcheck.base.pools import CUE_TEMPLATES as templates
 
     k = int(rng.integers(2, 5))
     clauses = [
