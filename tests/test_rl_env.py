@@ -209,3 +209,33 @@ def test_reward_weights_are_checked_and_named(mini: Any) -> None:
         CausaLabEnv(mini, rewards={"consistency": float("nan")})
     with pytest.raises(InputFormatError, match="'speed'"):
         CausaLabEnv(mini, rewards={"speed": 1.0})
+
+
+def test_a_made_env_pickles_and_plays_on_identically() -> None:
+    """gymnasium.make's env (wrappers and all) pickles mid-episode; the copy steps and resets as the original."""
+    import pickle
+
+    env = gymnasium.make(ENV, suite="mini")
+    env.reset(seed=0)
+    env.step('{"action": "INTERVENE", "arg1": "pressure", "arg2": 30}')
+    copy = pickle.loads(pickle.dumps(env))
+    reply = '{"action": "SUBMIT", "arg1": "done"}'
+    assert env.step(reply)[:4] == copy.step(reply)[:4]
+    assert env.reset(seed=3)[0] == copy.reset(seed=3)[0]
+
+
+def test_async_vectors_with_shared_memory_are_refused_saying_what_to_do() -> None:
+    """Free-text observations cannot live in Gymnasium's shared memory: a clear error, not a worker's KeyError(':')."""
+    with pytest.raises(InputFormatError, match=r"shared_memory=False"):
+        gymnasium.make_vec(ENV, num_envs=2, vectorization_mode="async", suite="mini")
+
+
+def test_an_impossible_action_pays_the_format_penalty_as_a_malformed_reply_does(mini: Any) -> None:
+    """INTERVENE on a property that does not exist is refused by the episode and scored like 'hello'."""
+    env = CausaLabEnv(mini, graph=0)
+    env.reset(seed=0)
+    _, impossible, _, _, info = env.step('{"action": "INTERVENE", "arg1": "nope", "arg2": 3}')
+    assert info["refused"] and info["reward_terms"]["format"] == -1.0
+    env.reset(seed=0)
+    _, malformed, _, _, _ = env.step("hello")
+    assert impossible <= malformed < 0

@@ -367,6 +367,13 @@ class SCM:
             bases[i] = round((values[i] - eq.const - rest) / (eq.base_coef or 1.0), 2)
         return bases
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields without the compiled fast path (functions made by ``exec`` do not pickle; it is made again on use)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_compiled"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
     # ------------------------------------------------------------------ compiled fast paths
     def _expr(self, i: int, vals: str, bases: str, constants: list[float]) -> str:
         """Python source of node *i*'s rounded value (same operations as :meth:`evaluate_list`)."""

@@ -237,6 +237,10 @@ class FirstIntegers:
             w2 = int.from_bytes(struct.pack(f"<{n}Q", *(t[1] for t in part)), "little")
             self._chunks.append((ones, lanes, w1, w2, n, f"<{n}Q"))
 
+    def __reduce__(self) -> tuple[type[FirstIntegers], tuple[tuple[tuple[int, ...], ...], int]]:
+        """Pickled as its tails and bound (the lanes are functions made by ``exec``: made again on load)."""
+        return (FirstIntegers, (self.tails, self.high))
+
     def __call__(self, seed: int) -> list[int]:
         high = self.high
         if not self._fast or type(seed) is not int or not 0 <= seed <= _M32:

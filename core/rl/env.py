@@ -38,6 +38,7 @@ degraded step, never parsed; so is a reply holding a lone surrogate, see
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Mapping
 from json.encoder import (
@@ -89,6 +90,22 @@ class PromptText(spaces.Text):
 
     def contains(self, x: Any) -> bool:
         return isinstance(x, str) and self.min_length <= len(x) <= self.max_length
+
+
+def _no_shared_memory(space: PromptText, n: int = 1, ctx: Any = None) -> Any:
+    """Gymnasium's shared memory holds a Text space's characters as indices into its charset, which
+    prompts of any Unicode are not: refused when the vector env is made, saying what to do."""
+    raise InputFormatError(
+        "the lab's observations are free text (any Unicode, up to MAX_RL_OBSERVATION_CHARS characters), which "
+        "Gymnasium's shared memory cannot hold: make the async vector env with shared_memory=False "
+        "(gymnasium.make_vec(..., vectorization_mode='async', vector_kwargs={'shared_memory': False}))"
+    )
+
+
+with contextlib.suppress(ImportError):  # gymnasium's vector utilities: register the refusal for this space
+    from gymnasium.vector.utils.shared_memory import create_shared_memory
+
+    create_shared_memory.register(PromptText)(_no_shared_memory)
 
 
 _SUITES: dict[str, Suite] = {}
@@ -285,7 +302,9 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         moved = ep.transitions[-1] if len(ep.transitions) > n_transitions else None
         reward, terms, details = self._rewards.step(
             record,
-            degraded=bool(info.get("degraded")),
+            # a readable action the episode refuses (no such property, a budget spent) is penalised as a
+            # malformed reply is: otherwise an impossible action would dodge the format penalty
+            degraded=bool(info.get("degraded")) or bool(obs.response.get("refused")),
             intervention=None if moved is None else (str(moved["prop"]), moved["after"]),
             done=obs.done,
             success=obs.success,

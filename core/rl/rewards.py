@@ -19,7 +19,9 @@ consistency    {-1, 0}      −1 on every step whose hypothesis in force is refu
 info_gain      [0, 1]       what an accepted intervention taught: the drop in the I-MEC size of the true
                             graph (:func:`causalcheck.solvers.equivalence.imec_size`, the sizes ``lab
                             score`` reports), ``log(before / after) / log(MEC size)``
-format         {-1, 0}      −1 on a step whose reply was not a usable step record (a *degraded* step)
+format         {-1, 0}      −1 on a step whose reply was not a usable step record (a *degraded* step),
+                            and in the Gymnasium env on a step whose action the episode refused
+                            (a property that does not exist, a budget spent)
 premature_stop [-1, 0]      on an ``SUBMIT`` that ends the episode without activating the reactor: minus
                             the share of reactor submissions left unused
 ============== ============ =========================================================================
