@@ -239,3 +239,32 @@ def test_an_impossible_action_pays_the_format_penalty_as_a_malformed_reply_does(
     env.reset(seed=0)
     _, malformed, _, _, _ = env.step("hello")
     assert impossible <= malformed < 0
+
+
+@pytest.mark.slow
+def test_ten_thousand_degraded_steps_after_a_large_reply_share_one_carried_state(mini: Any) -> None:
+    """One valid reply carrying past_data, then 10 000 garbage replies: the records the env keeps for the
+    trajectory all share one read-only copy of the carried state (memory does not grow with its size, and
+    its prompt JSON is dumped once); each step's info gets a fresh copy of its own (Gymnasium's rule)."""
+    from causalcheck.lab.episode import EpisodeConfig
+
+    env = CausaLabEnv(mini, graph=0, config=EpisodeConfig(max_steps=10_050))
+    env.reset(seed=0)
+    data = [{"id": f"r{i}", "props": {"pressure": i, "moisture": i / 2}, "freq": 10.0 + i} for i in range(300)]
+    reply = {"memory": "m", "thought": "t", "past_data": data, "hypothesis": {}, "experiment": {},
+             "action": "INTERVENE", "arg1": "pressure", "arg2": 30}  # fmt: skip
+    assert not env.step(json.dumps(reply))[4].get("degraded")
+    infos = []
+    for k in range(10_000):
+        _, _, terminated, truncated, info = env.step("garbage")
+        assert info["degraded"] and not (terminated or truncated), k
+        if k in (0, 9_999):
+            infos.append(info)
+    _, steps = env.trajectory
+    carried = [s["record"]["past_data"] for s in steps[1:]]
+    assert len(carried) == 10_000 and all(c is env.past_data for c in carried) and env.past_data == data
+    assert infos[0]["record"]["past_data"] == data and infos[0]["record"]["past_data"] is not infos[1]["record"]["past_data"]
+    infos[1]["record"]["past_data"].append({"mine": 1})  # info is the caller's own copy
+    assert len(env.past_data) == 300
+    with pytest.raises(TypeError, match="read-only"):
+        steps[1]["record"]["past_data"].append({"mine": 1})

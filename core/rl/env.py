@@ -231,8 +231,8 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         task, obs = ep.reset(episode_seed)
         self.task = task
         self.memory = ""
-        self.past_data: list[Any] = []
-        self.hypothesis: dict[str, Any] = dict(EMPTY_HYPOTHESIS)
+        self.past_data: list[Any] = _FrozenList()
+        self.hypothesis: dict[str, Any] = _frozen(dict(EMPTY_HYPOTHESIS))
         self.actions: list[dict[str, Any]] = []
         self._history: list[str] = []  # the JSON text of each action, as the prompt shows them
         # (object, its JSON) of past_data, hypothesis: the empty ones' texts are known
@@ -286,12 +286,21 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         else:
             record, read_action, error = read_step(action)
         if record is None or read_action is None:
-            # copies: the carried state must not be shared with the info of an earlier step
-            record, lab_action = degraded_record(error, self.memory, _copy(self.past_data), _copy(self.hypothesis))
+            # the record (kept for the trajectory) shares the carried read-only state; info gets its own copy
+            # (Gymnasium: data returned by one call shares no object with another's)
+            record, lab_action = degraded_record(error, self.memory, self.past_data, self.hypothesis)
+            # decoded from the prompt's cached JSON of the carried state: a fresh copy at C speed
+            shown = {**record, "past_data": json.loads(self._json(self.past_data, 0)), "hypothesis": json.loads(self._json(self.hypothesis, 1))}
             info.update(degraded=True, error=error)
         else:
             lab_action = read_action
-        self.memory, self.past_data, self.hypothesis, fields = carry_forward(record, self.memory, self.past_data, self.hypothesis)
+            shown = record
+        memory, past_data, hypothesis, fields = carry_forward(record, self.memory, self.past_data, self.hypothesis)
+        self.memory = memory
+        if past_data is not self.past_data:  # replaced by this step's record: carried read-only from now on
+            self.past_data = _frozen(past_data)
+        if hypothesis is not self.hypothesis:
+            self.hypothesis = _frozen(hypothesis)
         self.actions.append(fields)
         self._history.append(_fields_json(fields))
         before = self._obs
@@ -317,7 +326,7 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         self._prompt = self._messages(obs)
         info.update(
             messages=self._prompt,
-            record=record,
+            record=shown,
             action=lab_action.to_json(),
             refused=obs.response.get("refused"),
             reward_terms=terms,
@@ -429,9 +438,42 @@ def _fields_json(fields: Mapping[str, Any]) -> str:
     return "{" + ", ".join(parts) + "}"
 
 
-def _copy(value: Any) -> Any:
-    """A deep copy of a JSON value (the carried state came from a decoded reply)."""
-    return json.loads(json.dumps(value))
+def _read_only(*_: Any, **__: Any) -> Any:
+    raise TypeError("the state a CausaLab env carries between steps is read-only: copy it to change it")
+
+
+class _FrozenList(list):  # type: ignore[type-arg]
+    """A list that cannot be changed: the carried ``past_data``, shared by every step that keeps it.
+
+    Still a ``list`` (readers, ``json`` and equality see one); pickled and copied as a new one."""
+
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _read_only
+    append = extend = insert = pop = remove = clear = sort = reverse = _read_only
+
+    def __reduce__(self) -> tuple[type[_FrozenList], tuple[list[Any]]]:
+        return (_FrozenList, (list(self),))
+
+
+class _FrozenDict(dict):  # type: ignore[type-arg]
+    """A dict that cannot be changed (the carried ``hypothesis`` and the objects inside carried values)."""
+
+    __setitem__ = __delitem__ = __ior__ = _read_only
+    clear = pop = popitem = setdefault = update = _read_only
+
+    def __reduce__(self) -> tuple[type[_FrozenDict], tuple[dict[Any, Any]]]:
+        return (_FrozenDict, (dict(self),))
+
+
+def _frozen(value: Any) -> Any:
+    """*value* (decoded JSON) as read-only lists and dicts, copied once: the carried state is then shared
+    by the records of the steps that keep it, not copied per step (memory and time stay flat)."""
+    if isinstance(value, (_FrozenList, _FrozenDict)):
+        return value
+    if isinstance(value, dict):
+        return _FrozenDict({k: _frozen(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return _FrozenList(_frozen(v) for v in value)
+    return value
 
 
 def rollout(env: gymnasium.Env[str, str], policy: Any, *, seed: int, max_steps: int | None = None) -> list[dict[str, Any]]:
