@@ -18,10 +18,10 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "causalcheck.findings": ("Finding", "Report"),
     "causalcheck.graph": ("CausalGraph", "Edge", "FREQ", "normalize_node"),
     "causalcheck.graphs.io": ("read_graph", "write_graph"),
-    "causalcheck.graphs.kinds": ("Certificate",),
+    "causalcheck.graphchecks.kinds": ("Certificate",),
     "causalcheck.graphs.model": ("Graph", "GraphEdge", "Mark"),
     "causalcheck.graphs.names": ("NamePolicy",),
-    "causalcheck.graphs.scores": ("Comparison", "compare"),
+    "causalcheck.graphchecks.scores": ("Comparison", "compare"),
     "causalcheck.parsing": (
         "format_hypothesis", "parse_equation", "parse_hypothesis", "parse_record",
     ),
@@ -47,15 +47,15 @@ if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; ali
     from causalcheck.graph import CausalGraph as CausalGraph
     from causalcheck.graph import Edge as Edge
     from causalcheck.graph import normalize_node as normalize_node
+    from causalcheck.graphchecks.kinds import Certificate as Certificate
+    from causalcheck.graphchecks.scores import Comparison as Comparison
+    from causalcheck.graphchecks.scores import compare as compare
     from causalcheck.graphs.io import read_graph as read_graph
     from causalcheck.graphs.io import write_graph as write_graph
-    from causalcheck.graphs.kinds import Certificate as Certificate
     from causalcheck.graphs.model import Graph as Graph
     from causalcheck.graphs.model import GraphEdge as GraphEdge
     from causalcheck.graphs.model import Mark as Mark
     from causalcheck.graphs.names import NamePolicy as NamePolicy
-    from causalcheck.graphs.scores import Comparison as Comparison
-    from causalcheck.graphs.scores import compare as compare
     from causalcheck.parsing import format_hypothesis as format_hypothesis
     from causalcheck.parsing import parse_equation as parse_equation
     from causalcheck.parsing import parse_hypothesis as parse_hypothesis

@@ -38,7 +38,7 @@ __all__ = ["EXIT_INPUT", "EXIT_INTERNAL", "EXIT_LIMIT", "EXIT_OK", "EXIT_PROBLEM
 #: this table names every command the modules register.
 _COMMANDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "check": ("causalcheck.checking.cli", ("register",)),
-    "compare": ("causalcheck.graphs.cli", ("register",)),
+    "compare": ("causalcheck.graphchecks.cli", ("register",)),
     "lab": ("causalcheck.lab.cli", ("register",)),
     "explain": ("causalcheck.explain.cli", ("register",)),
     "demo": ("causalcheck.demo", ("register",)),

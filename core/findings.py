@@ -341,7 +341,7 @@ class Report:
         kind: what the subject is (:data:`ReportKind`).
         parts: the reports of the subject's parts (a trajectory's steps, a folder's inputs).
         detail: the check's detailed result when it has one (a graph's
-            :class:`~causalcheck.graphs.validator.GraphValidation`), else ``None``.
+            :class:`~causalcheck.graphchecks.validator.GraphValidation`), else ``None``.
     """
 
     subject: str

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from causalcheck import strategies as cs
 from causalcheck.graph import CausalGraph
+from causalcheck.graphchecks.kinds import check_cpdag, check_dag, consistent_extension, cpdag_of
 from causalcheck.graphs import Graph
 from causalcheck.graphs.convert import (
     from_causallearn,
@@ -14,7 +15,6 @@ from causalcheck.graphs.convert import (
     to_networkx,
 )
 from causalcheck.graphs.formats import FORMATS
-from causalcheck.graphs.kinds import check_cpdag, check_dag, consistent_extension, cpdag_of
 from hypothesis import given
 from hypothesis import strategies as st
 

@@ -343,7 +343,7 @@ def chordless_cycle(n: int, undirected: Sequence[Pair]) -> list[int]:
     ``a`` to ``b`` avoiding the other neighbours of ``x`` closes a chordless cycle through
     ``x``; a graph has a chordless cycle iff some such path exists.  Returned as
     ``[x, a, ..., b]`` (the cycle closes back to ``x``).  Whether a chordless cycle exists
-    is decided by ``networkx.is_chordal`` first (:mod:`causalcheck.graphs.kinds`); this search
+    is decided by ``networkx.is_chordal`` first (:mod:`causalcheck.graphchecks.kinds`); this search
     runs only to name the witness, which is part of the certificate: ``networkx.chordless_cycles``
     yields a different first cycle on every random case tried, so it would change reports.
     """

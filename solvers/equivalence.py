@@ -22,7 +22,7 @@ the class (its chain components: :meth:`~causalcheck.graphs.Graph.chain_componen
 :func:`consistent_extension` is Dor & Tarsi's extension of a PDAG to a DAG.  The integer
 kernels (``close_essential``, ``meek_rule``, ``dor_tarsi``, ``directed_cycle``,
 ``chordless_cycle``, ``v_structures``, ``cyclic_remainder``) are public here for graph code
-that works over ``0..n-1`` (:mod:`causalcheck.graphs.kinds` builds its certificates on them).
+that works over ``0..n-1`` (:mod:`causalcheck.graphchecks.kinds` builds its certificates on them).
 
 CausaLab note (causalab-spec §4.9): an agent's targets are ∅ plus each distinct single node
 it intervened on; the lab's shift interventions are counted as such targets.

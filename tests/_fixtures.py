@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from causalcheck.base.bundled import bundled_path
-from causalcheck.graphs.named import NAMED_GRAPHS
+from causalcheck.graphchecks.named import NAMED_GRAPHS
 
 REPO = Path(__file__).resolve().parents[1]
 # the CausaLab release data ships inside the package (Apache-2.0): these fixtures never skip
@@ -94,7 +94,7 @@ def disk_full(monkeypatch: pytest.MonkeyPatch) -> Callable[..., None]:
 
 # --------------------------------------------------------------------------- named graphs
 # The field's small graphs (chain, fork, collider, diamond, ...) live once in
-# causalcheck.graphs.named and reach tests through the causalcheck pytest plugin
+# causalcheck.graphchecks.named and reach tests through the causalcheck pytest plugin
 # (causalcheck.testing.plugin: the factory `causalcheck_graph` and the parametrized
 # `named_causal_graph`); the short names below are this project's aliases of those fixtures.
 

@@ -79,7 +79,7 @@ class Source:
 
 
 def _shown(path: Path) -> str:
-    """*path* relative to the checkout when it lies in it (``core/graphs/kinds.py``), else as given."""
+    """*path* relative to the checkout when it lies in it (``core/graphchecks/kinds.py``), else as given."""
     try:
         return path.resolve().relative_to(REPO).as_posix()
     except ValueError:
@@ -307,7 +307,7 @@ def import_cycles(sources: Mapping[str, Source]) -> list[str]:
 
 def folder_of(module: str) -> str:
     """The top-level package or module of causalcheck a module belongs to (``graphs`` for
-    ``causalcheck.graphs.kinds``, ``graph`` for ``causalcheck.graph``, ``causalcheck`` for the root)."""
+    ``causalcheck.graphchecks.kinds``, ``graph`` for ``causalcheck.graph``, ``causalcheck`` for the root)."""
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else parts[0]
 
@@ -319,11 +319,6 @@ def folder_loops(sources: Mapping[str, Source]) -> list[list[str]]:
     for module, imported in import_graph(sources).items():
         folders.setdefault(folder_of(module), set()).update(folder_of(m) for m in imported if folder_of(m) != folder_of(module))
     return sorted(_components(folders))
-
-
-#: Loops between top-level packages that remain; the test fails on any other and when one of these is gone
-#: (then remove it here).  graphs/ holds values below the solvers and checks above them.
-KNOWN_FOLDER_LOOPS = [["equation", "graph", "graphs", "records", "solvers"]]
 
 
 # ---------------------------------------------------------------------- rule 2: no private names
@@ -662,7 +657,7 @@ def test_the_layer_table_places_every_module_once() -> None:
     problems = layer_problems(SOURCES, layers)
     assert not problems, "the layer table of docs/architecture.md does not match the package:\n" + "\n".join(problems)
     placed, _ = place_modules(SOURCES, layers)
-    assert placed["causalcheck.graphs.model"] != placed["causalcheck.graphs.kinds"]  # the most specific entry wins
+    assert placed["causalcheck.graphs.model"] != placed["causalcheck.graphchecks.kinds"]  # the most specific entry wins
 
 
 def test_no_module_imports_a_higher_layer() -> None:
@@ -771,10 +766,10 @@ def test_a_planted_install_hint_is_caught() -> None:
     assert install_hints(planted) == ["causalcheck/fake.py:3"]
 
 
-def test_no_new_loop_between_top_level_packages() -> None:
+def test_no_loop_between_top_level_packages() -> None:
     """Top-level packages and modules form layers: no two import each other, counting function-level
-    imports (TYPE_CHECKING blocks and a front door's lazy exports aside), beyond the known loop."""
-    assert folder_loops(SOURCES) == KNOWN_FOLDER_LOOPS
+    imports (TYPE_CHECKING blocks and a front door's lazy exports aside)."""
+    assert folder_loops(SOURCES) == []
 
 
 def test_a_planted_loop_between_top_level_packages_is_caught_and_named() -> None:

@@ -7,7 +7,7 @@ from causalcheck.base.errors import InputFormatError
 from causalcheck.checking import check, check_hypothesis, check_record, check_trajectory
 from causalcheck.findings import DataConflict, Undetermined
 from causalcheck.graph import CausalGraph, Edge
-from causalcheck.graphs.named import NAMED_GRAPHS
+from causalcheck.graphchecks.named import NAMED_GRAPHS
 from causalcheck.parsing import parse_hypothesis, parse_record_obj
 from causalcheck.records import DataPoint, Hypothesis
 from causalcheck.solvers.acyclicity import find_cycle_core, find_cycle_cores, is_acyclic

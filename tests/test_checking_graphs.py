@@ -8,8 +8,8 @@ from _graphs import simulate
 from causalcheck import CODES, check
 from causalcheck.cli import main
 from causalcheck.findings import Report
+from causalcheck.graphchecks.validator import GraphValidation
 from causalcheck.graphs import Graph, read_graph
-from causalcheck.graphs.validator import GraphValidation
 
 
 def _data(text: str, n: int = 400) -> tuple[Graph, dict[str, np.ndarray]]:

@@ -51,7 +51,7 @@ def test_one_finding_class_and_no_deprecated_names():
     assert Finding is causalcheck.Finding is GraphFinding and Report is causalcheck.Report
     for module, name in (("causalcheck", "Diagnostic"), ("causalcheck", "CheckReport"), ("causalcheck.findings", "Diagnostic"),
                          ("causalcheck.findings", "CheckReport"), ("causalcheck.graphs", "ValidationReport"),
-                         ("causalcheck.graphs.validator", "ValidationReport")):  # fmt: skip
+                         ("causalcheck.graphchecks.validator", "ValidationReport")):  # fmt: skip
         assert not hasattr(importlib.import_module(module), name), f"{module}.{name}"
 
 

@@ -22,9 +22,9 @@ NOT_YET_SPLIT = {
     "solvers/data_consistency.py:data_consistency": 126,
     "solvers/data_consistency.py:fit_points": 92,
     "solvers/equations.py:equation_consistency": 97,
-    "core/graphs/validator.py:_data_part": 103,
-    "core/graphs/validator.py:validate_graph": 96,
-    "core/graphs/falsify.py:falsify": 88,
+    "core/graphchecks/validator.py:_data_part": 103,
+    "core/graphchecks/validator.py:validate_graph": 96,
+    "core/graphchecks/falsify.py:falsify": 88,
     "core/lab/audit.py:audit_episode": 114,  # builds Diagnostics, which are being redesigned
 }
 

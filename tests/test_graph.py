@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from causalcheck.base.errors import InputFormatError
 from causalcheck.graph import FREQ, CausalGraph, Edge, is_freq_alias, normalize_node
-from causalcheck.graphs.named import NAMED_GRAPHS
+from causalcheck.graphchecks.named import NAMED_GRAPHS
 
 CHAIN, FORK, COLLIDER, DIAMOND = (NAMED_GRAPHS[n] for n in ("chain", "fork", "collider", "diamond"))
 FIXTURES = {"chain": CHAIN, "fork": FORK, "collider": COLLIDER, "diamond": DIAMOND}

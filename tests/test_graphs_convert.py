@@ -102,7 +102,7 @@ def test_causallearn_every_endpoint_kind():
 
 def test_to_causallearn_equals_add_edge_build():
     """to_causallearn builds the same graph and dpath matrices as causal-learn's add_edge, and prints the same."""
-    from causalcheck.graphs.kinds import cpdag_of
+    from causalcheck.graphchecks.kinds import cpdag_of
 
     rng = np.random.default_rng(3)
     from _graphs import random_dag

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from causalcheck.base.errors import InputFormatError
 from causalcheck.graph import FREQ, CausalGraph
+from causalcheck.graphchecks.named import NAMED_GRAPHS
 from causalcheck.graphs import Graph
-from causalcheck.graphs.named import NAMED_GRAPHS
 from causalcheck.solvers.equivalence import (
     consistent_extension,
     cpdag,

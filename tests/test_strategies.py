@@ -9,7 +9,7 @@ import sys
 import pytest
 from causalcheck import strategies as cs
 from causalcheck.graph import FREQ
-from causalcheck.graphs.kinds import check_dag
+from causalcheck.graphchecks.kinds import check_dag
 from hypothesis import find, settings
 from hypothesis import strategies as st
 

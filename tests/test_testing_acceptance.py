@@ -407,7 +407,7 @@ def test_the_correct_rules_pass_the_same_suites(rule: Callable[..., Any], suite:
 
 def test_causal_learn_arrowhead_confusion_passes_as_precision_and_recall() -> None:
     """causal-learn's ArrowConfusion (through compare, where it is defined) passes the arrowhead suites."""
-    from causalcheck.graphs.scores import compare
+    from causalcheck.graphchecks.scores import compare
 
     def cl(which: str) -> Callable[[Graph, Graph], float]:
         def rule(t: Graph, e: Graph) -> float:

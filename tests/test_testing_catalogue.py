@@ -66,7 +66,7 @@ def shd_drops_undirected(t: Any, e: Any) -> int:
     def directed(g: Graph) -> Graph:
         return g.with_edges(x for x in g.edges if x.is_directed)
 
-    from causalcheck.graphs.scores import compare
+    from causalcheck.graphchecks.scores import compare
 
     return compare(directed(t), directed(e), nodes="union", basis="given").shd
 

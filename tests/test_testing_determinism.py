@@ -45,7 +45,7 @@ SUITE = textwrap.dedent(
 #: A local module of constants hypothesis' local-constants provider picks up (it skips integers below 100 and
 #: strings over 20 characters), and causalcheck modules with many literals (local too in an editable install).
 CONSTANTS = "VALUES = [" + ", ".join(f"{k}.25, {100 + 37 * k}" for k in range(64)) + "]\nNAMES = [" + ", ".join(repr(c * 3) for c in "abcxyzAB") + "]\n"
-OTHERS = "import user_constants, causalcheck.explain.scoring, causalcheck.lab.score, causalcheck.graphs.validator, causalcheck.checking.api"
+OTHERS = "import user_constants, causalcheck.explain.scoring, causalcheck.lab.score, causalcheck.graphchecks.validator, causalcheck.checking.api"
 
 
 def _run(tmp_path: Path, preamble: str) -> str:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from causalcheck.graphs.named import NAMED_GRAPHS
+from causalcheck.graphchecks.named import NAMED_GRAPHS
 
 
 def _pytest(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -42,7 +42,7 @@ def test_the_graph_factory_gives_causal_and_general_graphs(tmp_path: Path) -> No
     """causalcheck_graph(name) is the catalogue value; general=True converts to causalcheck.graphs.Graph."""
     proj = _project(
         tmp_path,
-        "from causalcheck.graphs.named import NAMED_GRAPHS\n"
+        "from causalcheck.graphchecks.named import NAMED_GRAPHS\n"
         "from causalcheck.graphs import Graph\n"
         "def test_f(causalcheck_graph):\n"
         "    assert causalcheck_graph('collider') is NAMED_GRAPHS['collider']\n"

@@ -173,7 +173,7 @@ def test_the_offline_prism_pipeline_passes_the_answer_suite() -> None:
 @pytest.mark.parametrize("kind", ["pdag", "cpdag", "pag"])
 def test_general_graph_kinds_are_drawn_and_edited(kind: str) -> None:
     """compare().shd (causal-learn's convention) passes on PDAGs, CPDAGs and PAGs; skeleton F1 ignores marks."""
-    from causalcheck.graphs.scores import compare
+    from causalcheck.graphchecks.scores import compare
 
     def shd_of(t: object, e: object) -> int:
         return compare(t, e, nodes="union", basis="given").shd  # type: ignore[arg-type]

@@ -15,7 +15,7 @@ have in common live here, once:
 * :func:`run_handler` / :func:`run_in_process`: a parsed command's handler with the command
   line's exit codes for our errors (:data:`EXIT_INPUT` for bad input, :data:`EXIT_LIMIT` for a
   stop on a limit), used by :func:`causalcheck.cli.main` and by the in-process entry points
-  (``causalcheck.checking.cli.run``, ``causalcheck.graphs.cli.main_validate``, ...).
+  (``causalcheck.checking.cli.run``, ``causalcheck.graphchecks.cli.main_validate``, ...).
 
 >>> positive_int("3"), nonnegative_int("0"), bounded_int(10, "LIMIT", 1)("10")
 (3, 0, 10)

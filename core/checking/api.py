@@ -17,7 +17,7 @@ graph, a causal-learn ``GeneralGraph``, a pgmpy DAG/PDAG, a graph file (DOT, GML
 CSV, our text format) — or any call with ``data=`` (a table), ``truth=``,
 ``interventions=`` or ``background=`` goes to the graph validator
 (:func:`causalcheck.graphs.validate_graph`); the report's ``detail`` is the validator's
-:class:`~causalcheck.graphs.validator.GraphValidation` (independence tests, falsification,
+:class:`~causalcheck.graphchecks.validator.GraphValidation` (independence tests, falsification,
 comparison, coverage, background knowledge).
 """
 
@@ -95,7 +95,7 @@ def check(
     graph_data = data is not None and not _is_hypothesis_data(data)
     if graph_data or truth is not None or interventions is not None or background is not None or validator_options or _is_graph(obj):
         # late: keeps check API light
-        from causalcheck.graphs.validator import validate_graph
+        from causalcheck.graphchecks.validator import validate_graph
 
         if isinstance(obj, CausalGraph):
             obj = obj.to_general()

@@ -22,7 +22,7 @@ from causalcheck.base.cmdline import add_documented_command, run_in_process
 from causalcheck.base.errors import CausalCheckError, InputFormatError
 from causalcheck.base.escape import raw_stream, terminal_text
 from causalcheck.base.files import sha256_file
-from causalcheck.graphs.cli import register_check_options, run_validate
+from causalcheck.graphchecks.cli import register_check_options, run_validate
 
 __all__ = ["register", "run"]
 

@@ -1,4 +1,4 @@
-"""The finding codes of the graph validator (:func:`~causalcheck.graphs.validator.validate_graph`).
+"""The finding codes of the graph validator (:func:`~causalcheck.graphchecks.validator.validate_graph`).
 
 A view of the one registry, :mod:`causalcheck.base.codes` (the codes emitted in the stages
 ``graph``, ``data``, ``truth``, ``coverage`` and ``background``, including ``cycle``, which the

@@ -20,7 +20,7 @@ numbers), and the unnamed first column ``DataFrame.to_csv`` writes (its index) i
 (:attr:`DataTable.kinds`: ``continuous``, ``integer`` — whole numbers — or ``categorical``)
 and a number of distinct values (:attr:`DataTable.levels`).  A table is *discrete* when
 every column is categorical or an integer with at most :data:`MAX_DISCRETE_LEVELS` levels;
-the validator's ``ci_test="auto"`` (:func:`causalcheck.graphs.citests.choose_test`) reads
+the validator's ``ci_test="auto"`` (:func:`causalcheck.graphchecks.citests.choose_test`) reads
 the kinds, levels and rows.
 
 >>> t = load_data({"a": [1.0, 2.0, 4.0, 3.0, 0.0], "b": [0.5, 0.1, 0.3, 0.2, 0.9]}, ["b", "a"])

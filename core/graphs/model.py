@@ -251,7 +251,7 @@ EDGE_TOKENS: Mapping[str, tuple[Mark, Mark]] = {
     "--o": (Mark.TAIL, Mark.CIRCLE),
 }
 
-#: The kinds a graph's marks allow (validity is checked by :mod:`causalcheck.graphs.kinds`).
+#: The kinds a graph's marks allow (validity is checked by :mod:`causalcheck.graphchecks.kinds`).
 GraphKind = Literal["DAG", "PDAG", "MAG", "PAG"]
 
 
@@ -496,7 +496,7 @@ class Graph:
     per pair and self-loops included.  ``kind`` tells which family the marks fit: ``"DAG"``
     (only ``->``), ``"PDAG"`` (``->`` and ``--``), ``"MAG"`` (also ``<->``), ``"PAG"`` (any
     circle) — whether the graph is a *valid* member (acyclic, a CPDAG, ancestral, ...) is
-    answered by :mod:`causalcheck.graphs.kinds`.
+    answered by :mod:`causalcheck.graphchecks.kinds`.
 
     >>> Graph.from_edges([("a", "->", "b")]) == Graph.from_edges([("b", "<-", "a")])
     True

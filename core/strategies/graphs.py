@@ -6,7 +6,7 @@ per pair, a mark at each end).  Every strategy shrinks towards few nodes and few
 * :func:`dags` — DAGs with bounds on size, density and in-degree (edges go forward in the
   drawn node order, so a DAG is acyclic by construction);
 * :func:`pdags` — a DAG with some edges made undirected (acyclic directed part);
-* :func:`cpdags` — the CPDAG of a DAG (:func:`causalcheck.graphs.kinds.cpdag_of`);
+* :func:`cpdags` — the CPDAG of a DAG (:func:`causalcheck.graphchecks.kinds.cpdag_of`);
 * :func:`pags` — PAGs as FCI reports them for a causally sufficient DAG: the skeleton, an
   arrowhead ``o->`` into each unshielded collider, circles elsewhere;
 * :func:`edge_lists` — a DAG's edges as ``(cause, effect)`` pairs (what CausaLab metrics take),
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from causalcheck.base.errors import InputFormatError
-from causalcheck.graphs.kinds import cpdag_of
+from causalcheck.graphchecks.kinds import cpdag_of
 from causalcheck.graphs.model import Graph, GraphEdge, Mark
 from causalcheck.graphs.names import NamePolicy
 from causalcheck.strategies.names import name_lists

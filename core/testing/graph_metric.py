@@ -63,9 +63,9 @@ from typing import Any, Literal
 
 from causalcheck import metrics
 from causalcheck.base.errors import InputFormatError, require_extra
+from causalcheck.graphchecks.scores import compare
 from causalcheck.graphs.model import Graph, GraphEdge, Mark
 from causalcheck.graphs.names import NamePolicy, apply_policy, get_policy
-from causalcheck.graphs.scores import compare
 from causalcheck.metrics import roots_normalized, set_prf, shd
 from causalcheck.testing import runner
 from causalcheck.testing.runner import Property, PropertyFailure, SuiteReport

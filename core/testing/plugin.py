@@ -10,7 +10,7 @@ cannot clash with a project's own:
     :class:`~causalcheck.graph.CausalGraph`; ``causalcheck_graph("collider", general=True)``
     as a :class:`causalcheck.graphs.Graph`.  Names: chain, fork, collider, diamond,
     m_structure, y_structure, instrument, confounded_triangle, causalab_sample
-    (:mod:`causalcheck.graphs.named`).  The ``(cause, effect)`` pairs a rule of
+    (:mod:`causalcheck.graphchecks.named`).  The ``(cause, effect)`` pairs a rule of
     :func:`~causalcheck.testing.check_graph_metric` takes are one line away:
     ``sorted(causalcheck_graph("collider").pairs)`` is ``[('A', 'C'), ('B', 'C')]`` (``.pairs``
     is a property holding a frozenset; ``.edges`` are ``Edge(source, target, label)`` objects;
@@ -42,7 +42,7 @@ from collections.abc import Callable, Generator, Iterator
 from typing import Any, NamedTuple
 
 import pytest
-from causalcheck.graphs.named import NAMED_GRAPHS, named_graph
+from causalcheck.graphchecks.named import NAMED_GRAPHS, named_graph
 from causalcheck.testing.profiles import (
     PROFILES,
     default_profile,
@@ -158,5 +158,5 @@ def causalcheck_graph() -> Callable[..., Any]:
 
 @pytest.fixture(params=sorted(NAMED_GRAPHS), ids=str)
 def named_causal_graph(request: pytest.FixtureRequest) -> Iterator[NamedCausalGraph]:
-    """Each named graph of causalcheck.graphs.named in turn, as ``(name, graph)``; pairs: ``sorted(graph.pairs)``."""
+    """Each named graph of causalcheck.graphchecks.named in turn, as ``(name, graph)``; pairs: ``sorted(graph.pairs)``."""
     yield NamedCausalGraph(request.param, NAMED_GRAPHS[request.param])

@@ -212,8 +212,8 @@ def main() -> None:
     ours = best(lambda: gconv.to_causallearn(g), 1)
     row("to_causallearn", ours, best(cl_own, 1), "causal-learn add_edge loop")
 
-    from causalcheck.graphs.kinds import cpdag_of
-    from causalcheck.graphs.scores import shd
+    from causalcheck.graphchecks.kinds import cpdag_of
+    from causalcheck.graphchecks.scores import shd
     from causallearn.graph.SHD import SHD
 
     def as_dag(p: Graph) -> Graph:  # orient every edge along the node order (acyclic)

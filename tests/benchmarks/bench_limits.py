@@ -4,7 +4,7 @@
   average degree ``--degree`` (a truth and an estimate with 10 % of its edges dropped and
   ``n/5`` random ones added), for each
   size: the seconds of each metric, and the cost estimate of
-  :func:`causalcheck.graphs.scores.distance_cost` beside them; the budget
+  :func:`causalcheck.graphchecks.scores.distance_cost` beside them; the budget
   ``COMPARE_COST_BUDGET`` is chosen from this curve.
 * ``coverage`` — ``intervention_coverage`` (I-MEC figures and one suggestion) on a complete
   undirected graph and an undirected binary tree: seconds with the default budget.
@@ -47,7 +47,7 @@ def bench_compare(sizes: list[int], degree: float, unbounded: bool) -> None:
     """Seconds of each gadjid metric per size, and the cost estimate."""
     import gadjid
     from causalcheck.base.limits import COMPARE_COST_BUDGET
-    from causalcheck.graphs.scores import _gadjid_matrix, distance_cost
+    from causalcheck.graphchecks.scores import _gadjid_matrix, distance_cost
 
     print(f"compare: random DAGs of average degree {degree}; budget {COMPARE_COST_BUDGET.name}={COMPARE_COST_BUDGET.value()}")
     print(f"{'n':>6}{'edges':>8}{'estimate':>14}" + "".join(f"{m:>14}" for m in ("sid", "parent_aid", "ancestor_aid", "oset_aid")))
@@ -73,7 +73,7 @@ def bench_compare(sizes: list[int], degree: float, unbounded: bool) -> None:
 def bench_coverage() -> None:
     """Seconds of ``intervention_coverage`` on a complete graph and a tree (default budget)."""
     from causalcheck.base.limits import LimitExceededError
-    from causalcheck.graphs.coverage import intervention_coverage
+    from causalcheck.graphchecks.coverage import intervention_coverage
 
     cases = {
         "complete-20": "; ".join(f"v{a} -- v{b}" for a, b in itertools.combinations(range(20), 2)),

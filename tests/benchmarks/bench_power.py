@@ -36,8 +36,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from causalcheck.graphchecks.kinds import check_dag, cpdag_of
 from causalcheck.graphs import Graph, GraphEdge, validate_graph
-from causalcheck.graphs.kinds import check_dag, cpdag_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from _graphs import random_dag, simulate_categorical

@@ -49,12 +49,12 @@ from typing import Any
 
 import networkx as nx
 import numpy as np
+from causalcheck.graphchecks.citests import CITester
+from causalcheck.graphchecks.falsify import falsify
+from causalcheck.graphchecks.separation import implied_independencies
 from causalcheck.graphs import Graph, validate_graph
-from causalcheck.graphs.citests import CITester
 from causalcheck.graphs.convert import to_networkx, to_pgmpy
 from causalcheck.graphs.data import load_data
-from causalcheck.graphs.falsify import falsify
-from causalcheck.graphs.separation import implied_independencies
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from _graphs import random_dag

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 from _graphs import random_dag
 from causalcheck.base.errors import InputFormatError
+from causalcheck.graphchecks.kinds import check_cpdag, cpdag_of
+from causalcheck.graphchecks.scores import shd
 from causalcheck.graphs import Graph, GraphEdge, compare, read_graph
 from causalcheck.graphs.convert import to_causallearn, to_matrix
 from causalcheck.graphs.formats import parse_text
-from causalcheck.graphs.kinds import check_cpdag, cpdag_of
-from causalcheck.graphs.scores import shd
 
 TRUTH = parse_text("X1 -> X3 <- X2; X3 -> X4 -> X5 -> X6; X1 -> X5; nodes: X7")
 
@@ -253,7 +253,7 @@ def test_cli_compare(tmp_path, capsys):
     """causalcheck compare: text table, --json, exit 2 for an unreadable file."""
     import argparse
 
-    from causalcheck.graphs import cli
+    from causalcheck.graphchecks import cli
 
     parser = argparse.ArgumentParser()
     cli.register(parser.add_subparsers())
@@ -322,7 +322,7 @@ def test_compare_reads_array_like_inputs_with_convention_names_and_threshold():
 def test_compare_thresholds_a_weighted_edge_list_and_the_cli_passes_threshold(tmp_path, capsys):
     import argparse
 
-    from causalcheck.graphs import cli
+    from causalcheck.graphchecks import cli
 
     (tmp_path / "t.dagitty").write_text("dag { a -> b  c }\n")  # the truth has no weights: read as is
     (tmp_path / "w.csv").write_text("source,target,weight\na,b,0.8\nb,c,0.05\n")

@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 import pytest
-from causalcheck.graphs.citests import category_codes, contingency_test, fisherz_pvalue
+from causalcheck.graphchecks.citests import category_codes, contingency_test, fisherz_pvalue
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

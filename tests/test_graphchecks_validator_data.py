@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 from _graphs import random_dag, simulate
 from causalcheck.base.errors import InputFormatError
+from causalcheck.graphchecks.citests import CITester, adjust, resolve_test
+from causalcheck.graphchecks.falsify import falsify
+from causalcheck.graphchecks.separation import local_markov_triples
+from causalcheck.graphchecks.structural import fit_equations
 from causalcheck.graphs import Graph
-from causalcheck.graphs.citests import CITester, adjust, resolve_test
 from causalcheck.graphs.convert import to_networkx
 from causalcheck.graphs.data import load_data
-from causalcheck.graphs.falsify import falsify
 from causalcheck.graphs.formats import parse_text
-from causalcheck.graphs.separation import local_markov_triples
-from causalcheck.graphs.structural import fit_equations
 
 # --------------------------------------------------------------------------- loading
 

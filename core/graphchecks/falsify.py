@@ -3,7 +3,7 @@
 Eulig, Mastakouri, Blöbaum, Hardt & Janzing (2023), "Toward falsifying causal graphs using a
 permutation-based test" (``dowhy.gcm.falsify.falsify_graph``).  The test statistic is the
 number of violated local Markov conditions: for every parental triple ``(X, Y, Pa(X))`` of
-the DAG (:func:`~causalcheck.graphs.separation.local_markov_triples`) the CI test of
+the DAG (:func:`~causalcheck.graphchecks.separation.local_markov_triples`) the CI test of
 ``X ⫫ Y | Pa(X)`` is run and counts as a violation when ``p <= significance_ci``.  The
 null distribution comes from random *node permutations* of the graph — the same structure
 with the variables relabelled (the identity may be drawn, as in DoWhy):
@@ -29,7 +29,7 @@ violations as the given graph (already-cached statements first), so ``p_lmc`` st
 while its violation count becomes a bound (``exact_counts=True`` runs every test); the
 d-separations of ``p_tpa`` are one breadth-first search per *(node, parent set)*, cached; the
 Fisher-z submatrices of every statement the permutations may ask are inverted up front in one
-stack per size (:meth:`~causalcheck.graphs.citests.CITester.prefetch`: the same figures, and a
+stack per size (:meth:`~causalcheck.graphchecks.citests.CITester.prefetch`: the same figures, and a
 statement enters the cache and ``tests_run`` only when it is asked).
 The permutations come from a seeded ``numpy.random.Generator`` (or all ``n!`` of them with
 ``permutations="all"``, at most :data:`MAX_ALL_NODES` nodes).
@@ -43,9 +43,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from causalcheck.base.errors import InputFormatError
-from causalcheck.graphs.citests import CITester
+from causalcheck.graphchecks.citests import CITester
+from causalcheck.graphchecks.separation import Separator, local_markov_triples
 from causalcheck.graphs.model import Graph
-from causalcheck.graphs.separation import Separator, local_markov_triples
 
 __all__ = ["MAX_ALL_NODES", "Falsification", "Verdict", "falsify", "permutation_verdict"]
 

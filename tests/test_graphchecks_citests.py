@@ -8,11 +8,11 @@ import math
 import numpy as np
 import pytest
 from causalcheck.checking.cli import run
-from causalcheck.graphs.citests import CITester, scaled_columns
+from causalcheck.graphchecks.citests import CITester, scaled_columns
+from causalcheck.graphchecks.structural import fit_equations
+from causalcheck.graphchecks.validator import validate_graph
 from causalcheck.graphs.data import load_data
 from causalcheck.graphs.formats import parse_text
-from causalcheck.graphs.structural import fit_equations
-from causalcheck.graphs.validator import validate_graph
 
 
 def _chain(rows: int = 300, seed: int = 0) -> dict[str, np.ndarray]:
@@ -129,7 +129,7 @@ def test_check_graph_with_data_imports_no_heavy_dependency(tmp_path, suffix, tex
 
 def test_a_table_too_large_to_lay_out_gives_the_dense_tables_figures(monkeypatch):
     """The sparse χ²/G² path (tables over DENSE_CELLS) agrees with the dense one: statistic, dof, p and Cochran's verdict."""
-    from causalcheck.graphs import citests
+    from causalcheck.graphchecks import citests
 
     rng = np.random.default_rng(5)
     codes = citests.category_codes(rng.integers(0, [3, 4, 2, 3], size=(200, 4)).astype(float))

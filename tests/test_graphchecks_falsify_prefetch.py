@@ -13,14 +13,14 @@ import contextlib
 import numpy as np
 import pytest
 from _graphs import random_dag, simulate
-from causalcheck.graphs.citests import (
+from causalcheck.graphchecks.citests import (
     CITester,
     _fisherz_from_inverse,
     fisherz_inverses,
     fisherz_pvalue,
 )
+from causalcheck.graphchecks.falsify import falsify
 from causalcheck.graphs.data import load_data
-from causalcheck.graphs.falsify import falsify
 
 
 def _case(seed: int) -> tuple[object, object, np.ndarray]:

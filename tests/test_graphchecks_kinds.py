@@ -6,9 +6,7 @@ import numpy as np
 import pytest
 from _graphs import random_dag
 from causalcheck.base.errors import InputFormatError
-from causalcheck.graphs import Graph, GraphEdge
-from causalcheck.graphs.formats import parse_text
-from causalcheck.graphs.kinds import (
+from causalcheck.graphchecks.kinds import (
     check_cpdag,
     check_dag,
     check_mag,
@@ -17,6 +15,8 @@ from causalcheck.graphs.kinds import (
     cpdag_of,
     validate,
 )
+from causalcheck.graphs import Graph, GraphEdge
+from causalcheck.graphs.formats import parse_text
 
 
 def test_dag_cycle_is_named():

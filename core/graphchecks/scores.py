@@ -53,10 +53,10 @@ from typing import Any, Literal
 from causalcheck.base.errors import InputFormatError, Notice
 from causalcheck.base.interrupt import interruptible
 from causalcheck.base.limits import COMPARE_COST_BUDGET
+from causalcheck.graphchecks.kinds import check_cpdag, check_dag, consistent_extension, cpdag_of
 from causalcheck.graphs.convert import is_matrix
 from causalcheck.graphs.formats import NoWeights
 from causalcheck.graphs.io import read_graph
-from causalcheck.graphs.kinds import check_cpdag, check_dag, consistent_extension, cpdag_of
 from causalcheck.graphs.model import Graph, Mark
 
 __all__ = ["IN_PROCESS_COST", "Comparison", "Confusion", "Distance", "compare", "confusion", "distance_cost", "gadjid_distances", "shd"]

@@ -13,29 +13,29 @@ graph (its ``detail`` is this result).
 
 What runs (each part only when its input is given):
 
-1. **Kind** — :func:`causalcheck.graphs.kinds.validate` (DAG / CPDAG / MAG / PAG): a
+1. **Kind** — :func:`causalcheck.graphchecks.kinds.validate` (DAG / CPDAG / MAG / PAG): a
    directed cycle is a ``cycle`` error (its edges, a
    :class:`~causalcheck.findings.CycleWitness`: the same code and certificate as the
    hypothesis checker's), any other failure a ``graph-invalid`` error with the rule, edge and
    witness.
 2. **Data** (:mod:`~causalcheck.graphs.data`) — the basis of implied independencies
-   (:func:`~causalcheck.graphs.separation.implied_independencies`) tested with causal-learn
-   (:mod:`~causalcheck.graphs.citests`; ``ci_test="auto"`` chooses Fisher-z or χ² from the
+   (:func:`~causalcheck.graphchecks.separation.implied_independencies`) tested with causal-learn
+   (:mod:`~causalcheck.graphchecks.citests`; ``ci_test="auto"`` chooses Fisher-z or χ² from the
    data and says why, ``ci-test-chosen``), adjusted by **Holm** (default; ``correction="bh"``
    for Benjamini–Hochberg), each rejection a ``ci-violated`` error; statements the data
    cannot decide (too few rows, collinear or constant within strata) are one
    ``ci-undecidable`` warning, outside the family, never an error; DoWhy's permutation test
-   (:mod:`~causalcheck.graphs.falsify`) for DAGs and CPDAGs (``falsification-undecidable``,
+   (:mod:`~causalcheck.graphchecks.falsify`) for DAGs and CPDAGs (``falsification-undecidable``,
    a warning, when its falsified verdict counts undecidable statements); least-squares
    structural equations with their noise model and t-tests of stated coefficients
-   (:mod:`~causalcheck.graphs.structural`) for DAGs.  A PDAG or PAG with no representative
+   (:mod:`~causalcheck.graphchecks.structural`) for DAGs.  A PDAG or PAG with no representative
    is tested on a DAG with its skeleton (``implications-surrogate``; rejections warnings).
    A DAG with ``[latent]`` nodes (:attr:`Graph.latent`) is tested through its latent
-   projection (:func:`~causalcheck.graphs.separation.latent_projection`): no data column for
+   projection (:func:`~causalcheck.graphchecks.separation.latent_projection`): no data column for
    a latent node, only the implications for the observed nodes.
 3. **Truth** — :func:`causalcheck.graphs.compare` (truth first), one finding per pair whose
    edge differs.
-4. **Interventions** — :func:`~causalcheck.graphs.coverage.intervention_coverage`: the
+4. **Interventions** — :func:`~causalcheck.graphchecks.coverage.intervention_coverage`: the
    I-MEC size (range over the members of a CPDAG) and the next intervention to run.
 5. **Background** — :func:`~causalcheck.graphs.background.check_knowledge`: each broken
    rule, or minimal conflicting set (a z3 unsat core), a finding.
@@ -74,35 +74,35 @@ from causalcheck.findings import (
     no_errors,
     plain,
 )
-from causalcheck.graphs.background import check_knowledge
-from causalcheck.graphs.citests import SCALE_EXPONENT, CITester, adjust
-from causalcheck.graphs.codes import VALIDATOR_CODES
-from causalcheck.graphs.coverage import intervention_coverage
-from causalcheck.graphs.data import load_data
-from causalcheck.graphs.falsify import falsify
-from causalcheck.graphs.io import read_graph
-from causalcheck.graphs.kinds import cpdag_of, validate
-from causalcheck.graphs.scores import compare
-from causalcheck.graphs.separation import (
+from causalcheck.graphchecks.citests import SCALE_EXPONENT, CITester, adjust
+from causalcheck.graphchecks.coverage import intervention_coverage
+from causalcheck.graphchecks.falsify import falsify
+from causalcheck.graphchecks.kinds import cpdag_of, validate
+from causalcheck.graphchecks.scores import compare
+from causalcheck.graphchecks.separation import (
     implied_independencies,
     latent_projection,
     local_markov_triples,
     representative,
     skeleton_dag,
 )
-from causalcheck.graphs.structural import fit_equations
+from causalcheck.graphchecks.structural import fit_equations
+from causalcheck.graphs.background import check_knowledge
+from causalcheck.graphs.codes import VALIDATOR_CODES
+from causalcheck.graphs.data import load_data
+from causalcheck.graphs.io import read_graph
 
 if TYPE_CHECKING:  # pragma: no cover
+    from causalcheck.graphchecks.citests import TestCertificate
+    from causalcheck.graphchecks.coverage import Coverage
+    from causalcheck.graphchecks.falsify import Falsification
+    from causalcheck.graphchecks.kinds import Certificate
+    from causalcheck.graphchecks.scores import Comparison
+    from causalcheck.graphchecks.separation import CIStatement
+    from causalcheck.graphchecks.structural import EquationFit
     from causalcheck.graphs.background import KnowledgeCheck
-    from causalcheck.graphs.citests import TestCertificate
-    from causalcheck.graphs.coverage import Coverage
     from causalcheck.graphs.data import DataTable
-    from causalcheck.graphs.falsify import Falsification
-    from causalcheck.graphs.kinds import Certificate
     from causalcheck.graphs.model import Graph
-    from causalcheck.graphs.scores import Comparison
-    from causalcheck.graphs.separation import CIStatement
-    from causalcheck.graphs.structural import EquationFit
 
 __all__ = [
     "CITestResult", "Finding", "GraphValidation", "IndependenceTests", "format_report", "validate_graph",
@@ -588,11 +588,11 @@ def validate_graph(
         interventions: intervention targets — a list of node names / node sets, or ``"A,B"``
             (each name one single-node target); ``[]`` reports the observational class.
         background: rules (a path, text, JSON object, causal-learn ``BackgroundKnowledge``).
-        ci_test: ``"auto"`` (chosen from the data: :func:`~causalcheck.graphs.citests.choose_test`), ``"fisherz"``,
+        ci_test: ``"auto"`` (chosen from the data: :func:`~causalcheck.graphchecks.citests.choose_test`), ``"fisherz"``,
             ``"chisq"``, ``"gsq"`` or ``"kci"``.
         alpha: the significance level of every test (CI tests after correction, the
             permutation test and its per-test level, coefficient t-tests).
-        correction: ``"holm"`` (default), ``"bh"`` or ``"none"``; basis: ``"auto"``, ``"local"`` or ``"pairwise"`` (:mod:`~causalcheck.graphs.separation`).
+        correction: ``"holm"`` (default), ``"bh"`` or ``"none"``; basis: ``"auto"``, ``"local"`` or ``"pairwise"`` (:mod:`~causalcheck.graphchecks.separation`).
         seed, permutations, exact_counts: the permutation test (``permutations=None``:
             ``⌊1/alpha⌋``; ``0`` skips it; ``"all"`` for every relabelling).
         coefficients: stated structural coefficients ``{(parent, child): value}``.

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from _graphs import random_dag
 from causalcheck.base.errors import InputFormatError
+from causalcheck.graphchecks.coverage import class_members, intervention_coverage, sample_members
+from causalcheck.graphchecks.kinds import cpdag_of
 from causalcheck.graphs import Graph
-from causalcheck.graphs.coverage import class_members, intervention_coverage, sample_members
 from causalcheck.graphs.formats import parse_text
-from causalcheck.graphs.kinds import cpdag_of
 from causalcheck.solvers.equivalence import enumerate_equivalent_dags
 
 

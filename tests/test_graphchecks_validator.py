@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from _graphs import simulate
 from causalcheck.base.errors import InputFormatError
+from causalcheck.graphchecks.cli import main_validate
+from causalcheck.graphchecks.validator import Finding, format_report
 from causalcheck.graphs import Graph, validate_graph
-from causalcheck.graphs.cli import main_validate
 from causalcheck.graphs.codes import VALIDATOR_CODES, codes_table
-from causalcheck.graphs.validator import Finding, format_report
 
 NAMES = [f"x{i}" for i in range(7)]
 CHAIN = Graph.from_directed(list(itertools.pairwise(NAMES)))

@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 from _graphs import random_dag, simulate, simulate_varied
 from causalcheck.base.errors import InputFormatError
+from causalcheck.graphchecks.citests import CITester, choose_test
+from causalcheck.graphchecks.kinds import check_dag
+from causalcheck.graphchecks.separation import skeleton_dag
 from causalcheck.graphs import Graph, validate_graph
-from causalcheck.graphs.citests import CITester, choose_test
 from causalcheck.graphs.data import load_data
 from causalcheck.graphs.formats import parse_text
-from causalcheck.graphs.kinds import check_dag
-from causalcheck.graphs.separation import skeleton_dag
 
 pd = pytest.importorskip("pandas")
 

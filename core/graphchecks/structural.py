@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from causalcheck.base.errors import InputFormatError
-from causalcheck.graphs.citests import column_exponents, scaled_columns
+from causalcheck.graphchecks.citests import column_exponents, scaled_columns
 from causalcheck.graphs.data import DataTable
 from causalcheck.graphs.model import Graph
 

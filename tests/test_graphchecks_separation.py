@@ -1,4 +1,4 @@
-"""d-/m-separation on the general graph model and the implied independencies (causalcheck.graphs.separation)."""
+"""d-/m-separation on the general graph model and the implied independencies (causalcheck.graphchecks.separation)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,8 @@ import numpy as np
 import pytest
 from _graphs import random_dag
 from causalcheck.base.errors import InputFormatError
-from causalcheck.graphs import Graph, GraphEdge, Mark
-from causalcheck.graphs.convert import to_networkx
-from causalcheck.graphs.formats import parse_dagitty, parse_text
-from causalcheck.graphs.kinds import check_mag
-from causalcheck.graphs.separation import (
+from causalcheck.graphchecks.kinds import check_mag
+from causalcheck.graphchecks.separation import (
     Separator,
     connected_to,
     implied_independencies,
@@ -22,6 +19,9 @@ from causalcheck.graphs.separation import (
     m_separated,
     representative,
 )
+from causalcheck.graphs import Graph, GraphEdge, Mark
+from causalcheck.graphs.convert import to_networkx
+from causalcheck.graphs.formats import parse_dagitty, parse_text
 
 
 def _brute_separated(g: Graph, x: str, y: str, z: set[str]) -> bool:

@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     # late: keeps causalcheck --help light
-    from causalcheck.graphs.scores import compare
+    from causalcheck.graphchecks.scores import compare
 
     result = compare(
         Path(args.truth),
@@ -160,7 +160,7 @@ def run_validate(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     # late: keeps causalcheck --help light
-    from causalcheck.graphs.validator import format_report, validate_graph
+    from causalcheck.graphchecks.validator import format_report, validate_graph
 
     graph = getattr(args, "graph", None) or getattr(args, "path", None)
     if graph is None:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import itertools
 
 import networkx as nx
+from causalcheck.graphchecks.citests import adjust
+from causalcheck.graphchecks.coverage import class_members
+from causalcheck.graphchecks.kinds import cpdag_of
+from causalcheck.graphchecks.separation import Separator, implied_independencies
 from causalcheck.graphs import Graph, GraphEdge
 from causalcheck.graphs.background import Knowledge, Rule, check_knowledge
-from causalcheck.graphs.citests import adjust
 from causalcheck.graphs.convert import to_networkx
-from causalcheck.graphs.coverage import class_members
-from causalcheck.graphs.kinds import cpdag_of
-from causalcheck.graphs.separation import Separator, implied_independencies
 from causalcheck.solvers.equivalence import count_orientations
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from causalcheck.base.errors import InputFormatError
-from causalcheck.graphs.kinds import check_dag, check_mag, consistent_extension
+from causalcheck.graphchecks.kinds import check_dag, check_mag, consistent_extension
 from causalcheck.graphs.model import Graph, GraphEdge, Mark, reachable
 from causalcheck.solvers.equivalence import dor_tarsi
 

@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 from causalcheck import check
 from causalcheck.base.errors import InputFormatError
+from causalcheck.graphchecks.cli import main_validate
 from causalcheck.graphs import read_graph, validate_graph
-from causalcheck.graphs.cli import main_validate
 
 #: u is unobserved: it confounds x and y, and x acts on y only through z (the front-door graph), then y -> w.
 FRONT_DOOR = "dag { u [latent] u -> x  u -> y  x -> z -> y -> w }"

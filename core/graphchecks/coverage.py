@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING, Any
 
 from causalcheck.base.errors import InputFormatError, Notice
 from causalcheck.base.limits import COVERAGE_COST_BUDGET, LimitExceededError
-from causalcheck.graphs.kinds import check_cpdag, check_dag, consistent_extension, cpdag_of
+from causalcheck.graphchecks.kinds import check_cpdag, check_dag, consistent_extension, cpdag_of
 from causalcheck.graphs.model import Graph, connected_components
 from causalcheck.solvers.equivalence import (
     close_essential,

@@ -1,10 +1,10 @@
-"""The named graphs of the field (causalcheck.graphs.named) and their fixtures."""
+"""The named graphs of the field (causalcheck.graphchecks.named) and their fixtures."""
 
 from __future__ import annotations
 
 import pytest
 from causalcheck.base.errors import InputFormatError
-from causalcheck.graphs.named import NAMED_GRAPHS, named_graph
+from causalcheck.graphchecks.named import NAMED_GRAPHS, named_graph
 from causalcheck.solvers.acyclicity import find_cycle_core
 from causalcheck.solvers.equivalence import enumerate_equivalent_dags, mec_size
 
