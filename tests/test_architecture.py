@@ -777,3 +777,40 @@ def test_a_planted_loop_between_top_level_packages_is_caught_and_named() -> None
         {"causalcheck.a.x": "import causalcheck.b.y\n", "causalcheck.b.y": "def f():\n    import causalcheck.a.x\n"}, set()
     )
     assert folder_loops(planted) == [["a", "b"]]
+
+
+PIPELINE_HEADER = ["", "data in", "stages", "results out", "CLI"]
+
+
+def pipeline_problems(markdown: str, sources: Mapping[str, Source]) -> list[str]:
+    """What the pipelines table of docs/architecture.md gets wrong: a public module of a pipeline
+    package it does not name, or a backquoted name that is no module (``x`` of the row's package, or
+    ``pkg.x`` of causalcheck)."""
+    lines = [line for line in markdown.splitlines() if line.startswith("|")]
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in lines]
+    assert PIPELINE_HEADER in rows, f"docs/architecture.md has no table with the columns {PIPELINE_HEADER}"
+    start = rows.index(PIPELINE_HEADER) + 2
+    problems: list[str] = []
+    for row in rows[start:]:
+        if len(row) != len(PIPELINE_HEADER):
+            break
+        package = row[0].strip("`")
+        named = set()
+        for token in re.findall(r"`([^`]+)`", " | ".join(row[1:])):
+            for candidate in (f"causalcheck.{package}.{token}", f"causalcheck.{token}"):
+                if candidate in sources:
+                    named.add(candidate)
+                    break
+            else:
+                problems.append(f"{package}: `{token}` names no module")
+        public = {m for m in sources if m.startswith(f"causalcheck.{package}.") and not m.rsplit(".", 1)[1].startswith("_")}
+        problems += [f"{package}: {m} is not in the table" for m in sorted(public - named)]
+    return problems
+
+
+def test_the_pipelines_table_names_exactly_the_modules_that_exist() -> None:
+    """Every public module of checking/, lab/ and explain/ is in its row, and every name there is a module."""
+    text = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    assert pipeline_problems(text, SOURCES) == []
+    broken = text.replace("`scoring`", "`scoring`, `workers`").replace("`seeding` (the seeded draws), ", "")
+    assert set(pipeline_problems(broken, SOURCES)) == {"explain: `workers` names no module", "lab: causalcheck.lab.seeding is not in the table"}
