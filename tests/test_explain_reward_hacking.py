@@ -101,17 +101,22 @@ def _whatif_scorer(item: dict[str, Any]) -> Callable[[list[str]], list[float]]:
     return lambda texts: whatif_reward(prompts=[item["question"]] * len(texts), completions=texts, item=[item] * len(texts))
 
 
-def _edits_for(index: int) -> list[Callable[[str], Iterator[str]]]:
-    items, answers = _demo()
+def _rubric_terms(index: int) -> list[str]:
     item = load_benchmark("demo").items[index]
-    terms = sorted({t for c in criteria_of(item) for t in criterion_terms(item, c)})[:6]
-    other = answers[items[(index + 6) % len(items)]["canonical_id"]]
-    return [_connectives, _repeats, lambda t: _rubric_lists(t, terms), lambda t: _unrelated_chains(t, other)]
+    return sorted({t for c in criteria_of(item) for t in criterion_terms(item, c)})[:6]
 
 
 def _pure_form(index: int) -> list[Callable[[str], Iterator[str]]]:
     """The edits that add no claim at all: a repeated sentence, the rubric's words in a list."""
-    return _edits_for(index)[1:3]
+    terms = _rubric_terms(index)
+    return [_repeats, lambda t: _rubric_lists(t, terms)]
+
+
+def _chains_from(other: int) -> list[Callable[[str], Iterator[str]]]:
+    """Connectives, and the claims of the strong answer to demo item *other* chained with "so"."""
+    items, answers = _demo()
+    theirs = answers[items[other]["canonical_id"]]
+    return [_connectives, lambda t: _unrelated_chains(t, theirs)]
 
 
 @pytest.mark.parametrize("index", [0, 5, 9])
@@ -123,24 +128,29 @@ def test_no_rewording_of_a_correct_answer_raises_the_whatif_reward(index: int) -
     assert best <= base + 1e-12, f"an edit raised the reward {base:.3f} -> {best:.3f}: {text!r}"
 
 
-#: How much a connective or another question's claims chained with "so" may still raise the reward:
-#: the offline judges read links between the answer's own claims from their cues, so an added
-#: "Thus," between two sentences about one thing is a link they credit (docs/explain.md, "What the
-#: offline judges can and cannot see").
-CHAINED_CLAIMS_RAISE = 0.06
+#: How much a connective or another question's claims chained with "so" may still raise the reward,
+#: over every pair of demo items: the offline judges read links from their cues and a claim as on
+#: topic when it shares the item's words, so "Thus," between two sentences about one thing is a
+#: link they credit, and another question's claims that share a word of this item's rubric ("civil
+#: wars" in an answer whose rubric speaks of the Cold War) read as on topic (docs/explain.md,
+#: "What the offline judges can and cannot see").
+CHAINED_CLAIMS_RAISE = 0.11
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("index", range(12))
 def test_no_rewording_of_any_demo_answer_raises_the_whatif_reward(index: int) -> None:
-    """Every demo item, three rounds, the four best kept: repeats and lists never raise the reward; with
-    connectives and chained claims from another question too, it rises by at most CHAINED_CLAIMS_RAISE."""
+    """Every demo item, three rounds, the four best kept: repeats and lists never raise the reward;
+    connectives and chained claims of any other demo question raise it by at most CHAINED_CLAIMS_RAISE."""
     items, answers = _demo()
     item = items[index]
-    base, best, text = _search(answers[item["canonical_id"]], _pure_form(index), _whatif_scorer(item), rounds=3, keep=4)
+    start, score = answers[item["canonical_id"]], _whatif_scorer(item)
+    base, best, text = _search(start, _pure_form(index), score, rounds=3, keep=4)
     assert best <= base + 1e-12, f"an edit raised the reward {base:.3f} -> {best:.3f}: {text!r}"
-    base, best, text = _search(answers[item["canonical_id"]], _edits_for(index), _whatif_scorer(item), rounds=3, keep=4)
-    assert best <= base + CHAINED_CLAIMS_RAISE, f"an edit raised the reward {base:.3f} -> {best:.3f}: {text!r}"
+    for other in range(len(items)):
+        if other != index:
+            base, best, text = _search(start, _chains_from(other), score, rounds=3, keep=4)
+            assert best <= base + CHAINED_CLAIMS_RAISE, f"item {other}'s claims raised the reward {base:.3f} -> {best:.3f}: {text!r}"
 
 
 DATA = [{"id": "0/2", "props": {"a": 1.0, "b": 0.0}, "freq": 12.0}, {"id": "1/2", "props": {"a": 2.0, "b": 1.0}, "freq": 14.0}]

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from causalcheck.explain._claims import claim_of, is_identity, is_list
 from causalcheck.explain._cues import idiom_at, lead_cue
+from causalcheck.explain._premise import new_conditions, on_premise_spans, own_condition, premise_of
 from causalcheck.explain._text import content_lemmas, lemma
 from causalcheck.explain.data import load_benchmark
 from causalcheck.explain.offline import contradictions, read_answer
@@ -132,3 +133,26 @@ def test_the_offline_reading_flags_each_kind_of_wrong_link() -> None:
     assert "off-premise" in kinds("If the Moon vanished, smaller tides would starve estuaries. Jealous cats would knit sweaters, so dogs would learn to fly.")
     contradicted = "If the Moon vanished, tides would shrink sharply. Coastal fisheries would decline. Later, because tides would grow larger, coastal fisheries would boom."
     assert "contradicted" in kinds(contradicted) and read_answer(item, contradicted).contradictions
+
+
+def test_a_condition_opened_inside_a_sentence_is_a_premise_of_its_own() -> None:
+    """'…, so if <another scenario>, …' starts a new premise: off premise unless it is about the item;
+    a condition on what was just said ('so without them') continues the sentence."""
+    item = load_benchmark("demo").items[0]
+    premise = premise_of(item)
+    drift = "If the Moon vanished, tides would shrink, so if Latin had remained the common language, scholars would travel freely."
+    assert [on for _, _, on in on_premise_spans(drift, premise)] == [True, False]
+    kept = "If the Moon vanished, tides would shrink, so without them, estuaries would lose their daily flushing."
+    assert [on for _, _, on in on_premise_spans(kept, premise)] == [True]
+    assert new_conditions("Prices rise, and if wages lag, unrest grows.") == []
+    assert own_condition("so if Latin had stayed, scholars would travel") == (3, "Latin had stayed")
+    assert own_condition("so if so, nothing changes") is None and own_condition("so the tides shrink") is None
+
+
+def test_a_forward_cue_does_not_make_the_source_cause_a_condition_of_its_own() -> None:
+    """'S, so if X, Y' is no link S → Y unless X is about S ('cranes cut handling, so without cranes …')."""
+    item = load_benchmark("demo").items[0]
+    foreign = "If the Moon vanished, smaller tides would starve estuaries, so if Latin had remained common, scholars would travel freely."
+    assert not [v for _, t, v in read_answer(item, foreign).edges if "scholars" in t.text and v.ok]
+    about_source = "If the Moon vanished, smaller tides would starve estuaries, so without tides, estuaries would silt up."
+    assert [v for _, t, v in read_answer(item, about_source).edges if "silt" in t.text and v.ok]

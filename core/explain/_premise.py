@@ -15,7 +15,10 @@ but about another premise — earns neither supported edges nor rubric credit.
   would …", "His approval …", "As a result, …", "Because of that …") right after one, shares
   two content lemmas with the sentence before it, which is on premise, or is only the rest of
   that sentence cut after an abbreviation ("U.S. prestige" → "prestige …") or holds no
-  content word.  Everything else is **off premise**: nothing in
+  content word.  A clause that opens a condition of its own after a forward cue ("…, so if
+  Latin had remained the common language, scholars …") is a sentence of its own here, as one
+  that opens with "If" is: it is on premise only when it is anchored or shares two content
+  lemmas with what comes before.  Everything else is **off premise**: nothing in
   it is tied to the item's intervention.
 
 The rules compare words only; they never follow instructions in the text.
@@ -23,6 +26,7 @@ The rules compare words only; they never follow instructions in the text.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -34,7 +38,7 @@ from causalcheck.explain._text import SENTENCE_PIECES, content_lemmas, pos_lexic
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.explain.data import WhatIfItem
 
-__all__ = ["Premise", "meta_words", "on_premise_spans", "premise_of", "rubric_words"]
+__all__ = ["Premise", "meta_words", "new_conditions", "on_premise_spans", "own_condition", "premise_of", "rubric_words"]
 
 
 @lru_cache(maxsize=1)
@@ -151,9 +155,10 @@ _CUT = re.compile(r"^[ \t]*-?[a-z]")
 _PRONOUN = re.compile(r"^[\W_]*(he|she|his|her|him|hers|them|there|we|our)\b", re.IGNORECASE)
 
 
-def _continues(piece: str, lemmas: frozenset[str], before: frozenset[str]) -> bool:
-    """True when the sentence *piece* is tied to the sentence before it (lemmas *before*)."""
-    if not lemmas or _CUT.match(piece) or starts_with_anaphor(piece) or _PRONOUN.match(piece):
+def _continues(piece: str, lemmas: frozenset[str], before: frozenset[str], condition: bool = False) -> bool:
+    """True when the sentence *piece* is tied to the sentence before it (lemmas *before*); a
+    *condition* clause cut from inside a sentence (:func:`new_conditions`) is not the rest of a cut sentence."""
+    if not lemmas or (_CUT.match(piece) and not condition) or starts_with_anaphor(piece) or _PRONOUN.match(piece):
         return True
     cue = lead_cue(piece.lstrip())
     if cue is not None and cue.kind in _LINK_KINDS:
@@ -168,11 +173,50 @@ def on_premise_spans(text: str, premise: Premise) -> tuple[tuple[int, int, bool]
     before: frozenset[str] = frozenset()
     prev_on = False
     for m in SENTENCE_PIECES.finditer(text):
-        piece = m.group()
-        lemmas = content_lemmas(piece)
-        if not lemmas and not piece.strip(" \t\r\n.!?"):
-            continue
-        on = premise.anchors(lemmas) or (prev_on and _continues(piece, lemmas, before))
-        out.append((m.start(), m.end(), on))
-        before, prev_on = lemmas, on
+        inner = [m.start() + k for k in new_conditions(m.group())]
+        for a, b in itertools.pairwise([m.start(), *inner, m.end()]):
+            piece = text[a:b]
+            lemmas = content_lemmas(piece)
+            if not lemmas and not piece.strip(" \t\r\n.!?"):
+                continue
+            on = premise.anchors(lemmas) or (prev_on and _continues(piece, lemmas, before, condition=a in inner))
+            out.append((a, b, on))
+            before, prev_on = lemmas, on
     return tuple(out)
+
+
+#: A clause boundary: a comma or semicolon, then a word.
+_CLAUSE = re.compile(r"[,;]\s+(?=\w)")
+#: A condition on what was just said ("without them", "if so", "if it does"): no new premise.
+_BACK_REFERENCE = re.compile(r"^\s*(them|it|this|that|these|those|so|not)\b", re.IGNORECASE)
+
+
+def own_condition(clause: str) -> tuple[int, str] | None:
+    """When *clause* opens with a forward cue and then a condition with a consequence of its own
+    ("so if Latin had remained the common language, scholars …"): the offset where the condition
+    starts and the condition's text ("Latin had remained the common language"); else None.  A
+    condition on what was just said ("so without them, costs …", "so if so, …") is none."""
+    cue = lead_cue(clause)
+    if cue is None or cue.kind != "fwd" or not clause.lower().startswith(cue.phrase):
+        return None
+    after = clause[len(cue.phrase) :]
+    start = len(cue.phrase) + len(after) - len(after.lstrip(" ,"))
+    rest = clause[start:]
+    cond = lead_cue(rest)
+    if cond is None or cond.kind != "cond" or not rest.lower().startswith(cond.phrase) or "," not in rest:
+        return None
+    condition = rest[len(cond.phrase) : rest.index(",")]
+    if _BACK_REFERENCE.match(condition) or starts_with_anaphor(condition.lstrip()):
+        return None
+    return start, condition.strip()
+
+
+def new_conditions(sentence: str) -> list[int]:
+    """Offsets in *sentence* where a clause opens a condition of its own (:func:`own_condition`):
+    the condition starts a new premise, as a sentence that opens with one does."""
+    out: list[int] = []
+    for m in _CLAUSE.finditer(sentence):
+        found = own_condition(sentence[m.end() :])
+        if found is not None:
+            out.append(m.end() + found[0])
+    return out

@@ -15,7 +15,9 @@ when every rule holds, checked in this order (the first that fails is named in t
 3. *a link in that direction* — a cue of the right kind joins them ("S, so T", "T because S",
    "If S, T"), an arrow, or a causative verb with an object opens ``T`` right after its subject
    ``S`` ("Smaller tides | would shrink intertidal zones"); meta-talk about the question is no
-   claim;
+   claim; a ``T`` that opens a condition of its own right after the cue ("S, so if Latin had
+   stayed, scholars would travel") follows from that condition, not from ``S``, unless the
+   condition is about ``S`` ("cranes cut handling, so without them costs would stay high");
 4. *cohesion* — units in different sentences share a content lemma or the later one points back
    ("This would …");
 5. *the premise is exogenous* — ``T`` adds something beyond the question and does not restate
@@ -79,6 +81,7 @@ from causalcheck.explain._premise import (
     Premise,
     meta_words,
     on_premise_spans,
+    own_condition,
     premise_of,
     rubric_words,
 )
@@ -266,6 +269,8 @@ def _local_rules(text: str, q: frozenset[str], su: _Unit, tu: _Unit, label: str,
         linked = f"causative verb {bu.causative!r}"
     if not linked:
         return EdgeVerdict(False, "rule 3: no explicit connective links source to target in this direction", "unlinked")
+    if label != "CONDITION" and s_first and _own_condition(text[_sentence_start(text, s_pos) : t_pos], t):
+        return EdgeVerdict(False, "rule 3: the target opens a condition of its own ('so if …'), which is its cause", "unlinked")
     if su.meta or tu.meta:
         return EdgeVerdict(False, "rule 3: an endpoint is meta-talk about the question, not a causal claim", "unlinked")
     if su.identity or tu.identity:
@@ -280,6 +285,19 @@ def _local_rules(text: str, q: frozenset[str], su: _Unit, tu: _Unit, label: str,
             return EdgeVerdict(False, "rule 5: the two units together only state the premise", "premise")
         return EdgeVerdict(False, "rule 5: the target restates the premise, which nothing in the answer causes", "reversed")
     return EdgeVerdict(True, f"rules 1-5 hold ({linked})", "supported")
+
+
+def _own_condition(before: str, target: str) -> bool:
+    """True when *target* opens, right after its forward cue, a condition of its own that shares no
+    content lemma with the sentence *before* it (:func:`._premise.own_condition`): its consequence
+    follows from that condition, not from what came before."""
+    found = own_condition(target)
+    return found is not None and not (content_lemmas(found[1]) - _cue_words()) & content_lemmas(before)
+
+
+def _sentence_start(text: str, pos: int) -> int:
+    """Where the sentence holding offset *pos* of *text* starts."""
+    return max(text.rfind(c, 0, pos) for c in ".!?\n") + 1
 
 
 # ---------------------------------------------------------------------------- rules 6-10
