@@ -814,3 +814,20 @@ def test_the_pipelines_table_names_exactly_the_modules_that_exist() -> None:
     assert pipeline_problems(text, SOURCES) == []
     broken = text.replace("`scoring`", "`scoring`, `workers`").replace("`seeding` (the seeded draws), ", "")
     assert set(pipeline_problems(broken, SOURCES)) == {"explain: `workers` names no module", "lab: causalcheck.lab.seeding is not in the table"}
+
+
+def public_class_homes(sources: Mapping[str, Source]) -> dict[str, list[str]]:
+    """Public class names defined (at module level) in more than one module, with those modules."""
+    homes: dict[str, list[str]] = {}
+    for name, src in sources.items():
+        for node in src.tree.body:
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                homes.setdefault(node.name, []).append(name)
+    return {cls: mods for cls, mods in homes.items() if len(mods) > 1}
+
+
+def test_no_public_class_name_is_defined_twice() -> None:
+    """One concept, one name: two classes called Episode (or Agent, GraphEdge, Confusion, Term) confuse every reader."""
+    assert public_class_homes(SOURCES) == {}
+    planted = sources_from_text({"causalcheck.a": "class Episode:\n    pass\n", "causalcheck.b": "class Episode:\n    pass\n"}, set())
+    assert public_class_homes(planted) == {"Episode": ["causalcheck.a", "causalcheck.b"]}

@@ -12,7 +12,7 @@ from causalcheck.checking import check, check_episode
 from causalcheck.episodes import (
     CHECK_NUMBERING,
     SCORE_NUMBERING,
-    Episode,
+    EpisodeRecord,
     Step,
     Unparsed,
     discover_episodes,
@@ -136,13 +136,13 @@ def test_step_numbering_is_one_decision() -> None:
 
 
 def test_final_hypothesis_is_the_last_nonempty_one() -> None:
-    """Episode.final skips empty hypotheses and unparsed steps."""
+    """EpisodeRecord.final skips empty hypotheses and unparsed steps."""
     full = parse_record_obj({"hypothesis": {"edges": [{"from": "a", "to": "resonanceFreq"}]}})
     empty = parse_record_obj({"hypothesis": {"edges": [], "freq_equation": " ", "coefficients": {}}})
-    ep = Episode("x", "records", (Step(0, None, full), Step(1, None, empty), Step(2, None, Unparsed("bad"))))
+    ep = EpisodeRecord("x", "records", (Step(0, None, full), Step(1, None, empty), Step(2, None, Unparsed("bad"))))
     final = ep.final()
     assert final is not None and final[0].index == 0 and final[1].graph.pairs == {("a", "resonanceFreq")}
-    assert Episode("x", "records", ()).final() is None
+    assert EpisodeRecord("x", "records", ()).final() is None
 
 
 def test_records_without_an_environment_cannot_be_scored(tmp_path: Path) -> None:

@@ -15,9 +15,9 @@ from causalcheck.explain.data import (
     load_benchmark,
 )
 from causalcheck.explain.explanation_graph import (
+    ExplanationEdge,
     ExplanationGraph,
-    GraphEdge,
-    GraphNode,
+    ExplanationNode,
     graph_stats,
 )
 from causalcheck.explain.segment import RuleSegmenter, get_segmenter
@@ -158,8 +158,8 @@ def test_parser_segmenter_without_pipeline_says_how_to_install() -> None:
 
 
 def _graph(pairs: list[tuple[str, str, str]], n: int) -> ExplanationGraph:
-    nodes = tuple(GraphNode(f"EDU{i}", f"unit {i}") for i in range(1, n + 1))
-    return ExplanationGraph(nodes, tuple(GraphEdge(a, b, t) for a, b, t in pairs))
+    nodes = tuple(ExplanationNode(f"EDU{i}", f"unit {i}") for i in range(1, n + 1))
+    return ExplanationGraph(nodes, tuple(ExplanationEdge(a, b, t) for a, b, t in pairs))
 
 
 def test_graph_stats_path_and_components() -> None:

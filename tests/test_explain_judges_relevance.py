@@ -16,7 +16,7 @@ from pathlib import Path
 
 from causalcheck.explain._text import content_lemmas
 from causalcheck.explain.data import WhatIfItem, load_answer_sets, load_benchmark, parse_item
-from causalcheck.explain.explanation_graph import ExplanationGraph, GraphEdge, GraphNode
+from causalcheck.explain.explanation_graph import ExplanationEdge, ExplanationGraph, ExplanationNode
 from causalcheck.explain.offline import OfflineCriterionJudge, OfflineEdgeJudge
 from causalcheck.explain.relations import OfflineParser
 from causalcheck.explain.scoring import score_item
@@ -85,7 +85,7 @@ def test_recorded_held_out_answers_to_other_questions_score_below(whatif_result:
 
 
 def _judge_two(item: WhatIfItem, answer: str, source: str, target: str, label: str = "RESULT") -> tuple[float, str]:
-    graph = ExplanationGraph(nodes=(GraphNode("EDU1", source), GraphNode("EDU2", target)), edges=(GraphEdge("EDU1", "EDU2", label),))
+    graph = ExplanationGraph(nodes=(ExplanationNode("EDU1", source), ExplanationNode("EDU2", target)), edges=(ExplanationEdge("EDU1", "EDU2", label),))
     j = EDGE.judge_edges(item, answer, graph, [0])[0]
     return j.score, j.rationale
 

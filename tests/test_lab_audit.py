@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from causalcheck.episodes import Episode, ShownState, Step, load_run_folder
+from causalcheck.episodes import EpisodeRecord, ShownState, Step, load_run_folder
 from causalcheck.findings import EntryValue, Figures, SolverEvidence
 from causalcheck.lab.audit import Entry, audit_episode
 from causalcheck.parsing import parse_record_obj
@@ -25,19 +25,19 @@ def _entry(eid: str, a: float, b: float, freq: float, **extra: Any) -> dict[str,
     return {"id": eid, "props": {"a": a, "b": b}, "freq": freq, **extra}
 
 
-def _episode(records: list[dict[str, Any]], *, success: bool | None = True, interventions: int = 1) -> Episode:
+def _episode(records: list[dict[str, Any]], *, success: bool | None = True, interventions: int = 1) -> EpisodeRecord:
     steps = tuple(
         Step(i, i, parse_record_obj(rec) if rec else None, intervention=("a", 20.0) if i == 0 and interventions else None)
         for i, rec in enumerate(records)
     )
-    return Episode(
+    return EpisodeRecord(
         source="synthetic", kind="trajectory", suite="t", graph_id="t_0", experiment_id="t_0", seed="1",
         config=CONFIG, steps=steps, shown=(PRIOR, AFTER_1), success=success,
         intervention_budget=4, submission_budget=3, submissions_used=1,
     )
 
 
-def _codes(ep: Episode) -> dict[str, list[str]]:
+def _codes(ep: EpisodeRecord) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for d in audit_episode(ep).findings:
         out.setdefault(d.code, []).extend(d.elements)

@@ -141,10 +141,14 @@ def test_parser_failure_raises_after_one_reask() -> None:
 
 def test_judges_degrade_with_error_instead_of_silent_zero() -> None:
     """Unusable replies become degraded judgments that carry the error."""
-    from causalcheck.explain.explanation_graph import ExplanationGraph, GraphEdge, GraphNode
+    from causalcheck.explain.explanation_graph import (
+        ExplanationEdge,
+        ExplanationGraph,
+        ExplanationNode,
+    )
 
     item = parse_item({"id": 1, "question": "What if?", "domain": "STEM"})
-    graph = ExplanationGraph((GraphNode("EDU1", "a"), GraphNode("EDU2", "b")), (GraphEdge("EDU1", "EDU2", "CAUSE"),))
+    graph = ExplanationGraph((ExplanationNode("EDU1", "a"), ExplanationNode("EDU2", "b")), (ExplanationEdge("EDU1", "EDU2", "CAUSE"),))
     _, _, edge_judge, crit_judge = _pipeline(ScriptedLLM(["maybe", "perhaps", '{"score": "high"}', '{"score": "x"']))
     [ej] = edge_judge.judge_edges(item, "a so b", graph, [0])
     assert ej.degraded and ej.score == 0.0 and "yes or no" in (ej.error or "")

@@ -157,9 +157,13 @@ def test_plain_model_plays_a_lab_episode() -> None:
 
 
 def _graph() -> Any:
-    from causalcheck.explain.explanation_graph import ExplanationGraph, GraphEdge, GraphNode
+    from causalcheck.explain.explanation_graph import (
+        ExplanationEdge,
+        ExplanationGraph,
+        ExplanationNode,
+    )
 
     return ExplanationGraph(
-        nodes=(GraphNode("EDU1", "tides would shrink."), GraphNode("EDU2", "coastal ecosystems would change.")),
-        edges=(GraphEdge("EDU1", "EDU2", "RESULT"),),
+        nodes=(ExplanationNode("EDU1", "tides would shrink."), ExplanationNode("EDU2", "coastal ecosystems would change.")),
+        edges=(ExplanationEdge("EDU1", "EDU2", "RESULT"),),
     )

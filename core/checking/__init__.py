@@ -3,7 +3,7 @@
 ``causalcheck.check`` (this package's :func:`check`) accepts anything that holds hypotheses —
 a path, text, a :class:`~causalcheck.records.Hypothesis`, a
 :class:`~causalcheck.records.StepRecord`, a list of records, an
-:class:`~causalcheck.episodes.Episode`, a folder — or a causal graph — and returns one
+:class:`~causalcheck.episodes.EpisodeRecord`, a folder — or a causal graph — and returns one
 :class:`~causalcheck.findings.Report`; a trajectory's report has one part per step, a
 folder's one part per checked file.  A step is checked against its *own* ``past_data`` (the
 evidence the agent wrote down); every finding is a :class:`~causalcheck.findings.Finding`

@@ -5,7 +5,7 @@ Whatever the input, the result is one :class:`~causalcheck.findings.Report` (``.
 ``.subject``, ``.parts``).  It dispatches on the input: a
 :class:`~causalcheck.records.Hypothesis` goes to the hypothesis stage, a
 :class:`~causalcheck.records.StepRecord` (or an :class:`~causalcheck.episodes.Unparsed`
-step) to the record check, a sequence of records or an :class:`~causalcheck.episodes.Episode`
+step) to the record check, a sequence of records or an :class:`~causalcheck.episodes.EpisodeRecord`
 to the trajectory stage (a report whose ``parts`` are the steps'), a folder to
 :func:`~causalcheck.checking.folder.check_folder` (a report whose ``parts`` are its files';
 a folder that is one unit, such as an official seed folder, gives that unit's report), and
@@ -31,7 +31,7 @@ from causalcheck.checking.folder import check_folder, check_input, require_check
 from causalcheck.checking.hypothesis import check_hypothesis, check_record
 from causalcheck.checking.inputs import graph_file_format
 from causalcheck.checking.trajectory import check_episode, check_trajectory
-from causalcheck.episodes import Episode, Unparsed
+from causalcheck.episodes import EpisodeRecord, Unparsed
 from causalcheck.findings import Report
 from causalcheck.graph import CausalGraph
 from causalcheck.graphs import Graph
@@ -78,7 +78,7 @@ def check(
     """Check anything that holds hypotheses or a causal graph; one :class:`~causalcheck.findings.Report`.
 
     Hypotheses and agent records: *obj* is a :class:`Hypothesis`, a :class:`StepRecord`, a
-    sequence of records, an :class:`~causalcheck.episodes.Episode`, a path (record JSON,
+    sequence of records, an :class:`~causalcheck.episodes.EpisodeRecord`, a path (record JSON,
     JSONL, text hypothesis, lab trajectory, official ``raw_io.jsonl``, run folder or any
     folder), ``"example:<name>"``, or text; a trajectory's report has one part per step, a
     folder's one part per checked file; *data* are evidence points
@@ -127,7 +127,7 @@ def check_hypotheses(
         return check_hypothesis(obj, data=data, reference=ref, tolerance=tolerance, nodes=nodes)
     if isinstance(obj, (StepRecord, Unparsed)):
         return check_record(obj, reference=ref, tolerance=tolerance, nodes=nodes)
-    if isinstance(obj, Episode):
+    if isinstance(obj, EpisodeRecord):
         return check_episode(obj, reference=ref, tolerance=tolerance, nodes=nodes)
     if isinstance(obj, (list, tuple)) and all(isinstance(r, (StepRecord, Unparsed)) for r in obj):
         return check_trajectory(obj, reference=ref, tolerance=tolerance, nodes=nodes)

@@ -6,7 +6,7 @@ or dropped an earlier evidence entry) and ``data-stop-agreeing`` (the first step
 recorded data contradict its hypothesis).  The result is one
 :class:`~causalcheck.findings.Report` of kind ``"trajectory"`` whose ``parts`` are the steps'
 reports (the trajectory findings belong to the step they name).  :func:`check_episode` does this for an
-:class:`~causalcheck.episodes.Episode`, numbering its steps as ``check`` prints them
+:class:`~causalcheck.episodes.EpisodeRecord`, numbering its steps as ``check`` prints them
 (:data:`~causalcheck.episodes.CHECK_NUMBERING`).
 """
 
@@ -16,7 +16,7 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 
 from causalcheck.checking.hypothesis import check_record
-from causalcheck.episodes import Episode, Unparsed, numbered_record
+from causalcheck.episodes import EpisodeRecord, Unparsed, numbered_record
 from causalcheck.findings import Finding, Report, StepIndex
 from causalcheck.records import StepRecord
 
@@ -89,7 +89,7 @@ def check_trajectory(
 
 
 def check_episode(
-    ep: Episode,
+    ep: EpisodeRecord,
     *,
     reference: Iterable[tuple[str, str]] = (),
     tolerance: float = 0.01,

@@ -6,7 +6,7 @@ causalab-spec §3) and what the environment did with it.  Runs reach us in many 
 one record wrapped in prose, JSONL, JSON arrays, the official CausaLab ``raw_io.jsonl`` (concatenated
 pretty-printed JSON), ``*_tracking*.jsonl`` files and seed folders, and our own lab
 trajectories (``causalcheck-trajectory/1``) — and this layer is the only code that reads
-them.  Every reader produces the same value, an :class:`Episode` of :class:`Step` s whose
+them.  Every reader produces the same value, an :class:`EpisodeRecord` of :class:`Step` s whose
 records were parsed **once** by the tolerant record parser (:mod:`causalcheck.parsing`)
 into :class:`~causalcheck.records.StepRecord` s, or :class:`Unparsed` markers carrying the
 reason.  ``causalcheck check`` (:mod:`causalcheck.checking`), ``lab score``
@@ -15,7 +15,7 @@ consume that model; none of them looks into a raw dict.
 
 Modules, in reading order:
 
-* :mod:`~causalcheck.episodes.model` — the types (:class:`Episode`, :class:`Step`,
+* :mod:`~causalcheck.episodes.model` — the types (:class:`EpisodeRecord`, :class:`Step`,
   :class:`ShownState`, :class:`Unparsed`) and the step-numbering rule;
 * :mod:`~causalcheck.episodes.reading` — one step's output → record (memoised per episode);
 * :mod:`~causalcheck.episodes.files` — reading files and JSON streams, a folder's record file;
@@ -57,8 +57,8 @@ from causalcheck.episodes.model import (
     CHECK_NUMBERING,
     EPISODE_WARNING_CODES,
     SCORE_NUMBERING,
-    Episode,
     EpisodeKind,
+    EpisodeRecord,
     InputFile,
     Numbering,
     ShownState,
@@ -82,8 +82,8 @@ __all__ = [
     "SCORE_NUMBERING",
     "Discovered",
     "DiscoveredKind",
-    "Episode",
     "EpisodeKind",
+    "EpisodeRecord",
     "InputFile",
     "Numbering",
     "RecordReader",

@@ -14,7 +14,7 @@ in three parts:
   ``lab run`` and keeps the episode's trajectory — the header, the step lines and the summary
   of a ``causalcheck-trajectory/1`` file (:mod:`causalcheck.lab.trajectory`) — in the sample's
   metadata under :data:`TRAJECTORY_KEY`.  :func:`sample_episode` turns such a sample into an
-  :class:`~causalcheck.episodes.model.Episode` through the same
+  :class:`~causalcheck.episodes.model.EpisodeRecord` through the same
   :func:`~causalcheck.episodes.trajectory.trajectory_episode` as a file, so
   ``causalcheck lab score LOG`` re-scores an inspect run offline with any options and gives
   the numbers a trajectory folder of the same episodes gives.  An episode of a log is
@@ -69,7 +69,7 @@ from typing import TYPE_CHECKING, Any
 from causalcheck.base.errors import InputFormatError, missing_extra
 from causalcheck.base.files import sha256_bytes
 from causalcheck.base.limits import MAX_EVAL_MEMBER_BYTES, MAX_EVAL_TOTAL_BYTES, LimitExceededError
-from causalcheck.episodes.model import Episode, InputFile
+from causalcheck.episodes.model import EpisodeRecord, InputFile
 from causalcheck.episodes.trajectory import Trajectory, trajectory_episode
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -221,7 +221,7 @@ def sample_trajectory(metadata: Mapping[str, Any]) -> Trajectory | None:
     return Trajectory(dict(header), tuple(s for s in steps if isinstance(s, Mapping)), dict(summary))
 
 
-def sample_episode(metadata: Mapping[str, Any], source: str) -> Episode:
+def sample_episode(metadata: Mapping[str, Any], source: str) -> EpisodeRecord:
     """The episode of a lab sample (raises :class:`InputFormatError` when it holds no trajectory)."""
     traj = sample_trajectory(metadata)
     if traj is None:
@@ -243,7 +243,7 @@ def inspect_episode_refs(path: str | Path) -> list[Path]:
     return refs or [Path(f"{path}#@0")]
 
 
-def load_inspect_episode(ref: str | Path) -> Episode:
+def load_inspect_episode(ref: str | Path) -> EpisodeRecord:
     """The episode a reference from :func:`inspect_episode_refs` names."""
     m = _REF.match(str(ref))
     if m is None:

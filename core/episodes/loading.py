@@ -1,7 +1,7 @@
 """Finding and loading episodes: one entry point per question.
 
 * :func:`read_episode` / :func:`episode_from_text` — whatever a path or text holds, as an
-  :class:`~causalcheck.episodes.model.Episode` (a finished lab trajectory as one, any other
+  :class:`~causalcheck.episodes.model.EpisodeRecord` (a finished lab trajectory as one, any other
   layout as records; a folder by its record file, :func:`~causalcheck.episodes.files.find_record_file`);
   this is what ``causalcheck check`` reads.
 * :func:`load_records` / :func:`records_from_text` — just the step records, numbered the
@@ -26,7 +26,7 @@ from causalcheck.episodes.inspect_logs import (
     is_inspect_log,
     load_inspect_episode,
 )
-from causalcheck.episodes.model import CHECK_NUMBERING, Episode, Numbering, Step, Unparsed
+from causalcheck.episodes.model import CHECK_NUMBERING, EpisodeRecord, Numbering, Step, Unparsed
 from causalcheck.episodes.official import is_run_folder, load_run_folder
 from causalcheck.episodes.recordfiles import records_episode
 from causalcheck.episodes.trajectory import (
@@ -62,7 +62,7 @@ def _looks_like_trajectory(text: str) -> bool:
     return first.startswith("{") and '"header"' in first and '"type"' in first
 
 
-def _check_strict(ep: Episode) -> Episode:
+def _check_strict(ep: EpisodeRecord) -> EpisodeRecord:
     for step in ep.steps:
         if isinstance(step.record, Unparsed):
             if step.record.error is not None:
@@ -71,13 +71,13 @@ def _check_strict(ep: Episode) -> Episode:
     return ep
 
 
-def episode_from_text(text: str, *, source: str = "<string>", strict: bool = False) -> Episode:
+def episode_from_text(text: str, *, source: str = "<string>", strict: bool = False) -> EpisodeRecord:
     """The episode in *text*: a finished lab trajectory, else records in any layout.
 
     With *strict* a step whose output cannot be parsed raises its parse error instead of
     becoming an :class:`~causalcheck.episodes.model.Unparsed` step.
     """
-    ep: Episode | None = None
+    ep: EpisodeRecord | None = None
     if _looks_like_trajectory(text):
         try:
             ep = trajectory_episode(trajectory_from_text(text, source=source), source=source)
@@ -88,7 +88,7 @@ def episode_from_text(text: str, *, source: str = "<string>", strict: bool = Fal
     return _check_strict(ep) if strict else ep
 
 
-def read_episode(path: str | Path, *, strict: bool = False) -> Episode:
+def read_episode(path: str | Path, *, strict: bool = False) -> EpisodeRecord:
     """:func:`episode_from_text` of a file; a folder is read through its record file (``raw_io.jsonl`` first)."""
     p = Path(path)
     if p.is_dir():
@@ -246,7 +246,7 @@ def discover_episodes(paths: Sequence[str | Path]) -> Iterator[tuple[DiscoveredK
             yield d.kind, d.path
 
 
-def load_episode(kind: DiscoveredKind, path: Path) -> Episode:
+def load_episode(kind: DiscoveredKind, path: Path) -> EpisodeRecord:
     """Load one discovered episode (raises :class:`~causalcheck.base.errors.InputFormatError` with the reason)."""
     if kind == "missing":
         raise InputFormatError(f"path={str(path)!r} does not exist")

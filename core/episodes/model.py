@@ -1,6 +1,6 @@
 """The typed episode: what every reader of :mod:`causalcheck.episodes` produces.
 
-An :class:`Episode` is one agent's run through one task, whatever file it came from.  Its
+An :class:`EpisodeRecord` is one agent's run through one task, whatever file it came from.  Its
 :class:`Step` s hold the agent's record, parsed **once** by the tolerant record parser into a
 :class:`~causalcheck.records.StepRecord` — or, when the model output holds no record, an
 :class:`Unparsed` marker that carries the reason — plus what the environment did with it
@@ -44,8 +44,8 @@ __all__ = [
     "CHECK_NUMBERING",
     "EPISODE_WARNING_CODES",
     "SCORE_NUMBERING",
-    "Episode",
     "EpisodeKind",
+    "EpisodeRecord",
     "InputFile",
     "Numbering",
     "ShownState",
@@ -68,7 +68,7 @@ SCORE_NUMBERING: Numbering = "position"
 #: ``"records"`` — records without an environment (a record file, JSONL, ``raw_io.jsonl``, ...).
 EpisodeKind = Literal["official", "trajectory", "records"]
 
-#: The codes of :attr:`Episode.warnings` (:class:`~causalcheck.base.errors.Notice` values) → meaning.
+#: The codes of :attr:`EpisodeRecord.warnings` (:class:`~causalcheck.base.errors.Notice` values) → meaning.
 #: ``lab score`` prints the ``steps-missing`` ones; callers decide by code, never by wording.
 EPISODE_WARNING_CODES: Mapping[str, str] = MappingProxyType({
     "steps-missing": "the step numbers or counts show that steps were removed, added or reordered",
@@ -174,7 +174,7 @@ def nonempty_hypothesis(record: StepRecord | Unparsed | None) -> Hypothesis | No
 
 
 @dataclass(frozen=True)
-class Episode:
+class EpisodeRecord:
     """One episode from any supported source (see the module docstring).
 
     ``config`` is the true graph config (the official suite record), ``None`` for

@@ -1,4 +1,4 @@
-"""Reading official CausaLab run folders (causalab-spec §5.3) into an :class:`~causalcheck.episodes.model.Episode`.
+"""Reading official CausaLab run folders (causalab-spec §5.3) into an :class:`~causalcheck.episodes.model.EpisodeRecord`.
 
 A seed folder holds:
 
@@ -22,7 +22,7 @@ The official folders do not contain the reactor's true frequency F*; it is recom
 the graph config and the reactor properties shown (the frequency's structural equation).
 
 One module because an official seed folder is one format read in one pass: the graph config, the
-concatenated-JSON logs, the dialog-text blocks and the recomputed F* feed one :class:`Episode`,
+concatenated-JSON logs, the dialog-text blocks and the recomputed F* feed one :class:`EpisodeRecord`,
 and each helper here reads one part of that one folder layout.
 """
 
@@ -49,7 +49,7 @@ from causalcheck.episodes.config import (
 )
 from causalcheck.episodes.files import read_input, read_json_values_input
 from causalcheck.episodes.model import (
-    Episode,
+    EpisodeRecord,
     InputFile,
     ShownState,
     Step,
@@ -204,7 +204,7 @@ class _Folder:
         return _matching(self.path, self.names, pattern)
 
 
-def load_run_folder(path: str | Path) -> Episode:
+def load_run_folder(path: str | Path) -> EpisodeRecord:
     """Read one official CausaLab seed folder (see the module docstring).
 
     Raises :class:`~causalcheck.base.errors.InputFormatError` for a folder without a usable
@@ -237,7 +237,7 @@ def load_run_folder(path: str | Path) -> Episode:
     graph_id = str(config.get("graph_id") or folder.parent.name)
     target = true_target_frequency(config, reactor) if reactor else None
     agent, model = _identity(folder, run.warnings, run.inputs)
-    return Episode(
+    return EpisodeRecord(
         source=str(folder),
         kind="official",
         steps=tuple(steps),

@@ -24,7 +24,7 @@ from typing import Any
 
 from causalcheck.base.errors import DSLSyntaxError, InputFormatError
 from causalcheck.base.jsontext import iter_json_values
-from causalcheck.episodes.model import Episode, Step, Unparsed
+from causalcheck.episodes.model import EpisodeRecord, Step, Unparsed
 from causalcheck.episodes.reading import RecordReader
 from causalcheck.parsing import looks_like_record, parse_record
 from causalcheck.records import StepRecord
@@ -32,7 +32,7 @@ from causalcheck.records import StepRecord
 __all__ = ["records_episode"]
 
 
-def records_episode(text: str, *, source: str = "<string>") -> Episode:
+def records_episode(text: str, *, source: str = "<string>") -> EpisodeRecord:
     """The records of *text* in any layout of the module docstring, as an episode of ``kind="records"``.
 
     Raises :class:`~causalcheck.base.errors.InputFormatError` for empty text and text holding no
@@ -53,7 +53,7 @@ def records_episode(text: str, *, source: str = "<string>") -> Episode:
         except DSLSyntaxError as single:
             # a broken first object: the record grammar's message is the more precise one
             raise (single if not values else exc) from None
-        return Episode(source, "records", (Step(0, None, single_record),))
+        return EpisodeRecord(source, "records", (Step(0, None, single_record),))
     if len(values) == 1 and isinstance(values[0], list):
         values = values[0]
     reader = RecordReader()
@@ -89,4 +89,4 @@ def records_episode(text: str, *, source: str = "<string>") -> Episode:
             f"{source}: no step records found (found {found}); expected record objects, "
             "{step, raw_output} objects (raw_io.jsonl) or lab trajectory lines"
         )
-    return Episode(source, "records", tuple(steps))
+    return EpisodeRecord(source, "records", tuple(steps))

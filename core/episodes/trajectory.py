@@ -3,7 +3,7 @@
 :func:`read_trajectory` returns the file's lines as a :class:`Trajectory` (header, step
 lines, summary) and enforces
 the layout: one header, step lines, one summary; :func:`trajectory_episode` turns that into
-an :class:`~causalcheck.episodes.model.Episode`: the agent's records parsed once, the states
+an :class:`~causalcheck.episodes.model.EpisodeRecord`: the agent's records parsed once, the states
 the environment showed (prior records, the manipulator before and after each step) and
 when, the interventions it executed, submissions, the outcome and the budgets.
 
@@ -37,7 +37,7 @@ from causalcheck.episodes.config import (
     true_target_frequency,
 )
 from causalcheck.episodes.files import read_input
-from causalcheck.episodes.model import Episode, InputFile, ShownState, Step, step_gap_notices
+from causalcheck.episodes.model import EpisodeRecord, InputFile, ShownState, Step, step_gap_notices
 from causalcheck.episodes.reading import RecordReader
 from causalcheck.graph import FREQ, normalize_node
 
@@ -338,12 +338,12 @@ def _reactor(header: Mapping[str, Any], config: Mapping[str, Any] | None) -> tup
     return reactor_props, target
 
 
-def trajectory_episode(traj: Trajectory, *, source: str = "<trajectory>", memo: bool = True) -> Episode:
+def trajectory_episode(traj: Trajectory, *, source: str = "<trajectory>", memo: bool = True) -> EpisodeRecord:
     """The episode of a read trajectory (see the module docstring).
 
     Never raises for content: a step whose record cannot be read becomes an
     :class:`~causalcheck.episodes.model.Unparsed` marker; an unusable header ``config`` is
-    reported by :meth:`Episode.require_config`.  *memo* converts repeated record parts once
+    reported by :meth:`EpisodeRecord.require_config`.  *memo* converts repeated record parts once
     (:class:`~causalcheck.episodes.reading.RecordReader`); the result is the same without it.
     """
     header = traj.header
@@ -377,7 +377,7 @@ def trajectory_episode(traj: Trajectory, *, source: str = "<trajectory>", memo: 
     if not isinstance(model, str) or not model:  # the header's own (causalcheck/lab under inspect writes it there)
         model = header.get("model")
 
-    return Episode(
+    return EpisodeRecord(
         source=source,
         kind="trajectory",
         steps=tuple(steps),

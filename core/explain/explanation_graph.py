@@ -42,9 +42,9 @@ __all__ = [
     "CAUSAL_TYPES",
     "MAX_GRAPH_EDGES",
     "MAX_GRAPH_NODES",
+    "ExplanationEdge",
     "ExplanationGraph",
-    "GraphEdge",
-    "GraphNode",
+    "ExplanationNode",
     "GraphStats",
     "check_graph",
     "claim_classes",
@@ -80,7 +80,7 @@ def is_causal(relation_type: str) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class GraphNode:
+class ExplanationNode:
     """One EDU as a graph node."""
 
     id: str
@@ -91,7 +91,7 @@ class GraphNode:
 
 
 @dataclass(frozen=True, slots=True)
-class GraphEdge:
+class ExplanationEdge:
     """A directed edge ``source -> target`` labelled with a relation type and the projection reason."""
 
     source: str
@@ -118,8 +118,8 @@ class ExplanationGraph:
     """An answer's explanation graph in the official ``parsed_dag`` shape (edge order is significant:
     edge judgments are index-aligned with ``edges``)."""
 
-    nodes: tuple[GraphNode, ...] = ()
-    edges: tuple[GraphEdge, ...] = ()
+    nodes: tuple[ExplanationNode, ...] = ()
+    edges: tuple[ExplanationEdge, ...] = ()
     meta: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     @property
@@ -157,13 +157,13 @@ class ExplanationGraph:
         for n in raw_nodes:
             if not isinstance(n, Mapping) or not isinstance(n.get("id"), str):
                 raise InputFormatError(f"parsed_dag node={n!r:.80} must be an object with a string 'id'")
-            nodes.append(GraphNode(id=n["id"], text=as_text(n.get("text"), "parsed_dag node text")))
+            nodes.append(ExplanationNode(id=n["id"], text=as_text(n.get("text"), "parsed_dag node text")))
         edges = []
         for e in raw_edges:
             if not isinstance(e, Mapping) or not isinstance(e.get("source"), str) or not isinstance(e.get("target"), str):
                 raise InputFormatError(f"parsed_dag edge={e!r:.80} must have string 'source' and 'target'")
             edges.append(
-                GraphEdge(
+                ExplanationEdge(
                     source=e["source"],
                     target=e["target"],
                     relation_type=as_text(e.get("relation_type", e.get("type")), "parsed_dag edge relation_type"),
@@ -174,7 +174,7 @@ class ExplanationGraph:
 
     def to_causal_graph(self, *, causal_only: bool = True) -> CausalGraph:
         """The core :class:`~causalcheck.graph.CausalGraph` (EDU ids as node names, labels kept)."""
-        chosen: Iterable[GraphEdge] = (e for e in self.edges if e.causal) if causal_only else self.edges
+        chosen: Iterable[ExplanationEdge] = (e for e in self.edges if e.causal) if causal_only else self.edges
         ids = [n.id for n in self.nodes if n.id]
         return CausalGraph(
             tuple(dict.fromkeys(ids)),

@@ -53,9 +53,9 @@ from causalcheck.explain._fields import as_integer, as_list, as_mapping, as_text
 from causalcheck.explain.explanation_graph import (
     MAX_GRAPH_EDGES,
     MAX_GRAPH_NODES,
+    ExplanationEdge,
     ExplanationGraph,
-    GraphEdge,
-    GraphNode,
+    ExplanationNode,
 )
 
 __all__ = [
@@ -607,14 +607,14 @@ def project_to_graph(record: RSTRecord) -> ExplanationGraph:
     tree = record.tree_nodes or build_tree_nodes(record.relations)
     if len(tree) > MAX_RELATIONS:
         raise ProjectionLimitError(f"parser output has {len(tree)} relations; the limit is MAX_RELATIONS={MAX_RELATIONS}")
-    nodes = tuple(GraphNode(e.id, e.text) for e in record.edus)
+    nodes = tuple(ExplanationNode(e.id, e.text) for e in record.edus)
     index = _EduIndex({n.id for n in nodes})
     node_map: dict[str, TreeNode] = {}
     for tn in tree:
         node_map[tn.id] = tn
         node_map[tn.span_ref] = tn
     memo: dict[str, list[str]] = {}
-    edges: list[GraphEdge] = []
+    edges: list[ExplanationEdge] = []
     seen: set[tuple[str, str, str]] = set()
     pairs = 0
     for number, tn in enumerate(tree, start=1):
@@ -640,7 +640,7 @@ def project_to_graph(record: RSTRecord) -> ExplanationGraph:
                 if not s or not t or s == t or (s, t, rel) in seen:
                     continue
                 seen.add((s, t, rel))
-                edges.append(GraphEdge(s, t, rel, reason))
+                edges.append(ExplanationEdge(s, t, rel, reason))
             if len(edges) > MAX_GRAPH_EDGES:
                 raise ProjectionLimitError(
                     f"parser output projects to more than {MAX_GRAPH_EDGES} edges (at relation #{number}); "

@@ -38,7 +38,7 @@ from typing import Any
 
 from causalcheck.base.errors import CausalCheckError
 from causalcheck.checking.hypothesis import DATA_CODES, MAX_DATA_POINTS
-from causalcheck.episodes import SCORE_NUMBERING, Episode, ShownState
+from causalcheck.episodes import SCORE_NUMBERING, EpisodeRecord, ShownState
 from causalcheck.findings import (
     EntryShownEarly,
     EntryUnmatched,
@@ -251,7 +251,7 @@ def _settled(d: Finding, kept: bool) -> Finding:
 
 
 def audit_episode(
-    ep: Episode, tolerance: float = 0.01, fit_tolerance: float = 0.5, *, solver_checks: bool = True
+    ep: EpisodeRecord, tolerance: float = 0.01, fit_tolerance: float = 0.5, *, solver_checks: bool = True
 ) -> Report:
     """Audit one episode; the report's ``meta`` holds the budget figures.
 

@@ -19,7 +19,7 @@ from the files after the work, and only when every episode is done.
 
 Metric conventions: all-edge F1 and SHD (a reversed edge counts once, as CausaLab does) are
 :func:`causalcheck.metrics.edge_prf` / :func:`causalcheck.metrics.shd` on the last
-non-empty hypothesis of the episode (:meth:`causalcheck.episodes.Episode.final`: the records
+non-empty hypothesis of the episode (:meth:`causalcheck.episodes.EpisodeRecord.final`: the records
 are read by the episode layer, so every edge spelling its parser accepts counts); task
 accuracy is the share of episodes whose reactor was activated.  The folder summary is
 recomputed from the episode files with the same functions.
@@ -43,8 +43,13 @@ from causalcheck.base.interrupt import terminate_as_interrupt
 from causalcheck.base.limits import check_seed
 from causalcheck.base.pool import Died, Executor, LocalExecutor, completed
 from causalcheck.base.redaction import redact_json
-from causalcheck.episodes import Episode as EpisodeRecord
-from causalcheck.episodes import Trajectory, load_episode, read_trajectory, trajectory_episode
+from causalcheck.episodes import (
+    EpisodeRecord,
+    Trajectory,
+    load_episode,
+    read_trajectory,
+    trajectory_episode,
+)
 from causalcheck.lab.episode import AgentStep, Episode, EpisodeConfig, Observation
 from causalcheck.lab.suites import Suite, SuiteGraph, load_suite
 from causalcheck.lab.trajectory import TRAJECTORY_FORMAT, trajectory_text, write_trajectory

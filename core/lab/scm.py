@@ -57,7 +57,7 @@ from causalcheck.equation import (
 from causalcheck.graph import FREQ, CausalGraph, Edge
 from causalcheck.graphs.model import depth_first
 
-__all__ = ["MAX_PARAM_MAGNITUDE", "SCM", "NodeEquation", "Term", "finite_number", "parse_computation"]
+__all__ = ["MAX_PARAM_MAGNITUDE", "SCM", "NodeEquation", "ParentTerm", "finite_number", "parse_computation"]
 
 _BASE = "__crystal_base__"
 
@@ -86,7 +86,7 @@ def parse_computation(text: str, *, source: str = "<equation>") -> Equation:
 
 
 @dataclass(frozen=True)
-class Term:
+class ParentTerm:
     """``coef * value(parent) ** power`` inside one structural equation."""
 
     coef: float
@@ -105,7 +105,7 @@ class NodeEquation:
     node: int
     const: float
     base_coef: float
-    terms: tuple[Term, ...]
+    terms: tuple[ParentTerm, ...]
     general: tuple[tuple[tuple[tuple[int, int], ...], float], ...] = ()
 
     def expr(self) -> Expr:
@@ -117,7 +117,7 @@ class NodeEquation:
         when it is 1 (``1.0 * b`` is ``b``, bit for bit).  ``const`` always starts the sum:
         ``0.0 + b`` turns a base of ``-0.0`` into ``0.0`` exactly like the loop does.
 
-        >>> NodeEquation(2, 0.0, 1.0, (Term(-1.5, 0, 1), Term(0.25, 1, 2))).expr() == BinOp(
+        >>> NodeEquation(2, 0.0, 1.0, (ParentTerm(-1.5, 0, 1), ParentTerm(0.25, 1, 2))).expr() == BinOp(
         ...     "+", BinOp("+", BinOp("+", Num(0.0), Sym("b")), BinOp("*", Num(-1.5), Sym("v0"))),
         ...     BinOp("*", Num(0.25), BinOp("^", Sym("v1"), Num(2.0))))
         True
@@ -252,7 +252,7 @@ def _equations(
     for i, poly in enumerate(polys):
         const = 0.0
         base_coef = 0.0
-        terms: list[Term] = []
+        terms: list[ParentTerm] = []
         general: list[tuple[tuple[tuple[int, int], ...], float]] = []
         for mono, coef in poly.items():
             if not mono:
@@ -260,7 +260,7 @@ def _equations(
             elif mono == ((_BASE, 1),):
                 base_coef += coef
             elif len(mono) == 1 and mono[0][0] != _BASE:
-                terms.append(Term(coef, index[mono[0][0]], mono[0][1]))
+                terms.append(ParentTerm(coef, index[mono[0][0]], mono[0][1]))
                 degree = max(degree, mono[0][1])
             else:
                 if any(n == _BASE for n, _ in mono):

@@ -51,7 +51,7 @@ from causalcheck.episodes import (
     SCORE_NUMBERING,
     Discovered,
     DiscoveredKind,
-    Episode,
+    EpisodeRecord,
     Unparsed,
     discover_inputs,
     load_episode,
@@ -280,7 +280,7 @@ def _lab_value(field_name: str, value: float) -> float:
     return value
 
 
-def _reactor_props(ep: Episode) -> dict[str, float]:
+def _reactor_props(ep: EpisodeRecord) -> dict[str, float]:
     return {k: _lab_value(f"reactor.props[{k!r}]", v) for k, v in (ep.reactor_props or {}).items()}
 
 
@@ -293,7 +293,7 @@ def _bounded(formula: M.FormulaResult) -> M.FormulaResult:
 
 
 def score_episode(
-    ep: Episode, *, coefficient_tolerance: float = 1e-6, audit: bool = True, solver_checks: bool = True
+    ep: EpisodeRecord, *, coefficient_tolerance: float = 1e-6, audit: bool = True, solver_checks: bool = True
 ) -> EpisodeScore:
     """Score one loaded episode (content problems become warnings).
 
@@ -373,7 +373,7 @@ class _Walk:
     targets: set[str]
 
 
-def _walk_steps(ep: Episode, against: _TruthMetrics) -> _Walk:
+def _walk_steps(ep: EpisodeRecord, against: _TruthMetrics) -> _Walk:
     """Score the hypothesis in force after every step (carried forward) and the I-MEC size of the targets so far."""
     known = against.known
     walk = _Walk([], list(ep.warnings), (frozenset(), "", {}), None, set())
@@ -418,7 +418,7 @@ def _walk_steps(ep: Episode, against: _TruthMetrics) -> _Walk:
     return walk
 
 
-def _final_metrics(ep: Episode, against: _TruthMetrics, walk: _Walk) -> dict[str, Any]:
+def _final_metrics(ep: EpisodeRecord, against: _TruthMetrics, walk: _Walk) -> dict[str, Any]:
     """The final row: task accuracy, the last hypothesis' metrics, the formula error, MEC / I-MEC sizes and budget use."""
     pairs, eq, coeffs = walk.current
     steps, true_pairs = walk.steps, against.true_pairs

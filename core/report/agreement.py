@@ -41,8 +41,8 @@ from causalcheck.base.limits import bounded_number
 from causalcheck.metrics import MIN_BOOTSTRAP_N
 
 __all__ = [
-    "Confusion",
     "Interval",
+    "VerdictConfusion",
     "bootstrap",
     "cohen_kappa",
     "confusion",
@@ -124,7 +124,7 @@ def mae(x: Sequence[float], y: Sequence[float]) -> float | None:
 
 
 @dataclass(frozen=True)
-class Confusion:
+class VerdictConfusion:
     """The 2×2 table of verdicts *b* against reference verdicts *a* (``yes`` = True)."""
 
     both_yes: int
@@ -163,14 +163,14 @@ class Confusion:
         return max(-1.0, min(1.0, (po - pe) / (1 - pe)))
 
 
-def confusion(a: Sequence[bool], b: Sequence[bool]) -> Confusion:
-    """The :class:`Confusion` table of paired verdicts (*a* is the reference)."""
+def confusion(a: Sequence[bool], b: Sequence[bool]) -> VerdictConfusion:
+    """The :class:`VerdictConfusion` table of paired verdicts (*a* is the reference)."""
     if len(a) != len(b):
         raise InputFormatError(f"len(a)={len(a)!r} must equal len(b)={len(b)!r} (paired verdicts)")
     tp = sum(1 for u, v in zip(a, b, strict=True) if u and v)
     fn = sum(1 for u, v in zip(a, b, strict=True) if u and not v)
     fp = sum(1 for u, v in zip(a, b, strict=True) if v and not u)
-    return Confusion(tp, fn, fp, len(a) - tp - fn - fp)
+    return VerdictConfusion(tp, fn, fp, len(a) - tp - fn - fp)
 
 
 def cohen_kappa(a: Sequence[bool], b: Sequence[bool]) -> float | None:

@@ -64,7 +64,7 @@ from causalcheck.report.layout import graph_panel, label_of, place
 from causalcheck.report.text import counted
 
 if TYPE_CHECKING:  # pragma: no cover
-    from causalcheck.episodes import Episode
+    from causalcheck.episodes import EpisodeRecord
 
 __all__ = [
     "DEFAULT_EPISODES_PER_AGENT",
@@ -451,7 +451,7 @@ def _episode_section(ep: LabEpisode, why: str) -> Section:
     return sec
 
 
-def _source_episode(ep: LabEpisode) -> tuple[Episode | None, str]:
+def _source_episode(ep: LabEpisode) -> tuple[EpisodeRecord | None, str]:
     """The scored episode's source, read again (for its steps and true graph), or ``None`` and why not."""
     source = str(ep.data.get("source") or "")
     try:
@@ -463,7 +463,7 @@ def _source_episode(ep: LabEpisode) -> tuple[Episode | None, str]:
         return None, f"the source could not be read ({str(exc).splitlines()[0][:160]})"
 
 
-def _drawing(ep: LabEpisode, loaded: Episode, config: Mapping[str, Any]) -> list[Any]:
+def _drawing(ep: LabEpisode, loaded: EpisodeRecord, config: Mapping[str, Any]) -> list[Any]:
     """The truth-and-hypothesis figure at the first, middle and last hypothesis change, its table, the interventions and submissions."""
     blocks: list[Any] = []
     f = ep.final

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from causalcheck.base.pools import CLAUSE_MANNERS, CLAUSE_SUBJECTS, CLAUSE_VERBS, CUE_TEMPLATES
-from causalcheck.explain.explanation_graph import ExplanationGraph, GraphEdge, GraphNode
+from causalcheck.explain.explanation_graph import ExplanationEdge, ExplanationGraph, ExplanationNode
 from causalcheck.explain.rst import RELATION_LABELS
 from hypothesis import strategies as st
 
@@ -65,9 +65,9 @@ def _edge_lists(n: int, max_edges: int, labels: Sequence[str], scored: bool) -> 
 @st.composite
 def _graphs(draw: st.DrawFn, max_nodes: int, max_edges: int, labels: Sequence[str], scored: bool) -> tuple[ExplanationGraph, tuple[float, ...]]:
     n = draw(st.integers(1, max_nodes))
-    nodes = tuple(GraphNode(f"EDU{i}", f"unit {i}") for i in range(1, n + 1))
+    nodes = tuple(ExplanationNode(f"EDU{i}", f"unit {i}") for i in range(1, n + 1))
     drawn = draw(_edge_lists(n, max_edges, labels, scored))
-    edges = tuple(GraphEdge(f"EDU{d[0][0]}", f"EDU{d[0][1]}", d[1]) for d in drawn)
+    edges = tuple(ExplanationEdge(f"EDU{d[0][0]}", f"EDU{d[0][1]}", d[1]) for d in drawn)
     return ExplanationGraph(nodes, edges), tuple(d[2] for d in drawn) if scored else ()
 
 

@@ -8,7 +8,7 @@ the only module that imports Ray).
 
 from __future__ import annotations
 
-from causalcheck.sweep.grid import Agent, Budget, Cell, Grid, load_grid, parse_grid
+from causalcheck.sweep.grid import Budget, Cell, Grid, GridAgent, load_grid, parse_grid
 from causalcheck.sweep.run import SWEEP_FORMAT, SweepResult, run_sweep
 
-__all__ = ["SWEEP_FORMAT", "Agent", "Budget", "Cell", "Grid", "SweepResult", "load_grid", "parse_grid", "run_sweep"]
+__all__ = ["SWEEP_FORMAT", "Budget", "Cell", "Grid", "GridAgent", "SweepResult", "load_grid", "parse_grid", "run_sweep"]

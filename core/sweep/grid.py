@@ -41,7 +41,7 @@ from causalcheck.base.errors import CausalCheckError, InputFormatError
 from causalcheck.base.limits import MAX_SWEEP_CELLS, check_seed
 from causalcheck.base.redaction import redact_json
 
-__all__ = ["MAX_GRID_BYTES", "Agent", "Budget", "Cell", "Grid", "load_grid", "parse_grid"]
+__all__ = ["MAX_GRID_BYTES", "Budget", "Cell", "Grid", "GridAgent", "load_grid", "parse_grid"]
 
 #: Largest grid file read (bytes).
 MAX_GRID_BYTES = 1_000_000
@@ -53,7 +53,7 @@ _AGENT_KEYS = ("name", "model", "options", "label")
 
 
 @dataclass(frozen=True)
-class Agent:
+class GridAgent:
     """One value of the agent axis."""
 
     name: str
@@ -75,7 +75,7 @@ class Cell:
 
     index: int
     suite: str
-    agent: Agent
+    agent: GridAgent
     seed: int
     budget: Budget
     folder: str
@@ -101,7 +101,7 @@ class Grid:
     source: str
     suites: tuple[str, ...]
     seeds: tuple[int, ...]
-    agents: tuple[Agent, ...]
+    agents: tuple[GridAgent, ...]
     budgets: tuple[Budget, ...]
     limit: int | None
     cells: tuple[Cell, ...]
@@ -174,14 +174,14 @@ def _plain(value: Any, where: str) -> None:
         raise InputFormatError(f"{where}={value!r} must be a string, number, boolean, array or table (it is {_type_name(value)})")
 
 
-def _agents(data: Mapping[str, Any], source: str) -> tuple[Agent, ...]:
+def _agents(data: Mapping[str, Any], source: str) -> tuple[GridAgent, ...]:
     # late: pulls numpy (the registry of agents)
     from causalcheck.lab.agents import AGENTS
 
     # late: pulls numpy (the runner)
     from causalcheck.lab.runner import check_agent_options
 
-    out: list[Agent] = []
+    out: list[GridAgent] = []
     for i, raw in enumerate(_list(data, "agents", source)):
         where = _where(source, f"agents[{i}]")
         if not isinstance(raw, dict):
@@ -213,7 +213,7 @@ def _agents(data: Mapping[str, Any], source: str) -> tuple[Agent, ...]:
             label = name + (f"-{options['model']}" if isinstance(options.get("model"), str) else "")
         elif not isinstance(label, str) or not label.strip():
             raise InputFormatError(f"{where}.label={label!r} must be a non-empty string")
-        out.append(Agent(name, options, label))
+        out.append(GridAgent(name, options, label))
     _no_repeats([{"name": a.name, "options": dict(a.options)} for a in out], _where(source, "agents"))
     _no_repeats([_part(a.label) for a in out], _where(source, "agents[].label (as a folder name)"))
     return tuple(out)

@@ -47,9 +47,9 @@ from typing import Any, Literal
 from causalcheck.base.errors import InputFormatError, require_extra
 from causalcheck.explain.explanation_graph import (
     CAUSAL_TYPES,
+    ExplanationEdge,
     ExplanationGraph,
-    GraphEdge,
-    GraphNode,
+    ExplanationNode,
 )
 from causalcheck.explain.judges import EdgeJudgment
 from causalcheck.explain.scoring import compute_final, compute_pm, compute_rm
@@ -133,11 +133,11 @@ def _pm_monotone(sc: _Scorer) -> Callable[[Any], None]:
 
     def p_mono(case: Any) -> None:
         jg, (src, dst, label, pos), supported = case
-        nodes = jg.graph.nodes if len(jg.graph.nodes) > 1 else (*jg.graph.nodes, GraphNode("EDU2", "unit 2"))
+        nodes = jg.graph.nodes if len(jg.graph.nodes) > 1 else (*jg.graph.nodes, ExplanationNode("EDU2", "unit 2"))
         n = len(nodes)
         i, j = src % n, dst % n
         j = (j + 1) % n if i == j else j  # no self-loop: the generated graphs have none
-        edge = GraphEdge(nodes[i].id, nodes[j].id, label)
+        edge = ExplanationEdge(nodes[i].id, nodes[j].id, label)
         k = pos % (len(jg.graph.edges) + 1)
         verdict = 1.0 if supported else 0.0
         g2 = ExplanationGraph(nodes, (*jg.graph.edges[:k], edge, *jg.graph.edges[k:]))
@@ -167,7 +167,7 @@ def _pm_properties(sc: _Scorer, reference: bool | Callable[..., Any], graded: bo
         sc.bounded("bounds", pm("bounds", jg.graph, jg.scores), show_graph(jg.graph, jg.scores))
 
     def p_none(jg: Any) -> None:
-        g = ExplanationGraph(jg.graph.nodes, tuple(GraphEdge(e.source, e.target, _NON_CAUSAL[i % len(_NON_CAUSAL)]) for i, e in enumerate(jg.graph.edges)))
+        g = ExplanationGraph(jg.graph.nodes, tuple(ExplanationEdge(e.source, e.target, _NON_CAUSAL[i % len(_NON_CAUSAL)]) for i, e in enumerate(jg.graph.edges)))
         x = pm("no-causal-edge", g, jg.scores)
         if x != 0.0:
             raise sc.fail("no-causal-edge", show_graph(g, jg.scores), f"{x!r}", "0.0 (no causal edge)")

@@ -188,7 +188,7 @@ def _graph_pair(rng: Any, causalab: bool) -> dict[str, Any]:
 
 
 def _pdag_pair(rng: Any) -> dict[str, Any]:
-    # late: name clash (GraphEdge is bound otherwise in this module)
+    # late: keeps causalcheck --help light
     from causalcheck.graphs.model import Graph, GraphEdge
 
     names = _names(rng, _AWKWARD, 2, 6)
@@ -327,12 +327,16 @@ def _arguments(kind: str, data: Any) -> Iterator[tuple[Any, ...]]:
     elif kind == "coefficients":
         yield (dict(data["coefficients"]), data["config"])
     elif kind == "explanations":
-        # late: name clash (GraphEdge is bound otherwise in this module)
-        from causalcheck.explain.explanation_graph import ExplanationGraph, GraphEdge, GraphNode
+        # late: keeps causalcheck --help light
+        from causalcheck.explain.explanation_graph import (
+            ExplanationEdge,
+            ExplanationGraph,
+            ExplanationNode,
+        )
 
         g = ExplanationGraph(
-            tuple(GraphNode(n["id"], n["text"]) for n in data["graph"]["nodes"]),
-            tuple(GraphEdge(e["source"], e["target"], e["relation_type"], e.get("reason", "")) for e in data["graph"]["edges"]),
+            tuple(ExplanationNode(n["id"], n["text"]) for n in data["graph"]["nodes"]),
+            tuple(ExplanationEdge(e["source"], e["target"], e["relation_type"], e.get("reason", "")) for e in data["graph"]["edges"]),
         )
         yield (g, list(data["scores"]))
     elif kind == "criterion-scores":
