@@ -14,6 +14,7 @@ from _rl import planner_replies  # noqa: E402
 from causalcheck.adapters import LLMClient, RetryPolicy, ScriptedLLM  # noqa: E402
 from causalcheck.base.errors import BudgetExceededError, InputFormatError  # noqa: E402
 from causalcheck.episodes import Trajectory, trajectory_episode  # noqa: E402
+from causalcheck.lab.episode import EpisodeConfig  # noqa: E402
 from causalcheck.lab.llm_agent import LLMAgent  # noqa: E402
 from causalcheck.lab.runner import run_episode  # noqa: E402
 from causalcheck.lab.score import score_episode  # noqa: E402
@@ -268,3 +269,21 @@ def test_ten_thousand_degraded_steps_after_a_large_reply_share_one_carried_state
     assert len(env.past_data) == 300
     with pytest.raises(TypeError, match="read-only"):
         steps[1]["record"]["past_data"].append({"mine": 1})
+
+
+def test_the_spec_names_the_longest_step_limit_and_every_episode_truncates_within_it(mini: Any) -> None:
+    """spec.max_episode_steps is the largest step limit of the graphs the env can draw; a wrong-only
+    policy is truncated at its episode's own limit (the reset's info), never later than the spec's."""
+    env = gymnasium.make(ENV, suite="mini")
+    limits = {g.graph_id: EpisodeConfig().step_limit(g) for g in mini.graphs}
+    assert env.spec is not None and env.spec.max_episode_steps == max(limits.values())
+    for seed in range(4):
+        _, info = env.reset(seed=seed)
+        assert info["max_steps"] == limits[info["graph_id"]]
+        steps, terminated, truncated = 0, False, False
+        while not (terminated or truncated) and steps <= info["max_steps"]:
+            *_, terminated, truncated, _ = env.step('{"action": "WAIT"}')
+            steps += 1
+        assert truncated and steps == info["max_steps"]
+    fixed = gymnasium.make(ENV, suite="mini", graph=0, max_steps=7)
+    assert fixed.spec is not None and fixed.spec.max_episode_steps == 7

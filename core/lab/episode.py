@@ -210,6 +210,16 @@ class EpisodeConfig:
             raise InputFormatError(f"budget tag={tag!r} must look like '3o6i' (<records>o<interventions>i)")
         return cls(prior_records=int(m.group(1)), interventions=int(m.group(2)), **kwargs)
 
+    def intervention_budget(self, graph: SuiteGraph) -> int:
+        """The interventions an episode of *graph* allows: ``interventions``, else the graph's budget (0 when golden)."""
+        if self.interventions is not None:
+            return self.interventions
+        return 0 if graph.is_golden else graph.budget
+
+    def step_limit(self, graph: SuiteGraph) -> int:
+        """The steps after which an episode of *graph* stops: ``max_steps``, else 4 · budget + 20."""
+        return self.max_steps or 4 * self.intervention_budget(graph) + 20
+
     def to_json(self) -> dict[str, Any]:
         """The fields as JSON; options added later are written only when set (older run folders still resume)."""
         d = asdict(self)
@@ -485,11 +495,8 @@ class Episode:
         self.scm = graph.scm
         self._display = dict(zip(self.scm.nodes, self.scm.display_names, strict=False))
         self._candidates = tuple(candidates)
-        budget = self.config.interventions
-        if budget is None:
-            budget = 0 if graph.is_golden else graph.budget
-        self.intervention_budget = budget
-        self.max_steps = self.config.max_steps or 4 * budget + 20
+        self.intervention_budget = self.config.intervention_budget(graph)
+        self.max_steps = self.config.step_limit(graph)
         self._reset_done = False
         self._eq_int = _int_equations(graph)
         idx = self._index = self.scm.index

@@ -17,7 +17,9 @@ builds :class:`CausaLabEnv` over one lab :class:`~causalcheck.lab.episode.Episod
   ``"paper"``, or a :class:`~causalcheck.rl.rewards.RewardWeights`); ``info["reward_terms"]``
   and ``info["reward_details"]`` say how it was made; ``info["record"]`` is the record used;
 * ``terminated`` when the episode ends (reactor activated, submissions spent, the agent
-  submitted), ``truncated`` when it hits its step limit.
+  submitted), ``truncated`` when it hits its step limit (``max_steps``, else 4 · interventions
+  + 20: the reset's ``info["max_steps"]``); ``env.spec.max_episode_steps`` is the longest limit of any
+  graph the env can draw, so a ``TimeLimit`` from it never cuts an episode short.
 
 ``reset(seed=s)`` plays the lab episode of seed ``s`` (``lab run --seeds s``), so one seed
 gives the same episode byte for byte; ``reset()`` without a seed draws the next episode seed
@@ -39,6 +41,7 @@ degraded step, never parsed; so is a reply holding a lone surrogate, see
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 from collections.abc import Mapping
 from json.encoder import (
@@ -73,6 +76,7 @@ from causalcheck.lab.suites import Suite, SuiteGraph, load_suite
 from causalcheck.lab.trajectory import TRAJECTORY_FORMAT
 from causalcheck.rl.rewards import RewardTracker, RewardWeights, reward_weights
 from gymnasium import spaces
+from gymnasium.envs.registration import EnvSpec
 from gymnasium.utils import seeding
 
 __all__ = ["CausaLabEnv", "PromptText", "rollout"]
@@ -169,6 +173,24 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         self.system_prompt = prompt_messages("", "", "", [], {}, [], 1000)[0]["content"]
         self._episode: Episode | None = None
         self._options = self.config.to_json()  # flat: a dict() per header is a full copy
+        drawn = (self.fixed_graph,) if self.fixed_graph is not None else self.suite.graphs
+        #: The longest step limit of an episode this env can play (``spec.max_episode_steps``).
+        self.max_episode_steps = max(self.config.step_limit(g) for g in drawn)
+        self._spec: EnvSpec | None = None
+
+    # ------------------------------------------------------------------ spec
+    @property  # type: ignore[override]
+    def spec(self) -> EnvSpec | None:
+        """Gymnasium's spec of this env, ``max_episode_steps`` filled with :attr:`max_episode_steps`
+        (``gymnasium.make`` sets the spec without it: the env truncates itself)."""
+        spec = self.__dict__.get("_spec")
+        if spec is None or spec.max_episode_steps is not None:
+            return spec
+        return dataclasses.replace(spec, max_episode_steps=self.max_episode_steps)
+
+    @spec.setter
+    def spec(self, value: EnvSpec | None) -> None:
+        self.__dict__["_spec"] = value
 
     # ------------------------------------------------------------------ np_random, built when read
     @property
@@ -243,7 +265,7 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         self._lines: list[tuple[Observation, dict[str, Any], LabAction, Mapping[str, Any], dict[str, Any] | None]] = []
         self._rewards.reset(graph.scm.graph, graph.config, ep.prior, ep.manipulator_initial)
         self._prompt = self._messages(obs)
-        info = {"messages": self._prompt, "graph_id": graph.graph_id, "seed": episode_seed, "step": 0}
+        info = {"messages": self._prompt, "graph_id": graph.graph_id, "seed": episode_seed, "step": 0, "max_steps": ep.max_steps}
         return self._prompt[1]["content"], info
 
     def _messages(self, obs: Observation) -> list[dict[str, str]]:

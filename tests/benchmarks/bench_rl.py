@@ -8,7 +8,8 @@ process, so every figure is per core.  Prints:
    full records (~3 kB of JSON each) and action-only replies — against the floor of the plain
    ``Episode.step`` loop on pre-built actions; with the ``paper`` weights (sparse) and the
    ``dense`` weights (every term, the z3 consistency check each step); resets excluded and
-   included (goal: ≥ 20 000 steps/s/core).  Every environment is built and played once before
+   included (goal: ≥ 20 000 steps/s/core); and the default reset path — one environment built
+   without a graph, each ``reset(seed=…)`` drawing the graph itself (the other loops name it).  Every environment is built and played once before
    the timing (its first reset compiles the graph's equations and draws the prior records: that
    construction is printed apart); then several rounds, each on fresh episode seeds (round 0 the
    planner's own), every loop in turn within a round, so the ratios compare loops measured in the
@@ -107,6 +108,48 @@ def _env_rate(envs: dict[int, CausaLabEnv], episodes: list[tuple[int, int, list[
     return steps, busy, resets
 
 
+def _default_reset_rate(env: CausaLabEnv, episodes: list[tuple[int, tuple[int, ...], list[str]]], rnd: int) -> tuple[int, float, float]:
+    """As :func:`_env_rate`, through one environment built without a graph: each ``reset(seed=…)``
+    draws the graph itself (the default path), on the round's seed for which it draws the episode's graph."""
+    steps, busy, resets = 0, 0.0, 0.0
+    for _, seeds, acts in episodes:
+        t0 = time.perf_counter()
+        env.reset(seed=seeds[rnd])
+        t1 = time.perf_counter()
+        for a in acts:
+            _, _, terminated, truncated, _ = env.step(a)
+            steps += 1
+            if terminated or truncated:
+                break
+        t2 = time.perf_counter()
+        busy += t2 - t1
+        resets += t1 - t0
+    return steps, busy, resets
+
+
+def _drawing_seeds(suite: Any, episodes: list[tuple[int, int, list[str]]], rounds: int) -> list[tuple[int, tuple[int, ...], list[str]]]:
+    """Per episode and round, the first seed from the round's own on for which a graph-less
+    environment's reset draws the episode's graph (so its scripted replies fit)."""
+    probe = CausaLabEnv(suite)
+    drawn: dict[int, int] = {}
+
+    def graph_of(seed: int) -> int:
+        if seed not in drawn:
+            drawn[seed] = [g.graph_id for g in suite.graphs].index(probe.reset(seed=seed)[1]["graph_id"])
+        return drawn[seed]
+
+    out = []
+    for index, seed, acts in episodes:
+        seeds = []
+        for rnd in range(rounds):
+            s = seed + _ROUND_SEED * rnd
+            while graph_of(s) != index:
+                s += _ROUND_SEED * rounds  # past every round's own seeds: no two rounds share one
+            seeds.append(s)
+        out.append((index, tuple(seeds), acts))
+    return out
+
+
 def _floor_rate(eps: dict[int, Episode], episodes: list[tuple[int, int, list[LabAction]]], rnd: int) -> tuple[int, float, float]:
     steps, busy, resets = 0, 0.0, 0.0
     for index, seed, acts in episodes:
@@ -163,6 +206,10 @@ def _throughput(suite: Any, episodes: list[tuple[int, int, list[str]]], rounds: 
             label = f"env, {preset} weights, {'action-only' if short else 'full-record'} replies"
             acts = [(i, s, [_action_only(r) for r in rs] if short else rs) for i, s, rs in episodes]
             loops[label] = (_env_rate, {i: CausaLabEnv(suite, graph=i, rewards=preset) for i in indices}, acts)
+    short_acts = [(i, s, [_action_only(r) for r in rs]) for i, s, rs in episodes]
+    loops["env, paper, action-only, default reset"] = (
+        _default_reset_rate, CausaLabEnv(suite, rewards="paper"), _drawing_seeds(suite, short_acts, rounds)
+    )
     # construction: each object's first episode (its reset compiles the equations and draws the prior
     # records), untimed but for that reset, whose time per object is printed apart
     built = []
