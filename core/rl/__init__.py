@@ -4,7 +4,9 @@
   Gymnasium as ``causalcheck/CausaLab-v0`` when this package is imported (needs the ``rl``
   extra: ``pip install 'causalcheck[rl]'``);
 * :mod:`~causalcheck.rl.rewards` — the reward terms and their weights (no extra needed);
-* :mod:`~causalcheck.rl.trl` — reward functions with TRL's ``reward_funcs`` signature (no extra).
+* :mod:`~causalcheck.rl.trl` — reward functions with TRL's ``reward_funcs`` signature (no extra);
+* :mod:`~causalcheck.rl.datasets` — single-turn datasets from suites: prompts and the reward's
+  columns, split by graph (needs the ``rl`` extra);
 * :mod:`~causalcheck.rl.verifiers_env` — the lab as a verifiers (v1) taskset, multi-turn
   environment and rubric, and :mod:`~causalcheck.rl.verifiers_harness`, an in-process scripted
   harness (needs the ``verifiers`` extra: ``pip install 'causalcheck[verifiers]'``).

@@ -417,6 +417,14 @@ class CausaLabEnv(gymnasium.Env[str, str]):
             raise BudgetExceededError("episode read before reset()")
         return self._episode
 
+    def shown_data(self) -> list[dict[str, Any]]:
+        """The data the environment has shown this episode — prior records, the manipulator's initial
+        state, its state after each accepted intervention — as ``{"id", "props", "freq"}`` objects
+        (the ``data`` column of :func:`causalcheck.rl.trl.hypothesis_reward`; the consistency term's data)."""
+        if self._episode is None:
+            raise BudgetExceededError("shown_data() called before reset()")
+        return [{"id": p.id, "props": dict(p.props), "freq": p.freq} for p in self._rewards.points]
+
     def render(self) -> str | None:
         """The current prompt (``render_mode="ansi"``)."""
         if self.render_mode != "ansi" or self._episode is None:

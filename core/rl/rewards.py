@@ -292,16 +292,15 @@ class RewardTracker:
             self.true_pairs = sorted(graph.pairs)
         self.graph = graph
         self.config = config
-        # the data points only the consistency term reads: none without its weight (as step adds none)
-        self.points: list[DataPoint] = []
-        if self.weights.consistency:
-            kept = self._prior_points
-            # the same prior records as the last episode (a prior_seed): their (immutable) points are kept
-            if not (len(kept) == len(prior) and all(
-                p.id == str(r["id"]) and p.freq == r["freq"] and p.props == r["props"] for p, r in zip(kept, prior, strict=True)
-            )):
-                kept = self._prior_points = [DataPoint(str(r["id"]), dict(r["props"]), r["freq"]) for r in prior]
-            self.points = [*kept, _point("manipulator/0", initial)]
+        # the data the environment has shown: prior records, the manipulator's initial state, then
+        # its state after each accepted intervention (the consistency term reads them)
+        kept = self._prior_points
+        # the same prior records as the last episode (a prior_seed): their (immutable) points are kept
+        if not (len(kept) == len(prior) and all(
+            p.id == str(r["id"]) and p.freq == r["freq"] and p.props == r["props"] for p, r in zip(kept, prior, strict=True)
+        )):
+            kept = self._prior_points = [DataPoint(str(r["id"]), dict(r["props"]), r["freq"]) for r in prior]
+        self.points: list[DataPoint] = [*kept, _point("manipulator/0", initial)]
         self.targets: frozenset[str] = frozenset()
         self.final: Hypothesis | None = None
         self._final_key = ""
@@ -404,8 +403,7 @@ class RewardTracker:
         if intervention is not None:
             target, state = intervention
             self._interventions += 1
-            if w.consistency:  # the points only the consistency term reads
-                self.points.append(_point(f"manipulator/{self._interventions}", state))
+            self.points.append(_point(f"manipulator/{self._interventions}", state))
             before = self.targets
             self.targets = self.targets | {target}
             if w.info_gain:  # I-MEC sizes only when the term counts (memoised per process)
