@@ -252,3 +252,30 @@ def test_an_empty_node_name_in_graph_config_names_the_file(sample_run: Path, tmp
     assert main(["lab", "score", str(tmp_path / "exp"), "--bootstrap", "0", "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
     assert "graph_config.json" in err and "node name ''" in err
+
+
+def test_lab_score_progress_returns_the_carriage_and_out_prints_the_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The progress line's own carriage return reaches the terminal as one (not as a shown escape),
+    and ``lab score --out`` prints the per-suite table after the files it wrote."""
+    import io
+    import sys
+
+    from causalcheck.base.escape import terminal_streams
+    from causalcheck.lab.score_cli import _Progress
+
+    raw = io.StringIO()
+    saved = sys.stderr
+    sys.stderr = raw
+    try:
+        with terminal_streams():
+            _Progress()(3, 3)
+    finally:
+        sys.stderr = saved
+    assert raw.getvalue() == "\rcausalcheck: scored 3/3 episodes\n"
+
+    runs, out = tmp_path / "runs", tmp_path / "out"
+    assert main(["lab", "run", "--agent", "planner", "--suite", "mini", "--graphs", "mini3nodes_0", "--out", str(runs), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["lab", "score", str(runs), "--out", str(out)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0].endswith("scores.json") and any(line.startswith("| mini | planner |") for line in printed)

@@ -891,16 +891,25 @@ _MD_MAX_STEPS = 40
 _MD_COLS = ("task_accuracy", "edge_f1", "parent_f1", "root_f1", "coefficient_f1", "shd", "formula_abs_error", "imec_size", "interventions_unused", "audit_errors")
 
 
+def _markdown_table(rows: Sequence[Mapping[str, Any]], keys: Sequence[str]) -> list[str]:
+    lines = ["| " + " | ".join([*keys, "n", *_MD_COLS]) + " |", "|" + "---|" * (len(keys) + 1 + len(_MD_COLS))]
+    for row in rows:
+        cells = [markdown_cell(str(row[k])) or "–" for k in keys] + [str(row["episodes"])] + [_fmt(row[c]) for c in _MD_COLS]
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def suite_table(report: ScoreReport) -> str:
+    """The per-suite Markdown table of :func:`summary_markdown` alone (what ``lab score --out`` prints)."""
+    return "\n".join(_markdown_table(report.by_suite, ("suite", "agent", "model"))) + "\n"
+
+
 def summary_markdown(report: ScoreReport) -> str:
     """Markdown tables: per suite, per graph, per step, the inputs not scored, and the provenance."""
     lines = ["# Lab scores", ""]
     groups = ("suite", "agent", "model")
     for title, rows, keys in (("Per suite", report.by_suite, groups), ("Per graph", report.by_graph, (*groups, "experiment_id"))):
-        lines += [f"## {title}", "", "| " + " | ".join([*keys, "n", *_MD_COLS]) + " |", "|" + "---|" * (len(keys) + 1 + len(_MD_COLS))]
-        for row in rows:
-            cells = [markdown_cell(str(row[k])) or "–" for k in keys] + [str(row["episodes"])] + [_fmt(row[c]) for c in _MD_COLS]
-            lines.append("| " + " | ".join(cells) + " |")
-        lines.append("")
+        lines += [f"## {title}", "", *_markdown_table(rows, keys), ""]
     if report.by_step:
         lines += ["## Per step (means; finished episodes carried forward)", "",
                   "| suite | agent | model | step | running | " + " | ".join(_STEP_KEYS) + " |", "|" + "---|" * (5 + len(_STEP_KEYS))]

@@ -30,6 +30,7 @@ from causalcheck.base.cmdline import (
     positive_int,
     require_finite_nonnegative,
 )
+from causalcheck.base.escape import raw_stream
 from causalcheck.base.files import Provenance, RunLock
 
 __all__ = ["register", "run"]
@@ -103,8 +104,10 @@ class _Progress:
         now = time.monotonic()
         if done == total or now - self.last >= 0.5:
             self.last = now
-            end = "\n" if done == total else ""
-            print(f"\rcausalcheck: scored {done}/{total} episodes", end=end, file=sys.stderr, flush=True)
+            # the carriage return is ours: written past the terminal-escaping wrapper of stderr
+            stream = raw_stream(sys.stderr)
+            stream.write(f"\rcausalcheck: scored {done}/{total} episodes" + ("\n" if done == total else ""))
+            stream.flush()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -112,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     import contextlib
 
     # late: keeps causalcheck --help light
-    from causalcheck.lab.score import score_paths, summary_markdown, write_outputs
+    from causalcheck.lab.score import score_paths, suite_table, summary_markdown, write_outputs
 
     tol = require_finite_nonnegative("--coefficient-tolerance", args.coefficient_tolerance)
     lock = RunLock(args.out, command="causalcheck lab score") if args.out else contextlib.nullcontext()
@@ -159,6 +162,7 @@ def run(args: argparse.Namespace) -> int:
             written, removed = write_outputs(report, args.out, args.format)
             for path in written:
                 print(path)
+            sys.stdout.write("\n" + suite_table(report))
             for path in removed:
                 print(f"causalcheck: removed {path} (from an earlier scoring; not written with --format {','.join(args.format)})",
                       file=sys.stderr)
