@@ -62,6 +62,7 @@ BUNDLED: dict[str, Bundled] = {
         Bundled("whatif-demo", "whatif_demo.json", "the what-if demo items (`explain score demo`)", "causalcheck's"),
         Bundled("whatif-demo-answers", "whatif_demo_answers.jsonl", "answers to the demo items", "causalcheck's"),
         Bundled("examples", "examples", "the `check example:<name>` inputs", "causalcheck's"),
+        Bundled("sweep-example", "examples/sweep.toml", "a commented sweep grid (`sweep GRID.toml`)", "causalcheck's"),
     )
 }
 

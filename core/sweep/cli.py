@@ -1,6 +1,6 @@
 """``causalcheck sweep GRID.toml --out DIR``: run a suite x agent x seed x budget grid.
 
-Each cell of the grid (docs/sweep.md; an example is ``causalcheck/data/examples/sweep.toml``) is one
+Each cell of the grid (docs/sweep.md; ``causalcheck data sweep-example`` prints the path of a commented example) is one
 ``lab run`` into its own folder under DIR; ``DIR/sweep.json`` lists the cells, their folders and
 status.  ``--executor ray`` runs every cell's episodes as Ray tasks (a local cluster, or the one at
 ``--ray-address`` / ``$RAY_ADDRESS``) with the same files; ``--resume`` finishes an interrupted

@@ -1,6 +1,6 @@
 """A sweep grid: suites x agents x seeds x budgets, read from one TOML file and checked strictly.
 
-The file (``causalcheck/data/examples/sweep.toml`` is a commented example; docs/sweep.md has the
+The file (``causalcheck data sweep-example`` prints the path of a commented example; docs/sweep.md has the
 schema) has four axes, each a non-empty list::
 
     suites = ["3nodes", "4nodes"]   # suite names or JSONL paths (relative to the working folder)
