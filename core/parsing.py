@@ -178,7 +178,7 @@ _REPAIRS = (
     ("no-target-intervention", False, "an experiment naming no target (``none``) was read as ``{}``"),
     ("frequency-intervention", False, "the experiment targets the frequency, which cannot be intervened on"),
     ("target-not-in-past-data", False, "the experiment targets a property never seen in ``past_data``"),
-    ("several-action-forms", False, "the record has several action forms; the first was used"),
+    ("several-action-forms", True, "the record has several action forms; the first was used and the others' values were not"),
     ("action-as-object", False, "an action written as an object was read from its ``action`` / ``name``"),
     ("action-not-a-name", True, "an action that is not an action name was ignored"),
     ("action-case", False, "an action name not in upper case was upper-cased"),
@@ -1045,7 +1045,8 @@ def _action(obj: Mapping[str, Any], warn: _Warn) -> Action:
             return Action("action", name, obj.get("arg1"), obj.get("arg2"))
     forms = [k for k in ("action", "chosen_dialog_option_int", "value") if k in obj and obj[k] is not None]
     if len(forms) > 1:
-        warn("several-action-forms", f"record has several action forms {forms!r}; used {forms[0]!r}")
+        unused = ", ".join(f"{k}={obj[k]!r}" for k in forms[1:])
+        warn("several-action-forms", f"record has several action forms {forms!r}; used {forms[0]!r}, not {unused}")
     if not forms:
         return Action()
     kind = forms[0]
