@@ -3,12 +3,26 @@
 A native extension call that runs for seconds (gadjid's distances hold the GIL for their
 whole run) ignores ``SIGINT`` until it returns: Python runs its signal handlers between
 bytecodes of the main thread.  :func:`interruptible` runs such a call in a worker process
-(``spawn``: no state of this process is shared) while the main thread waits in short,
-interruptible polls of the result pipe; on ``KeyboardInterrupt`` the worker is terminated
-and the interrupt propagates, so the command ends at once with the interrupt exit code
-(130) and writes no result file (every result file is written after its computation
-returns).  The callee and its arguments travel by pickle: *fn* must be a module-level
-function.  A worker that dies without an answer raises :class:`WorkerDied`.
+while the main thread waits in short, interruptible polls of the worker's pipes; on
+``KeyboardInterrupt`` (Ctrl-C, or SIGTERM within :func:`terminate_as_interrupt`) the worker
+is killed and the interrupt propagates, so the command ends at once with the interrupt exit
+code (130) and writes no result file (every result file is written after its computation
+returns).  A worker that dies without an answer raises :class:`WorkerDied`, naming the
+function and the exit code (or the signal that ended it).
+
+The worker is a new interpreter, ``sys.executable -c …``, that takes the caller's
+``sys.path`` and then the call, pickled, on its standard input, and returns the answer,
+pickled, on its standard output; what the callee prints goes to standard error.  It never
+imports the caller's ``__main__``.  multiprocessing's ``spawn`` and ``forkserver`` start
+methods (the defaults on macOS and Windows and, from Python 3.14, on Linux) run the caller's
+main script again in the worker: a script that calls a library function at module level without an
+``if __name__ == "__main__":`` guard then starts a second worker while the first starts and
+dies (multiprocessing's "bootstrapping phase" error), and a script read from standard input
+(``python - < script.py``) cannot be run again at all.  This worker runs the same from a
+script, ``python -c``, standard input, a notebook or a REPL.  *fn* and its arguments travel
+by pickle: *fn* must be a module-level function of an importable module, not of
+``__main__``.  The worker ignores ``SIGINT`` (a terminal sends Ctrl-C to it too): the caller
+decides.
 
 Starting a worker costs about a second (it imports its modules), so callers use it above a
 cost estimate and call small computations directly.
@@ -61,52 +75,91 @@ class WorkerDied(RuntimeError):
     """The worker process of :func:`interruptible` ended without an answer (a bug or a crash: exit 70)."""
 
 
-def _work(conn: Any, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+#: The worker's program: SIGINT ignored, the caller's ``sys.path`` (the first pickle on standard
+#: input), then :func:`_serve`.
+_WORKER = (
+    "import pickle, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+    "sys.path[:] = pickle.load(sys.stdin.buffer); "
+    "from causalcheck.base.interrupt import _serve; _serve()"
+)
+
+
+def _answer(call: bytes) -> bytes:
+    """The pickled ``("ok", value)`` or ``("error", exception)`` of the pickled call ``(fn, args, kwargs)``."""
+    import pickle
+
     try:
-        conn.send(("ok", fn(*args, **kwargs)))
-    except KeyboardInterrupt:  # the terminal's Ctrl-C reaches the worker too: the parent decides
-        pass
-    except BaseException as exc:  # handed to the parent (a pyo3 panic derives from BaseException)
+        fn, args, kwargs = pickle.loads(call)
+        return pickle.dumps(("ok", fn(*args, **kwargs)))
+    except BaseException as exc:  # handed to the caller (a pyo3 panic derives from BaseException)
         try:
-            conn.send(("error", exc))
+            return pickle.dumps(("error", exc))
         except Exception:  # an exception that does not pickle: its text
-            conn.send(("error", WorkerDied(f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}")))
-    finally:
-        conn.close()
+            text = "".join(traceback.format_exception(exc))
+            return pickle.dumps(("error", WorkerDied(f"{type(exc).__name__}: {exc}\n{text}")))
+
+
+def _serve() -> None:
+    """The worker's side of :func:`interruptible`: the call from standard input, its answer to standard output."""
+    import os
+    import sys
+
+    answer = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # prints of the callee (Python's or native code's) go to standard error, never into the answer
+    with answer:
+        answer.write(_answer(sys.stdin.buffer.read()))
+
+
+def _how_it_ended(returncode: int) -> str:
+    """``exit code 3``, or ``exit code -9 (SIGKILL)`` for a process ended by a signal."""
+    import signal
+
+    if returncode < 0:
+        with contextlib.suppress(ValueError):
+            return f"exit code {returncode} ({signal.Signals(-returncode).name})"
+    return f"exit code {returncode}"
 
 
 def interruptible(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """``fn(*args, **kwargs)`` computed in a worker process, so that Ctrl-C ends the wait at once.
 
-    Called directly outside the main thread (signals reach the main thread only) and in a
-    daemonic process (which may not start one).
+    Called directly outside the main thread (signals reach the main thread only), in a
+    daemonic multiprocessing process (its parent ends it with SIGTERM, which would leave the
+    worker running) and where there is no interpreter to start (a frozen application).
+    A *fn* defined in ``__main__`` raises :class:`TypeError`: the worker cannot import it.
     """
-    # late: multiprocessing costs 10 ms, and `causalcheck --help` imports this module for SIGTERM
-    import multiprocessing
+    import pickle
+    import subprocess
+    import sys
 
-    if threading.current_thread() is not threading.main_thread() or multiprocessing.current_process().daemon:
+    if getattr(fn, "__module__", None) == "__main__":
+        raise TypeError(f"fn={fn!r} is defined in __main__, which the worker process does not import: define it in a module")
+    multiprocessing = sys.modules.get("multiprocessing")  # imported in every process multiprocessing started
+    daemonic = multiprocessing is not None and multiprocessing.current_process().daemon
+    if threading.current_thread() is not threading.main_thread() or daemonic or not sys.executable or getattr(sys, "frozen", False):
         return fn(*args, **kwargs)
-    ctx = multiprocessing.get_context("spawn")
-    receiver, sender = ctx.Pipe(duplex=False)
-    worker = ctx.Process(target=_work, args=(sender, fn, args, kwargs), name=f"causalcheck-{getattr(fn, '__name__', 'call')}", daemon=True)
-    worker.start()
-    sender.close()
-    answer: tuple[str, Any] | None = None
+    call = pickle.dumps(list(sys.path)) + pickle.dumps((fn, args, kwargs))
+    worker = subprocess.Popen([sys.executable, "-c", _WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    out = b""
     try:
-        while not receiver.poll(POLL_SECONDS):
-            if not worker.is_alive() and not receiver.poll():
+        pending: bytes | None = call
+        while True:
+            try:
+                out, _ = worker.communicate(pending, timeout=POLL_SECONDS)
                 break
-        else:
-            with contextlib.suppress(EOFError):  # the pipe closed without an answer
-                answer = receiver.recv()
+            except subprocess.TimeoutExpired:  # still computing; a Ctrl-C raises KeyboardInterrupt out of communicate()
+                pending = None  # communicate() keeps writing the rest of the call
     finally:
-        if worker.is_alive() and answer is None:
-            worker.terminate()
-        worker.join()
-        receiver.close()
-    if answer is None:
-        raise WorkerDied(f"the worker computing {getattr(fn, '__name__', fn)!r} ended with exit code {worker.exitcode} and no answer")
-    status, value = answer
+        if worker.poll() is None:
+            worker.kill()
+        worker.wait()
+        for pipe in (worker.stdin, worker.stdout):
+            if pipe is not None:
+                pipe.close()
+    try:
+        status, value = pickle.loads(out)
+    except Exception:  # no answer, or one cut short
+        raise WorkerDied(f"the worker computing {getattr(fn, '__name__', fn)!r} ended with {_how_it_ended(worker.returncode)} and no answer") from None
     if status == "error":
         raise value
     return value  # type: ignore[no-any-return]
