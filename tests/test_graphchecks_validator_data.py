@@ -53,7 +53,7 @@ def test_nan_constant_nonnumeric_and_shape_errors(tmp_path):
     """NaN rows are refused (or dropped and counted), constant and unreadable columns are named."""
     pd = pytest.importorskip("pandas")
     base = {"a": [1.0, 2.0, np.nan, 4.0, 5.0, 6.0], "b": [2.0, 1.0, 0.0, 5.0, np.nan, 1.0]}
-    with pytest.raises(InputFormatError, match=r"\['a', 'b'\] contain NaN in 2 row\(s\) \(first: row 2\); pass nan='drop'"):
+    with pytest.raises(InputFormatError, match=r"\['a', 'b'\] contain NaN in 2 row\(s\) \(first: data row 3, the header not counted\); pass nan='drop'"):
         load_data(base, ["a", "b"])
     t = load_data(base, ["a", "b"], nan="drop", min_rows=3)
     assert t.rows_dropped == 2 and t.rows == 4

@@ -30,6 +30,7 @@ argparse.ArgumentTypeError: value='0' must be a positive integer
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -47,10 +48,12 @@ __all__ = [
     "add_executor_arguments",
     "bounded_int",
     "comma_choices",
+    "command_line_text",
     "executor_from_args",
     "nonnegative_int",
     "plain_help",
     "positive_int",
+    "register_flag",
     "require_finite_nonnegative",
     "run_handler",
     "run_in_process",
@@ -201,6 +204,41 @@ def executor_from_args(args: argparse.Namespace) -> Any:
     return make_executor(args.executor, workers, address=args.ray_address)
 
 
+#: (keyword, value's repr or None for any value) -> the flag that sets it, filled by the command modules.
+_FLAGS: dict[tuple[str, str | None], str] = {}
+#: The phrase of :func:`causalcheck.base.errors.keyword_hint`: ``pass keyword=value``.
+_HINT = re.compile(r"\bpass (?P<keyword>[A-Za-z_]\w*)=(?P<value>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[\w.+-]+)")
+
+
+def register_flag(keyword: str, flag: str, value: Any = ...) -> None:
+    """Say that *flag* sets the Python keyword *keyword* (to *value*; without one, to the value
+    written after the flag): :func:`command_line_text` then names the flag in messages."""
+    _FLAGS[(keyword, None if value is ... else repr(value))] = flag
+
+
+def command_line_text(message: str) -> str:
+    """*message* with each ``pass keyword=value`` (:func:`~causalcheck.base.errors.keyword_hint`)
+    whose keyword has a flag (:func:`register_flag`) written as that flag.
+
+    >>> register_flag("nan", "--drop-nan", "drop"); register_flag("ci_test", "--ci-test")
+    >>> command_line_text("3 rows hold NaN; pass nan='drop' to drop them, or pass ci_test='kci'")
+    '3 rows hold NaN; use --drop-nan to drop them, or use --ci-test kci'
+    """
+
+    def flag(m: re.Match[str]) -> str:
+        keyword, value = m.group("keyword"), m.group("value")
+        exact = _FLAGS.get((keyword, value))
+        if exact is not None:
+            return f"use {exact}"
+        any_value = _FLAGS.get((keyword, None))
+        if any_value is not None:
+            shown = value[1:-1] if value[:1] in "'\"" else value
+            return f"use {any_value} {shown}"
+        return m.group()
+
+    return _HINT.sub(flag, message)
+
+
 def run_handler(handler: Callable[[argparse.Namespace], int | None], args: argparse.Namespace) -> int:
     """``handler(args)``'s exit code; our errors are reported on stderr and mapped to the command
     line's exit codes: a stop on a limit (:class:`~causalcheck.base.errors.BudgetExceededError`) to
@@ -209,10 +247,10 @@ def run_handler(handler: Callable[[argparse.Namespace], int | None], args: argpa
     try:
         return int(handler(args) or 0)
     except BudgetExceededError as exc:  # --max-cost reached, or a replay-cache miss: stopped on a limit
-        print(f"causalcheck: stopped: {exc}", file=sys.stderr)
+        print(f"causalcheck: stopped: {command_line_text(str(exc))}", file=sys.stderr)
         return EXIT_LIMIT
     except CausalCheckError as exc:
-        print(f"causalcheck: error: {exc}", file=sys.stderr)
+        print(f"causalcheck: error: {command_line_text(str(exc))}", file=sys.stderr)
         return EXIT_INPUT
 
 

@@ -12,7 +12,7 @@ steps were removed from a run — are :class:`Notice` values: their text, with a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, final
 
@@ -25,8 +25,10 @@ __all__ = [
     "MissingExtraError",
     "Notice",
     "caret_snippet",
+    "did_you_mean",
     "has_package",
     "install_hint",
+    "keyword_hint",
     "missing_extra",
     "require_extra",
 ]
@@ -44,6 +46,38 @@ class MissingExtraError(InputFormatError, ImportError):
     """An optional dependency is not installed (the message says how to install it): the one error for
     every missing extra, made by :func:`missing_extra`.  An :class:`ImportError` for code that imports
     an optional module, and an input error (exit 2 at the command line) for code that reads inputs."""
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """``" (did you mean 'Z'?)"`` when one of *known* is *name* in another letter case or a close
+    spelling of it (:func:`difflib.get_close_matches`, ratio ≥ 0.8), else ``""``: the one hint for a
+    name that is not found, wherever names are matched.
+
+    >>> did_you_mean("z", ["Z", "y"]), did_you_mean("presure", ["pressure", "radiation"]), did_you_mean("q", ["x"])
+    (" (did you mean 'Z'?)", " (did you mean 'pressure'?)", '')
+    """
+    import difflib
+
+    names = [k for k in known if isinstance(k, str)]
+    folded = {k.casefold(): k for k in names}
+    match = folded.get(name.casefold())
+    if match is None or match == name:
+        close = difflib.get_close_matches(name, names, n=1, cutoff=0.8)
+        match = close[0] if close and close[0] != name else None
+    return f" (did you mean {match!r}?)" if match is not None else ""
+
+
+def keyword_hint(keyword: str, value: Any) -> str:
+    """The one phrase a message uses to name an option by its Python keyword: ``pass keyword=value``.
+
+    At the command line :func:`causalcheck.base.cmdline.command_line_text` rewrites the phrase to
+    the flag that sets that keyword (``pass nan='drop'`` → ``use --drop-nan``), so a message is
+    written once and reads right in both places.
+
+    >>> keyword_hint("nan", "drop")
+    "pass nan='drop'"
+    """
+    return f"pass {keyword}={value!r}"
 
 
 #: The extra of causalcheck that installs each optional package: the one table the install hints come from.

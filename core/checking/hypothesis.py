@@ -14,7 +14,7 @@ import contextlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from causalcheck.base.errors import DSLSyntaxError, InputFormatError
+from causalcheck.base.errors import DSLSyntaxError, InputFormatError, did_you_mean
 from causalcheck.episodes import Unparsed
 from causalcheck.findings import Finding, Report
 from causalcheck.graph import FREQ, normalize_node
@@ -52,8 +52,7 @@ def _unknown_nodes(h: Hypothesis, nodes: set[str]) -> tuple[Finding, ...]:
     unknown = [n for n in dict.fromkeys(named) if n not in nodes and n != h.target]
     if not unknown:
         return ()
-    lower = {n.lower(): n for n in nodes}
-    hints = [f"{u!r} (did you mean {lower[u.lower()]!r}?)" if u.lower() in lower else repr(u) for u in unknown]
+    hints = [f"{u!r}{did_you_mean(u, nodes)}" for u in unknown]
     return (
         Finding(
             "unknown-node",

@@ -42,7 +42,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from causalcheck.base.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError, did_you_mean, keyword_hint
 from causalcheck.base.files import csv_numbered_rows, read_input_text
 from causalcheck.base.limits import check_table_size
 
@@ -313,9 +313,10 @@ def _checked_table(
     if missing or (extra and extra_columns == "error"):
         parts = []
         if missing:
-            parts.append(f"nodes without a column {missing!r}")
+            hints = [f"{n!r}: {hint[2:-1]}" for n in missing if (hint := did_you_mean(n, extra))]
+            parts.append(f"nodes without a column {missing!r}" + (f" ({'; '.join(hints)})" if hints else ""))
         if extra and extra_columns == "error":
-            parts.append(f"columns that are not nodes {extra!r} (pass extra_columns='ignore' to drop them)")
+            parts.append(f"columns that are not nodes {extra!r} ({keyword_hint('extra_columns', 'ignore')} to drop them)")
         raise InputFormatError(f"data columns do not match the graph's nodes: {'; '.join(parts)}")
     where = {c: k for k, c in enumerate(cols)}
     order = [where[n] for n in nodes]
@@ -331,8 +332,8 @@ def _checked_table(
         if nan == "error":
             first = int(np.flatnonzero(nan_rows)[0])
             raise InputFormatError(
-                f"data column(s) {bad!r} contain NaN in {int(nan_rows.sum())} row(s) (first: row {first}); "
-                "pass nan='drop' to drop those rows"
+                f"data column(s) {bad!r} contain NaN in {int(nan_rows.sum())} row(s) (first: data row {first + 1}, the header not counted); "
+                f"{keyword_hint('nan', 'drop')} to drop those rows"
             )
         dropped = int(nan_rows.sum())
         values = values[~nan_rows]
