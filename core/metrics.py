@@ -67,6 +67,7 @@ __all__ = [
     "BootstrapCI",
     "FormulaResult",
     "bootstrap_ci",
+    "check_bootstrap",
     "coefficient_prf",
     "edge_prf",
     "formula_error",
@@ -74,6 +75,8 @@ __all__ = [
     "frequency_hit",
     "normalize_pairs",
     "parent_prf",
+    "percentile_bounds",
+    "resample_indices",
     "root_prf",
     "roots_normalized",
     "roots_upstream_of",
@@ -580,10 +583,7 @@ def bootstrap_ci(
     ``None`` values are skipped.  Same values + seed → identical interval.  With
     ``resamples == 0`` or fewer than :data:`MIN_BOOTSTRAP_N` values only the mean is given.
     """
-    if not isinstance(resamples, int) or resamples < 0:
-        raise InputFormatError(f"resamples={resamples!r} must be a non-negative integer")
-    if not 0 < level < 1:
-        raise InputFormatError(f"level={level!r} must be between 0 and 1")
+    check_bootstrap(resamples, level)
     xs = [float(v) for v in values if v is not None]
     if not xs:
         return BootstrapCI(None, None, None, 0)
@@ -592,10 +592,34 @@ def bootstrap_ci(
         return BootstrapCI(mean, None, None, len(xs))
     import numpy as np
 
-    rng = np.random.default_rng(seed)
-    arr = np.asarray(xs, dtype=float)
-    idx = rng.integers(0, len(arr), size=(resamples, len(arr)))
-    means = arr[idx].mean(axis=1)
+    means = np.asarray(xs, dtype=float)[resample_indices(len(xs), resamples, seed)].mean(axis=1)
+    low, high = percentile_bounds(means, level)
+    return BootstrapCI(mean, low, high, len(xs))
+
+
+def check_bootstrap(resamples: object, level: float) -> None:
+    """Refuse a *resamples* that is not a non-negative integer or a *level* outside (0, 1)."""
+    if not isinstance(resamples, int) or isinstance(resamples, bool) or resamples < 0:
+        raise InputFormatError(f"resamples={resamples!r} must be a non-negative integer")
+    if not 0 < level < 1:
+        raise InputFormatError(f"level={level!r} must be between 0 and 1")
+
+
+@functools.lru_cache(maxsize=4)
+def resample_indices(n: int, resamples: int, seed: int) -> Any:
+    """The ``(resamples, n)`` indices every bootstrap here draws: ``default_rng(seed).integers(0, n, ...)``
+    (read-only; the last few kept, since many intervals of one scoring share their length)."""
+    import numpy as np
+
+    idx = np.random.default_rng(seed).integers(0, n, size=(resamples, n))
+    idx.flags.writeable = False
+    return idx
+
+
+def percentile_bounds(samples: Any, level: float) -> tuple[float, float]:
+    """The ``(1 − level) / 2`` and ``(1 + level) / 2`` quantiles of the bootstrap *samples*."""
+    import numpy as np
+
     alpha = (1 - level) / 2
-    low, high = np.quantile(means, [alpha, 1 - alpha])
-    return BootstrapCI(mean, float(low), float(high), len(xs))
+    low, high = np.quantile(np.asarray(samples, dtype=float), [alpha, 1 - alpha])
+    return float(low), float(high)

@@ -510,30 +510,13 @@ def rollup(
 
 
 class _Bootstrap:
-    """:func:`causalcheck.metrics.bootstrap_ci` of many value lists with one seed, as JSON.
-
-    The resample indices depend on the number of values only (the same seeded Generator draws
-    them), so they are drawn once per length and reused; every interval is the one
-    ``bootstrap_ci(values, resamples=resamples, seed=seed)`` gives, to the bit (tested).
-    """
+    """:func:`causalcheck.metrics.bootstrap_ci` of many value lists with one resample count and seed, as JSON."""
 
     def __init__(self, resamples: int, seed: int) -> None:
         self.resamples, self.seed = resamples, seed
-        self._indices: dict[int, Any] = {}
 
     def ci(self, nums: list[float]) -> dict[str, Any]:
-        if self.resamples == 0 or len(nums) < M.MIN_BOOTSTRAP_N:
-            return M.bootstrap_ci(nums, resamples=self.resamples, seed=self.seed).to_json()
-        import numpy as np
-
-        n = len(nums)
-        idx = self._indices.get(n)
-        if idx is None:
-            idx = self._indices[n] = np.random.default_rng(self.seed).integers(0, n, size=(self.resamples, n))
-        means = np.asarray(nums, dtype=float)[idx].mean(axis=1)
-        alpha = (1 - 0.95) / 2  # bootstrap_ci's level, written as it computes it
-        low, high = np.quantile(means, [alpha, 1 - alpha])
-        return M.BootstrapCI(sum(nums) / n, float(low), float(high), n).to_json()
+        return M.bootstrap_ci(nums, resamples=self.resamples, seed=self.seed).to_json()
 
 
 _STEP_KEYS = ("edge_f1", "parent_f1", "root_f1", "coefficient_f1", "shd", "imec_size")

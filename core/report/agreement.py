@@ -38,7 +38,12 @@ from dataclasses import dataclass
 
 from causalcheck.base.errors import InputFormatError
 from causalcheck.base.limits import bounded_number
-from causalcheck.metrics import MIN_BOOTSTRAP_N
+from causalcheck.metrics import (
+    MIN_BOOTSTRAP_N,
+    check_bootstrap,
+    percentile_bounds,
+    resample_indices,
+)
 
 __all__ = [
     "Interval",
@@ -206,10 +211,7 @@ def bootstrap(
     skipped; with fewer than :data:`~causalcheck.metrics.MIN_BOOTSTRAP_N` pairs, ``resamples == 0``
     or no defined resample, only the value is given.  Same inputs and *seed* → the same interval.
     """
-    if not isinstance(resamples, int) or isinstance(resamples, bool) or resamples < 0:
-        raise InputFormatError(f"resamples={resamples!r} must be a non-negative integer")
-    if not 0 < level < 1:
-        raise InputFormatError(f"level={level!r} must be between 0 and 1")
+    check_bootstrap(resamples, level)
     xs, ys = _pairs(x, y)
     value = stat(xs, ys)
     n = len(xs)
@@ -217,16 +219,13 @@ def bootstrap(
         return Interval(value, None, None, n)
     import numpy as np
 
-    rng = np.random.default_rng(seed)
-    idx = rng.integers(0, n, size=(resamples, n))
     ax, ay = np.asarray(xs), np.asarray(ys)
     values = []
-    for row in idx:
+    for row in resample_indices(n, resamples, seed):
         v = stat(ax[row].tolist(), ay[row].tolist())
         if v is not None:
             values.append(v)
     if not values:
         return Interval(value, None, None, n)
-    alpha = (1 - level) / 2
-    low, high = np.quantile(np.asarray(values), [alpha, 1 - alpha])
-    return Interval(value, float(low), float(high), n)
+    low, high = percentile_bounds(values, level)
+    return Interval(value, low, high, n)
