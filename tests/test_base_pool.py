@@ -12,7 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
-from causalcheck.base.pool import Died, ordered_map
+from causalcheck.base.errors import WorkerDied
+from causalcheck.base.pool import ordered_map
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc and uses fork")
 
@@ -51,10 +52,10 @@ def test_an_exception_in_a_worker_is_raised_in_the_caller() -> None:
 
 
 def test_a_worker_that_dies_gives_died_for_its_job_and_the_others_go_on() -> None:
-    """A worker that exits without answering yields Died(exit code) for its job; a new worker does the rest."""
+    """A worker that exits without answering yields WorkerDied(exit code) for its job; a new worker does the rest."""
     out = ordered_map(_die_on_two, list(range(6)), 2)
     assert out[:2] == [0, -1] and out[3:] == [-3, -4, -5]
-    assert out[2] == Died(7) and "exit code 7" in str(out[2])
+    assert out[2] == WorkerDied(exitcode=7) and "exit code 7" in str(out[2])
 
 
 def _children(pid: int) -> list[int]:

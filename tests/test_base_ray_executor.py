@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from _sweep_compare import folder_differences
 from causalcheck.base.bundled import bundled_path
-from causalcheck.base.errors import InputFormatError
-from causalcheck.base.pool import Died, ordered_map
+from causalcheck.base.errors import InputFormatError, WorkerDied
+from causalcheck.base.pool import ordered_map
 from causalcheck.cli import main
 
 ray = pytest.importorskip("ray", reason="the [ray] extra is not installed: pip install 'causalcheck[ray]'")
@@ -134,10 +134,10 @@ def test_a_task_error_is_the_original_exception() -> None:
 
 
 def test_a_task_whose_worker_dies_answers_died() -> None:
-    """A worker that exits without answering: that job is Died (named by Ray), the others answer."""
+    """A worker that exits without answering: that job's answer is WorkerDied (named by Ray), the others answer."""
     answers = ordered_map(_die, [0, 1, 2], 1, executor=_executor())  # type: ignore[arg-type]
     assert answers[0] == 0 and answers[2] == 2
-    assert isinstance(answers[1], Died) and "Ray:" in answers[1].detail
+    assert isinstance(answers[1], WorkerDied) and "Ray:" in answers[1].detail
 
 
 def test_stopping_cancels_the_tasks_left() -> None:

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from causalcheck.base.errors import DSLSyntaxError, InputFormatError
+from causalcheck.base.errors import DSLSyntaxError, InputFormatError, WorkerDied
 from causalcheck.lab import cli as lab_cli
 from causalcheck.lab.runner import run_suite
 from causalcheck.lab.trajectory import read_trajectory, write_trajectory
@@ -134,7 +134,7 @@ def test_a_worker_that_dies_names_its_episode_and_keeps_the_finished_ones(tmp_pa
 
     monkeypatch.setattr(runner, "_work", dies_on_seed_2)
     out = tmp_path / "run"
-    with pytest.raises(runner.WorkerDiedError, match=r"exit code 3") as info:
+    with pytest.raises(WorkerDied, match=r"exit code 3") as info:
         run_suite("mini", "random", out, seeds=[1, 2, 3], limit=1, progress=False, workers=2)
     assert "_s2.jsonl" in str(info.value)
     assert not (out / "summary.json").exists()

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 from _sweep_compare import folder_differences
-from causalcheck.base.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError, WorkerDied
 from causalcheck.base.executors import make_executor
-from causalcheck.base.pool import Died, LocalExecutor
+from causalcheck.base.pool import LocalExecutor
 from causalcheck.cli import main
 from causalcheck.sweep import load_grid
 from causalcheck.sweep import run as sweep_run
@@ -238,7 +238,7 @@ def test_executor_choice_is_checked() -> None:
         make_executor("local", address="127.0.0.1:6379")
     assert make_executor("local", 3) == LocalExecutor(3)
     assert LocalExecutor(3).describe() == {"name": "local", "workers": 3}
-    assert "Ray: WorkerCrashedError" in str(Died(None, "Ray: WorkerCrashedError: gone"))
+    assert "Ray: WorkerCrashedError" in str(WorkerDied(detail="Ray: WorkerCrashedError: gone"))
 
 
 def test_help_does_not_import_ray() -> None:

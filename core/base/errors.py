@@ -24,6 +24,7 @@ __all__ = [
     "InputFormatError",
     "MissingExtraError",
     "Notice",
+    "WorkerDied",
     "caret_snippet",
     "did_you_mean",
     "has_package",
@@ -78,6 +79,45 @@ def keyword_hint(keyword: str, value: Any) -> str:
     "pass nan='drop'"
     """
     return f"pass {keyword}={value!r}"
+
+
+class WorkerDied(CausalCheckError):
+    """A worker process ended without an answer — killed, out of memory, a crash in native code —
+    the one type for it: the answer an executor gives for such a job
+    (:func:`causalcheck.base.pool.completed`, the Ray executor) and the error raised where a caller
+    needs that answer (``lab run``, :func:`causalcheck.base.interrupt.interruptible`).  ``exitcode``
+    is the process's (negative: the signal that ended it), ``detail`` what the executor knows beyond it."""
+
+    def __init__(self, message: str = "", *, exitcode: int | None = None, detail: str = "") -> None:
+        self.exitcode, self.detail = exitcode, detail
+        super().__init__(message or f"the worker process ended without an answer ({self.how})")
+
+    @property
+    def how(self) -> str:
+        """``exit code 3``, ``exit code -9 (SIGKILL)``, or the executor's *detail*."""
+        if self.detail:
+            return self.detail
+        if self.exitcode is not None and self.exitcode < 0:
+            import signal
+
+            try:
+                return f"exit code {self.exitcode} ({signal.Signals(-self.exitcode).name})"
+            except ValueError:
+                pass
+        return f"exit code {self.exitcode}"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and (self.args, self.exitcode, self.detail) == (other.args, other.exitcode, other.detail)
+
+    def __hash__(self) -> int:
+        return hash((self.args, self.exitcode, self.detail))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_worker_died, (str(self), self.exitcode, self.detail))
+
+
+def _worker_died(message: str, exitcode: int | None, detail: str) -> WorkerDied:
+    return WorkerDied(message, exitcode=exitcode, detail=detail)
 
 
 #: The extra of causalcheck that installs each optional package: the one table the install hints come from.

@@ -1,7 +1,7 @@
 """Pick an :class:`~causalcheck.base.pool.Executor` by name: ``--executor local`` or ``--executor ray``.
 
 Kept apart from :mod:`causalcheck.base.pool` so that the pool never imports the Ray executor (which
-builds on the pool's :class:`~causalcheck.base.pool.Died`); only ``"ray"`` imports
+builds on the pool's :class:`~causalcheck.base.errors.WorkerDied`); only ``"ray"`` imports
 :mod:`causalcheck.base.ray_executor`, and that imports Ray only when it is first used.
 
 >>> make_executor("local", 2).describe()

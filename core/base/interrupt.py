@@ -39,6 +39,8 @@ import traceback
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
+from causalcheck.base.errors import WorkerDied
+
 __all__ = ["POLL_SECONDS", "Terminated", "WorkerDied", "interruptible", "terminate_as_interrupt"]
 
 T = TypeVar("T")
@@ -69,10 +71,6 @@ def terminate_as_interrupt() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
-
-
-class WorkerDied(RuntimeError):
-    """The worker process of :func:`interruptible` ended without an answer (a bug or a crash: exit 70)."""
 
 
 #: The worker's program: SIGINT ignored, the caller's ``sys.path`` (the first pickle on standard
@@ -108,16 +106,6 @@ def _serve() -> None:
     os.dup2(2, 1)  # prints of the callee (Python's or native code's) go to standard error, never into the answer
     with answer:
         answer.write(_answer(sys.stdin.buffer.read()))
-
-
-def _how_it_ended(returncode: int) -> str:
-    """``exit code 3``, or ``exit code -9 (SIGKILL)`` for a process ended by a signal."""
-    import signal
-
-    if returncode < 0:
-        with contextlib.suppress(ValueError):
-            return f"exit code {returncode} ({signal.Signals(-returncode).name})"
-    return f"exit code {returncode}"
 
 
 def interruptible(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -159,7 +147,8 @@ def interruptible(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     try:
         status, value = pickle.loads(out)
     except Exception:  # no answer, or one cut short
-        raise WorkerDied(f"the worker computing {getattr(fn, '__name__', fn)!r} ended with {_how_it_ended(worker.returncode)} and no answer") from None
+        died = WorkerDied(exitcode=worker.returncode)
+        raise WorkerDied(f"the worker computing {getattr(fn, '__name__', fn)!r} ended with {died.how} and no answer", exitcode=worker.returncode) from None
     if status == "error":
         raise value
     return value  # type: ignore[no-any-return]

@@ -14,14 +14,14 @@ caller that folds them in that order writes the same bytes for every ``K``.
   the parent decides) and die with the parent (``PR_SET_PDEATHSIG`` on Linux, else a watchdog).
 * An exception raised by *fn* in a worker is re-raised in the parent (the batch stops); a worker
   that dies without answering (killed, out of memory, a crash in native code) is not: its job's
-  answer is a :class:`Died` value naming the exit code, a new worker takes its place and the
+  answer is a :class:`~causalcheck.base.errors.WorkerDied` naming the exit code, a new worker takes its place and the
   other jobs go on — the caller names the failed input.
 
 **Executors.**  Where the jobs run is an :class:`Executor`: :class:`LocalExecutor` (this process or
 forked workers, as above; the default) or the Ray executor of :mod:`causalcheck.base.ray_executor`
 (one Ray task per job, on a local or remote Ray cluster).  Callers pick one by name with
 :func:`causalcheck.base.executors.make_executor` and pass it to :func:`completed` /
-:func:`ordered_map`; they never import Ray.  Every executor answers the same way (``(index, answer)`` pairs, :class:`Died` for a job whose
+:func:`ordered_map`; they never import Ray.  Every executor answers the same way (``(index, answer)`` pairs, :class:`~causalcheck.base.errors.WorkerDied` for a job whose
 worker died, *fn*'s own exceptions re-raised, nothing left running when the caller stops), so a
 caller that folds the answers by index writes the same bytes whichever executor ran them.  An
 executor whose workers may not see this machine's files (:attr:`Executor.shares_files` false:
@@ -42,9 +42,9 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-from causalcheck.base.errors import CausalCheckError
+from causalcheck.base.errors import CausalCheckError, WorkerDied
 
-__all__ = ["EXECUTORS", "KILL_GRACE", "Died", "Executor", "LocalExecutor", "completed", "ordered_map"]
+__all__ = ["EXECUTORS", "KILL_GRACE", "Executor", "LocalExecutor", "completed", "ordered_map"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -52,19 +52,6 @@ R = TypeVar("R")
 #: Seconds a terminated worker gets before it is killed.
 KILL_GRACE = 2.0
 _WATCHDOG_SECONDS = 0.5
-
-
-@dataclass(frozen=True)
-class Died:
-    """The answer of a job whose worker process ended without answering."""
-
-    exitcode: int | None
-    #: What the executor knows beyond the exit code (Ray: the kind of failure and its first line).
-    detail: str = ""
-
-    def __str__(self) -> str:
-        how = f"exit code {self.exitcode}" if not self.detail else self.detail
-        return f"the worker process scoring it ended without an answer ({how})"
 
 
 #: The executors :func:`causalcheck.base.executors.make_executor` knows (``--executor``).
@@ -85,7 +72,7 @@ class Executor(Protocol):
         """True when *fn* runs where this process's files are (it may read and write them)."""
         ...
 
-    def completed(self, fn: Callable[[T], R], jobs: Sequence[T]) -> Generator[tuple[int, R | Died], None, None]:
+    def completed(self, fn: Callable[[T], R], jobs: Sequence[T]) -> Generator[tuple[int, R | WorkerDied], None, None]:
         """Yield ``(index, fn(jobs[index]))`` as each job is answered (:func:`completed`)."""
         ...
 
@@ -106,7 +93,7 @@ class LocalExecutor:
     name: str = "local"
     shares_files: bool = True
 
-    def completed(self, fn: Callable[[T], R], jobs: Sequence[T]) -> Generator[tuple[int, R | Died], None, None]:
+    def completed(self, fn: Callable[[T], R], jobs: Sequence[T]) -> Generator[tuple[int, R | WorkerDied], None, None]:
         return _local_completed(fn, jobs, self.workers)
 
     def describe(self) -> dict[str, Any]:
@@ -231,7 +218,7 @@ class _Pool:
 
 def completed(
     fn: Callable[[T], R], jobs: Sequence[T], workers: int, *, executor: Executor | None = None
-) -> Generator[tuple[int, R | Died], None, None]:
+) -> Generator[tuple[int, R | WorkerDied], None, None]:
     """Yield ``(index, fn(jobs[index]))`` as each job is answered, computed by *workers* processes.
 
     The streaming form of :func:`ordered_map` (module docstring): answers come in the order the
@@ -246,7 +233,7 @@ def completed(
     return _local_completed(fn, jobs, workers)
 
 
-def _local_completed(fn: Callable[[T], R], jobs: Sequence[T], workers: int) -> Generator[tuple[int, R | Died], None, None]:
+def _local_completed(fn: Callable[[T], R], jobs: Sequence[T], workers: int) -> Generator[tuple[int, R | WorkerDied], None, None]:
     """:func:`completed` in this process or *workers* forked processes."""
     if workers <= 1 or len(jobs) <= 1:
         for index, job in enumerate(jobs):
@@ -276,7 +263,7 @@ def _local_completed(fn: Callable[[T], R], jobs: Sequence[T], workers: int) -> G
                     raise value
                 if kind == "died":
                     proc.join(1.0)
-                    value = Died(proc.exitcode)
+                    value = WorkerDied(exitcode=proc.exitcode)
                     slot = pool.start(slot)
                 if pending:  # the next job first: the worker computes while the caller writes
                     pool.give(slot, pending.pop(), jobs)
@@ -292,7 +279,7 @@ def ordered_map(
     *,
     on_answer: Callable[[int], None] | None = None,
     executor: Executor | None = None,
-) -> list[R | Died]:
+) -> list[R | WorkerDied]:
     """``[fn(job) for job in jobs]`` computed by *workers* processes (module docstring).
 
     *on_answer* is called in this process with the number of jobs answered so far, after each

@@ -22,7 +22,7 @@ that imports Ray, and only when a :class:`RayExecutor` is first used (``--execut
   episode file itself).
 * **Failures.**  An exception raised by *fn* is re-raised here (the original exception, so bad
   input is still exit 2); a task whose worker died (killed, out of memory, its node lost) answers
-  :class:`~causalcheck.base.pool.Died` naming Ray's reason, as a dead local worker does.
+  a :class:`~causalcheck.base.errors.WorkerDied` naming Ray's reason, as a dead local worker does.
 * **Stopping.**  Closing the generator (Ctrl-C, SIGTERM, an exception in the caller's loop)
   cancels every task not yet answered (``ray.cancel(force=True)``): nothing keeps running.
 """
@@ -34,9 +34,8 @@ import os
 from collections.abc import Callable, Generator, Sequence
 from typing import Any, TypeVar
 
-from causalcheck.base.errors import CausalCheckError, missing_extra
+from causalcheck.base.errors import CausalCheckError, WorkerDied, missing_extra
 from causalcheck.base.interrupt import Terminated
-from causalcheck.base.pool import Died
 
 __all__ = ["CONNECT_SECONDS", "WAIT_SECONDS", "RayExecutor", "RayUnavailableError"]
 
@@ -248,7 +247,7 @@ class RayExecutor:
             self._stop(_ray())
             self._started = False
 
-    def completed(self, fn: Callable[[T], R], jobs: Sequence[T]) -> Generator[tuple[int, R | Died], None, None]:
+    def completed(self, fn: Callable[[T], R], jobs: Sequence[T]) -> Generator[tuple[int, R | WorkerDied], None, None]:
         """Yield ``(index, fn(jobs[index]))`` as each task finishes (module docstring)."""
         if not jobs:
             return
@@ -277,7 +276,7 @@ class RayExecutor:
                     except RaySystemError as exc:
                         raise RayUnavailableError(_first_line(exc, "Ray could not run a task")) from None
                     except RayError as exc:  # the worker or its node died
-                        answer = Died(None, _first_line(exc, "Ray")[:300])
+                        answer = WorkerDied(detail=_first_line(exc, "Ray")[:300])
                     yield index[ref], answer
         finally:
             for ref in pending:

@@ -57,7 +57,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from causalcheck.base.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError, WorkerDied
 from causalcheck.base.files import (
     Provenance,
     RunLock,
@@ -575,7 +575,7 @@ def _score_batch(run: _ScoringRun, batch: Sequence[tuple[WhatIfItem, str | None,
     fails only the item it was scoring, named with what ended it; the other items go on.
     """
     # late: the pool is needed only here
-    from causalcheck.base.pool import Died, ordered_map
+    from causalcheck.base.pool import ordered_map
 
     if run.executor is not None:  # the tasks get what scoring needs, not this process's log and progress display
         remote = dataclasses.replace(run, log=_no_log, progress=None, executor=None)
@@ -591,7 +591,7 @@ def _score_batch(run: _ScoringRun, batch: Sequence[tuple[WhatIfItem, str | None,
         jobs = batch[1:]
         answers = ordered_map(functools.partial(_score_job, run), jobs, run.workers)
     for (item, text, _), answer in zip(jobs, answers, strict=True):
-        if isinstance(answer, Died):
+        if isinstance(answer, WorkerDied):
             # late: keeps causalcheck --help light (scoring pulls the explain stack)
             from causalcheck.explain.scoring import ItemResult
 

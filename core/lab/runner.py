@@ -36,12 +36,12 @@ from typing import Any
 
 from causalcheck.base import safejson
 from causalcheck.base.boundary import PluginError, call_plugin, is_own, plugin_label
-from causalcheck.base.errors import CausalCheckError, InputFormatError
+from causalcheck.base.errors import CausalCheckError, InputFormatError, WorkerDied
 from causalcheck.base.escape import markdown_cell, markdown_text, raw_stream
 from causalcheck.base.files import Provenance, RunLock, atomic_write_text
 from causalcheck.base.interrupt import terminate_as_interrupt
 from causalcheck.base.limits import check_seed
-from causalcheck.base.pool import Died, Executor, LocalExecutor, completed
+from causalcheck.base.pool import Executor, LocalExecutor, completed
 from causalcheck.base.redaction import redact_json
 from causalcheck.episodes import (
     EpisodeRecord,
@@ -438,19 +438,16 @@ def _execute(jobs: list[Any], runner: Executor, show: bool | str, on_episode: Ca
         stream = stack.enter_context(closing(completed(work, jobs, 1, executor=runner)))
         for index, answer in stream:
             path = str(jobs[index][-1])
-            if isinstance(answer, Died):
-                how = f"exit code {answer.exitcode}" if not answer.detail else answer.detail
-                raise WorkerDiedError(
+            if isinstance(answer, WorkerDied):
+                raise WorkerDied(
                     f"the worker process running episode {Path(path).name} ended without an answer "
-                    f"({how}); finished episodes are on disk, rerun with --resume"
+                    f"({answer.how}); finished episodes are on disk, rerun with --resume",
+                    exitcode=answer.exitcode,
+                    detail=answer.detail,
                 )
             if not runner.shares_files:
                 atomic_write_text(Path(path), answer)
             done(path)
-
-
-class WorkerDiedError(CausalCheckError):
-    """A ``lab run --workers`` process ended without reporting its episode (killed, out of memory, ...)."""
 
 
 def _mean(xs: Sequence[float]) -> float | None:

@@ -42,7 +42,7 @@ from types import MappingProxyType
 from typing import Any, cast
 
 from causalcheck import metrics as M
-from causalcheck.base.errors import CausalCheckError, InputFormatError, Notice
+from causalcheck.base.errors import CausalCheckError, InputFormatError, Notice, WorkerDied
 from causalcheck.base.escape import csv_row, markdown_cell, markdown_code, markdown_text
 from causalcheck.base.files import atomic_write_text, sha256_file
 from causalcheck.base.pool import Executor
@@ -719,7 +719,7 @@ def _score_all(
 ) -> list[_Outcome]:
     """The outcome of every item, in order, computed by *workers* processes (or *executor*) in chunks."""
     # late: the pool is needed only here
-    from causalcheck.base.pool import Died, ordered_map
+    from causalcheck.base.pool import ordered_map
 
     size = 1 if workers == 1 else max(1, min(16, len(items) // (8 * workers)))
     chunks = [items[i : i + size] for i in range(0, len(items), size)]
@@ -735,7 +735,7 @@ def _score_all(
     answers = ordered_map(_score_chunk, [(c, options, here) for c in chunks], workers, on_answer=heard, executor=executor)
     out: list[_Outcome] = []
     for chunk, answer in zip(chunks, answers, strict=True):
-        if isinstance(answer, Died):
+        if isinstance(answer, WorkerDied):
             why = f"internal error (a bug in causalcheck, please report it): {answer}"
             out.extend(_Outcome({"sha256": None, "bytes": None}, reason=why, loaded=False, internal=True) for _ in chunk)
         else:
