@@ -279,3 +279,30 @@ def test_lab_score_progress_returns_the_carriage_and_out_prints_the_table(tmp_pa
     assert main(["lab", "score", str(runs), "--out", str(out)]) == 0
     printed = capsys.readouterr().out.splitlines()
     assert printed[0].endswith("scores.json") and any(line.startswith("| mini | planner |") for line in printed)
+
+
+def test_lab_score_counts_a_hypothesis_node_not_in_the_graph_on_stderr_and_in_the_summary(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A step record naming 'Pressure' for 'pressure' is scored as a wrong node, and said so: on
+    stderr (counted, with the 'did you mean'), in summary.md's Warnings."""
+    import json
+
+    runs, out, typo = tmp_path / "runs", tmp_path / "out", tmp_path / "typo"
+    assert main(["lab", "run", "--agent", "planner", "--suite", "mini", "--graphs", "mini3nodes_0", "--out", str(runs), "--quiet"]) == 0
+    typo.mkdir()
+    for path in (runs / "episodes").glob("*.jsonl"):
+        lines = []
+        for line in path.read_text(encoding="utf-8").splitlines():
+            d = json.loads(line)
+            for e in ((d.get("record") or {}).get("hypothesis") or {}).get("edges") or []:
+                if e.get("to") == "pressure":
+                    e["to"] = "Pressure"
+            lines.append(json.dumps(d))
+        (typo / path.name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["lab", "score", str(typo), "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "1 episode(s) with unknown-nodes" in err and "'Pressure' (did you mean 'pressure'?)" in err
+    summary = (out / "summary.md").read_text(encoding="utf-8")
+    assert "## Warnings" in summary and "did you mean 'pressure'?" in summary

@@ -42,7 +42,13 @@ from types import MappingProxyType
 from typing import Any, cast
 
 from causalcheck import metrics as M
-from causalcheck.base.errors import CausalCheckError, InputFormatError, Notice, WorkerDied
+from causalcheck.base.errors import (
+    CausalCheckError,
+    InputFormatError,
+    Notice,
+    WorkerDied,
+    did_you_mean,
+)
 from causalcheck.base.escape import csv_row, markdown_cell, markdown_code, markdown_text
 from causalcheck.base.files import atomic_write_text, sha256_file
 from causalcheck.base.pool import Executor
@@ -412,8 +418,9 @@ def _walk_steps(ep: EpisodeRecord, against: _TruthMetrics) -> _Walk:
             size = against.imec_size(frozen_targets)
         walk.steps.append(StepScore(number, walk.current_step, e, p, r, c, s, sorted_targets, size))
     if unknown:
+        named = ", ".join(f"{n!r}{did_you_mean(n, known)}" for n in sorted(unknown))
         walk.warnings.append(Notice(
-            f"hypothesis names node(s) {sorted(unknown)!r} that are not in the true graph {sorted(known)!r}", "unknown-nodes"
+            f"hypothesis names node(s) {named} that are not in the true graph {sorted(known)!r} (scored as wrong nodes)", "unknown-nodes"
         ))
     return walk
 
@@ -882,6 +889,20 @@ def _markdown_table(rows: Sequence[Mapping[str, Any]], keys: Sequence[str]) -> l
     return lines
 
 
+def warning_counts(report: ScoreReport) -> list[tuple[str, int, str]]:
+    """``(code, episodes, first example)`` of every warning code the scored episodes carry, most
+    frequent first: what ``lab score`` counts on stderr and in ``summary.md``."""
+    counts: dict[str, int] = {}
+    first: dict[str, str] = {}
+    for ep in report.episodes:
+        for code in dict.fromkeys(w.code for w in ep.warnings if w.code):
+            counts[code] = counts.get(code, 0) + 1
+            if code not in first:
+                example = next(str(w) for w in ep.warnings if w.code == code)
+                first[code] = f"{ep.source}: {example}"
+    return sorted(((c, n, first[c]) for c, n in counts.items()), key=lambda t: (-t[1], t[0]))
+
+
 def suite_table(report: ScoreReport) -> str:
     """The per-suite Markdown table of :func:`summary_markdown` alone (what ``lab score --out`` prints)."""
     return "\n".join(_markdown_table(report.by_suite, ("suite", "agent", "model"))) + "\n"
@@ -925,6 +946,11 @@ def summary_markdown(report: ScoreReport) -> str:
             lines += [f"- {markdown_code(str(d['path']))}: "
                       + (f"the same content as {markdown_code(str(d[said]))}" if said == "identical_to" else markdown_text(str(d[said])))
                       for d in entries]
+    warned = warning_counts(report)
+    if warned:
+        lines += ["", "## Warnings (episodes scored with a problem)", ""]
+        lines += [f"- {markdown_code(code)} ({markdown_text(SCORE_WARNING_CODES.get(code, ''))}): {n} episode(s); "
+                  f"e.g. {markdown_text(example)}" for code, n, example in warned]
     counts: dict[str, int] = {}
     for entry in report.inputs:
         counts[str(entry.get("status"))] = counts.get(str(entry.get("status")), 0) + 1

@@ -115,7 +115,14 @@ def run(args: argparse.Namespace) -> int:
     import contextlib
 
     # late: keeps causalcheck --help light
-    from causalcheck.lab.score import score_paths, suite_table, summary_markdown, write_outputs
+    from causalcheck.lab.score import (
+        SCORE_WARNING_CODES,
+        score_paths,
+        suite_table,
+        summary_markdown,
+        warning_counts,
+        write_outputs,
+    )
 
     tol = require_finite_nonnegative("--coefficient-tolerance", args.coefficient_tolerance)
     lock = RunLock(args.out, command="causalcheck lab score") if args.out else contextlib.nullcontext()
@@ -144,8 +151,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"causalcheck: skipped: {d['path']}: {d['reason']}", file=sys.stderr)
         for ep in report.episodes:
             for w in ep.warnings:
-                if w.code == "steps-missing":  # the rest are in the outputs; lost steps are worth a line now
+                if w.code == "steps-missing":  # lost steps are worth a line each
                     print(f"causalcheck: warning: {w}", file=sys.stderr)
+        for code, n, example in warning_counts(report):  # every other kind counted (each one in the outputs)
+            if code != "steps-missing":
+                print(f"causalcheck: warning: {n} episode(s) with {code} ({SCORE_WARNING_CODES.get(code, '')}); e.g. {example}", file=sys.stderr)
         if not report.episodes and not report.internal_errors:
             # nothing to report: the reasons above are the whole answer (no empty tables, no files
             # that would replace an earlier scoring in --out)
