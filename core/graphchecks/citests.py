@@ -34,6 +34,14 @@ one cell of ``1e300`` made every square overflow) divided by a power of two — 
 correlation does not depend on scale (:func:`scaled_columns`; the validator names the columns
 in a ``data-encoded`` note).
 :meth:`CITester.raw_pvalue` is the test's own p-value.
+
+Continuity.  χ² and G² are computed, by default (``continuity="none"``), without a continuity
+correction, as causal-learn, pcalg and DAGitty compute them.  ``continuity="yates"`` applies
+Yates' correction to every stratum whose table has one degree of freedom (two levels of x and
+two of y occur in it): each count moves by up to ½ towards its expected count before the
+statistic is summed — what scipy's ``chi2_contingency`` does by default, and so what pgmpy's
+``chi_square`` and ``g_sq`` tests report (tested equal, with pgmpy's own expected values).  The
+correction lowers the statistic of those strata only; tables with more levels are unchanged.
 :class:`CITester` keys its cache on *(unordered pair, conditioning set)*, so a statement
 asked again — from another node's side, or by another permuted graph — is never re-tested;
 ``tests_run`` counts the tests actually computed.  :meth:`CITester.certificate` adds the
@@ -60,7 +68,7 @@ from causalcheck.base.errors import InputFormatError
 from causalcheck.graphs.data import MAX_DISCRETE_LEVELS, DataTable
 
 __all__ = [
-    "CI_TESTS", "MIN_FISHERZ_DOF", "MIN_KCI_ROWS", "ROWS_PER_DOF", "SCALE_EXPONENT", "CITestName", "CITester", "Correction",
+    "CI_TESTS", "CONTINUITY", "MIN_FISHERZ_DOF", "MIN_KCI_ROWS", "ROWS_PER_DOF", "SCALE_EXPONENT", "CITestName", "CITester", "Continuity", "Correction",
     "TestCertificate", "TestChoice", "adjust", "choose_test", "collinear_columns", "column_exponents", "resolve_test", "scaled_columns",
 ]
 
@@ -68,6 +76,9 @@ CITestName = Literal["fisherz", "chisq", "gsq", "kci"]
 #: The tests :class:`CITester` runs (``"auto"`` resolves to one of them).
 CI_TESTS: tuple[str, ...] = ("fisherz", "chisq", "gsq", "kci")
 Correction = Literal["holm", "bh", "none"]
+Continuity = Literal["none", "yates"]
+#: The continuity corrections of χ² and G²: ``"none"`` (causal-learn's, pcalg's, DAGitty's) or ``"yates"`` (scipy's, pgmpy's).
+CONTINUITY: tuple[str, ...] = ("none", "yates")
 #: Fisher-z decides a statement only with at least this many residual degrees of freedom, n − |S| − 3.
 MIN_FISHERZ_DOF = 10
 #: χ² and G² decide a statement only with at least this many rows per degree of freedom (pcalg: n ≥ 10·df).
@@ -251,14 +262,24 @@ class CITester:
     """Cached CI tests over the columns of *table* (indices ``0..p-1``), run by causal-learn.
 
     ``choice`` is the :class:`TestChoice` (``"auto"`` resolved by :func:`choose_test`).
+    *continuity* is the continuity correction of χ² and G² (module docstring): ``"none"`` (the
+    default) or ``"yates"``, which only the ``chisq`` and ``gsq`` tests take.
     """
 
-    def __init__(self, table: DataTable, test: str = "auto", **kwargs: Any) -> None:
+    def __init__(self, table: DataTable, test: str = "auto", *, continuity: str = "none", **kwargs: Any) -> None:
         import numpy as np
 
+        if continuity not in CONTINUITY:
+            raise InputFormatError(f"continuity={continuity!r} must be one of {list(CONTINUITY)!r}")
         self.table = table
         self.choice = choose_test(test, table)
         self.test: CITestName = self.choice.test
+        if continuity != "none" and self.test not in ("chisq", "gsq"):
+            raise InputFormatError(
+                f"continuity={continuity!r} corrects the chisq and gsq tests; ci_test={test!r} runs {self.test} "
+                f"({self.choice.reason}): pass ci_test='chisq' or 'gsq', or continuity='none'"
+            )
+        self.continuity: Continuity = "yates" if continuity == "yates" else "none"
         #: the values the test reads: Fisher-z's columns of extreme magnitude rescaled exactly (:func:`scaled_columns`)
         self.values = table.values
         #: the names of the columns Fisher-z rescaled
@@ -321,7 +342,9 @@ class CITester:
     def _table_test(self, k: Key) -> Contingency:
         found = self._contingency.get(k)
         if found is None:
-            found = self._contingency[k] = contingency_test(self._codes, k[0], k[1], sorted(k[2]), g_squared=self.test == "gsq")
+            found = self._contingency[k] = contingency_test(
+                self._codes, k[0], k[1], sorted(k[2]), g_squared=self.test == "gsq", yates=self.continuity == "yates"
+            )
         return found
 
     @staticmethod
@@ -549,12 +572,14 @@ def _strata(codes: Any, given: Sequence[int]) -> tuple[Any, int]:
     return inverse, int(inverse.max()) + 1
 
 
-def contingency_test(codes: Any, x: int, y: int, given: Sequence[int], *, g_squared: bool) -> Contingency:
+def contingency_test(codes: Any, x: int, y: int, given: Sequence[int], *, g_squared: bool, yates: bool = False) -> Contingency:
     """χ² (or G²) of ``x ⫫ y | given`` over the strata of *given* on :func:`category_codes` *codes*.
 
     causal-learn's conventions (``Chisq_or_Gsq``): empty strata dropped, expected counts
     ``n_xs·n_ys / n_s``, a cell of zero expected count adds nothing, and the rows and columns of
     zeros in a stratum lose their degree of freedom; p = 1 without a degree of freedom.
+    With *yates*, every stratum with one degree of freedom has Yates' correction (scipy's
+    ``chi2_contingency``: each count moved by ``min(½, |expected − count|)`` towards its expected count).
     Cochran's rule is judged over the cells with a positive expected count.
     """
     import numpy as np
@@ -562,21 +587,35 @@ def contingency_test(codes: Any, x: int, y: int, given: Sequence[int], *, g_squa
     strata, k = _strata(codes, given)
     kx, ky = int(codes[x].max()) + 1, int(codes[y].max()) + 1
     if k * kx * ky > DENSE_CELLS:
-        return _sparse_contingency(strata, k, codes[x], codes[y], g_squared=g_squared)
+        return _sparse_contingency(strata, k, codes[x], codes[y], g_squared=g_squared, yates=yates)
     table = np.bincount((strata * kx + codes[x]) * ky + codes[y], minlength=k * kx * ky).reshape(k, kx, ky)
+    stat, dofs, expected = _table_statistic(table, g_squared=g_squared, yates=yates)
+    dof = int(np.sum(dofs))
+    live = expected[expected != 0]
+    return Contingency(stat, dof, 1.0 if dof == 0 else chi2_survival(stat, dof), _cochran(int((live < 1).sum()), float((live < 5).mean()) if live.size else 0.0))
+
+
+def _table_statistic(table: Any, *, g_squared: bool, yates: bool) -> tuple[float, Any, Any]:
+    """χ² or G² of a laid-out ``strata × x × y`` *table*, each stratum's degrees of freedom, and the expected counts."""
+    import numpy as np
+
+    kx, ky = table.shape[1:]
     row, col = table.sum(axis=2), table.sum(axis=1)
     expected = row[:, :, None] * col[:, None, :] / table.sum(axis=(1, 2))[:, None, None]
     zero = expected == 0
     safe = np.where(zero, 1, expected)
+    dofs = (kx - 1 - zero.all(axis=2).sum(axis=1)) * (ky - 1 - zero.all(axis=1).sum(axis=1))
+    observed = table
+    if yates and (dofs == 1).any():
+        diff = expected - table
+        observed = np.where((dofs == 1)[:, None, None], table + np.minimum(0.5, np.abs(diff)) * np.sign(diff), table)
     if g_squared:
-        ratio = table / safe
+        ratio = observed / safe
         ratio[ratio == 0] = 1
-        stat = float(2 * np.sum(table * np.log(ratio)))
+        stat = float(2 * np.sum(observed * np.log(ratio)))
     else:
-        stat = float(np.sum(((table - expected) ** 2) / safe))
-    dof = int(np.sum((kx - 1 - zero.all(axis=2).sum(axis=1)) * (ky - 1 - zero.all(axis=1).sum(axis=1))))
-    live = expected[~zero]
-    return Contingency(stat, dof, 1.0 if dof == 0 else chi2_survival(stat, dof), _cochran(int((live < 1).sum()), float((live < 5).mean()) if live.size else 0.0))
+        stat = float(np.sum(((observed - expected) ** 2) / safe))
+    return stat, dofs, expected
 
 
 def _cochran(below1: int, below5: float) -> str | None:
@@ -585,12 +624,14 @@ def _cochran(below1: int, below5: float) -> str | None:
     return None
 
 
-def _sparse_contingency(strata: Any, k: int, cx: Any, cy: Any, *, g_squared: bool) -> Contingency:
+def _sparse_contingency(strata: Any, k: int, cx: Any, cy: Any, *, g_squared: bool, yates: bool = False) -> Contingency:
     """:func:`contingency_test` summed over the non-empty cells only, for a table too large to lay out.
 
     The same figures up to rounding: χ² = Σ over non-empty cells of (c − e)²/e plus the expected
     count of the empty ones (n_s minus that of the non-empty ones, per stratum); G² reads the
-    non-empty cells only; Cochran's counts come from sorted margins.
+    non-empty cells only; Cochran's counts come from sorted margins.  With *yates*, the strata
+    with one degree of freedom (2 × 2 once their empty rows and columns are left out) are laid
+    out on their own and corrected (:func:`_two_by_two`); the sum over the others is as above.
     """
     import numpy as np
 
@@ -608,14 +649,22 @@ def _sparse_contingency(strata: Any, k: int, cx: Any, cy: Any, *, g_squared: boo
     s_of_cell, ns = strata[first], np.bincount(strata, minlength=k)
     e = nx_[sx[first]] * ny_[sy[first]] / ns[s_of_cell]
     c = counts.astype(float)
-    if g_squared:
-        stat = float(2 * np.sum(c * np.log(c / e)))
-    else:
-        stat = float(np.sum((c - e) ** 2 / e) + (ns.sum() - e.sum()))
     s_x = strata[np.unique(sx, return_index=True)[1]]
     s_y = strata[np.unique(sy, return_index=True)[1]]
     rx, ry = np.bincount(s_x, minlength=k), np.bincount(s_y, minlength=k)
     dof = int(np.sum((rx - 1) * (ry - 1)))
+    two = (rx == 2) & (ry == 2) if yates else np.zeros(k, dtype=bool)
+    if two.any():
+        rest = ~two[s_of_cell]
+        c, e = c[rest], e[rest]
+        ns_rest = int(ns[~two].sum())
+        corrected = _two_by_two(strata, two, cx, cy, g_squared=g_squared)
+    else:
+        ns_rest, corrected = int(ns.sum()), 0.0
+    if g_squared:
+        stat = float(2 * np.sum(c * np.log(c / e))) + corrected
+    else:
+        stat = float(np.sum((c - e) ** 2 / e) + (ns_rest - e.sum())) + corrected
     # Cochran: per stratum, the pairs of margins (a, b) with a·b < t·n_s, for t = 1 and 5
     order = np.lexsort((ny_, s_y))
     ys, yb = s_y[order], ny_[order]
@@ -628,3 +677,24 @@ def _sparse_contingency(strata: Any, k: int, cx: Any, cy: Any, *, g_squared: boo
         below.append(int(pos.sum()))
     cells = int(np.sum(rx * ry))
     return Contingency(stat, dof, 1.0 if dof == 0 else chi2_survival(stat, dof), _cochran(below[0], below[1] / cells if cells else 0.0))
+
+
+def _two_by_two(strata: Any, two: Any, cx: Any, cy: Any, *, g_squared: bool) -> float:
+    """χ² or G² with Yates' correction of the strata flagged in *two*, each with two levels of x and of y.
+
+    Their rows are laid out as an ``m × 2 × 2`` table (a level's place: whether it is the
+    stratum's larger one) and summed by :func:`_table_statistic`.
+    """
+    import numpy as np
+
+    rows = two[strata]
+    s, x, y = strata[rows], cx[rows], cy[rows]
+    place = np.cumsum(two) - 1
+    m = int(two.sum())
+    low_x = np.full(len(two), np.iinfo(np.int64).max)
+    low_y = low_x.copy()
+    np.minimum.at(low_x, s, x)
+    np.minimum.at(low_y, s, y)
+    flat = (place[s] * 2 + (x != low_x[s])) * 2 + (y != low_y[s])
+    table = np.bincount(flat, minlength=4 * m).reshape(m, 2, 2)
+    return _table_statistic(table, g_squared=g_squared, yates=True)[0]

@@ -135,6 +135,13 @@ def register_check_options(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--truth-format", choices=_FORMATS, metavar="F", help="format of the --truth file")
     g.add_argument("--symmetric", choices=("undirected", "error"), help=SYMMETRIC_HELP + " (GRAPH and --truth)")
     g.add_argument("--ci-test", default="auto", choices=("auto", "fisherz", "chisq", "gsq", "kci"), help="CI test (default auto: chosen from the data — chisq for categorical or few-level integer data, fisherz for numbers — and said in the report)")
+    g.add_argument(
+        "--continuity",
+        default="none",
+        choices=("none", "yates"),
+        help="continuity correction of the chisq and gsq tests: 'none' (default; the statistic of causal-learn, pcalg and DAGitty) "
+        "or 'yates' (Yates' correction of every 2x2 table and 2x2 stratum, as scipy's chi2_contingency applies it and so pgmpy's chi_square)",
+    )
     g.add_argument("--alpha", type=float, default=0.05, help="significance level of every test (default 0.05)")
     g.add_argument("--correction", default="holm", choices=("holm", "bh", "none"), help="multiple-testing correction (default holm)")
     g.add_argument("--permutations", type=_permutations, default=None, metavar="N", help="permutations of the falsification test (default 1/alpha; 0 skips; 'all')")
@@ -175,6 +182,7 @@ def run_validate(args: argparse.Namespace) -> int:
         interventions=interventions,
         background=None if args.background is None else Path(args.background),
         ci_test=args.ci_test,
+        continuity=args.continuity,
         alpha=args.alpha,
         correction=args.correction,
         seed=args.seed,

@@ -22,6 +22,10 @@ verify by looking at the graph, not a bare yes/no.
   directed cycle, no arrowhead at an endpoint of an undirected edge.
 * :func:`cpdag_of` — the CPDAG of a DAG (the Meek closure in :mod:`causalcheck.solvers.equivalence`).
 
+The graphs these return (:func:`consistent_extension`, :func:`cpdag_of`, a certificate's
+``extension``) keep their input's node attributes — DAGitty's ``[latent]``, ``[exposure]``,
+``pos`` — and the meta that still holds of them (:func:`causalcheck.graphs.convert.carry_attributes`).
+
 >>> from causalcheck.graphs.formats import parse_text
 >>> g = parse_text("a -> b -- c")
 >>> c = check_cpdag(g)
@@ -44,6 +48,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from causalcheck.base.errors import InputFormatError
+from causalcheck.graphs.convert import carry_attributes
 from causalcheck.graphs.model import Graph, GraphEdge, Mark, reachable
 from causalcheck.solvers.equivalence import (
     chordless_cycle,
@@ -258,30 +263,34 @@ def _extension(g: Graph, claim: str) -> Graph | Certificate:
             None,
             stuck,
         )
-    return ext
+    return carry_attributes(g, ext)
 
 
 def consistent_extension(g: Graph) -> Graph | None:
     """A DAG extending the PDAG *g* without new v-structures (Dor & Tarsi), or None if none exists.
 
-    :func:`causalcheck.solvers.equivalence.consistent_extension`, exported here beside the checks.
+    :func:`causalcheck.solvers.equivalence.consistent_extension`, exported here beside the checks;
+    the DAG keeps *g*'s node attributes and the meta that still holds (:func:`~causalcheck.graphs.convert.carry_attributes`).
 
     >>> from causalcheck.graphs.formats import parse_text
-    >>> str(consistent_extension(parse_text("a -> b -- c")))
-    'a -> b; b -> c'
+    >>> ext = consistent_extension(parse_text("a -> b -- c").with_attributes({"a": {"latent": True}}))
+    >>> str(ext), ext.latent
+    ('a -> b; b -> c', ('a',))
     """
-    return extend(g)
+    ext = extend(g)
+    return None if ext is None else carry_attributes(g, ext)
 
 
 def cpdag_of(dag: Graph) -> Graph:
     """The CPDAG of the DAG *dag* (raises :class:`InputFormatError` naming a cycle or a bad mark).
 
-    :func:`causalcheck.solvers.equivalence.cpdag` behind the DAG certificate's error message.
+    :func:`causalcheck.solvers.equivalence.cpdag` behind the DAG certificate's error message; the
+    CPDAG keeps *dag*'s node attributes and the meta that still holds (:func:`~causalcheck.graphs.convert.carry_attributes`).
     """
     cert = check_dag(dag)
     if not cert:
         raise InputFormatError(f"cpdag_of needs a DAG: {cert.reason}")
-    return cpdag(dag)
+    return carry_attributes(dag, cpdag(dag))
 
 
 def check_cpdag(g: Graph) -> Certificate:

@@ -21,7 +21,8 @@ What runs (each part only when its input is given):
 2. **Data** (:mod:`~causalcheck.graphs.data`) — the basis of implied independencies
    (:func:`~causalcheck.graphchecks.separation.implied_independencies`) tested with causal-learn
    (:mod:`~causalcheck.graphchecks.citests`; ``ci_test="auto"`` chooses Fisher-z or χ² from the
-   data and says why, ``ci-test-chosen``), adjusted by **Holm** (default; ``correction="bh"``
+   data and says why, ``ci-test-chosen``; χ² and G² without a continuity correction unless
+   ``continuity="yates"``), adjusted by **Holm** (default; ``correction="bh"``
    for Benjamini–Hochberg), each rejection a ``ci-violated`` error; statements the data
    cannot decide (too few rows, collinear or constant within strata) are one
    ``ci-undecidable`` warning, outside the family, never an error; DoWhy's permutation test
@@ -74,7 +75,7 @@ from causalcheck.findings import (
     no_errors,
     plain,
 )
-from causalcheck.graphchecks.citests import SCALE_EXPONENT, CITester, adjust
+from causalcheck.graphchecks.citests import CONTINUITY, SCALE_EXPONENT, CITester, adjust
 from causalcheck.graphchecks.coverage import intervention_coverage
 from causalcheck.graphchecks.falsify import falsify
 from causalcheck.graphchecks.kinds import cpdag_of, validate
@@ -440,6 +441,7 @@ def _data_tests(
     findings: list[Finding],
     *,
     ci_test: str,
+    continuity: str,
     alpha: float,
     correction: str,
     basis: str,
@@ -448,7 +450,7 @@ def _data_tests(
     exact_counts: bool,
     coefficients: Mapping[tuple[str, str], float] | None,
 ) -> tuple[IndependenceTests | None, Falsification | None, tuple[EquationFit, ...], CITester]:
-    tester = CITester(table, ci_test)
+    tester = CITester(table, ci_test, continuity=continuity)
     _data_notes(table, tester, ci_test, findings)
     found = _statements(g, basis, findings)
     if found is None:
@@ -563,6 +565,7 @@ def validate_graph(
     interventions: Any = None,
     background: Any = None,
     ci_test: str = "auto",
+    continuity: str = "none",
     alpha: float = 0.05,
     correction: str = "holm",
     basis: str = "auto",
@@ -590,6 +593,9 @@ def validate_graph(
         background: rules (a path, text, JSON object, causal-learn ``BackgroundKnowledge``).
         ci_test: ``"auto"`` (chosen from the data: :func:`~causalcheck.graphchecks.citests.choose_test`), ``"fisherz"``,
             ``"chisq"``, ``"gsq"`` or ``"kci"``.
+        continuity: the continuity correction of ``chisq`` and ``gsq``: ``"none"`` (default; causal-learn's,
+            pcalg's and DAGitty's statistic) or ``"yates"`` (Yates' correction of every 2×2 (sub)table, as
+            scipy's ``chi2_contingency`` and pgmpy's ``chi_square`` apply it; :mod:`~causalcheck.graphchecks.citests`).
         alpha: the significance level of every test (CI tests after correction, the
             permutation test and its per-test level, coefficient t-tests).
         correction: ``"holm"`` (default), ``"bh"`` or ``"none"``; basis: ``"auto"``, ``"local"`` or ``"pairwise"`` (:mod:`~causalcheck.graphchecks.separation`).
@@ -600,6 +606,8 @@ def validate_graph(
     """
     if not (isinstance(alpha, float | int) and 0 < alpha < 1):
         raise InputFormatError(f"alpha={alpha!r} must be between 0 and 1")
+    if continuity not in CONTINUITY:
+        raise InputFormatError(f"continuity={continuity!r} must be one of {list(CONTINUITY)!r}")
     g = read_graph(graph, graph_format, symmetric=symmetric)
     findings: list[Finding] = []
     cert = validate(g)
@@ -610,23 +618,15 @@ def validate_graph(
         tested = latent_projection(g) if g.latent else g  # a latent node has no column: test what it implies for the others
         table = load_data(data, tested.nodes, names=data_names, nan=nan, extra_columns=extra_columns)  # type: ignore[arg-type]
         independence, falsification, equations, tester = _data_part(
-            tested,
-            table,
-            findings,
-            ci_test=ci_test,
-            alpha=float(alpha),
-            correction=correction,
-            basis=basis,
-            permutations=permutations,
-            seed=seed,
-            exact_counts=exact_counts,
-            coefficients=coefficients,
+            tested, table, findings, ci_test=ci_test, continuity=continuity, alpha=float(alpha), correction=correction,
+            basis=basis, permutations=permutations, seed=seed, exact_counts=exact_counts, coefficients=coefficients,
         )
     comparison = _truth_part(g, truth, findings, truth_format, symmetric) if truth is not None else None
     coverage = _coverage_part(g, interventions, findings, suggest=suggest, seed=seed) if interventions is not None else None
     knowledge = _background_part(g, background, findings) if background is not None else None
     settings = {
         "ci_test": independence.test if independence is not None else ci_test,
+        "continuity": continuity,
         "alpha": alpha,
         "correction": correction,
         "basis": basis,

@@ -37,7 +37,9 @@ Node attributes (:data:`~causalcheck.graphs.model.NODE_ATTRIBUTES`: ``latent``, 
 networkx node attributes (a flag ``True`` / ``1``; ``pos`` a ``"x,y"`` string or an ``(x, y)``
 pair, written back as ``"x,y"``) and pgmpy's ``latents`` / ``exposures`` / ``outcomes``.
 Matrices and causal-learn graphs hold none (:func:`~causalcheck.graphs.write_graph` says what
-it drops).
+it drops).  A graph derived from another one keeps them too: :func:`carry_attributes` gives the
+result of a graph-to-graph function the attributes of the nodes it shares with its input, and
+the input's meta that still holds.
 
 >>> g = from_matrix([[0, 1], [0, 0]], names=["x", "y"], convention="row_to_column")
 >>> str(g), str(from_matrix([[0, 1], [0, 0]], names=["x", "y"], convention="lingam"))
@@ -52,6 +54,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from causalcheck.base.errors import InputFormatError
@@ -63,9 +66,11 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "CONVENTIONS",
+    "KIND_META",
     "MARKS_ATTR",
     "Convention",
     "assemble",
+    "carry_attributes",
     "from_causallearn",
     "from_matrix",
     "from_networkx",
@@ -174,6 +179,40 @@ def read_node_attributes(items: Iterable[tuple[str, Mapping[str, Any]]], *, sour
         if attrs:
             out[node] = attrs
     return out
+
+
+#: Meta keys that name the kind of graph (the DAGitty header ``dag``, ``pdag``, ...): a derived graph
+#: keeps them only when it has its source's kind.
+KIND_META: tuple[str, ...] = ("dagitty_type",)
+
+
+def carry_attributes(source: Graph, result: Graph) -> Graph:
+    """*result* with what *source* says of it that still holds: node attributes and meta.
+
+    Every node of *result* that is a node of *source* gets *source*'s attributes (``latent``,
+    ``exposure``, ``pos``, ...), an attribute *result* sets itself winning.  The other meta keys
+    of *source* that *result* lacks are added, except those of :data:`KIND_META`, which are
+    added only when *result* has *source*'s kind.  *result* itself is returned when there is
+    nothing to add.  The graph-to-graph functions of :mod:`causalcheck.graphchecks.kinds` return
+    their results through it.
+
+    >>> dag = Graph(("u", "y"), (GraphEdge.directed("u", "y"),), {"dagitty_type": "dag", "graph_attributes": {"bb": "0,0,1,1"}})
+    >>> out = carry_attributes(dag.with_attributes({"u": {"latent": True}}), Graph.from_edges([("u", "--", "y")]))
+    >>> out.latent, out.meta["graph_attributes"], "dagitty_type" in out.meta
+    (('u',), {'bb': '0,0,1,1'}, False)
+    """
+    meta = source.meta if isinstance(source.meta, Mapping) else {}
+    own = result.meta if isinstance(result.meta, Mapping) else {}
+    same_kind = not any(k in meta for k in KIND_META) or source.kind == result.kind
+    extra = {k: v for k, v in meta.items() if k != "attributes" and k not in own and (same_kind or k not in KIND_META)}
+    out = replace(result, meta={**own, **extra}) if extra else result
+    inherited = {n: a for n, a in source.attributes.items() if n in result.index}
+    if not inherited:
+        return out
+    attributes = {n: dict(a) for n, a in inherited.items()}
+    for n, a in result.attributes.items():
+        attributes[n] = {**attributes.get(n, {}), **a}
+    return out.with_attributes(attributes)
 
 
 def _networkx_node_attributes(graph: Graph, node: str) -> dict[str, str | bool]:
