@@ -12,6 +12,7 @@ from causalcheck.graphs import read_graph, write_graph
 from causalcheck.graphs.formats import (
     FORMATS,
     format_causallearn,
+    format_dagitty,
     format_dot,
     parse_adjacency_csv,
     parse_causallearn,
@@ -21,7 +22,8 @@ from causalcheck.graphs.formats import (
     parse_gml,
     parse_text,
 )
-from causalcheck.graphs.io import guess_format
+from causalcheck.graphs.io import guess_format, sniff_graph_format
+from causalcheck.graphs.model import GraphEdge, Mark
 
 ALL_MARKS = parse_text('a -> b; b -- c; c <-> d; d o-> e; e o-o f; f o-- g; nodes: h, "two words"')
 
@@ -224,6 +226,103 @@ def test_dagitty_keeps_header_and_attributes():
     with pytest.raises(DSLSyntaxError) as info:
         parse_dagitty("dag { x -> }")
     assert info.value.line == 1 and info.value.column == 12
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("digraph G { x <-> m -> y }", "x <-> m -> y"),  # issue 42: DOT read '<->' as a node named '-'
+        ("digraph { a -- b -> c }", "a -- b -> c"),  # '--' in a digraph is DAGitty's
+        ("graph { a -> b <- c }", "a -> b <- c"),  # '->' in a graph is DAGitty's
+        ("digraph { a @-> b }", "a o-> b"),
+        ('digraph { u [l] u -> x "y" }', "u -> x; nodes: y"),  # a DAGitty flag DOT does not have
+        ("digraph { a -> b [dir=none] }", "a -- b"),  # a DOT attribute DAGitty does not have
+        ("digraph { a -> b; b -> c }", "a -> b -> c"),  # both read it alike
+        ("graph { a -- b }", "a -- b"),
+        ("strict dag G { a -> b }", "a -> b"),
+        ("DAG { a -> b }", "a -> b"),
+        ("Pdag { a -- b }", "a -- b"),
+    ],
+)
+def test_read_graph_tells_dagitty_from_dot_by_content(text, expected, tmp_path):
+    """A 'graph'/'digraph' header is DOT's and DAGitty's legacy one: the edges and attributes only one of them has decide."""
+    assert read_graph(text) == parse_text(expected)
+    path = tmp_path / "g.txt"
+    path.write_text(text, encoding="utf-8")
+    assert read_graph(path) == parse_text(expected)
+    if "[l]" in text:
+        assert read_graph(path).latent == ("u",)
+    assert sniff_graph_format(text, "g.txt") in ("dot", "dagitty")
+
+
+def test_dagitty_edges_in_a_dot_file_are_refused_at_their_place(tmp_path):
+    """A .dot file is read as DOT, which has no '<->': the edge is refused at its line and column, naming DAGitty, not read as a node '-'."""
+    path = tmp_path / "g.dot"
+    path.write_text("digraph G {\n  x <-> m -> y\n}\n", encoding="utf-8")
+    with pytest.raises(DSLSyntaxError, match="dagitty") as info:
+        read_graph(path)
+    assert (info.value.line, info.value.column) == (2, 5)
+    assert read_graph(path, format="dagitty") == parse_text("x <-> m -> y")
+    (tmp_path / "g.dagitty").write_text(path.read_text(), encoding="utf-8")
+    assert read_graph(tmp_path / "g.dagitty") == parse_text("x <-> m -> y")
+    assert sniff_graph_format(path.read_text(), tmp_path / "g.dagitty") == "dagitty"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'digraph G { x [label="X"] x -> y }',  # DOT: the label is the name; DAGitty: a display label
+        "digraph { u [l] u -> x; edge [dir=none]; a -> b }",  # a DAGitty flag and a DOT default
+    ],
+)
+def test_a_graph_dot_and_dagitty_read_differently_is_refused(text):
+    """When DOT and DAGitty read a text into different graphs and nothing in it is only one's, read_graph refuses, naming both and the option."""
+    with pytest.raises(InputFormatError, match=r"format='dot' or format='dagitty'.*--graph-format"):
+        read_graph(text)
+    assert read_graph(text, format="dot") != read_graph(text, format="dagitty")
+
+
+def test_the_command_line_reads_a_legacy_dagitty_file(tmp_path, capsys):
+    """causalcheck check: issue 42's file as .txt is the MAG x <-> m -> y; as .dot it is refused (exit 2) naming DAGitty."""
+    from causalcheck.cli import main
+
+    (tmp_path / "g.txt").write_text("digraph G { x <-> m -> y }\n", encoding="utf-8")
+    main(["check", str(tmp_path / "g.txt"), "--json"])
+    assert json.loads(capsys.readouterr().out)["graph"]["edges"] == [["m", "<->", "x"], ["m", "->", "y"]]
+    (tmp_path / "g.dot").write_text("digraph G { x <-> m -> y }\n", encoding="utf-8")
+    assert main(["check", str(tmp_path / "g.dot")]) == 2
+    assert "--graph-format dagitty" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "digraph G { x <-> m -> y }",
+        'dag G { x [e] y [o] u [u] a [a] s [s] p [pos="1,2", label="P"] x -> y <- u; a -> s }',
+        "strict Pdag { a -- b -> c }",
+        'dag { bb="0,0,1,1" {x -> {a b}} ; a <-> b }',
+        "pag { a @-> {b --@ {c @-@ d} } }",
+        'dag { "two words" [latent] "two words" -> "a\\"b" ; -1 -> .5 }',
+        'graph { a -- b [pos="1,1"] }',
+    ],
+)
+def test_format_dagitty_round_trips_what_parse_dagitty_reads(text):
+    """parse -> format -> parse gives the same graph, the same node attributes, header and graph attributes."""
+    g = parse_dagitty(text)
+    again = parse_dagitty(format_dagitty(g))
+    assert again == g
+    assert again.attributes == g.attributes
+    assert again.meta.get("graph_attributes") == g.meta.get("graph_attributes")
+    if g.meta["dagitty_type"] in ("dag", "pdag", "mag", "pag"):
+        assert again.meta["dagitty_type"] == g.meta["dagitty_type"]
+
+
+def test_format_dagitty_keeps_a_dag_with_bidirected_edges_a_dag():
+    """dagitty's 'dag' allows '<->' (a latent confounder); the header read is written back while the marks fit it."""
+    assert format_dagitty(parse_dagitty("dag { a <-> b -> c }")).startswith("dag {")
+    circled = parse_dagitty("dag { a -> b }").with_edges([GraphEdge("a", "b", Mark.CIRCLE, Mark.ARROW)])
+    assert format_dagitty(circled).startswith("pag {")  # a circle does not fit 'dag': the header follows the marks
+    assert format_dagitty(parse_text("a <-> b")).startswith("mag {")
 
 
 def test_causallearn_text_format_both_ways(tmp_path):

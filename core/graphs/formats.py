@@ -37,12 +37,23 @@ from ``arrowtail`` and the mark at ``v`` from ``arrowhead`` (``none`` → tail, 
 labels).  A pair written both ways with plain arrows (``a -> b; b -> a``) is a 2-cycle, which a
 graph here cannot hold: it is refused naming both edges (an undirected edge is ``dir=none``);
 ``symmetric="undirected"`` reads such a pair as ``a -- b`` (how ``networkx.nx_pydot.write_dot``
-writes a CPDAG's undirected edge from a ``DiGraph``).
+writes a CPDAG's undirected edge from a ``DiGraph``).  A node named by an HTML id ``<-...>`` is
+refused at its place: it is DAGitty's edge ``<->`` or ``<-``, which DOT does not have.
+
+DAGitty conventions.  Read with ``grammar/dagitty.lark``, as dagitty's own parser reads it
+(:func:`parse_dagitty`): the headers ``dag``, ``pdag``, ``mag``, ``pag`` and the legacy ``graph``
+and ``digraph`` in any letter case, ``strict`` and a graph name allowed, ``;`` as white space,
+groups on either side of an edge and on their own, and every spelling of dagitty's node flags
+(``[l]`` is ``latent``, ``[e]`` ``exposure``, ...).  A ``graph { ... }`` or ``digraph { ... }``
+text may be DOT or DAGitty: :func:`dot_or_dagitty` tells which from the content, and refuses
+one the two read into different graphs without a feature only one of them has.
 
 GML conventions.  As written by ``networkx.write_gml`` of :func:`~causalcheck.graphs.convert.to_networkx`:
 nodes by ``label``, ``directed 1``, the edge attribute ``marks`` for non-directed edges.  A pair
 written both ways without ``marks`` is a 2-cycle and refused, as in DOT (``symmetric="undirected"``
-reads it as ``--``).
+reads it as ``--``).  Layout never stops a read: a node's 2-D ``pos`` (``pos [ x 1 y 2 ]``
+included) is kept, a ``pos`` of another shape and every other nested ``[ ... ]`` attribute
+(``graphics``, ``color``) are ignored.
 
 Node attributes (:data:`~causalcheck.graphs.model.NODE_ATTRIBUTES`: ``latent``, ``exposure``,
 ``outcome``, ``adjusted``, ``selected``, ``pos``): DAGitty and JSON hold any; DOT and GML hold
@@ -92,6 +103,7 @@ from causalcheck.graphs.model import EDGE_TOKENS, NODE_ATTRIBUTES, Graph, GraphE
 __all__ = [
     "FORMATS",
     "NoWeights",
+    "dot_or_dagitty",
     "format_adjacency_csv",
     "format_causallearn",
     "format_dagitty",
@@ -117,6 +129,11 @@ def _quote(name: str, reserved: Iterable[str] = ()) -> str:
     if _PLAIN_NAME.fullmatch(name) and name not in reserved:
         return name
     return json.dumps(name, ensure_ascii=False)
+
+
+def _short(text: str, limit: int = 40) -> str:
+    """*text* quoted, cut to *limit* characters."""
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
 def _unquote(token: str, source: str = "<string>") -> str:
@@ -212,95 +229,210 @@ def format_text(graph: Graph) -> str:
 _DAGITTY_TOKEN = {"@->": "o->", "<-@": "<-o", "@-@": "o-o", "@--": "o--", "--@": "--o"}
 _TO_DAGITTY = {"o->": "@->", "o-o": "@-@", "o--": "@--"}
 _DAGITTY_TYPE = {"DAG": "dag", "PDAG": "pdag", "MAG": "mag", "PAG": "pag"}
+#: The edges each DAGitty graph type allows (dagitty's ``GraphAnalyzer.validate``; ``None``: any).
+_DAGITTY_TYPE_EDGES: dict[str, frozenset[str] | None] = {
+    "dag": frozenset({"->", "<->"}),
+    "pdag": frozenset({"->", "--", "<->"}),
+    "mag": frozenset({"->", "--", "<->"}),
+    "pag": None,
+}
+#: Every spelling of a node flag that dagitty's ``GraphParser`` reads, and the flag it sets.
+_DAGITTY_FLAGS = {
+    "latent": "latent", "l": "latent", "unobserved": "latent", "u": "latent",
+    "exposure": "exposure", "e": "exposure", "source": "exposure",
+    "outcome": "outcome", "o": "outcome", "target": "outcome",
+    "adjusted": "adjusted", "a": "adjusted",
+    "selected": "selected", "s": "selected",
+}
+#: Names dagitty refuses for a variable; a bare ``graph`` statement holds the graph's attributes.
+_DAGITTY_RESERVED = ("graph", "node")
+#: The names dagitty's serializer writes without quotes.
+_DAGITTY_BARE = re.compile(r"[0-9a-zA-Z_.]+")
 
 
-def parse_dagitty(text: str, *, source: str = "<string>") -> Graph:
-    """The DAGitty syntax (``grammar/dagitty.lark``); node attributes go to ``meta["attributes"]``.
+class _DagittyWalk:
+    """The statements of a DAGitty parse tree, read as dagitty's ``GraphParser`` reads them.
 
-    ``meta["dagitty_type"]`` keeps the header (``dag``, ``pdag``, ``mag``, ``pag``, ``graph``).
+    ``aliases`` collects the flag spellings used that DOT does not read (``l``, ``source``, ...).
     """
-    tree = _parse("dagitty", text, source, "bad dagitty statement")
-    b = _Builder(text, source)
-    attributes: dict[str, dict[str, str | bool]] = {}
-    graph_attributes: dict[str, str] = {}
-    header = "dag"
 
-    def value(tree_: Any) -> str:
-        return _unquote(str(tree_.children[0]), source)
+    def __init__(self, text: str, source: str) -> None:
+        self.source = source
+        self.builder = _Builder(text, source)
+        self.attributes: dict[str, dict[str, str | bool]] = {}
+        self.graph_attributes: dict[str, str | bool] = {}
+        self.aliases: set[str] = set()
 
-    def read_attrs(node_name: str | None, attrs: Any) -> None:
-        for attr in attrs.children:
-            key = str(attr.children[0])
-            val: str | bool = value(attr.children[1]) if len(attr.children) > 1 else True
-            if node_name is not None:
-                attributes.setdefault(node_name, {})[key] = val
+    def ident(self, tree: Any) -> str:
+        """A ``node`` or ``id``: a bare word, or quoted strings joined with ``+``."""
+        tok = tree.children[0]
+        if getattr(tok, "data", None) == "string":
+            return "".join(_unquote(str(part), self.source) for part in tok.children)
+        return str(tok)
 
-    def items(children: Sequence[Any]) -> list[str]:
-        mentioned: list[str] = []
+    def bare_word(self, tree: Any) -> Any:
+        """The ``NAME`` token of a bare node, or ``None`` for a quoted one."""
+        tok = tree.children[0]
+        return tok if getattr(tok, "type", None) == "NAME" else None
+
+    def reserved(self, tok: Any) -> DSLSyntaxError:
+        return self.builder._error(
+            f"bad dagitty statement: {str(tok)!r} is reserved in DAGitty's syntax and cannot name a variable "
+            f"(dagitty refuses it; a quoted {json.dumps(str(tok))} is read as a name here)",
+            tok,
+        )
+
+    def items(self, children: Sequence[Any], depth: int) -> list[str]:
+        """Walk one scope; returns the nodes mentioned in it, in order (a group's members)."""
+        MAX_GRAPH_NESTING.check(depth, f"dagitty graph {self.source!r}")  # the walk recurses per group
+        mentioned: dict[str, None] = {}
         for item in children:
-            mentioned.extend(statement(item))
-        return mentioned
+            mentioned.update(dict.fromkeys(self.statement(item, depth)))
+        return list(mentioned)
 
-    def group(g: Any) -> list[str]:
-        if not g.children:  # an empty group '{}' names no node
+    def statement(self, item: Any, depth: int) -> list[str]:
+        kind = item.data
+        if kind == "graph_attr":
+            self.graph_attributes[self.ident(item.children[0])] = self.ident(item.children[1])
             return []
-        first = g.children[0]
-        if getattr(first, "data", None) == "node":
-            name = _unquote(str(first.children[0]), source)
-            b.node(name)
-            return [name]
-        return items(g.children)
+        if kind == "group":
+            return self.items(item.children, depth + 1)
+        if kind == "node_stmt":
+            return self.node_statement(item)
+        return self.edge_statement(item, depth)
 
-    def statement(item: Any) -> list[str]:
-        if item.data == "graph_attr":
-            graph_attributes[str(item.children[0])] = value(item.children[1])
+    def node_statement(self, item: Any) -> list[str]:
+        bare = self.bare_word(item.children[0])
+        attrs = item.children[1].children if len(item.children) > 1 else []
+        if bare is not None and str(bare) == "graph":  # 'graph [bb="..."]': the graph's attributes
+            for attr in attrs:
+                key = self.ident(attr.children[0])
+                self.graph_attributes[key] = self.ident(attr.children[1]) if len(attr.children) > 1 else True
             return []
-        if item.data == "node_stmt":
-            name = _unquote(str(item.children[0].children[0]), source)
-            b.node(name)
-            if len(item.children) > 1:
-                read_attrs(name, item.children[1])
-            return [name]
-        parts = [c for c in item.children if getattr(c, "data", None) != "attrs"]
-        groups = [group(p) for p in parts[::2]]
+        name = self.node(item.children[0])
+        for attr in attrs:
+            key = self.ident(attr.children[0])
+            value: str | bool = self.ident(attr.children[1]) if len(attr.children) > 1 else True
+            flag = _DAGITTY_FLAGS.get(key)
+            if flag is not None:  # dagitty sets a flag whatever value it is given
+                if flag != key:
+                    self.aliases.add(key)
+                key, value = flag, True
+            self.attributes.setdefault(name, {})[key] = value
+        return [name]
+
+    def node(self, tree: Any) -> str:
+        bare = self.bare_word(tree)
+        if bare is not None and str(bare) in _DAGITTY_RESERVED:
+            raise self.reserved(bare)
+        name = self.ident(tree)
+        self.builder.node(name)
+        return name
+
+    def end(self, tree: Any, depth: int) -> list[str]:
+        if tree.data == "group":
+            return self.items(tree.children, depth + 1)
+        return [self.node(tree)]
+
+    def edge_statement(self, item: Any, depth: int) -> list[str]:
+        parts = [c for c in item.children if c.data != "attrs"]  # an edge's own attributes (pos, label) are layout
+        ends = [self.end(p, depth) for p in parts[::2]]
+        # '{a1 ... an} -> {b1 ... bm}' is n x m edges: counted before they are made
+        MAX_GRAPH_EDGES.check(
+            len(self.builder.edges) + sum(len(a) * len(b) for a, b in itertools.pairwise(ends)), f"dagitty graph {self.source!r}"
+        )
         for k, edge in enumerate(parts[1::2]):
             tok = edge.children[0]
             token = _DAGITTY_TOKEN.get(str(tok), str(tok))
-            for left in groups[k]:
-                for right in groups[k + 1]:
-                    b.edge(left, token, right, tok)
-        return [n for g in groups for n in g]
+            for left in ends[k]:
+                for right in ends[k + 1]:
+                    self.builder.edge(left, token, right, tok)
+        return [n for end in ends for n in end]
 
+
+def _dagitty_read(text: str, source: str) -> tuple[Graph, frozenset[str]]:
+    """The graph of a DAGitty text, and the flag spellings in it that DOT does not read."""
+    tree = _parse("dagitty", text, source, "bad dagitty statement")
+    walk = _DagittyWalk(text, source)
     children = list(tree.children)
-    if children and not hasattr(children[0], "data"):
-        header = str(children.pop(0))
-    items(children)
-    meta: dict[str, Any] = {"dagitty_type": header}
-    if attributes:
-        meta["attributes"] = attributes
-    if graph_attributes:
-        meta["graph_attributes"] = graph_attributes
-    return b.graph(meta)
+    meta: dict[str, Any] = {"dagitty_type": "dag"}
+    while children and not hasattr(children[0], "data"):  # 'strict' needs nothing (a repeated edge is merged) and the type
+        tok = children.pop(0)
+        if tok.type == "GRAPHTYPE":
+            meta["dagitty_type"] = str(tok).lower()
+    if children and children[0].data == "graph_name":
+        meta["dagitty_name"] = walk.ident(children.pop(0).children[0])
+    walk.items(children, 0)
+    if walk.attributes:
+        meta["attributes"] = walk.attributes
+    if walk.graph_attributes:
+        meta["graph_attributes"] = walk.graph_attributes
+    return walk.builder.graph(meta), frozenset(walk.aliases)
+
+
+def parse_dagitty(text: str, *, source: str = "<string>") -> Graph:
+    """The DAGitty syntax (``grammar/dagitty.lark``), read as dagitty's own parser reads it.
+
+    The header is ``dag``, ``pdag``, ``mag``, ``pag`` or the legacy ``graph`` / ``digraph``, in
+    any letter case, after an optional ``strict`` and before an optional graph name; ``;`` is
+    white space.  A group ``{ ... }`` on either side of an edge stands for each of its nodes
+    (``{a b} -> {c d}`` is four edges) and adds its own edges; a group may stand alone.  Node
+    attributes go to ``meta["attributes"]``: dagitty's flags in every spelling it reads
+    (``[l]``, ``[u]``, ``[unobserved]`` → ``latent``; ``[e]``, ``[source]`` → ``exposure``;
+    ``[o]``, ``[target]`` → ``outcome``; ``[a]`` → ``adjusted``; ``[s]`` → ``selected``; a flag
+    is set whatever value it is given, as dagitty sets it), ``pos`` and any other attribute
+    as written.  An edge's own attributes (``pos``, ``label``) are layout and not read.
+    ``graph [key=value]`` and ``key=value`` statements go to ``meta["graph_attributes"]``;
+    ``meta["dagitty_type"]`` keeps the header in lower case, ``meta["dagitty_name"]`` the name.
+    A bare ``node``, or ``graph`` as an end of an edge, is refused (dagitty reserves them).
+    """
+    return _dagitty_read(text, source)[0]
+
+
+def _dagitty_name(name: str) -> str:
+    if _DAGITTY_BARE.fullmatch(name) and name not in _DAGITTY_RESERVED:
+        return name
+    return json.dumps(name, ensure_ascii=False)
+
+
+def _dagitty_header(graph: Graph, read: object) -> str:
+    """The header read (``meta["dagitty_type"]``) while the graph's edges fit it, else the one of ``graph.kind``."""
+    if isinstance(read, str) and read in _DAGITTY_TYPE_EDGES:
+        allowed = _DAGITTY_TYPE_EDGES[read]
+        if allowed is None or all(e.token in allowed for e in graph.edges):
+            return read
+    return _DAGITTY_TYPE[graph.kind]
+
+
+def _dagitty_attrs(attrs: Mapping[str, object]) -> str:
+    parts = [_dagitty_name(k) if v is True else f"{_dagitty_name(k)}={json.dumps(str(v), ensure_ascii=False)}" for k, v in attrs.items()]
+    return f"[{','.join(parts)}]"
 
 
 def format_dagitty(graph: Graph, graph_type: str | None = None) -> str:
-    """DAGitty syntax; the header is *graph_type* or follows ``graph.kind`` (``dag``/``pdag``/``mag``/``pag``).
+    """DAGitty syntax, read back by :func:`parse_dagitty` (and by dagitty) as the same graph and attributes.
 
-    Node attributes kept in ``graph.meta["attributes"]`` (from :func:`parse_dagitty`) are written back.
+    The header is *graph_type*, else the one read (``meta["dagitty_type"]``: ``dag``, ``pdag``,
+    ``mag`` or ``pag``) while the graph's edges are ones it allows, else the one of
+    ``graph.kind``; the graph name and graph attributes read are written back, and node
+    attributes with their full names (``latent``, ``exposure``, ...).  Names that are not
+    dagitty bare words (``[0-9a-zA-Z_.]+``) are quoted.
     """
-    header = graph_type or _DAGITTY_TYPE[graph.kind]
-    attrs = graph.meta.get("attributes", {}) if isinstance(graph.meta, dict) else {}
-    lines = [f"{header} {{"]
+    meta = graph.meta if isinstance(graph.meta, Mapping) else {}
+    header = graph_type or _dagitty_header(graph, meta.get("dagitty_type"))
+    name = meta.get("dagitty_name")
+    lines = [f"{header} {_dagitty_name(name) + ' ' if isinstance(name, str) else ''}{{"]
+    graph_attributes = meta.get("graph_attributes")
+    if isinstance(graph_attributes, Mapping):
+        lines += [f"{_dagitty_name(k)}={json.dumps(str(v), ensure_ascii=False)}" for k, v in graph_attributes.items() if v is not True]
+        flags = {k: v for k, v in graph_attributes.items() if v is True}
+        if flags:
+            lines.append(f"graph {_dagitty_attrs(flags)}")
     for n in graph.nodes:
-        a = attrs.get(n) if isinstance(attrs, dict) else None
-        if a:
-            parts = [k if v is True else f"{k}={json.dumps(str(v))}" for k, v in a.items()]
-            lines.append(f"{_quote(n, _DAGITTY_TYPE.values())} [{','.join(parts)}]")
-        else:
-            lines.append(_quote(n, (*_DAGITTY_TYPE.values(), "graph")))
-    reserved = (*_DAGITTY_TYPE.values(), "graph")
+        attrs = graph.attributes.get(n)
+        lines.append(f"{_dagitty_name(n)} {_dagitty_attrs(attrs)}" if attrs else _dagitty_name(n))
     for e in graph.edges:
-        lines.append(f"{_quote(e.u, reserved)} {_TO_DAGITTY.get(e.token, e.token)} {_quote(e.v, reserved)}")
+        lines.append(f"{_dagitty_name(e.u)} {_TO_DAGITTY.get(e.token, e.token)} {_dagitty_name(e.v)}")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -349,6 +481,11 @@ def parse_dot(text: str, *, source: str = "<string>", symmetric: str = "error") 
     2-cycle); ``"undirected"`` reads that pair as ``a -- b``.  A file with more than one
     graph, or text after the graph, is refused.
     """
+    return _dot_read(text, source, symmetric)[0]
+
+
+def _dot_read(text: str, source: str, symmetric: str) -> tuple[Graph, frozenset[str]]:
+    """The graph of a DOT text, and the DOT features in it that DAGitty reads otherwise (:data:`_DOT_ONLY`)."""
     tree = _parse("dot", text, source, "bad DOT graph")
     kids = list(tree.children)  # 'strict' needs nothing: every graph here merges a repeated edge
     graph_type = next(k for k in kids if getattr(k, "data", None) == "graph_type")
@@ -359,7 +496,7 @@ def parse_dot(text: str, *, source: str = "<string>", symmetric: str = "error") 
     nodes = list(dict.fromkeys(walk.label(n) for n in walk.order))
     graph = assemble(nodes, items, symmetric=_symmetric(symmetric), source=source)
     attributes = read_node_attributes([(walk.label(n), walk.node_attrs[n]) for n in walk.order], source=source)
-    return graph.with_attributes(attributes) if attributes else graph
+    return (graph.with_attributes(attributes) if attributes else graph), frozenset(walk.features)
 
 
 def _dot_ident(tree: Any) -> str:
@@ -394,6 +531,14 @@ def _dot_marks(attrs: Mapping[str, str], directed: bool, where: str) -> tuple[Ma
     raise InputFormatError(f"{where} has dir={attrs.get('dir')!r}; expected forward, back, both or none")
 
 
+#: Edge attributes that give a DOT edge its marks; DAGitty reads an edge's attributes as layout.
+_DOT_ONLY_EDGE_ATTRIBUTES = ("dir", "arrowhead", "arrowtail")
+
+
+class _DagittyEdgeInDot(DSLSyntaxError):
+    """DAGitty's ``<->`` / ``<-`` / ``<-@`` in a DOT text, where the DOT grammar would read it as an HTML id."""
+
+
 class _DotWalk:
     """The statements of a DOT parse tree, scope by scope: nodes in order of first appearance, their
     attributes, and the edges with their attributes (the scope's ``edge [...]`` defaults included)."""
@@ -404,6 +549,7 @@ class _DotWalk:
         self.order: dict[str, None] = {}
         self.node_attrs: dict[str, dict[str, str]] = {}
         self.edges: list[tuple[str, str, dict[str, str]]] = []
+        self.features: set[str] = set()
 
     def label(self, name: str) -> str:
         given = self.node_attrs[name].get("label")
@@ -413,6 +559,19 @@ class _DotWalk:
         if name not in self.order:
             self.order[name] = None
             self.node_attrs[name] = {k: v for k, v in defaults.items() if k != "label"}
+
+    def node_name(self, id_tree: Any) -> str:
+        """A node's name; an HTML id ``<-...>`` is refused as DAGitty's edge (DOT has no ``<->`` or ``<-``)."""
+        tok = id_tree.children[0]
+        if getattr(tok, "type", None) == "HTML" and str(tok).startswith("<-"):
+            edge = next(e for e in ("<->", "<-@", "<-") if str(tok).startswith(e))
+            raise _DagittyEdgeInDot(
+                f"bad DOT graph: DOT has no edge {edge!r} (it would read {_short(str(tok))} as a node named by an HTML "
+                "string); this is DAGitty's edge syntax: read the file as dagitty with format='dagitty' "
+                "(on the command line --graph-format dagitty, or --truth-format / --estimate-format dagitty)",
+                text=self.text, line=tok.line or 1, column=tok.column or 1, source=self.source,
+            )
+        return _dot_ident(id_tree)
 
     def statements(self, stmt_list: Any, node_defaults: dict[str, str], edge_defaults: dict[str, str], depth: int) -> list[str]:
         """Walk one scope; returns the nodes mentioned in it, in order (a group's members)."""
@@ -424,9 +583,10 @@ class _DotWalk:
             if kind == "attr_stmt":
                 which = str(stmt.children[0]).lower()
                 if which in ("node", "edge"):
+                    self.features.add(f"{which} [...]")
                     (node_defaults if which == "node" else edge_defaults).update(_dot_attrs(stmt.children[1]))
             elif kind == "node_stmt":
-                name = _dot_ident(stmt.children[0].children[0])
+                name = self.node_name(stmt.children[0].children[0])
                 self.mention(name, node_defaults)
                 if len(stmt.children) > 1:
                     self.node_attrs[name].update(_dot_attrs(stmt.children[1]))
@@ -448,6 +608,7 @@ class _DotWalk:
                     text=self.text, line=op.line or 1, column=op.column or 1, source=self.source,
                 )
         attrs = {**edge_defaults, **own}
+        self.features.update(k for k in _DOT_ONLY_EDGE_ATTRIBUTES if k in attrs)
         # '{a1 ... an} -> {b1 ... bm}' is n x m edges: counted before they are made
         MAX_GRAPH_EDGES.check(len(self.edges) + sum(len(a) * len(b) for a, b in itertools.pairwise(ends)), f"DOT graph {self.source!r}")
         for left, right in itertools.pairwise(ends):
@@ -456,9 +617,11 @@ class _DotWalk:
 
     def group(self, item: Any, node_defaults: dict[str, str], edge_defaults: dict[str, str], depth: int) -> list[str]:
         if item.data == "node_id":
-            name = _dot_ident(item.children[0])
+            name = self.node_name(item.children[0])
             self.mention(name, node_defaults)
             return [name]
+        if getattr(item.children[0], "type", None) == "SUBGRAPH":
+            self.features.add("subgraph")
         return self.statements(item.children[-1], node_defaults, edge_defaults, depth + 1)
 
 
@@ -494,6 +657,102 @@ def format_dot(graph: Graph) -> str:
     return "\n".join(lines) + "\n"
 
 
+# --------------------------------------------------------------------------- DOT or DAGitty
+
+def _model_attributes(graph: Graph) -> dict[str, dict[str, str | bool]]:
+    """The node attributes of the model (:data:`NODE_ATTRIBUTES`), the ones both readers know."""
+    out = {}
+    for node, attrs in graph.attributes.items():
+        kept = {k: attrs[k] for k in NODE_ATTRIBUTES if k in attrs}
+        if kept:
+            out[node] = kept
+    return out
+
+
+def _some(items: Iterable[str], limit: int = 3) -> str:
+    shown = list(items)
+    more = f" and {len(shown) - limit} more" if len(shown) > limit else ""
+    return (", ".join(repr(x) for x in shown[:limit]) or "none") + more
+
+
+def _difference(dot: Graph, dagitty: Graph) -> str:
+    """The first way the DOT and the DAGitty reading of one text differ, in words."""
+    if set(dot.nodes) != set(dagitty.nodes):
+        return (
+            f"nodes only in the DOT reading: {_some(n for n in dot.nodes if n not in dagitty.index)}; "
+            f"only in the DAGitty reading: {_some(n for n in dagitty.nodes if n not in dot.index)}"
+        )
+    if dot != dagitty:
+        a, b = {str(e) for e in dot.edges}, {str(e) for e in dagitty.edges}
+        return f"edges only in the DOT reading: {_some(sorted(a - b))}; only in the DAGitty reading: {_some(sorted(b - a))}"
+    a_attrs, b_attrs = _model_attributes(dot), _model_attributes(dagitty)
+    node = next(n for n in dot.nodes if a_attrs.get(n) != b_attrs.get(n))
+    return f"node {node!r} has the attributes {a_attrs.get(node, {})!r} as DOT and {b_attrs.get(node, {})!r} as DAGitty"
+
+
+def _reach(exc: Exception) -> tuple[float, float]:
+    """How far a reader got before *exc*: the position of a syntax error, the end for any other refusal."""
+    if isinstance(exc, DSLSyntaxError):
+        return (exc.line, exc.column)
+    return (math.inf, math.inf)
+
+
+def dot_or_dagitty(text: str, *, source: str = "<string>", symmetric: str = "error") -> str:
+    """``"dot"`` or ``"dagitty"``: the format a text with a ``graph`` / ``digraph`` header is written in.
+
+    ``graph { ... }`` and ``digraph { ... }`` are DOT's headers and DAGitty's legacy ones, and the
+    two read some texts into different graphs.  The content decides:
+
+    * a text only one of them reads is in that one — DAGitty's edges ``<->``, ``<-``, the ``@``
+      edges, ``--`` in a ``digraph`` and ``->`` in a ``graph`` are not DOT; ports, ``node [...]``
+      and HTML ids are not DAGitty;
+    * a text both read into the same graph with the same node attributes is DOT;
+    * a text both read into different graphs is the one whose features it has alone: DOT's
+      ``edge [...]`` / ``node [...]`` defaults, ``subgraph`` and the ``dir`` / ``arrowhead`` /
+      ``arrowtail`` of an edge, or DAGitty's flag spellings DOT does not know (``[l]``,
+      ``[e]``, ``[source]``, ...).  With features of both, or of neither (a ``label``, which
+      names a node in DOT and labels it in DAGitty), it raises
+      :class:`~causalcheck.base.errors.InputFormatError` naming the difference and the
+      ``format=`` to pass.
+
+    A text neither reads is given to the one that read further, whose error the caller's
+    reading then raises.  *symmetric* is :func:`parse_dot`'s.
+
+    >>> dot_or_dagitty("digraph G { x <-> m -> y }"), dot_or_dagitty("digraph { a -> b [dir=none] }")
+    ('dagitty', 'dot')
+    """
+    readings: dict[str, tuple[Graph, frozenset[str]]] = {}
+    failures: dict[str, Exception] = {}
+    for fmt in ("dot", "dagitty"):
+        try:
+            readings[fmt] = _dot_read(text, source, symmetric) if fmt == "dot" else _dagitty_read(text, source)
+        except (DSLSyntaxError, InputFormatError) as exc:
+            failures[fmt] = exc
+    dagitty_edge = isinstance(failures.get("dot"), _DagittyEdgeInDot)  # '<->' or '<-', which DOT would read as a name
+    if len(readings) == 1:
+        return next(iter(readings))
+    if not readings:  # the reader that got further; at a tie DAGitty, if DOT stopped at a DAGitty edge
+        preferred = "dagitty" if dagitty_edge else "dot"
+        return max(("dot", "dagitty"), key=lambda fmt: (_reach(failures[fmt]), fmt == preferred))
+    (dot, dot_only), (dagitty, dagitty_only) = readings["dot"], readings["dagitty"]
+    if dot == dagitty and _model_attributes(dot) == _model_attributes(dagitty):
+        return "dot"
+    if dot_only and not dagitty_only:
+        return "dot"
+    if dagitty_only and not dot_only:
+        return "dagitty"
+    has = (
+        f"it has DOT's {_some(sorted(dot_only))} and DAGitty's {_some(sorted(dagitty_only))}"
+        if dot_only
+        else "nothing in it is only DOT's or only DAGitty's"
+    )
+    raise InputFormatError(
+        f"{source}: ambiguous graph file: DOT and DAGitty (whose legacy header 'graph' / 'digraph' it has) read it "
+        f"into different graphs ({_difference(dot, dagitty)}), and {has}; read it with format='dot' or "
+        "format='dagitty' (on the command line --graph-format, --truth-format or --estimate-format)"
+    )
+
+
 # --------------------------------------------------------------------------- GML
 
 
@@ -501,7 +760,11 @@ def parse_gml(text: str, *, source: str = "<string>", symmetric: str = "error") 
     """GML as ``networkx.read_gml`` reads it (nodes by ``label``), then the networkx adapter.
 
     *symmetric* as in :func:`parse_dot`: a pair written both ways without ``marks`` is refused
-    unless ``"undirected"``.
+    unless ``"undirected"``.  Layout and display attributes never stop a read: a node's 2-D
+    position (``pos "1,2"``, ``pos 1 pos 2`` as ``networkx.write_gml`` writes a pair, or
+    ``pos [ x 1 y 2 ]``) is kept as its ``pos``; a ``pos`` of another shape (3-D, one
+    number, a block with other keys) and every other nested ``[ ... ]`` attribute
+    (``graphics``, an edge's ``color``) are ignored.
     """
     import networkx as nx
 
@@ -517,10 +780,31 @@ def parse_gml(text: str, *, source: str = "<string>", symmetric: str = "error") 
             f"{source}: not a GML graph: a node's id and label and an edge's source and target must each be one "
             f"number or string, given once (networkx read a repeated key or a [ ... ] block: {exc})"
         ) from None
+    for _, data in g.nodes(data=True):
+        _gml_position(data)
     try:
         return from_networkx(g, symmetric=_symmetric(symmetric))
     except InputFormatError as exc:
         raise InputFormatError(f"{source}: {exc}") from None
+
+
+def _gml_position(data: dict[str, Any]) -> None:
+    """Keep a node's 2-D ``pos`` — a string, ``pos x pos y`` or ``pos [ x .. y .. ]`` — and drop a ``pos`` of any other shape.
+
+    A position is layout: one the model cannot hold (3-D, one number, a block with other keys)
+    must not stop the graph from being read.
+    """
+    pos = data.get("pos")
+    if pos is None or isinstance(pos, str):
+        return
+    if isinstance(pos, dict) and set(pos) == {"x", "y"}:
+        pos = [pos["x"], pos["y"]]
+    if isinstance(pos, list) and len(pos) == 2 and all(
+        isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in pos
+    ):
+        data["pos"] = pos
+    else:
+        del data["pos"]
 
 
 def format_gml(graph: Graph) -> str:

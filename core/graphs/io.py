@@ -15,7 +15,12 @@
 The format of a file is taken from *format*, else from the suffix (``.txt`` / ``.graph``
 text, ``.dagitty``, ``.dot`` / ``.gv``, ``.gml``, ``.json``, ``.csv`` — an edge list when
 its header has source/target columns, an adjacency matrix otherwise), else from the
-content (a ``dag {`` header, ``digraph``, ``graph [``, ``Graph Nodes:``, a JSON object).
+content (a ``dag {`` header, ``digraph``, ``graph [``, ``Graph Nodes:``, a JSON object).  A
+``graph { ... }`` or ``digraph { ... }`` text that is not named ``.dot`` / ``.gv`` may be DOT
+or DAGitty (whose legacy headers these are):
+:func:`~causalcheck.graphs.formats.dot_or_dagitty` tells which from the content, and a text the
+two read into different graphs with nothing only one of them has is refused, naming the
+``format=`` to pass (``--graph-format`` on the command line).
 *policy* applies a :class:`~causalcheck.graphs.NamePolicy` (default: names kept exactly).
 
 Weights.  A matrix (an array, or an adjacency CSV) and an edge-list CSV with a ``weight``
@@ -37,6 +42,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import re
@@ -52,6 +58,7 @@ from causalcheck.graphs import convert
 from causalcheck.graphs.formats import (
     FORMATS,
     NoWeights,
+    dot_or_dagitty,
     parse_adjacency_csv,
     parse_edgelist_csv,
 )
@@ -184,13 +191,18 @@ def sniff_graph_format(text: str, path: str | os.PathLike[str] | None = None) ->
     ``graph [``, causal-learn's ``Graph Nodes:``, a JSON object in the graph format
     (:func:`is_graph_json`), an edge-list CSV header, a CSV of names over rows of numbers); the
     plain-text format (``A -> B``) shares its syntax with a hypothesis, so it is ``"text"`` only
-    when *path* ends in ``.graph``.  ``check`` and ``report --check`` use it to tell a graph
+    when *path* ends in ``.graph``.  A ``graph {`` / ``digraph {`` text is ``"dot"`` or
+    ``"dagitty"`` as its suffix says (``.dot``, ``.gv``, ``.dagitty``), else as
+    :func:`~causalcheck.graphs.formats.dot_or_dagitty` tells (``"dot"`` when it is ambiguous:
+    :func:`read_graph` refuses it).  ``check`` and ``report --check`` use it to tell a graph
     from a hypothesis or a record by content, not by name.
 
     >>> sniff_graph_format('{"nodes": ["a", "b"], "edges": [["a", "->", "b"]]}', "g.json")
     'json'
     >>> sniff_graph_format("digraph { a -> b }", "g.txt")
     'dot'
+    >>> sniff_graph_format("digraph { a <-> b }", "g.txt")
+    'dagitty'
     >>> sniff_graph_format("A -> B", "h.txt") is None
     True
     """
@@ -203,11 +215,32 @@ def sniff_graph_format(text: str, path: str | os.PathLike[str] | None = None) ->
             return found
     suffix = Path(path).suffix.lower() if path is not None else ""
     fmt = guess_format(head)
-    if fmt in ("dagitty", "dot", "gml", "causallearn"):
+    if fmt == "dot" and SUFFIXES.get(suffix) in ("dot", "dagitty"):  # read as its name says
+        return SUFFIXES[suffix]
+    if fmt == "dot":
+        return _header_format(head, "error") or "dot"
+    if fmt in ("dagitty", "gml", "causallearn"):
         return fmt if fmt != "dagitty" or not head.startswith("{") or SUFFIXES.get(suffix) == "dagitty" else None
     if fmt in ("edgelist", "adjacency") or SUFFIXES.get(suffix) == "csv":
         return _sniff_csv(head)
     return "text" if suffix == ".graph" else None
+
+
+#: The header of a DOT or DAGitty text: ``[strict] type [name] {`` (the type in any letter case).
+_HEADER = re.compile(r'(?:strict\s+)?(digraph|graph|pdag|dag|mag|pag)(?![\w.])\s*(?:-?[\w.]+\s*|"(?:[^"\\]|\\.)*"\s*)?\{', re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=4)
+def _header_format(head: str, symmetric: str) -> str | None:
+    """:func:`~causalcheck.graphs.formats.dot_or_dagitty` of *head*, or ``None`` when it is ambiguous.
+
+    :func:`read_graph` then asks again, so that the error names the file.  Cached because
+    ``check`` judges one text up to three times: to sniff it, to guess its format, to read it.
+    """
+    try:
+        return dot_or_dagitty(head, symmetric=symmetric)
+    except InputFormatError:
+        return None
 
 
 def guess_format(text: str, path: str | None = None) -> str:
@@ -227,10 +260,10 @@ def guess_format(text: str, path: str | None = None) -> str:
         if low.startswith("{") and ('"edges"' in low or '"nodes"' in low):
             return "json"
         return "dagitty"
-    first = low.split("{", 1)[0].strip()
-    if first in ("dag", "pdag", "mag", "pag") or (first == "graph" and "{" in low and "graph [" not in low):
-        return "dagitty"
-    if low.startswith(("digraph", "strict", "graph {", "graph{")) or first.startswith(("digraph", "strict")):
+    header = _HEADER.match(head)
+    if header is not None:
+        return "dot" if header.group(1).lower() in ("graph", "digraph") else "dagitty"
+    if low.startswith(("digraph", "strict")):
         return "dot"
     if low.startswith("graph [") or low.startswith("graph\n[") or low.startswith("graph["):
         return "gml"
@@ -342,6 +375,9 @@ def read_graph(
         text = source
     fmt = format or guess_format(text, path)
     where = path or "<string>"
+    if format is None and fmt == "dot" and SUFFIXES.get(Path(path).suffix.lower() if path else "") != "dot":
+        head = text.lstrip("\ufeff \t\r\n")
+        fmt = _header_format(head, symmetric or "error") or dot_or_dagitty(head, source=where, symmetric=symmetric or "error")
     try:
         if fmt == "adjacency":
             graph = parse_adjacency_csv(text, source=where, convention=convention, threshold=threshold)
