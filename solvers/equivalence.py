@@ -40,6 +40,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from causalcheck.base.errors import InputFormatError
+from causalcheck.graphs.convert import carry_attributes
 from causalcheck.graphs.model import Edge, Graph, GraphEdge, connected_components
 
 from ._meek import (
@@ -152,7 +153,7 @@ def interventional_essential_graph(graph: Graph, targets: Iterable[Iterable[str]
         index, edges = _indexed(graph)
         tidx = _target_indices(graph, index, targets)
         directed, undirected = close_essential(len(index), edges, tidx)
-        return essential_graph(graph.nodes, directed, undirected)
+        return carry_attributes(graph, essential_graph(graph.nodes, directed, undirected))
 
 
 def essential_graph(names: tuple[str, ...], directed: Iterable[tuple[int, int]], undirected: Iterable[tuple[int, int]]) -> Graph:
@@ -284,4 +285,4 @@ def extension_or_stuck(pdag: Graph) -> tuple[Graph | None, tuple[str, ...]]:
     names = pdag.nodes
     if stuck:
         return None, tuple(names[v] for v in stuck)
-    return Graph(names, tuple(GraphEdge.directed(names[a], names[b]) for a, b in edges)), ()
+    return carry_attributes(pdag, Graph(names, tuple(GraphEdge.directed(names[a], names[b]) for a, b in edges))), ()

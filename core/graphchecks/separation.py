@@ -43,6 +43,7 @@ from typing import Literal
 
 from causalcheck.base.errors import InputFormatError
 from causalcheck.graphchecks.kinds import check_dag, check_mag, consistent_extension
+from causalcheck.graphs.convert import carry_attributes
 from causalcheck.graphs.model import Graph, GraphEdge, Mark, reachable
 from causalcheck.solvers.equivalence import dor_tarsi
 
@@ -103,7 +104,7 @@ def representative(graph: Graph) -> Graph:
         if not cert:
             raise InputFormatError(f"the graph is not a MAG, so m-separation is not defined on it: {cert.reason}")
         return graph
-    mag = _pag_representative(graph)
+    mag = carry_attributes(graph, _pag_representative(graph))
     cert = check_mag(mag)
     if not cert:
         raise InputFormatError(f"the PAG has no representative MAG by Zhang's construction: {cert.reason}")
@@ -369,7 +370,7 @@ def skeleton_dag(graph: Graph) -> tuple[Graph, tuple[GraphEdge, ...]]:
             if indegree[v] == 0:
                 ready.append(v)
     edges = [GraphEdge.directed(*sorted((e.u, e.v), key=rank.__getitem__)) for e in graph.edges]
-    return Graph.from_edges(edges, nodes), tuple(dropped)
+    return carry_attributes(graph, Graph.from_edges(edges, nodes)), tuple(dropped)
 
 
 def implied_independencies(graph: Graph, basis: Basis = "auto") -> tuple[CIStatement, ...]:

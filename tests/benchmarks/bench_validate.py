@@ -25,7 +25,8 @@ same density).  Timed in the same process on the same data:
   random DAG tested: ours (the frame read, a ``CITester``, ``raw_pvalue`` per statement) vs pgmpy's
   ``CITests.pearsonr`` on the continuous data and ``CITests.chi_square`` on the same data cut at
   its terciles (3 levels); the decisions at 0.05 that agree and the largest p-value difference
-  are printed (pgmpy's χ² pools the strata its own way, so p-values differ);
+  are printed (pgmpy's χ² applies Yates' continuity correction to every 2×2 table; ours does with
+  ``continuity="yates"`` only, so by default the p-values differ there);
 * **pgmpy** — listing the implied local independencies: pgmpy's
   ``DAG.local_independencies(nodes)`` vs ``implied_independencies(graph)``.
 
