@@ -306,3 +306,41 @@ def test_lab_score_counts_a_hypothesis_node_not_in_the_graph_on_stderr_and_in_th
     assert "1 episode(s) with unknown-nodes" in err and "'Pressure' (did you mean 'pressure'?)" in err
     summary = (out / "summary.md").read_text(encoding="utf-8")
     assert "## Warnings" in summary and "did you mean 'pressure'?" in summary
+
+
+def test_check_data_messages_name_flags_at_the_command_line_and_keywords_in_python(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same refusal says --ignore-extra-columns at the command line and extra_columns='ignore' in
+    Python; a node 'z' against a column 'Z' gets a 'did you mean'; a negative --permutations is a usage
+    error of that flag; a 3-node graph's falsification note says three nodes are too few."""
+    import numpy as np
+    from causalcheck.base.errors import InputFormatError
+    from causalcheck.graphs import validate_graph
+
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=300)
+    b = a + rng.normal(size=300)
+    c = b + rng.normal(size=300)
+    data = tmp_path / "d.csv"
+    data.write_text("a,b,c,x\n" + "".join(f"{p},{q},{r},1\n" for p, q, r in zip(a, b, c, strict=True)), encoding="utf-8")
+    graph = tmp_path / "g.txt"
+    graph.write_text("a -> b\nb -> c\n", encoding="utf-8")
+    assert main(["check", str(graph), "--data", str(data)]) == 2
+    err = capsys.readouterr().err
+    assert "use --ignore-extra-columns" in err and "extra_columns=" not in err
+    with pytest.raises(InputFormatError, match="pass extra_columns='ignore'"):
+        validate_graph(graph, data=data)
+    upper = tmp_path / "u.txt"
+    upper.write_text("a -> b\nb -> Z\n", encoding="utf-8")
+    with pytest.raises(InputFormatError, match=r"'Z': did you mean 'c'\?|nodes without a column \['Z'\]"):
+        validate_graph(upper, data=data, extra_columns="ignore")
+    lower = tmp_path / "l.txt"
+    lower.write_text("a -> b\nb -> C\n", encoding="utf-8")
+    with pytest.raises(InputFormatError, match=r"'C': did you mean 'c'\?"):
+        validate_graph(lower, data=data, extra_columns="ignore")
+    with pytest.raises(SystemExit):
+        main(["check", str(graph), "--data", str(data), "--permutations", "-3"])
+    assert "argument --permutations" in capsys.readouterr().err
+    assert main(["check", str(graph), "--data", str(data), "--ignore-extra-columns"]) in (0, 1)
+    assert "this test cannot falsify any graph of so few nodes" in capsys.readouterr().out

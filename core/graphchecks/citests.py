@@ -64,7 +64,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from causalcheck.base.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError, keyword_hint
 from causalcheck.graphs.data import MAX_DISCRETE_LEVELS, DataTable
 
 __all__ = [
@@ -135,7 +135,7 @@ def choose_test(name: str, table: DataTable) -> TestChoice:
         damaged = [f"{c}: {why}" for c, why in table.suspects if c in {names[k] for k in wide}]
         raise InputFormatError(
             f"{where}mixed data: categorical column(s) {_span([names[k] for k in wide], [levels[k] for k in wide])} next to numeric "
-            f"column(s) {', '.join(names[k] for k in rest)}; pass ci_test='kci' (any data, slow), discretise the numeric "
+            f"column(s) {', '.join(names[k] for k in rest)}; {keyword_hint('ci_test', 'kci')} (any data, slow), discretise the numeric "
             "columns (ci_test='chisq'), or ci_test='fisherz' to read the level codes as numbers"
             + (f" (is a number damaged? {'; '.join(damaged)})" if damaged else "")
         )
@@ -277,7 +277,7 @@ class CITester:
         if continuity != "none" and self.test not in ("chisq", "gsq"):
             raise InputFormatError(
                 f"continuity={continuity!r} corrects the chisq and gsq tests; ci_test={test!r} runs {self.test} "
-                f"({self.choice.reason}): pass ci_test='chisq' or 'gsq', or continuity='none'"
+                f"({self.choice.reason}): {keyword_hint('ci_test', 'chisq')} (or 'gsq'), or {keyword_hint('continuity', 'none')}"
             )
         self.continuity: Continuity = "yates" if continuity == "yates" else "none"
         #: the values the test reads: Fisher-z's columns of extreme magnitude rescaled exactly (:func:`scaled_columns`)

@@ -25,7 +25,7 @@ import sys
 from typing import Any
 
 from causalcheck.base import jsontext
-from causalcheck.base.cmdline import plain_help, run_in_process
+from causalcheck.base.cmdline import command_line_text, plain_help, register_flag, run_in_process
 from causalcheck.base.errors import InputFormatError
 
 __all__ = ["format_table", "main_validate", "register", "register_check_options", "run", "run_validate"]
@@ -151,15 +151,25 @@ def register_check_options(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--ignore-extra-columns", action="store_true", help="ignore data columns that are not nodes of the graph")
     with contextlib.suppress(argparse.ArgumentError):  # the parser may have --json already
         parser.add_argument("--json", action="store_true", help="print machine-readable JSON instead of text")
+    # the flags that set validate_graph's keywords, for messages that name a keyword (keyword_hint)
+    for keyword, flag in (("ci_test", "--ci-test"), ("continuity", "--continuity"), ("alpha", "--alpha"), ("correction", "--correction"),
+                          ("permutations", "--permutations"), ("seed", "--seed"), ("suggest", "--suggest"), ("symmetric", "--symmetric"),
+                          ("graph_format", "--graph-format"), ("truth_format", "--truth-format")):  # fmt: skip
+        register_flag(keyword, flag)
+    register_flag("nan", "--drop-nan", "drop")
+    register_flag("extra_columns", "--ignore-extra-columns", "ignore")
 
 
 def _permutations(value: str) -> int | str:
     if value == "all":
         return value
     try:
-        return int(value)
+        number = int(value)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"permutations={value!r} must be an integer or 'all'") from None
+        raise argparse.ArgumentTypeError(f"permutations={value!r} must be a non-negative integer or 'all'") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"permutations={value!r} must be a non-negative integer or 'all'")
+    return number
 
 
 def run_validate(args: argparse.Namespace) -> int:
@@ -197,7 +207,7 @@ def run_validate(args: argparse.Namespace) -> int:
     if args.json:
         print(jsontext.dumps(report.to_dict(), indent=2, default=str))
     else:
-        print(format_report(report, verbose=True))
+        print(command_line_text(format_report(report, verbose=True)))
     sys.stdout.flush()
     return 0 if report.ok else 1
 

@@ -57,6 +57,7 @@ background) into one report here, each part a thin call into its own module.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -376,6 +377,12 @@ def _falsification(
         note += (
             f"; the {falsification.given_tests} conditions are DoWhy's count, X ⫫ Y | Pa(X) from each side of a pair: "
             f"{distinct} distinct implied independencies"
+        )
+    if code == "graph-not-falsifiable" and math.factorial(len(rep.nodes)) * alpha < 1:
+        note += (
+            f"; with {len(rep.nodes)} nodes there are only {math.factorial(len(rep.nodes))} relabellings, so at least "
+            f"1/{math.factorial(len(rep.nodes))} of them are as informative as the graph itself (> alpha={alpha:g}): "
+            "this test cannot falsify any graph of so few nodes; the per-statement tests above still apply"
         )
     undecided = tester.undecidable_tested()
     if code == "graph-falsified" and undecided:
