@@ -196,7 +196,7 @@ def test_a_name_registered_twice_is_ambiguous(plugin_path: Path) -> None:
     with pytest.raises(PluginError, match="registered more than once: 'cc_plugins:AlwaysYes' \\(cc_one\\), 'cc_plugins:NoJudge' \\(cc_two\\)"):
         create("edge_judge", "yes")
     assert "yes" not in plugins.registered("edge_judge")
-    assert isinstance(create("edge_judge", "cc_plugins:AlwaysYes"), object)
+    assert type(create("edge_judge", "cc_plugins:AlwaysYes")).__name__ == "AlwaysYes"  # the target itself still works
 
 
 # ---------------------------------------------------------------------- explain score
