@@ -1,7 +1,8 @@
 """The verifiers rubric: a transcript of any replies scores the Gymnasium return of those replies.
 
 Traces are built directly (turns committed as verifiers' interception commits them), so no
-rollout runs; the task's ``score`` reads the transcript alone.
+rollout runs; the task's ``score`` reads the transcript alone, as one conversation or as one
+branch a turn (``user_turn="fresh"``).
 """
 
 from __future__ import annotations
@@ -44,21 +45,27 @@ def _task(rewards: Any, seed: int) -> Any:
     return _TASKS[key]
 
 
-def _trace(task: Any, replies: list[str]) -> Any:
+def _trace(task: Any, replies: list[str], fresh: bool) -> Any:
+    """A trace of *replies*: one conversation, or (*fresh*) each turn a context of its own, one branch a turn."""
     trace = vf.Trace(agent=vf.AgentInfo(config=vf.AgentConfig()), task=vf.TraceTask(type="CausaLabTask", data=task.data))
-    messages: list[Any] = [vf.SystemMessage(content=task.data.system_prompt), vf.UserMessage(content=task.data.prompt)]
+    system = vf.SystemMessage(content=task.data.system_prompt)
+    messages: list[Any] = [system, vf.UserMessage(content=task.data.prompt)]
     for k, reply in enumerate(replies):
         answer = vf.AssistantMessage(content=reply)
         graph.prepare_turn(trace, messages).commit(vf.Response(id=str(k), created=0, model="m", message=answer, finish_reason="stop"))
-        messages = [*messages, answer, vf.UserMessage(content=f"turn {k}")]
+        turn = vf.UserMessage(content=f"turn {k}")
+        messages = [system, turn] if fresh else [*messages, answer, turn]
     return trace
 
 
 @settings(max_examples=40, deadline=None)
-@given(_WEIGHTS, st.integers(0, 50), st.lists(_REPLIES, min_size=1, max_size=10))
-def test_transcript_score_is_the_gymnasium_return(rewards: Any, seed: int, replies: list[str]) -> None:
+@given(_WEIGHTS, st.integers(0, 50), st.lists(_REPLIES, min_size=1, max_size=10), st.booleans())
+def test_transcript_score_is_the_gymnasium_return(rewards: Any, seed: int, replies: list[str], fresh: bool) -> None:
+    """Any replies score the Gymnasium return of those replies, whether the trace holds one
+    conversation or a context a turn (user_turn="fresh")."""
     task = _task(rewards, seed)
-    trace = _trace(task, replies)
+    trace = _trace(task, replies, fresh)
+    assert trace.num_branches == (len(replies) if fresh else 1)
     asyncio.run(task.score(trace))
     env = CausaLabEnv("mini", "mini3nodes_0", rewards=rewards)
     env.reset(seed=seed)

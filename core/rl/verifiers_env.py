@@ -11,28 +11,35 @@ Three pieces, each the verifiers v1 form of something :mod:`causalcheck.rl.env` 
   again (suite, graph, seed, options, reward weights).
 * :class:`CausaLabVerifiersEnv` — the multi-turn environment: the lab plays the user.  Each model
   reply is one :meth:`CausaLabEnv.step <causalcheck.rl.env.CausaLabEnv.step>` (the same reply
-  reader, budgets and refusals); the next user turn is the next observation — the whole prompt
-  (``user_turn="prompt"``, the default: exactly the Gymnasium observation) or only the
-  environment's new observation text (``user_turn="observation"``: the model keeps its own history
-  in the conversation, so the context grows by one step at a time) — until the episode ends.
+  reader, budgets and refusals), until the episode ends.  What the model sees each turn is
+  :attr:`CausaLabConfig.user_turn`: ``"fresh"`` (the default) sends the system prompt and the
+  whole next prompt as a context of their own — the prompt already holds the episode's history
+  in compact form, within ``max_prompt_chars``, so a request stays the size of one prompt, as
+  ``lab run --agent llm`` sends it; ``"prompt"`` appends the whole prompt to the conversation
+  (which grows by a prompt and a reply each turn); ``"observation"`` appends only the
+  environment's new observation text (the conversation grows by a step at a time).  A fresh
+  context is built by the player's harness (:class:`~causalcheck.rl.verifiers_harness.LabHarness`:
+  the taskset's own chat harness, the player's default, or the scripted one).
 * the rubric, :meth:`CausaLabTask.score` / :func:`score_replies` — the reward terms of
   :mod:`causalcheck.rl.rewards` (weights ``rewards="dense"``, ``"paper"`` or a mapping), computed
   by playing the trace's replies again through a fresh :class:`~causalcheck.rl.env.CausaLabEnv`:
   each term with a non-zero weight is a verifiers reward (its episode sum as the score, its weight
   as the weight), so ``trace.reward`` equals the Gymnasium episode's return for the same replies;
   the final mechanism terms, the step count and the outcome are metrics.  Scoring depends on the
-  transcript alone, so a stored or replayed trace scores the same.
+  replies alone, so a stored or replayed trace scores the same, whatever ``user_turn`` played it.
 
-verifiers resolves a taskset id by importing a top-level module of that name; importing this
-module registers :data:`TASKSET_ID` (and :data:`SCRIPTED_HARNESS_ID`, the in-process harness of
-:mod:`causalcheck.rl.verifiers_harness`) for the running process, so ``vf.load_environment`` and
-``vf.resolve_env_config`` find them by name.  :func:`load_environment` builds the environment in
-one call.
+verifiers resolves an id by importing the top-level module of that name (dashes as underscores)
+and taking the classes it exports: the distribution installs ``causalcheck_lab``, which exports
+this module's taskset and environment and the lab's chat harness, so ``vf-eval causalcheck-lab``
+finds them by id.  Importing this module makes :data:`SCRIPTED_HARNESS_ID` (the in-process harness
+of :mod:`causalcheck.rl.verifiers_harness`) loadable by id in the running process.
+:func:`load_environment` builds the environment in one call.
 """
 
 from __future__ import annotations
 
 import sys
+import types
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -50,6 +57,7 @@ from causalcheck.lab.episode import EPISODE_FLAGS
 from causalcheck.rl import verifiers_harness
 from causalcheck.rl.env import CausaLabEnv
 from causalcheck.rl.rewards import TERMS, reward_weights
+from causalcheck.rl.verifiers_harness import FRESH, LabHarness
 from pydantic import Field
 
 __all__ = [
@@ -86,8 +94,10 @@ class CausaLabConfig(vf.TasksetConfig):
     """The LLM agent's prompt budget."""
     consistency_tolerance: float = 0.01
     """The data-consistency tolerance of the reward (Hz)."""
-    user_turn: Literal["prompt", "observation"] = "prompt"
-    """What each user turn after the first carries: the whole prompt, or the new observation text."""
+    user_turn: Literal["fresh", "prompt", "observation"] = FRESH
+    """What the model sees each turn: the system prompt and the whole prompt in a new context
+    (``"fresh"``), the conversation and the whole prompt (``"prompt"``), or the conversation and
+    the new observation text (``"observation"``)."""
 
 
 class CausaLabData(vf.TaskData):
@@ -100,7 +110,7 @@ class CausaLabData(vf.TaskData):
     weights: dict[str, float] = Field(default_factory=dict)
     max_prompt_chars: int = 16384
     consistency_tolerance: float = 0.01
-    user_turn: Literal["prompt", "observation"] = "prompt"
+    user_turn: Literal["fresh", "prompt", "observation"] = FRESH
 
 
 @dataclass
@@ -240,13 +250,23 @@ class CausaLabTaskset(vf.Taskset[CausaLabTask, CausaLabConfig]):
 
 
 class CausaLabEnvConfig(vf.EnvConfig):
-    """The lab environment's config: one seat, ``player`` (the ``null`` chat harness in the local subprocess runtime unless pinned)."""
+    """The lab environment's config: one seat, ``player`` (the taskset's chat harness in the local subprocess runtime unless pinned)."""
 
-    player: vf.AgentConfig = vf.AgentConfig(harness={"id": "null"}, runtime={"type": "subprocess"})
+    player: vf.AgentConfig = vf.AgentConfig(runtime={"type": "subprocess"})
 
 
 class CausaLabVerifiersEnv(vf.Env[CausaLabEnvConfig]):
     """The multi-turn lab: each model reply is one step of :class:`~causalcheck.rl.env.CausaLabEnv` (module docstring)."""
+
+    def __init__(self, config: CausaLabEnvConfig) -> None:
+        super().__init__(config)
+        user_turn = self.taskset.config.user_turn
+        harness = config.agent_harnesses()["player"]
+        if user_turn == FRESH and not isinstance(vf.load_harness(harness), LabHarness):
+            raise InputFormatError(
+                f"harness {harness.id!r} resends the conversation every turn, so it cannot play user_turn={user_turn!r}; "
+                f"pin harness {TASKSET_ID!r} (the default) or {SCRIPTED_HARNESS_ID!r}, or set user_turn='prompt' or 'observation'"
+            )
 
     async def run(self, task: vf.Task, agents: vf.Agents) -> None:
         data = task.data
@@ -266,7 +286,7 @@ class CausaLabVerifiersEnv(vf.Env[CausaLabEnvConfig]):
                 steps += 1
                 if terminated or truncated:
                     break  # the episode is over: the exchange ends
-                segment = await interaction.turn(prompt if data.user_turn == "prompt" else env.observation.text)
+                segment = await interaction.turn(env.observation.text if data.user_turn == "observation" else prompt)
         episode = env.episode
         interaction.trace.info["causalab"] = {
             "graph_id": data.graph_id, "seed": data.seed, "steps": steps, "return": total,
@@ -281,7 +301,7 @@ def load_environment(
     seeds: Sequence[int] = (0,),
     rewards: str | Mapping[str, float] = "dense",
     harness: Mapping[str, Any] | None = None,
-    user_turn: Literal["prompt", "observation"] = "prompt",
+    user_turn: Literal["fresh", "prompt", "observation"] = FRESH,
     max_prompt_chars: int = 16384,
     consistency_tolerance: float = 0.01,
     **options: Any,
@@ -289,8 +309,10 @@ def load_environment(
     """The lab environment through verifiers' own loader (``vf.load_environment``).
 
     *options* are ``lab run``'s episode flags; *harness* pins the player's harness config
-    (default ``{"id": "null"}``, verifiers' tool-less chat loop; ``{"id": "causalcheck-scripted",
-    "replies": [...]}`` plays fixed replies in-process).
+    (default: the taskset's own, ``{"id": "causalcheck-lab"}``, verifiers' tool-less chat loop
+    with the lab's context; ``{"id": "causalcheck-scripted", "replies": [...]}`` plays fixed
+    replies in-process; another harness resends the conversation, so it needs
+    ``user_turn="prompt"`` or ``"observation"``).
     """
     taskset: dict[str, Any] = {
         "id": TASKSET_ID, "suite": suite, "graphs": None if graphs is None else list(graphs), "seeds": list(seeds),
@@ -308,9 +330,18 @@ def load_environment(
 
 
 def register() -> None:
-    """Make :data:`TASKSET_ID` and :data:`SCRIPTED_HARNESS_ID` importable by verifiers' loader (idempotent)."""
-    sys.modules.setdefault(TASKSET_ID.replace("-", "_"), sys.modules[__name__])
-    sys.modules.setdefault(SCRIPTED_HARNESS_ID.replace("-", "_"), verifiers_harness)
+    """Make :data:`SCRIPTED_HARNESS_ID` loadable by id in the running process (idempotent).
 
+    verifiers imports the module named after the id, ``causalcheck_scripted``, and takes the one
+    Harness class it exports; this places a module that exports :class:`ScriptedHarness
+    <causalcheck.rl.verifiers_harness.ScriptedHarness>` under that name.  :data:`TASKSET_ID` needs
+    nothing: the distribution installs its top-level module.
+    """
+    name = SCRIPTED_HARNESS_ID.replace("-", "_")
+    if name not in sys.modules:
+        module = types.ModuleType(name, f"The verifiers harness id {SCRIPTED_HARNESS_ID!r}.")
+        exports = {"ScriptedHarness": verifiers_harness.ScriptedHarness, "ScriptedHarnessConfig": verifiers_harness.ScriptedHarnessConfig}
+        vars(module).update(exports, __all__=sorted(exports))
+        sys.modules[name] = module
 
 register()
