@@ -38,6 +38,7 @@ statistics, and the roll-up on the same :class:`ItemResult`.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -45,6 +46,7 @@ from typing import Any, Literal, Protocol
 
 from causalcheck.base.boundary import call_plugin, is_own, plugin_label
 from causalcheck.base.errors import CausalCheckError, InputFormatError
+from causalcheck.base.frames import frame, html_table
 from causalcheck.explain._text import content_lemmas, latin_share, split_injections, text_lemmas
 from causalcheck.explain.data import Criterion, WhatIfItem, criteria_of
 from causalcheck.explain.explanation_graph import (
@@ -427,6 +429,14 @@ class Summary:
     rows: tuple[DomainRow, ...]
     failure_counts: Mapping[str, int]
     n_degraded: int = 0
+
+    def to_frame(self) -> Any:
+        """The domain table as a ``pandas.DataFrame``: one row per domain (bucket) with its n, PM, RM and Final."""
+        return frame([dataclasses.asdict(r) for r in self.rows], "Summary.to_frame()")
+
+    def _repr_html_(self) -> str:
+        caption = f"PM {self.pm_mean:.3f}, RM {self.rm_mean:.3f}, Final {self.total_mean:.3f} over {self.n_items} item(s), {self.n_failed} failed"
+        return html_table([dataclasses.asdict(r) for r in self.rows], caption)
 
     def to_official(self) -> dict[str, Any]:
         """The official ``summary`` object (open questions only: ``om_mean`` is null)."""

@@ -51,6 +51,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from causalcheck.base.errors import InputFormatError, Notice
+from causalcheck.base.frames import frame, html_table
 from causalcheck.base.interrupt import interruptible
 from causalcheck.base.limits import COMPARE_COST_BUDGET
 from causalcheck.graphchecks.kinds import check_cpdag, check_dag, consistent_extension, cpdag_of
@@ -122,6 +123,18 @@ class Comparison:
         out = asdict(self)
         out["notes"] = list(self.notes)
         return out
+
+    def to_frame(self) -> Any:
+        """One row of every figure as a ``pandas.DataFrame`` (nested ones as ``skeleton.f1``, ``sid.count``, ...; notes joined)."""
+        return frame([self._row()], "Comparison.to_frame()")
+
+    def _row(self) -> dict[str, Any]:
+        row = self.to_dict()
+        row["notes"] = "; ".join(self.notes)
+        return row
+
+    def _repr_html_(self) -> str:
+        return html_table([self._row()], f"comparison over {self.nodes} nodes ({self.truth_kind} truth, {self.estimate_kind} estimate)")
 
 
 def _marks(g: Graph) -> dict[frozenset[str], tuple[tuple[str, Mark], tuple[str, Mark]]]:

@@ -64,7 +64,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from causalcheck.base.codes import CODES
 from causalcheck.base.errors import InputFormatError
+from causalcheck.base.frames import frame, html_table
 from causalcheck.base.limits import LimitExceededError
 from causalcheck.findings import (
     CycleWitness,
@@ -215,6 +217,17 @@ class GraphValidation:
     def codes(self) -> tuple[str, ...]:
         """Every finding's code, in order."""
         return self.report.codes()
+
+    def to_frame(self) -> Any:
+        """The findings as a ``pandas.DataFrame``: code, severity, stage, message, elements."""
+        return frame(self._finding_rows(), "GraphValidation.to_frame()", ("code", "severity", "stage", "message", "elements"))
+
+    def _finding_rows(self) -> list[dict[str, Any]]:
+        return [{"code": f.code, "severity": f.severity, "stage": CODES[f.code].stage if f.code in CODES else "", "message": f.message, "elements": ", ".join(f.elements)}
+                for f in self.findings]
+
+    def _repr_html_(self) -> str:
+        return html_table(self._finding_rows(), f"{self.source}: {self.graph.kind}, {len(self.findings)} finding(s)")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict: ``ok``, then every section (:func:`causalcheck.findings.plain`; ``None`` when not computed)."""

@@ -66,6 +66,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, TypeVar, overload
 
 from causalcheck.base.errors import InputFormatError
+from causalcheck.base.frames import html_table
 from causalcheck.graphs.names import EXACT, NamePolicy
 
 __all__ = [
@@ -614,6 +615,14 @@ class Graph:
     def __repr__(self) -> str:
         stated = ", stated=True" if self.stated else ""
         return f"Graph(nodes={list(self.nodes)!r}, edges={[str(e) for e in self.edges]!r}{stated})"
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: the kind, the edges and each node's attributes, as a table."""
+        edges: dict[str, list[str]] = {n: [] for n in self.nodes}
+        for e in self.edges:
+            edges[e.u].append(str(e))
+        rows = [{"node": n, "edges": "; ".join(edges[n]), **self.attributes.get(n, {})} for n in self.nodes]
+        return html_table(rows, f"{self.kind}: {len(self.nodes)} node(s), {len(self.edges)} edge(s)")
 
     def __getstate__(self) -> dict[str, Any]:
         """The fields only: cached views are rebuilt on demand, not pickled (worker processes get lean graphs)."""

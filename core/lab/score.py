@@ -51,6 +51,7 @@ from causalcheck.base.errors import (
 )
 from causalcheck.base.escape import csv_row, markdown_cell, markdown_code, markdown_text
 from causalcheck.base.files import atomic_write_text, sha256_file
+from causalcheck.base.frames import frame, html_table
 from causalcheck.base.pool import Executor
 from causalcheck.episodes import (
     EPISODE_WARNING_CODES,
@@ -212,6 +213,27 @@ class ScoreReport:
     provenance: Mapping[str, Any] = field(default_factory=dict)
     #: Episodes whose scoring hit a bug in causalcheck (also in ``failures``): exit code 70.
     internal_errors: int = 0
+
+    def rows(self, table: str = "episodes") -> list[dict[str, Any]]:
+        """The rows of one table: ``"episodes"`` (final metrics, as ``episodes.csv``), ``"steps"``
+        (as ``steps.csv``), ``"suites"`` / ``"graphs"`` (means with intervals), ``"inputs"`` (the manifest)."""
+        if table == "episodes":
+            return [{"source": ep.source, "suite": ep.suite, "agent": ep.agent, "model": ep.model,
+                     "experiment_id": ep.experiment_id, "seed": ep.seed, **ep.final} for ep in self.episodes]
+        if table == "steps":
+            return [{"source": ep.source, "agent": ep.agent, "model": ep.model, "experiment_id": ep.experiment_id,
+                     "seed": ep.seed, **st.row()} for ep in self.episodes for st in ep.steps]
+        tables = {"suites": self.by_suite, "graphs": self.by_graph, "inputs": self.inputs}
+        if table not in tables:
+            raise InputFormatError(f"table={table!r} must be one of 'episodes', 'steps', 'suites', 'graphs', 'inputs'")
+        return [dict(r) for r in tables[table]]
+
+    def to_frame(self, table: str = "episodes") -> Any:
+        """:meth:`rows` of *table* as a ``pandas.DataFrame`` (intervals as ``metric``, ``metric.low``, ``metric.high``, ``metric.n``)."""
+        return frame(self.rows(table), f"ScoreReport.to_frame(table={table!r})")
+
+    def _repr_html_(self) -> str:
+        return html_table(self.rows("suites"), f"lab scores: {len(self.episodes)} episode(s), per suite (to_frame() for every table)")
 
     @property
     def duplicates(self) -> tuple[Mapping[str, Any], ...]:
@@ -836,9 +858,8 @@ def episodes_csv(report: ScoreReport) -> str:
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=list(_CSV_FIELDS), extrasaction="ignore", lineterminator="\n")
     w.writeheader()
-    for ep in report.episodes:
-        w.writerow(csv_row({"source": ep.source, "suite": ep.suite, "agent": ep.agent, "model": ep.model,
-                            "experiment_id": ep.experiment_id, "seed": ep.seed, **ep.final}))
+    for row in report.rows("episodes"):
+        w.writerow(csv_row(row))
     return buf.getvalue()
 
 
@@ -849,10 +870,8 @@ def steps_csv(report: ScoreReport) -> str:
               "edge_recall", "edge_f1", "parent_f1", "root_f1", "coefficient_f1", "shd", "targets", "imec_size"]
     w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
     w.writeheader()
-    for ep in report.episodes:
-        for st in ep.steps:
-            w.writerow(csv_row({"source": ep.source, "agent": ep.agent, "model": ep.model, "experiment_id": ep.experiment_id,
-                                "seed": ep.seed, **st.row()}))
+    for row in report.rows("steps"):
+        w.writerow(csv_row(row))
     return buf.getvalue()
 
 
