@@ -303,11 +303,6 @@ class Finding:
         """True when the finding has *code* or refines it (``cycle`` is a ``graph-invalid``)."""
         return self.code == code or code in CODES[self.code].refines
 
-    @property
-    def data(self) -> dict[str, Any]:
-        """Deprecated: the certificate as a dict (``{}`` without one); use :attr:`certificate`."""
-        return {} if self.certificate is None else plain(self.certificate)
-
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict: code, severity, message, elements, certificate (its ``to_dict()`` or ``None``)."""
         return {
@@ -357,11 +352,6 @@ class Report:
         if not self.parts:
             return self.own
         return self.own + tuple(f for p in self.parts for f in p.findings)
-
-    @property
-    def diagnostics(self) -> tuple[Finding, ...]:
-        """Deprecated name of :attr:`findings`."""
-        return self.findings
 
     @property
     def ok(self) -> bool:

@@ -403,7 +403,7 @@ def test_a_node_named_ignored_is_not_dropped_content():
     rec = parse_record_obj({"hypothesis": {"edges": ["ignored -> freq"]}, "action": "WAIT"})
     assert rec.hypothesis is not None and [e.source for e in rec.hypothesis.graph.edges] == ["ignored"]
     assert "'ignored -> freq'" in rec.warnings[0] and dropped_content(rec.warnings) == ()
-    drift = [d for d in check_record(rec).diagnostics if d.code == "record-drift"]
+    drift = [d for d in check_record(rec).findings if d.code == "record-drift"]
     assert [d.severity for d in drift] == ["info"]
 
 
