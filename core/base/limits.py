@@ -166,7 +166,7 @@ class Limit:
 
 MAX_GRAPH_NODES = Limit("MAX_GRAPH_NODES", 20_000, "nodes of a graph read by read_graph", "nodes")
 MAX_GRAPH_EDGES = Limit("MAX_GRAPH_EDGES", 200_000, "edges of a graph read by read_graph", "edges")
-MAX_GRAPH_NESTING = Limit("MAX_GRAPH_NESTING", 100, "nesting depth of subgraphs { ... } in a DOT graph", "levels")
+MAX_GRAPH_NESTING = Limit("MAX_GRAPH_NESTING", 100, "nesting depth of subgraphs { ... } in a DOT graph and of groups { ... } in a DAGitty graph", "levels")
 MAX_DATA_CELLS = Limit("MAX_DATA_CELLS", 10_000_000, "cells (rows x columns) of a data table", "cells")
 MAX_EVAL_MEMBER_BYTES = Limit(
     "MAX_EVAL_MEMBER_BYTES", 64 * 1024 * 1024, "decompressed bytes of one member (sample) of an inspect .eval log", "bytes"
