@@ -29,6 +29,7 @@ BEHAVIOURS = (
     "architecture",  # the layer and import rules of the package
     "differential_original",  # the lab against the original CausaLab environment
     "docs_examples",  # every shell and Python example of the README and docs pages, run
+    "docs_prose",  # the manual reads as a manual: no working-log prose in the docs
     "doctests",  # every module's docstring examples
     "faults",  # fault injection: retries, kill and resume, disk full, signals
     "function_length",  # no function over 80 lines without a reason in its docstring
