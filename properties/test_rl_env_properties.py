@@ -89,3 +89,82 @@ def test_the_history_line_of_action_fields_is_json_dumps(fields: dict[Any, Any])
     from causalcheck.rl.env import _fields_json
 
     assert _fields_json(fields) == json.dumps(fields, ensure_ascii=False)
+
+
+_CHAT: dict[str, CausaLabEnv] = {}
+
+
+def _pair() -> tuple[CausaLabEnv, CausaLabEnv]:
+    if not _CHAT:
+        _CHAT["prompt"] = CausaLabEnv("mini")
+        _CHAT["chat"] = CausaLabEnv("mini", observation="chat")
+    return _CHAT["prompt"], _CHAT["chat"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.lists(_REPLIES, min_size=1, max_size=12))
+def test_chat_mode_plays_the_same_episode_as_prompt_mode(seed: int, replies: list[str]) -> None:
+    """The same replies in both observation modes: the same rewards, terminations, infos (the messages
+    aside) and trajectory; each chat observation is the environment's observation text, and the
+    conversation is the system message, the first prompt and one reply / user-turn pair per step."""
+    penv, cenv = _pair()
+    pobs, pinfo = penv.reset(seed=seed)
+    cobs, cinfo = cenv.reset(seed=seed)
+    assert cobs == pobs and cinfo == pinfo
+    head = pinfo["messages"]
+    for k, reply in enumerate(replies, 1):
+        pobs, preward, pterm, ptrunc, pinfo = penv.step(reply)
+        cobs, creward, cterm, ctrunc, cinfo = cenv.step(reply)
+        assert (creward, cterm, ctrunc) == (preward, pterm, ptrunc)
+        assert {n: v for n, v in cinfo.items() if n != "messages"} == {n: v for n, v in pinfo.items() if n != "messages"}
+        assert cobs == cenv.observation.text and cobs in pobs
+        messages = cinfo["messages"]
+        assert len(messages) == 2 + 2 * k and messages[:2] == head
+        assert [m["role"] for m in messages[2:]] == ["assistant", "user"] * k and messages[-1]["content"] == cobs
+        json.dumps(cinfo, ensure_ascii=False).encode("utf-8")
+        if pterm or ptrunc:
+            break
+    assert cenv.trajectory == penv.trajectory
+
+
+_FLAGS = [{}, {"do": True}, {"interventions": 1, "submissions": 1}, {"submissions": 0}, {"budget": "1o2i", "known_structure": True}]
+_LISTING: dict[int, CausaLabEnv] = {}
+
+
+def _listing(k: int) -> CausaLabEnv:
+    if k not in _LISTING:
+        _LISTING[k] = CausaLabEnv("mini", valid_actions=True, **_FLAGS[k])
+    return _LISTING[k]
+
+
+_NUMBERS = st.integers(-(10**6), 10**6) | st.floats(allow_nan=False, allow_infinity=False)
+
+
+def _fill(data: st.DataObject, form: dict[str, Any]) -> dict[str, Any]:
+    """An action of the listed *form*: each argument drawn from what the form allows."""
+    fields: dict[str, Any] = {"action": form["action"]}
+    for arg in ("arg1", "arg2"):
+        allowed = form.get(arg)
+        if allowed is None:
+            continue
+        fields[arg] = data.draw(st.sampled_from(allowed["enum"]) if "enum" in allowed else _NUMBERS, label=arg)
+    return fields
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, len(_FLAGS) - 1), st.integers(0, 2**31 - 1), st.data())
+def test_every_action_listed_as_valid_is_accepted(k: int, seed: int, data: st.DataObject) -> None:
+    """Playing any action of info["valid_actions"], with any argument it allows, is never refused nor
+    degraded (no format penalty), whatever the options and the state; a finished episode lists none."""
+    env = _listing(k)
+    _, info = env.reset(seed=seed)
+    for _ in range(12):
+        forms = info["valid_actions"]
+        assert forms and forms[-1] == {"action": "SUBMIT"}
+        fields = _fill(data, data.draw(st.sampled_from(forms), label="form"))
+        _, _, terminated, truncated, info = env.step(json.dumps(fields))
+        assert not info["refused"] and not info.get("degraded"), (fields, info.get("refused"), info.get("error"))
+        assert info["reward_terms"]["format"] == 0.0
+        if terminated or truncated:
+            assert info["valid_actions"] == []
+            break

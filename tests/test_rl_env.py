@@ -287,3 +287,127 @@ def test_the_spec_names_the_longest_step_limit_and_every_episode_truncates_withi
         assert truncated and steps == info["max_steps"]
     fixed = gymnasium.make(ENV, suite="mini", graph=0, max_steps=7)
     assert fixed.spec is not None and fixed.spec.max_episode_steps == 7
+
+
+def _play_both(mini: Any, graph: int, seed: int, replies: list[str]) -> tuple[list[Any], list[Any], CausaLabEnv, CausaLabEnv]:
+    """Each step's (observation, reward, terminated, truncated, info) of a prompt-mode and a chat-mode env."""
+    out: list[list[Any]] = [[], []]
+    envs = (CausaLabEnv(mini, graph=graph), CausaLabEnv(mini, graph=graph, observation="chat"))
+    for env, steps in zip(envs, out, strict=True):
+        steps.append(env.reset(seed=seed))
+        for reply in replies:
+            steps.append(env.step(reply))
+            if steps[-1][2] or steps[-1][3]:
+                break
+    return out[0], out[1], envs[0], envs[1]
+
+
+def test_chat_mode_returns_the_new_user_turn_and_info_holds_the_conversation(mini: Any) -> None:
+    """observation="chat": the first observation is the first prompt, each later one the environment's
+    observation text; info["messages"] is system, first prompt, then reply / user-turn pairs; rewards,
+    terminations, infos (messages aside) and the trajectory are prompt mode's."""
+    replies = ["I think 42", '{"action": "INTERVENE", "arg1": "nope", "arg2": 3}', *planner_replies(mini.graphs[0], 3)]
+    prompt, chat, penv, cenv = _play_both(mini, 0, 3, replies)
+    assert chat[0][0] == prompt[0][0] and chat[0][1] == prompt[0][1]
+    system, first = prompt[0][1]["messages"]
+    conversation = [system, first]
+    for k, (p, c) in enumerate(zip(prompt[1:], chat[1:], strict=True)):
+        assert c[1:4] == p[1:4]
+        assert {n: v for n, v in c[4].items() if n != "messages"} == {n: v for n, v in p[4].items() if n != "messages"}
+        assert c[0] in p[0]  # the full prompt carries the same observation text
+        conversation += [{"role": "assistant", "content": replies[k]}, {"role": "user", "content": c[0]}]
+        assert c[4]["messages"] == conversation
+    assert "could not be used" in chat[1][0] and "Refused: unknown property='nope'" in chat[2][0]
+    assert cenv.trajectory == penv.trajectory
+    shown = CausaLabEnv(mini, graph=0, observation="chat", render_mode="ansi")
+    assert shown.reset(seed=1)[0] == shown.render() and shown.step('{"action": "OPEN_REACTOR"}')[0] == shown.render()
+
+
+def test_chat_mode_keeps_each_reply_as_text_within_the_action_limit(mini: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reply that is not text is kept as "", an over-long one cut to MAX_RL_ACTION_CHARS, a lone
+    surrogate replaced by U+FFFD: the conversation stays valid UTF-8 and bounded; every step is degraded."""
+    monkeypatch.setenv("CAUSALCHECK_MAX_RL_ACTION_CHARS", "100")
+    env = CausaLabEnv(mini, graph=0, observation="chat")
+    env.reset(seed=0)
+    for reply, kept in ((None, ""), ("x" * 150, "x" * 100), ('{"action": "OPEN_REACTOR", "memory": "\ud800"}', '{"action": "OPEN_REACTOR", "memory": "\ufffd"}')):
+        obs, _, _, _, info = env.step(reply)  # type: ignore[arg-type]
+        assert info["degraded"] and info["messages"][-2] == {"role": "assistant", "content": kept}
+        assert info["messages"][-1] == {"role": "user", "content": obs}
+    json.dumps(info, ensure_ascii=False).encode("utf-8")
+    assert len(info["messages"]) == 2 + 2 * 3
+
+
+def test_chat_mode_refuses_an_observation_over_the_limit_naming_it(mini: Any) -> None:
+    """A user turn longer than MAX_RL_OBSERVATION_CHARS is refused as a prompt over it is."""
+    from causalcheck.base.limits import LimitExceededError
+
+    env = CausaLabEnv(mini, graph=0, observation="chat")
+    env.reset(seed=0)
+    env.max_observation_chars = 20
+    with pytest.raises(LimitExceededError, match="MAX_RL_OBSERVATION_CHARS"):
+        env.step('{"action": "OPEN_REACTOR"}')
+
+
+def test_chat_mode_conversation_is_the_callers_own_each_step(mini: Any) -> None:
+    """info["messages"] of one step is a list of its own: a later step does not grow it, and changing it
+    changes nothing the environment keeps."""
+    env = CausaLabEnv(mini, graph=0, observation="chat")
+    _, info0 = env.reset(seed=0)
+    _, _, _, _, info1 = env.step('{"action": "OPEN_REACTOR"}')
+    assert len(info0["messages"]) == 2 and len(info1["messages"]) == 4
+    info1["messages"].append({"role": "user", "content": "mine"})
+    _, _, _, _, info2 = env.step('{"action": "SUBMIT"}')
+    assert len(info2["messages"]) == 6 and info2["messages"][:4] == info1["messages"][:4]
+
+
+def test_the_observation_and_valid_actions_options_are_checked(mini: Any) -> None:
+    """observation is 'prompt' or 'chat', valid_actions true or false: anything else names the option."""
+    with pytest.raises(InputFormatError, match=r"observation='full' must be 'prompt' or 'chat'"):
+        CausaLabEnv(mini, observation="full")
+    with pytest.raises(InputFormatError, match=r"valid_actions='yes' must be true or false"):
+        CausaLabEnv(mini, valid_actions="yes")  # type: ignore[arg-type]
+
+
+def _names(actions: list[dict[str, Any]]) -> list[str]:
+    return [a["action"] for a in actions]
+
+
+def test_valid_actions_follow_the_episode_state(mini: Any) -> None:
+    """info["valid_actions"] (opt-in) lists what the episode accepts now: INTERVENE on the controllable
+    properties while the manipulator is unlocked and interventions remain, OPEN_REACTOR, SET_FREQUENCY
+    while submissions remain, SUBMIT; nothing once the episode is over. Default infos have no such key."""
+    graph = mini.graphs[0]
+    assert "valid_actions" not in CausaLabEnv(mini, graph=0).reset(seed=0)[1]
+    env = CausaLabEnv(mini, graph=0, valid_actions=True, interventions=1, submissions=2)
+    _, info = env.reset(seed=0)
+    actions = info["valid_actions"]
+    assert _names(actions) == ["INTERVENE", "OPEN_REACTOR", "SET_FREQUENCY", "SUBMIT"]
+    assert actions[0] == {"action": "INTERVENE", "arg1": {"enum": list(graph.scm.controllable_names)}, "arg2": {"type": "number"}}
+    assert actions[2] == {"action": "SET_FREQUENCY", "arg1": {"type": "number"}}
+    prop = graph.scm.controllable_names[0]
+    *_, info = env.step(json.dumps({"action": "INTERVENE", "arg1": prop, "arg2": 7}))
+    assert not info["refused"] and _names(info["valid_actions"]) == ["OPEN_REACTOR", "SET_FREQUENCY", "SUBMIT"]
+    *_, info = env.step('{"action": "SET_FREQUENCY", "arg1": -1}')
+    assert not info["refused"] and _names(info["valid_actions"]) == ["OPEN_REACTOR", "SET_FREQUENCY", "SUBMIT"]
+    *_, terminated, _, info = env.step('{"action": "SET_FREQUENCY", "arg1": -1}')
+    assert terminated and info["valid_actions"] == []
+    env = CausaLabEnv(mini, graph=0, valid_actions=True, submissions=0, observation="chat")
+    _, info = env.reset(seed=0)
+    assert _names(info["valid_actions"]) == ["INTERVENE", "OPEN_REACTOR", "SUBMIT"]
+    *_, info = env.step('{"action": "OPEN_REACTOR"}')
+    assert _names(info["valid_actions"]) == ["OPEN_REACTOR", "SUBMIT"]
+
+
+@pytest.mark.parametrize("kwargs", [{"observation": "chat"}, {"observation": "chat", "valid_actions": True}, {"valid_actions": True}])
+def test_check_env_passes_in_chat_mode_and_with_valid_actions(kwargs: dict[str, Any]) -> None:
+    """Gymnasium's checker accepts the chat observations and the action list, and they pickle mid-episode."""
+    import pickle
+
+    check_env(gymnasium.make(ENV, suite="mini", graph=0, **kwargs).unwrapped)
+    env = gymnasium.make(ENV, suite="mini", **kwargs)
+    env.reset(seed=0)
+    env.step('{"action": "INTERVENE", "arg1": "pressure", "arg2": 30}')
+    copy = pickle.loads(pickle.dumps(env))
+    reply = '{"action": "SUBMIT", "arg1": "done"}'
+    mine, theirs = env.step(reply), copy.step(reply)
+    assert mine[:4] == theirs[:4] and mine[4] == theirs[4]

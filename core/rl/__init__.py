@@ -1,15 +1,17 @@
-"""The lab as a training environment: Gymnasium, verifier rewards and TRL reward functions.
+"""The lab as a training environment: Gymnasium, verifier rewards, TRL reward functions and a TRL environment.
 
 * :mod:`~causalcheck.rl.env` — :class:`CausaLabEnv`, the text environment registered with
   Gymnasium as ``causalcheck/CausaLab-v0`` when this package is imported (needs the ``rl``
   extra: ``pip install 'causalcheck[rl]'``);
 * :mod:`~causalcheck.rl.rewards` — the reward terms and their weights (no extra needed);
 * :mod:`~causalcheck.rl.trl` — reward functions with TRL's ``reward_funcs`` signature (no extra);
+* :mod:`~causalcheck.rl.trl_env` — the lab as a TRL ``environment_factory`` for ``GRPOTrainer``'s
+  multi-turn tool calling (needs the ``rl`` extra; TRL itself is not imported);
 * :mod:`~causalcheck.rl.datasets` — single-turn datasets from suites: prompts and the reward's
   columns, split by graph (needs the ``rl`` extra);
 * :mod:`~causalcheck.rl.verifiers_env` — the lab as a verifiers (v1) taskset, multi-turn
-  environment and rubric, and :mod:`~causalcheck.rl.verifiers_harness`, an in-process scripted
-  harness (needs the ``verifiers`` extra: ``pip install 'causalcheck[verifiers]'``).
+  environment and rubric, and :mod:`~causalcheck.rl.verifiers_harness`, its chat harness (a fresh
+  context each turn) and an in-process scripted harness (needs the ``verifiers`` extra: ``pip install 'causalcheck[verifiers]'``).
 
 Gymnasium 1.x reads no plug-in entry points, so the environment is registered by importing
 this package; ``gymnasium.make("causalcheck.rl:causalcheck/CausaLab-v0", ...)`` imports it

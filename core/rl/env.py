@@ -36,6 +36,31 @@ characters): observations up to :data:`~causalcheck.base.limits.MAX_RL_OBSERVATI
 actions up to :data:`~causalcheck.base.limits.MAX_RL_ACTION_CHARS` (a longer reply is a
 degraded step, never parsed; so is a reply holding a lone surrogate, see
 :mod:`causalcheck.base.surrogates`).
+
+**Chat mode** (``observation="chat"``; the default ``"prompt"`` is the LLM agent's prompt, so a
+seeded episode is byte for byte ``lab run``'s).  The first observation is still the first prompt;
+every later one is only the new user turn: the environment's observation text
+(:attr:`Observation.text <causalcheck.lab.episode.Observation>`, which carries the refusal of a
+refused action and the notice of a degraded step, as the prompt does).  ``info["messages"]``
+holds the whole conversation: the system message, the first prompt, then one assistant reply and
+one user turn per step.  A reply is kept as its text: a reply that is not a string as ``""``, one
+longer than ``MAX_RL_ACTION_CHARS`` cut to that length, lone surrogates replaced by U+FFFD.  The
+rewards, terminations, the rest of ``info`` and the trajectory are prompt mode's for the same
+replies.  Bounds: a user turn longer than ``MAX_RL_OBSERVATION_CHARS`` is refused as a prompt is
+(:class:`~causalcheck.base.limits.LimitExceededError`), so after ``n`` steps the conversation holds
+``2 + 2n`` messages of at most ``len(system) + len(first prompt) + n × (MAX_RL_ACTION_CHARS +
+MAX_RL_OBSERVATION_CHARS)`` characters, ``n`` at most the episode's step limit
+(``info["max_steps"]``, at most ``4 × MAX_RUN_BUDGET + 20``).  Each step's list is new (the
+caller's own); its message dicts are read-only and shared between steps, so a step costs one
+reference per message, not a copy of the text.
+
+**Valid actions** (``valid_actions=True``): ``info["valid_actions"]`` at reset and after each step
+is :meth:`CausaLabEnv.valid_actions`, the action forms the episode accepts now, each with the JSON
+Schema of its arguments: ``INTERVENE`` (``arg1`` one of the controllable properties, ``arg2`` a
+number) while the manipulator is unlocked and interventions remain, ``OPEN_REACTOR``,
+``SET_FREQUENCY`` (``arg1`` a number; it also locks the manipulator) while submissions remain,
+and ``SUBMIT`` (``arg1``, optional text); none once the episode is over.  A number is any finite
+JSON number.  ``WAIT`` is the form of a degraded step, not an action a reply may name.
 """
 
 from __future__ import annotations
@@ -62,7 +87,7 @@ from causalcheck.base.limits import (
     LimitExceededError,
     check_seed,
 )
-from causalcheck.base.surrogates import has_lone_surrogates
+from causalcheck.base.surrogates import has_lone_surrogates, scrub
 from causalcheck.lab.episode import EPISODE_FLAGS, Episode, EpisodeConfig, LabAction, Observation
 from causalcheck.lab.llm_agent import (
     EMPTY_HYPOTHESIS,
@@ -131,6 +156,9 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         rewards: a preset name (``"dense"``, ``"paper"``), weights, or a mapping of weights.
         max_prompt_chars: the LLM agent's prompt budget (16 384, as ``--agent llm``).
         consistency_tolerance: the data-consistency tolerance of the reward (0.01 Hz).
+        observation: ``"prompt"`` (each observation the whole prompt) or ``"chat"`` (after the first,
+            the new user turn; ``info["messages"]`` the conversation).
+        valid_actions: add ``info["valid_actions"]`` (:meth:`valid_actions`) at reset and each step.
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012  (Gymnasium reads a plain dict class attribute)
@@ -144,6 +172,8 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         rewards: str | RewardWeights | Mapping[str, float] | None = "dense",
         max_prompt_chars: int = 16384,
         consistency_tolerance: float = 0.01,
+        observation: str = "prompt",
+        valid_actions: bool = False,
         render_mode: str | None = None,
         **flags: Any,
     ) -> None:
@@ -156,6 +186,10 @@ class CausaLabEnv(gymnasium.Env[str, str]):
             raise InputFormatError(f"max_prompt_chars={max_prompt_chars!r} must be an integer in 1000..MAX_PROMPT_CHARS={MAX_PROMPT_CHARS}")
         if render_mode not in (None, "ansi"):
             raise InputFormatError(f"render_mode={render_mode!r} must be None or 'ansi'")
+        if observation not in ("prompt", "chat"):
+            raise InputFormatError(f"observation={observation!r} must be 'prompt' or 'chat'")
+        if not isinstance(valid_actions, bool):
+            raise InputFormatError(f"valid_actions={valid_actions!r} must be true or false")
         self.suite = suite if isinstance(suite, Suite) else _suite(str(suite))
         if not self.suite.graphs:
             raise InputFormatError(f"suite={self.suite.name!r} has no graphs")
@@ -163,6 +197,12 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         self.weights = reward_weights(rewards)
         self.max_prompt_chars = max_prompt_chars
         self.render_mode = render_mode
+        #: ``"prompt"`` or ``"chat"`` (the module docstring's chat mode).
+        self.observation_mode = observation
+        self._chat = observation == "chat"
+        self._list_actions = valid_actions
+        #: chat mode: the conversation so far, read-only message dicts
+        self._conversation: list[dict[str, str]] = []
         self.fixed_graph = None if graph is None else self._graph(graph)
         self._rewards = RewardTracker(self.weights, tolerance=consistency_tolerance)
         self._episodes: dict[str, Episode] = {}
@@ -179,11 +219,11 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         self._spec: EnvSpec | None = None
 
     # ------------------------------------------------------------------ spec
-    @property  # type: ignore[override]
+    @property
     def spec(self) -> EnvSpec | None:
         """Gymnasium's spec of this env, ``max_episode_steps`` filled with :attr:`max_episode_steps`
         (``gymnasium.make`` sets the spec without it: the env truncates itself)."""
-        spec = self.__dict__.get("_spec")
+        spec: EnvSpec | None = self.__dict__.get("_spec")
         if spec is None or spec.max_episode_steps is not None:
             return spec
         return dataclasses.replace(spec, max_episode_steps=self.max_episode_steps)
@@ -265,7 +305,13 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         self._lines: list[tuple[Observation, dict[str, Any], LabAction, Mapping[str, Any], dict[str, Any] | None]] = []
         self._rewards.reset(graph.scm.graph, graph.config, ep.prior, ep.manipulator_initial)
         self._prompt = self._messages(obs)
-        info = {"messages": self._prompt, "graph_id": graph.graph_id, "seed": episode_seed, "step": 0, "max_steps": ep.max_steps}
+        messages = self._prompt
+        if self._chat:
+            self._conversation = [_FrozenDict(m) for m in messages]
+            messages = list(self._conversation)
+        info = {"messages": messages, "graph_id": graph.graph_id, "seed": episode_seed, "step": 0, "max_steps": ep.max_steps}
+        if self._list_actions:
+            info["valid_actions"] = self.valid_actions()
         return self._prompt[1]["content"], info
 
     def _messages(self, obs: Observation) -> list[dict[str, str]]:
@@ -345,9 +391,14 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         )
         truncated = obs.done and ep.done_reason == "step-limit"
         terminated = obs.done and not truncated
-        self._prompt = self._messages(obs)
+        if self._chat:
+            observation = self._user_turn(action, obs)
+            messages = list(self._conversation)
+        else:
+            self._prompt = messages = self._messages(obs)
+            observation = messages[1]["content"]
         info.update(
-            messages=self._prompt,
+            messages=messages,
             record=shown,
             action=lab_action.to_json(),
             refused=obs.response.get("refused"),
@@ -357,7 +408,34 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         )
         if obs.done:
             info["summary"] = ep.summary()
-        return self._prompt[1]["content"], reward, terminated, truncated, info
+        if self._list_actions:
+            info["valid_actions"] = self.valid_actions()
+        return observation, reward, terminated, truncated, info
+
+    def _user_turn(self, action: Any, obs: Observation) -> str:
+        """Chat mode: add the reply and the new user turn (the observation text) to the conversation."""
+        text = obs.text
+        if len(text) > self.max_observation_chars:
+            raise LimitExceededError(MAX_RL_OBSERVATION_CHARS.message(len(text), f"observation of graph {self.episode.graph.graph_id!r} step {obs.step}"))
+        reply = scrub(action[: self.max_action_chars]) if isinstance(action, str) else ""
+        self._conversation += (_FrozenDict(role="assistant", content=reply), _FrozenDict(role="user", content=text))
+        return text
+
+    def valid_actions(self) -> list[dict[str, Any]]:
+        """The action forms the episode accepts now (the module docstring), as the action fields of a
+        record with the JSON Schema of each argument; ``[]`` once the episode is over."""
+        ep = self.episode
+        if ep.done:
+            return []
+        out: list[dict[str, Any]] = []
+        controllable = ep.scm.controllable_names
+        if controllable and not ep.locked and ep.interventions_used < ep.intervention_budget:
+            out.append({"action": _ACTION_NAMES["intervene"], "arg1": {"enum": list(controllable)}, "arg2": {"type": "number"}})
+        out.append({"action": _ACTION_NAMES["open_reactor"]})
+        if ep.submissions_used < ep.config.submissions:
+            out.append({"action": _ACTION_NAMES["submit_frequency"], "arg1": {"type": "number"}})
+        out.append({"action": _ACTION_NAMES["finish"]})
+        return out
 
     # ------------------------------------------------------------------ views
     @property
@@ -426,9 +504,11 @@ class CausaLabEnv(gymnasium.Env[str, str]):
         return [{"id": p.id, "props": dict(p.props), "freq": p.freq} for p in self._rewards.points]
 
     def render(self) -> str | None:
-        """The current prompt (``render_mode="ansi"``)."""
+        """The current observation (``render_mode="ansi"``): the prompt, or in chat mode the last user turn."""
         if self.render_mode != "ansi" or self._episode is None:
             return None
+        if self._chat:
+            return str(self._conversation[-1]["content"])
         return str(self._prompt[1]["content"])
 
 
@@ -436,6 +516,8 @@ class CausaLabEnv(gymnasium.Env[str, str]):
 _JSON = json.JSONEncoder(ensure_ascii=False).encode
 _INF = float("inf")
 _EMPTY_HYPOTHESIS_JSON = _JSON(EMPTY_HYPOTHESIS)
+#: The record's action name of each lab action kind (the lab's own mapping, ``LabAction.to_record_fields``).
+_ACTION_NAMES = {kind: LabAction(kind).to_record_fields()["action"] for kind in ("intervene", "open_reactor", "submit_frequency", "finish")}
 
 
 def _fields_json(fields: Mapping[str, Any]) -> str:
