@@ -1,16 +1,20 @@
 """Fixtures shared by tests/ and properties/ (both conftest.py files import them).
 
 Where the reference data are (the CausaLab files are package data; the WhatIfBench fixtures skip
-cleanly when ../shared is absent, saying so), and short
-aliases of the named-graph fixtures of the causalcheck pytest plugin.
+cleanly when ../shared is absent, saying so: in tests/ they serve only the replay comparisons with the
+recorded upstream files), result files in the WhatIfBench format of our own (``own_result``, ``own_llm_result``:
+never skip), and short aliases of the named-graph fixtures of the causalcheck pytest plugin.
 """
 
 from __future__ import annotations
 
 import errno
+import json
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from causalcheck.base.bundled import bundled_path
@@ -26,6 +30,10 @@ ANCHORS = SHARED / "anchors"
 WHATIFBENCH = ANCHORS / "whatifbench" / "code"
 WHATIF_BENCHMARK = WHATIFBENCH / "data" / "benchmark_candidates_with_rubrics_10.json"
 WHATIF_RESULT = WHATIFBENCH / "result" / "test2" / "gpt-5.5_metrics_gpt-5.5.json"
+# our own hand-written files in the WhatIfBench layout (tests/fixtures/whatif_format/README.md): never skip
+WHATIF_FORMAT = REPO / "tests" / "fixtures" / "whatif_format"
+OWN_BENCHMARK = WHATIF_FORMAT / "benchmark.json"
+OWN_ANSWERS = WHATIF_FORMAT / "answers.json"
 
 
 def _need(path: Path) -> Path:
@@ -65,6 +73,62 @@ def fixture_own_result(tmp_path_factory: pytest.TempPathFactory) -> Path:
                  "--timestamp", "20260101-000000"])
     assert code == 0, code
     return sorted(out.glob("*_metrics_offline.json"))[0]
+
+
+_QUESTION = re.compile(r"^Question: (.*)$", re.MULTILINE)
+_SOURCE_CLAIM = re.compile(r"^Source claim: (.*)$", re.MULTILINE)
+
+
+def scripted_prism_model(folder: Path = WHATIF_FORMAT) -> Callable[[Any], Any]:
+    """The responder of a ScriptedLLM playing PRISM's parser and judges on *folder*'s items
+    (what it replies: ``judge.json``'s ``about``)."""
+    from causalcheck.adapters import fault
+    from causalcheck.explain.data import load_answers, load_benchmark
+
+    bench = load_benchmark(folder / "benchmark.json")
+    answers = load_answers(folder / "answers.json")
+    script = json.loads((folder / "judge.json").read_text(encoding="utf-8"))
+    key_of_answer = {a.text: a.key for a in answers.answers.values() if a.text}
+    item_of_question = {it.question: it for it in bench.items}
+
+    def respond(req: Any) -> Any:
+        user = req.messages[-1].content
+        if "\nText:\n" in user:  # the parser call: the answer follows "Text:"
+            key = key_of_answer[user.split("\nText:\n", 1)[1]]
+            reply = folder / "parser" / f"{key}.txt"
+            return reply.read_text(encoding="utf-8") if reply.exists() else fault("connection")
+        item = item_of_question[_QUESTION.search(user).group(1)]  # type: ignore[union-attr]
+        if "Source claim:" in user:
+            verdicts = script["edges"].get(item.key, {})
+            source = _SOURCE_CLAIM.search(user).group(1)  # type: ignore[union-attr]
+            if source in verdicts.get("fail", ()):
+                return fault("connection")
+            return "no" if source in verdicts.get("no", ()) else "yes"
+        criterion = json.loads(user.split("Criterion (JSON):\n", 1)[1].split("\n\nAnswer:\n", 1)[0])
+        names = [c.name for c in item.rubric.criteria]  # type: ignore[union-attr]
+        score = script["criteria"][item.key][names.index(criterion["name"])]
+        return json.dumps({"score": score, "reason": f"scripted: {score} for {criterion['name']}"})
+
+    return respond
+
+
+@pytest.fixture(name="own_llm_result", scope="session")
+def fixture_own_llm_result(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A judged result file in the official WhatIfBench format written by our LLM pipeline (PRISM parser with
+    ``compat="anchor"``, every edge judged, PM over the causal ones) through a scripted model on our own
+    hand-written items (tests/fixtures/whatif_format): four parser items, two heuristic items (their parser
+    call failed; so did the first one's edge #1 call), an unanswered item under ``failures``; for the tests that need such
+    a file, not the original's numbers (never skips)."""
+    from causalcheck.adapters import LLMRun, RetryPolicy, ScriptedLLM
+    from causalcheck.explain.llm import LLMCriterionJudge, LLMEdgeJudge, LLMParser
+    from causalcheck.explain.run import Judges, score_answers
+
+    run = LLMRun.create(cache_mode="off", retry=RetryPolicy(max_attempts=2, base_delay=0.0))
+    client = run.client(ScriptedLLM(scripted_prism_model(), model="scripted"))
+    judges = Judges(LLMParser(client, compat="anchor"), LLMEdgeJudge(client), LLMCriterionJudge(client), "scripted", "scripted")
+    out = tmp_path_factory.mktemp("own-llm-result")
+    score_answers(str(OWN_BENCHMARK), str(OWN_ANSWERS), out, judges, judge_edges="all", strip_injections=False, timestamp="20260101-000000")
+    return out / "fixture-writer_metrics_scripted.json"
 
 
 fixture_whatif_benchmark = _anchor_fixture("whatif_benchmark", WHATIF_BENCHMARK, "The 10-item official WhatIfBench file")

@@ -22,25 +22,32 @@ from causalcheck.explain.explanation_graph import (
 )
 from causalcheck.explain.segment import RuleSegmenter, get_segmenter
 
+#: Our hand-written items in the official benchmark layout (tests/fixtures/whatif_format).
+OWN_BENCHMARK = Path(__file__).resolve().parent / "fixtures" / "whatif_format" / "benchmark.json"
 
-def test_official_benchmark_loads(whatif_benchmark: Path) -> None:
-    """The 10-item official file loads: HASS items, five criteria with the five band keys."""
-    bench = load_benchmark(whatif_benchmark)
-    assert len(bench.items) == 10 and bench.meta["count"] == 220
+
+def test_official_benchmark_layout_loads() -> None:
+    """A file in the official benchmark layout loads: meta as written, the domains' buckets, five criteria
+    with the five band keys."""
+    raw = json.loads(OWN_BENCHMARK.read_text(encoding="utf-8"))
+    bench = load_benchmark(OWN_BENCHMARK)
+    assert len(bench.items) == 7 and bench.meta == raw["meta"]
     first = bench.items[0]
-    assert first.key == "hass_history_0001" and first.bucket == "HSS"
+    assert first.key == "fixture_hass_0001" and first.bucket == "HSS"
+    assert [it.bucket for it in bench.items[1:]] == ["STEM", "Hybrid", "HSS", "STEM", "HSS", "Hybrid"]
     assert first.rubric is not None and len(first.rubric.criteria) == 5
     crit = first.rubric.criteria[0]
     assert crit.to_json() == first.raw["rubrics"]["criteria"][0]
     assert crit.band("9-10") == first.raw["rubrics"]["criteria"][0]["9-10"]
+    assert list(crit.to_json())[2:] == list(BAND_KEYS)
 
 
-def test_official_result_file_loads_as_benchmark_and_answers(whatif_result: Path) -> None:
-    """The judged result file reads as a benchmark (9 items) and as runner-format answers keyed by canonical_id."""
-    bench = load_benchmark(whatif_result)
-    answers = load_answers(whatif_result)
-    assert len(bench.items) == 9
-    assert answers.model == "gpt-5.5"
+def test_official_result_file_loads_as_benchmark_and_answers(own_llm_result: Path) -> None:
+    """A judged result file reads as a benchmark (its 6 judged items) and as runner-format answers keyed by canonical_id."""
+    bench = load_benchmark(own_llm_result)
+    answers = load_answers(own_llm_result)
+    assert len(bench.items) == 6
+    assert answers.model == "fixture-writer"
     assert all(answers.get(it) is not None and answers.get(it).text for it in bench.items)  # type: ignore[union-attr]
 
 

@@ -57,12 +57,12 @@ def test_the_llm_parser_reply_with_a_huge_span_does_not_stall_scoring() -> None:
     assert result.ok and len(result.graph.edges) == 1  # type: ignore[union-attr]
 
 
-def test_replay_of_a_result_with_the_huge_span_finishes(whatif_result: object) -> None:
+def test_replay_of_a_result_with_the_huge_span_finishes(own_llm_result: object) -> None:
     """explain replay re-derives graphs from recorded parser output: the huge span is bounded there too."""
     import json
     from pathlib import Path
 
-    payload = json.loads(Path(str(whatif_result)).read_text())
+    payload = json.loads(Path(str(own_llm_result)).read_text())
     item = next(it for it in payload["items"] if it["parsed_rst_source"] == "parser")
     item["parsed_rst_raw"] = TINY
     with hang_guard():

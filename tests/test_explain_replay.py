@@ -1,4 +1,9 @@
-"""Replaying the official judged result file reproduces its numbers exactly."""
+"""Replaying a judged result file reproduces its numbers exactly.
+
+The comparison with the original system is the one test on the recorded upstream file
+(``whatif_result``: skips without the anchors); the rest run on our own LLM pipeline's result
+file (``own_llm_result``: parser and heuristic items, a failed edge call) and on offline results.
+"""
 
 from __future__ import annotations
 
@@ -10,13 +15,18 @@ import pytest
 from causalcheck.cli import main
 from causalcheck.explain.replay import replay_file, replay_payload
 
+OWN_HEURISTIC, OWN_PARSER, OWN_CLEAN = "fixture_hass_0001", "fixture_stem_0002", "fixture_hyb_0003"
 
-def test_replay_reproduces_every_item_and_the_summary_exactly(whatif_result: Path) -> None:
-    """Per-item PM, RM, Final and the summary means equal the recorded floats (causal PM)."""
-    report = replay_file(whatif_result)
+
+@pytest.mark.parametrize(("result", "n_items"), [("own_llm_result", 6), ("whatif_result", 9)])
+def test_replay_reproduces_every_item_and_the_summary_exactly(result: str, n_items: int, request: pytest.FixtureRequest) -> None:
+    """Per-item PM, RM, Final and the summary means equal the recorded floats (causal PM); the upstream
+    file (the original system's numbers) and our LLM pipeline's file."""
+    path: Path = request.getfixturevalue(result)
+    report = replay_file(path)
     assert report.pm_mode == "causal"
-    recorded = json.loads(whatif_result.read_text(encoding="utf-8"))
-    assert len(report.items) == len(recorded["items"]) == 9
+    recorded = json.loads(path.read_text(encoding="utf-8"))
+    assert len(report.items) == len(recorded["items"]) == n_items
     for rep, item in zip(report.items, recorded["items"], strict=True):
         assert rep.replayed == (item["pm_score"], item["rm_score"], item["total_score"])
         assert rep.parse_match is True
@@ -26,28 +36,30 @@ def test_replay_reproduces_every_item_and_the_summary_exactly(whatif_result: Pat
     assert report.ok
 
 
-def test_replay_flags_recorded_failures_as_degraded(whatif_result: Path) -> None:
+def test_replay_flags_recorded_failures_as_degraded(own_llm_result: Path) -> None:
     """Heuristic items (parser connection reset) and edge errors are degraded, never silent zeros."""
-    report = replay_file(whatif_result)
+    report = replay_file(own_llm_result)
     by_key = {i.key: i.result for i in report.items}
-    first = by_key["hass_history_0001"]
+    first = by_key[OWN_HEURISTIC]
     assert first.degraded
     assert any("heuristic" in r for r in first.degraded_reasons)
     assert any("Connection reset" in r and "edge #1" in r for r in first.degraded_reasons)
-    assert not by_key["alternatehistory_before1900_568986"].degraded
+    assert not by_key[OWN_CLEAN].degraded
 
 
-def test_all_edge_mode_differs_on_the_may_file(whatif_result: Path) -> None:
-    """The April all-edge PM does not reproduce the May file (the heuristic items had 'yes' edges)."""
-    report = replay_file(whatif_result, pm_mode="all")
+def test_all_edge_mode_differs_on_a_causal_pm_file(own_llm_result: Path) -> None:
+    """The all-edge PM does not reproduce a file scored with the causal PM whose heuristic item had 'yes'
+    edges (its causal PM is 0: a SEQUENCE chain has no causal edge)."""
+    report = replay_file(own_llm_result, pm_mode="all")
     assert not report.summary_match
+    assert report.items[0].key == OWN_HEURISTIC and report.items[0].recorded[0] == 0.0
     assert report.items[0].replayed[0] > 0
 
 
-def test_tampered_score_is_detected(whatif_result: Path) -> None:
+def test_tampered_score_is_detected(own_llm_result: Path) -> None:
     """Changing one recorded edge verdict breaks the match for that item and the summary."""
-    payload = json.loads(whatif_result.read_text(encoding="utf-8"))
-    item = next(i for i in payload["items"] if i["id"] == 6)
+    payload = json.loads(own_llm_result.read_text(encoding="utf-8"))
+    item = next(i for i in payload["items"] if i["canonical_id"] == OWN_PARSER)
     causal = next(k for k, e in enumerate(item["metrics"]["pm"]["graph"]["edges"]) if e["relation_type"] == "RESULT")
     item["metrics"]["pm"]["edges"][causal]["score"] = 1.0 - item["metrics"]["pm"]["edges"][causal]["score"]
     report = replay_payload(payload)
@@ -55,13 +67,18 @@ def test_tampered_score_is_detected(whatif_result: Path) -> None:
     assert [i.match for i in report.items].count(False) == 1
 
 
-def test_cli_replay_exit_code_and_outputs(whatif_result: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """`explain replay FILE --out DIR` exits 0 and writes a result file with the same summary."""
-    code = main(["explain", "replay", str(whatif_result), "--out", str(tmp_path)])
+def test_cli_replay_exit_code_and_outputs(own_llm_result: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`explain replay FILE --out DIR` exits 0 and writes a result file with the same summary (exit 1 while
+    the file records a failed item, naming it)."""
+    recorded = json.loads(own_llm_result.read_text(encoding="utf-8"))
+    assert main(["explain", "replay", str(own_llm_result)]) == 1
+    assert "item 'fixture_hass_0004' failed in the recorded run" in capsys.readouterr().err
+    path = tmp_path / own_llm_result.name
+    path.write_text(json.dumps({**recorded, "failures": []}), encoding="utf-8")
+    code = main(["explain", "replay", str(path), "--out", str(tmp_path / "out")])
     assert code == 0
     assert "matches the recorded summary" in capsys.readouterr().out
-    written = json.loads((tmp_path / "gpt-5.5_metrics_gpt-5.5_replay.json").read_text(encoding="utf-8"))
-    recorded = json.loads(whatif_result.read_text(encoding="utf-8"))
+    written = json.loads((tmp_path / "out" / f"{own_llm_result.stem}_replay.json").read_text(encoding="utf-8"))
     assert written["summary"] == recorded["summary"]
     assert [i["total_score"] for i in written["items"]] == [i["total_score"] for i in recorded["items"]]
 
@@ -96,9 +113,9 @@ def test_replay_of_an_offline_result_file(tmp_path: Path) -> None:
         (("metrics", "pm", "graph"), 5, "parsed_dag=5"),
     ],
 )
-def test_replay_of_corrupt_records_lists_the_item_and_replays_the_rest(whatif_result: Path, path: tuple, value: object, match: str) -> None:
+def test_replay_of_corrupt_records_lists_the_item_and_replays_the_rest(own_llm_result: Path, path: tuple, value: object, match: str) -> None:
     """A corrupted recorded value makes that item unreplayable with a message naming it; the other items are replayed."""
-    payload = json.loads(whatif_result.read_text(encoding="utf-8"))
+    payload = json.loads(own_llm_result.read_text(encoding="utf-8"))
     target = payload["items"][0]
     for key in path[:-1]:
         target = target[key]
@@ -123,16 +140,19 @@ def _paths(obj: object, prefix: tuple = ()) -> list[tuple]:
     return out
 
 
-def test_every_field_of_a_damaged_result_file_can_have_the_wrong_type(whatif_result: Path) -> None:
+def test_every_field_of_a_damaged_result_file_can_have_the_wrong_type(own_llm_result: Path, own_result: Path) -> None:
     """Replacing any field of a recorded item (or the file) by a value of another type never raises anything
     but InputFormatError; the damaged item is listed as unreplayable (wrong-typed fields crashed replay with exit 70)."""
     import copy
 
     from causalcheck.base.errors import CausalCheckError
 
-    payload = json.loads(whatif_result.read_text(encoding="utf-8"))
+    payload = json.loads(own_llm_result.read_text(encoding="utf-8"))
+    offline = json.loads(own_result.read_text(encoding="utf-8"))["items"][0]
+    by_source = {i["parsed_rst_source"]: i for i in [*payload["items"], offline]}
+    assert sorted(by_source) == ["heuristic", "offline", "parser"]
     crashes = []
-    for item in (payload["items"][0], payload["items"][4]):  # a heuristic and a parser item
+    for item in by_source.values():  # a heuristic, a parser and an offline-parser item
         for path in _paths(item):
             for value in _WRONG_TYPES:
                 damaged = copy.deepcopy(item)
@@ -158,9 +178,9 @@ def test_every_field_of_a_damaged_result_file_can_have_the_wrong_type(whatif_res
     assert crashes == []
 
 
-def test_a_float_where_an_integer_is_recorded_is_refused_not_truncated(whatif_result: Path) -> None:
+def test_a_float_where_an_integer_is_recorded_is_refused_not_truncated(own_llm_result: Path) -> None:
     """A criterion score of 7.5 is reported as not an integer (it was silently truncated to 7); 7.0 reads as 7."""
-    payload = json.loads(whatif_result.read_text(encoding="utf-8"))
+    payload = json.loads(own_llm_result.read_text(encoding="utf-8"))
     item = payload["items"][0]
     item["metrics"]["rm"]["criterion_evaluations"][0]["score"] = 7.5
     report = replay_payload({"items": [item], "state": {}})

@@ -1,7 +1,8 @@
 """The explain result item (causalcheck.explain.result_schema): one definition, written and read.
 
-Round trips on the bundled results and the official file; the report reading recorded values
-(not recomputing them); damaged fields named; the readers (resume rows, report, agree) using it.
+Round trips on the bundled results, our LLM pipeline's file and the original tool's recorded
+file (skips without the anchors); the report reading recorded values (not recomputing them);
+damaged fields named; the readers (resume rows, report, agree) using it.
 """
 
 from __future__ import annotations
@@ -60,11 +61,24 @@ def test_round_trip_on_the_bundled_results(results: Path) -> None:
             assert ResultRow.from_json(row).to_json() == row
 
 
-def test_round_trip_on_the_official_file(whatif_result: Path) -> None:
-    """The original tool's file (no causalcheck object) round-trips too; its values are derived once, by the decoder."""
-    payload = _load(whatif_result)
+def _without_causalcheck(path: Path) -> Any:
+    """The result file at *path* as a tool without causalcheck's additions writes it: no ``causalcheck`` objects."""
+    payload = _load(path)
+    payload["meta"].pop("causalcheck", None)
+    for obj in [*payload["items"], *payload["failures"]]:
+        obj.pop("causalcheck", None)
+    return payload
+
+
+@pytest.mark.parametrize("source", ["own_llm_result", "whatif_result"])
+def test_round_trip_on_the_official_file(source: str, request: pytest.FixtureRequest) -> None:
+    """A file without causalcheck objects round-trips too — the original tool's recorded file, byte for byte, and
+    our LLM pipeline's with them removed; its values are derived once, by the decoder."""
+    payload = _without_causalcheck(request.getfixturevalue(source))
     _round_trip(payload)
-    for item, obj in zip(decode_file(payload).items, payload["items"], strict=True):
+    judged = decode_file(payload).items[: len(payload["items"])]
+    assert judged
+    for item, obj in zip(judged, payload["items"], strict=True):
         assert item.derived and item.causalcheck is None and "causalcheck" not in encode_item(item)
         assert item.stats == graph_stats(ExplanationGraph.from_json(obj["parsed_dag"]))
 

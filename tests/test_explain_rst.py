@@ -1,4 +1,9 @@
-"""The PRISM parser text format, the official projection and the heuristic fallback."""
+"""The PRISM parser text format, the official projection and the heuristic fallback.
+
+Agreement with the original system's recorded parses is checked on the upstream result file
+(``whatif_result``: skips without the anchors); everything else on our own parser outputs and
+result files (tests/fixtures/whatif_format, ``own_llm_result``, ``own_result``).
+"""
 
 from __future__ import annotations
 
@@ -35,14 +40,21 @@ ROOT
 """
 
 
+#: Our scripted parser's output for the axis-tilt answer (tests/fixtures/whatif_format): 14 relations,
+#: three of them on wide spans (``EDU1-EDU3``, ``EDU11+12``, ``EDU15-EDU16``) that the original's parser drops.
+WIDE = Path(__file__).resolve().parent / "fixtures" / "whatif_format" / "parser" / "fixture_stem_0002.txt"
+
+
 def _result(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def test_anchor_parser_items_reproduce_recorded_rst_and_dag(whatif_result: Path) -> None:
-    """parse_rst_output(compat='anchor') + project_to_graph reproduce parsed_rst and parsed_dag of every parser item."""
-    items = [it for it in _result(whatif_result)["items"] if it["parsed_rst_source"] == "parser"]
-    assert items, "the test2 file has one parser item (id 6)"
+@pytest.mark.parametrize(("result", "n_parser"), [("own_llm_result", 4), ("whatif_result", 1)])
+def test_anchor_parser_items_reproduce_recorded_rst_and_dag(result: str, n_parser: int, request: pytest.FixtureRequest) -> None:
+    """parse_rst_output(compat='anchor') + project_to_graph reproduce parsed_rst and parsed_dag of every parser
+    item: of the original system's file (its parser items: id 6) and of our LLM pipeline's."""
+    items = [it for it in _result(request.getfixturevalue(result))["items"] if it["parsed_rst_source"] == "parser"]
+    assert len(items) == n_parser
     for it in items:
         rec = parse_rst_output(it["parsed_rst_raw"], compat="anchor")
         assert rec.to_json() == it["parsed_rst"]
@@ -50,36 +62,38 @@ def test_anchor_parser_items_reproduce_recorded_rst_and_dag(whatif_result: Path)
         assert it["metrics"]["pm"]["graph"] == it["parsed_dag"]
 
 
-def test_anchor_mode_drops_wide_span_lines_as_the_original(whatif_result: Path) -> None:
-    """Item 6 has 45 analysis lines; the anchor keeps 38 and reports 7 as dropped."""
-    it = next(i for i in _result(whatif_result)["items"] if i["id"] == 6)
-    rec = parse_rst_output(it["parsed_rst_raw"], compat="anchor")
-    assert len(rec.relations) == 38
-    assert len(rec.dropped) == 7
+def test_anchor_mode_drops_wide_span_lines_as_the_original() -> None:
+    """Our 14-line analysis: the anchor keeps 11 and reports the 3 wide-span lines as dropped."""
+    rec = parse_rst_output(WIDE.read_text(encoding="utf-8"), compat="anchor")
+    assert len(rec.relations) == 11
+    assert len(rec.dropped) == 3
     assert all(("EDU" in line and "-EDU" in line) or "+" in line for line in rec.dropped)
 
 
-def test_full_mode_reads_wide_spans(whatif_result: Path) -> None:
-    """Full mode keeps all 45 relations of item 6, EDU5-EDU11 becoming the span EDU5-11."""
-    it = next(i for i in _result(whatif_result)["items"] if i["id"] == 6)
-    rec = parse_rst_output(it["parsed_rst_raw"])
-    assert len(rec.relations) == 45 and not rec.dropped
-    assert rec.relations[3].source == "EDU5-11" and rec.relations[3].target == "EDU1-4"
+def test_full_mode_reads_wide_spans() -> None:
+    """Full mode keeps all 14 relations, EDU1-EDU3 becoming the span EDU1-3."""
+    rec = parse_rst_output(WIDE.read_text(encoding="utf-8"))
+    assert len(rec.relations) == 14 and not rec.dropped
+    assert rec.relations[3].source == "EDU1-3" and rec.relations[3].target == "EDU4-7"
 
 
-def test_heuristic_items_reproduce_recorded_fallback(whatif_result: Path) -> None:
-    """heuristic_fallback(answer, error) equals every recorded heuristic parsed_rst and parsed_dag."""
-    items = [it for it in _result(whatif_result)["items"] if it["parsed_rst_source"] == "heuristic"]
-    assert len(items) == 8
+@pytest.mark.parametrize(("result", "n_heuristic"), [("own_llm_result", 2), ("whatif_result", 8)])
+def test_heuristic_items_reproduce_recorded_fallback(result: str, n_heuristic: int, request: pytest.FixtureRequest) -> None:
+    """heuristic_fallback(answer, error) equals every recorded heuristic parsed_rst and parsed_dag: the original
+    system's and our LLM pipeline's (a parser call that failed)."""
+    items = [it for it in _result(request.getfixturevalue(result))["items"] if it["parsed_rst_source"] == "heuristic"]
+    assert len(items) == n_heuristic
     for it in items:
         rec = heuristic_fallback(it["model_answer"], it["parsed_rst_error"], raw_output=it["parsed_rst_raw"])
         assert rec.to_json() == it["parsed_rst"]
         assert project_to_graph(rec).to_json() == it["parsed_dag"]
 
 
-def test_recorded_rst_json_round_trips(whatif_result: Path) -> None:
-    """RSTRecord.from_json(...).to_json() is the identity on recorded records."""
-    for it in _result(whatif_result)["items"]:
+def test_recorded_rst_json_round_trips(own_llm_result: Path, own_result: Path) -> None:
+    """RSTRecord.from_json(...).to_json() is the identity on recorded records (parser, heuristic and offline-parser items)."""
+    items = [*_result(own_llm_result)["items"], *_result(own_result)["items"]]
+    assert {it["parsed_rst_source"] for it in items} == {"parser", "heuristic", "offline"}
+    for it in items:
         assert RSTRecord.from_json(it["parsed_rst"]).to_json() == it["parsed_rst"]
 
 

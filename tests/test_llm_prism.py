@@ -1,10 +1,14 @@
-"""The LLM-backed PRISM pipeline reproduces the official test2 gpt-5.5 result through a scripted model.
+"""The LLM-backed PRISM pipeline reproduces a recorded result through a scripted model.
 
 The fake model answers from the recorded file: the parser call gets the recorded
 ``parsed_rst_raw`` (or, where the recorded parse failed, a reset connection — so it fails
 here too), each edge call the recorded yes/no (or a reset where the recording has an error),
 each criterion call the recorded JSON.  Lookups go by the claim texts and the criterion
 name, so they line up only with ``compat="anchor"`` parsing and all-edge judging.
+
+The reproduction of the original system's numbers runs on the official test2 gpt-5.5 file
+(``whatif_result``: skips without the anchors); the tests that replay a recorded file also run on
+our own LLM pipeline's (``own_llm_result``: written through a scripted model on hand-written items).
 """
 
 from __future__ import annotations
@@ -67,10 +71,20 @@ def _pipeline(llm: ScriptedLLM, compat: str = "anchor") -> tuple[LLMRun, Any, An
     return run, LLMParser(client, compat=compat), LLMEdgeJudge(client), LLMCriterionJudge(client)  # type: ignore[arg-type]
 
 
+def _items(path: Path) -> list[dict[str, Any]]:
+    return list(json.loads(path.read_text(encoding="utf-8"))["items"])
+
+
+@pytest.fixture(params=["own_llm_result", "whatif_result"])
+def recorded(request: pytest.FixtureRequest) -> list[dict[str, Any]]:
+    """The items of a recorded result file: our LLM pipeline's, and the official test2 gpt-5.5 file."""
+    return _items(request.getfixturevalue(request.param))
+
+
 @pytest.fixture
-def recorded(whatif_result: Path) -> list[dict[str, Any]]:
-    """The items of the official test2 gpt-5.5 result file."""
-    return list(json.loads(whatif_result.read_text(encoding="utf-8"))["items"])
+def own_recorded(own_llm_result: Path) -> list[dict[str, Any]]:
+    """The items of our LLM pipeline's result file (parser and heuristic items, a failed edge call)."""
+    return _items(own_llm_result)
 
 
 def test_reproduces_official_scores(recorded: list[dict[str, Any]]) -> None:
@@ -93,14 +107,14 @@ def test_reproduces_official_scores(recorded: list[dict[str, Any]]) -> None:
         assert res.degraded == (parse_failed or edge_failed)
 
 
-def test_causal_only_judging_same_scores_fewer_calls(recorded: list[dict[str, Any]]) -> None:
+def test_causal_only_judging_same_scores_fewer_calls(own_recorded: list[dict[str, Any]]) -> None:
     """Judging only the causal edges gives the same PM, RM and total with fewer calls."""
     counts = {}
     for mode in ("all", "causal"):
-        llm = ScriptedLLM(recorded_responder(recorded), model="gpt-5.5")
+        llm = ScriptedLLM(recorded_responder(own_recorded), model="gpt-5.5")
         run, parser, edge_judge, crit_judge = _pipeline(llm)
         totals = []
-        for it in recorded:
+        for it in own_recorded:
             res = score_item(parse_item(it), it["model_answer"], parser, edge_judge, crit_judge, judge_edges=mode, strip_injections=False)  # type: ignore[arg-type]
             totals.append((res.pm, res.rm, res.final))
         counts[mode] = (run.meter.calls, totals)

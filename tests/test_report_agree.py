@@ -129,20 +129,28 @@ def test_text_output_names_files_and_statistics(results: Path, capsys: pytest.Ca
     assert str(a) in out and "Pearson r" in out and "MAE" in out and out.count("\n") > 6
 
 
-def test_gpt55_file_against_itself_and_against_offline_scoring(whatif_result: Path, whatif_benchmark: Path, tmp_path: Path) -> None:
-    """The recorded gpt-5.5 file agrees with itself exactly; against our offline scoring the join is the 8 shared items."""
-    self_r = agree_files(whatif_result, whatif_result, resamples=100)
+def test_an_llm_judged_file_against_itself_and_against_offline_scoring(own_llm_result: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A judged file (our LLM pipeline's, scripted model) agrees with itself exactly; against our offline scoring of
+    its answers the join is the shared items, the rest listed as only in the first file."""
+    self_r = agree_files(own_llm_result, own_llm_result, resamples=100)
     for m in ("pm", "rm", "final"):
         assert self_r.metrics[m]["pearson"]["value"] == pytest.approx(1.0)
         assert self_r.metrics[m]["spearman"]["value"] == pytest.approx(1.0)
         assert self_r.metrics[m]["mae"]["value"] == 0.0
+    # a benchmark without the bees item; its telegraph item has no answer in the file (it failed there)
+    bench = json.loads((Path(__file__).resolve().parent / "fixtures" / "whatif_format" / "benchmark.json").read_text(encoding="utf-8"))
+    bench["items"] = [it for it in bench["items"] if it["canonical_id"] != "fixture_hyb_0003"]
+    subset = tmp_path / "benchmark.json"
+    subset.write_text(json.dumps(bench), encoding="utf-8")
     out = tmp_path / "offline"
-    # exit 1: two of the recorded answers fail (missing answer text) and one id matches no benchmark item
-    assert main(["explain", "score", "--benchmark", str(whatif_benchmark), "--answers", str(whatif_result), "--out", str(out)]) == 1
+    # exit 1: the telegraph item is not answered and the bees answer matches no benchmark item
+    assert main(["explain", "score", "--benchmark", str(subset), "--answers", str(own_llm_result), "--out", str(out)]) == 1
+    capsys.readouterr()
     (offline,) = sorted(out.glob("*_metrics_offline.json"))
-    r = agree_files(whatif_result, offline, resamples=200)
+    r = agree_files(own_llm_result, offline, resamples=200)
     off = read_scores(offline)
-    assert len(r.matched) == len(off.scores) and set(r.only_a) == set(read_scores(whatif_result).scores) - set(off.scores)
+    assert len(r.matched) == len(off.scores) == 5
+    assert set(r.only_a) == set(read_scores(own_llm_result).scores) - set(off.scores) == {"fixture_hyb_0003"}
     for m in ("pm", "rm", "final"):
         d = r.metrics[m]
         assert d["n"] == len(r.matched)
