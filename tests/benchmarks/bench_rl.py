@@ -8,7 +8,7 @@ process, so every figure is per core.  Prints:
    full records (~3 kB of JSON each) and action-only replies — against the floor of the plain
    ``Episode.step`` loop on pre-built actions; with the ``paper`` weights (sparse) and the
    ``dense`` weights (every term, the z3 consistency check each step); resets excluded and
-   included (goal: ≥ 20 000 steps/s/core); and the default reset path — one environment built
+   included (goal: ≥ 5 000 steps/s/core with resets included); and the default reset path — one environment built
    without a graph, each ``reset(seed=…)`` drawing the graph itself (the other loops name it).  Every environment is built and played once before
    the timing (its first reset compiles the graph's equations and draws the prior records: that
    construction is printed apart); then several rounds, each on fresh episode seeds (round 0 the
@@ -33,7 +33,7 @@ and prints nothing: for instruction counts that do not depend on the machine's s
 --loop 3`` minus the same with ``--loop 1``, halved, is one round without the start-up (it runs
 against older modules too, for an A/B).
 
-Nothing is asserted; the figures go in docs/rl.md.
+Nothing is asserted; the figures go on docs/performance.md.
 """
 
 from __future__ import annotations
