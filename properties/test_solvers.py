@@ -130,7 +130,7 @@ def test_one_corrupted_point_is_named(model, data):
     points = [*points[:i], DataPoint(bad.id, bad.props, (bad.freq or 0.0) + shift), *points[i + 1 :]]
     mismatch = [d for d in data_consistency(h, points, 0.01) if d.code == "data-mismatch"]
     assert len(mismatch) == 1 and mismatch[0].elements == (bad.id,)
-    assert abs(mismatch[0].data["min_tolerance"] - abs(shift)) < 1e-9
+    assert abs(mismatch[0].to_dict()["certificate"]["min_tolerance"] - abs(shift)) < 1e-9
 
 
 @settings(max_examples=25)
