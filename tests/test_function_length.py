@@ -4,7 +4,7 @@ A function (or method, nested ones included) of ``core/``, ``solvers/`` or ``ada
 longer than :data:`MAX_LINES` lines, counted from its ``def`` to its last line, needs a
 one-line ``Long because: ...`` in its docstring saying why splitting it would hurt.  The few
 listed in :data:`NOT_YET_SPLIT` are known and waiting for parallel work on their modules;
-each may not grow.  The rule is a plain function over parsed sources (:func:`long_functions`),
+each may not grow, and its allowance is lowered as it shrinks (a test fails on a stale one).  The rule is a plain function over parsed sources (:func:`long_functions`),
 so the last test plants a long function and shows that it is caught.
 """
 
@@ -19,13 +19,12 @@ FOLDERS = ("core", "solvers", "adapters")
 MAX_LINES = 80
 #: Long functions left for work on their modules that runs in parallel (issue 19): path:qualname -> lines today.
 NOT_YET_SPLIT = {
-    "solvers/data_consistency.py:data_consistency": 126,
+    "solvers/data_consistency.py:data_consistency": 116,
     "solvers/data_consistency.py:fit_points": 92,
     "solvers/equations.py:equation_consistency": 97,
-    "core/graphchecks/validator.py:_data_part": 103,
-    "core/graphchecks/validator.py:validate_graph": 96,
-    "core/graphchecks/falsify.py:falsify": 88,
-    "core/lab/audit.py:audit_episode": 114,  # builds Diagnostics, which are being redesigned
+    "core/graphchecks/validator.py:validate_graph": 94,
+    "core/graphchecks/falsify.py:falsify": 87,
+    "core/lab/audit.py:audit_episode": 112,
 }
 
 
@@ -57,6 +56,9 @@ def test_no_function_is_longer_than_the_limit_without_a_reason() -> None:
     grown = {name: n for name, n in found.items() if name in NOT_YET_SPLIT and n > NOT_YET_SPLIT[name]}
     assert not new, f"functions over {MAX_LINES} lines: split them or say 'Long because: ...' in the docstring: {new}"
     assert not grown, f"listed long functions grew (lines now): {grown}"
+    # the allowances follow the code down, so a function cannot grow back to an old size unseen
+    stale = {name: found.get(name) for name, n in NOT_YET_SPLIT.items() if found.get(name, 0) < n}
+    assert not stale, f"listed long functions are gone or shorter (lines now): lower NOT_YET_SPLIT to them: {stale}"
 
 
 def test_a_planted_long_function_is_caught_and_a_stated_reason_is_accepted() -> None:
