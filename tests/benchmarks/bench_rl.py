@@ -91,30 +91,21 @@ _ROUND_SEED = 1_000_003
 
 def _env_rate(envs: dict[int, CausaLabEnv], episodes: list[tuple[int, int, list[str]]], rnd: int) -> tuple[int, float, float]:
     """(steps, seconds in steps, seconds in resets) of one round of *episodes* through *envs*."""
-    steps, busy, resets = 0, 0.0, 0.0
-    for index, seed, acts in episodes:
-        env = envs[index]
-        t0 = time.perf_counter()
-        env.reset(seed=seed + _ROUND_SEED * rnd)
-        t1 = time.perf_counter()
-        for a in acts:
-            _, _, terminated, truncated, _ = env.step(a)
-            steps += 1
-            if terminated or truncated:
-                break
-        t2 = time.perf_counter()
-        busy += t2 - t1
-        resets += t1 - t0
-    return steps, busy, resets
+    return _played(((envs[index], lambda env, s=seed: env.reset(seed=s + _ROUND_SEED * rnd), acts) for index, seed, acts in episodes))
 
 
 def _default_reset_rate(env: CausaLabEnv, episodes: list[tuple[int, tuple[int, ...], list[str]]], rnd: int) -> tuple[int, float, float]:
     """As :func:`_env_rate`, through one environment built without a graph: each ``reset(seed=…)``
     draws the graph itself (the default path), on the round's seed for which it draws the episode's graph."""
+    return _played(((env, lambda e, s=seeds[rnd]: e.reset(seed=s), acts) for _, seeds, acts in episodes))
+
+
+def _played(runs: Any) -> tuple[int, float, float]:
+    """(steps, seconds in steps, seconds in resets) of ``(env, reset, replies)`` episodes played in turn."""
     steps, busy, resets = 0, 0.0, 0.0
-    for _, seeds, acts in episodes:
+    for env, reset, acts in runs:
         t0 = time.perf_counter()
-        env.reset(seed=seeds[rnd])
+        reset(env)
         t1 = time.perf_counter()
         for a in acts:
             _, _, terminated, truncated, _ = env.step(a)
