@@ -92,7 +92,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     shows control characters as escapes (:func:`causalcheck.base.escape.terminal_streams`): a name
     holding an ANSI escape or a carriage return cannot restyle or overwrite the terminal."""
     with terminal_streams():
-        return _main(argv)
+        code = _main(argv)
+    if argv is None:  # the command line itself (not a caller's in-process main([...])
+        _leave_native_runtimes(code)
+    return code
+
+
+def _leave_native_runtimes(code: int) -> None:
+    """End the process now, with *code*, when a runtime with native threads was started in it (Ray:
+    :func:`causalcheck.base.ray_executor.started_in_this_process`): the interpreter's teardown can
+    crash in those threads after the command has finished and reported, turning 130 into -11."""
+    executor = sys.modules.get("causalcheck.base.ray_executor")
+    if executor is None or not executor.started_in_this_process():
+        return
+    import contextlib
+    import logging
+    import os
+
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe or stream: nothing more can be said on it
+            stream.flush()
+    os._exit(code)
 
 
 def _main(argv: Sequence[str] | None) -> int:

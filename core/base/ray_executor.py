@@ -25,6 +25,11 @@ that imports Ray, and only when a :class:`RayExecutor` is first used (``--execut
   a :class:`~causalcheck.base.errors.WorkerDied` naming Ray's reason, as a dead local worker does.
 * **Stopping.**  Closing the generator (Ctrl-C, SIGTERM, an exception in the caller's loop)
   cancels every task not yet answered (``ray.cancel(force=True)``): nothing keeps running.
+* **Leaving.**  Once this process has started Ray, the interpreter's own teardown can meet Ray's
+  native threads half shut down (a start cut short by a signal can end in a segmentation fault
+  after the command's note, exit -11 instead of 130).  :func:`started_in_this_process` tells the
+  command line, which then ends the process with :func:`os._exit` after flushing its streams, so the
+  exit code is the command's.
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from typing import Any, TypeVar
 from causalcheck.base.errors import CausalCheckError, WorkerDied, missing_extra
 from causalcheck.base.interrupt import Terminated
 
-__all__ = ["CONNECT_SECONDS", "WAIT_SECONDS", "RayExecutor", "RayUnavailableError"]
+__all__ = ["CONNECT_SECONDS", "WAIT_SECONDS", "RayExecutor", "RayUnavailableError", "started_in_this_process"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -52,6 +57,15 @@ CONNECT_SECONDS = 15.0
 class RayUnavailableError(CausalCheckError):
     """A Ray cluster that cannot be started, joined or used (exit 2); Ray not installed is
     :class:`~causalcheck.base.errors.MissingExtraError`."""
+
+
+#: Whether this process has called ``ray.init`` through an executor (see "Leaving" above).
+_STARTED_HERE = False
+
+
+def started_in_this_process() -> bool:
+    """True once a :class:`RayExecutor` of this process has started or joined Ray (even a start cut short)."""
+    return _STARTED_HERE
 
 
 def _apply(fn: Callable[[Any], Any], job: Any) -> Any:
@@ -203,6 +217,8 @@ class RayExecutor:
         if not self.address:  # a local cluster: its processes carry a mark, so that none outlives the command
             self._mark = f"{os.getpid()}-{os.urandom(6).hex()}"
             os.environ[_MARK] = self._mark
+        global _STARTED_HERE
+        _STARTED_HERE = True
         try:
             if self.address:
                 ray.init(address=self.address, **common)
