@@ -29,7 +29,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "causalcheck.adapters._openai": ("OpenAICompatibleLLM",),
     "causalcheck.adapters._options": ("add_llm_arguments",),
     "causalcheck.adapters._registry": (
-        "LLMRun", "PROVIDERS", "default_cache_path", "llm_run_from_args", "make_llm",
+        "LLMRun", "default_cache_path", "llm_run_from_args", "make_llm",
         "parse_model_string", "setup_llm_logging",
     ),
     "causalcheck.base.aio": ("run_sync",),
@@ -60,7 +60,6 @@ if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; ali
     from causalcheck.adapters._fake import truncated as truncated
     from causalcheck.adapters._openai import OpenAICompatibleLLM as OpenAICompatibleLLM
     from causalcheck.adapters._options import add_llm_arguments as add_llm_arguments
-    from causalcheck.adapters._registry import PROVIDERS as PROVIDERS
     from causalcheck.adapters._registry import LLMRun as LLMRun
     from causalcheck.adapters._registry import default_cache_path as default_cache_path
     from causalcheck.adapters._registry import llm_run_from_args as llm_run_from_args

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from causalcheck import plugins
 from causalcheck.base import safejson
 from causalcheck.base.errors import InputFormatError
 from causalcheck.base.redaction import RedactingFilter
@@ -40,33 +41,50 @@ from ._openai import OpenAICompatibleLLM
 from ._options import add_llm_arguments
 
 __all__ = [
-    "PROVIDERS",
     "LLMRun",
     "add_llm_arguments",
+    "anthropic_llm",
     "default_cache_path",
+    "llamacpp_llm",
     "llm_run_from_args",
     "make_llm",
+    "ollama_llm",
+    "openai_llm",
+    "openrouter_llm",
     "parse_model_string",
     "setup_llm_logging",
+    "vllm_llm",
 ]
-
-PROVIDERS: tuple[str, ...] = ("anthropic", "llamacpp", "ollama", "openai", "openrouter", "vllm")
-
 
 def parse_model_string(spec: str) -> tuple[str, str]:
     """``"openai/gpt-4o"`` → ``("openai", "gpt-4o")``; a bare name means ``openai``.
 
-    Only the first ``/`` splits, so ``openrouter/meta-llama/llama-3-8b`` keeps its model path.
+    The provider is any name of the ``llm_provider`` registry (:mod:`causalcheck.plugins`: the
+    built-ins above and any you register), matched without regard to case.  Only the first ``/``
+    splits, so ``openrouter/meta-llama/llama-3-8b`` keeps its model path.
     """
     if not isinstance(spec, str) or not spec.strip():
         raise InputFormatError(f"model={spec!r} must be a non-empty string like 'openai/gpt-4o'")
     spec = spec.strip()
     head, sep, rest = spec.partition("/")
-    if sep and head.lower() in PROVIDERS:
-        if not rest:
-            raise InputFormatError(f"model={spec!r} must name a model after '{head}/'")
-        return head.lower(), rest
+    if sep:
+        provider = _provider_name(head)
+        if provider is not None:
+            if not rest:
+                raise InputFormatError(f"model={spec!r} must name a model after '{head}/'")
+            return provider, rest
     return "openai", spec
+
+
+def _provider_name(head: str) -> str | None:
+    """The registered provider *head* names (exact, else without regard to case), or ``None``."""
+    if head in plugins.BUILTINS["llm_provider"]:
+        return head
+    names = plugins.registered("llm_provider")
+    if head in names:
+        return head
+    folded = [n for n in names if n.lower() == head.lower()]
+    return folded[0] if len(folded) == 1 else None
 
 
 def make_llm(
@@ -77,38 +95,86 @@ def make_llm(
     timeout: float = 120.0,
     env: Mapping[str, str] | None = None,
 ) -> LLM:
-    """The provider adapter for model string *spec* (see the module docstring)."""
-    env = os.environ if env is None else env
+    """The provider adapter for model string *spec* (see the module docstring), made by the
+    provider's factory in the ``llm_provider`` registry and checked against the LLM protocol."""
     provider, model = parse_model_string(spec)
-    if provider == "anthropic":
-        return AnthropicLLM(
-            model,
-            api_key=api_key or env.get("ANTHROPIC_API_KEY"),
-            base_url=base_url or env.get("ANTHROPIC_BASE_URL") or "https://api.anthropic.com",
-            timeout=timeout,
-        )
-    if provider == "openrouter":
-        url = base_url or env.get("OPENROUTER_BASE_URL") or "https://openrouter.ai/api/v1"
-        key = api_key or env.get("OPENROUTER_API_KEY") or env.get("OPENAI_API_KEY")
-    elif provider == "ollama":
-        host = env.get("OLLAMA_HOST") or "http://127.0.0.1:11434"
-        if "://" not in host:
-            host = "http://" + host
-        url = base_url or host.rstrip("/") + "/v1"
-        key = api_key or "ollama"
-    elif provider in ("vllm", "llamacpp"):
-        url = base_url or env.get("OPENAI_BASE_URL") or ""
-        if not url:
-            raise InputFormatError(f"model={spec!r} needs --base-url or OPENAI_BASE_URL (the server's /v1 URL)")
-        key = api_key or env.get("OPENAI_API_KEY")
-    else:
-        url = base_url or env.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
-        key = api_key or env.get("OPENAI_API_KEY")
-        if not key and "api.openai.com" in url:
-            raise LLMError(f"model={spec!r} on {url} needs a key: set OPENAI_API_KEY (or --base-url for a local server)")
+    return plugins.create(
+        "llm_provider", provider, model=model, base_url=base_url, api_key=api_key, timeout=timeout, env=os.environ if env is None else env
+    )
+
+
+def anthropic_llm(
+    model: str, *, base_url: str | None = None, api_key: str | None = None, timeout: float = 120.0, env: Mapping[str, str] | None = None
+) -> LLM:
+    """``anthropic/M``: Anthropic (``ANTHROPIC_BASE_URL`` / ``ANTHROPIC_API_KEY``)."""
+    env = os.environ if env is None else env
+    return AnthropicLLM(
+        model,
+        api_key=api_key or env.get("ANTHROPIC_API_KEY"),
+        base_url=_checked_url(base_url or env.get("ANTHROPIC_BASE_URL") or "https://api.anthropic.com"),
+        timeout=timeout,
+    )
+
+
+def openai_llm(
+    model: str, *, base_url: str | None = None, api_key: str | None = None, timeout: float = 120.0, env: Mapping[str, str] | None = None
+) -> LLM:
+    """``openai/M``: any OpenAI-compatible endpoint (``--base-url``, else ``OPENAI_BASE_URL``, else OpenAI)."""
+    env = os.environ if env is None else env
+    url = base_url or env.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
+    key = api_key or env.get("OPENAI_API_KEY")
+    if not key and "api.openai.com" in url:
+        raise LLMError(f"model='openai/{model}' on {url} needs a key: set OPENAI_API_KEY (or --base-url for a local server)")
+    return OpenAICompatibleLLM(model, base_url=_checked_url(url), api_key=key, provider="openai", timeout=timeout)
+
+
+def openrouter_llm(
+    model: str, *, base_url: str | None = None, api_key: str | None = None, timeout: float = 120.0, env: Mapping[str, str] | None = None
+) -> LLM:
+    """``openrouter/M``: OpenRouter (``OPENROUTER_BASE_URL`` / ``OPENROUTER_API_KEY``)."""
+    env = os.environ if env is None else env
+    url = base_url or env.get("OPENROUTER_BASE_URL") or "https://openrouter.ai/api/v1"
+    key = api_key or env.get("OPENROUTER_API_KEY") or env.get("OPENAI_API_KEY")
+    return OpenAICompatibleLLM(model, base_url=_checked_url(url), api_key=key, provider="openrouter", timeout=timeout)
+
+
+def ollama_llm(
+    model: str, *, base_url: str | None = None, api_key: str | None = None, timeout: float = 120.0, env: Mapping[str, str] | None = None
+) -> LLM:
+    """``ollama/M``: a local Ollama (``OLLAMA_HOST``, default ``http://127.0.0.1:11434``)."""
+    env = os.environ if env is None else env
+    host = env.get("OLLAMA_HOST") or "http://127.0.0.1:11434"
+    if "://" not in host:
+        host = "http://" + host
+    url = base_url or host.rstrip("/") + "/v1"
+    return OpenAICompatibleLLM(model, base_url=_checked_url(url), api_key=api_key or "ollama", provider="ollama", timeout=timeout)
+
+
+def vllm_llm(
+    model: str, *, base_url: str | None = None, api_key: str | None = None, timeout: float = 120.0, env: Mapping[str, str] | None = None
+) -> LLM:
+    """``vllm/M``: a local vLLM server at ``--base-url`` / ``OPENAI_BASE_URL``."""
+    return _local_server("vllm", model, base_url, api_key, timeout, os.environ if env is None else env)
+
+
+def llamacpp_llm(
+    model: str, *, base_url: str | None = None, api_key: str | None = None, timeout: float = 120.0, env: Mapping[str, str] | None = None
+) -> LLM:
+    """``llamacpp/M``: a local llama.cpp server at ``--base-url`` / ``OPENAI_BASE_URL``."""
+    return _local_server("llamacpp", model, base_url, api_key, timeout, os.environ if env is None else env)
+
+
+def _local_server(provider: str, model: str, base_url: str | None, api_key: str | None, timeout: float, env: Mapping[str, str]) -> LLM:
+    url = base_url or env.get("OPENAI_BASE_URL") or ""
+    if not url:
+        raise InputFormatError(f"model='{provider}/{model}' needs --base-url or OPENAI_BASE_URL (the server's /v1 URL)")
+    return OpenAICompatibleLLM(model, base_url=_checked_url(url), api_key=api_key or env.get("OPENAI_API_KEY"), provider=provider, timeout=timeout)
+
+
+def _checked_url(url: str) -> str:
     if not url.startswith(("http://", "https://")):
         raise InputFormatError(f"base_url={url!r} must start with http:// or https://")
-    return OpenAICompatibleLLM(model, base_url=url, api_key=key, provider=provider, timeout=timeout)
+    return url
 
 
 def default_cache_path(env: Mapping[str, str] | None = None) -> Path:

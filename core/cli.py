@@ -12,7 +12,6 @@ please report it with ``--debug`` output), 130 = interrupted (SIGINT), 143 = ter
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -28,25 +27,9 @@ from causalcheck.base.cmdline import (
 from causalcheck.base.escape import terminal_streams
 from causalcheck.base.interrupt import terminate_as_interrupt
 from causalcheck.base.version import __version__
+from causalcheck.plugins import BUILTINS, in_order, load_factory, registered
 
 __all__ = ["EXIT_INPUT", "EXIT_INTERNAL", "EXIT_LIMIT", "EXIT_OK", "EXIT_PROBLEMS", "build_parser", "main"]
-
-
-#: The commands in ``--help`` order: name -> (module, its ``register`` calls).  Only the module
-#: of the command given is imported (``causalcheck check ...`` loads no lab, explain or report
-#: code); ``--help`` and a name not listed here load them all.  tests/test_cli.py checks that
-#: this table names every command the modules register.
-_COMMANDS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "check": ("causalcheck.checking.cli", ("register",)),
-    "compare": ("causalcheck.graphchecks.cli", ("register",)),
-    "lab": ("causalcheck.lab.cli", ("register",)),
-    "explain": ("causalcheck.explain.cli", ("register",)),
-    "demo": ("causalcheck.demo", ("register",)),
-    "data": ("causalcheck.demo", ("register_data",)),
-    "report": ("causalcheck.report.cli", ("register",)),
-    "sweep": ("causalcheck.sweep.cli", ("register",)),
-    "snapshot": ("causalcheck.testing.cli", ("register",)),
-}
 
 
 #: Commands that run the others through the parser (``demo`` dispatches its stages by name).
@@ -54,13 +37,14 @@ _NEEDS_ALL = frozenset({"demo"})
 
 
 def _register(sub: Any, name: str) -> None:
-    module, functions = _COMMANDS[name]
-    mod = importlib.import_module(module)
-    for fn in functions:
-        if name == "explain":  # `explain agree` lives in causalcheck.report
-            getattr(mod, fn)(sub, also=(importlib.import_module("causalcheck.report.agree").register,))
-        else:
-            getattr(mod, fn)(sub)
+    """Add command *name* (kind ``command`` of the plug-in registry, :mod:`causalcheck.plugins`): only the
+    module of that command is imported (``causalcheck check ...`` loads no lab, explain or report code)."""
+    load_factory("command", name)(sub)
+
+
+def _commands() -> list[str]:
+    """Every command in ``--help`` order: causalcheck's own, then those other packages register."""
+    return in_order("command", builtins_first=True)
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -73,17 +57,19 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true", help="show tracebacks for internal errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name in [only] if only in _COMMANDS and only not in _NEEDS_ALL else _COMMANDS:
+    for name in [only] if only is not None and only not in _NEEDS_ALL else _commands():
         _register(sub, name)
     return parser
 
 
 def _command(argv: Sequence[str]) -> str | None:
-    """The command word of *argv* when the options before it are only ``--debug``."""
+    """The command word of *argv* when the options before it are only ``--debug`` (a registered command)."""
     for word in argv:
         if word == "--debug":
             continue
-        return word if word in _COMMANDS else None
+        if word in BUILTINS["command"]:  # causalcheck's own: no entry point is read
+            return word
+        return word if not word.startswith("-") and word in registered("command") else None
     return None
 
 

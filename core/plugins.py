@@ -1,18 +1,23 @@
 """Plug-ins: agents, judges, parsers and segmenters found by name — one lookup for ours and yours.
 
 The pipelines are written against protocols — the lab's :class:`~causalcheck.lab.episode.Agent`, the
-explain parser, judges and segmenter of :mod:`causalcheck.explain.judges`; the objects that
-satisfy them are *plug-ins*, looked up by name through Python entry points.  Five kinds:
+explain parser, judges and segmenter of :mod:`causalcheck.explain.judges`, the model clients of
+:mod:`causalcheck.adapters`; the objects that satisfy them are *plug-ins*, looked up by name through
+Python entry points.  This is the one registry of every kind, causalcheck's own included:
 
-=================== ================================ ================== ==============================
+=================== ================================ ================== ===========================================
 kind                entry-point group                protocol           the factory is called as
-=================== ================================ ================== ==============================
+=================== ================================ ================== ===========================================
 ``agent``           ``causalcheck.agents``           ``Agent``          ``factory(seed=S, **options)``
 ``edge_judge``      ``causalcheck.edge_judges``      ``EdgeJudge``      ``factory()``
 ``criterion_judge`` ``causalcheck.criterion_judges`` ``CriterionJudge`` ``factory()``
 ``parser``          ``causalcheck.parsers``          ``AnswerParser``   ``factory()``
 ``segmenter``       ``causalcheck.segmenters``       ``Segmenter``      ``factory()``
-=================== ================================ ================== ==============================
+``judge_backend``   ``causalcheck.judge_backends``   ``JudgeBackend``   ``factory()`` (``explain score``'s judges)
+``llm_provider``    ``causalcheck.llm_providers``    ``LLM``            ``factory(model=M, base_url=U, api_key=K,
+                                                                        timeout=T, env=E)`` (model strings ``name/M``)
+``command``         ``causalcheck.commands``         (none)             ``factory(subparsers)`` adds the command
+=================== ================================ ================== ===========================================
 
 A *name* is either registered — an entry point of that group; causalcheck registers its own
 built-ins there too (``planner``, ``offline``, ``rules``, … in its ``pyproject.toml``) — or
@@ -47,6 +52,13 @@ act() is a coroutine function; the Agent protocol calls it synchronously
 >>> is_target("mypkg.agents:make_agent"), is_target("planner"), is_target("parser:en_core_web_sm")
 (True, False, True)
 
+A ``command`` is registered, never created: ``causalcheck NAME`` calls its factory with the
+command line's sub-parsers (:func:`load_factory`), as it does for its own commands.
+:func:`register` adds a plug-in to the running process only (a notebook, a test); it is looked up
+before the entry points.  :func:`in_order` lists the names of a kind in the order they are
+asked: ``explain score`` asks a judge back-end of yours before the built-in ones, and the command
+line lists its own commands first.
+
 Names are resolved from the entry points of every installed distribution (read once per
 process, on first use — never at import) together with the built-in table
 :data:`BUILTINS`, which equals causalcheck's own ``pyproject.toml`` entries (a test keeps
@@ -59,17 +71,26 @@ from __future__ import annotations
 
 import functools
 import importlib
-import inspect
 import math
 import re
 import types
 import typing
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from causalcheck.base.boundary import PluginError
 from causalcheck.base.errors import CausalCheckError, InputFormatError
-from causalcheck.protocols import Agent, AnswerParser, CriterionJudge, EdgeJudge, Segmenter
+
+if TYPE_CHECKING:  # the protocols are imported when a plug-in is checked: the command line reads this table first
+    from causalcheck.protocols import (
+        LLM,
+        Agent,
+        AnswerParser,
+        CriterionJudge,
+        EdgeJudge,
+        JudgeBackend,
+        Segmenter,
+    )
 
 __all__ = [
     "BUILTINS",
@@ -82,14 +103,17 @@ __all__ = [
     "check_plugin",
     "clear_cache",
     "create",
+    "in_order",
     "is_target",
     "load_factory",
     "protocol_problems",
+    "register",
     "registered",
     "resolve",
+    "unregister",
 ]
 
-Kind = Literal["agent", "edge_judge", "criterion_judge", "parser", "segmenter"]
+Kind = Literal["agent", "edge_judge", "criterion_judge", "parser", "segmenter", "judge_backend", "llm_provider", "command"]
 
 #: The entry-point group of each kind.
 GROUPS: dict[Kind, str] = {
@@ -98,18 +122,24 @@ GROUPS: dict[Kind, str] = {
     "criterion_judge": "causalcheck.criterion_judges",
     "parser": "causalcheck.parsers",
     "segmenter": "causalcheck.segmenters",
+    "judge_backend": "causalcheck.judge_backends",
+    "llm_provider": "causalcheck.llm_providers",
+    "command": "causalcheck.commands",
 }
 
-#: The protocol each kind must satisfy.
-PROTOCOLS: dict[Kind, type] = {
-    "agent": Agent,
-    "edge_judge": EdgeJudge,
-    "criterion_judge": CriterionJudge,
-    "parser": AnswerParser,
-    "segmenter": Segmenter,
+#: The protocol each kind must satisfy (by name in :mod:`causalcheck.protocols`; ``command``: none).
+_PROTOCOL_NAMES: dict[Kind, str] = {
+    "agent": "Agent",
+    "edge_judge": "EdgeJudge",
+    "criterion_judge": "CriterionJudge",
+    "parser": "AnswerParser",
+    "segmenter": "Segmenter",
+    "judge_backend": "JudgeBackend",
+    "llm_provider": "LLM",
 }
 
-#: causalcheck's own plug-ins, as registered in its ``pyproject.toml`` (kept equal by a test).
+#: causalcheck's own plug-ins, as registered in its ``pyproject.toml`` (kept equal by a test).  The
+#: order of a kind's entries is the order :func:`in_order` gives them (``--help`` lists the commands so).
 BUILTINS: dict[Kind, dict[str, str]] = {
     "agent": {
         "llm": "causalcheck.lab.llm_agent:make_llm_agent",
@@ -121,7 +151,64 @@ BUILTINS: dict[Kind, dict[str, str]] = {
     "criterion_judge": {"offline": "causalcheck.explain.offline:OfflineCriterionJudge"},
     "parser": {"offline": "causalcheck.explain.relations:OfflineParser"},
     "segmenter": {"rules": "causalcheck.explain.segment:RuleSegmenter"},
+    # the plug-in back-end (--edge-judge, ...) first: it builds on whatever the others build
+    "judge_backend": {
+        "plugins": "causalcheck.explain.plugin_judges:PluginJudges",
+        "llm": "causalcheck.explain.llm_cli:LLMJudges",
+    },
+    "llm_provider": {
+        "anthropic": "causalcheck.adapters._registry:anthropic_llm",
+        "llamacpp": "causalcheck.adapters._registry:llamacpp_llm",
+        "ollama": "causalcheck.adapters._registry:ollama_llm",
+        "openai": "causalcheck.adapters._registry:openai_llm",
+        "openrouter": "causalcheck.adapters._registry:openrouter_llm",
+        "vllm": "causalcheck.adapters._registry:vllm_llm",
+    },
+    "command": {
+        "check": "causalcheck.checking.cli:register",
+        "compare": "causalcheck.graphchecks.cli:register",
+        "lab": "causalcheck.lab.cli:register",
+        "explain": "causalcheck.report.agree:register_explain",
+        "demo": "causalcheck.demo:register",
+        "data": "causalcheck.demo:register_data",
+        "report": "causalcheck.report.cli:register",
+        "sweep": "causalcheck.sweep.cli:register",
+        "snapshot": "causalcheck.testing.cli:register",
+    },
 }
+
+#: Plug-ins added to this process by :func:`register`: kind -> name -> factory.
+_LOCAL: dict[Kind, dict[str, Callable[..., object]]] = {kind: {} for kind in GROUPS}
+
+
+class _Protocols(Mapping[Kind, type]):
+    """kind → protocol class, imported from :mod:`causalcheck.protocols` on first use."""
+
+    def __getitem__(self, kind: Kind) -> type:
+        if kind not in _PROTOCOL_NAMES:
+            raise KeyError(kind)
+        return _protocol(kind)
+
+    def __iter__(self) -> Iterator[Kind]:
+        return iter(_PROTOCOL_NAMES)
+
+    def __len__(self) -> int:
+        return len(_PROTOCOL_NAMES)
+
+
+#: The protocol each kind of plug-in object must satisfy (``command`` has none).
+PROTOCOLS: Mapping[Kind, type] = _Protocols()
+
+
+def _protocol(kind: Kind) -> type:
+    """The protocol class of *kind* (:class:`InputFormatError` for ``command``, which has none)."""
+    if kind not in _PROTOCOL_NAMES:
+        raise InputFormatError(f"kind={kind!r} has no protocol: a {kind} is registered, not created (load_factory)")
+    # late: the command line reads this registry before any protocol is needed
+    import causalcheck.protocols as protocols
+
+    return typing.cast(type, getattr(protocols, _PROTOCOL_NAMES[kind]))
+
 
 _TARGET = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
@@ -157,11 +244,41 @@ def clear_cache() -> None:
 def _candidates(kind: Kind) -> dict[str, dict[str, str]]:
     """name -> {target: where it was registered}."""
     found: dict[str, dict[str, str]] = {}
+    for name, factory in _LOCAL[kind].items():
+        found.setdefault(name, {})[_target_of(factory)] = "this process (register)"
     for name, target in BUILTINS[kind].items():
         found.setdefault(name, {})[target] = "causalcheck"
     for name, target, dist in _entry_points(GROUPS[kind]):
         found.setdefault(name, {}).setdefault(target, dist)
     return found
+
+
+def _target_of(factory: Callable[..., object]) -> str:
+    return f"{getattr(factory, '__module__', '?')}:{getattr(factory, '__qualname__', type(factory).__name__)}"
+
+
+def register(kind: Kind, name: str, factory: Callable[..., object]) -> None:
+    """Add *factory* as plug-in *name* of *kind* to this process (before the entry points; see the module docstring)."""
+    kind = _check_kind(kind)
+    if not isinstance(name, str) or not name.strip() or is_target(name) or not callable(factory):
+        raise InputFormatError(f"register({kind!r}, {name!r}, ...) needs a plain name and a callable factory")
+    _LOCAL[kind][name] = factory
+
+
+def unregister(kind: Kind, name: str) -> None:
+    """Remove what :func:`register` added (a name it did not add is left alone)."""
+    _LOCAL[_check_kind(kind)].pop(name, None)
+
+
+def in_order(kind: Kind, *, builtins_first: bool) -> list[str]:
+    """The registered names of *kind* in the order they are asked: causalcheck's own in :data:`BUILTINS`
+    order, and the others (this process's, then the entry points', each sorted) before or after them."""
+    kind = _check_kind(kind)
+    names = registered(kind)
+    own = [n for n in BUILTINS[kind] if n in names]
+    local = sorted(n for n in names if n in _LOCAL[kind] and n not in BUILTINS[kind])
+    others = sorted(n for n in names if n not in BUILTINS[kind] and n not in _LOCAL[kind])
+    return own + local + others if builtins_first else local + others + own
 
 
 def registered(kind: Kind) -> dict[str, str]:
@@ -192,6 +309,9 @@ def resolve(kind: Kind, name: str) -> str:
 def load_factory(kind: Kind, name: str) -> Callable[..., object]:
     """Import the factory *name* stands for (:func:`resolve`); :class:`PluginError` when it cannot be loaded."""
     target = resolve(kind, name)
+    local = _LOCAL[kind].get(name)
+    if local is not None and _target_of(local) == target:
+        return local
     module_name, _, attr = target.partition(":")
     try:
         obj: object = importlib.import_module(module_name)
@@ -215,6 +335,8 @@ def load_factory(kind: Kind, name: str) -> Callable[..., object]:
 
 def _members(protocol: type) -> tuple[list[tuple[str, list[str], bool]], list[str]]:
     """The protocol's methods ``(name, parameter names after self, is async)`` and data attributes."""
+    import inspect
+
     methods: list[tuple[str, list[str], bool]] = []
     attributes: list[str] = []
     for name, value in vars(protocol).items():
@@ -233,7 +355,9 @@ def _members(protocol: type) -> tuple[list[tuple[str, list[str], bool]], list[st
 
 def protocol_problems(obj: object, kind: Kind) -> list[str]:
     """What keeps *obj* from satisfying the protocol of *kind* (empty when it fits; see the module docstring)."""
-    protocol = PROTOCOLS[_check_kind(kind)]
+    import inspect
+
+    protocol = _protocol(_check_kind(kind))
     methods, attributes = _members(protocol)
     problems: list[str] = []
     for name in attributes:
@@ -271,7 +395,7 @@ def check_plugin(obj: object, kind: Kind, name: str = "") -> None:
     """Raise :class:`PluginError` when *obj* does not satisfy the protocol of *kind* (naming what is wrong)."""
     problems = protocol_problems(obj, kind)
     if problems:
-        protocol = PROTOCOLS[kind]
+        protocol = _protocol(kind)
         what = f"{kind}={name!r} made" if name else "the object is"
         raise PluginError(
             f"{what} a {type(obj).__name__} that does not satisfy the {protocol.__name__} protocol "
@@ -289,6 +413,10 @@ def create(kind: Literal["criterion_judge"], name: str, **kwargs: Any) -> Criter
 def create(kind: Literal["parser"], name: str, **kwargs: Any) -> AnswerParser: ...
 @overload
 def create(kind: Literal["segmenter"], name: str, **kwargs: Any) -> Segmenter: ...
+@overload
+def create(kind: Literal["judge_backend"], name: str, **kwargs: Any) -> JudgeBackend: ...
+@overload
+def create(kind: Literal["llm_provider"], name: str, **kwargs: Any) -> LLM: ...
 def create(kind: Kind, name: str, **kwargs: Any) -> object:
     """Load the factory of *name*, call it with *kwargs* and check what it returns against the protocol.
 
@@ -296,6 +424,7 @@ def create(kind: Kind, name: str, **kwargs: Any) -> object:
     failure of a factory that is not causalcheck's own is reported as a :class:`PluginError`
     (the original exception is chained).
     """
+    _protocol(_check_kind(kind))  # a command has none: it is registered, not created
     factory = load_factory(kind, name)
     target = resolve(kind, name)
     check_options(factory, kwargs, f"{kind}={name!r}")
@@ -369,6 +498,8 @@ def check_options(factory: Callable[..., Any], options: Mapping[str, Any], what:
     ...
     causalcheck.plugins.PluginOptionError: agent='x': option rounds=1.5 must be an integer or null
     """
+    import inspect
+
     try:
         sig = inspect.signature(factory)
         hints = typing.get_type_hints(factory.__init__ if inspect.isclass(factory) else factory)

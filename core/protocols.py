@@ -44,7 +44,8 @@ them and :mod:`causalcheck.plugins`, which finds them by name: the lab's :class:
 (``reset(task)``, ``act(observation)``; also ``causalcheck.lab.episode.Agent``) and the explain
 parser, judges and segmenter — :class:`AnswerParser`, :class:`EdgeJudge`,
 :class:`CriterionJudge`, :class:`Segmenter` — with the judgments the judges return,
-:class:`EdgeJudgment` and :class:`CriterionJudgment` (also :mod:`causalcheck.explain.judges`).
+:class:`EdgeJudgment` and :class:`CriterionJudgment` (also :mod:`causalcheck.explain.judges`) —, and
+:class:`JudgeBackend`, what turns ``explain score``'s command-line options into those judges.
 PRISM scores an answer with an edge judgment per graph edge (is ``source → target`` explicitly
 supported by the answer? 1.0 / 0.0; the Process Metric is the share of causal edges judged
 supported) and a criterion judgment per rubric criterion (an integer 1–10 following the
@@ -66,9 +67,12 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_check
 from causalcheck.base.errors import CausalCheckError, InputFormatError
 
 if TYPE_CHECKING:  # pragma: no cover - the types the plug-in protocols name, for the type checker only
+    import argparse
+
     from causalcheck.explain.data import Criterion, WhatIfItem
     from causalcheck.explain.explanation_graph import ExplanationGraph
     from causalcheck.explain.rst import EDU, RSTRecord
+    from causalcheck.explain.run import Judges
     from causalcheck.lab.episode import AgentStep, Observation, TaskInfo
 
 __all__ = [
@@ -80,6 +84,7 @@ __all__ = [
     "CriterionJudgment",
     "EdgeJudge",
     "EdgeJudgment",
+    "JudgeBackend",
     "LLMError",
     "Message",
     "Meter",
@@ -409,4 +414,23 @@ class Segmenter(Protocol):
 
     def segment(self, text: str) -> list[EDU]:
         """EDUs of *text* in order, ids ``EDU1``…, ``text[e.start:e.end] == e.text``."""
+        ...
+
+
+@runtime_checkable
+class JudgeBackend(Protocol):
+    """A source of judges for ``explain score``: options it adds, and the judges it builds from them.
+
+    ``explain score`` asks every registered back-end (:mod:`causalcheck.plugins`, kind
+    ``judge_backend``) to add its options, then asks each in turn for judges; the first that answers
+    (not ``None``) judges the run, and the offline judges answer when none does.  The options object
+    is only read: a back-end needs no argparse beyond ``add_argument``.
+    """
+
+    def add_cli_options(self, parser: argparse.ArgumentParser) -> None:
+        """Add the back-end's options (an argument group of ``explain score``)."""
+        ...
+
+    def judges_from_args(self, args: argparse.Namespace) -> Judges | None:
+        """The judges the options ask for, or ``None`` when none of the back-end's options was given."""
         ...

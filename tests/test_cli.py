@@ -91,14 +91,16 @@ def test_a_bug_is_exit_70_with_a_message_even_when_it_is_not_an_exception(
     assert code == 70 and "internal error" in err and str(raised) in err and "Traceback" not in err
 
 
-def test_the_command_table_names_every_registered_command():
-    """causalcheck.cli imports only the given command's module: its table must list every command, in --help order."""
+def test_the_command_registry_names_every_registered_command():
+    """causalcheck.cli imports only the given command's module: the registry's commands are every command, in --help order."""
     import argparse
 
-    from causalcheck.cli import _COMMANDS, build_parser
+    from causalcheck.cli import build_parser
+    from causalcheck.plugins import BUILTINS
 
+    commands = list(BUILTINS["command"])
     sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
-    assert list(sub.choices) == list(_COMMANDS)
-    for name in _COMMANDS:  # each alone registers exactly its command; demo, which runs the others, all of them
+    assert list(sub.choices) == commands
+    for name in commands:  # each alone registers exactly its command; demo, which runs the others, all of them
         alone = next(a for a in build_parser(only=name)._actions if isinstance(a, argparse._SubParsersAction))
-        assert list(alone.choices) == (list(_COMMANDS) if name == "demo" else [name])
+        assert list(alone.choices) == (commands if name == "demo" else [name])

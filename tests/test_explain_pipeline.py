@@ -373,26 +373,32 @@ def test_resume_rescores_degraded_items(tmp_path: Path) -> None:
     assert len(lines) == 4
 
 
-def test_registered_back_end_adds_options_and_builds_the_judges(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    """A factory in JUDGE_FACTORIES and a hook in ARGUMENT_HOOKS (registry of explain.run) drive ``explain score``."""
+def test_registered_back_end_adds_options_and_builds_the_judges(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A judge back-end registered in the plug-in registry adds its options and builds the judges of ``explain score``."""
     import argparse
 
+    from causalcheck import plugins
     from causalcheck.explain import run
 
-    def hook(parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--my-judge", action="store_true")
+    class Mine:
+        def add_cli_options(self, parser: argparse.ArgumentParser) -> None:
+            parser.add_argument("--my-judge", action="store_true")
 
-    def factory(args: argparse.Namespace) -> run.Judges | None:
-        return run.Judges(PARSER, EDGE, CRIT, "mine", "my-parser") if args.my_judge else None
+        def judges_from_args(self, args: argparse.Namespace) -> run.Judges | None:
+            return run.Judges(PARSER, EDGE, CRIT, "mine", "my-parser") if args.my_judge else None
 
-    monkeypatch.setattr(run, "ARGUMENT_HOOKS", [hook])
-    monkeypatch.setattr(run, "JUDGE_FACTORIES", [factory])
-    assert run.argument_hooks()[0] is hook and run.judge_factories()[0] is factory
-    assert run.make_judges(argparse.Namespace(my_judge=False, judge=None, parser_model=None)).judge_name == "offline"
-    argv = ["explain", "score", "--benchmark", "demo", "--answers", "demo", "--model", "demo-weak", "--limit", "1"]
-    assert main([*argv, "--out", str(tmp_path), "--my-judge"]) == 0
-    meta = json.loads((tmp_path / "demo-weak_metrics_mine.json").read_text(encoding="utf-8"))["meta"]
-    assert (meta["judge_model"], meta["parser_model"]) == ("mine", "my-parser")
+    plugins.register("judge_backend", "mine", Mine)
+    try:
+        assert isinstance(run.judge_backends()[0], Mine)  # yours before the built-ins
+        plain = argparse.Namespace(my_judge=False, judge=None, parser_model=None, edge_judge=None, criterion_judge=None, answer_parser=None)
+        assert run.make_judges(plain).judge_name == "offline"
+        argv = ["explain", "score", "--benchmark", "demo", "--answers", "demo", "--model", "demo-weak", "--limit", "1"]
+        assert main([*argv, "--out", str(tmp_path), "--my-judge"]) == 0
+        meta = json.loads((tmp_path / "demo-weak_metrics_mine.json").read_text(encoding="utf-8"))["meta"]
+        assert (meta["judge_model"], meta["parser_model"]) == ("mine", "my-parser")
+    finally:
+        plugins.unregister("judge_backend", "mine")
+    assert not any(isinstance(b, Mine) for b in run.judge_backends())
     capsys.readouterr()
 
 

@@ -254,3 +254,95 @@ def test_answer_parser_and_parser_model_conflict(tmp_path: Path, capsys: pytest.
     argv = ["explain", "score", "--benchmark", "demo", "--answers", "demo", "--out", str(tmp_path), "--answer-parser", "offline", "--parser", "openai/x"]
     assert main(argv) == 2
     assert "both name a parser" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------- every kind through the one registry
+MORE_PLUGINS = '''
+import asyncio
+
+from causalcheck.protocols import Completion
+
+
+def add_hello(subparsers):
+    p = subparsers.add_parser("hello", help="say hello (a command of another package)")
+    p.add_argument("--name", default="world")
+    p.set_defaults(handler=lambda args: print(f"hello {args.name}") or 0)
+
+
+class Echo:
+    provider, endpoint = "echo", ""
+
+    def __init__(self, model, *, base_url=None, api_key=None, timeout=120.0, env=None):
+        self.model = model
+
+    async def complete(self, request):
+        return Completion(request.messages[-1].content)
+
+
+def not_a_model(model, **options):
+    return "a string"
+'''
+
+
+def test_a_command_of_another_package_joins_the_command_line(plugin_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A package that registers ``causalcheck.commands`` adds ``causalcheck NAME``, listed after causalcheck's own."""
+    (plugin_path / "cc_more.py").write_text(MORE_PLUGINS, encoding="utf-8")
+    _distribution(plugin_path, "cc_more", "[causalcheck.commands]\nhello = cc_more:add_hello\n")
+    assert main(["hello", "--name", "you"]) == 0
+    assert capsys.readouterr().out == "hello you\n"
+    assert plugins.in_order("command", builtins_first=True) == [*BUILTINS["command"], "hello"]
+    sys.modules.pop("cc_more", None)
+
+
+def test_an_llm_provider_of_another_package_serves_its_model_strings(plugin_path: Path) -> None:
+    """``name/model`` finds a registered provider; what its factory makes is checked against the LLM protocol."""
+    from causalcheck.adapters import make_llm, parse_model_string
+
+    (plugin_path / "cc_more.py").write_text(MORE_PLUGINS, encoding="utf-8")
+    _distribution(plugin_path, "cc_more", "[causalcheck.llm_providers]\necho = cc_more:Echo\nbroken = cc_more:not_a_model\n")
+    assert parse_model_string("echo/tiny") == ("echo", "tiny")
+    assert parse_model_string("unknown/tiny") == ("openai", "unknown/tiny")  # not a provider: a model path
+    llm = make_llm("echo/tiny")
+    assert (type(llm).__name__, llm.model) == ("Echo", "tiny")
+    with pytest.raises(PluginError, match=r"llm_provider='broken' made a str that does not satisfy the LLM protocol"):
+        make_llm("broken/x")
+    sys.modules.pop("cc_more", None)
+
+
+def test_register_adds_a_plug_in_to_this_process_only() -> None:
+    """register() is looked up like an entry point; unregister() takes it back; a command is never created."""
+
+    class Seg:
+        name = "mine"
+
+        def segment(self, text: str) -> list[object]:
+            return []
+
+    plugins.register("segmenter", "mine", Seg)
+    try:
+        assert isinstance(create("segmenter", "mine"), Seg)
+        assert "mine" in plugins.registered("segmenter")
+    finally:
+        plugins.unregister("segmenter", "mine")
+    assert "mine" not in plugins.registered("segmenter")
+    with pytest.raises(PluginError):
+        create("segmenter", "mine")
+    with pytest.raises(plugins.InputFormatError, match="registered, not created"):
+        create("command", "check")
+
+
+def test_no_module_keeps_a_registry_of_its_own() -> None:
+    """The one registry: no other module of causalcheck names plug-in targets (``causalcheck.x:y``) or reads entry points."""
+    target = re.compile(r"""["']causalcheck(\.\w+)+:\w+["']""")
+    found = []
+    for folder in ("core", "adapters", "solvers", "grammar"):
+        for path in sorted((REPO / folder).rglob("*.py")):
+            if path == REPO / "core" / "plugins.py":
+                continue
+            text = path.read_text(encoding="utf-8")
+            if "entry_points(" in text or any(m.group(0) for m in target.finditer(text) if "gymnasium" not in text[max(0, m.start() - 80):m.start()]):
+                found.append(str(path.relative_to(REPO)))
+    assert found == []
+    from causalcheck.explain import run
+
+    assert not any(hasattr(run, name) for name in ("ARGUMENT_HOOKS", "JUDGE_FACTORIES", "BUILTIN_ARGUMENT_HOOKS", "BUILTIN_JUDGE_FACTORIES"))

@@ -4,11 +4,11 @@ The LLM parser and judges themselves (:mod:`causalcheck.explain.llm`) take any
 :class:`~causalcheck.protocols.LLM`; this module is where command-line options become model
 clients — the one place in explain that builds adapters
 (:func:`causalcheck.adapters.llm_run_from_args`: call cache, retries, concurrency, cost meter).
-It is a built-in back-end of the registry in :mod:`causalcheck.explain.run`:
+It is the built-in judge back-end ``llm`` (:class:`LLMJudges`, registered in :mod:`causalcheck.plugins`):
 
-* :func:`add_cli_options` (a ``BUILTIN_ARGUMENT_HOOKS`` entry) adds ``--judge``, ``--parser``,
+* :func:`add_cli_options` adds ``--judge``, ``--parser``,
   ``--judge-all-edges``, ``--parser-compat`` and the shared model-call options;
-* :func:`judges_from_args` (a ``BUILTIN_JUDGE_FACTORIES`` entry) returns
+* :func:`judges_from_args` returns
   :class:`~causalcheck.explain.run.Judges` with the LLM components asked for (offline ones
   where no model was given), or ``None`` without ``--judge`` / ``--parser``; the run's call
   and cost accounting is logged when scoring is done, and its model clients
@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.explain.llm import LLMCriterionJudge, LLMEdgeJudge, LLMParser
     from causalcheck.protocols import LLM, Meter
 
-__all__ = ["LLMComponents", "add_cli_options", "judges_from_args", "make_llm_components"]
+__all__ = ["LLMComponents", "LLMJudges", "add_cli_options", "judges_from_args", "make_llm_components"]
 
 @dataclass(frozen=True)
 class LLMComponents:
@@ -164,3 +164,15 @@ def judges_from_args(args: argparse.Namespace) -> Judges | None:
         models=components.models,
         notice=None if components.edge_judge is not None and components.criterion_judge is not None else OFFLINE_NOTICE,
     )
+
+
+class LLMJudges:
+    """The LLM judges as a judge back-end (:class:`~causalcheck.protocols.JudgeBackend`, registered as ``llm``)."""
+
+    def add_cli_options(self, parser: argparse.ArgumentParser) -> None:
+        """:func:`add_cli_options`."""
+        add_cli_options(parser)
+
+    def judges_from_args(self, args: argparse.Namespace) -> Judges | None:
+        """:func:`judges_from_args`."""
+        return judges_from_args(args)

@@ -8,8 +8,8 @@ named by an entry point (groups ``causalcheck.edge_judges``, ``causalcheck.crite
 and checks the result against the protocol).  Segmenter plug-ins go through ``--segmenter``
 (:func:`causalcheck.explain.segment.get_segmenter`).
 
-This module is a built-in back-end of the registry in :mod:`causalcheck.explain.run`, tried
-before the LLM one: :func:`add_cli_options` adds the three options, and
+This module is the built-in judge back-end ``plugins`` (:class:`PluginJudges`, registered in
+:mod:`causalcheck.plugins`), asked before the LLM one: :func:`add_cli_options` adds the three options, and
 :func:`judges_from_args` — ``None`` unless one of them is given — takes the judges the other
 back-ends (or the offline default) would build and replaces the named components
 (:func:`with_plugins`), so a plug-in combines with ``--judge MODEL``
@@ -24,12 +24,12 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from causalcheck.base.errors import InputFormatError
-from causalcheck.explain.run import Judges, judge_factories, offline_judges
+from causalcheck.explain.run import Judges, make_judges
 
 if TYPE_CHECKING:  # pragma: no cover
     import argparse
 
-__all__ = ["add_cli_options", "judges_from_args", "with_plugins"]
+__all__ = ["PluginJudges", "add_cli_options", "judges_from_args", "with_plugins"]
 
 
 def add_cli_options(parser: argparse.ArgumentParser) -> None:
@@ -76,13 +76,17 @@ def judges_from_args(args: argparse.Namespace) -> Judges | None:
         return None
     if parser and getattr(args, "parser_model", None):
         raise InputFormatError(f"--answer-parser={parser!r} and --parser={args.parser_model!r} both name a parser; give one")
-    base: Judges | None = None
-    for factory in judge_factories():
-        if factory is judges_from_args:
-            continue
-        base = factory(args)
-        if base is not None:
-            break
-    if base is None:
-        base = offline_judges(getattr(args, "segmenter", "rules") or "rules")
+    base = make_judges(args, skip=PluginJudges)  # what the other back-ends (or the offline ones) build
     return with_plugins(base, edge_judge=edge, criterion_judge=criterion, answer_parser=parser)
+
+
+class PluginJudges:
+    """The plug-in options as a judge back-end (:class:`~causalcheck.protocols.JudgeBackend`, registered as ``plugins``)."""
+
+    def add_cli_options(self, parser: argparse.ArgumentParser) -> None:
+        """:func:`add_cli_options`."""
+        add_cli_options(parser)
+
+    def judges_from_args(self, args: argparse.Namespace) -> Judges | None:
+        """:func:`judges_from_args`."""
+        return judges_from_args(args)

@@ -31,16 +31,15 @@ options — judge, parser, PM mode, edge-judging mode, answer limit, injection s
 **Judges.**  :class:`Judges` bundles the parser, the two judges (the
 :class:`~causalcheck.explain.judges.AnswerParser`, :class:`~causalcheck.explain.judges.EdgeJudge` and
 :class:`~causalcheck.explain.judges.CriterionJudge` protocols) and the names written into result
-files.  :func:`make_judges` builds them from command-line options: each factory of
-:data:`JUDGE_FACTORIES` is asked first, then the built-in back-ends of
-:data:`BUILTIN_JUDGE_FACTORIES` (``"module:function"`` names, imported only when asked — the
-LLM judges of ``--judge`` / ``--parser``, and the plug-ins of ``--edge-judge`` /
-``--criterion-judge`` / ``--answer-parser``, :mod:`causalcheck.explain.plugin_judges`), and
-the offline parser and judges
+files.  :func:`make_judges` builds them from command-line options: each judge back-end
+(:func:`judge_backends`) is asked in turn — yours first, then the built-in ones, imported only
+when asked: the plug-ins of ``--edge-judge`` / ``--criterion-judge`` / ``--answer-parser``
+(:mod:`causalcheck.explain.plugin_judges`) and the LLM judges of ``--judge`` / ``--parser``
+(:mod:`causalcheck.explain.llm_cli`) —, and the offline parser and judges
 (:func:`offline_judges`) answer when none claims the options.  :func:`argument_hooks` lists
-what adds options to ``explain score`` the same way (:data:`ARGUMENT_HOOKS`, then
-:data:`BUILTIN_ARGUMENT_HOOKS`).  This registry is the one place back-ends are found; it
-needs no argparse (the options object is only read).
+what adds options to ``explain score`` the same way.  The back-ends come from the one plug-in
+registry, :mod:`causalcheck.plugins` (kind ``judge_backend``: the
+:class:`~causalcheck.protocols.JudgeBackend` protocol); the options object is only read.
 
 One module because ``explain score`` is one resumable run — the judges, the options, the
 fingerprint that makes resuming safe, and the loop — whose pieces only mean something together.
@@ -50,7 +49,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -77,20 +75,16 @@ if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.explain.progress import ItemProgress
     from causalcheck.explain.results import ResultRow
     from causalcheck.explain.scoring import JudgeEdges, PMMode, Summary
-    from causalcheck.protocols import LLM
+    from causalcheck.protocols import LLM, JudgeBackend
 
 __all__ = [
-    "ARGUMENT_HOOKS",
-    "BUILTIN_ARGUMENT_HOOKS",
-    "BUILTIN_JUDGE_FACTORIES",
-    "JUDGE_FACTORIES",
     "RESULT_SUFFIXES",
     "Judges",
     "ScoreOptions",
     "ScoredSet",
     "answer_hashes",
     "argument_hooks",
-    "judge_factories",
+    "judge_backends",
     "make_judges",
     "offline_judges",
     "score_answers",
@@ -122,51 +116,19 @@ class Judges:
     notice: str | None = None
 
 
-# ---------------------------------------------------------------------- the back-end registry
-#: Extra argument hooks, ``fn(score_parser)``: add the options of a judge back-end to ``explain score``.
-ARGUMENT_HOOKS: list[Callable[[argparse.ArgumentParser], None]] = []
-#: Judge factories tried before the built-in ones: ``fn(args) -> Judges | None`` (``None``: not mine).
-JUDGE_FACTORIES: list[Callable[[argparse.Namespace], Judges | None]] = []
-#: The built-in back-ends' hooks and factories, as ``"module:function"`` (imported on first use).
-#: The plug-in back-end (``--edge-judge`` / ``--criterion-judge`` / ``--answer-parser``) comes first: it
-#: builds on whatever the others build.
-BUILTIN_ARGUMENT_HOOKS: tuple[str, ...] = (
-    "causalcheck.explain.llm_cli:add_cli_options",
-    "causalcheck.explain.plugin_judges:add_cli_options",
-)
-BUILTIN_JUDGE_FACTORIES: tuple[str, ...] = (
-    "causalcheck.explain.plugin_judges:judges_from_args",
-    "causalcheck.explain.llm_cli:judges_from_args",
-)
+# ---------------------------------------------------------------------- the judge back-ends
+def judge_backends() -> list[JudgeBackend]:
+    """The judge back-ends of the plug-in registry (kind ``judge_backend``), in the order they are
+    asked: yours, then the built-ins (the plug-in options before the LLM judges)."""
+    # late: the registry reads entry points on first use
+    from causalcheck import plugins
 
-
-def _load(target: str) -> Any:
-    """The object a ``"module:function"`` name points to, or ``None`` when its module cannot be imported."""
-    module, _, attr = target.partition(":")
-    try:
-        return getattr(importlib.import_module(module), attr)
-    except ImportError:  # pragma: no cover - an optional back-end that is not installed
-        return None
-
-
-def _then_builtins(registered: Sequence[Any], builtins: Sequence[str]) -> list[Any]:
-    """*registered*, then every built-in ``"module:function"`` that loads and is not in it yet."""
-    out = list(registered)
-    for target in builtins:
-        obj = _load(target)
-        if obj is not None and obj not in out:
-            out.append(obj)
-    return out
+    return [plugins.create("judge_backend", name) for name in plugins.in_order("judge_backend", builtins_first=False)]
 
 
 def argument_hooks() -> list[Callable[[argparse.ArgumentParser], None]]:
-    """:data:`ARGUMENT_HOOKS`, then the built-in hooks (each once)."""
-    return _then_builtins(ARGUMENT_HOOKS, BUILTIN_ARGUMENT_HOOKS)
-
-
-def judge_factories() -> list[Callable[[argparse.Namespace], Judges | None]]:
-    """:data:`JUDGE_FACTORIES`, then the built-in factories (each once)."""
-    return _then_builtins(JUDGE_FACTORIES, BUILTIN_JUDGE_FACTORIES)
+    """Each judge back-end's ``add_cli_options`` (:func:`judge_backends` order)."""
+    return [backend.add_cli_options for backend in judge_backends()]
 
 
 def offline_judges(segmenter: str = "rules") -> Judges:
@@ -199,14 +161,17 @@ def offline_judges(segmenter: str = "rules") -> Judges:
     )
 
 
-def make_judges(args: argparse.Namespace) -> Judges:
-    """Build parser and judges from command-line options (offline unless a factory claims *args*).
+def make_judges(args: argparse.Namespace, *, skip: type | None = None) -> Judges:
+    """Build parser and judges from command-line options (offline unless a back-end claims *args*).
 
-    Factories are tried in order (:func:`judge_factories`); the first that returns
-    :class:`Judges` wins, else :func:`offline_judges` with ``args.segmenter``.
+    The back-ends are asked in order (:func:`judge_backends`, those of class *skip* left out); the
+    first whose ``judges_from_args`` returns :class:`Judges` wins, else :func:`offline_judges` with
+    ``args.segmenter``.
     """
-    for factory in judge_factories():
-        built = factory(args)
+    for backend in judge_backends():
+        if skip is not None and isinstance(backend, skip):
+            continue
+        built = backend.judges_from_args(args)
         if built is not None:
             return built
     return offline_judges(getattr(args, "segmenter", "rules") or "rules")

@@ -38,7 +38,7 @@ from causalcheck.report.fields import field_list
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.explain.result_schema import ResultItem
 
-__all__ = ["METRICS", "Agreement", "ScoreSet", "agree", "agree_files", "read_scores", "register"]
+__all__ = ["METRICS", "Agreement", "ScoreSet", "agree", "agree_files", "read_scores", "register", "register_explain"]
 
 METRICS = ("pm", "rm", "final")
 
@@ -314,6 +314,15 @@ def format_text(r: Agreement) -> str:
     lines.append(f"(bootstrap: {r.bootstrap} resamples over items, seed {r.seed}; no interval from fewer than "
                  f"{MIN_BOOTSTRAP_N} items: too few to resample)")
     return "\n".join(lines)
+
+
+def register_explain(subparsers: Any) -> None:
+    """Add the ``explain`` command with its ``agree`` subcommand (the ``explain`` entry of the command
+    registry, :mod:`causalcheck.plugins`: ``explain agree`` reads result files, a report's layer)."""
+    # late: the command's module, loaded when the command is
+    from causalcheck.explain.cli import register as register_explain_command
+
+    register_explain_command(subparsers, also=(register,))
 
 
 def register(subparsers: Any) -> None:
