@@ -24,6 +24,13 @@ for every non-descendant ``Y`` that is not a parent (the parental triples of DoW
 (Sadeghi & Lauritzen 2014), valid for DAGs too.  ``"auto"`` (default) is ``local`` for DAGs
 and PDAGs and ``pairwise`` for MAGs and PAGs.
 
+Queries.  :func:`find_minimal_separator` and :func:`is_minimal_separator` find and check a
+minimal separator between two node sets (van der Zander, Liśkiewicz & Textor 2019; networkx's
+``find_minimal_d_separator``, DAGitty's ``findMinimalSeparator``), on DAGs, MAGs and acyclic
+directed mixed graphs (:func:`query_graph`); :func:`list_minimal_separators` lists them all
+(Kloks & Kratsch 1998) for :mod:`~causalcheck.graphchecks.adjustment`; :func:`markov_blanket`
+gives the nodes joined to a node by a collider path (Richardson 2003).
+
 >>> from causalcheck.graphs.formats import parse_text
 >>> g = parse_text("a -> b -> c; d -> c")
 >>> m_separated(g, "a", "c", ["b"]), m_separated(g, "a", "d", ["c"])
@@ -41,21 +48,29 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from causalcheck.base.errors import InputFormatError
+from causalcheck.base.errors import InputFormatError, did_you_mean
 from causalcheck.graphchecks.kinds import check_dag, check_mag, consistent_extension
 from causalcheck.graphs.convert import carry_attributes
-from causalcheck.graphs.model import Graph, GraphEdge, Mark, reachable
+from causalcheck.graphs.model import Graph, GraphEdge, Mark, depth_first, reachable
 from causalcheck.solvers.equivalence import dor_tarsi
 
 __all__ = [
     "Basis",
     "CIStatement",
+    "MarkovBlanket",
+    "MinimalSeparator",
     "Separator",
+    "augmented_graph",
     "connected_to",
+    "find_minimal_separator",
     "implied_independencies",
+    "is_minimal_separator",
     "latent_projection",
+    "list_minimal_separators",
     "local_markov_triples",
     "m_separated",
+    "markov_blanket",
+    "query_graph",
     "representative",
     "skeleton_dag",
 ]
@@ -156,6 +171,10 @@ class Separator:
                 self.parents[j].append(i)
             elif mj is Mark.TAIL and mi is Mark.ARROW:
                 self.parents[i].append(j)
+        # a walk search answers for paths unless a node has a -- edge and an arrowhead (not ancestral): there a
+        # walk may pass a node twice (d -> x -- a -- x <-> c) where no path does, and paths are searched instead
+        undirected = {v for v in range(n) for _, at_v, at_w in self.incident[v] if not (at_v or at_w)}
+        self.walks_are_paths = not any(at_v for v in undirected for _, at_v, _ in self.incident[v])
 
     def ancestors_of(self, nodes: Iterable[int]) -> set[int]:
         """*nodes* and every node with a directed path into them."""
@@ -165,6 +184,8 @@ class Separator:
         """Nodes with an m-connecting path to *x* given *given*."""
         z = set(given)
         an = self.ancestors_of(z)
+        if not self.walks_are_paths:
+            return self._connected_by_paths(x, z, an)
         incident = self.incident
         seen: set[tuple[int, bool]] = set()
         queue: deque[tuple[int, bool]] = deque()
@@ -193,6 +214,31 @@ class Separator:
         reached -= z
         return reached
 
+    def _connected_by_paths(self, x: int, z: set[int], an: set[int]) -> set[int]:
+        """:meth:`connected` by a depth-first search over simple paths (exponential in the worst case)."""
+        incident = self.incident
+        on_path = [False] * len(incident)
+        on_path[x] = True
+        reached: set[int] = set()
+        stack = [(x, False, iter(incident[x]))]
+        while stack:
+            v, arrow_in, edges = stack[-1]
+            step = next(edges, None)
+            if step is None:
+                stack.pop()
+                on_path[v] = False
+                continue
+            w, at_v, at_w = step
+            if on_path[w]:
+                continue
+            if v != x and ((v not in an) if arrow_in and at_v else (v in z)):
+                continue  # a collider outside An(given), or a non-collider in given
+            reached.add(w)
+            on_path[w] = True
+            stack.append((w, at_w, iter(incident[w])))
+        reached.discard(x)
+        return reached - z
+
     def separated(self, x: int, y: int, given: Iterable[int]) -> bool:
         """True when *x* and *y* are m-separated by *given*."""
         return y not in self.connected(x, given)
@@ -208,8 +254,8 @@ def _indices(sep: Separator, names: Iterable[str], what: str) -> list[int]:
 
 
 def connected_to(graph: Graph, x: str, given: Iterable[str] = ()) -> frozenset[str]:
-    """Nodes m-connected to *x* given *given* in *graph* (a PDAG or PAG through :func:`representative`)."""
-    sep = Separator(representative(graph))
+    """Nodes m-connected to *x* given *given* in *graph* (any mixed graph; a PDAG or PAG through :func:`representative`)."""
+    sep = Separator(query_graph(graph))
     (xi,) = _indices(sep, [x], "x")
     return frozenset(sep.names[v] for v in sep.connected(xi, _indices(sep, given, "given")))
 
@@ -217,9 +263,13 @@ def connected_to(graph: Graph, x: str, given: Iterable[str] = ()) -> frozenset[s
 def m_separated(graph: Graph, x: str, y: str, given: Iterable[str] = ()) -> bool:
     """True when *given* m-separates (d-separates, on a DAG) *x* and *y* in *graph*'s class.
 
-    Raises :class:`InputFormatError` for an unknown node, or *x* / *y* in *given*.
+    Any graph of ``->``, ``<->`` and ``--`` edges is read as it is (the path criterion of the
+    module docstring: a node is a collider when both its path edges have an arrowhead at it, so
+    a ``--`` end never makes one), whether or not it is ancestral or maximal, as DAGitty reads a
+    mixed graph; a PDAG or PAG is answered on its :func:`representative`.  Raises
+    :class:`InputFormatError` for an unknown node, *x* / *y* in *given*, or a directed cycle.
     """
-    sep = Separator(representative(graph))
+    sep = Separator(query_graph(graph))
     xi, yi = _indices(sep, [x, y], "x/y")
     zi = _indices(sep, given, "given")
     if xi == yi or xi in zi or yi in zi:
@@ -409,3 +459,335 @@ def implied_independencies(graph: Graph, basis: Basis = "auto") -> tuple[CIState
         return (pos[s.x], pos[s.y], tuple(pos[g] for g in s.given))
 
     return tuple(sorted(found, key=key))
+
+
+# --------------------------------------------------------------------------- separators and blankets
+#
+# Minimal separators (Tian, Paz & Pearl 1998; van der Zander, Liśkiewicz & Textor 2019).  When a
+# set Z lies within the ancestors An(X ∪ Y ∪ I) of the two sides and of the nodes I it must
+# include, m-separation by Z is vertex separation in the *augmented graph* of that ancestral set
+# (Lauritzen's moral graph for a DAG; for a mixed graph two nodes are also joined when a collider
+# path connects them: every pair among a district and its parents).  A separator that exists
+# within R exists within R ∩ An(X ∪ Y ∪ I), and a minimal one lies there.
+
+
+def query_graph(graph: Graph) -> Graph:
+    """The graph separation queries run on: a DAG, MAG or acyclic directed mixed graph as it is, a PDAG
+    or PAG as its :func:`representative`.  Raises :class:`InputFormatError` for a directed cycle."""
+    if graph.kind in ("PDAG", "PAG"):
+        return representative(graph)
+    names, idx = graph.indexed()
+    successors: list[list[int]] = [[] for _ in names]
+    for i, j, mi, mj in idx:
+        if mi is Mark.TAIL and mj is Mark.ARROW:
+            successors[i].append(j)
+    _, cycle = depth_first(successors)
+    if cycle:
+        raise InputFormatError(f"the graph has the directed cycle {' -> '.join(names[v] for v in cycle)}; separation is not defined on it")
+    return graph
+
+
+def node_set(graph: Graph, nodes: str | Iterable[str], what: str) -> tuple[str, ...]:
+    """*nodes* (one name or several) checked against *graph*, in the graph's node order, without repeats."""
+    given = [nodes] if isinstance(nodes, str) else list(nodes)
+    for n in given:
+        if not isinstance(n, str) or n not in graph.index:
+            raise InputFormatError(f"{what} node {n!r} is not in the graph{did_you_mean(str(n), graph.nodes)}")
+    pos = graph.index
+    return tuple(sorted(set(given), key=pos.__getitem__))
+
+
+def augmented_graph(sep: Separator, within: Iterable[int]) -> list[set[int]]:
+    """Adjacency sets of the augmented graph of *sep*'s graph restricted to *within* (an ancestral set).
+
+    Two nodes of *within* are adjacent when an edge or a collider path inside *within* joins them:
+    the edges, and every pair of a district (``<->``-connected nodes) together with its parents.
+    """
+    inside = set(within)
+    adj: list[set[int]] = [set() for _ in sep.names]
+    for v in inside:
+        for w, _, _ in sep.incident[v]:
+            if w in inside:
+                adj[v].add(w)
+    seen: set[int] = set()
+    for v in sorted(inside):
+        if v in seen:
+            continue
+        seen.add(v)
+        district, stack = [v], [v]
+        while stack:
+            a = stack.pop()
+            for w, at_a, at_w in sep.incident[a]:
+                if at_a and at_w and w in inside and w not in seen:
+                    seen.add(w)
+                    district.append(w)
+                    stack.append(w)
+        members = set(district) | {p for d in district for p in sep.parents[d] if p in inside}
+        if len(members) > 1:
+            for a in members:
+                adj[a] |= members - {a}
+    return adj
+
+
+def _reach(adj: Sequence[set[int]], start: Iterable[int], stop: set[int]) -> set[int]:
+    """Nodes reached from *start* in *adj*; a node of *stop* is reached but not passed through."""
+    first = set(start)
+    seen = set(first)
+    stack = list(first)
+    while stack:
+        v = stack.pop()
+        if v in stop and v not in first:
+            continue
+        for w in adj[v]:
+            if w not in seen:
+                seen.add(w)
+                stack.append(w)
+    return seen
+
+
+@dataclass(frozen=True)
+class MinimalSeparator:
+    """A minimal m-separator (d-separator on a DAG) of ``x`` and ``y`` that contains ``included``.
+
+    ``nodes`` is the separator in the graph's node order, or None when no set within the allowed
+    nodes separates ``x`` and ``y``.
+    """
+
+    x: tuple[str, ...]
+    y: tuple[str, ...]
+    nodes: tuple[str, ...] | None
+    included: tuple[str, ...] = ()
+
+    @property
+    def found(self) -> bool:
+        """True when a separator exists."""
+        return self.nodes is not None
+
+    def to_dict(self) -> dict[str, object]:
+        """``{"x", "y", "included", "separator": [...] or null}``."""
+        return {"x": list(self.x), "y": list(self.y), "included": list(self.included),
+                "separator": None if self.nodes is None else list(self.nodes)}  # fmt: skip
+
+
+def _separator_setup(
+    graph: Graph, x: str | Iterable[str], y: str | Iterable[str], included: Iterable[str], restricted: Iterable[str] | None
+) -> tuple[Separator, tuple[str, ...], tuple[str, ...], set[int], set[int], set[int], set[int]]:
+    xs, ys = node_set(graph, x, "x"), node_set(graph, y, "y")
+    inc = node_set(graph, included, "included")
+    res = graph.nodes if restricted is None else node_set(graph, restricted, "restricted")
+    if not xs or not ys:
+        raise InputFormatError(f"x={list(xs)!r} and y={list(ys)!r} must each name at least one node")
+    both = set(xs) & set(ys)
+    if both:
+        raise InputFormatError(f"x and y must be disjoint; both contain {sorted(both)!r}")
+    clash = set(inc) & (set(xs) | set(ys))
+    if clash:
+        raise InputFormatError(f"included={list(inc)!r} must not contain a node of x or y ({sorted(clash)!r})")
+    outside = set(inc) - set(res)
+    if outside:
+        raise InputFormatError(f"included={list(inc)!r} must be a subset of restricted; {sorted(outside)!r} is not in it")
+    sep = Separator(query_graph(graph))
+    ix = {sep.index[n] for n in xs}
+    iy = {sep.index[n] for n in ys}
+    return sep, xs, ys, ix, iy, {sep.index[n] for n in inc}, {sep.index[n] for n in res}
+
+
+def find_minimal_separator(
+    graph: Graph,
+    x: str | Iterable[str],
+    y: str | Iterable[str],
+    *,
+    included: Iterable[str] = (),
+    restricted: Iterable[str] | None = None,
+) -> MinimalSeparator:
+    """A minimal set ``Z`` with ``included ⊆ Z ⊆ restricted`` that m-separates *x* and *y* (d-separates, on a DAG).
+
+    Minimal: no proper subset of ``Z`` that still contains *included* separates.  The algorithm
+    of van der Zander, Liśkiewicz & Textor (2019), as networkx's ``find_minimal_d_separator`` and
+    DAGitty's ``findMinimalSeparator``: from ``R ∩ An(x ∪ y ∪ included)``, keep the nodes the
+    augmented graph reaches from *x*, then those of them it reaches from *y*.  Works on DAGs,
+    MAGs and acyclic directed mixed graphs, and on a PDAG or PAG through :func:`representative`
+    (a whole Markov equivalence class implies the same separations).  ``nodes`` is None when no
+    set within *restricted* separates.
+
+    >>> from causalcheck.graphs.formats import parse_text
+    >>> g = parse_text("a -> b -> c; a -> d -> c")
+    >>> find_minimal_separator(g, "a", "c").nodes
+    ('b', 'd')
+    >>> find_minimal_separator(g, "a", "c", restricted=["b"]).nodes is None
+    True
+    """
+    sep, xs, ys, ix, iy, inc, res = _separator_setup(graph, x, y, included, restricted)
+    incl_names = tuple(sep.names[v] for v in sorted(inc))
+    ancestral = sep.ancestors_of(ix | iy | inc)
+    adj = augmented_graph(sep, ancestral)
+    start = (res & ancestral) - ix - iy
+    if _reach(adj, ix, start) & iy:
+        return MinimalSeparator(xs, ys, None, incl_names)
+    near_x = (start & _reach(adj, ix, start)) | inc
+    found = (near_x & _reach(adj, iy, near_x)) | inc
+    return MinimalSeparator(xs, ys, tuple(sep.names[v] for v in sorted(found)), incl_names)
+
+
+def is_minimal_separator(
+    graph: Graph,
+    x: str | Iterable[str],
+    y: str | Iterable[str],
+    z: Iterable[str],
+    *,
+    included: Iterable[str] = (),
+    restricted: Iterable[str] | None = None,
+) -> bool:
+    """True when *z* m-separates *x* and *y*, ``included ⊆ z ⊆ restricted``, and no proper subset of *z*
+    containing *included* separates (networkx's ``is_minimal_d_separator``, DAGitty's ``isMinimalSeparator``).
+
+    >>> from causalcheck.graphs.formats import parse_text
+    >>> g = parse_text("a -> b -> c; a -> d -> c")
+    >>> is_minimal_separator(g, "a", "c", ["b", "d"]), is_minimal_separator(g, "a", "c", ["b"])
+    (True, False)
+    """
+    sep, _, _, ix, iy, inc, res = _separator_setup(graph, x, y, included, restricted)
+    zs = {sep.index[n] for n in node_set(graph, z, "z")}
+    if zs & (ix | iy):
+        raise InputFormatError(f"z={sorted(sep.names[v] for v in zs)!r} must not contain a node of x or y")
+    if not inc <= zs or not zs <= res:
+        return False
+    if any(sep.connected(v, zs) & iy for v in ix):
+        return False
+    ancestral = sep.ancestors_of(ix | iy | inc)
+    if not zs <= ancestral:
+        return False  # its part within the ancestors separates too
+    adj = augmented_graph(sep, ancestral)
+    near_x, near_y = _reach(adj, ix, zs), _reach(adj, iy, zs)
+    return all(v in near_x and v in near_y for v in zs - inc)
+
+
+def list_minimal_separators(
+    adj: Sequence[set[int]], sources: set[int], targets: set[int], allowed: set[int], limit: int | None = None
+) -> tuple[list[frozenset[int]], bool]:
+    """Every minimal vertex separator of *sources* and *targets* in the undirected graph *adj* made of
+    nodes of *allowed* (the other nodes can never separate), and whether *limit* cut the list short.
+
+    Kloks & Kratsch's enumeration (1998), as DAGitty's ``listMinimalSeparators``: start from the
+    separator closest to *sources*, and from each separator ``Z`` and each ``z`` in it move to the
+    separator closest to *targets* around the sources' side of ``Z`` grown by ``z``.  Nodes that
+    may not separate are absorbed into the side that reaches them.
+    """
+
+    def close(side: set[int]) -> set[int] | None:
+        comp, stack = set(side), list(side)
+        while stack:
+            v = stack.pop()
+            for w in adj[v]:
+                if w in comp:
+                    continue
+                if w in targets:
+                    return None
+                if w in allowed:
+                    continue
+                comp.add(w)
+                stack.append(w)
+        return comp
+
+    def towards_targets(side: set[int]) -> frozenset[int]:
+        border = {w for v in side for w in adj[v]} - side
+        beyond = _reach(adj, targets, border) - border
+        return frozenset(z for z in border if adj[z] & beyond)
+
+    first = close(set(sources))
+    if first is None:
+        return [], False
+    queue = [towards_targets(first)]
+    seen = set(queue)
+    out: list[frozenset[int]] = []
+    while queue:
+        z = queue.pop(0)
+        out.append(z)
+        if limit is not None and len(out) > limit:
+            return out[:limit], True
+        side = _reach(adj, sources, set(z)) - set(z)
+        for v in sorted(z):
+            grown = close(side | {v})
+            if grown is None:
+                continue
+            nxt = towards_targets(grown)
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append(nxt)
+    return out, False
+
+
+BlanketRule = Literal["collider", "directed"]
+
+
+@dataclass(frozen=True)
+class MarkovBlanket:
+    """The Markov blanket of ``of``: the nodes that make ``of`` independent of all the others.
+
+    ``rule="collider"``: every node joined to ``of`` by a collider path (on a DAG: parents,
+    children and the children's other parents; on a mixed graph also the districts and their
+    parents, Richardson 2003).  ``rule="directed"``: parents, children and the children's
+    parents along ``->`` edges only (DAGitty's ``markovBlanket``).  ``nodes`` in graph order.
+    """
+
+    of: tuple[str, ...]
+    nodes: tuple[str, ...]
+    rule: BlanketRule = "collider"
+
+    def to_dict(self) -> dict[str, object]:
+        """``{"of": [...], "blanket": [...], "rule"}``."""
+        return {"of": list(self.of), "blanket": list(self.nodes), "rule": self.rule}
+
+
+def markov_blanket(graph: Graph, nodes: str | Iterable[str], *, rule: BlanketRule = "collider") -> MarkovBlanket:
+    """The Markov blanket of *nodes* (one node or a set; the set's members left out), see :class:`MarkovBlanket`.
+
+    On a DAG both rules give pgmpy's ``get_markov_blanket`` and DAGitty's ``markovBlanket``.  A
+    PDAG or PAG is answered on its :func:`representative` (every member of a Markov equivalence
+    class has the same blanket).
+
+    >>> from causalcheck.graphs.formats import parse_text
+    >>> markov_blanket(parse_text("a -> b <- c; b -> d; e <-> d"), "a").nodes
+    ('b', 'c')
+    >>> markov_blanket(parse_text("a -> b <- c; b -> d; e <-> d"), "b").nodes
+    ('a', 'c', 'd', 'e')
+    >>> markov_blanket(parse_text("a -> b <- c; b -> d; e <-> d"), "b", rule="directed").nodes
+    ('a', 'c', 'd')
+    """
+    if rule not in ("collider", "directed"):
+        raise InputFormatError(f"rule={rule!r} must be 'collider' or 'directed'")
+    of = node_set(graph, nodes, "blanket")
+    sep = Separator(query_graph(graph))
+    start = {sep.index[n] for n in of}
+    found: set[int] = set()
+    if rule == "directed":
+        children: list[list[int]] = [[] for _ in sep.names]
+        for v, ps in enumerate(sep.parents):
+            for p in ps:
+                children[p].append(v)
+        for v in start:
+            found.update(sep.parents[v])
+            for c in children[v]:
+                found.add(c)
+                found.update(sep.parents[c])
+    else:
+        states: set[tuple[int, bool]] = set()
+        stack: list[int] = []
+        for v in start:
+            for w, _, at_w in sep.incident[v]:
+                found.add(w)
+                if at_w and (w, True) not in states:
+                    states.add((w, True))
+                    stack.append(w)
+        while stack:  # w was entered with an arrowhead: go on through edges with an arrowhead at w
+            w = stack.pop()
+            for u, at_w, at_u in sep.incident[w]:
+                if not at_w:
+                    continue
+                found.add(u)
+                if at_u and (u, True) not in states:
+                    states.add((u, True))
+                    stack.append(u)
+    found -= start
+    pos = graph.index
+    return MarkovBlanket(of, tuple(sorted((sep.names[v] for v in found), key=pos.__getitem__)), rule)

@@ -39,6 +39,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "causalcheck.graphchecks.coverage": ("intervention_coverage",),
     "causalcheck.graphs.data": ("load_data",),
     "causalcheck.graphchecks.falsify": ("falsify",),
+    "causalcheck.graphchecks.globalfit": ("GlobalFit", "fisher_c"),
     "causalcheck.graphs.io": ("read_graph", "write_graph"),
     "causalcheck.graphchecks.kinds": (
         "Certificate", "check_cpdag", "check_dag", "check_mag", "check_pag", "consistent_extension",
@@ -47,16 +48,27 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "causalcheck.graphs.model": ("EDGE_TOKENS", "Graph", "GraphEdge", "Mark"),
     "causalcheck.graphs.names": ("CAUSALAB", "EXACT", "NamePolicy"),
     "causalcheck.graphchecks.scores": ("Comparison", "Confusion", "compare"),
-    "causalcheck.graphchecks.separation": ("CIStatement", "implied_independencies", "m_separated"),
+    "causalcheck.graphchecks.separation": (
+        "CIStatement", "MarkovBlanket", "MinimalSeparator", "find_minimal_separator", "implied_independencies",
+        "is_minimal_separator", "m_separated", "markov_blanket",
+    ),
+    "causalcheck.graphchecks.adjustment": ("AdjustmentCheck", "AdjustmentSets", "adjustment_sets", "is_adjustment_set"),
     "causalcheck.graphchecks.validator": ("Finding", "GraphValidation", "validate_graph"),
+    "causalcheck.solvers.equivalence": ("MeekClosure", "MeekConflictError", "meek_closure"),
 }
 
 __getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS)
 
 
 if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; aliases mark re-exports)
+    from causalcheck.graphchecks.adjustment import AdjustmentCheck as AdjustmentCheck
+    from causalcheck.graphchecks.adjustment import AdjustmentSets as AdjustmentSets
+    from causalcheck.graphchecks.adjustment import adjustment_sets as adjustment_sets
+    from causalcheck.graphchecks.adjustment import is_adjustment_set as is_adjustment_set
     from causalcheck.graphchecks.coverage import intervention_coverage as intervention_coverage
     from causalcheck.graphchecks.falsify import falsify as falsify
+    from causalcheck.graphchecks.globalfit import GlobalFit as GlobalFit
+    from causalcheck.graphchecks.globalfit import fisher_c as fisher_c
     from causalcheck.graphchecks.kinds import Certificate as Certificate
     from causalcheck.graphchecks.kinds import check_cpdag as check_cpdag
     from causalcheck.graphchecks.kinds import check_dag as check_dag
@@ -69,8 +81,13 @@ if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; ali
     from causalcheck.graphchecks.scores import Confusion as Confusion
     from causalcheck.graphchecks.scores import compare as compare
     from causalcheck.graphchecks.separation import CIStatement as CIStatement
+    from causalcheck.graphchecks.separation import MarkovBlanket as MarkovBlanket
+    from causalcheck.graphchecks.separation import MinimalSeparator as MinimalSeparator
+    from causalcheck.graphchecks.separation import find_minimal_separator as find_minimal_separator
     from causalcheck.graphchecks.separation import implied_independencies as implied_independencies
+    from causalcheck.graphchecks.separation import is_minimal_separator as is_minimal_separator
     from causalcheck.graphchecks.separation import m_separated as m_separated
+    from causalcheck.graphchecks.separation import markov_blanket as markov_blanket
     from causalcheck.graphchecks.validator import Finding as Finding
     from causalcheck.graphchecks.validator import GraphValidation as GraphValidation
     from causalcheck.graphchecks.validator import validate_graph as validate_graph
@@ -88,3 +105,6 @@ if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; ali
     from causalcheck.graphs.names import CAUSALAB as CAUSALAB
     from causalcheck.graphs.names import EXACT as EXACT
     from causalcheck.graphs.names import NamePolicy as NamePolicy
+    from causalcheck.solvers.equivalence import MeekClosure as MeekClosure
+    from causalcheck.solvers.equivalence import MeekConflictError as MeekConflictError
+    from causalcheck.solvers.equivalence import meek_closure as meek_closure
