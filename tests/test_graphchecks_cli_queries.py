@@ -63,3 +63,12 @@ def test_unknown_node_is_an_input_error_naming_the_flag(
     assert named in err and "is not in the graph" in err
     if flags[1] == "X":
         assert "did you mean 'x'?" in err
+
+
+@pytest.mark.parametrize("flag", [["--adjustment", "x", "y"], ["--separator", "x", "y"], ["--blanket", "x"]])
+def test_a_query_flag_makes_any_file_a_graph_input(flag: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A graph query is never ignored: a file that is not a graph is refused as one (exit 2), not checked as records."""
+    path = tmp_path / "records.json"
+    path.write_text('{"hypothesis": "A -> B"}\n', encoding="utf-8")
+    assert main(["check", str(path), *flag]) == 2
+    assert "must be an object with 'edges'" in capsys.readouterr().err

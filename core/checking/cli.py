@@ -125,16 +125,10 @@ def handle(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code (errors propagate to :func:`causalcheck.cli.main`)."""
     from pathlib import Path
 
-    # late: keeps causalcheck --help light
-    from causalcheck.checking.examples import example_names
-
-    # late: keeps causalcheck --help light
-    from causalcheck.checking.folder import check_folder, check_input, require_checked
-
-    # late: keeps causalcheck --help light
-    from causalcheck.checking.report import render_text, report_payload
-
     if args.list_examples:
+        # late: keeps causalcheck --help light
+        from causalcheck.checking.examples import example_names
+
         for name in example_names():
             print(f"example:{name}")
         return 0
@@ -142,8 +136,14 @@ def handle(args: argparse.Namespace) -> int:
         raise InputFormatError("PATH is required (a file, a run folder or example:<name>; see --list-examples)")
     if not args.tolerance >= 0 or args.tolerance == float("inf"):
         raise InputFormatError(f"--tolerance={args.tolerance!r} must be a finite number >= 0")
-    if _validate_as_graph(args):
+    if _validate_as_graph(args):  # dispatched before the folder checker (record parser, episode readers, lark) loads
         return run_validate(args)
+
+    # late: keeps causalcheck --help light and a graph's validation free of the record readers
+    from causalcheck.checking.folder import check_folder, check_input, require_checked
+
+    # late: keeps causalcheck --help light
+    from causalcheck.checking.report import render_text, report_payload
     nodes = [n.strip() for n in args.nodes.split(",") if n.strip()] if args.nodes else None
     reference = _reference(args.reference)
     options = {"reference": reference, "tolerance": args.tolerance, "nodes": nodes, "strict": args.strict}
@@ -192,14 +192,15 @@ def _validate_as_graph(args: argparse.Namespace) -> bool:
     or a text/JSON file that is neither records nor a hypothesis but reads as a graph."""
     from pathlib import Path
 
-    # late: keeps causalcheck --help light
-    from causalcheck.checking.api import GRAPH_ONLY_SUFFIXES
-
-    if any(getattr(args, k, None) is not None for k in ("data", "truth", "interventions", "background", "graph_format", "symmetric")):
-        return True
+    if any(getattr(args, k, None) is not None for k in ("data", "truth", "interventions", "background", "graph_format", "symmetric", "adjustment", "separator", "blanket")):
+        return True  # a validator option: a graph, decided before anything of the record readers loads
     path = str(args.path)
     if path.startswith("example:"):
         return False
+
+    # late: keeps causalcheck --help light (the API loads the folder checker)
+    from causalcheck.checking.api import GRAPH_ONLY_SUFFIXES
+
     p = Path(path)
     if p.suffix.lower() in GRAPH_ONLY_SUFFIXES:
         return True
