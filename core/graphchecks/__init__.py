@@ -6,7 +6,9 @@ in this package, above them:
 
 * :mod:`~causalcheck.graphchecks.kinds` — what kind of graph the marks make (DAG, CPDAG, MAG, PAG),
   with certificates;
-* :mod:`~causalcheck.graphchecks.separation` — d- and m-separation and implied independencies;
+* :mod:`~causalcheck.graphchecks.separation` — d- and m-separation, implied independencies, minimal
+  separators and Markov blankets;
+* :mod:`~causalcheck.graphchecks.adjustment` — adjustment sets for an exposure and an outcome;
 * :mod:`~causalcheck.graphchecks.citests` and :mod:`~causalcheck.graphchecks.falsify` — conditional
   independence tests and the permutation test of a graph against data;
 * :mod:`~causalcheck.graphchecks.structural` — structural-equation fits;
