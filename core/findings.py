@@ -45,15 +45,20 @@ certificate                        ``to_dict()``                                
 =================================  ==========================================================================  =========================================
 
 Serialising is one mechanism, :func:`plain`: a certificate's fields in order (tuples as
-lists, nested values by their own ``to_dict()``).  :meth:`Finding.to_dict` and
-:meth:`Report.to_dict` are the in-memory JSON view (``certificate``); :meth:`Finding.to_json`
-and :meth:`Report.to_json` are the records stored in check reports (``causalcheck check
---json``, ``lab score``'s audit, explain result files), whose format names the certificate
-``data`` (``{}`` when there is none) and a report's findings ``diagnostics``.
+lists, nested values by their own ``to_dict()``).  A finding has one wire format,
+:meth:`Finding.to_dict` — ``{"code", "severity", "message", "elements", "certificate"}``
+(``certificate`` is ``null`` without one) — wherever it is written: ``causalcheck check --json``,
+``lab score``'s audit, explain result files, the validator's report.  :meth:`Report.to_dict` is a
+report with its parts nested; :meth:`Report.to_json` is the flat record the files store
+(``{"subject", "ok", "meta", "findings"}``, the findings of the report and of all its parts).
+:func:`finding_records` reads the findings of a stored record — also of files written by
+earlier causalcheck versions, which named them ``diagnostics`` and a certificate ``data``.
 
 >>> f = Finding("cycle", "error", "a -> b -> a", ("a -> b", "b -> a"), CycleWitness((("a", "b"), ("b", "a"))))
->>> f.to_dict()["certificate"], f.to_json()["data"]
-({'cycle': [['a', 'b'], ['b', 'a']]}, {'cycle': [['a', 'b'], ['b', 'a']]})
+>>> f.to_dict()["certificate"]
+{'cycle': [['a', 'b'], ['b', 'a']]}
+>>> finding_records({"findings": [f.to_dict()]}) == finding_records({"diagnostics": [{**f.to_dict(), "data": f.to_dict()["certificate"]}]})
+True
 >>> r = Report("step 1", (f,), kind="record")
 >>> Report("run", parts=(r, Report("step 2", kind="record")), kind="trajectory").findings == (f,)
 True
@@ -90,6 +95,7 @@ __all__ = [
     "StepIndex",
     "SyntaxPosition",
     "Undetermined",
+    "finding_records",
     "no_errors",
     "plain",
 ]
@@ -105,25 +111,43 @@ class Dictable(Protocol):
     def to_dict(self) -> Mapping[str, Any]: ...
 
 
-def plain(value: Any, *, stored: bool = False) -> Any:
+def plain(value: Any) -> Any:
     """*value* as JSON-ready data: the one serialisation of findings, reports and certificates.
 
     A :class:`Plain` dataclass becomes a dict of its fields in order; any other object with
     ``to_dict()`` its ``to_dict()``; mappings dicts; tuples and lists lists; everything else is
-    returned as it is.  With *stored*, findings and reports inside take their stored-record
-    form (:meth:`Finding.to_json`).
+    returned as it is.
     """
-    if isinstance(value, Finding):
-        return value.to_json() if stored else value.to_dict()
     if isinstance(value, Plain) and dataclasses.is_dataclass(value):
-        return {f.name: plain(getattr(value, f.name), stored=stored) for f in dataclasses.fields(value)}
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if hasattr(value, "to_dict") and not isinstance(value, type):
         return dict(value.to_dict())
     if isinstance(value, Mapping):
-        return {k: plain(v, stored=stored) for k, v in value.items()}
+        return {k: plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [plain(v, stored=stored) for v in value]
+        return [plain(v) for v in value]
     return value
+
+
+def finding_records(record: Any) -> list[dict[str, Any]]:
+    """The findings of a stored report record (:meth:`Report.to_json`) in the one wire format
+    (:meth:`Finding.to_dict`); a record of an earlier version (``diagnostics``, a certificate under
+    ``data``, ``{}`` for none) is read into it.  Entries that are not objects are left out."""
+    if not isinstance(record, Mapping):
+        return []
+    found = record.get("findings")
+    if not isinstance(found, list):
+        found = record.get("diagnostics")
+    out: list[dict[str, Any]] = []
+    for entry in found if isinstance(found, list) else ():
+        if not isinstance(entry, Mapping):
+            continue
+        finding = {k: v for k, v in entry.items() if k != "data"}
+        if "certificate" not in finding:
+            legacy = entry.get("data")
+            finding["certificate"] = legacy if legacy else None
+        out.append(finding)
+    return out
 
 
 class Plain:
@@ -133,11 +157,6 @@ class Plain:
         """The fields in order, JSON-ready (see :func:`plain`)."""
         out: dict[str, Any] = plain(self)
         return out
-
-
-def _stored(value: Plain) -> dict[str, Any]:
-    out: dict[str, Any] = plain(value, stored=True)
-    return out
 
 
 @dataclass(frozen=True)
@@ -313,11 +332,6 @@ class Finding:
             "certificate": None if self.certificate is None else plain(self.certificate),
         }
 
-    def to_json(self) -> dict[str, Any]:
-        """The finding as stored in check reports: the certificate under ``data`` (``{}`` without one)."""
-        certificate = self.certificate
-        data = {} if certificate is None else (_stored(certificate) if isinstance(certificate, Plain) else plain(certificate))
-        return {"code": self.code, "severity": self.severity, "message": self.message, "elements": list(self.elements), "data": data}
 
 
 def no_errors(findings: Iterable[Finding]) -> bool:
@@ -393,13 +407,14 @@ class Report:
         }
 
     def to_json(self) -> dict[str, Any]:
-        """The report as stored in check reports: ``{"subject", "ok", "meta", "diagnostics"}`` of
-        every finding's stored record (:meth:`Finding.to_json`)."""
+        """The flat record files store (``causalcheck check --json``, ``lab score``'s audit):
+        ``{"subject", "ok", "meta", "findings"}`` with every finding of the report and its parts
+        (:attr:`findings`), each :meth:`Finding.to_dict`."""
         return {
             "subject": self.subject,
             "ok": self.ok,
             "meta": dict(self.meta),
-            "diagnostics": [f.to_json() for f in self.findings],
+            "findings": [f.to_dict() for f in self.findings],
         }
 
 

@@ -38,7 +38,7 @@ ADDITIONS = st.builds(
     Additions,
     pm_mode=st.none() | st.sampled_from(["causal", "all"]),
     stats=st.none() | STATS,
-    diagnostics=st.none() | st.lists(OBJECT, max_size=2).map(tuple),
+    findings=st.none() | st.lists(OBJECT, max_size=2).map(tuple),
     failure_modes=st.none() | TEXTS,
     degraded=st.none() | st.booleans(),
     degraded_reasons=st.none() | TEXTS,

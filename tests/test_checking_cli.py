@@ -53,7 +53,7 @@ def test_json_output(capsys):
     assert code == 1 and doc["kind"] == "trajectory" and doc["ok"] is False
     assert doc["summary"]["first_data_conflict_step"] == 3
     assert [r["meta"]["step"] for r in doc["reports"]] == [1, 2, 3, 4, 5]
-    cycle = next(d for d in doc["reports"][3]["diagnostics"] if d["code"] == "cycle")
+    cycle = next(d for d in doc["reports"][3]["findings"] if d["code"] == "cycle")
     assert cycle["elements"] == ["density -> quantumSize", "quantumSize -> density"]
 
 

@@ -97,7 +97,7 @@ def test_edge_spellings_score_identically(planner_run: Path, tmp_path: Path) -> 
                 score.final,
                 [s.row() for s in score.steps],
                 score.warnings,
-                audit_episode(ep).to_json()["diagnostics"],
+                audit_episode(ep).to_json()["findings"],
                 graph_metrics(ep, truth),
                 findings,
                 hypotheses,

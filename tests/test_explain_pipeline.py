@@ -127,9 +127,9 @@ def test_answer_with_circular_reasoning_is_flagged() -> None:
     """'Prices rise, so wages rise. Wages rise, so prices rise.' carries a cycle diagnostic."""
     item = _item("What if food prices doubled?")
     result = _score(item, "Food prices rise sharply, so factory wages rise quickly. Factory wages rise quickly, so food prices rise sharply.")
-    codes = [d.code for d in result.diagnostics]
+    codes = [d.code for d in result.findings]
     assert "cycle" in codes and "direction-contradiction" in codes
-    assert not _score(item, " ".join(CHAIN)).diagnostics
+    assert not _score(item, " ".join(CHAIN)).findings
 
 
 def test_no_causal_cue_means_no_causal_edge_and_pm_zero() -> None:

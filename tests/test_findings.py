@@ -180,13 +180,13 @@ SHAPES = [
 
 @pytest.mark.parametrize(("certificate", "shape"), SHAPES, ids=[type(c).__name__ for c, _ in SHAPES])
 def test_each_certificate_has_its_documented_shape(certificate, shape):
-    """to_dict() of every certificate kind is the shape the module table documents, and the stored record agrees."""
+    """to_dict() of every certificate kind is the shape the module table documents, and the finding carries it as is."""
     assert certificate.to_dict() == shape
     assert f":class:`{type(certificate).__name__}`" in (F.__doc__ or "")
     for key in shape:
         assert key in (F.__doc__ or "") or type(certificate) is F.Figures
     finding = Finding("cycle", "error", "m", (), certificate)
-    assert finding.to_dict()["certificate"] == finding.to_json()["data"] == shape
+    assert finding.to_dict()["certificate"] == shape
 
 
 def test_every_certificate_class_is_documented_and_tested():
@@ -196,25 +196,36 @@ def test_every_certificate_class_is_documented_and_tested():
     assert all(getattr(F, name).__dataclass_params__.frozen for name in classes)
 
 
-def test_solver_evidence_nests_findings_in_each_form():
-    """SolverEvidence holds findings: to_dict() nests their to_dict(), the stored record their stored records."""
+def test_solver_evidence_nests_findings_in_the_one_format():
+    """SolverEvidence holds findings: to_dict() nests their to_dict()."""
     inner = Finding("data-mismatch", "error", "misses", ("0",), F.DataConflict(("0",), 1.0, 1.0, {"0": 1.0}, 0.01))
     outer = Finding("hypothesis-contradicts-evidence", "error", "contradicts", ("0",), F.SolverEvidence((inner,)))
     assert outer.to_dict()["certificate"] == {"solver": [inner.to_dict()]}
-    assert outer.to_json()["data"] == {"solver": [inner.to_json()]}
-    assert inner.to_json() == {"code": "data-mismatch", "severity": "error", "message": "misses", "elements": ["0"],
-                               "data": inner.to_dict()["certificate"]}
+    assert inner.to_dict() == {"code": "data-mismatch", "severity": "error", "message": "misses", "elements": ["0"],
+                               "certificate": {"conflicting": ["0"], "min_tolerance": 1.0, "conflicting_min_tolerance": 1.0,
+                                               "residuals": {"0": 1.0}, "tolerance": 0.01}}
 
 
-def test_the_stored_record_keeps_its_keys():
-    """Report.to_json is the check-report record (subject, ok, meta, diagnostics); no certificate is data {}."""
+def test_the_stored_record_holds_findings_in_the_one_format():
+    """Report.to_json is the flat record files store (subject, ok, meta, findings), each finding its to_dict()."""
     f = Finding("missing-equation", "warning", "no equation", ("resonanceFreq",))
-    r = Report("step 1", (f,), {"step": 1}, kind="record")
-    assert r.to_json() == {"subject": "step 1", "ok": True, "meta": {"step": 1}, "diagnostics": [
-        {"code": "missing-equation", "severity": "warning", "message": "no equation", "elements": ["resonanceFreq"], "data": {}}]}
-    assert r.to_dict() == {"subject": "step 1", "kind": "record", "ok": True, "meta": {"step": 1}, "parts": [],
-                           "findings": [{**f.to_dict(), "certificate": None}]}
-    assert not hasattr(f, "data") and not hasattr(r, "diagnostics")  # the deprecated names are gone
+    g = Finding("cycle", "error", "a -> b -> a", ("a -> b", "b -> a"), F.CycleWitness((("a", "b"), ("b", "a"))))
+    r = Report("run", (f,), {"step": 1}, kind="trajectory", parts=(Report("step 2", (g,), kind="record"),))
+    assert r.to_json() == {"subject": "run", "ok": False, "meta": {"step": 1}, "findings": [f.to_dict(), g.to_dict()]}
+    assert f.to_dict() == {"code": "missing-equation", "severity": "warning", "message": "no equation", "elements": ["resonanceFreq"],
+                           "certificate": None}
+    assert not hasattr(f, "to_json") and not hasattr(f, "data") and not hasattr(r, "diagnostics")  # one wire format
+
+
+def test_finding_records_read_files_of_earlier_versions():
+    """Stored records of earlier versions (diagnostics, a certificate under data, {} for none) read into the one format."""
+    g = Finding("cycle", "error", "a -> b -> a", ("a -> b",), F.CycleWitness((("a", "b"), ("b", "a"))))
+    h = Finding("missing-equation", "warning", "no equation", ("x",))
+    old = {"subject": "s", "diagnostics": [{**{k: v for k, v in g.to_dict().items() if k != "certificate"}, "data": g.to_dict()["certificate"]},
+                                           {**{k: v for k, v in h.to_dict().items() if k != "certificate"}, "data": {}}, "junk"]}
+    assert F.finding_records(old) == [g.to_dict(), h.to_dict()]
+    assert F.finding_records(Report("s", (g, h)).to_json()) == [g.to_dict(), h.to_dict()]
+    assert F.finding_records(None) == [] and F.finding_records({"findings": 3}) == []
 
 
 def test_a_folder_report_names_what_it_could_not_read(tmp_path):
@@ -237,7 +248,7 @@ def test_named_fix_the_json_ok_field_and_exit_code_of_a_warning_only_check(tmp_p
     assert main(["check", str(path), "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
     assert payload["ok"] is True and payload["summary"]["with_problems"] == 1
-    assert payload["reports"][0]["ok"] is True and payload["reports"][0]["diagnostics"][0]["severity"] == "warning"
+    assert payload["reports"][0]["ok"] is True and payload["reports"][0]["findings"][0]["severity"] == "warning"
 
 
 def test_named_fix_a_graph_with_only_warnings_exits_zero(tmp_path, capsys):

@@ -74,7 +74,7 @@ def test_sample_run_contradiction_comes_from_the_core_solver(sample_run: Path) -
     full = next(d for d in audit_episode(ep).findings if d.code == "hypothesis-contradicts-evidence")
     assert isinstance(full.certificate, SolverEvidence)
     assert {s.code for s in full.certificate.solver} == {"data-mismatch", "equation-refuted"}
-    assert {s["code"] for s in full.to_json()["data"]["solver"]} == {"data-mismatch", "equation-refuted"}
+    assert {s["code"] for s in full.to_dict()["certificate"]["solver"]} == {"data-mismatch", "equation-refuted"}
     assert "1/12" in full.elements
     fast = next(
         d for d in audit_episode(ep, solver_checks=False).findings if d.code == "hypothesis-contradicts-evidence"

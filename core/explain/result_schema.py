@@ -46,6 +46,7 @@ from causalcheck.explain._fields import as_integer, as_list, as_mapping, as_numb
 from causalcheck.explain.data import bucket_of, parse_item
 from causalcheck.explain.explanation_graph import ExplanationGraph, GraphStats, graph_stats
 from causalcheck.explain.scoring import failure_modes, premise_overlap
+from causalcheck.findings import finding_records
 
 __all__ = [
     "RESULT_FIELDS",
@@ -100,7 +101,8 @@ class Additions:
 
     pm_mode: str | None = None
     stats: GraphStats | None = None
-    diagnostics: tuple[Mapping[str, Any], ...] | None = None
+    #: The explanation graph's findings, each in the one finding format (:meth:`causalcheck.findings.Finding.to_dict`).
+    findings: tuple[Mapping[str, Any], ...] | None = None
     failure_modes: tuple[str, ...] | None = None
     degraded: bool | None = None
     degraded_reasons: tuple[str, ...] | None = None
@@ -112,7 +114,7 @@ class Additions:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for name, value in (("pm_mode", self.pm_mode), ("stats", None if self.stats is None else self.stats.to_json()),
-                            ("diagnostics", None if self.diagnostics is None else [dict(d) for d in self.diagnostics]),
+                            ("findings", None if self.findings is None else [dict(d) for d in self.findings]),
                             ("failure_modes", self.failure_modes), ("degraded", self.degraded),
                             ("degraded_reasons", self.degraded_reasons), ("warnings", self.warnings),
                             ("premise_overlap", self.premise_overlap),
@@ -142,16 +144,20 @@ def _additions(obj: Any, where: str = "causalcheck") -> Additions:
     def texts(name: str) -> tuple[str, ...] | None:
         return None if cc.get(name) is None else _texts(cc[name], f"{where}.{name}")
 
-    diagnostics = None
-    if cc.get("diagnostics") is not None:
-        diagnostics = tuple(as_mapping(d, f"{where}.diagnostics[{i}]") for i, d in enumerate(as_list(cc["diagnostics"], f"{where}.diagnostics")))
+    findings = None
+    if cc.get("findings") is not None:
+        findings = tuple(as_mapping(d, f"{where}.findings[{i}]") for i, d in enumerate(as_list(cc["findings"], f"{where}.findings")))
+    elif cc.get("diagnostics") is not None:  # the name in files of earlier versions, read into the one finding format
+        for i, d in enumerate(as_list(cc["diagnostics"], f"{where}.diagnostics")):
+            as_mapping(d, f"{where}.diagnostics[{i}]")
+        findings = tuple(finding_records({"diagnostics": cc["diagnostics"]}))
     offsets = None
     if cc.get("edu_offsets") is not None:
         offsets = tuple(_edu_offset(e, f"{where}.edu_offsets[{i}]") for i, e in enumerate(as_list(cc["edu_offsets"], f"{where}.edu_offsets")))
     return Additions(
         pm_mode=_optional_text(cc.get("pm_mode"), f"{where}.pm_mode"),
         stats=None if cc.get("stats") is None else _stats(cc["stats"], f"{where}.stats"),
-        diagnostics=diagnostics,
+        findings=findings,
         failure_modes=texts("failure_modes"),
         degraded=None if cc.get("degraded") is None else _flag(cc["degraded"], f"{where}.degraded"),
         degraded_reasons=texts("degraded_reasons"),

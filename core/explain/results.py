@@ -151,7 +151,7 @@ def result_item(result: ItemResult) -> ResultItem:
     additions = Additions(
         pm_mode=result.pm_mode,
         stats=result.stats,
-        diagnostics=tuple(d.to_json() for d in result.diagnostics),
+        findings=tuple(d.to_dict() for d in result.findings),
         failure_modes=tuple(result.failure_modes),
         degraded=result.degraded,
         degraded_reasons=tuple(result.degraded_reasons),

@@ -161,7 +161,7 @@ class ItemResult:
     edge_judgments: tuple[EdgeJudgment | None, ...] = ()
     criterion_judgments: tuple[CriterionJudgment, ...] = ()
     stats: GraphStats | None = None
-    diagnostics: tuple[Finding, ...] = ()
+    findings: tuple[Finding, ...] = ()
     failure_modes: tuple[str, ...] = ()
     degraded: bool = False
     degraded_reasons: tuple[str, ...] = ()
@@ -383,7 +383,7 @@ def assemble_result(
         edge_judgments=tuple(edge_judgments),
         criterion_judgments=tuple(criterion_judgments),
         stats=stats,
-        diagnostics=check_graph(graph),
+        findings=check_graph(graph),
         failure_modes=failure_modes(pm, rm, stats, premise, [c.score for c in criterion_judgments], list(criterion_names)),
         degraded=bool(degraded),
         degraded_reasons=tuple(degraded),
