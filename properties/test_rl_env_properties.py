@@ -76,21 +76,6 @@ def test_any_replies_play_without_crashing_and_keep_terms_in_range(seed: int, re
     json.dumps([header, *steps], allow_nan=False, ensure_ascii=False).encode("utf-8")
 
 
-_SCALARS = (
-    st.none() | st.booleans() | st.integers(-10**30, 10**30) | st.floats() | st.text()
-    | st.sampled_from(["\u2028", "é", '"', "\\", "\x00", "\ud800"])
-)
-
-
-@given(st.dictionaries(st.text(max_size=8) | st.integers(0, 3), _SCALARS | _JSON, max_size=5))
-def test_the_history_line_of_action_fields_is_json_dumps(fields: dict[Any, Any]) -> None:
-    """The prompt's history line of a step's action fields is exactly ``json.dumps(fields, ensure_ascii=False)``
-    (the flat fast path and its fallback: non-finite floats, nested values, non-string keys)."""
-    from causalcheck.rl.env import _fields_json
-
-    assert _fields_json(fields) == json.dumps(fields, ensure_ascii=False)
-
-
 _CHAT: dict[str, CausaLabEnv] = {}
 
 

@@ -8,7 +8,8 @@ crystal (causalab-spec §1–2).  Pieces, in pipeline order:
 * :mod:`~causalcheck.lab.suites` — load and validate official JSONL suites;
 * :mod:`~causalcheck.lab.generator` — seeded generator of new suites;
 * :mod:`~causalcheck.lab.scm` — the compiled SCM (topological evaluation, 2-dp rounding);
-* :mod:`~causalcheck.lab.episode` — ``reset(seed)`` / ``step(action)``;
+* :mod:`~causalcheck.lab.episode` — ``reset(seed)`` / ``step(action)``, the texts printed by
+  :mod:`~causalcheck.lab.render`, the seeded draws made by :mod:`~causalcheck.lab.seeding`;
 * :mod:`~causalcheck.lab.agents` — the :class:`Agent` protocol and offline agents;
 * :mod:`~causalcheck.lab.trajectory` and :mod:`~causalcheck.lab.runner` — runs on disk.
 

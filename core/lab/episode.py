@@ -19,18 +19,15 @@ environment cannot do (unknown property, non-numeric value, spent budget, locked
 are *refused*: the episode continues, the step is counted and the observation says why.
 Stepping a finished episode raises :class:`~causalcheck.base.errors.BudgetExceededError`.
 
-Randomness is explicit (our fix of §8.4): the manipulator and reactor bases are drawn from
-``numpy.random.default_rng([seed, role, crc32(node)])`` with integers in [0, 100], the
-hidden disturbance from ``default_rng([seed, 2, crc32(graph_id)])``; the same seed gives the
-same episode on any machine and in any process.
+Randomness is explicit (our fix of §8.4): every crystal base, the hidden disturbance and
+per-seed prior records come from their own seeded NumPy generator
+(:mod:`causalcheck.lab.seeding`); the same seed gives the same episode on any machine and in
+any process.
 
 Observations come as structured data (:class:`Observation`) and as the text an LLM would
-see (``Observation.text`` and ``TaskInfo.text``).  The text prints numbers, records and
-status blocks as the original does: a value the original holds as a Python int (integer
-bases, JSON-int coefficients, no float on the way) prints as ``39``, any other as a float
-(``50.0``); prior records are Python dicts in evaluation order with the frequency in its
-place; the manipulator block is ``Crystal Analysis:`` … ``Uses: u/N (Remaining: r)`` and
-the reactor block ``Crystal properties (directly shown):`` … ``Usage: u/N submissions.``.  The action vocabulary
+see (``Observation.text`` and ``TaskInfo.text``), printed as the original prints them
+(:mod:`causalcheck.lab.render`); which values the original holds as Python ints, and so
+prints as ``39`` rather than ``39.0``, is tracked here.  The action vocabulary
 (:class:`LabAction`) is small: ``intervene`` (prop, value), ``open_reactor``,
 ``submit_frequency`` (value), ``finish`` and ``wait``; :meth:`LabAction.from_record`
 reads it from a record's action fields (``{"action": "INTERVENE", "arg1": prop,
@@ -42,9 +39,10 @@ intervention budget grids (:meth:`EpisodeConfig.from_tag` reads ``"3o6i"``), ora
 chains after each intervention, the candidate-graph tool (needs the suite's graphs), and
 the known-structure ablation.
 
-One module because an episode is one state machine (reset, step, budgets, refusals, phase lock,
-and the task and observation texts the agent reads), the contract with CausaLab's environment
-(causalab-spec §2); every helper here serves only :class:`Episode`.
+This is the reference simulator: every reset and step computes the episode afresh from its
+state (the crystal bases, pinned values and the disturbance), with no cache between steps or
+episodes.  One module because an episode is one state machine (reset, step, budgets,
+refusals, phase lock), the contract with CausaLab's environment (causalab-spec §2).
 """
 
 from __future__ import annotations
@@ -52,18 +50,17 @@ from __future__ import annotations
 import math
 import random
 import re
-import zlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
 from causalcheck.base.errors import BudgetExceededError, InputFormatError
 from causalcheck.graph import FREQ, CausalGraph
-from causalcheck.graphs.model import depth_first
+from causalcheck.lab.render import children_first_order, observation_text, task_text, typed_number
 from causalcheck.lab.scm import parse_computation
-from causalcheck.lab.seeding import FirstIntegers
-from causalcheck.lab.suites import SuiteGraph
+from causalcheck.lab.seeding import crystal_base, disturbance_rng, prior_rng
+from causalcheck.lab.suites import HiddenSpec, SuiteGraph
 from causalcheck.protocols import Agent
 
 __all__ = [
@@ -107,10 +104,6 @@ EPISODE_FLAGS: Mapping[str, Any] = MappingProxyType({
     "anchor_submissions": False,
     "max_steps": None,
 })
-
-
-def _crc(text: str) -> int:
-    return zlib.crc32(text.encode("utf-8"))
 
 
 @dataclass(frozen=True)
@@ -277,27 +270,19 @@ class LabAction:
         """Read the action fields of a record (unknown forms become ``wait`` with the reason)."""
         name = record.get("action")
         if not isinstance(name, str):
-            return cls._new("wait", text=f"no action field in record (action={name!r})")
+            return cls("wait", text=f"no action field in record (action={name!r})")
         key = name.strip().upper()
         if key in ("INTERVENE", "SET_PROPERTY", "ADJUST"):
-            return cls._new("intervene", None if record.get("arg1") is None else str(record.get("arg1")), record.get("arg2"))
+            return cls("intervene", None if record.get("arg1") is None else str(record.get("arg1")), record.get("arg2"))
         if key in ("OPEN_REACTOR", "TALK_REACTOR"):
-            return cls._new("open_reactor")
+            return cls("open_reactor")
         if key in ("SET_FREQUENCY", "SUBMIT_FREQUENCY"):
-            return cls._new("submit_frequency", None, record.get("arg1"))
+            return cls("submit_frequency", None, record.get("arg1"))
         if key in ("SUBMIT", "FINISH"):
-            return cls._new("finish", text=None if record.get("arg1") is None else str(record.get("arg1")))
+            return cls("finish", text=None if record.get("arg1") is None else str(record.get("arg1")))
         if key in ("WAIT", "NOOP", "NONE"):  # the record format's own no-op (the controller's fallback)
-            return cls._new("wait")
-        return cls._new("wait", text=f"unknown action={name!r}")
-
-    @classmethod
-    def _new(cls, kind: str, prop: str | None = None, value: Any = None, text: str | None = None) -> LabAction:
-        """``cls(kind, prop, value, text)`` with the fields filled directly (a frozen dataclass's
-        ``__init__`` sets each through ``object.__setattr__``; this is read once per step)."""
-        action = object.__new__(cls)
-        action.__dict__.update(kind=kind, prop=prop, value=value, text=text)
-        return action
+            return cls("wait")
+        return cls("wait", text=f"unknown action={name!r}")
 
 
 @dataclass(frozen=True)
@@ -411,19 +396,6 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _typed(value: float, is_int: bool) -> int | float:
-    """*value* with the Python type the original holds it in (ints stay ints)."""
-    return int(value) if is_int and float(value).is_integer() else float(value)
-
-
-def _show(value: float, is_int: bool) -> str:
-    """How the original prints a property value: ``39`` for an int, ``50.0`` / ``114.25`` for a float."""
-    return repr(_typed(value, is_int))
-
-
-#: The reactor dialog lists these keys in this order (those present; causalab-spec §2.6).
-REACTOR_KEY_ORDER = ("temperatureC", "moisture", "density", "quantumSize", "radiation", "pressure", "ph", "conductivity")
-
 _FLOAT_LITERAL = re.compile(r"\d\.|\.\d|\d[eE]")
 _NEGATIVE_POWER = re.compile(r"(\^|\*\*)\s*\(?\s*-")
 
@@ -461,22 +433,6 @@ def _int_equations(graph: SuiteGraph) -> tuple[bool, ...]:
     return tuple(out)
 
 
-@dataclass
-class _State:
-    bases: list[float]
-    clean: list[float]
-    shown: list[float]
-    fixed: dict[int, float] = field(default_factory=dict)
-    h: float = 0.0
-    base_int: list[bool] = field(default_factory=list)
-    h_active: bool = False
-    types: dict[str, bool] | None = None
-    # the shown state as a name -> value dict and the observation's crystal lines, built once per
-    # change of ``shown`` (an accepted intervention clears both) instead of once per step
-    state: dict[str, float] | None = None
-    crystal: str | None = None
-
-
 class Episode:
     """One episode over one suite graph.  Create, then :meth:`reset`, then :meth:`step`.
 
@@ -492,72 +448,37 @@ class Episode:
     ) -> None:
         self.graph = graph
         self.config = config or EpisodeConfig()
-        self.scm = graph.scm
-        self._display = dict(zip(self.scm.nodes, self.scm.display_names, strict=False))
+        self.scm = scm = graph.scm
+        self._display = dict(zip(scm.nodes, scm.display_names, strict=False))
         self._candidates = tuple(candidates)
         self.intervention_budget = self.config.intervention_budget(graph)
         self.max_steps = self.config.step_limit(graph)
         self._reset_done = False
         self._eq_int = _int_equations(graph)
-        idx = self._index = self.scm.index
-        #: (name, index) of every node in evaluation order: the order of a state's dict
-        self._order_pairs = tuple((self.scm.nodes[i], i) for i in self.scm.order)
-        self._parents = tuple(tuple(idx[p] for p in self.scm.graph.parents(n)) for n in self.scm.nodes)
-        self._needs_base = tuple(eq.base_coef != 0.0 for eq in self.scm.equations)
-        self._int_order = tuple(i for i in self.scm.order if self._eq_int[i])
-        #: each node and its descendants, by name (what an intervention can turn into floats)
-        self._downstream = tuple((n, *sorted(self.scm.graph.descendants(n))) for n in self.scm.nodes)
+        self._parents = tuple(tuple(scm.index[p] for p in scm.graph.parents(n)) for n in scm.nodes)
         #: the order the original lists the crystal in while the hidden disturbance acts
-        self._hidden_order = _children_first_order(self.scm.nodes, self.scm.graph.edges)
+        self._hidden_order = children_first_order(scm.nodes, scm.graph.edges)
+        self._hidden: HiddenSpec | None = None
         self._affected: frozenset[int] = frozenset()
-        #: crc32 of each node's name (its crystal-base generators' entropy)
-        self._crcs = tuple(_crc(n) for n in self.scm.nodes)
-        self._bases = self._base_plan()
-        self._task_properties = tuple(self.scm.nodes[i] for i in self.scm.order if i != self.scm.freq)
-        self._controllable_names = self.scm.controllable_names
         meta = graph.quadratic_metadata if isinstance(graph.quadratic_metadata, Mapping) else {}
-        #: which manipulator bases the original holds as ints at a reset (a step changes its copy)
-        self._manipulator_base_int = tuple(self._base_types(meta.get("property_manipulator")))
+        self._presets = (meta.get("property_manipulator"), meta.get("reactor"))
         #: which reactor values the original holds as ints (its bases are never changed)
-        self._reactor_types = dict(zip(self.scm.nodes, self._int_flags(self._base_types(meta.get("reactor"))), strict=True))
-        #: the prior records and their shown values, and the task text, when every episode has the same (a prior_seed)
-        self._fixed_prior: tuple[list[dict[str, Any]], list[dict[str, int | float]]] | None = None
-        self._fixed_task_text: str | None = None
-        self._prior_shown: list[dict[str, int | float]] = []
+        self._reactor_types = dict(zip(scm.nodes, self._int_flags(self._base_types(self._presets[1])), strict=True))
 
     # ------------------------------------------------------------------ set-up
-    def _base_plan(self) -> tuple[tuple[list[float], list[int]], tuple[list[float], list[int]], FirstIntegers]:
-        """Per role (0 the manipulator, 1 the reactor): the bases with the suite's presets in place
-        and the nodes drawn; and the draws of both roles' nodes, ``(role, crc32(node))`` each."""
+    def _crystal_bases(self, seed: int, role: int) -> list[float]:
+        """The crystal bases of the manipulator (*role* 0) or the reactor (*role* 1): the suite's
+        presets where it has them, else drawn (:func:`~causalcheck.lab.seeding.crystal_base`)."""
         scm = self.scm
-        meta = self.graph.quadratic_metadata
-        roles = []
-        tails = []
-        for role, preset_key in enumerate(("property_manipulator", "reactor")):
-            preset = meta.get(preset_key) if isinstance(meta, Mapping) else None
-            bases = [0.0] * len(scm.nodes)
-            drawn = []
-            for i in scm.controllable:
-                name = scm.nodes[i]
-                if isinstance(preset, Mapping) and name in preset:
-                    bases[i] = float(preset[name])
-                else:
-                    drawn.append(i)
-                    tails.append((role, self._crcs[i]))
-            roles.append((bases, drawn))
-        return roles[0], roles[1], FirstIntegers(tails, 101)
-
-    def _crystal_bases(self, seed: int) -> tuple[list[float], list[float]]:
-        """The manipulator's and the reactor's crystal bases of the episode of *seed*: each drawn
-        one is ``default_rng([seed, role, crc32(node)]).integers(0, 101)``, computed without
-        building the generators (:mod:`causalcheck.lab.seeding`), all of a reset's at once."""
-        (base0, drawn0), (base1, drawn1), draws = self._bases
-        values = iter(draws(seed))  # the manipulator's drawn nodes, then the reactor's
-        mb, rb = base0.copy(), base1.copy()
-        for bases, drawn in ((mb, drawn0), (rb, drawn1)):
-            for i in drawn:
-                bases[i] = float(next(values))
-        return mb, rb
+        preset = self._presets[role]
+        bases = [0.0] * len(scm.nodes)
+        for i in scm.controllable:
+            name = scm.nodes[i]
+            if isinstance(preset, Mapping) and name in preset:
+                bases[i] = float(preset[name])
+            else:
+                bases[i] = float(crystal_base(seed, role, name))
+        return bases
 
     def _base_types(self, preset: Any) -> list[bool]:
         """Which crystal bases the original holds as ints: drawn ones (``randint``) and JSON-int presets."""
@@ -568,66 +489,42 @@ class Episode:
             out[i] = _is_int(preset[name]) if isinstance(preset, Mapping) and name in preset else True
         return out
 
-    def _int_flags(
-        self, base_int: Sequence[bool], fixed: Mapping[int, float] = {}, h_active: bool = False
-    ) -> list[bool]:
+    def _int_flags(self, base_int: Sequence[bool], fixed: Mapping[int, float] = {}, h_active: bool = False) -> list[bool]:
         """Which node values the original holds as ints (see :func:`_int_equations`).
 
-        *h_active*: the hidden disturbance acts now; the original adds ``float(w)·float(h)``
-        to the affected nodes, so they (and what they feed) turn float — unless the product is
-        0, when it leaves the crystal exactly as computed.
+        A node stays an int when its equation can (params and text), its base (if it reads one)
+        is an int, it is not pinned, and every parent is an int.  *h_active*: the hidden
+        disturbance acts now; the original adds ``float(w)·float(h)`` to the affected nodes, so
+        they (and what they feed) turn float — unless the product is 0, when it leaves the
+        crystal exactly as computed.
         """
-        flags = [False] * len(self._eq_int)
-        affected = self._affected if h_active else ()
-        for i in self._int_order:  # evaluation order, nodes whose equation can stay int
-            if (self._needs_base[i] and not base_int[i]) or i in fixed or i in affected:
+        scm = self.scm
+        flags = [False] * len(scm.nodes)
+        for i in scm.order:
+            if not self._eq_int[i] or (scm.equations[i].base_coef != 0.0 and not base_int[i]):
                 continue
-            for p in self._parents[i]:
-                if not flags[p]:
-                    break
-            else:
-                flags[i] = True
+            if i in fixed or (h_active and i in self._affected):
+                continue
+            flags[i] = all(flags[p] for p in self._parents[i])
         return flags
 
-    def _hidden_acts(self, h: float) -> bool:
-        """Whether the hidden draw *h* changes the manipulator (the original skips ``w·h == 0``)."""
-        return self._hidden is not None and bool(self._affected) and self._hidden.edge_weight * h != 0.0
+    def _hidden_acts(self) -> bool:
+        """Whether the hidden draw now changes the manipulator (the original skips ``w·h == 0``)."""
+        return self._hidden is not None and bool(self._affected) and self._hidden.edge_weight * self._h != 0.0
 
-    def _prior_records(self, seed: int) -> list[dict[str, Any]]:
-        """The prior records of the episode of *seed* (fresh dicts), and :attr:`_prior_shown`.
+    def _prior_records(self, seed: int) -> tuple[list[dict[str, Any]], list[dict[str, int | float]]]:
+        """The prior records of the episode of *seed* and their values as the original prints them.
 
-        With a ``prior_seed`` (the anchor's 42) they are the same every episode: drawn at the
-        first reset and copied after it.
-        """
-        fixed = self.config.prior_seed is not None
-        if fixed and self._fixed_prior is not None:
-            records, shown = self._fixed_prior
-            self._prior_shown = [dict(d) for d in shown]
-            return [{"id": r["id"], "props": dict(r["props"]), "freq": r["freq"]} for r in records]
-        records = self._draw_prior_records(seed)
-        if fixed:
-            self._fixed_prior = (
-                [{"id": r["id"], "props": dict(r["props"]), "freq": r["freq"]} for r in records],
-                [dict(d) for d in self._prior_shown],
-            )
-        return records
-
-    def _draw_prior_records(self, seed: int) -> list[dict[str, Any]]:
-        import numpy as np
-
+        With a ``prior_seed`` (the anchor's 42) the bases come from ``random.Random(prior_seed)``,
+        so every episode has the same records; without one from the seed's own generator."""
         scm = self.scm
         n = self.config.prior_records
         presets = self.graph.quadratic_metadata.get("observation_presets") if self.graph.quadratic_metadata else None
-        py_rng = random.Random(self.config.prior_seed) if self.config.prior_seed is not None else None
         preset_of = [presets[k] if isinstance(presets, list) and k < len(presets) else None for k in range(n)]
-        draws: Iterator[int] = iter(())
-        if py_rng is None:
-            # one array draw: the same numbers as one integers(0, 101) call per base, in order
-            count = sum(1 for p in preset_of for i in scm.controllable if not (isinstance(p, Mapping) and scm.nodes[i] in p))
-            if count:
-                np_rng = np.random.default_rng([seed, 3, _crc(self.graph.graph_id)])
-                draws = iter(np_rng.integers(0, 101, size=count).tolist())
-        records = []
+        py_rng = random.Random(self.config.prior_seed) if self.config.prior_seed is not None else None
+        np_rng = prior_rng(seed, self.graph.graph_id) if py_rng is None else None
+        records: list[dict[str, Any]] = []
+        shown: list[dict[str, int | float]] = []
         for k in range(n):
             bases = [0.0] * len(scm.nodes)
             preset = preset_of[k]
@@ -638,22 +535,30 @@ class Episode:
                 elif py_rng is not None:
                     bases[i] = float(py_rng.randint(0, 100))
                 else:
-                    bases[i] = float(next(draws))
+                    assert np_rng is not None
+                    bases[i] = float(np_rng.integers(0, 101))
             vals = scm.evaluate_list(bases)
-            records.append(self._entry(f"{k}/{n}", vals))
+            records.append({"id": f"{k}/{n}", "props": {scm.nodes[i]: vals[i] for i in scm.order if i != scm.freq}, "freq": vals[scm.freq]})
             flags = self._int_flags(self._base_types(preset))
-            self._prior_shown.append({scm.nodes[i]: _typed(vals[i], flags[i]) for i in scm.order})
-        return records
+            shown.append({scm.nodes[i]: typed_number(vals[i], flags[i]) for i in scm.order})
+        return records, shown
 
-    def _entry(self, ident: str, vals: Sequence[float]) -> dict[str, Any]:
+    def _named(self, values: Sequence[float]) -> dict[str, float]:
+        """Node values as a name → value dict in evaluation order (the frequency included)."""
         scm = self.scm
-        props = {scm.nodes[i]: vals[i] for i in scm.order if i != scm.freq}
-        return {"id": ident, "props": props, "freq": vals[scm.freq]}
+        return {scm.nodes[i]: values[i] for i in scm.order}
+
+    def _manipulator_values(self) -> list[float]:
+        """The manipulator crystal as shown: the clean values plus the hidden disturbance where it acts."""
+        hid = self._hidden
+        if hid is None:
+            return self._clean
+        return self.scm.evaluate_list(
+            self._bases, h=self._h, affected=self._affected, weight=hid.edge_weight, fixed=self._fixed or None
+        )
 
     def reset(self, seed: int) -> tuple[TaskInfo, Observation]:
         """Start the episode for *seed*; returns the task description and the first observation."""
-        import numpy as np
-
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise InputFormatError(f"seed={seed!r} must be an integer")
         scm = self.scm
@@ -661,21 +566,20 @@ class Episode:
         hid = self.graph.hidden if self.config.hidden else None
         self._hidden = hid
         self._affected = frozenset(scm.index[n] for n in hid.affected_nodes) if hid else frozenset()
-        # the disturbance's generator, only when one acts (building one is most of a reset's cost)
-        self._hrng = np.random.default_rng([seed, 2, _crc(self.graph.graph_id)]) if hid is not None else None
-        mb, rb = self._crystal_bases(seed)
-        clean = scm.evaluate_list(mb)
-        h0 = hid.initial_value if hid else 0.0
-        # without a disturbance the shown crystal is the clean one (a step replaces, never mutates, clean)
-        shown = scm.evaluate_list(mb, h=h0, affected=self._affected, weight=hid.edge_weight) if hid else clean
-        self._st = _State(mb, clean, shown, {}, h0, list(self._manipulator_base_int), self._hidden_acts(h0))
-        rvals = scm.evaluate_list(rb)
+        self._hrng = disturbance_rng(seed, self.graph.graph_id) if hid is not None else None
+        # the manipulator: its crystal bases, the values pinned by do() interventions, the disturbance h
+        self._bases = self._crystal_bases(seed, 0)
+        self._fixed: dict[int, float] = {}
+        self._h = hid.initial_value if hid else 0.0
+        self._base_int = self._base_types(self._presets[0])
+        self._clean = scm.evaluate_list(self._bases)
+        self._shown = self._manipulator_values()
+        rvals = scm.evaluate_list(self._crystal_bases(seed, 1))
         self.reactor_values = rvals
         self.target_freq = rvals[scm.freq]
         self.reactor_props = {scm.nodes[i]: rvals[i] for i in scm.order if i != scm.freq}
-        self.manipulator_initial = {scm.nodes[i]: shown[i] for i in scm.order}
-        self._prior_shown = []
-        self.prior = self._prior_records(seed)
+        self.manipulator_initial = self._named(self._shown)
+        self.prior, prior_shown = self._prior_records(seed)
         self.interventions_used = 0
         self.submissions_used = 0
         self.steps = 0
@@ -685,12 +589,9 @@ class Episode:
         self.done_reason = ""
         self.submitted: list[float] = []
         self.transitions: list[dict[str, Any]] = []
-        self._line_memo: dict[str, tuple[Any, Any, str]] = {}  # _crystal_lines' memo, per episode
-        self._reactor_block: str | None = None  # _reactor_lines of this episode's reactor, once opened
-        self.task = self._task_info()
+        self.task = self._task_info(prior_shown)
         self._reset_done = True
-        obs = self._observe({}, ())
-        return self.task, obs
+        return self.task, self._observe({}, ())
 
     # ------------------------------------------------------------------ views
     @property
@@ -701,7 +602,7 @@ class Episode:
         intervention; the agent never sees it (a differential against another environment
         feeds it the same draws).
         """
-        return self._st.h
+        return self._h
 
     def budgets(self) -> dict[str, Any]:
         return {
@@ -721,80 +622,47 @@ class Episode:
             "hidden_affected": list(self._hidden.affected_nodes) if self._hidden else [],
         }
 
-    def _task_info(self) -> TaskInfo:
-        structure = self._structure() if self.config.known_structure else None
-        fixed_text = self._fixed_task_text if self._fixed_prior is not None else None
-        # filled field by field as Observation is (a frozen dataclass's __init__ is 4x slower); a
-        # test compares the value with the dataclass's
-        info = object.__new__(TaskInfo)
-        info.__dict__.update(
-            graph_id=self.graph.graph_id,
-            properties=self._task_properties,
-            controllable=self._controllable_names,
-            display_names=dict(self._display),
-            prior_records=tuple(self.prior),
-            bootstrap=tuple(self.graph.bootstrap),
-            budgets=self.budgets(),
-            frequency_can_be_parent=self.graph.frequency_can_be_parent,
-            equation_family=self.graph.family,
-            hidden_disturbance=self._hidden is not None,
-            structure=structure,
-            text=fixed_text or "",
-            target=FREQ,
-        )
-        if fixed_text is not None:  # the same prior records every episode: the same text
-            return info
-        info.__dict__["text"] = _task_text(info, self._prior_shown)  # not shared yet: set in place
-        if self._fixed_prior is not None:
-            self._fixed_task_text = info.text
-        return info
+    def _task_info(self, prior_shown: Sequence[Mapping[str, int | float]]) -> TaskInfo:
+        scm = self.scm
+        fields: dict[str, Any] = {
+            "graph_id": self.graph.graph_id,
+            "properties": tuple(scm.nodes[i] for i in scm.order if i != scm.freq),
+            "controllable": scm.controllable_names,
+            "display_names": dict(self._display),
+            "prior_records": tuple(self.prior),
+            "bootstrap": tuple(self.graph.bootstrap),
+            "budgets": self.budgets(),
+            "frequency_can_be_parent": self.graph.frequency_can_be_parent,
+            "equation_family": self.graph.family,
+            "hidden_disturbance": self._hidden is not None,
+            "structure": self._structure() if self.config.known_structure else None,
+            "target": FREQ,
+        }
+        return TaskInfo(**fields, text=task_text(fields, prior_shown))
 
     def _observe(self, response: Mapping[str, Any], chains: Sequence[Sequence[str]]) -> Observation:
         scm = self.scm
-        st = self._st
-        if st.state is None:
-            shown = st.shown
-            st.state = {n: shown[i] for n, i in self._order_pairs}
-        cands = self._candidate_graphs() if self.config.candidate_tool else None
-        # filled field by field: a frozen dataclass's __init__ sets each of the 15 fields through
-        # object.__setattr__, 4x the time of filling the new value's dict (measured); the value is
-        # the same (==, repr, asdict; a test compares the fields with the dataclass's)
-        obs = object.__new__(Observation)
-        obs.__dict__.update(
-            step=self.steps,
-            phase="done" if self.done else ("reactor" if self.locked else "manipulator"),
-            state=dict(st.state),  # each observation its own dict
-            interventions_used=self.interventions_used,
-            interventions_left=self.intervention_budget - self.interventions_used,
-            submissions_used=self.submissions_used,
-            submissions_left=self.config.submissions - self.submissions_used,
-            reactor_props=dict(self.reactor_props) if self.locked else None,
-            response=dict(response),
-            done=self.done,
-            success=self.success,
-            reward=1.0 if self.success else 0.0,
-            text="",
-            oracle_chains=tuple(map(tuple, chains)) if chains else (),
-            candidates=cands,
-        )
-        types = st.types
-        if types is None:  # recomputed only after an intervention changed a base or h
-            types = st.types = dict(zip(scm.nodes, self._int_flags(st.base_int, st.fixed, st.h_active), strict=True))
-            st.crystal = None
-        if st.crystal is None:  # the crystal lines change only with the state shown
-            order = self._hidden_order if st.h_active else None
-            st.crystal = _crystal_lines(st.state, types, order, self._display, self._line_memo)
-        # the value is new and not shared yet: its text is set once in place instead of copying
-        # every field again with dataclasses.replace (a quarter of a step's time)
-        reactor = None
-        if self.locked:  # the reactor's properties are fixed for the episode: their lines are built once
-            reactor = self._reactor_block
-            if reactor is None:
-                reactor = self._reactor_block = _reactor_lines(self.reactor_props, self._reactor_types)
-        obs.__dict__["text"] = _observation_text(
-            obs, self.scm, types, self._reactor_types, display=self._display, crystal=st.crystal, reactor=reactor
-        )
-        return obs
+        fields: dict[str, Any] = {
+            "step": self.steps,
+            "phase": "done" if self.done else ("reactor" if self.locked else "manipulator"),
+            "state": self._named(self._shown),
+            "interventions_used": self.interventions_used,
+            "interventions_left": self.intervention_budget - self.interventions_used,
+            "submissions_used": self.submissions_used,
+            "submissions_left": self.config.submissions - self.submissions_used,
+            "reactor_props": dict(self.reactor_props) if self.locked else None,
+            "response": dict(response),
+            "done": self.done,
+            "success": self.success,
+            "reward": 1.0 if self.success else 0.0,
+            "oracle_chains": tuple(tuple(c) for c in chains),
+            "candidates": self._candidate_graphs() if self.config.candidate_tool else None,
+        }
+        h_active = self._hidden_acts()
+        types = dict(zip(scm.nodes, self._int_flags(self._base_int, self._fixed, h_active), strict=True))
+        order = self._hidden_order if h_active else None
+        text = observation_text(fields, types, self._reactor_types, order, self._display)
+        return Observation(**fields, text=text)
 
     # ------------------------------------------------------------------ stepping
     def step(self, action: LabAction) -> Observation:
@@ -851,69 +719,38 @@ class Episode:
                 f"intervention budget spent ({self.interventions_used}/{self.intervention_budget}); the machine refuses"
             )
         prop = action.prop
-        idx = self._index
-        if prop not in idx:
+        if prop not in scm.index:
             return self._refuse(f"unknown property={prop!r}; controllable properties are {list(scm.controllable_names)!r}")
-        j = idx[prop]
+        j = scm.index[prop]
         if j not in scm.controllable:
             return self._refuse(f"property={prop!r} is not controllable")
         value = _to_number(action.value)
         if value is None:
             return self._refuse(f"value={action.value!r} for {prop!r} must be a finite number")
-        st = self._st
-        # references, not copies: below, the lists are replaced (a copy is shifted in place), never changed
-        before_clean = st.clean
-        before_shown = st.shown
-        if self.config.intervention_mode == "shift" and not st.fixed:
-            st.clean = list(st.clean)
-            scm.shift_inplace(st.bases, st.clean, j, value)
+        before_clean, before_shown = self._clean, self._shown
+        if self.config.intervention_mode == "shift":  # §2.4: shift the base, the causes stay active
+            self._bases[j] = scm.shift_base(self._bases, self._clean, j, value)
         else:
-            if self.config.intervention_mode == "shift":
-                st.bases[j] = scm.shift_base(st.bases, st.clean, j, value)
-            else:
-                st.fixed[j] = round(value, 2)
-            st.clean = scm.evaluate_list(st.bases, fixed=st.fixed or None)
+            self._fixed[j] = round(value, 2)
+        self._base_int[j] = False  # the original stores the set value as a float
+        self._clean = scm.evaluate_list(self._bases, fixed=self._fixed or None)
         hid = self._hidden
-        st.base_int[j] = False  # the original stores the set value as a float
-        if hid is None and st.types is not None:  # only j and what it feeds can turn float
-            for n in self._downstream[j]:
-                st.types[n] = False
-        else:
-            st.types = None
-        if hid is not None:
+        if hid is not None:  # a fresh disturbance after every accepted intervention
             assert self._hrng is not None  # built at reset when the episode has a disturbance
-            k = int(self._hrng.integers(0, len(hid.value_space)))
-            st.h = float(hid.value_space[k])
-            st.h_active = self._hidden_acts(st.h)
-            st.shown = scm.evaluate_list(
-                st.bases, h=st.h, affected=self._affected, weight=hid.edge_weight, fixed=st.fixed or None
-            )
-        else:
-            st.shown = st.clean
+            self._h = float(hid.value_space[int(self._hrng.integers(0, len(hid.value_space)))])
+        self._shown = self._manipulator_values()
         self.interventions_used += 1
-        shown = st.shown
-        pairs = self._order_pairs
-        changed = [n for n, i in pairs if shown[i] != before_shown[i]]
         if self.config.oracle_chains:
-            chains.extend(self._chains(j, before_clean, st.clean))
-        prev = st.state  # the state shown before, as a dict (when an observation built it)
-        state = {n: shown[i] for n, i in pairs}
-        st.state, st.crystal = dict(state), None  # a copy: the transition's and the response's dict are the caller's
-        self.transitions.append(
-            {
-                "prop": prop,
-                "value": value,
-                "before": dict(prev) if prev is not None else {n: before_shown[i] for n, i in pairs},
-                "after": state,
-            }
-        )
+            chains.extend(self._chains(j, before_clean, self._clean))
+        before, state = self._named(before_shown), self._named(self._shown)
+        self.transitions.append({"prop": prop, "value": value, "before": before, "after": state})
         return {
             "accepted": True,
             "message": f"Set {scm.display_names[j]} to {_fmt(value)}.",
             "requested_value": value,
-            "observed_value": st.shown[j],
+            "observed_value": self._shown[j],
             "state": state,
-            "changed": changed,
+            "changed": [n for n, v in state.items() if v != before[n]],
             "uses": f"{self.interventions_used}/{self.intervention_budget}",
         }
 
@@ -1009,169 +846,3 @@ def _consistent(g: CausalGraph, t: Mapping[str, Any], tol: float = 0.01) -> bool
         return True
     moved = {n for n in after if n != prop and abs(after[n] - before[n]) > tol}
     return moved == set(g.descendants(prop))
-
-
-# ---------------------------------------------------------------------- text rendering
-def _task_text(info: TaskInfo, records: Sequence[Mapping[str, int | float]]) -> str:
-    """The task text; *records* are the prior records as the original prints them (evaluation order, typed)."""
-    b = info.budgets
-    disp = info.display_names
-    lines = [
-        "You are in a lab with two quantum crystals that share one hidden causal mechanism.",
-        f"Properties: {', '.join(f'{p} ({disp.get(p, p)})' for p in info.properties)}; "
-        f"the target is {info.target} ({disp.get(info.target, info.target)}).",
-        "Each property may be caused by others; the resonance frequency is not directly controllable.",
-    ]
-    if info.frequency_can_be_parent:
-        lines.append("Note: the resonance frequency is not controllable, but it may cause other properties.")
-    if info.equation_family == "quadratic":
-        lines.append("Each parent acts through a quadratic term: c_P_1*P^2 + c_P_2*P.")
-    else:
-        lines.append("Mechanisms are linear: node = base + sum of c_parent * parent.")
-    if info.hidden_disturbance:
-        lines.append(
-            "A hidden disturbance perturbs some properties of the manipulator crystal after each intervention; "
-            "it is absent in the reactor phase."
-        )
-    lines += [
-        "",
-        "Phase 1 — Property Manipulator: set one controllable property of the manipulator crystal at a time "
-        "(a shift: the property takes the value, its causes stay active) and read every property and the frequency.",
-        f"Intervention budget: {b['interventions']} uses. Controllable: {', '.join(info.controllable)}.",
-        "Phase 2 — Crystal Reactor: opening the reactor locks the manipulator. The reactor crystal's properties are "
-        f"shown; predict its resonance frequency. Tolerance: ±{b['tolerance_hz']} Hz; "
-        f"{b['submissions']} submissions.",
-        "",
-        f"Prior measurement records ({len(info.prior_records)}):",
-    ]
-    for k, shown in enumerate(records, 1):
-        lines.append(f"- Observation {k}: {dict(shown)}")
-    if info.bootstrap:
-        lines.append("Provided golden intervention data:")
-        for e in info.bootstrap:
-            iv = e.get("intervention")
-            if iv:
-                lines.append(
-                    f"- {e.get('id')}: intervene {iv['target_prop']} to {iv['target_value']}, observed props={dict(e['props'])}, freq={e['freq']}"
-                )
-            else:
-                lines.append(f"- {e.get('id')}: observed props={dict(e['props'])}, freq={e['freq']}")
-    if info.structure is not None:
-        s = info.structure
-        lines.append("Known causal structure: " + ", ".join(f"{e['from']} -> {e['to']}" for e in s["edges"]))
-        lines.append(f"Parents of {info.target}: {', '.join(s['frequency_parents'])}")
-        if s["hidden_affected"]:
-            lines.append(f"Hidden disturbance affects: {', '.join(s['hidden_affected'])}")
-    lines += [
-        "",
-        "Each step output one JSON record with keys memory, thought, past_data, hypothesis, experiment and one action:",
-        '{"action": "INTERVENE", "arg1": "<property>", "arg2": <number>} | {"action": "OPEN_REACTOR"} | '
-        '{"action": "SET_FREQUENCY", "arg1": <number>} | {"action": "SUBMIT", "arg1": "done"}',
-        'hypothesis = {"edges": [{"from": P, "to": Q}], "freq_equation": "resonanceFreq = base + c_A*A", '
-        '"coefficients": {"base": number, "c_A": number}}',
-    ]
-    return "\n".join(lines)
-
-
-def _children_first_order(nodes: Sequence[str], edges: Sequence[Any]) -> tuple[str, ...]:
-    """The original's order while the hidden disturbance acts: a reversed depth-first post-order over children.
-
-    Its manipulator recomputes the crystal in that order (nodes in config order, children in
-    edge order) and lists it so; without a disturbance it lists the evaluation order.
-
-    >>> from causalcheck.graph import Edge
-    >>> _children_first_order(["f", "a", "b"], [Edge("a", "f"), Edge("b", "a")])
-    ('b', 'a', 'f')
-    """
-    index = {n: i for i, n in enumerate(nodes)}
-    children: list[list[int]] = [[] for _ in nodes]
-    for e in edges:
-        children[index[e.source]].append(index[e.target])
-    post, _ = depth_first(children)  # the SCM's graph is acyclic: the whole post-order
-    return tuple(nodes[i] for i in reversed(post))
-
-
-def _crystal_lines(
-    state: Mapping[str, float],
-    types: Mapping[str, bool],
-    order: Sequence[str] | None,
-    display: Mapping[str, str],
-    memo: dict[str, tuple[Any, Any, str]] | None = None,
-) -> str:
-    """The manipulator block's "Crystal Analysis" heading, one line per node (display names, the
-    original's number types; *order*, default the state's) and the rule beneath them.
-
-    *memo* (node → the value object, its type flag and its line) keeps the line of a node whose
-    value is the same object as last time: an intervention recomputes only the target's
-    descendants and keeps the other values' objects, so most lines are not formatted again.
-    """
-    lines = ["Crystal Analysis:"]
-    add = lines.append
-    for n, v in state.items() if order is None else ((n, state[n]) for n in order):
-        flag = types.get(n)
-        if memo is not None:
-            kept = memo.get(n)
-            if kept is not None and kept[0] is v and kept[1] is flag:
-                add(kept[2])
-                continue
-        # _show inlined: this runs for every node of every changed state
-        line = f"  {display.get(n, n)}: {int(v) if flag and float(v).is_integer() else float(v)!r}"
-        if memo is not None:
-            memo[n] = (v, flag, line)
-        add(line)
-    add("  " + "\u2500" * 19)
-    return "\n".join(lines)
-
-
-def _reactor_lines(props: Mapping[str, Any], reactor_types: Mapping[str, bool]) -> str:
-    """The reactor block's heading and one line per property (keys in :data:`REACTOR_KEY_ORDER`, then any other)."""
-    keys = [k for k in REACTOR_KEY_ORDER if k in props] + [k for k in props if k not in REACTOR_KEY_ORDER]
-    return "\n".join(["Crystal properties (directly shown):", *(f"- {k}: {_show(props[k], reactor_types.get(k, False))}" for k in keys)])
-
-
-def _observation_text(
-    obs: Observation,
-    scm: Any,
-    types: Mapping[str, bool],
-    reactor_types: Mapping[str, bool],
-    order: Sequence[str] | None = None,
-    display: Mapping[str, str] | None = None,
-    crystal: str | None = None,
-    reactor: str | None = None,
-) -> str:
-    """The observation as text, with the original's blocks, line formats and number types.
-
-    The manipulator block is the original's "Crystal Analysis" (display names in evaluation
-    order, a rule, ``Uses: u/N (Remaining: r)``); the reactor block is its "Crystal properties
-    (directly shown)" (keys in :data:`REACTOR_KEY_ORDER`, then any other) and
-    ``Usage: u/N submissions.``.  *types* say which values the original holds as ints;
-    *order* (default: the state's, the evaluation order) is the order of the crystal lines;
-    *display* is the SCM's node → display-name map when the caller keeps it; *crystal* is
-    :func:`_crystal_lines` of the state when the caller kept it (it changes only with the state),
-    *reactor* :func:`_reactor_lines` of the reactor's properties (fixed for an episode).
-    """
-    disp = display if display is not None else dict(zip(scm.nodes, scm.display_names, strict=False))
-    lines = [f"Step {obs.step} — phase: {obs.phase}"]
-    resp = obs.response
-    if resp:
-        if resp.get("accepted") is False:
-            lines.append(f"Refused: {resp.get('refused')}")
-        elif resp.get("message"):
-            lines.append(str(resp["message"]))
-    lines.append(crystal if crystal is not None else _crystal_lines(obs.state, types, order, disp))
-    lines.append(
-        f"  Uses: {obs.interventions_used}/{obs.interventions_used + obs.interventions_left} "
-        f"(Remaining: {obs.interventions_left})"
-    )
-    for chain in obs.oracle_chains:
-        lines.append("Oracle chain: " + " -> ".join(chain))
-    if obs.candidates is not None:
-        lines.append(f"Candidate graphs consistent with your interventions ({len(obs.candidates)} shown):")
-        for g in obs.candidates:
-            lines.append("  " + ("; ".join(f"{a} -> {b}" for a, b in g) or "(no edges)"))
-    if obs.reactor_props is not None:
-        lines.append(reactor if reactor is not None else _reactor_lines(obs.reactor_props, reactor_types))
-        lines.append(f"Usage: {obs.submissions_used}/{obs.submissions_used + obs.submissions_left} submissions.")
-    if obs.done:
-        lines.append("The episode is over." + (" The reactor is activated." if obs.success else ""))
-    return "\n".join(lines)

@@ -17,11 +17,10 @@ process, so every figure is per core.  Prints:
    the 10th percentile (the slow tail) and the best are printed, with the machine (CPU model,
    Python) and, over the timed rounds, the process's CPU time against the wall clock and the
    hypervisor's steal share (``/proc/stat``): a round is only ~0.07 s, so a pause of the machine
-   shows in a few rounds, not in the median;
-2. a reset's crystal-base draws: :class:`causalcheck.lab.seeding.FirstIntegers` (all lanes at
-   once) against :func:`~causalcheck.lab.seeding.first_integer` per lane and NumPy's own
-   ``default_rng(entropy).integers(0, 101)`` per lane;
-3. reward terms' latency per step (p50 / p95, dense weights, 7-node graphs) of
+   shows in a few rounds, not in the median.  Beside the wall-clock rates, each loop's rate with
+   resets included per second of this process's CPU time (``time.process_time``): what one core
+   gives when the process has it to itself, the figure a busy shared machine does not change;
+2. reward terms' latency per step (p50 / p95, dense weights, 7-node graphs) of
    :class:`causalcheck.rl.rewards.RewardTracker` against the naive full recomputation
    (parse, the complete two-question data-consistency check over every point, I-MEC sizes,
    metrics: nothing memoised) of the same
@@ -209,12 +208,14 @@ def _throughput(suite: Any, episodes: list[tuple[int, int, list[str]]], rounds: 
         _, _, resets = run(objs, first, 0)
         built.append(resets / len(first))
     print(f"   first reset of an environment (construction): {1e3 * statistics.median(built):.2f} ms (median of the loops); not in the figures below")
-    results: dict[str, list[tuple[float, float, float, float]]] = {k: [] for k in loops}
+    results: dict[str, list[tuple[float, float, float, float, float]]] = {k: [] for k in loops}
     ticks0, cpu0, wall0 = _cpu_ticks(), time.process_time(), time.perf_counter()
     for rnd in range(rounds):
         for label, (run, objs, acts) in loops.items():
+            c0 = time.process_time()
             steps, busy, resets = run(objs, acts, rnd)
-            results[label].append((steps / busy, steps / (busy + resets), 1e6 * busy / steps, 1e6 * resets / len(acts)))
+            cpu_round = time.process_time() - c0
+            results[label].append((steps / busy, steps / (busy + resets), 1e6 * busy / steps, 1e6 * resets / len(acts), steps / cpu_round))
     ticks1, cpu, wall = _cpu_ticks(), time.process_time() - cpu0, time.perf_counter() - wall0
     steal = ""
     if ticks0 is not None and ticks1 is not None and ticks1[0] > ticks0[0]:
@@ -222,46 +223,20 @@ def _throughput(suite: Any, episodes: list[tuple[int, int, list[str]]], rounds: 
     print(f"   timed rounds: {wall:.1f} s wall, {cpu:.1f} s CPU of this process ({100 * cpu / wall:.0f} %){steal}")
     floor_label = next(iter(loops))
     floor_med = statistics.median(r[0] for r in results[floor_label])
-    print(f"   {'':44s} {'steps/s, resets excluded':>32s} | {'resets included':>23s} | {'per step':>9s} {'per reset':>10s}")
-    print(f"   {'':44s} {'median':>8s} {'p10':>7s} {'best':>7s} {'x floor':>7s} | {'median':>7s} {'p10':>7s} {'best':>7s} | {'µs':>9s} {'µs':>10s}")
+    print(f"   {'':44s} {'steps/s, resets excluded':>32s} | {'resets included':>23s} | {'per step':>9s} {'per reset':>10s} | {'incl., per CPU s':>15s}")
+    print(f"   {'':44s} {'median':>8s} {'p10':>7s} {'best':>7s} {'x floor':>7s} | {'median':>7s} {'p10':>7s} {'best':>7s} | {'µs':>9s} {'µs':>10s} |"
+          f" {'median':>7s} {'p10':>7s}")
     for label, rs in results.items():
         excl = statistics.median(r[0] for r in rs)
         incl = statistics.median(r[1] for r in rs)
         print(f"   {label:44s} {excl:8.0f} {_pct([r[0] for r in rs], 10):7.0f} {max(r[0] for r in rs):7.0f} {excl / floor_med:6.2f}x |"
               f" {incl:7.0f} {_pct([r[1] for r in rs], 10):7.0f} {max(r[1] for r in rs):7.0f} |"
-              f" {statistics.median(r[2] for r in rs):9.1f} {statistics.median(r[3] for r in rs):10.1f}")
+              f" {statistics.median(r[2] for r in rs):9.1f} {statistics.median(r[3] for r in rs):10.1f} |"
+              f" {statistics.median(r[4] for r in rs):7.0f} {_pct([r[4] for r in rs], 10):7.0f}")
     print(f"   ({rounds} rounds of {len(episodes)} episodes each; per round, excluded | included:")
     for label, rs in results.items():
-        print(f"    {label:44s} " + "  ".join(f"{a:6.0f}|{b:<6.0f}" for a, b, _, _ in rs))
+        print(f"    {label:44s} " + "  ".join(f"{a:6.0f}|{b:<6.0f}" for a, b, *_ in rs))
     print("   )")
-
-
-def _seeding(suite: Any, reps: int) -> None:
-    """A reset's crystal-base draws three ways (a 7-node graph: both roles, every controllable node)."""
-    import numpy as np
-    from causalcheck.lab.seeding import FirstIntegers, first_integer
-
-    ep = Episode(suite.graphs[0])
-    tails = [(role, ep._crcs[i]) for role in (0, 1) for i in ep.scm.controllable]
-    draws = FirstIntegers(tails, 101)
-    seeds = list(range(reps))
-    assert [draws(s) for s in seeds[:50]] == [[int(np.random.default_rng([s, *t]).integers(0, 101)) for t in tails] for s in seeds[:50]]
-    rows = []
-    for name, fn in (
-        ("FirstIntegers, all lanes at once", lambda s: draws(s)),
-        ("first_integer, lane by lane", lambda s: [first_integer((s, *t), 101) for t in tails]),
-        ("numpy default_rng(entropy).integers, per lane", lambda s: [int(np.random.default_rng([s, *t]).integers(0, 101)) for t in tails]),
-    ):
-        best = float("inf")
-        for _ in range(3):
-            t0 = time.perf_counter()
-            for s in seeds:
-                fn(s)
-            best = min(best, (time.perf_counter() - t0) / reps)
-        rows.append((name, best))
-    print(f"\n2. a reset's crystal-base draws ({len(tails)} lanes: 2 roles x {len(tails) // 2} controllable nodes), best of 3 x {reps} seeds")
-    for name, t in rows:
-        print(f"   {name:48s} {1e6 * t:7.1f} µs   ({t / rows[0][1]:.2f}x FirstIntegers)")
 
 
 class _Recorder(RewardTracker):
@@ -371,10 +346,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{statistics.median(len(x) for _, _, r in episodes for x in r):.0f} chars (median, full records)")
     print("\n1. steps/s per core; floor = Episode.step on pre-built actions")
     _throughput(suite, episodes, rounds)
-    _seeding(suite, 500 if args.quick else 3000)
     lat_eps = episodes[:40]
     ours, naive = _latencies(_calls(suite, lat_eps))
-    print(f"\n3. reward terms per step, dense weights, {len(ours)} steps (ms)")
+    print(f"\n2. reward terms per step, dense weights, {len(ours)} steps (ms)")
     print(f"   {'RewardTracker (incremental)':38s} p50 {1e3 * _pct(ours, 50):7.3f}  p95 {1e3 * _pct(ours, 95):7.3f}  max {1e3 * max(ours):7.3f}")
     print(f"   {'naive full recomputation':38s} p50 {1e3 * _pct(naive, 50):7.3f}  p95 {1e3 * _pct(naive, 95):7.3f}  max {1e3 * max(naive):7.3f}")
     print(f"   speed-up at p95: {_pct(naive, 95) / _pct(ours, 95):.1f}x")
