@@ -9,6 +9,7 @@ import argparse
 import io
 import json
 import re
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -24,18 +25,20 @@ from causalcheck.adapters import (
     fault,
     run_sync,
 )
+from causalcheck.base.progress import RunProgress, progress_mode
 from causalcheck.explain.answer import add_answer_arguments, generate_answers, run_answer
 from causalcheck.explain.data import load_benchmark
-from causalcheck.explain.progress import (
-    RunProgress,
-    meter_totals,
-    progress_from_args,
-    progress_mode,
-)
+from causalcheck.explain.progress import format_accounting, meter_totals, progress_from_args
 from causalcheck.explain.run import offline_judges, score_answers
 from rich.console import Console
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def _accounting(models: Iterable[Any]) -> Callable[[], str]:
+    """The explain commands' extra column: the model-call accounting of *models*."""
+    metered = tuple(models)
+    return lambda: format_accounting(meter_totals(metered))
 
 
 def _console() -> tuple[Console, io.StringIO]:
@@ -80,7 +83,7 @@ def test_answer_bar_shows_items_and_accounting(tmp_path: Path) -> None:
     client = _client(llm)
     console, buf = _console()
     items = load_benchmark("demo").items[:3]
-    with RunProgress("bar", title="explain answer", models=(client,), console=console) as progress:
+    with RunProgress("bar", title="explain answer", extra=_accounting((client,)), console=console) as progress:
         summary = run_sync(generate_answers(items, client, tmp_path / "a.jsonl", progress=progress))
     assert summary.answered == 3
     text = _text(buf)
@@ -96,7 +99,7 @@ def test_bar_reads_the_meter_at_render_time() -> None:
     meter = CostMeter()
     client = _client(ScriptedLLM([]), meter)
     console, buf = _console()
-    progress = RunProgress("bar", title="explain score", models=(client,), console=console)
+    progress = RunProgress("bar", title="explain score", extra=_accounting((client,)), console=console)
     progress.begin(5, done=2)
     for _ in range(3):
         meter.record_retry("fake", "scripted")
@@ -119,7 +122,7 @@ def test_score_bar_with_llm_judges_counts_every_call(tmp_path: Path) -> None:
     assert comp is not None and comp.parser is not None and comp.edge_judge is not None and comp.criterion_judge is not None
     judges = Judges(comp.parser, comp.edge_judge, comp.criterion_judge, "fake-judge", "fake-parser", models=comp.models)
     console, buf = _console()
-    with RunProgress("bar", title="explain score", models=judges.models, console=console) as progress:
+    with RunProgress("bar", title="explain score", extra=_accounting(judges.models), console=console) as progress:
         [res] = score_answers("demo", "demo", tmp_path / "o", judges, model="demo-strong", limit=2, judge_edges="causal", progress=progress)
     assert res.summary.n_items == 2
     last = _text(buf).strip().splitlines()[-1]

@@ -39,10 +39,8 @@ def test_lab_run_off_a_terminal_writes_progress_lines_and_the_same_files(
     assert capsys.readouterr().err == ""
     runner.run_suite("mini", "planner", tmp_path / "lines", limit=3)  # progress=None, stderr not a terminal
     err = capsys.readouterr().err
-    assert "lab run: 3 episode(s) to run" in err
-    assert [line.split(" (")[0] for line in err.splitlines()[1:]] == [
-        f"causalcheck: lab run: {i}/3 episodes" for i in (1, 2, 3)
-    ]
+    assert [line.split(",")[0] for line in err.splitlines()] == [f"causalcheck: lab run: {i}/3 episodes" for i in (0, 1, 2, 3)]
+    assert all(line.endswith(" elapsed") for line in err.splitlines())
     quiet = sorted((tmp_path / "quiet" / "episodes").iterdir())
     lines = sorted((tmp_path / "lines" / "episodes").iterdir())
     assert [p.name for p in quiet] == [p.name for p in lines]
@@ -255,23 +253,29 @@ def test_an_empty_node_name_in_graph_config_names_the_file(sample_run: Path, tmp
 
 
 def test_lab_score_progress_returns_the_carriage_and_out_prints_the_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The progress line's own carriage return reaches the terminal as one (not as a shown escape),
-    and ``lab score --out`` prints the per-suite table after the files it wrote."""
+    """The progress bar's own control sequences reach the terminal as they are (not as shown escapes
+    like a literal ``\\u000d``), and ``lab score --out`` prints the per-suite table after the files it wrote."""
     import io
     import sys
 
     from causalcheck.base.escape import terminal_streams
+    from causalcheck.base.progress import RunProgress
     from causalcheck.lab.score_cli import _Progress
 
     raw = io.StringIO()
+    raw.isatty = lambda: True  # type: ignore[method-assign]
     saved = sys.stderr
     sys.stderr = raw
     try:
-        with terminal_streams():
-            _Progress()(3, 3)
+        with terminal_streams(), RunProgress("bar", title="lab score", unit="episodes", every=None) as bar:
+            report = _Progress(bar)
+            report(1, 3)
+            report(3, 3)
     finally:
         sys.stderr = saved
-    assert raw.getvalue() == "\rcausalcheck: scored 3/3 episodes\n"
+    shown = raw.getvalue()
+    assert "3/3" in shown and "lab score" in shown and "episodes" in shown
+    assert "\\u000d" not in shown and "\\x1b" not in shown
 
     runs, out = tmp_path / "runs", tmp_path / "out"
     assert main(["lab", "run", "--agent", "planner", "--suite", "mini", "--graphs", "mini3nodes_0", "--out", str(runs), "--quiet"]) == 0

@@ -69,8 +69,8 @@ from causalcheck.explain.generation import (
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.base.files import Provenance
+    from causalcheck.base.progress import ItemProgress
     from causalcheck.explain.data import WhatIfItem
-    from causalcheck.explain.progress import ItemProgress
     from causalcheck.protocols import LLM, Completion
 
 __all__ = [

@@ -41,8 +41,9 @@ from causalcheck.base.cmdline import (
     positive_int,
 )
 from causalcheck.base.files import Provenance, RunLock, atomic_write_text
+from causalcheck.base.progress import add_progress_arguments
 from causalcheck.explain import rubrics as rubrics_cmd
-from causalcheck.explain.progress import add_progress_arguments, progress_from_args
+from causalcheck.explain.progress import progress_from_args
 from causalcheck.explain.run import ScoredSet, argument_hooks, make_judges, score_answers
 
 if TYPE_CHECKING:  # pragma: no cover

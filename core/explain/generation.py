@@ -40,13 +40,14 @@ from causalcheck.base.files import (
     atomic_write_text,
     read_input_text,
 )
-from causalcheck.explain.progress import add_progress_arguments, progress_from_args
+from causalcheck.base.progress import add_progress_arguments
+from causalcheck.explain.progress import progress_from_args
 
 if TYPE_CHECKING:  # pragma: no cover
     import argparse
 
+    from causalcheck.base.progress import ItemProgress
     from causalcheck.explain.data import Benchmark, WhatIfItem
-    from causalcheck.explain.progress import ItemProgress
     from causalcheck.protocols import LLM
 
 __all__ = [

@@ -67,8 +67,8 @@ from causalcheck.explain.generation import GenerationSummary, Journal
 
 if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.base.files import Provenance
+    from causalcheck.base.progress import ItemProgress
     from causalcheck.explain.data import Benchmark, WhatIfItem
-    from causalcheck.explain.progress import ItemProgress
     from causalcheck.protocols import LLM, Completion, Request
 
 __all__ = [

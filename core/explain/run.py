@@ -70,9 +70,9 @@ from causalcheck.base.redaction import redact_json
 if TYPE_CHECKING:  # pragma: no cover
     import argparse
 
+    from causalcheck.base.progress import ItemProgress
     from causalcheck.explain.data import AnswerSet, Benchmark, WhatIfItem
     from causalcheck.explain.judges import AnswerParser, CriterionJudge, EdgeJudge
-    from causalcheck.explain.progress import ItemProgress
     from causalcheck.explain.results import ResultRow
     from causalcheck.explain.scoring import JudgeEdges, PMMode, Summary
     from causalcheck.protocols import LLM, JudgeBackend

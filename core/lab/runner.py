@@ -37,11 +37,12 @@ from typing import Any
 from causalcheck.base import safejson
 from causalcheck.base.boundary import PluginError, call_plugin, is_own, plugin_label
 from causalcheck.base.errors import CausalCheckError, InputFormatError, WorkerDied
-from causalcheck.base.escape import markdown_cell, markdown_text, raw_stream
+from causalcheck.base.escape import markdown_cell, markdown_text
 from causalcheck.base.files import Provenance, RunLock, atomic_write_text
 from causalcheck.base.interrupt import terminate_as_interrupt
 from causalcheck.base.limits import check_seed
 from causalcheck.base.pool import Executor, LocalExecutor, completed
+from causalcheck.base.progress import RunProgress
 from causalcheck.base.redaction import redact_json
 from causalcheck.episodes import (
     EpisodeRecord,
@@ -392,45 +393,20 @@ PROGRESS_LINE_SECONDS = 5.0
 """Off a terminal, ``lab run`` writes a progress line on stderr at most this often (and at the start and end)."""
 
 
-class _ProgressLines:
-    """``causalcheck: lab run: i/n episodes`` on stderr: at the start, at most every
-    :data:`PROGRESS_LINE_SECONDS`, and at the end.  Only stderr: the files written never hold timings."""
-
-    def __init__(self, total: int) -> None:
-        import time
-
-        self.total, self.done, self.start = total, 0, time.monotonic()
-        self.last = self.start
-        print(f"causalcheck: lab run: {total} episode(s) to run", file=sys.stderr, flush=True)
-
-    def __call__(self) -> None:
-        import time
-
-        self.done += 1
-        now = time.monotonic()
-        if self.done == self.total or now - self.last >= PROGRESS_LINE_SECONDS:
-            self.last = now
-            print(f"causalcheck: lab run: {self.done}/{self.total} episodes ({now - self.start:.0f} s)",
-                  file=sys.stderr, flush=True)
-
-
 def _execute(jobs: list[Any], runner: Executor, show: bool | str, on_episode: Callable[[str], None] | None) -> None:
     from contextlib import ExitStack, closing
 
     with ExitStack() as stack:
-        advance: Callable[[], None] = lambda: None  # noqa: E731
-        if show == "lines" and jobs:
-            advance = _ProgressLines(len(jobs))
-        elif show and jobs:
-            from rich.console import Console
-            from rich.progress import Progress
-
-            prog = stack.enter_context(Progress(console=Console(file=raw_stream(sys.stderr)), transient=False))  # rich writes its own escapes
-            task = prog.add_task("episodes", total=len(jobs))
-            advance = lambda: prog.advance(task)  # noqa: E731
+        progress: RunProgress | None = None
+        if show and jobs:  # the one progress display: lines every PROGRESS_LINE_SECONDS off a terminal, else a bar
+            lines = show == "lines"
+            progress = stack.enter_context(RunProgress("log" if lines else "bar", title="lab run", unit="episodes", every=None,
+                                                       every_seconds=PROGRESS_LINE_SECONDS if lines else None))
+            progress.begin(len(jobs))
 
         def done(path: str) -> None:
-            advance()
+            if progress is not None:
+                progress.advance()
             if on_episode:
                 on_episode(path)
 

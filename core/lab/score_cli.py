@@ -30,8 +30,8 @@ from causalcheck.base.cmdline import (
     positive_int,
     require_finite_nonnegative,
 )
-from causalcheck.base.escape import raw_stream
 from causalcheck.base.files import Provenance, RunLock
+from causalcheck.base.progress import RunProgress
 
 __all__ = ["register", "run"]
 
@@ -93,21 +93,18 @@ def _provenance(args: argparse.Namespace, executor: Any = None) -> dict[str, Any
 
 
 class _Progress:
-    """``scored i/n episodes`` on stderr (a terminal), at most every half second and at the end."""
+    """``lab score``'s report of scored episodes (``progress(done, total)``) on the one progress display
+    (:class:`~causalcheck.base.progress.RunProgress`: a bar, on a terminal)."""
 
-    def __init__(self) -> None:
-        self.last = 0.0
+    def __init__(self, display: RunProgress) -> None:
+        self.display = display
+        self.begun = False
 
     def __call__(self, done: int, total: int) -> None:
-        import time
-
-        now = time.monotonic()
-        if done == total or now - self.last >= 0.5:
-            self.last = now
-            # the carriage return is ours: written past the terminal-escaping wrapper of stderr
-            stream = raw_stream(sys.stderr)
-            stream.write(f"\rcausalcheck: scored {done}/{total} episodes" + ("\n" if done == total else ""))
-            stream.flush()
+        if not self.begun:
+            self.display.begin(total)
+            self.begun = True
+        self.display.advance(done - self.display.done)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -127,7 +124,8 @@ def run(args: argparse.Namespace) -> int:
     tol = require_finite_nonnegative("--coefficient-tolerance", args.coefficient_tolerance)
     lock = RunLock(args.out, command="causalcheck lab score") if args.out else contextlib.nullcontext()
     executor = executor_from_args(args)
-    with lock, contextlib.closing(executor):
+    bar = RunProgress("bar", title="lab score", unit="episodes", every=None) if sys.stderr.isatty() else None
+    with lock, contextlib.closing(executor), bar if bar is not None else contextlib.nullcontext():
         report = score_paths(
             args.paths,
             resamples=args.bootstrap,
@@ -139,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
             provenance=_provenance(args, executor),
             workers=args.workers,
             executor=None if executor.name == "local" else executor,
-            progress=_Progress() if sys.stderr.isatty() else None,
+            progress=_Progress(bar) if bar is not None else None,
         )
         for f in report.failures:
             print(f"causalcheck: not scored: {f.source}: {f.reason.splitlines()[0]}", file=sys.stderr)
