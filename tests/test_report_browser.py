@@ -5,7 +5,12 @@ the DevTools protocol over ``--remote-debugging-pipe`` (NUL-separated JSON on fi
 descriptors 3 and 4 — no port, no websocket).  The page is loaded from a ``file://`` URL;
 console errors, uncaught exceptions, log errors and any request that is not ``file:`` or
 ``data:`` fail the test; every ``<svg>`` must be ``role="img"`` with a non-empty title and
-description, and a screenshot of each figure's region must hold drawn (non-white) pixels.
+description, and a screenshot of each figure's region must hold drawn (non-white) pixels
+(every collapsed section opened first).  The page is browsed as a reader does, at 1 400 and
+800 px: screenshots of both (saved under the test's ``tmp_path``), nothing wider than the
+window at 800 px (a wide table scrolls in its own box), the sidebar beside the report at
+1 400 px and above it at 800 px, a click on a section heading closing and reopening it, a
+click on a column heading sorting the table, and a sidebar link opening a closed section.
 Skips with the reason when ``/usr/bin/chromium`` is absent.
 """
 
@@ -77,6 +82,10 @@ _LAYOUT_JS = """
   return out;
 })()
 """
+
+
+#: Open every collapsed section (and sidebar list), so that everything on the page is laid out.
+_OPEN_ALL_JS = "document.querySelectorAll('details').forEach(d => { d.open = true; }), 0"
 
 
 class DevTools:
@@ -180,6 +189,7 @@ def layout_of(page: Path, profile: Path, width: int = 1400) -> dict[str, Any]:
         dt.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": 1000, "deviceScaleFactor": 1, "mobile": False}, session=session)
         dt.send("Page.navigate", {"url": page.resolve().as_uri()}, session=session)
         dt.wait_event("Page.loadEventFired", timeout=60)
+        dt.send("Runtime.evaluate", {"expression": _OPEN_ALL_JS}, session=session)
         found: dict[str, Any] = dt.send("Runtime.evaluate", {"expression": _LAYOUT_JS, "returnByValue": True}, session=session)["result"]["value"]
     finally:
         dt.close()
@@ -199,7 +209,7 @@ def inspect_page(page: Path, profile: Path) -> tuple[list[dict[str, Any]], list[
         dt.send("Page.navigate", {"url": page.resolve().as_uri()}, session=session)
         dt.wait_event("Page.loadEventFired", timeout=60)
         time.sleep(0.3)  # late console messages and requests
-        dt.send("Runtime.evaluate", {"expression": "0"}, session=session)
+        dt.send("Runtime.evaluate", {"expression": _OPEN_ALL_JS}, session=session)
         figures = dt.send("Runtime.evaluate", {"expression": _FIGURES_JS, "returnByValue": True}, session=session)["result"]["value"]
         shots = {}
         for f in figures:
@@ -267,3 +277,150 @@ def test_layout_inspection_sees_planted_defects(demo_report: Path, tmp_path: Pat
     assert any(o.startswith("bad:edge") for o in found["overlaps"])
     assert any(s.startswith("bad:n") for s in found["small"]) and "bad:2.5" in found["fractional"]
     assert any(t.startswith("columns on") for t in found["toc"])
+
+
+class Page:
+    """One page open in headless Chromium at a given window width: evaluate script, click like a mouse, take screenshots."""
+
+    def __init__(self, page: Path, profile: Path, width: int, height: int = 1000) -> None:
+        self.dt = DevTools(profile)
+        self.width, self.height = width, height
+        target = self.dt.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.session = self.dt.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        self.dt.send("Page.enable", session=self.session)
+        self.dt.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+                     session=self.session)
+        self.dt.send("Page.navigate", {"url": page.resolve().as_uri()}, session=self.session)
+        self.dt.wait_event("Page.loadEventFired", timeout=60)
+
+    def js(self, expression: str) -> Any:
+        return self.dt.send("Runtime.evaluate", {"expression": expression, "returnByValue": True}, session=self.session)["result"].get("value")
+
+    def click(self, selector: str) -> None:
+        """A real mouse click (pressed and released) in the middle of the first box of the first element matching
+        *selector* (a link that wraps has several boxes: its middle may be in none of them)."""
+        box = self.js(f"(() => {{ const e = document.querySelector({json.dumps(selector)}); e.scrollIntoView({{block: 'center'}});"
+                      " const r = e.getClientRects()[0]; return {x: r.left + r.width / 2, y: r.top + r.height / 2}; })()")
+        for kind in ("mousePressed", "mouseReleased"):
+            self.dt.send("Input.dispatchMouseEvent", {"type": kind, "x": box["x"], "y": box["y"], "button": "left", "clickCount": 1},
+                         session=self.session)
+
+    def screenshot(self, path: Path) -> Path:
+        """The window's view of the top of the page, as PNG."""
+        import base64
+
+        self.js("window.scrollTo(0, 0), 0")
+        data = self.dt.send("Page.captureScreenshot", {"format": "png"}, session=self.session)["data"]
+        path.write_bytes(base64.b64decode(data))
+        return path
+
+    def close(self) -> None:
+        self.dt.close()
+
+
+@contextlib.contextmanager
+def opened(page: Path, profile: Path, width: int) -> Iterator[Page]:
+    """*page* open at *width* px for the duration of the block."""
+    p = Page(page, profile, width)
+    try:
+        yield p
+    finally:
+        p.close()
+
+
+_FIT_JS = """
+(() => {
+  const doc = document.documentElement, nav = document.querySelector('nav.side').getBoundingClientRect();
+  const main = document.querySelector('main').getBoundingClientRect();
+  const cut = [];
+  for (const t of document.querySelectorAll('main table')) {
+    const r = t.getBoundingClientRect();
+    if (r.width === 0) continue;  // in a closed section
+    const box = t.parentElement, style = getComputedStyle(box);
+    const scrolls = box.scrollWidth > box.clientWidth + 1;
+    if (box.getBoundingClientRect().right > doc.clientWidth + 1 || (scrolls && !/(auto|scroll)/.test(style.overflowX)))
+      cut.push((t.caption || {}).textContent || t.textContent.slice(0, 40));
+  }
+  const wide = Array.from(document.querySelectorAll('main table')).filter(t => t.parentElement.scrollWidth > t.parentElement.clientWidth + 1).length;
+  return {scrollWidth: doc.scrollWidth, clientWidth: doc.clientWidth, cut, wide,
+          navRight: nav.right, navBottom: nav.bottom, mainLeft: main.left, mainTop: main.top};
+})()
+"""
+
+
+def test_the_report_reads_at_1400_and_800_px(demo_report: Path, tmp_path: Path) -> None:
+    """Screenshots at both widths; at 800 px nothing is wider than the window (wide tables scroll in their own box)
+    and the sidebar sits above the report, at 1 400 px beside it."""
+    shots = []
+    for width in (1400, 800):
+        with opened(demo_report, tmp_path / f"profile-{width}", width) as page:
+            shots.append(page.screenshot(tmp_path / f"report-{width}.png"))
+            page.js(_OPEN_ALL_JS)
+            fit = page.js(_FIT_JS)
+        assert fit["scrollWidth"] <= fit["clientWidth"], (width, fit)
+        assert fit["cut"] == [], (width, fit["cut"])
+        if width == 1400:
+            assert fit["navRight"] <= fit["mainLeft"] + 1 and fit["mainTop"] < 5, fit  # beside
+        else:
+            assert fit["navBottom"] <= fit["mainTop"] + 1, fit  # above
+            assert fit["wide"] >= 1, fit  # the agents table (and others) scroll inside their box at 800 px
+    from PIL import Image
+
+    for shot, width in zip(shots, (1400, 800), strict=True):
+        with Image.open(shot) as im:
+            assert im.size == (width, 1000)
+        assert _ink(shot.read_bytes()) > 0.02
+
+
+def test_a_click_on_a_heading_closes_and_reopens_its_section(demo_report: Path, tmp_path: Path) -> None:
+    """Sections are <details>: a click on "Recovery over steps" hides its figures, a second click shows them again."""
+    with opened(demo_report, tmp_path / "profile", 1400) as page:
+        state = ("(() => { const d = document.querySelector('#recovery-over-steps > details'); "
+                 "return [d.open, d.querySelector('svg').checkVisibility(), d.getBoundingClientRect().height]; })()")
+        first = page.js(state)
+        assert first[:2] == [True, True] and first[2] > 300, first
+        page.click("#recovery-over-steps > details > summary")
+        closed = page.js(state)
+        assert closed[:2] == [False, False] and closed[2] < 60, closed
+        page.click("#recovery-over-steps > details > summary")
+        opened_again = page.js(state)
+    assert opened_again == first
+
+
+_COLUMN_JS = """
+((caption, col) => {
+  const t = Array.from(document.querySelectorAll('main table')).find(t => t.caption && t.caption.textContent.startsWith(caption));
+  return Array.from(t.tBodies[0].rows).map(r => [r.className, r.cells[col].textContent]);
+})(%s, %d)
+"""
+
+
+def test_a_click_on_a_column_heading_sorts_the_table(demo_report: Path, tmp_path: Path) -> None:
+    """Every-episode table by edge F1: ascending, then descending; the per-domain table keeps Overall last."""
+    with opened(demo_report, tmp_path / "profile", 1400) as page:
+        page.js(_OPEN_ALL_JS)
+        before = page.js(_COLUMN_JS % ('"Every episode"', 5))
+        page.click("#episodes table thead tr:last-child th:nth-child(6)")
+        up = page.js(_COLUMN_JS % ('"Every episode"', 5))
+        page.click("#episodes table thead tr:last-child th:nth-child(6)")
+        down = page.js(_COLUMN_JS % ('"Every episode"', 5))
+        sort_state = page.js("document.querySelector('#episodes table thead tr:last-child th:nth-child(6)').getAttribute('aria-sort')")
+        page.click("#per-domain table thead tr:last-child th:nth-child(5)")  # the first model's Final
+        domains = page.js(_COLUMN_JS % ('"Per domain"', 0))
+    values = [float(v) for _, v in before]
+    assert [float(v) for _, v in up] == sorted(values) != values
+    assert [float(v) for _, v in down] == sorted(values, reverse=True)
+    assert sort_state == "descending"
+    assert domains[-1] == ["total", "Overall"]
+
+
+def test_a_sidebar_link_opens_the_closed_section_it_points_to(demo_report: Path, tmp_path: Path) -> None:
+    """Episodes start closed; following an episode's link in the sidebar opens it and brings it into view."""
+    with opened(demo_report, tmp_path / "profile", 1400) as page:
+        target = page.js("document.querySelector('#episodes section section').id")
+        assert page.js(f"document.getElementById({json.dumps(target)}).querySelector('details').open") is False
+        page.click(f'nav.side a[href="#{target}"]')
+        time.sleep(0.2)
+        state = page.js(f"(() => {{ const s = document.getElementById({json.dumps(target)}); const r = s.getBoundingClientRect();"
+                        " return [s.querySelector('details').open, r.top, innerHeight]; })()")
+    assert state[0] is True and -2 <= state[1] < state[2], state

@@ -17,6 +17,8 @@ Modules, in reading order:
 * :mod:`~causalcheck.report.svg` / :mod:`~causalcheck.report.png` — renderers (own SVG
   writer; matplotlib Agg for PNG);
 * :mod:`~causalcheck.report.document` — sections, tables, HTML and Markdown output;
+* :mod:`~causalcheck.report.page` — the HTML page's style sheet and its small inline script
+  (sidebar, collapsible sections, sortable tables);
 * :mod:`~causalcheck.report.lab_views`, :mod:`~causalcheck.report.explain_views`,
   :mod:`~causalcheck.report.check_views` — what is shown;
 * :mod:`~causalcheck.report.build` — :func:`build_report`; :mod:`~causalcheck.report.cli`;

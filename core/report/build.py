@@ -86,6 +86,9 @@ def check_payload(source: str) -> dict[str, Any]:
     payload = report_payload(report, source)
     if report.kind == "graph":
         payload["checked"] = "graph"
+        graph = getattr(report.detail, "graph", None)  # the validator's GraphValidation: the graph it checked
+        if graph is not None:
+            payload["graph"] = graph.to_dict()
     return payload
 
 
@@ -131,7 +134,7 @@ def _document(paths: Sequence[str | Path], options: ReportOptions | None) -> tup
                             caption="Inputs that could not be read", marked=frozenset(range(len(inputs.unreadable)))))
     if prov.inputs:
         header.append(Table(["input", "sha256", "bytes"], [[i["path"], i["sha256"], str(i["bytes"])] for i in prov.inputs],
-                            caption="Inputs", numeric=frozenset({2})))
+                            caption="Inputs", numeric=frozenset({2}), mono=frozenset({1})))
     if checks:
         header.append(Text("Checked sources: " + ", ".join(checks), note=True))
     counts = {"lab": len(inputs.lab), "explain": len(inputs.explain), "check": len(inputs.check)}

@@ -6,13 +6,14 @@ report_payload`; a graph validation's payload is read as one report of its findi
 For every input: the verdict, a table of every finding (``info`` findings of a trajectory
 only when they are the only ones), and for a bounded selection of reports
 (:data:`MAX_DRAWINGS` per input: those whose findings concern the graph or the data, each
-distinct hypothesis once) the hypothesis graph drawn with the edges of a **cycle** and of
+distinct hypothesis once) the hypothesis graph drawn — and a graph that ``check`` validated
+(a graph file, or ``check GRAPH --json``) drawn whole with its edge marks (:func:`graph_drawing`) — with the edges of a **cycle** and of
 **contradicting directions** highlighted, the nodes named by a finding flagged, and the
 conflicting data points of a ``data-mismatch`` listed with their residuals.
 
-Both spellings of a finding are read: the stored record of ``check --json`` (a report's
-``diagnostics``, a finding's ``data``) and :meth:`causalcheck.findings.Report.to_dict`
-(``findings``, ``certificate``).  The verdict counts the reports with problems (an error
+Findings are read in the one finding format (a report's ``findings``, a finding's
+``certificate``: :meth:`causalcheck.findings.Finding.to_dict`), and in the names files of earlier
+versions used (``diagnostics``, ``data``).  The verdict counts the reports with problems (an error
 or a warning): files written before ``ok`` meant "no error" read the same.
 """
 
@@ -29,7 +30,7 @@ from causalcheck.report.figures import DrawnEdge, GraphFigure
 from causalcheck.report.layout import graph_panel
 from causalcheck.report.text import counted
 
-__all__ = ["GRAPH_CODES", "MAX_DRAWINGS", "check_sections", "highlighted"]
+__all__ = ["GRAPH_CODES", "MAX_DRAWINGS", "check_sections", "graph_drawing", "highlighted"]
 
 #: Reports drawn per check input.
 MAX_DRAWINGS = 12
@@ -87,14 +88,54 @@ def _drawing(subject: str, hypothesis: str, diagnostics: Sequence[Mapping[str, A
     return FigureBlock(GraphFigure(f"Checked graph: {subject}", desc, (panel,)))
 
 
+#: An edge token of a checked graph → (drawn from the left node, style); tokens pointing left are turned round.
+_TOKENS: dict[str, tuple[bool, str]] = {
+    "->": (True, "plain"), "<-": (False, "plain"), "--": (True, "undirected"), "<->": (True, "bidirected"),
+    "o->": (True, "partial"), "<-o": (False, "partial"), "o-o": (True, "circle"), "o--": (True, "circle"), "--o": (True, "circle"),
+}
+
+
+def graph_drawing(subject: str, graph: Mapping[str, Any], diagnostics: Sequence[Mapping[str, Any]]) -> FigureBlock | None:
+    """The drawing of a graph that ``check`` validated (``{"nodes", "edges": [[u, token, v], ...]}``, the graph
+    JSON of :meth:`causalcheck.graphs.Graph.to_dict`), with the edges of a cycle and the nodes of the findings marked.
+
+    Edges are laid out top-down (an edge without a direction as it is written, left node first) and drawn
+    with their own line and arrowheads: undirected, bidirected, circle-marked.  ``None`` for a graph without nodes.
+    """
+    marks, flagged = highlighted(diagnostics)
+    edges: list[DrawnEdge] = []
+    layout: list[tuple[str, str]] = []
+    for e in field_list(graph, "edges"):
+        if not (isinstance(e, list) and len(e) == 3 and all(isinstance(x, str) for x in e)) or e[1] not in _TOKENS:
+            continue
+        forward, style = _TOKENS[e[1]]
+        a, b = (e[0], e[2]) if forward else (e[2], e[0])
+        style = marks.get((a, b), style) if style == "plain" else style
+        edges.append(DrawnEdge(a, b, style, f"{e[0]} {e[1]} {e[2]}" + (f": {style}" if style in ("cycle", "conflict") else "")))
+        layout.append((a, b))
+    named = [str(n) for n in field_list(graph, "nodes") if isinstance(n, (str, int))]
+    nodes = list(dict.fromkeys([*named, *(n for e in edges for n in (e.source, e.target)), *sorted(flagged)]))
+    if not nodes:
+        return None
+    styles = {n: "flagged" if n in flagged else "plain" for n in nodes}
+    panel = graph_panel(subject, nodes, layout, edges, styles=styles,
+                        tooltips={n: n + (" (named in a finding)" if n in flagged else "") for n in nodes})
+    n_cycle = sum(1 for e in edges if e.style == "cycle")
+    kind = graph.get("kind")
+    desc = (f"The checked graph {subject}" + (f" ({kind})" if isinstance(kind, str) else "")
+            + f": {counted(len(nodes), 'node')}, {counted(len(edges), 'edge')}; {counted(n_cycle, 'edge')} of a cycle highlighted, "
+            f"{counted(len(flagged & set(nodes)), 'node')} flagged.")
+    return FigureBlock(GraphFigure(f"Checked graph: {subject}", desc, (panel,)))
+
+
 def _findings(report: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """A report's findings: its ``diagnostics`` (stored records), else its ``findings``."""
-    found = field_list(report, "diagnostics") or field_list(report, "findings")
+    """A report's findings (``findings``; ``diagnostics`` in files of earlier versions)."""
+    found = field_list(report, "findings") or field_list(report, "diagnostics")
     return [d for d in found if isinstance(d, Mapping)]
 
 
 def _mismatch(d: Mapping[str, Any]) -> Table | None:
-    data = field_map(d, "data") or field_map(d, "certificate")
+    data = field_map(d, "certificate") or field_map(d, "data")
     residuals = field_map(data, "residuals")
     conflicting = {str(c) for c in field_list(data, "conflicting")}
     if not residuals:
@@ -137,6 +178,12 @@ def _one(path: str, payload: Mapping[str, Any]) -> Section:
         sec.blocks.append(Table(["report", "severity", "finding", "message"], rows, caption="Findings", marked=frozenset(marked)))
     else:
         sec.blocks.append(Text("No findings."))
+    graph = field_map(payload, "graph")
+    if graph:
+        diags = [d for r in reports for d in _findings(r)]
+        fig = graph_drawing(source, graph, diags)
+        if fig is not None:
+            sec.blocks.append(fig)
     drawn = 0
     seen: set[tuple[str, tuple[str, ...]]] = set()
     for r in reports:

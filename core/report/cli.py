@@ -5,7 +5,8 @@ files (``<answer>_metrics_<judge>.json``) and check reports (``causalcheck check
 output, of hypotheses, a folder or a graph), found by content; a folder is searched
 recursively.  ``--check SOURCE`` also runs the checker on SOURCE (anything ``causalcheck
 check`` reads; a graph file is validated as a graph).  ``--format html`` (default) writes one
-self-contained HTML file (inline SVG figures, no script, no network); ``--format md`` writes
+self-contained HTML file to browse (a sidebar of sections, collapsible sections, sortable
+tables; inline SVG figures and one small inline script, no network); ``--format md`` writes
 ``report.md`` and PNG figures into the folder ``--out``, replaced as one unit (the previous
 report stays whole until the new one is complete; a folder holding other files is refused).
 ``--out`` is locked while it is written.  Exit codes: 0 written; 1 written, but files found

@@ -4,9 +4,13 @@ Views (:mod:`~causalcheck.report.lab_views`, :mod:`~causalcheck.report.explain_v
 :mod:`~causalcheck.report.check_views`) build :class:`Section` s out of four block types —
 :class:`Text`, :class:`Table`, :class:`FigureBlock` and :class:`Markup` (pre-escaped HTML
 with a plain-text stand-in for Markdown) — and know nothing of the output format.
-:func:`render_html` writes one self-contained page (inline CSS, inline SVG, no script, no
-network); :func:`render_markdown` writes Markdown and draws every figure to a PNG file next
-to it (``alt`` text = the figure's description).
+:func:`render_html` writes one self-contained page (inline CSS, inline SVG, one small inline
+script, no network): a sidebar of every section (:mod:`causalcheck.report.page`), each section
+a ``<details>`` element (open, or closed when the view marks it ``collapsed``), tables that
+sort by a click on a column heading and scroll inside their own box; long decimals in text
+are shortened with the exact value in a tooltip, ``⫫`` is written ``⊥⊥``
+(:func:`causalcheck.report.text.readable`).  :func:`render_markdown` writes Markdown and draws
+every figure to a PNG file next to it (``alt`` text = the figure's description).
 
 >>> doc = Document("T", [Section("S", [Text("hello <world>")])])
 >>> "hello &lt;world&gt;" in render_html(doc)
@@ -21,8 +25,10 @@ from dataclasses import dataclass, field
 
 from causalcheck.base.escape import markdown_cell, markdown_text
 from causalcheck.report.figures import Figure
+from causalcheck.report.page import CSS, SCRIPT
 from causalcheck.report.png import render_png
 from causalcheck.report.svg import esc, render
+from causalcheck.report.text import INDEPENDENT, number_spans, readable
 
 __all__ = [
     "Block",
@@ -32,8 +38,10 @@ __all__ = [
     "Section",
     "Table",
     "Text",
+    "prose_html",
     "render_html",
     "render_markdown",
+    "sidebar_html",
 ]
 
 
@@ -49,7 +57,9 @@ class Text:
 class Table:
     """A table of text cells; ``groups`` are optional spanning header cells ``(label, span)``.
 
-    ``marked`` row indices are emphasised (e.g. a cycle's edges); ``numeric`` columns align right.
+    ``marked`` row indices are emphasised as problems (e.g. a cycle's edges), ``totals`` as
+    totals (e.g. the "Overall" row; they stay last when the table is sorted); ``numeric``
+    columns align right; ``mono`` columns (hashes) are set in a monospace font and may break anywhere.
     """
 
     columns: Sequence[str]
@@ -58,6 +68,8 @@ class Table:
     groups: Sequence[tuple[str, int]] = ()
     numeric: frozenset[int] = frozenset()
     marked: frozenset[int] = frozenset()
+    totals: frozenset[int] = frozenset()
+    mono: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -82,12 +94,15 @@ Block = Text | Table | FigureBlock | Markup
 
 @dataclass
 class Section:
-    """A titled section: blocks, then sub-sections."""
+    """A titled section: blocks, then sub-sections; a ``collapsed`` one starts closed in HTML; ``label``
+    names it in the sidebar when shorter than the title reads better there."""
 
     title: str
     blocks: list[Block] = field(default_factory=list)
     children: list[Section] = field(default_factory=list)
     anchor: str = ""
+    collapsed: bool = False
+    label: str = ""  # the sidebar's shorter name for it (default: the title)
 
 
 @dataclass
@@ -108,32 +123,6 @@ def _slug(text: str, used: set[str]) -> str:
     return slug
 
 
-_CSS = """
-:root{color-scheme:light}
-body{font-family:system-ui,-apple-system,'Segoe UI','DejaVu Sans',sans-serif;margin:0;color:#1d1d1d;background:#fafafa;line-height:1.45}
-main{max-width:1180px;margin:0 auto;padding:18px 26px 60px;background:#fff}
-h1{font-size:1.6em;margin:.3em 0}h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-top:1.6em}
-h3{margin-top:1.3em}h4{margin:1.1em 0 .4em}
-table{border-collapse:collapse;margin:.5em 0 1em;font-size:.88em}
-th,td{border:1px solid #d6d6d6;padding:3px 7px;vertical-align:top;text-align:left}
-th{background:#f1f3f5}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-td.iv{white-space:normal}td .ci{white-space:nowrap;color:#555;font-size:.9em}
-tr.mark td{background:#fde7e7;font-weight:600}
-caption{caption-side:top;text-align:left;font-weight:600;padding:4px 0}
-figure{margin:.6em 0 1.2em;display:inline-block;vertical-align:top;max-width:100%}
-figure svg{max-width:100%;height:auto}figcaption{font-size:.82em;color:#555;max-width:640px}
-p.note{font-size:.85em;color:#555}
-nav>ul{display:grid;grid-template-columns:repeat(auto-fill,minmax(17em,1fr));gap:.2em 2.2em;font-size:.9em;padding-left:1.3em}
-nav ul ul{padding-left:1.3em}
-.scroll{max-height:420px;overflow:auto;border:1px solid #eee;margin-bottom:1em}.wide{overflow-x:auto}
-.answer{border:1px solid #e2e2e2;padding:8px 10px;border-radius:6px;font-size:.9em;max-height:360px;overflow:auto;white-space:pre-wrap}
-.edu{border-radius:3px;padding:0 1px}.edu.a{background:#e8f1fb}.edu.b{background:#fff3dc}
-.edu sup{font-size:.68em;color:#36557a;font-weight:700;margin-right:2px}
-.edu.miss{outline:1px dashed #c62828}
-code{background:#f3f3f3;padding:0 3px;border-radius:3px}
-"""
-
-
 _INTERVAL = re.compile(r"(\S+) (\[[^\]]*\])")
 
 
@@ -145,8 +134,31 @@ def _cell_html(text: str) -> str:
     """
     hit = _INTERVAL.fullmatch(text)
     if hit is None:
-        return f'<td class="n">{esc(text)}</td>'
+        return f'<td class="n">{prose_html(text)}</td>'
     return f'<td class="n iv">{esc(hit.group(1))} <span class="ci">{esc(hit.group(2))}</span></td>'
+
+
+def prose_html(text: str) -> str:
+    """*text* as escaped HTML for reading: each long decimal shortened, its exact value in a tooltip,
+    and ``⫫`` written ``⊥⊥`` (:func:`causalcheck.report.text.readable`).
+
+    >>> prose_html("off by 11.021056 < 12; a ⫫ b")
+    'off by <span class="num" title="11.021056">11.02</span> &lt; 12; a <span class="indep" title="independent of">⊥⊥</span> b'
+    """
+    out: list[str] = []
+    pos = 0
+    for start, end, shown in number_spans(text):
+        out.append(esc(text[pos:start]))
+        out.append(f'<span class="num" title="{esc(text[start:end])}">{esc(shown)}</span>')
+        pos = end
+    out.append(esc(text[pos:]))
+    return "".join(out).replace("⫫", f'<span class="indep" title="independent of">{INDEPENDENT}</span>')
+
+
+def _row_class(t: Table, i: int) -> str:
+    if i in t.totals:
+        return ' class="total"'
+    return ' class="mark"' if i in t.marked else ""
 
 
 def _table_html(t: Table) -> str:
@@ -158,9 +170,9 @@ def _table_html(t: Table) -> str:
         out.append("<tr>" + "".join(f'<th colspan="{span}" scope="colgroup">{esc(label)}</th>' for label, span in t.groups) + "</tr>")
     out.append("<tr>" + "".join(f'<th scope="col">{esc(c)}</th>' for c in t.columns) + "</tr></thead><tbody>")
     for i, row in enumerate(t.rows):
-        cls = ' class="mark"' if i in t.marked else ""
-        cells = "".join(_cell_html(c) if j in t.numeric else f"<td>{esc(c)}</td>" for j, c in enumerate(row))
-        out.append(f"<tr{cls}>{cells}</tr>")
+        cells = "".join(_cell_html(c) if j in t.numeric else (f'<td class="hash">{esc(c)}</td>' if j in t.mono else f"<td>{prose_html(c)}</td>")
+                        for j, c in enumerate(row))
+        out.append(f"<tr{_row_class(t, i)}>{cells}</tr>")
     out.append("</tbody></table></div>")
     return "".join(out)
 
@@ -178,7 +190,7 @@ def _blocks_html(blocks: Sequence[Block], ids: _Counter) -> list[str]:
     out: list[str] = []
     for b in blocks:
         if isinstance(b, Text):
-            out.append(f'<p class="note">{esc(b.text)}</p>' if b.note else f"<p>{esc(b.text)}</p>")
+            out.append(f'<p class="note">{prose_html(b.text)}</p>' if b.note else f"<p>{prose_html(b.text)}</p>")
         elif isinstance(b, Table):
             out.append(_table_html(b))
         elif isinstance(b, FigureBlock):
@@ -191,11 +203,12 @@ def _blocks_html(blocks: Sequence[Block], ids: _Counter) -> list[str]:
 
 def _section_html(s: Section, level: int, ids: _Counter) -> list[str]:
     h = min(level, 6)
-    out = [f'<section id="{esc(s.anchor)}"><h{h}>{esc(s.title)}</h{h}>']
+    opened = "" if s.collapsed else " open"
+    out = [f'<section id="{esc(s.anchor)}" class="l{h}"><details{opened}><summary><h{h}>{esc(s.title)}</h{h}></summary>']
     out += _blocks_html(s.blocks, ids)
     for c in s.children:
         out += _section_html(c, level + 1, ids)
-    out.append("</section>")
+    out.append("</details></section>")
     return out
 
 
@@ -205,24 +218,45 @@ def _anchor(sections: Sequence[Section], used: set[str]) -> None:
         _anchor(s.children, used)
 
 
+#: Sub-lists of the sidebar longer than this start closed.
+SIDEBAR_OPEN = 8
+
+
+def _sidebar_items(sections: Sequence[Section], depth: int) -> list[str]:
+    out = ["<ul>"]
+    for s in sections:
+        link = f'<a href="#{esc(s.anchor)}" title="{esc(s.title)}">{esc(s.label or s.title)}</a>'
+        if not s.children or depth >= 3:
+            out.append(f"<li>{link}</li>")
+        elif depth == 0 or len(s.children) <= SIDEBAR_OPEN:
+            out += [f"<li>{link}", *_sidebar_items(s.children, depth + 1), "</li>"]
+        else:
+            out += [f"<li><details><summary>{link} ({len(s.children)})</summary>", *_sidebar_items(s.children, depth + 1),
+                    "</details></li>"]
+    out.append("</ul>")
+    return out
+
+
+def sidebar_html(title: str, sections: Sequence[Section]) -> str:
+    """The sidebar: a link to every section, nested as the sections are (long lists start closed)."""
+    return ('<nav class="side" aria-label="Sections"><details open><summary>Contents</summary>'
+            f'<ul><li><a href="#top">{esc(title)}</a></li></ul>{"".join(_sidebar_items(sections, 0))}'
+            '<div class="tools" id="tools"></div></details></nav>')
+
+
 def render_html(doc: Document) -> str:
-    """One self-contained HTML page (no script, no external resource)."""
-    _anchor(doc.sections, set())
+    """One self-contained page: the sidebar, the report, one inline script (no external resource)."""
+    _anchor(doc.sections, {"top", "tools"})
     ids = _Counter()
-    toc = ["<nav><h2>Contents</h2><ul>"]
-    for s in doc.sections:
-        toc.append(f'<li><a href="#{esc(s.anchor)}">{esc(s.title)}</a><ul>')
-        toc += [f'<li><a href="#{esc(c.anchor)}">{esc(c.title)}</a></li>' for c in s.children]
-        toc.append("</ul></li>")
-    toc.append("</ul></nav>")
-    body = [f"<h1>{esc(doc.title)}</h1>", *_blocks_html(doc.header, ids), *toc]
+    body = [f'<h1 id="top">{esc(doc.title)}</h1>', *_blocks_html(doc.header, ids)]
     for s in doc.sections:
         body += _section_html(s, 2, ids)
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{esc(doc.title)}</title><style>{_CSS}</style></head>"
-        f"<body><main>{''.join(body)}</main></body></html>\n"
+        f"<title>{esc(doc.title)}</title><style>{CSS}</style></head>"
+        f'<body><div class="page">{sidebar_html(doc.title, doc.sections)}<main>{"".join(body)}</main></div>'
+        f"<script>{SCRIPT}</script></body></html>\n"
     )
 
 
@@ -246,7 +280,7 @@ def _table_md(t: Table) -> list[str]:
     out.append("| " + " | ".join(markdown_cell(c) for c in cols) + " |")
     out.append("|" + "".join("---:|" if j in t.numeric else "---|" for j in range(len(cols))))
     for i, row in enumerate(t.rows):
-        cells = [_emphasis(markdown_cell(c), "**") if i in t.marked else markdown_cell(c) for c in row]
+        cells = [_emphasis(markdown_cell(readable(c)), "**") if i in t.marked | t.totals else markdown_cell(readable(c)) for c in row]
         out.append("| " + " | ".join(cells) + " |")
     return [*out, ""]
 
@@ -263,7 +297,7 @@ def render_markdown(doc: Document, *, figure_prefix: str = "fig") -> tuple[str, 
     def blocks(bs: Sequence[Block]) -> None:
         for b in bs:
             if isinstance(b, Text):
-                text = markdown_text(b.text)
+                text = markdown_text(readable(b.text))
                 lines.extend([_emphasis(text, "*") if b.note else text, ""])
             elif isinstance(b, Table):
                 lines.extend(_table_md(b))

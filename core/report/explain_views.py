@@ -126,7 +126,7 @@ def _domain_table(runs: Sequence[ExplainRun]) -> Table:
     cols = ["domain"] + ["n", "PM", "RM", "Final"] * len(runs)
     return Table(cols, rows, caption="Per domain (×100; the paper's Table 2 layout), one column group per answer model",
                  groups=[("", 1), *((r.label, 4) for r in runs)], numeric=frozenset(range(1, len(cols))),
-                 marked=frozenset({len(rows) - 1}) if rows else frozenset())
+                 totals=frozenset(i for i, b in enumerate(buckets) if b == "Overall"))
 
 
 def _files_table(runs: Sequence[ExplainRun]) -> Table:
@@ -335,7 +335,7 @@ def node_label(eid: str, text: str) -> str:
 
 def _item_view(run: ExplainRun, item: ExplainItem) -> Section:
     result = item.result
-    sec = Section(f"{run.label} · {item.key}")
+    sec = Section(f"{run.label} · {item.key}", collapsed=True, label=f"{item.key} · {run.label}")
     if not item.ok:
         sec.blocks.append(Text(f"Not scored: {result.evaluation_error or 'failed'}."))
         return sec

@@ -46,17 +46,20 @@ __all__ = [
 
 @dataclass(frozen=True)
 class EdgeStyle:
-    """How one kind of edge is drawn: colour, SVG dash pattern ("" = solid), width, glyph, legend text."""
+    """How one kind of edge is drawn: colour, SVG dash pattern ("" = solid), width, glyph, legend text,
+    and its arrowheads (``end``: at the target; ``both``; ``none``)."""
 
     color: str
     dash: str
     width: float
     glyph: str
     legend: str
+    arrow: str = "end"
 
 
 #: Edge kinds (keys) → style.  Lab: truth / correct / missing / extra / reversed; explain:
-#: causal or discourse × supported / unsupported / unjudged; check: plain / cycle / conflict.
+#: causal or discourse × supported / unsupported / unjudged; check: plain / cycle / conflict, and
+#: for the marks of a checked graph undirected / bidirected / partial / circle.
 EDGE_STYLES: dict[str, EdgeStyle] = {
     "truth": EdgeStyle("#3b3b3b", "", 1.6, "", "true edge"),
     "correct": EdgeStyle("#1a7f37", "", 2.4, "✓", "correct"),
@@ -70,6 +73,10 @@ EDGE_STYLES: dict[str, EdgeStyle] = {
     "discourse-unsupported": EdgeStyle("#9aa7b4", "5 3", 1.1, "", "discourse relation, not supported"),
     "discourse-unjudged": EdgeStyle("#b4b4b4", "1 3", 1.1, "", "discourse relation, not judged"),
     "plain": EdgeStyle("#3b3b3b", "", 1.6, "", "edge"),
+    "undirected": EdgeStyle("#3b3b3b", "", 1.6, "", "undirected edge (--)", "none"),
+    "bidirected": EdgeStyle("#1f5fa8", "", 1.6, "↔", "bidirected edge (<->: a hidden common cause)", "both"),
+    "partial": EdgeStyle("#6a6a6a", "4 3", 1.6, "∘", "edge with a circle mark (o->: the tail is undetermined)"),
+    "circle": EdgeStyle("#6a6a6a", "4 3", 1.6, "∘", "edge with circle marks (o-o, o--: orientation undetermined)", "none"),
     "cycle": EdgeStyle("#c62828", "6 3", 3.0, "↻", "edge of a cycle"),
     "conflict": EdgeStyle("#6a3d9a", "2 2", 3.0, "⇄", "contradicting directions"),
 }

@@ -92,10 +92,11 @@ def check_payload_of(path: str, obj: Mapping[str, Any]) -> list[Mapping[str, Any
         "source": path,
         "kind": "single",
         "checked": "graph",
+        "graph": obj["graph"],
         "ok": obj.get("ok"),
         "summary": {"reports": 1, "with_problems": int(problems), "first_data_conflict_step": None},
         "reports": [{"subject": f"{path} ({claim})" if isinstance(claim, str) else path, "ok": obj.get("ok"),
-                     "meta": {}, "diagnostics": findings}],
+                     "meta": {}, "findings": findings}],
     }]
 
 

@@ -74,6 +74,7 @@ __all__ = [
     "lab_episodes",
     "lab_sections",
     "locate",
+    "running",
     "select_episodes",
 ]
 
@@ -269,11 +270,18 @@ def curves(members: Sequence[LabEpisode], key: str) -> tuple[tuple[float, float 
     return tuple(out)
 
 
-def _running(members: Sequence[LabEpisode]) -> tuple[tuple[float, float | None], ...]:
+def running(members: Sequence[LabEpisode]) -> tuple[tuple[float, float | None], ...]:
+    """Episodes still running at each step: at step *k*, those with *k* or more steps; the curve
+    ends at 0 on the step after the longest episode's last one (every episode has ended).
+
+    >>> from causalcheck.report.lab_views import LabEpisode
+    >>> running([LabEpisode({"steps": [{}] * n}, "a", None, "") for n in (2, 3)])
+    ((1.0, 2.0), (2.0, 2.0), (3.0, 1.0), (4.0, 0.0))
+    """
     runs = [len(ep.steps) for ep in members if ep.steps]
     if not runs:
         return ()
-    return tuple((float(k + 1), float(sum(1 for n in runs if n > k))) for k in range(max(runs)))
+    return tuple((float(k + 1), float(sum(1 for n in runs if n > k))) for k in range(max(runs) + 1))
 
 
 def _curve_blocks(groups: Mapping[str, Sequence[LabEpisode]]) -> list[FigureBlock]:
@@ -283,15 +291,20 @@ def _curve_blocks(groups: Mapping[str, Sequence[LabEpisode]]) -> list[FigureBloc
         series = tuple(Series(g, curves(m, key)) for g, m in groups.items())
         desc = f"{label} of the hypothesis in force after each step, mean over episodes, one line per agent ({names})."
         blocks.append(FigureBlock(LineChart(f"{label} over steps", desc, "step", label, series, y_range)))
-    run = tuple(Series(g, _running(m)) for g, m in groups.items())
+    run = tuple(Series(g, running(m)) for g, m in groups.items())
     blocks.append(
         FigureBlock(
-            LineChart("Episodes still running", f"Number of episodes that have not ended by each step, per agent ({names}).",
+            LineChart("Episodes still running", f"Number of episodes still running at each step, per agent ({names}); "
+                      "each line reaches 0 on the step after its longest episode ended.",
                       "step", "episodes", run, None, step=True, integer=True),
-            "Curves pool every suite of an agent; an episode that ended contributes its last values.",
+            "Curves pool every suite of an agent; an episode that ended contributes its last values to the curves above.",
         )
     )
     return blocks
+
+
+#: Axis range of the headline view: [0, 1] with room, so a point at a bound is drawn whole.
+_PADDED = (-0.05, 1.05)
 
 
 def _headline(episodes: Sequence[LabEpisode], resamples: int, seed: int) -> FigureBlock:
@@ -311,16 +324,19 @@ def _headline(episodes: Sequence[LabEpisode], resamples: int, seed: int) -> Figu
     return FigureBlock(
         ScatterChart(
             "Task accuracy vs all-edge F1",
-            "One point per agent and suite: mean final all-edge F1 (x) against task accuracy (y), whiskers are 95% bootstrap intervals.",
-            "all-edge F1", "task accuracy", tuple(points),
+            "One point per agent and suite: the mean final all-edge F1 (x) against the mean task accuracy (y) of its "
+            "episodes, whiskers are 95% bootstrap intervals.",
+            "mean all-edge F1", "mean task accuracy", tuple(points), x_range=_PADDED, y_range=_PADDED,
         ),
-        "A model can hit the reactor frequency without recovering the mechanism (upper left), or recover it and still miss (lower right).",
+        "Each point is the mean of one agent on one suite, not a single episode (the episode table lists those). "
+        "An agent to the upper left often hits the reactor frequency without recovering the mechanism; one to the "
+        "lower right often recovers the mechanism and still misses the frequency.",
     )
 
 
 def _codes(ep: LabEpisode) -> list[Mapping[str, Any]]:
     audit = ep.data.get("audit")
-    diags = audit.get("diagnostics") if isinstance(audit, Mapping) else None
+    diags = (audit.get("findings") or audit.get("diagnostics")) if isinstance(audit, Mapping) else None  # "diagnostics": earlier versions
     return [d for d in diags if isinstance(d, Mapping)] if isinstance(diags, list) else []
 
 
@@ -391,14 +407,36 @@ def select_episodes(members: Sequence[LabEpisode], limit: int) -> list[tuple[Lab
     """Up to *limit* episodes of one agent to draw, each with the reason it was chosen.
 
     In order: the lowest final edge F1, the highest, the median, the most audit errors
-    (when any), then the next ones in input order; ties keep input order.
+    (when any), then the next ones in input order.  Among episodes that tie, the first in
+    input order is shown, and the reason says so: when every episode has the same final
+    edge F1 there is no lowest or highest, and the reason says that they all tie.
+
+    >>> from causalcheck.report.lab_views import LabEpisode
+    >>> eps = [LabEpisode({"final": {"edge_f1": 1.0}}, "a", None, "") for _ in range(3)]
+    >>> [why for _, why in select_episodes(eps, 2)]
+    ['all 3 episodes tie at final edge F1 1; shown: the first in input order', 'next in input order']
     """
     if limit <= 0 or not members:
         return []
-    f1 = [(_num(m.final.get("edge_f1")) if _num(m.final.get("edge_f1")) is not None else -1.0, i) for i, m in enumerate(members)]
+    f1 = [(-1.0 if (v := _num(m.final.get("edge_f1"))) is None else v, i) for i, m in enumerate(members)]
     order = sorted(f1)
-    picks: list[tuple[int, str]] = [(order[0][1], "lowest final edge F1"), (order[-1][1], "highest final edge F1"),
-                                    (order[len(order) // 2][1], "median final edge F1")]
+
+    def shown(value: float) -> str:
+        return "–" if value < 0 else _fmt(value)
+
+    def named(value: float, word: str) -> tuple[int, str]:
+        tied = [i for v, i in f1 if v == value]
+        if len(tied) == 1:
+            return tied[0], f"{word} final edge F1"
+        return tied[0], f"{word} final edge F1 ({shown(value)}, shared by {len(tied)} episodes; the first of them in input order)"
+
+    picks: list[tuple[int, str]]
+    if len(members) == 1:
+        picks = [(0, "the only episode of this agent")]
+    elif order[0][0] == order[-1][0]:
+        picks = [(order[0][1], f"all {len(members)} episodes tie at final edge F1 {shown(order[0][0])}; shown: the first in input order")]
+    else:
+        picks = [named(order[0][0], "lowest"), named(order[-1][0], "highest"), named(order[len(order) // 2][0], "median")]
     errors = [(-(_num(m.final.get("audit_errors")) or 0.0), i) for i, m in enumerate(members)]
     worst = min(errors)
     if worst[0] < 0:
@@ -424,8 +462,7 @@ def _fmt(v: Any, digits: int = 3) -> str:
 
 def _episode_section(ep: LabEpisode, why: str) -> Section:
     f = ep.final
-    title = f"{ep.group} · {ep.suite} · {ep.name}"
-    sec = Section(title)
+    sec = Section(f"{ep.group} · {ep.suite} · {ep.name}", collapsed=True, label=ep.name)
     acc = _num(f.get("task_accuracy"))
     ok = "no outcome" if acc is None else ("succeeded" if acc >= 1 else "failed")
     sec.blocks.append(
@@ -487,7 +524,8 @@ def _drawing(ep: LabEpisode, loaded: EpisodeRecord, config: Mapping[str, Any]) -
         chosen = [(label, idx) for idx, label in sorted(named.items())]
     extra_nodes = sorted({n for _, idx in chosen for e in hyps[idx][1] for n in e} - set(nodes))
     all_nodes = [*nodes, *extra_nodes]
-    positions = place(all_nodes, truth, {n: label_of(n) for n in all_nodes})
+    drawn_pairs = sorted({e for _, idx in chosen for e in hyps[idx][1]})
+    positions = place(all_nodes, truth, {n: label_of(n) for n in all_nodes}, extra=drawn_pairs)
     styles = {n: ("target" if n == _FREQ else ("flagged" if n in extra_nodes else "plain")) for n in all_nodes}
     tips = {n: (f"{n} (not in the true graph)" if n in extra_nodes else n) for n in all_nodes}
     panels = [graph_panel("true graph", all_nodes, truth,
@@ -564,9 +602,11 @@ def lab_sections(
     drawn = Section("Episodes")
     drawn.blocks.append(Text(f"Drawn: up to {counted(episodes_per_agent, 'episode')} per agent — the lowest, highest and median final "
                              "edge F1 and the most audit errors; every episode is a row of the table below."))
-    for members in groups.values():
-        for ep, why in select_episodes(members, episodes_per_agent):
-            drawn.children.append(_episode_section(ep, why))
+    for group, members in groups.items():
+        chosen = select_episodes(members, episodes_per_agent)
+        if chosen:
+            drawn.children.append(Section(group, [Text(f"{counted(len(chosen), 'episode')} of {len(members)} drawn.", note=True)],
+                                          [_episode_section(ep, why) for ep, why in chosen]))
     drawn.blocks.extend(_episode_table(episodes))
     sec.children.append(drawn)
     if n_fail:

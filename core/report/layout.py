@@ -6,7 +6,10 @@
 * **acyclic** graphs get a *layered* (Sugiyama-style) layout: layers are networkx's
   ``topological_generations`` (every edge points down), and the nodes of each layer are
   ordered by the barycentre of their neighbours in the layer above, then below (four
-  sweeps), which removes most crossings of small graphs;
+  sweeps), which removes most crossings of small graphs; then each row of up to
+  :data:`MAX_PERMUTED_ROW` nodes is tried in every order and the one with the fewest
+  crossings and edges through boxes (:func:`tangles`, counted over the layout's edges and the
+  *extra* edges drawn with them) is kept;
 * graphs **with a cycle** get networkx's ``kamada_kawai_layout`` started from the circular
   layout (deterministic), scaled to the number of nodes; above :data:`MAX_SPRING` nodes
   (Kamada–Kawai is quadratic) the condensation is layered instead, a cycle's nodes sharing
@@ -41,8 +44,8 @@ from dataclasses import dataclass
 from causalcheck.report.figures import DrawnEdge, DrawnNode, GraphPanel
 from causalcheck.report.text import text_width
 
-__all__ = ["GLYPH_SIZE", "LAYER_GAP", "MAX_LABEL", "MAX_ROW", "MAX_ROW_WIDTH", "MAX_SPRING", "NODE_FONT", "NODE_HEIGHT",
-           "EdgeGeometry", "edge_geometry", "graph_panel", "label_of", "node_width", "panel_bounds", "place"]
+__all__ = ["GLYPH_SIZE", "LAYER_GAP", "MAX_LABEL", "MAX_PERMUTED_ROW", "MAX_ROW", "MAX_ROW_WIDTH", "MAX_SPRING", "NODE_FONT",
+           "NODE_HEIGHT", "EdgeGeometry", "edge_geometry", "graph_panel", "label_of", "node_width", "panel_bounds", "place", "tangles"]
 
 #: Font size of node labels (px).
 NODE_FONT = 12.0
@@ -120,14 +123,118 @@ def _layers(nodes: Sequence[str], edges: Sequence[tuple[str, str]]) -> list[list
     return layers
 
 
+def _crosses(p: tuple[float, float], q: tuple[float, float], r: tuple[float, float], s: tuple[float, float]) -> bool:
+    """Whether the segments p–q and r–s cross at a point inside both (segments sharing an end do not)."""
+    if len({p, q, r, s}) < 4:
+        return False
+
+    def turn(a: tuple[float, float], b: tuple[float, float], c: tuple[float, float]) -> float:
+        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+
+    d1, d2, d3, d4 = turn(r, s, p), turn(r, s, q), turn(p, q, r), turn(p, q, s)
+    return d1 * d2 < 0 and d3 * d4 < 0
+
+
+def _through(ax: float, ay: float, bx: float, by: float, left: float, top: float, right: float, bottom: float) -> bool:
+    """Whether the segment a–b passes through the rectangle (Liang–Barsky clipping)."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = bx - ax, by - ay
+    for p, q in ((-dx, ax - left), (dx, right - ax), (-dy, ay - top), (dy, bottom - ay)):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return False
+    return True
+
+
+def tangles(pos: Mapping[str, tuple[float, float]], width: Mapping[str, float], edges: Iterable[tuple[str, str]],
+            stop: int | None = None) -> int:
+    """How tangled a drawing is: pairs of straight edges that cross, plus edges whose straight line
+    runs through a third node's box (each such edge must bend round it).  Counting ends at *stop*
+    (a drawing at least that tangled is not wanted).
+
+    >>> pos = {"a": (0.0, 0.0), "b": (100.0, 0.0), "c": (0.0, 100.0), "d": (100.0, 100.0)}
+    >>> w = dict.fromkeys(pos, 40.0)
+    >>> tangles(pos, w, [("a", "d"), ("b", "c")]), tangles(pos, w, [("a", "c"), ("b", "d")])
+    (1, 0)
+    """
+    segs = sorted({(u, v) if u <= v else (v, u) for u, v in edges if u != v and u in pos and v in pos})
+    count = 0
+    for i, (a, b) in enumerate(segs):
+        for c, d in segs[i + 1 :]:
+            if _crosses(pos[a], pos[b], pos[c], pos[d]):
+                count += 1
+        (ax, ay), (bx, by) = pos[a], pos[b]
+        for n, (nx_, ny_) in pos.items():
+            if n in (a, b):
+                continue
+            hw, hh = width[n] / 2 + 2, NODE_HEIGHT / 2 + 2
+            if _through(ax, ay, bx, by, nx_ - hw, ny_ - hh, nx_ + hw, ny_ + hh):
+                count += 1
+        if stop is not None and count >= stop:
+            return count
+    return count
+
+
+#: Largest row whose orders are all tried when untangling (6! = 720 orders).
+MAX_PERMUTED_ROW = 6
+_UNTANGLE_BUDGET = 60_000  # edge-pair and edge-box tests per untangling (a few hundredths of a second)
+
+
+def _untangle(rows: list[list[str]], width: Mapping[str, float], edges: Sequence[tuple[str, str]]) -> None:
+    """Reorder the nodes within each row (every order of a row of up to :data:`MAX_PERMUTED_ROW`
+    nodes, one row at a time, two passes) while that lowers :func:`tangles`; ties keep the order."""
+    import itertools
+
+    nodes = sum(len(row) for row in rows)
+    tries = sum(math.factorial(len(row)) for row in rows if 1 < len(row) <= MAX_PERMUTED_ROW)
+    if tries * (len(edges) ** 2 + len(edges) * nodes) > _UNTANGLE_BUDGET:
+        return  # a big drawing: the barycentre order stands
+    total = max(sum(width[n] for n in row) + _GAP * (len(row) - 1) for row in rows)
+
+    def centres() -> dict[str, tuple[float, float]]:
+        out: dict[str, tuple[float, float]] = {}
+        for r, row in enumerate(rows):
+            x = _MARGIN + (total - sum(width[n] for n in row) - _GAP * (len(row) - 1)) / 2
+            for n in row:
+                out[n] = (x + width[n] / 2, r * LAYER_GAP)
+                x += width[n] + _GAP
+        return out
+
+    best = tangles(centres(), width, edges)
+    for _ in range(2):
+        for r, row in enumerate(rows):
+            if best == 0 or not 1 < len(row) <= MAX_PERMUTED_ROW:
+                continue
+            start = list(row)
+            for order in itertools.permutations(start):
+                rows[r] = list(order)
+                score = tangles(centres(), width, edges, stop=best)
+                if score < best:
+                    best, start = score, list(order)
+            rows[r] = start
+
+
 def place(
-    nodes: Sequence[str], edges: Iterable[tuple[str, str]], labels: dict[str, str] | None = None, *, limit: int = MAX_LABEL
+    nodes: Sequence[str], edges: Iterable[tuple[str, str]], labels: dict[str, str] | None = None, *, limit: int = MAX_LABEL,
+    extra: Iterable[tuple[str, str]] = (),
 ) -> tuple[dict[str, tuple[float, float]], float, float]:
     """Centres ``{node: (x, y)}`` in pixels and the drawing's ``(width, height)``.
 
     *labels* maps a node to its shown label (default: the node name), shortened to *limit* characters.
+    The layers come from *edges*; the order within each row is then chosen so that *edges* and the
+    *extra* edges drawn with them (e.g. a hypothesis' edges beside the truth) cross as little as
+    possible (:func:`tangles`).
     """
     edge_list = [(u, v) for u, v in edges if u != v]
+    extra_list = [(u, v) for u, v in extra if u != v]
     shown = {n: label_of((labels or {}).get(n, n), limit) for n in nodes}
     width = {n: node_width(shown[n]) for n in nodes}
     touched = {n for e in edge_list for n in e}
@@ -141,6 +248,7 @@ def place(
         if layers is not None:
             # a wide layer wraps into rows of MAX_ROW nodes (a layer has no edges inside it)
             rows = [row for layer in layers for row in _rows(layer, width)]
+            _untangle(rows, width, [*edge_list, *extra_list])
         else:
             rows = []
             _spring(linked, edge_list, width, pos)
@@ -229,11 +337,12 @@ def graph_panel(
     tooltips: Mapping[str, str] | None = None,
     positions: tuple[dict[str, tuple[float, float]], float, float] | None = None,
     limit: int = MAX_LABEL,
+    extra_edges: Sequence[tuple[str, str]] = (),
 ) -> GraphPanel:
-    """A panel placed with :func:`causalcheck.report.layout.place` on *layout_edges* (or given *positions*);
-    labels are shortened to *limit* characters."""
+    """A panel placed with :func:`causalcheck.report.layout.place` on *layout_edges*, untangled for
+    *extra_edges* too (or given *positions*); labels are shortened to *limit* characters."""
     shown = {n: label_of((labels or {}).get(n, n), limit) for n in nodes}
-    pos, w, h = positions if positions is not None else place(nodes, layout_edges, dict(shown), limit=limit)
+    pos, w, h = positions if positions is not None else place(nodes, layout_edges, dict(shown), limit=limit, extra=extra_edges)
     drawn = tuple(
         DrawnNode(n, shown[n], (tooltips or {}).get(n, n), pos[n][0], pos[n][1], (styles or {}).get(n, "plain"))
         for n in nodes
@@ -301,8 +410,8 @@ def _bow(s: tuple[float, float], t: tuple[float, float], others: Sequence[_Box],
          opposite: bool, size: tuple[float, float]) -> tuple[float, float]:
     """The control point of the edge s → t: the middle for a straight line, else bent clear of the *others*.
 
-    Opposite edges of one pair bend apart; an edge within one row arcs into the gap below the row
-    (above it for the last row); any other edge that would cross a box bends around it,
+    Opposite edges of one pair bend apart; an edge within one row arcs away from the edges between
+    rows: above the first row, below any other (two opposite ones: one each side); any other edge that would cross a box bends around it,
     to the right first, by as little as clears every box.
     """
     (sx, sy), (tx, ty) = s, t
@@ -311,8 +420,10 @@ def _bow(s: tuple[float, float], t: tuple[float, float], others: Sequence[_Box],
     nx_, ny_ = -dy / length, dx / length
     mid = ((sx + tx) / 2, (sy + ty) / 2)
     same_row = abs(dy) < 1.0
-    if same_row:
-        below = sy < max(rows) - 1.0 or len(rows) == 1
+    if same_row:  # the first row arcs above itself, any other below: away from the edges between rows
+        below = sy > min(rows) + 1.0 or len(rows) == 1
+        if opposite and sx > tx:  # the other one of two opposite edges takes the other side
+            below = not below
         ny_ = 1.0 if below else -1.0
         nx_ = 0.0
         start = 2 * (size[1] + 12.0)

@@ -163,7 +163,8 @@ def _graph(plt: Any, spec: fg.GraphFigure) -> bytes:
                 used_edges.append(g.edge.style)
             path = MplPath([(g.x1, g.y1), (g.cx, g.cy), (g.x2, g.y2)] if g.bent else [(g.x1, g.y1), (g.x2, g.y2)],
                            [MplPath.MOVETO, MplPath.CURVE3, MplPath.CURVE3] if g.bent else [MplPath.MOVETO, MplPath.LINETO])
-            ax.add_patch(FancyArrowPatch(path=path, arrowstyle="-|>", mutation_scale=9, color=st.color,
+            heads = {"none": "-", "both": "<|-|>"}.get(st.arrow, "-|>")
+            ax.add_patch(FancyArrowPatch(path=path, arrowstyle=heads, mutation_scale=9, color=st.color,
                                          linewidth=st.width * 0.8, linestyle=_dash(st.dash)))
             if st.glyph:
                 mx, my = g.glyph

@@ -99,6 +99,16 @@ def nice_ticks(lo: float, hi: float, count: int = 5, *, integer: bool = False) -
     return ticks
 
 
+def _ticks_within(lo: float, hi: float) -> list[float]:
+    """The :func:`nice_ticks` of [lo, hi] that lie in it (an axis padded past its bounds shows no tick beyond them).
+
+    >>> _ticks_within(-0.05, 1.05)
+    [0.0, 0.25, 0.5, 0.75, 1.0]
+    """
+    inside = [t for t in nice_ticks(lo, hi) if lo - 1e-9 <= t <= hi + 1e-9]
+    return inside or nice_ticks(lo, hi)
+
+
 def _fmt_tick(v: float) -> str:
     if abs(v) >= 1000:
         return f"{v:.3g}" if abs(v) < 1e5 else f"{v:.1e}"
@@ -309,8 +319,8 @@ def _scatter(fig: ScatterChart, fid: str) -> str:
     legend, lh = _series_legend(names, _ML, 0, w - _ML - _MR, False)
     h = _H + lh
     frame = _Frame(fig.x_range, fig.y_range, w, _H)
-    xt = nice_ticks(*fig.x_range)
-    yt = nice_ticks(*fig.y_range)
+    xt = _ticks_within(*fig.x_range)
+    yt = _ticks_within(*fig.y_range)
     out = _open(fid, fig.title, fig.desc, w, h)
     out.append(_heading(fig.title, w))
     out += frame.axes(fig.x_label, fig.y_label, xt, yt)
@@ -406,6 +416,12 @@ def _bars(fig: BarChart, fid: str) -> str:
 # ------------------------------------------------------------------------------- graphs
 
 
+def _heads(arrow: str, fid: str, style: str) -> str:
+    """The marker attributes of an edge drawn with arrowheads *arrow* (``end`` / ``both`` / ``none``)."""
+    end = f'marker-end="url(#{fid}-a-{style})"'
+    return {"none": "", "both": f'marker-start="url(#{fid}-a-{style})" {end}'}.get(arrow, end)
+
+
 def _edges_svg(geometry: Sequence[EdgeGeometry], fid: str) -> tuple[list[str], list[str]]:
     """The edge paths and (to draw above the nodes) their glyphs."""
     lines: list[str] = []
@@ -418,7 +434,7 @@ def _edges_svg(geometry: Sequence[EdgeGeometry], fid: str) -> tuple[list[str], l
              else f"M{_n(g.x1)} {_n(g.y1)}L{_n(g.x2)} {_n(g.y2)}")
         lines.append(
             f'<g><title>{esc(e.tooltip)}</title><path class="edge" d="{d}" fill="none" stroke="{st.color}" stroke-width="{_n(st.width)}"{dash} '
-            f'marker-end="url(#{fid}-a-{e.style})"/></g>'
+            f'{_heads(st.arrow, fid, e.style)}/></g>'
         )
         if st.glyph:
             gx, gy = g.glyph
@@ -429,11 +445,12 @@ def _edges_svg(geometry: Sequence[EdgeGeometry], fid: str) -> tuple[list[str], l
     return lines, glyphs
 
 
-def _panel(p: GraphPanel, geometry: Sequence[EdgeGeometry], fid: str, ox: float, oy: float, caption: str) -> list[str]:
-    """One panel drawn with its top-left corner at (ox, oy); *caption* (may be empty) centred above it."""
+def _panel(p: GraphPanel, geometry: Sequence[EdgeGeometry], fid: str, ox: float, oy: float, caption: str,
+           cap_y: float = -8.0) -> list[str]:
+    """One panel drawn with its top-left corner at (ox, oy); *caption* (may be empty) centred above it, at *cap_y*."""
     out = [f'<g transform="translate({_n(ox)} {_n(oy)})">']
     if caption:
-        out.append(f'<text class="caption" x="{_n(p.width / 2)}" y="-8" text-anchor="middle" font-weight="600">{esc(caption)}</text>')
+        out.append(f'<text class="caption" x="{_n(p.width / 2)}" y="{_n(cap_y)}" text-anchor="middle" font-weight="600">{esc(caption)}</text>')
     lines, glyphs = _edges_svg(geometry, fid)
     out += lines
     for n in p.nodes:
@@ -478,7 +495,8 @@ def _graph_legend(entries: Sequence[tuple[str, str]], fid: str, width: float) ->
         else:
             st = EDGE_STYLES[key]
             dash = f' stroke-dasharray="{st.dash}"' if st.dash else ""
-            parts.append(f'<line x1="{_n(x)}" y1="{_n(y)}" x2="{_n(x + 34)}" y2="{_n(y)}" stroke="{st.color}" stroke-width="{_n(st.width)}"{dash} marker-end="url(#{fid}-a-{key})"/>')
+            parts.append(f'<line x1="{_n(x)}" y1="{_n(y)}" x2="{_n(x + 34)}" y2="{_n(y)}" stroke="{st.color}" stroke-width="{_n(st.width)}"{dash} '
+                         f'{_heads(st.arrow, fid, key)}/>')
             if st.glyph:
                 parts.append(f'<text x="{_n(x + 45)}" y="{_n(y + 4)}" text-anchor="middle" font-weight="700" fill="{st.color}">{esc(st.glyph)}</text>')
         parts.append(f'<text x="{_n(x + 56)}" y="{_n(y + 4)}">{esc(text)}</text></g>')
@@ -487,19 +505,24 @@ def _graph_legend(entries: Sequence[tuple[str, str]], fid: str, width: float) ->
     return legend, (y + 18 if entries else 0.0)
 
 
-def _placed_panels(fig: GraphFigure, captions: Sequence[str]) -> tuple[list[tuple[GraphPanel, list[EdgeGeometry], float, float]], float, float]:
-    """Every panel with its edges and its origin, in rows no wider than :data:`MAX_FIGURE_WIDTH`; the width and height used."""
+def _placed_panels(
+    fig: GraphFigure, captions: Sequence[str]
+) -> tuple[list[tuple[GraphPanel, list[EdgeGeometry], float, float, float]], float, float]:
+    """Every panel with its edges, its origin and the height of its caption (in its own coordinates), in rows
+    no wider than :data:`MAX_FIGURE_WIDTH`; the width and height used.  All panels share one top, so the
+    rows of nodes of side-by-side panels line up even when an edge of one arcs above its first row."""
     gap, cap_h = 28.0, (22.0 if any(captions) else 0.0)
-    placed: list[tuple[GraphPanel, list[EdgeGeometry], float, float]] = []
+    placed: list[tuple[GraphPanel, list[EdgeGeometry], float, float, float]] = []
+    drawn = [(p, edge_geometry(p)) for p in fig.panels]
+    bounds = [panel_bounds(p, g) for p, g in drawn]
+    top = min([b[1] for b in bounds] or [0.0])
     x, y, row_h, width = 8.0, cap_h, 0.0, 0.0
-    for p, caption in zip(fig.panels, captions, strict=True):
-        geometry = edge_geometry(p)
-        left, top, right, bottom = panel_bounds(p, geometry)
+    for (p, geometry), (left, _, right, bottom), caption in zip(drawn, bounds, captions, strict=True):
         pw = max(right - left, text_width(caption, _FS, bold=True) + 8, 120.0 if len(fig.panels) > 1 else 0.0)
         if x > 8.0 and x + pw > MAX_FIGURE_WIDTH:
             x, y, row_h = 8.0, y + row_h + cap_h + 12, 0.0
         shift = (pw - (right - left)) / 2
-        placed.append((p, geometry, x - left + shift, y - top))
+        placed.append((p, geometry, x - left + shift, y - top, top - 8))
         x += pw + gap
         width = max(width, x - gap)
         row_h = max(row_h, bottom - top)
@@ -533,8 +556,8 @@ def _graph(fig: GraphFigure, fid: str) -> str:
     out.append(f'<text class="title" x="8" y="18" font-size="13" font-weight="600">{esc(fig.title)}</text>')
     if subtitle:
         out.append(f'<text class="subtitle" x="8" y="35" fill="#555">{esc(subtitle)}</text>')
-    for (p, geometry, ox, oy), caption in zip(placed, captions, strict=True):
-        out += _panel(p, geometry, fid, ox, top + oy, caption)
+    for (p, geometry, ox, oy, cap_y), caption in zip(placed, captions, strict=True):
+        out += _panel(p, geometry, fid, ox, top + oy, caption, cap_y)
     if entries:
         out.append(f'<g transform="translate(0 {_n(top + body_h + 18)})">')
         out += legend

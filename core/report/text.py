@@ -10,11 +10,27 @@ others): figures are sized from it, so titles, legends and node labels fit their
 ('1 relation', '3 relations', '2 entries')
 >>> round(text_width("EDU12", 11))
 37
+
+:func:`readable` prepares a message written for machines for reading: long decimals such
+as ``249.978944`` are rounded (:func:`short_number`; :func:`number_spans` finds them, so the
+HTML report keeps the exact value in a tooltip), and the independence sign ``⫫`` (U+2AEB,
+which common fonts lack) becomes ``⊥⊥``.
+
+>>> readable("X ⫫ Y | Z: predicted 249.978944 (off by 0.0001234567)")
+'X ⊥⊥ Y | Z: predicted 249.98 (off by 0.000123)'
 """
 
 from __future__ import annotations
 
-__all__ = ["counted", "plural", "text_width"]
+import re
+
+__all__ = ["INDEPENDENT", "LONG_DECIMAL", "counted", "number_spans", "plural", "readable", "short_number", "text_width"]
+
+#: The conditional-independence sign as drawn: U+2AEB "⫫" is missing from DejaVu Sans, Liberation,
+#: Arial and Segoe UI (it renders as an empty box), so it is written as two "up tacks" (U+22A5).
+INDEPENDENT = "⊥⊥"
+#: A decimal with four or more digits after the point (the report's own numbers have at most three).
+LONG_DECIMAL = re.compile(r"(?<![\w.])-?\d+\.\d{4,}(?![\w.])")
 
 # Advance widths (1/1000 em) of DejaVu Sans Book and Bold for the printable ASCII characters
 # " " to "~", measured from the fonts' glyph metrics.
@@ -32,7 +48,7 @@ _BOLD = (
 )
 # Other characters the report draws; anything else counts as a full em (wide, so it fits).
 _OTHER = {"·": 318, "–": 500, "—": 1000, "…": 1000, "×": 838, "→": 838, "−": 838, "✓": 838, "✗": 838, "↻": 838, "⇄": 838,
-          "◆": 838, "ρ": 634, "κ": 600, "é": 615, "ö": 611, "ü": 634, "ä": 613}
+          "◆": 838, "ρ": 634, "⊥": 838, "κ": 600, "é": 615, "ö": 611, "ü": 634, "ä": 613}
 
 
 def text_width(text: str, size: float = 11.0, *, bold: bool = False) -> float:
@@ -53,3 +69,25 @@ def plural(n: int, noun: str, plural_form: str | None = None) -> str:
 def counted(n: int, noun: str, plural_form: str | None = None) -> str:
     """``"<n> <noun>"`` in the right number: ``counted(1, "file")`` is ``"1 file"``, ``counted(0, "file")`` ``"0 files"``."""
     return f"{n} {plural(n, noun, plural_form)}"
+
+
+def short_number(text: str) -> str:
+    """A decimal written for reading: two decimals from 1 on, else three significant digits.
+
+    >>> short_number("249.978944"), short_number("-11.0210"), short_number("0.000123456"), short_number("0.00000")
+    ('249.98', '-11.02', '0.000123', '0')
+    """
+    x = float(text)
+    if x == 0:
+        return "0"
+    return f"{x:.2f}" if abs(x) >= 1 else f"{x:.3g}"
+
+
+def number_spans(text: str) -> list[tuple[int, int, str]]:
+    """``(start, end, shown)`` of every long decimal in *text* (:data:`LONG_DECIMAL`), with its short form."""
+    return [(m.start(), m.end(), short_number(m.group())) for m in LONG_DECIMAL.finditer(text)]
+
+
+def readable(text: str) -> str:
+    """*text* with long decimals shortened and ``⫫`` written as :data:`INDEPENDENT` (module docstring)."""
+    return LONG_DECIMAL.sub(lambda m: short_number(m.group()), text).replace("⫫", INDEPENDENT)
