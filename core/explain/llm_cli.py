@@ -7,12 +7,17 @@ clients — the one place in explain that builds adapters
 It is the built-in judge back-end ``llm`` (:class:`LLMJudges`, registered in :mod:`causalcheck.plugins`):
 
 * :func:`add_cli_options` adds ``--judge``, ``--parser``,
-  ``--judge-all-edges``, ``--parser-compat`` and the shared model-call options;
+  ``--judge-all-edges``, ``--judge-calls``, ``--parser-compat`` and the shared model-call options;
 * :func:`judges_from_args` returns
   :class:`~causalcheck.explain.run.Judges` with the LLM components asked for (offline ones
   where no model was given), or ``None`` without ``--judge`` / ``--parser``; the run's call
   and cost accounting is logged when scoring is done, and its model clients
   (``Judges.models``) feed the progress display.
+
+``--judge-calls per-answer`` (one call for an answer's edges, one for its criteria:
+:mod:`causalcheck.explain.llm`) changes the judge's name in the results to
+``<model> (per-answer calls)`` (:func:`judge_label`): the result files say which mode judged
+them, and results of the two modes go to different files and are never resumed into each other.
 """
 
 from __future__ import annotations
@@ -28,10 +33,10 @@ if TYPE_CHECKING:  # pragma: no cover
     import argparse
 
     from causalcheck.explain.judges import AnswerParser
-    from causalcheck.explain.llm import LLMCriterionJudge, LLMEdgeJudge, LLMParser
+    from causalcheck.explain.llm import JudgeCalls, LLMCriterionJudge, LLMEdgeJudge, LLMParser
     from causalcheck.protocols import LLM, Meter
 
-__all__ = ["LLMComponents", "LLMJudges", "add_cli_options", "judges_from_args", "make_llm_components"]
+__all__ = ["LLMComponents", "LLMJudges", "add_cli_options", "judge_label", "judges_from_args", "make_llm_components"]
 
 @dataclass(frozen=True)
 class LLMComponents:
@@ -39,7 +44,8 @@ class LLMComponents:
 
     ``parser`` / ``edge_judge`` / ``criterion_judge`` are ``None`` where no model was asked
     for (the caller keeps its offline component); ``judge_edges`` is ``"causal"`` unless
-    ``--judge-all-edges``; ``meter`` is the run's shared cost meter.
+    ``--judge-all-edges``; ``judge_calls`` is ``--judge-calls``; ``meter`` is the run's shared
+    cost meter.
     """
 
     meter: Meter
@@ -51,6 +57,7 @@ class LLMComponents:
     parser_model: str | None
     #: The model clients behind the components (their meters feed the progress display).
     models: tuple[LLM, ...] = ()
+    judge_calls: JudgeCalls = "per-judgment"
 
     def accounting(self) -> dict[str, Any]:
         """Calls, cache hits, retries, tokens and cost so far (JSON-ready)."""
@@ -58,7 +65,7 @@ class LLMComponents:
 
 
 def add_cli_options(parser: argparse.ArgumentParser) -> None:
-    """Add ``--judge MODEL``, ``--parser MODEL``, ``--judge-all-edges``, ``--parser-compat`` and
+    """Add ``--judge MODEL``, ``--parser MODEL``, ``--judge-all-edges``, ``--judge-calls``, ``--parser-compat`` and
     the shared model-call options (endpoint, cache, retries, concurrency, ``--max-cost``)."""
     # late: adapters are imported only where clients are built
     from causalcheck.adapters import add_llm_arguments
@@ -67,6 +74,13 @@ def add_cli_options(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--judge", default=None, metavar="MODEL", help="LLM edge + criterion judge, e.g. openai/gpt-4o")
     g.add_argument("--parser", dest="parser_model", default=None, metavar="MODEL", help="LLM RST parser (default: the --judge model)")
     g.add_argument("--judge-all-edges", action="store_true", help="the same as --judge-edges all (with --judge the default is causal)")
+    g.add_argument(
+        "--judge-calls",
+        choices=("per-judgment", "per-answer"),
+        default="per-judgment",
+        help="per-answer: one call for an answer's edges and one for its criteria, answer-first prompts "
+        "(default per-judgment: one call per edge and per criterion, as the paper)",
+    )
     g.add_argument("--parser-compat", choices=("full", "anchor"), default="full", help="anchor: drop span refs and ignore NS like the original parser")
     add_llm_arguments(parser)
 
@@ -84,6 +98,12 @@ def make_llm_components(args: argparse.Namespace, *, llm_override: LLM | None = 
 
     judge = getattr(args, "judge", None)
     parser_model = getattr(args, "parser_model", None) or judge
+    given = getattr(args, "judge_calls", "per-judgment") or "per-judgment"
+    calls: JudgeCalls = "per-answer" if given == "per-answer" else "per-judgment"
+    if given != calls:
+        raise InputFormatError(f"--judge-calls {given!r} must be per-judgment or per-answer")
+    if calls != "per-judgment" and not judge and llm_override is None:
+        raise InputFormatError(f"--judge-calls {calls} needs --judge MODEL (it sets how the model judges are called)")
     if not judge and not parser_model and llm_override is None:
         return None
     setup_llm_logging()
@@ -96,7 +116,7 @@ def make_llm_components(args: argparse.Namespace, *, llm_override: LLM | None = 
         clients.append(parser_client)
     if judge or llm_override is not None:
         client = run.client(llm_override or judge)  # type: ignore[arg-type,unused-ignore]
-        edge, crit = LLMEdgeJudge(client), LLMCriterionJudge(client)
+        edge, crit = LLMEdgeJudge(client, calls=calls), LLMCriterionJudge(client, calls=calls)
         clients.append(client)
     return LLMComponents(
         meter=run.meter,
@@ -107,7 +127,17 @@ def make_llm_components(args: argparse.Namespace, *, llm_override: LLM | None = 
         judge_model=judge,
         parser_model=parser_model,
         models=tuple(clients),
+        judge_calls=calls,
     )
+
+
+def judge_label(model: str, calls: str = "per-judgment") -> str:
+    """The judge's name in result files: *model*, or ``<model> (per-answer calls)`` for per-answer judging.
+
+    >>> judge_label("openai/gpt-4o"), judge_label("openai/gpt-4o", "per-answer")
+    ('openai/gpt-4o', 'openai/gpt-4o (per-answer calls)')
+    """
+    return model if calls == "per-judgment" else f"{model} ({calls} calls)"
 
 
 def _log_accounting(components: LLMComponents) -> None:
@@ -157,7 +187,7 @@ def judges_from_args(args: argparse.Namespace) -> Judges | None:
         parser=parser,
         edge_judge=components.edge_judge or OfflineEdgeJudge(),
         criterion_judge=components.criterion_judge or OfflineCriterionJudge(),
-        judge_name=components.judge_model or "offline",
+        judge_name=judge_label(components.judge_model, components.judge_calls) if components.judge_model else "offline",
         parser_name=parser_name,
         on_done=lambda: _log_accounting(components),
         judge_edges="causal" if components.edge_judge is not None else "all",
