@@ -45,7 +45,9 @@ __all__ = [
     "dor_tarsi",
     "enumerate_members",
     "gc_paused",
+    "meek_orient",
     "meek_rule",
+    "meek_witness",
     "v_structures",
 ]
 
@@ -99,11 +101,13 @@ def meek_rule(
     dpa: Sequence[set[int]],
     dch: Sequence[set[int]],
     und: Sequence[set[int]],
+    rule4: bool = True,
 ) -> int:
     """The first of Meek's rules R1–R4 that orients the undirected ``a - b`` as ``a -> b`` (0: none).
 
     *adj* holds every adjacency, *dpa*/*dch* the directed parents/children and *und* the
-    undirected neighbours of each node (the rules as listed in the module docstring).
+    undirected neighbours of each node (the rules as listed in the module docstring);
+    ``rule4=False`` tries R1–R3 only.
     """
     adj_b = adj[b]
     for c in dpa[a]:  # R1
@@ -119,6 +123,8 @@ def meek_rule(
             for d in cands[i + 1 :]:
                 if d not in adj_c:
                     return 3
+    if not rule4:
+        return 0
     for c in und[a]:  # R4
         if c in adj_b:
             continue
@@ -202,6 +208,130 @@ def close_essential(
     directed = {(a, b) for b in range(n) for a in dpa[b]}
     undirected = {(a, b) for a in range(n) for b in und[a] if a < b}
     return directed, undirected
+
+
+def meek_witness(
+    rule: int,
+    a: int,
+    b: int,
+    adj: Sequence[set[int]],
+    dpa: Sequence[set[int]],
+    dch: Sequence[set[int]],
+    und: Sequence[set[int]],
+) -> tuple[int, ...]:
+    """The nodes that show *rule* orienting ``a - b`` as ``a -> b`` (the smallest, so a report is stable).
+
+    R1 and R2: ``(c,)`` (``c -> a``; ``a -> c -> b``); R3 and R4: ``(c, d)`` (``c -- a -- d``
+    with ``c -> b <- d``; ``c -- a`` with ``c -> d -> b``).  Empty when *rule* does not apply.
+
+    >>> adj, dpa, dch, und = [{1}, {0, 2}, {1}], [set(), {0}, set()], [{1}, set(), set()], [set(), {2}, {1}]
+    >>> meek_rule(1, 2, adj, dpa, dch, und), meek_witness(1, 1, 2, adj, dpa, dch, und)
+    (1, (0,))
+    """
+    if rule == 1:
+        found = sorted(c for c in dpa[a] if c not in adj[b])
+        return (found[0],) if found else ()
+    if rule == 2:
+        found = sorted(dch[a] & dpa[b])
+        return (found[0],) if found else ()
+    if rule == 3:
+        cands = sorted(c for c in und[a] if c in dpa[b])
+        for i, c in enumerate(cands):
+            for d in cands[i + 1 :]:
+                if d not in adj[c]:
+                    return (c, d)
+        return ()
+    if rule == 4:
+        for c in sorted(und[a]):
+            if c not in adj[b]:
+                ds = sorted(dch[c] & dpa[b])
+                if ds:
+                    return (c, ds[0])
+    return ()
+
+
+Step = tuple[int, int, int, tuple[int, ...]]
+
+
+def meek_orient(
+    n: int, directed: Sequence[Pair], undirected: Sequence[Pair], rule4: bool = True
+) -> tuple[list[Step], dict[Pair, tuple[Step, Step]], list[set[int]], list[set[int]]]:
+    """Close the PDAG over ``0..n-1`` under Meek's rules (R1–R3, and R4 when *rule4*); both directions tried.
+
+    Returns ``(steps, conflicts, dpa, und)``: each step ``(a, b, rule, witness)`` oriented
+    ``a -- b`` as ``a -> b``, in the order applied (*witness*: :func:`meek_witness` at that
+    moment); ``conflicts[(lo, hi)]`` the two steps that would orient an undirected edge both
+    ways when it is looked at (it stays undirected); *dpa* the directed parents and *und* the
+    undirected neighbours of every node at the end.
+
+    A work list (edges in sorted order, then the undirected edges near each newly oriented one)
+    finds the orientations; a final sweep over every undirected edge re-runs the list until no
+    rule fires, so the result is a fixpoint whatever the order.  An edge is tested both ways
+    each time it is looked at, so two orientations that would form a new unshielded collider
+    are found when the second one is about to be made (R1 fires the other way).
+    """
+    adj: list[set[int]] = [set() for _ in range(n)]
+    dpa: list[set[int]] = [set() for _ in range(n)]
+    dch: list[set[int]] = [set() for _ in range(n)]
+    und: list[set[int]] = [set() for _ in range(n)]
+    for a, b in directed:
+        adj[a].add(b)
+        adj[b].add(a)
+        dpa[b].add(a)
+        dch[a].add(b)
+    for a, b in undirected:
+        adj[a].add(b)
+        adj[b].add(a)
+        und[a].add(b)
+        und[b].add(a)
+    steps: list[Step] = []
+    conflicts: dict[Pair, tuple[Step, Step]] = {}
+    queue: deque[Pair] = deque(sorted({(min(a, b), max(a, b)) for a, b in undirected}))
+    queued: set[Pair] = set(queue)
+
+    def enqueue_around(v: int) -> None:
+        for w in sorted(und[v]):
+            k = (v, w) if v < w else (w, v)
+            if k not in queued and k not in conflicts:
+                queued.add(k)
+                queue.append(k)
+
+    def rules(lo: int, hi: int) -> tuple[int, int]:
+        return meek_rule(lo, hi, adj, dpa, dch, und, rule4), meek_rule(hi, lo, adj, dpa, dch, und, rule4)
+
+    while queue:
+        while queue:
+            lo, hi = queue.popleft()
+            queued.discard((lo, hi))
+            if hi not in und[lo] or (lo, hi) in conflicts:
+                continue
+            forward, backward = rules(lo, hi)
+            if forward and backward:
+                conflicts[(lo, hi)] = (
+                    (lo, hi, forward, meek_witness(forward, lo, hi, adj, dpa, dch, und)),
+                    (hi, lo, backward, meek_witness(backward, hi, lo, adj, dpa, dch, und)),
+                )
+                continue
+            if not (forward or backward):
+                continue
+            a, b, rule = (lo, hi, forward) if forward else (hi, lo, backward)
+            steps.append((a, b, rule, meek_witness(rule, a, b, adj, dpa, dch, und)))
+            und[a].discard(b)
+            und[b].discard(a)
+            dpa[b].add(a)
+            dch[a].add(b)
+            enqueue_around(a)
+            enqueue_around(b)
+            for c in sorted(dch[b]):  # R4 two steps downstream
+                enqueue_around(c)
+            for c in sorted(dpa[a]):
+                enqueue_around(c)
+        for lo in range(n):  # the sweep: every rule that still fires goes back on the list
+            for hi in sorted(w for w in und[lo] if w > lo):
+                if (lo, hi) not in conflicts and any(rules(lo, hi)):
+                    queued.add((lo, hi))
+                    queue.append((lo, hi))
+    return steps, conflicts, dpa, und
 
 
 def cyclic_remainder(n: int, edges: Sequence[Pair]) -> list[int]:

@@ -19,7 +19,8 @@ Every function takes and returns the one graph type, :class:`~causalcheck.graphs
 in (a general graph of kind ``"DAG"``, or CausaLab's :class:`~causalcheck.graph.CausalGraph`),
 an essential graph out — a general graph of kind ``"PDAG"`` whose ``--`` edges vary across
 the class (its chain components: :meth:`~causalcheck.graphs.Graph.chain_components`).
-:func:`consistent_extension` is Dor & Tarsi's extension of a PDAG to a DAG.  The integer
+:func:`consistent_extension` is Dor & Tarsi's extension of a PDAG to a DAG; :func:`meek_closure`
+closes any PDAG under Meek's rules, naming the rule behind each orientation and every conflict.  The integer
 kernels (``close_essential``, ``meek_rule``, ``dor_tarsi``, ``directed_cycle``,
 ``chordless_cycle``, ``v_structures``, ``cyclic_remainder``) are public here for graph code
 that works over ``0..n-1`` (:mod:`causalcheck.graphchecks.kinds` builds its certificates on them).
@@ -37,10 +38,14 @@ it intervened on; the lab's shift interventions are counted as such targets.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
 
 from causalcheck.base.errors import InputFormatError
 from causalcheck.graphs.convert import carry_attributes
+from causalcheck.graphs.io import read_graph
 from causalcheck.graphs.model import Edge, Graph, GraphEdge, connected_components
 
 from ._meek import (
@@ -51,11 +56,17 @@ from ._meek import (
     dor_tarsi,
     enumerate_members,
     gc_paused,
+    meek_orient,
     meek_rule,
+    meek_witness,
     v_structures,
 )
 
 __all__ = [
+    "MeekClosure",
+    "MeekConflict",
+    "MeekConflictError",
+    "MeekStep",
     "chordless_cycle",
     "close_essential",
     "consistent_extension",
@@ -72,7 +83,10 @@ __all__ = [
     "imec_size",
     "interventional_essential_graph",
     "mec_size",
+    "meek_closure",
+    "meek_orient",
     "meek_rule",
+    "meek_witness",
     "normalize_targets",
     "v_structures",
 ]
@@ -286,3 +300,160 @@ def extension_or_stuck(pdag: Graph) -> tuple[Graph | None, tuple[str, ...]]:
     if stuck:
         return None, tuple(names[v] for v in stuck)
     return carry_attributes(pdag, Graph(names, tuple(GraphEdge.directed(names[a], names[b]) for a, b in edges))), ()
+
+
+# --------------------------------------------------------------------------- Meek closure
+
+
+_RULE_TEXT = {
+    1: "{c} -> {a} and {c} is not adjacent to {b}",
+    2: "{a} -> {c} -> {b} (the other way would close a cycle)",
+    3: "{c} -- {a} -- {d} with {c} -> {b} <- {d} and {c}, {d} not adjacent",
+    4: "{c} -- {a}, {c} -> {d} -> {b} and {c} not adjacent to {b}",
+}
+
+
+def _because(rule: int, names: tuple[str, ...], a: int, b: int, witness: tuple[int, ...]) -> str:
+    c, d = (names[v] for v in (*witness, *witness)[:2])  # R1 and R2 read one node, R3 and R4 two
+    return _RULE_TEXT[rule].format(a=names[a], b=names[b], c=c, d=d)
+
+
+@dataclass(frozen=True)
+class MeekStep:
+    """One orientation made by :func:`meek_closure`: *edge* (``a -> b``), the rule (``"R1"``–``"R4"``), why.
+
+    ``witness`` holds the nodes the rule reads (:func:`meek_witness`) and ``reason`` the sentence.
+    """
+
+    edge: GraphEdge
+    rule: str
+    witness: tuple[str, ...]
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict."""
+        return {"edge": str(self.edge), "rule": self.rule, "witness": list(self.witness), "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class MeekConflict:
+    """Where Meek's rules contradict each other or the PDAG: ``kind`` ``"both-ways"`` or ``"cycle"``.
+
+    ``edges`` names the edges involved (the undirected edge oriented both ways; the edges of the
+    directed cycle); ``reason`` says which rules, on which nodes.
+    """
+
+    kind: str
+    edges: tuple[str, ...]
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict."""
+        return {"kind": self.kind, "edges": list(self.edges), "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class MeekClosure:
+    """The result of :func:`meek_closure`: the closed graph, each orientation with its rule, the conflicts."""
+
+    graph: Graph
+    steps: tuple[MeekStep, ...]
+    conflicts: tuple[MeekConflict, ...]
+    rule4: bool
+
+    @property
+    def ok(self) -> bool:
+        """True when the rules met no conflict."""
+        return not self.conflicts
+
+    def rule_of(self, cause: str, effect: str) -> str | None:
+        """The rule that oriented ``cause -> effect`` (None: not oriented by a rule)."""
+        for step in self.steps:
+            if (step.edge.u, step.edge.v) == (cause, effect):
+                return step.rule
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict: the closed graph as text, the steps, the conflicts."""
+        return {
+            "graph": str(self.graph),
+            "rule4": self.rule4,
+            "steps": [s.to_dict() for s in self.steps],
+            "conflicts": [c.to_dict() for c in self.conflicts],
+        }
+
+
+class MeekConflictError(InputFormatError):
+    """Meek's rules conflict on the PDAG (no DAG has its skeleton, directed edges and v-structures).
+
+    ``conflicts`` lists every :class:`MeekConflict`; ``closure`` is the partial closure (the
+    conflicting edges left undirected), what ``meek_closure(..., strict=False)`` returns.
+    """
+
+    def __init__(self, closure: MeekClosure) -> None:
+        self.closure = closure
+        self.conflicts = closure.conflicts
+        shown = "; ".join(c.reason for c in closure.conflicts)
+        super().__init__(
+            f"Meek's rules conflict on the PDAG (it has no consistent extension): {shown} "
+            "(pass strict=False for the partial closure with the conflicts listed)"
+        )
+
+
+def meek_closure(pdag: Any, *, rule4: bool = True, strict: bool = True) -> MeekClosure:
+    """Orient every ``--`` edge of *pdag* that Meek's rules R1–R4 force; each orientation with its rule.
+
+    *pdag* is anything :func:`~causalcheck.graphs.read_graph` reads, with ``->`` and ``--``
+    edges only (another mark raises :class:`InputFormatError` naming the edge; so does a
+    directed cycle among its stated ``->`` edges).  The rules are Meek's (1995), as in the
+    module docstring of :mod:`causalcheck.solvers._meek`; ``rule4=False`` applies R1–R3 only
+    (pgmpy's ``PDAG.apply_meeks_rules()`` default).  Every undirected edge is tried both ways.
+
+    A *conflict* is an edge the rules orient both ways (typically two arrows that would meet in
+    a new unshielded collider) or a directed cycle the orientations close.  With ``strict=True``
+    (default) a conflict raises :class:`MeekConflictError` naming the edges; with
+    ``strict=False`` the closure is returned with :attr:`MeekClosure.conflicts`, the conflicting
+    edges left undirected.  The closed graph keeps *pdag*'s node order and attributes.
+
+    >>> c = meek_closure("a -> b; b -- c; c -- d; b -- d")
+    >>> str(c.graph), [(str(s.edge), s.rule) for s in c.steps]
+    ('a -> b; b -> c; b -> d; c -- d', [('b -> c', 'R1'), ('b -> d', 'R1')])
+    >>> meek_closure("a -> b; b -- c; d -> c", strict=False).conflicts[0].reason
+    "'b -- c' is oriented both ways: 'b -> c' by R1: a -> b and a is not adjacent to c; 'c -> b' by R1: d -> c and d is not adjacent to b"
+    """
+    g = read_graph(pdag)
+    for e in g.edges:
+        if not (e.is_directed or e.is_undirected):
+            raise InputFormatError(f"edge {str(e)!r} cannot occur in a PDAG (Meek's rules read -- and -> only)")
+    names = g.nodes
+    index = g.index
+    directed = [(index[e.u], index[e.v]) for e in g.edges if e.is_directed]
+    undirected = [(index[e.u], index[e.v]) for e in g.edges if e.is_undirected]
+    given_cycle = directed_cycle(len(names), directed)
+    if given_cycle:
+        shown = " -> ".join(names[v] for v in given_cycle)
+        raise InputFormatError(f"the PDAG's directed edges form a cycle {shown}: Meek's rules need an acyclic start")
+    with gc_paused():
+        steps, conflicted, dpa, und = meek_orient(len(names), directed, undirected, rule4)
+    made = tuple(
+        MeekStep(GraphEdge.directed(names[a], names[b]), f"R{rule}", tuple(names[v] for v in w), _because(rule, names, a, b, w))
+        for a, b, rule, w in steps
+    )
+    conflicts: list[MeekConflict] = []
+    for (lo, hi), pair in sorted(conflicted.items()):
+        edge = f"{names[lo]} -- {names[hi]}"
+        why = [f"{names[x] + ' -> ' + names[y]!r} by R{r}: {_because(r, names, x, y, w)}" for x, y, r, w in pair]
+        conflicts.append(MeekConflict("both-ways", (edge,), f"{edge!r} is oriented both ways: {why[0]}; {why[1]}"))
+    final_directed = sorted((a, b) for b in range(len(names)) for a in dpa[b])
+    cycle = directed_cycle(len(names), final_directed)
+    if cycle:
+        pairs = [(names[x], names[y]) for x, y in itertools.pairwise(cycle)]
+        edges = tuple(f"{a} -> {b}" for a, b in pairs)
+        by_rule = {(s.edge.u, s.edge.v): s.rule for s in made}
+        shown = ", ".join(f"{a} -> {b} ({by_rule.get((a, b), 'given')})" for a, b in pairs)
+        conflicts.append(MeekConflict("cycle", edges, f"the orientations close a directed cycle: {shown}"))
+    closed = essential_graph(names, final_directed, [(a, b) for a in range(len(names)) for b in und[a] if a < b])
+    result = MeekClosure(carry_attributes(g, closed), made, tuple(conflicts), rule4)
+    if strict and conflicts:
+        raise MeekConflictError(result)
+    return result

@@ -115,6 +115,8 @@ _CODES = (
     FindingCode("ci-undecidable", "warning", "data", "implied independencies the data cannot decide (too few rows per statement or per degree of freedom, collinear or constant within strata): neither evidence for nor against the graph"),
     FindingCode("ci-violated", "error", "data", "an implied conditional independence is rejected by the data after multiple-testing control (statement, test, statistic, p, adjusted p); a warning when tested on a surrogate DAG", ("warning",)),
     FindingCode("ci-summary", "info", "data", "how many implied independencies were tested and how many were rejected"),
+    FindingCode("global-fit", "info", "data", "Fisher's C over the graph's basis set of implied independencies: C, degrees of freedom 2k, p-value; or not evaluable (no statement the data can decide)"),
+    FindingCode("global-fit-rejected", "warning", "data", "Fisher's C rejects the graph as a whole at alpha (an omnibus of the basis-set tests that assumes them independent)"),
     FindingCode("graph-falsified", "error", "data", "the permutation test falsifies the graph: permuted graphs fit the data as well as the given one (DoWhy's falsify_graph)"),
     FindingCode("falsification-undecidable", "warning", "data", "the permutation test would falsify the graph, but some of the statements it counts cannot be decided by the data: no refutation"),
     FindingCode("graph-not-falsified", "info", "data", "the permutation test does not falsify the graph (the figures behind the verdict are given)"),

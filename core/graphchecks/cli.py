@@ -86,9 +86,13 @@ def format_table(result: Any) -> str:
         shown = "-" if d is None else f"{d.count} ({d.normalized:.3f})"
         lines.append(f"{name.upper().replace('_', '-'):<22}{shown:>8}")
     lines += ["", f"{'confusion':<12}{'TP':>5}{'FP':>5}{'FN':>5}{'prec':>8}{'recall':>8}{'F1':>8}"]
-    for name in ("skeleton", "arrowhead", "directed"):
+    for name in ("skeleton", "arrowhead", "arrowhead_common", "directed", "orientation"):
         c = getattr(result, name)
-        lines.append(f"{name:<12}{c.tp:>5}{c.fp:>5}{c.fn:>5}{_rate(c.precision):>8}{_rate(c.recall):>8}{_rate(c.f1):>8}")
+        label = {"arrowhead_common": "arrow (CE)"}.get(name, name)
+        if c is None:
+            lines.append(f"{label:<12}{'-':>5}{'-':>5}{'-':>5}{'-':>8}{'-':>8}{'-':>8}")
+            continue
+        lines.append(f"{label:<12}{c.tp:>5}{c.fp:>5}{c.fn:>5}{_rate(c.precision):>8}{_rate(c.recall):>8}{_rate(c.f1):>8}")
     lines += [f"note: {n}" for n in result.notes]
     return "\n".join(lines)
 
@@ -149,6 +153,10 @@ def register_check_options(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--suggest", type=int, default=1, metavar="K", help="suggest K further single-node interventions (default 1; 0: none)")
     g.add_argument("--drop-nan", action="store_true", help="drop data rows with missing values (reported) instead of refusing them")
     g.add_argument("--ignore-extra-columns", action="store_true", help="ignore data columns that are not nodes of the graph")
+    q = parser.add_argument_group("graph queries (answered after the validation; under \"queries\" in --json)")
+    q.add_argument("--adjustment", nargs=2, metavar=("X", "Y"), help="adjustment sets for the effect of X on Y (node names or comma-separated sets): validity of the [adjusted] nodes, minimal, canonical and optimal sets")
+    q.add_argument("--separator", nargs=2, metavar=("X", "Y"), help="a minimal set of nodes that d-/m-separates X and Y (node names or comma-separated sets)")
+    q.add_argument("--blanket", metavar="X", help="the Markov blanket of X (a node name or a comma-separated set)")
     with contextlib.suppress(argparse.ArgumentError):  # the parser may have --json already
         parser.add_argument("--json", action="store_true", help="print machine-readable JSON instead of text")
     # the flags that set validate_graph's keywords, for messages that name a keyword (keyword_hint)
@@ -204,12 +212,66 @@ def run_validate(args: argparse.Namespace) -> int:
         truth_format=args.truth_format,
         symmetric=args.symmetric,
     )
+    queries, query_lines = _queries(args, report.graph)
     if args.json:
-        print(jsontext.dumps(report.to_dict(), indent=2, default=str))
+        payload = report.to_dict()
+        if queries:
+            payload["queries"] = queries
+        print(jsontext.dumps(payload, indent=2, default=str))
     else:
         print(command_line_text(format_report(report, verbose=True)))
+        if query_lines:
+            print(command_line_text("\n".join(query_lines)))
     sys.stdout.flush()
     return 0 if report.ok else 1
+
+
+def _nodes(value: str) -> list[str]:
+    return [n.strip() for n in value.split(",") if n.strip()]
+
+
+def _queries(args: argparse.Namespace, graph: Any) -> tuple[dict[str, Any], list[str]]:
+    """The answers of ``--adjustment``, ``--separator`` and ``--blanket`` (JSON and text lines); an error names its flag."""
+    # late: keeps causalcheck --help light
+    from causalcheck.graphchecks.adjustment import adjustment_sets
+
+    # late: keeps causalcheck --help light
+    from causalcheck.graphchecks.separation import find_minimal_separator, markov_blanket
+
+    def shown(nodes: Any) -> str:
+        return "{" + ", ".join(nodes) + "}"
+
+    out: dict[str, Any] = {}
+    lines: list[str] = []
+    for flag, value in (("--adjustment", getattr(args, "adjustment", None)), ("--separator", getattr(args, "separator", None)),
+                        ("--blanket", getattr(args, "blanket", None))):  # fmt: skip
+        if value is None:
+            continue
+        try:
+            if flag == "--adjustment":
+                sets = adjustment_sets(graph, _nodes(value[0]), _nodes(value[1]))
+                out["adjustment"] = sets.to_dict()
+                lines.append(f"adjustment {', '.join(sets.exposure)} -> {', '.join(sets.outcome)}: "
+                             + ("identifiable by adjustment" if sets.identifiable else f"not identifiable by adjustment ({sets.reason})"))  # fmt: skip
+                if sets.given is not None:
+                    lines.append(f"  [adjusted] {shown(sets.given.given)}: " + ("valid" if sets.given.valid else f"not valid: {sets.given.reason}"))
+                if sets.identifiable:
+                    lines.append(f"  minimal: {', '.join(shown(s) for s in sets.minimal)}" + (" (more not listed)" if sets.truncated else ""))
+                    lines.append(f"  canonical: {shown(sets.canonical) if sets.canonical is not None else 'none'}")
+                    lines.append(f"  optimal (O-set): {shown(sets.optimal) if sets.optimal is not None else sets.optimal_reason}")
+            elif flag == "--separator":
+                found = find_minimal_separator(graph, _nodes(value[0]), _nodes(value[1]))
+                out["separator"] = found.to_dict()
+                pair = f"{', '.join(found.x)} and {', '.join(found.y)}"
+                lines.append(f"minimal separator of {pair}: " + (shown(found.nodes) if found.nodes is not None else "none (no set separates them)"))
+            else:
+                blanket = markov_blanket(graph, _nodes(value))
+                out["blanket"] = blanket.to_dict()
+                lines.append(f"Markov blanket of {', '.join(blanket.of)}: {shown(blanket.nodes)}")
+        except InputFormatError as exc:
+            shown_value = " ".join(value) if isinstance(value, list) else value
+            raise InputFormatError(f"{flag} {shown_value}: {exc}") from exc
+    return out, (["", "queries:", *("  " + line for line in lines)] if lines else [])
 
 
 def main_validate(argv: list[str]) -> int:

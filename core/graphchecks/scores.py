@@ -26,8 +26,20 @@ Metric conventions (*pair* = unordered node pair, *marks* = the two endpoint mar
   arrowhead at ``j`` on the edge ``i *-> j``; TP both graphs have it, FP only the estimate, FN
   only the truth (also where the estimate has no edge), TN the rest of the ``n²`` cells
   (diagonal included, as causal-learn counts).
+* ``arrowhead_common`` — causal-learn's ``ArrowConfusion`` "CE" variants (``get_arrows_tp_ce``
+  ...): as ``arrowhead``, restricted to the pairs adjacent in both graphs (an arrowhead of the
+  estimate counts only where the truth has an edge, and one of the truth only where the
+  estimate has one); TN the rest of the ``n²`` cells, as causal-learn counts.
 * ``directed`` — directed edges ``a -> b`` as a set: TP in both, FP only in the estimate, FN
   only in the truth (a reversed edge is one FP and one FN).
+* ``orientation`` — pgmpy's ``OrientationConfusionMatrix`` (``pgmpy.metrics``): over the
+  ordered pairs ``(i, j)`` of every pair adjacent in both graphs (common adjacencies), "``i -> j``
+  present" as a binary label: TP present in both, FP only in the estimate, FN only in the
+  truth, TN in neither.  On two DAGs an edge oriented alike gives one TP and one TN, a reversed
+  one an FP and an FN.  Undirected edges carry no ``->`` either way (a ``--`` in the estimate
+  where the truth has ``->`` is one FN).  ``None``, with a note, when a graph has marks other than
+  ``->`` and ``--`` (a MAG or PAG: use ``arrowhead_common``).  pgmpy reports an empty rate as
+  0.0 (precision with no estimated orientation); here it is ``None``, as for every confusion.
 * precision ``TP/(TP+FP)``, recall ``TP/(TP+FN)``, F1 their harmonic mean; ``None`` when the
   denominator is 0.
 * ``sid`` — structural intervention distance (Peters & Bühlmann 2015) via ``gadjid.sid``:
@@ -41,6 +53,8 @@ Metric conventions (*pair* = unordered node pair, *marks* = the two endpoint mar
 >>> c = compare("a -> b -> c", "a -> b <- c")
 >>> c.shd, c.shd_double, c.skeleton.f1, c.directed.tp, c.sid.count
 (1, 2, 1.0, 1, 3)
+>>> c.orientation.tp, c.orientation.fp, c.orientation.fn, c.orientation.tn, c.arrowhead_common.fp
+(1, 1, 1, 1, 1)
 """
 
 from __future__ import annotations
@@ -111,7 +125,9 @@ class Comparison:
     cpdag_shd: int | None
     skeleton: Confusion
     arrowhead: Confusion
+    arrowhead_common: Confusion
     directed: Confusion
+    orientation: Confusion | None
     sid: Distance | None
     parent_aid: Distance | None
     ancestor_aid: Distance | None
@@ -188,6 +204,37 @@ def _arrowhead(truth: Graph, estimate: Graph) -> Confusion:
     n = len(truth.nodes)
     tp, fp, fn = len(t & e), len(e - t), len(t - e)
     return confusion(tp, fp, fn, n * n - tp - fp - fn)
+
+
+def _arrowhead_common(truth: Graph, estimate: Graph) -> Confusion:
+    """causal-learn's ``ArrowConfusion`` CE counts: arrowheads on pairs adjacent in both graphs."""
+    common = truth.skeleton & estimate.skeleton
+    t = {a for a in _arrowheads(truth) if frozenset(a) in common}
+    e = {a for a in _arrowheads(estimate) if frozenset(a) in common}
+    n = len(truth.nodes)
+    tp, fp, fn = len(t & e), len(e - t), len(t - e)
+    return confusion(tp, fp, fn, n * n - tp - fp - fn)
+
+
+def _orientation(truth: Graph, estimate: Graph, notes: list[str]) -> Confusion | None:
+    """pgmpy's ``OrientationConfusionMatrix`` over the common adjacencies (module docstring)."""
+    for role, g in (("truth", truth), ("estimate", estimate)):
+        bad = [str(e) for e in g.edges if not (e.is_directed or e.is_undirected)]
+        if bad:
+            notes.append(f"orientation not computed: the {role} has edges other than -> and -- ({bad[0]!r}); see arrowhead_common")
+            return None
+    common = truth.skeleton & estimate.skeleton
+    t, e = truth.directed_pairs, estimate.directed_pairs
+    tp = fp = fn = tn = 0
+    for pair in common:
+        a, b = sorted(pair)
+        for cell in ((a, b), (b, a)):
+            in_t, in_e = cell in t, cell in e
+            tp += in_t and in_e
+            fp += in_e and not in_t
+            fn += in_t and not in_e
+            tn += not (in_t or in_e)
+    return confusion(tp, fp, fn, tn)
 
 
 def _directed(truth: Graph, estimate: Graph) -> Confusion:
@@ -403,6 +450,7 @@ def compare(
     else:
         notes.append(f"cpdag_shd not computed: {'truth' if tc is None else 'estimate'}: {twhy or ewhy}")
     dist = _distances(t, e, notes)
+    orientation = _orientation(reference, e, notes)
     return Comparison(
         nodes=len(t.nodes),
         truth_kind=t.kind,
@@ -419,4 +467,6 @@ def compare(
         ancestor_aid=dist["ancestor_aid"],
         oset_aid=dist["oset_aid"],
         notes=tuple(notes),
+        arrowhead_common=_arrowhead_common(reference, e),
+        orientation=orientation,
     )

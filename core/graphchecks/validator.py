@@ -25,7 +25,10 @@ What runs (each part only when its input is given):
    ``continuity="yates"``), adjusted by **Holm** (default; ``correction="bh"``
    for Benjamini–Hochberg), each rejection a ``ci-violated`` error; statements the data
    cannot decide (too few rows, collinear or constant within strata) are one
-   ``ci-undecidable`` warning, outside the family, never an error; DoWhy's permutation test
+   ``ci-undecidable`` warning, outside the family, never an error; Fisher's C over the graph's
+   basis set (:mod:`~causalcheck.graphchecks.globalfit`, the same tests reused), one ``global-fit``
+   finding with C, its degrees of freedom and p (``global-fit-rejected``, a warning, at
+   ``p <= alpha``; not evaluable without a decidable statement); DoWhy's permutation test
    (:mod:`~causalcheck.graphchecks.falsify`) for DAGs and CPDAGs (``falsification-undecidable``,
    a warning, when its falsified verdict counts undecidable statements); least-squares
    structural equations with their noise model and t-tests of stated coefficients
@@ -81,6 +84,7 @@ from causalcheck.findings import (
 from causalcheck.graphchecks.citests import CONTINUITY, SCALE_EXPONENT, CITester, adjust
 from causalcheck.graphchecks.coverage import intervention_coverage
 from causalcheck.graphchecks.falsify import falsify
+from causalcheck.graphchecks.globalfit import fisher_c_of, global_fit_basis
 from causalcheck.graphchecks.kinds import cpdag_of, validate
 from causalcheck.graphchecks.scores import compare
 from causalcheck.graphchecks.separation import (
@@ -100,6 +104,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.graphchecks.citests import TestCertificate
     from causalcheck.graphchecks.coverage import Coverage
     from causalcheck.graphchecks.falsify import Falsification
+    from causalcheck.graphchecks.globalfit import GlobalFit
     from causalcheck.graphchecks.kinds import Certificate
     from causalcheck.graphchecks.scores import Comparison
     from causalcheck.graphchecks.separation import CIStatement
@@ -173,7 +178,7 @@ class IndependenceTests:
 
 #: The sections of :meth:`GraphValidation.to_dict`, in order.
 _SECTIONS = (
-    "graph", "kind", "settings", "findings", "data", "independence", "falsification", "equations", "comparison", "coverage",
+    "graph", "kind", "settings", "findings", "data", "independence", "global_fit", "falsification", "equations", "comparison", "coverage",
     "background",
 )
 
@@ -198,6 +203,7 @@ class GraphValidation:
     background: KnowledgeCheck | None = None
     settings: Mapping[str, Any] = field(default_factory=dict)
     source: str = "graph"
+    global_fit: GlobalFit | None = None
 
     @cached_property
     def report(self) -> Report:
@@ -367,6 +373,16 @@ def _independence(
     return tests
 
 
+def _global_fit(tested: Graph, tester: CITester, findings: list[Finding], *, alpha: float) -> GlobalFit:
+    """Fisher's C over the graph's basis set (:mod:`~causalcheck.graphchecks.globalfit`), the tester's cache reused."""
+    basis, statements = global_fit_basis(tested)
+    fit = fisher_c_of(tester, statements, basis=basis, alpha=alpha)
+    figures = {"statistic": fit.statistic, "dof": fit.dof, "p_value": fit.p_value, "basis": fit.basis, "left_out": len(fit.left_out)}
+    code = "global-fit-rejected" if fit.verdict == "rejected" else "global-fit"
+    findings.append(_finding(code, fit.summary(), (), Figures(figures)))
+    return fit
+
+
 def _falsification(
     g: Graph, rep: Graph, tester: CITester, findings: list[Finding], *, alpha: float, permutations: int | str | None, seed: int | None, exact_counts: bool
 ) -> Falsification | None:
@@ -445,7 +461,7 @@ def _equations(
 
 def _data_part(
     g: Graph, table: DataTable, findings: list[Finding], **options: Any
-) -> tuple[IndependenceTests | None, Falsification | None, tuple[EquationFit, ...], CITester]:
+) -> tuple[IndependenceTests | None, Falsification | None, tuple[EquationFit, ...], CITester, GlobalFit | None]:
     """:func:`_data_tests`; what the tests refuse in the data names the file it came from."""
     try:
         return _data_tests(g, table, findings, **options)
@@ -469,22 +485,23 @@ def _data_tests(
     seed: int | None,
     exact_counts: bool,
     coefficients: Mapping[tuple[str, str], float] | None,
-) -> tuple[IndependenceTests | None, Falsification | None, tuple[EquationFit, ...], CITester]:
+) -> tuple[IndependenceTests | None, Falsification | None, tuple[EquationFit, ...], CITester, GlobalFit | None]:
     tester = CITester(table, ci_test, continuity=continuity)
     _data_notes(table, tester, ci_test, findings)
     found = _statements(g, basis, findings)
     if found is None:
-        return None, None, (), tester
+        return None, None, (), tester, None
     rep, surrogate, statements = found
     used_basis = basis if basis != "auto" else ("local" if (surrogate or g).kind in ("DAG", "PDAG") else "pairwise")
     tests = _independence(tester, statements, findings, basis=used_basis, correction=correction, alpha=alpha, surrogate=surrogate is not None)
+    fit = None if surrogate is not None else _global_fit(g, tester, findings, alpha=alpha)
     if surrogate is not None:
         findings.append(_finding("falsification-skipped", "no permutation test on a surrogate DAG (the graph has no representative)"))
         falsification = None
     else:
         falsification = _falsification(g, rep, tester, findings, alpha=alpha, permutations=permutations, seed=seed, exact_counts=exact_counts)
     equations = _equations(g, table, findings, coefficients=coefficients, correction=correction, alpha=alpha)
-    return tests, falsification, equations, tester
+    return tests, falsification, equations, tester, fit
 
 
 def _truth_part(g: Graph, truth: Any, findings: list[Finding], truth_format: str | None, symmetric: str | None = None) -> Comparison:
@@ -632,12 +649,12 @@ def validate_graph(
     findings: list[Finding] = []
     cert = validate(g)
     findings.extend(_kind_findings(cert))
-    table = independence = falsification = tester = None
+    table = independence = falsification = tester = fit = None
     equations: tuple[EquationFit, ...] = ()
     if data is not None:
         tested = latent_projection(g) if g.latent else g  # a latent node has no column: test what it implies for the others
         table = load_data(data, tested.nodes, names=data_names, nan=nan, extra_columns=extra_columns)  # type: ignore[arg-type]
-        independence, falsification, equations, tester = _data_part(
+        independence, falsification, equations, tester, fit = _data_part(
             tested, table, findings, ci_test=ci_test, continuity=continuity, alpha=float(alpha), correction=correction,
             basis=basis, permutations=permutations, seed=seed, exact_counts=exact_counts, coefficients=coefficients,
         )
@@ -669,7 +686,7 @@ def validate_graph(
         coverage=coverage,
         background=knowledge,
         settings=settings,
-        source=_source(graph),
+        source=_source(graph), global_fit=fit,
     )
 
 

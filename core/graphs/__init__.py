@@ -40,6 +40,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "causalcheck.graphs.data": ("load_data",),
     "causalcheck.graphchecks.falsify": ("falsify",),
     "causalcheck.graphchecks.globalfit": ("GlobalFit", "fisher_c"),
+    "causalcheck.graphchecks.pag": ("pag_of",),
     "causalcheck.graphs.io": ("read_graph", "write_graph"),
     "causalcheck.graphchecks.kinds": (
         "Certificate", "check_cpdag", "check_dag", "check_mag", "check_pag", "consistent_extension",
@@ -77,6 +78,7 @@ if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; ali
     from causalcheck.graphchecks.kinds import consistent_extension as consistent_extension
     from causalcheck.graphchecks.kinds import cpdag_of as cpdag_of
     from causalcheck.graphchecks.kinds import validate as validate
+    from causalcheck.graphchecks.pag import pag_of as pag_of
     from causalcheck.graphchecks.scores import Comparison as Comparison
     from causalcheck.graphchecks.scores import Confusion as Confusion
     from causalcheck.graphchecks.scores import compare as compare

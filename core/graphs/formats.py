@@ -774,7 +774,7 @@ def parse_gml(text: str, *, source: str = "<string>", symmetric: str = "error") 
     try:
         g = nx.parse_gml(lines, label="label")
     except nx.NetworkXError as exc:
-        raise InputFormatError(f"{source}: not a GML graph: {exc}") from None
+        raise InputFormatError(f"{source}: not a GML graph: {exc}{_gml_repeated_pair(lines)}") from None
     except TypeError as exc:  # networkx keys a dict by each id/label/source/target: a repeated key is a list there
         raise InputFormatError(
             f"{source}: not a GML graph: a node's id and label and an edge's source and target must each be one "
@@ -786,6 +786,26 @@ def parse_gml(text: str, *, source: str = "<string>", symmetric: str = "error") 
         return from_networkx(g, symmetric=_symmetric(symmetric))
     except InputFormatError as exc:
         raise InputFormatError(f"{source}: {exc}") from None
+
+
+def _gml_repeated_pair(lines: list[str]) -> str:
+    """``: 'x -> y' and 'x <-> y' ...`` — the two edges of the first node pair a GML text joins twice (else ``""``)."""
+    import networkx as nx
+
+    multi = re.sub(r"\bgraph\s*\[", "graph [ multigraph 1 ", "\n".join(lines), count=1)
+    try:
+        g = nx.parse_gml(multi.splitlines(), label="label")
+    except (nx.NetworkXError, TypeError):
+        return ""
+    seen: dict[frozenset[str], str] = {}
+    for u, v, data in g.edges(data=True):
+        token = data.get("marks", "->" if g.is_directed() else "--")
+        edge = str(GraphEdge.parse(str(u), token, str(v))) if token in EDGE_TOKENS else f"{u} {token} {v}"
+        key = frozenset((str(u), str(v)))
+        if key in seen:
+            return f": {seen[key]!r} and {edge!r} (a graph holds at most one edge per node pair)"
+        seen[key] = edge
+    return ""
 
 
 def _gml_position(data: dict[str, Any]) -> None:
