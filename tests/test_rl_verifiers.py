@@ -45,7 +45,7 @@ def _runtime_dir(tmp_path, monkeypatch):
     monkeypatch.setattr(vf_subprocess, "CACHE_DIR", tmp_path / "vf-cache")
 
 
-#: The context window the defaults are made for (docs/rl.md, "verifiers"): a request may take
+#: The context window the defaults are made for (docs/rl-verifiers.md): a request may take
 #: CONTEXT_TOKENS - REPLY_TOKENS tokens, the rest is the reply's.
 CONTEXT_TOKENS = 4096
 REPLY_TOKENS = 1024
