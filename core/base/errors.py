@@ -130,6 +130,7 @@ EXTRAS: Mapping[str, str] = MappingProxyType({
     "ray": "ray",
     "openai": "llm",
     "anthropic": "llm",
+    "matplotlib": "plot",
 })
 
 

@@ -23,7 +23,9 @@ Modules, in reading order:
   :mod:`~causalcheck.report.check_views` — what is shown;
 * :mod:`~causalcheck.report.build` — :func:`build_report`; :mod:`~causalcheck.report.cli`;
 * :mod:`~causalcheck.report.agreement` — the statistics; :mod:`~causalcheck.report.agree`
-  — ``explain agree``.
+  — ``explain agree``;
+* :mod:`~causalcheck.report.plots` — the same drawings on matplotlib Axes for notebooks
+  (:func:`plot_graph`, :func:`plot_comparison`, :func:`plot_scores`; the ``[plot]`` extra).
 
 The pipelines (lab, explain, check) never import this package; it reads their outputs.
 """
@@ -38,6 +40,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "causalcheck.report.agree": ("agree_files",),
     "causalcheck.report.build": ("ReportOptions", "build_document", "build_report"),
     "causalcheck.report.inputs": ("classify", "load_inputs"),
+    "causalcheck.report.plots": ("plot_comparison", "plot_graph", "plot_scores"),
 }
 
 __getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS)
@@ -50,3 +53,6 @@ if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; ali
     from causalcheck.report.build import build_report as build_report
     from causalcheck.report.inputs import classify as classify
     from causalcheck.report.inputs import load_inputs as load_inputs
+    from causalcheck.report.plots import plot_comparison as plot_comparison
+    from causalcheck.report.plots import plot_graph as plot_graph
+    from causalcheck.report.plots import plot_scores as plot_scores
