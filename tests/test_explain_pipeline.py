@@ -23,8 +23,9 @@ from causalcheck.explain.explanation_graph import ExplanationGraph
 from causalcheck.explain.judges import EdgeJudgment
 from causalcheck.explain.offline import OfflineCriterionJudge, OfflineEdgeJudge
 from causalcheck.explain.relations import OfflineParser
+from causalcheck.explain.result_schema import ResultItem
 from causalcheck.explain.rst import RSTRecord, project_to_graph
-from causalcheck.explain.scoring import ItemResult, compute_pm, score_item, summarize
+from causalcheck.explain.scoring import compute_pm, score_item, summarize
 
 PARSER = OfflineParser()
 EDGE = OfflineEdgeJudge()
@@ -38,7 +39,7 @@ def _demo() -> tuple[tuple[WhatIfItem, ...], dict[str, dict[str, str]]]:
     return bench.items, answers
 
 
-def _score(item: WhatIfItem, answer: str | None, **kw: object) -> ItemResult:
+def _score(item: WhatIfItem, answer: str | None, **kw: object) -> ResultItem:
     return score_item(item, answer, PARSER, EDGE, CRIT, **kw)  # type: ignore[arg-type]
 
 

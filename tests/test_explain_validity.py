@@ -20,7 +20,7 @@ from causalcheck.explain._text import content_lemmas, lemma
 from causalcheck.explain.data import load_benchmark
 from causalcheck.explain.offline import contradictions, read_answer
 from causalcheck.explain.relations import OfflineParser
-from causalcheck.explain.scoring import ItemResult
+from causalcheck.explain.result_schema import ResultItem
 
 _SPEC = importlib.util.spec_from_file_location("bench_explain_validity", Path(__file__).resolve().parent / "benchmarks" / "bench_explain_validity.py")
 assert _SPEC is not None and _SPEC.loader is not None
@@ -30,7 +30,7 @@ _SPEC.loader.exec_module(bench)
 
 @lru_cache(maxsize=2)
 def _figures(name: str) -> dict[str, object]:
-    scores: dict[str, dict[str, ItemResult]] = bench.run_set(bench.HERE / name)
+    scores: dict[str, dict[str, ResultItem]] = bench.run_set(bench.HERE / name)
     return bench.table(scores)
 
 

@@ -223,8 +223,8 @@ def test_official_result_file_gets_derived_statistics(own_result: Path, tmp_path
     (run,) = explain_runs([(str(path), data)])
     assert run.label == data["meta"]["answer_model"] and len(run.items) == len(data["items"])
     for item, obj in zip(run.items, data["items"], strict=True):
-        assert item.derived and item.nodes == len(obj["parsed_dag"]["nodes"])
-        assert item.longest_path is not None and 0 <= item.longest_path <= len(obj["parsed_dag"]["edges"])
+        assert item.derived and item.stats is not None and item.stats.nodes == len(obj["parsed_dag"]["nodes"])
+        assert 0 <= item.stats.longest_path <= len(obj["parsed_dag"]["edges"])
     assert select_items([run], 3)
 
 

@@ -38,10 +38,11 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "causalcheck.explain.offline": ("OfflineCriterionJudge", "OfflineEdgeJudge"),
     "causalcheck.explain.relations": ("OfflineParser",),
     "causalcheck.explain.replay": ("replay_file",),
+    "causalcheck.explain.result_schema": ("ResultItem",),
     "causalcheck.explain.rst": (
         "RSTRecord", "heuristic_fallback", "parse_rst_output", "project_to_graph",
     ),
-    "causalcheck.explain.scoring": ("ItemResult", "score_item", "summarize"),
+    "causalcheck.explain.scoring": ("score_item", "summarize"),
 }
 
 __getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS)
@@ -65,10 +66,10 @@ if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; ali
     from causalcheck.explain.offline import OfflineEdgeJudge as OfflineEdgeJudge
     from causalcheck.explain.relations import OfflineParser as OfflineParser
     from causalcheck.explain.replay import replay_file as replay_file
+    from causalcheck.explain.result_schema import ResultItem as ResultItem
     from causalcheck.explain.rst import RSTRecord as RSTRecord
     from causalcheck.explain.rst import heuristic_fallback as heuristic_fallback
     from causalcheck.explain.rst import parse_rst_output as parse_rst_output
     from causalcheck.explain.rst import project_to_graph as project_to_graph
-    from causalcheck.explain.scoring import ItemResult as ItemResult
     from causalcheck.explain.scoring import score_item as score_item
     from causalcheck.explain.scoring import summarize as summarize

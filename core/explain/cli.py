@@ -242,14 +242,15 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         from causalcheck.explain.data import Benchmark
 
         # late: keeps causalcheck --help light
-        from causalcheck.explain.results import build_payload, markdown_summary, row_of, write_json
+        from causalcheck.explain.results import build_payload, markdown_summary, write_json
 
         # late: keeps causalcheck --help light
         from causalcheck.explain.scoring import summarize
 
         out = Path(args.out)
-        rows = [row_of(it.result) for it in report.items]
-        bench = Benchmark(items=tuple(it.result.item for it in report.items), meta={}, source=str(report.meta.get("source_benchmark", "")))
+        rows = [it.result for it in report.items]
+        items = tuple(r.item for r in rows if r.item is not None)  # every replayed item keeps its benchmark item
+        bench = Benchmark(items=items, meta={}, source=str(report.meta.get("source_benchmark", "")))
         meta = report.meta
         record: dict[str, Any] = {**provenance.to_json(), "unreplayed": [dict(u) for u in report.unreplayed]}
         if isinstance(meta.get("causalcheck"), dict):  # the provenance of the file that was replayed

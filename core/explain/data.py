@@ -45,7 +45,6 @@ __all__ = [
     "Benchmark",
     "Bucket",
     "Criterion",
-    "ItemScores",
     "Rubric",
     "WhatIfItem",
     "bucket_of",
@@ -422,16 +421,3 @@ def load_answers(path: str | Path, model: str | None = None, *, record: Provenan
 def criteria_of(item: WhatIfItem) -> Sequence[Criterion]:
     """The item's criteria (empty when it has no usable rubric)."""
     return item.rubric.criteria if item.rubric is not None else ()
-
-
-@dataclass(frozen=True)
-class ItemScores:
-    """The scores and flags of one item, as a value: the fields that result rows and report items share."""
-
-    key: str
-    bucket: str | None
-    pm: float
-    rm: float
-    final: float
-    failure_modes: tuple[str, ...]
-    degraded: bool

@@ -35,21 +35,14 @@ from causalcheck.explain._fields import as_integer, as_list, as_number, as_text
 from causalcheck.explain.data import parse_item
 from causalcheck.explain.explanation_graph import ExplanationGraph
 from causalcheck.explain.judges import CriterionJudgment, EdgeJudgment
-from causalcheck.explain.result_schema import ResultItem, decode_item
+from causalcheck.explain.result_schema import ResultItem, decode_item, scored_item
 from causalcheck.explain.rst import (
     RSTRecord,
     heuristic_fallback,
     parse_rst_output,
     project_to_graph,
 )
-from causalcheck.explain.scoring import (
-    ItemResult,
-    PMMode,
-    assemble_result,
-    compute_pm,
-    compute_rm,
-    summary_mean,
-)
+from causalcheck.explain.scoring import PMMode, compute_pm, compute_rm, summary_mean
 
 __all__ = ["ReplayItem", "ReplayReport", "replay_file", "replay_payload"]
 
@@ -63,7 +56,7 @@ class ReplayItem:
     replayed: tuple[float, float, float]
     parse_match: bool | None
     source: str
-    result: ItemResult
+    result: ResultItem
 
     @property
     def match(self) -> bool:
@@ -175,7 +168,7 @@ def _replay_item(obj: Mapping[str, Any], index: int, pm_mode: PMMode, check_pars
     degraded += [f"criterion {i} judgment failed: {c.error}" for i, c in enumerate(cjs, start=1) if c.degraded]
     if record.source == "heuristic":
         degraded.insert(0, f"parser fell back to the heuristic graph: {record.error}")
-    result = assemble_result(
+    result = scored_item(
         item,
         answer,
         text=answer,

@@ -1,21 +1,33 @@
-"""The explain result item and file: one typed definition for the writer and every reader.
+"""The scored explain item and its encodings: one type and one schema for the writer and every reader.
 
-An item of ``<answer>_metrics_<judge>.json`` (``items`` and ``failures``, the official
-layout of spec §7 plus causalcheck's additions — :mod:`causalcheck.explain.results`) and the
-``official`` object of a ``.jsonl`` resume row are one value, :class:`ResultItem`:
+A scored (or failed) item is one value, :class:`ResultItem`: what
+:func:`causalcheck.explain.scoring.score_item` returns, what an item of
+``<answer>_metrics_<judge>.json`` holds (``items`` and ``failures``, the official layout of
+spec §7 plus causalcheck's additions — :mod:`causalcheck.explain.results`) and what a line of
+the ``.jsonl`` resume journal holds.  The fields are the result-file item's; the scorer also
+keeps what it judged in memory (the benchmark item, the parser record, the graph, the edge and
+criterion judgments, the graph findings — attributes that are not encoded and are empty in a
+decoded item).
 
+* :func:`scored_item` and :func:`failed_item` build it from judged parts (fresh scoring and
+  :mod:`causalcheck.explain.replay` alike): Final, graph statistics, graph checks and failure
+  modes are derived there, the same way for both.
 * :func:`decode_item` reads it from a JSON value already decoded by
   :mod:`causalcheck.base.safejson` (which holds the safe-input limits: size, depth, number
   length); a field of the wrong type raises :class:`~causalcheck.base.errors.InputFormatError`
   naming the field (the :mod:`causalcheck.explain._fields` helpers); a missing field of the
   official layout reads as its empty value (a missing score as ``None``, not scored).
-* :func:`encode_item` writes it; the writer (:func:`causalcheck.explain.results.item_to_official`)
-  builds a :class:`ResultItem` and encodes it, so ``encode(decode(x)) == x`` for every item
-  causalcheck writes and for the items of the original WhatIfBench tool (its benchmark
-  fields first, then the result fields in the official order — key order and number types
-  are kept).
+* :func:`encode_item` writes it, so ``encode(decode(x)) == x`` for every item causalcheck
+  writes and for the items of the original WhatIfBench tool (its benchmark fields first, then
+  the result fields in the official order — key order and number types are kept).
 * :func:`decode_file` reads a whole result file: ``meta`` and the decoded items, and the
   items it could not read, each with the reason (a reader says what it skipped).
+* :func:`encode_row` / :func:`decode_row` are a resume line: the item's scores and flags
+  (``key``, ``status``, ``bucket``, ``pm``, ``rm``, ``final``, ``failure_modes``,
+  ``degraded``, ``error``, all read from the item), the SHA-256 of the answer it was scored
+  from, and the item itself under ``official``.  :func:`decode_row` is the one place that
+  reads lines of earlier versions (a line without ``answer_sha256`` reads as ``""``), and it
+  refuses a line whose scores or flags disagree with its item.
 
 The graph statistics and failure modes of an item are read from its ``causalcheck`` object.
 An item without one (a file of the original tool) gets them from the functions the writer
@@ -37,16 +49,24 @@ format stays plain frozen dataclasses over safejson, and no dependency is added.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from causalcheck.base.errors import InputFormatError
 from causalcheck.explain._fields import as_integer, as_list, as_mapping, as_number, as_text
-from causalcheck.explain.data import bucket_of, parse_item
-from causalcheck.explain.explanation_graph import ExplanationGraph, GraphStats, graph_stats
-from causalcheck.explain.scoring import failure_modes, premise_overlap
-from causalcheck.findings import finding_records
+from causalcheck.explain._rules import PMMode, compute_final, failure_modes, premise_overlap
+from causalcheck.explain.data import WhatIfItem, bucket_of, parse_item
+from causalcheck.explain.explanation_graph import (
+    ExplanationGraph,
+    GraphStats,
+    check_graph,
+    graph_stats,
+)
+from causalcheck.explain.judges import CriterionJudgment, EdgeJudgment
+from causalcheck.explain.rst import RSTRecord
+from causalcheck.findings import Finding, finding_records
 
 __all__ = [
     "RESULT_FIELDS",
@@ -56,7 +76,11 @@ __all__ = [
     "ResultItem",
     "decode_file",
     "decode_item",
+    "decode_row",
     "encode_item",
+    "encode_row",
+    "failed_item",
+    "scored_item",
 ]
 
 #: The result fields of a scored item, in the official order (after the benchmark fields).
@@ -216,12 +240,18 @@ def _metrics(obj: Any) -> ItemMetrics:
 
 @dataclass(frozen=True)
 class ResultItem:
-    """One result item: the benchmark item's fields, the scores and records, the additions.
+    """One scored item: the benchmark item's fields, the scores and records, the additions.
 
     ``ok`` says whether it is a scored item (in ``items``) or a failed one (in ``failures``:
     only ``evaluation_status``, ``evaluation_error`` and ``causalcheck`` follow the benchmark
     fields).  :attr:`stats` and :attr:`failure_modes` are the recorded values, or the derived
     ones for an item without a ``causalcheck`` object (:attr:`derived`); they are not encoded.
+
+    The attributes after them are not encoded either: what the scorer judged, kept in memory
+    (:attr:`item`, :attr:`record`, :attr:`graph`, :attr:`edge_judgments`,
+    :attr:`criterion_judgments`, :attr:`findings`; ``None`` or empty in a decoded item), and
+    :attr:`answer_sha256`, the SHA-256 of the answer scored, which a resume line records
+    (``""`` when not known).
     """
 
     benchmark: Mapping[str, Any]
@@ -245,6 +275,14 @@ class ResultItem:
     stats: GraphStats | None = field(default=None, compare=False)
     failure_modes: tuple[str, ...] = field(default=(), compare=False)
     derived: bool = field(default=False, compare=False)
+    item: WhatIfItem | None = field(default=None, compare=False, repr=False)
+    record: RSTRecord | None = field(default=None, compare=False, repr=False)
+    graph: ExplanationGraph | None = field(default=None, compare=False, repr=False)
+    edge_judgments: tuple[EdgeJudgment | None, ...] = field(default=(), compare=False, repr=False)
+    criterion_judgments: tuple[CriterionJudgment, ...] = field(default=(), compare=False, repr=False)
+    #: The graph's findings as values (their dicts are :attr:`Additions.findings`).
+    findings: tuple[Finding, ...] = field(default=(), compare=False, repr=False)
+    answer_sha256: str = field(default="", compare=False)
 
     @property
     def key(self) -> str:
@@ -259,11 +297,43 @@ class ResultItem:
         return None if b is None else str(b)
 
     @property
+    def status(self) -> str:
+        """``"ok"`` for a scored item, else ``"failed"``."""
+        return "ok" if self.ok else "failed"
+
+    @property
+    def error(self) -> str | None:
+        """Why a failed item was not scored (``None`` for a scored one)."""
+        return None if self.ok else self.evaluation_error
+
+    @property
+    def pm(self) -> float:
+        """PM (``0.0`` when not scored)."""
+        return float(self.pm_score or 0.0) if self.ok else 0.0
+
+    @property
+    def rm(self) -> float:
+        """RM (``0.0`` when not scored)."""
+        return float(self.rm_score or 0.0) if self.ok else 0.0
+
+    @property
+    def final(self) -> float:
+        """Final, the recorded ``total_score`` (``0.0`` when not scored)."""
+        return float(self.total_score or 0.0) if self.ok else 0.0
+
+    @property
     def degraded(self) -> bool:
         """A judgment or parse fell back (the additions' flag, else the metrics' one)."""
         if self.causalcheck is not None and self.causalcheck.degraded is not None:
             return self.causalcheck.degraded
         return self.metrics.degraded is True
+
+    @property
+    def degraded_reasons(self) -> tuple[str, ...]:
+        """Why it is degraded (the additions' reasons, else the metrics' ones)."""
+        if self.causalcheck is not None and self.causalcheck.degraded_reasons is not None:
+            return self.causalcheck.degraded_reasons
+        return self.metrics.degraded_reasons or ()
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -288,6 +358,90 @@ def encode_item(item: ResultItem) -> dict[str, Any]:
     if item.causalcheck is not None:
         out["causalcheck"] = item.causalcheck.to_json()
     return out
+
+
+def _rm_official(item: WhatIfItem, rm: float, rm_raw10: float, judgments: Sequence[CriterionJudgment]) -> dict[str, Any]:
+    """``metrics.rm``: the RM record of the criterion judgments, in the official layout."""
+    names = [c.name for c in (item.rubric.criteria if item.rubric else ())]
+    evals = []
+    for i, cj in enumerate(judgments, start=1):
+        raw = dict(cj.raw)
+        if cj.error is not None:
+            raw.setdefault("error", cj.error)
+        name = names[i - 1] if i - 1 < len(names) else f"criterion_{i}"
+        evals.append({"index": i, "name": name, "score": cj.score, "reason": cj.reason, "raw": raw})
+    return {
+        "score": rm,
+        "raw_score_10": rm_raw10,
+        "criterion_scores": [c.score for c in judgments],
+        "criterion_evaluations": evals,
+        "raw": {"mode": "query_dependent_criteria", "criteria_count": len(judgments)},
+    }
+
+
+def _edge_official(j: EdgeJudgment | None) -> dict[str, Any]:
+    """One record of ``metrics.pm.edges`` (an edge not judged has ``"score": null``)."""
+    if j is None:
+        return {"score": None, "rationale": "not judged (non-causal edge)", "raw": {"score": None, "raw": ""}}
+    out: dict[str, Any] = j.to_official()
+    return out
+
+
+def failed_item(item: WhatIfItem, reason: str, warnings: Sequence[str] = ()) -> ResultItem:
+    """The failed item of *item*: not scored because of *reason* (listed under ``failures``)."""
+    cc = Additions(warnings=tuple(warnings)) if warnings else None
+    return ResultItem(item.raw, ok=False, evaluation_error=reason, causalcheck=cc, item=item)
+
+
+def scored_item(
+    item: WhatIfItem,
+    answer: str,
+    *,
+    text: str,
+    pm: float,
+    rm: float,
+    rm_raw10: float,
+    record: RSTRecord,
+    graph: ExplanationGraph,
+    edge_judgments: Sequence[EdgeJudgment | None],
+    criterion_judgments: Sequence[CriterionJudgment],
+    criterion_names: Sequence[str],
+    degraded: Sequence[str],
+    warnings: Sequence[str] = (),
+    pm_mode: PMMode = "causal",
+) -> ResultItem:
+    """The scored item of *answer* from its judged parts: Final, graph statistics, graph checks and
+    failure modes are derived here the same way for fresh scoring and for replay.
+
+    *text* is what the parser and judges saw (the answer after removing text addressed to a
+    judge); premise overlap is measured on it.
+    """
+    stats = graph_stats(graph)
+    premise = premise_overlap(item, text)
+    edges, cjs = tuple(edge_judgments), tuple(criterion_judgments)
+    modes = failure_modes(pm, rm, stats, premise, [c.score for c in cjs], list(criterion_names))
+    findings = check_graph(graph)
+    final = compute_final(pm, rm)
+    dag = graph.to_json()
+    reasons = tuple(degraded)
+    metrics = ItemMetrics(
+        pm={"score": pm, "edges": [_edge_official(j) for j in edges], "graph": dag},
+        rm=_rm_official(item, rm, rm_raw10, cjs),
+        degraded=bool(reasons),
+        degraded_reasons=reasons,
+    )
+    additions = Additions(
+        pm_mode=pm_mode, stats=stats, findings=tuple(d.to_dict() for d in findings), failure_modes=modes,
+        degraded=bool(reasons), degraded_reasons=reasons, warnings=tuple(warnings), premise_overlap=premise,
+        edu_offsets=tuple((e.id, e.start, e.end) for e in record.edus),
+    )  # fmt: skip
+    return ResultItem(
+        item.raw, model_answer=answer, pm_score=pm, rm_score=rm, total_score=final, parsed_rst_raw=record.raw_output,
+        parsed_rst=record.to_json(), parsed_rst_source=record.source, parsed_rst_error=record.error, parsed_dag=dag,
+        parsed_dag_source=record.source, parsed_dag_error=record.error, metrics=metrics, causalcheck=additions,
+        stats=stats, failure_modes=modes, item=item, record=record, graph=graph, edge_judgments=edges,
+        criterion_judgments=cjs, findings=findings,
+    )  # fmt: skip
 
 
 def _benchmark_fields(obj: Mapping[str, Any], result_fields: Sequence[str]) -> dict[str, Any]:
@@ -388,3 +542,59 @@ def decode_file(obj: Any) -> ResultFile:
             except InputFormatError as exc:
                 skipped.append((f"{name}[{i}]", str(exc)))
     return ResultFile(meta if isinstance(meta, Mapping) else {}, tuple(items), tuple(skipped))
+
+
+# ------------------------------------------------------------------ resume lines
+def encode_row(item: ResultItem) -> dict[str, Any]:
+    """The resume line of *item* (module docstring): its scores and flags, ``answer_sha256``, the item as ``official``."""
+    return {
+        "key": item.key,
+        "answer_sha256": item.answer_sha256,
+        "status": item.status,
+        "bucket": item.bucket,
+        "pm": item.pm,
+        "rm": item.rm,
+        "final": item.final,
+        "failure_modes": list(item.failure_modes),
+        "degraded": item.degraded,
+        "error": item.error,
+        "official": encode_item(item),
+    }
+
+
+def decode_row(obj: Any) -> ResultItem:
+    """Read one resume line, of this version or an earlier one; a missing or wrong-typed field
+    raises :class:`InputFormatError` naming it.
+
+    The item is the line's ``official`` object; the line's own scores and flags are checked for
+    their types and must agree with it (they are written from it).
+    """
+    if not isinstance(obj, Mapping):
+        raise InputFormatError(f"result row={obj!r:.100} must be a JSON object")
+    try:
+        bucket, error = obj.get("bucket"), obj.get("error")
+        status = as_text(obj["status"], "row status")
+        line = (
+            as_text(obj["key"], "row key"),
+            None if bucket is None else as_text(bucket, "row bucket"),
+            as_number(obj["pm"], "row pm"),
+            as_number(obj["rm"], "row rm"),
+            as_number(obj["final"], "row final"),
+            tuple(as_text(m, "row failure_modes[]") for m in as_list(obj.get("failure_modes"), "row failure_modes")),
+            obj.get("degraded") is True,
+            None if error is None else as_text(error, "row error"),
+        )
+        sha = as_text(obj.get("answer_sha256"), "row answer_sha256")  # "" in lines of versions before it
+    except KeyError as exc:
+        raise InputFormatError(f"result row={dict(obj)!r:.100} is missing the field {exc}") from None
+    try:
+        item = decode_item(as_mapping(obj.get("official"), "row official"), ok=status == "ok")
+    except InputFormatError as exc:
+        raise InputFormatError(f"row official: {exc}") from None
+    item = dataclasses.replace(item, answer_sha256=sha)
+    own = (item.key, item.bucket, item.pm, item.rm, item.final, item.failure_modes, item.degraded, item.error)
+    if line != own:
+        names = ("key", "bucket", "pm", "rm", "final", "failure_modes", "degraded", "error")
+        name, got, want = next((n, a, b) for n, a, b in zip(names, line, own, strict=True) if a != b)
+        raise InputFormatError(f"row {name}={got!r:.60} does not match its official item ({want!r:.60})")
+    return item

@@ -13,8 +13,9 @@ For every answer model a run writes three files into the output folder:
   ``metrics.degraded`` / ``metrics.degraded_reasons`` (a judgment or parse fell back).
   Edges that were not judged have ``"score": null``.
 * ``<answer>_metrics_<judge>.jsonl`` — one line per finished item, appended as items
-  finish (``key``, ``answer_sha256`` of the answer scored, scores, flags and the official item
-  object), so an interrupted run resumes: items already in it are not scored again.
+  finish (:func:`causalcheck.explain.result_schema.encode_row`: ``key``, ``answer_sha256`` of
+  the answer scored, scores, flags and the official item object), so an interrupted run
+  resumes: items already in it are not scored again.
 
 ``meta.causalcheck`` (an addition other readers ignore) holds the provenance of the file —
 :class:`causalcheck.base.files.Provenance` — and what was not scored; the Markdown repeats it.
@@ -28,7 +29,6 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,28 +36,17 @@ from causalcheck.base import safejson
 from causalcheck.base.errors import InputFormatError
 from causalcheck.base.escape import markdown_cell, markdown_code, markdown_text
 from causalcheck.base.files import atomic_write_text, read_input_text
-from causalcheck.explain._fields import as_list, as_mapping, as_number, as_text
-from causalcheck.explain.data import Benchmark, ItemScores
-from causalcheck.explain.result_schema import (
-    Additions,
-    ItemMetrics,
-    ResultItem,
-    decode_item,
-    encode_item,
-)
-from causalcheck.explain.scoring import FAILURE_MODES, ItemResult, Summary, summarize
+from causalcheck.explain.data import Benchmark
+from causalcheck.explain.result_schema import ResultItem, decode_row, encode_item
+from causalcheck.explain.scoring import FAILURE_MODES, Summary, summarize
 
 __all__ = [
     "MAX_NAME_CHARS",
-    "ResultRow",
     "build_payload",
-    "item_to_official",
     "markdown_provenance",
     "markdown_summary",
     "read_rows",
-    "result_item",
     "result_stem",
-    "row_of",
     "sanitize_name",
     "write_json",
 ]
@@ -101,172 +90,9 @@ def write_json(path: Path, data: Any) -> None:
     atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False) + "\n")
 
 
-def _rm_official(result: ItemResult) -> dict[str, Any]:
-    names = [c.name for c in (result.item.rubric.criteria if result.item.rubric else ())]
-    evals = []
-    for i, cj in enumerate(result.criterion_judgments, start=1):
-        raw = dict(cj.raw)
-        if cj.error is not None:
-            raw.setdefault("error", cj.error)
-        evals.append(
-            {
-                "index": i,
-                "name": names[i - 1] if i - 1 < len(names) else f"criterion_{i}",
-                "score": cj.score,
-                "reason": cj.reason,
-                "raw": raw,
-            }
-        )
-    return {
-        "score": result.rm,
-        "raw_score_10": result.rm_raw10,
-        "criterion_scores": [c.score for c in result.criterion_judgments],
-        "criterion_evaluations": evals,
-        "raw": {"mode": "query_dependent_criteria", "criteria_count": len(result.criterion_judgments)},
-    }
-
-
-def _edge_official(j: Any) -> dict[str, Any]:
-    if j is None:
-        return {"score": None, "rationale": "not judged (non-causal edge)", "raw": {"score": None, "raw": ""}}
-    out: dict[str, Any] = j.to_official()
-    return out
-
-
-def result_item(result: ItemResult) -> ResultItem:
-    """The result item of *result* (:mod:`causalcheck.explain.result_schema`): scored, or failed."""
-    bench = result.item.raw
-    if not result.ok:
-        cc = Additions(warnings=tuple(result.warnings)) if result.warnings else None
-        return ResultItem(bench, ok=False, evaluation_error=result.error, causalcheck=cc)
-    assert result.record is not None and result.graph is not None and result.stats is not None
-    dag = result.graph.to_json()
-    rec = result.record
-    metrics = ItemMetrics(
-        pm={"score": result.pm, "edges": [_edge_official(j) for j in result.edge_judgments], "graph": dag},
-        rm=_rm_official(result),
-        degraded=result.degraded,
-        degraded_reasons=tuple(result.degraded_reasons),
-    )
-    additions = Additions(
-        pm_mode=result.pm_mode,
-        stats=result.stats,
-        findings=tuple(d.to_dict() for d in result.findings),
-        failure_modes=tuple(result.failure_modes),
-        degraded=result.degraded,
-        degraded_reasons=tuple(result.degraded_reasons),
-        warnings=tuple(result.warnings),
-        premise_overlap=result.premise_overlap,
-        edu_offsets=tuple((e.id, e.start, e.end) for e in rec.edus),
-    )
-    return ResultItem(
-        bench,
-        model_answer=result.answer,
-        pm_score=result.pm,
-        rm_score=result.rm,
-        total_score=result.final,
-        parsed_rst_raw=rec.raw_output,
-        parsed_rst=rec.to_json(),
-        parsed_rst_source=rec.source,
-        parsed_rst_error=rec.error,
-        parsed_dag=dag,
-        parsed_dag_source=rec.source,
-        parsed_dag_error=rec.error,
-        metrics=metrics,
-        causalcheck=additions,
-        stats=result.stats,
-        failure_modes=tuple(result.failure_modes),
-    )
-
-
-def item_to_official(result: ItemResult) -> dict[str, Any]:
-    """The official evaluated-item object (or the failed-item object) for *result*: its
-    :func:`result_item` encoded by :func:`causalcheck.explain.result_schema.encode_item`."""
-    return encode_item(result_item(result))
-
-
-@dataclass(frozen=True)
-class ResultRow(ItemScores):
-    """One JSONL line: the scores and flags of an item plus its result item (``official``)."""
-
-    status: str
-    error: str | None
-    official: ResultItem = field(default_factory=lambda: ResultItem({}, ok=False), compare=False)
-    #: SHA-256 of the answer text the row was scored from (``""`` in rows of older versions):
-    #: the resume state of the row is written with the row, never before it.
-    answer_sha256: str = ""
-
-    @property
-    def ok(self) -> bool:
-        return self.status == "ok"
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "key": self.key,
-            "answer_sha256": self.answer_sha256,
-            "status": self.status,
-            "bucket": self.bucket,
-            "pm": self.pm,
-            "rm": self.rm,
-            "final": self.final,
-            "failure_modes": list(self.failure_modes),
-            "degraded": self.degraded,
-            "error": self.error,
-            "official": encode_item(self.official),
-        }
-
-    @classmethod
-    def from_json(cls, obj: Any) -> ResultRow:
-        """Read one JSONL row; a missing or wrong-typed field raises :class:`InputFormatError`."""
-        if not isinstance(obj, Mapping):
-            raise InputFormatError(f"result row={obj!r:.100} must be a JSON object")
-        try:
-            bucket, error = obj.get("bucket"), obj.get("error")
-            status = as_text(obj["status"], "row status")
-            return cls(
-                key=as_text(obj["key"], "row key"),
-                status=status,
-                bucket=None if bucket is None else as_text(bucket, "row bucket"),
-                pm=as_number(obj["pm"], "row pm"),
-                rm=as_number(obj["rm"], "row rm"),
-                final=as_number(obj["final"], "row final"),
-                failure_modes=tuple(as_text(m, "row failure_modes[]") for m in as_list(obj.get("failure_modes"), "row failure_modes")),
-                degraded=obj.get("degraded") is True,
-                error=None if error is None else as_text(error, "row error"),
-                official=_row_official(obj.get("official"), status == "ok"),
-                answer_sha256=as_text(obj.get("answer_sha256"), "row answer_sha256"),
-            )
-        except KeyError as exc:
-            raise InputFormatError(f"result row={dict(obj)!r:.100} is missing the field {exc}") from None
-
-
-def _row_official(obj: Any, ok: bool) -> ResultItem:
-    """The row's ``official`` object as a result item (a damaged field is named)."""
-    try:
-        return decode_item(as_mapping(obj, "row official"), ok=ok)
-    except InputFormatError as exc:
-        raise InputFormatError(f"row official: {exc}") from None
-
-
-def row_of(result: ItemResult, answer_sha256: str = "") -> ResultRow:
-    """The JSONL row of *result* (scored from the answer whose SHA-256 is *answer_sha256*)."""
-    return ResultRow(
-        key=result.key,
-        status=result.status,
-        bucket=result.bucket,
-        pm=result.pm,
-        rm=result.rm,
-        final=result.final,
-        failure_modes=result.failure_modes,
-        degraded=result.degraded,
-        error=result.error,
-        official=result_item(result),
-        answer_sha256=answer_sha256,
-    )
-
-
-def read_rows(path: Path) -> list[ResultRow]:
-    """Rows of a JSONL result file (a torn last line from an interrupted write is ignored).
+def read_rows(path: Path) -> list[ResultItem]:
+    """The items of a JSONL result file, one per line (:func:`causalcheck.explain.result_schema.decode_row`;
+    a torn last line from an interrupted write is ignored).
 
     Read with :func:`causalcheck.base.files.read_input_text` and :mod:`causalcheck.base.safejson`: a
     damaged line raises :class:`InputFormatError` naming the file and line.
@@ -285,14 +111,14 @@ def read_rows(path: Path) -> list[ResultRow]:
                 break
             raise InputFormatError(f"{path}:{n}: line={line[:60]!r} is not JSON: {exc}") from None
         try:
-            rows.append(ResultRow.from_json(obj))
+            rows.append(decode_row(obj))
         except InputFormatError as exc:
             raise InputFormatError(f"{path}:{n}: {exc}") from None
     return rows
 
 
 def build_payload(
-    rows: Sequence[ResultRow],
+    rows: Sequence[ResultItem],
     benchmark: Benchmark,
     *,
     answer_model: str,
@@ -303,7 +129,7 @@ def build_payload(
     pm_mode: str | None = None,
     causalcheck: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The official result-file object from rows (rows keep benchmark order).
+    """The official result-file object from scored items (kept in benchmark order).
 
     *pm_mode*, when given, is recorded as ``meta.pm_mode`` (an addition to the official
     layout, which other readers ignore) so that ``explain replay`` recomputes PM the same way.
@@ -341,8 +167,8 @@ def build_payload(
             "mean_score": summary.total_mean,
         },
         "summary": summary.to_official(),
-        "items": [encode_item(r.official) for r in ok],
-        "failures": [encode_item(r.official) for r in failed],
+        "items": [encode_item(r) for r in ok],
+        "failures": [encode_item(r) for r in failed],
     }
 
 
@@ -376,7 +202,7 @@ def markdown_provenance(causalcheck: Mapping[str, Any]) -> list[str]:
 
 def markdown_summary(
     summary: Summary,
-    rows: Sequence[ResultRow],
+    rows: Sequence[ResultItem],
     *,
     title: str,
     pm_mode: str = "causal",

@@ -73,7 +73,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.base.progress import ItemProgress
     from causalcheck.explain.data import AnswerSet, Benchmark, WhatIfItem
     from causalcheck.explain.judges import AnswerParser, CriterionJudge, EdgeJudge
-    from causalcheck.explain.results import ResultRow
+    from causalcheck.explain.result_schema import ResultItem
     from causalcheck.explain.scoring import JudgeEdges, PMMode, Summary
     from causalcheck.protocols import LLM, JudgeBackend
 
@@ -484,7 +484,7 @@ def _score_set(run: _ScoringRun, aset: AnswerSet, removed: Sequence[str]) -> Sco
     return _write_set(run, aset, stem, rows, removed, not_answered)
 
 
-def _resumed_rows(run: _ScoringRun, jsonl: Path, hashes: Mapping[str, str], previous_hashes: Mapping[str, str]) -> tuple[list[ResultRow], set[str]]:
+def _resumed_rows(run: _ScoringRun, jsonl: Path, hashes: Mapping[str, str], previous_hashes: Mapping[str, str]) -> tuple[list[ResultItem], set[str]]:
     """The rows of *jsonl* that need no new scoring, and their keys; a line torn by a killed run is cut off.
 
     Failed and degraded items are scored again, and so is an item whose answer changed since it
@@ -513,20 +513,20 @@ def _resumed_rows(run: _ScoringRun, jsonl: Path, hashes: Mapping[str, str], prev
 _BATCH_PER_WORKER = 8
 
 
-def _score_items(run: _ScoringRun, aset: AnswerSet, jsonl: Path, done: set[str], hashes: Mapping[str, str]) -> list[ResultRow]:
+def _score_items(run: _ScoringRun, aset: AnswerSet, jsonl: Path, done: set[str], hashes: Mapping[str, str]) -> list[ResultItem]:
     """Score the items not in *done* that have an answer record (_score_set counts the others as not answered),
     appending each row to *jsonl* as it is made (in item order)."""
     # late: keeps causalcheck --help light
-    from causalcheck.explain.results import row_of
+    from causalcheck.explain.result_schema import encode_row
 
     jobs = [(item, ans.text, ans.error) for item in run.items if item.key not in done and (ans := aset.get(item)) is not None]
-    rows: list[ResultRow] = []
+    rows: list[ResultItem] = []
     size = len(jobs) if run.workers <= 1 and run.executor is None else _BATCH_PER_WORKER * max(run.workers, 2)
     for start in range(0, len(jobs), max(size, 1)):
         batch = jobs[start : start + size]
         for (item, _, _), result in zip(batch, _score_batch(run, batch), strict=True):
-            row = row_of(result, hashes[item.key])
-            append_line(jsonl, json.dumps(row.to_json(), ensure_ascii=False, allow_nan=False))
+            row = dataclasses.replace(result, answer_sha256=hashes[item.key])
+            append_line(jsonl, json.dumps(encode_row(row), ensure_ascii=False, allow_nan=False))
             rows.append(row)
             if run.progress is not None:
                 run.progress.advance()
@@ -555,12 +555,12 @@ def _score_batch(run: _ScoringRun, batch: Sequence[tuple[WhatIfItem, str | None,
         yield _score_job(run, batch[0])
         jobs = batch[1:]
         answers = ordered_map(functools.partial(_score_job, run), jobs, run.workers)
-    for (item, text, _), answer in zip(jobs, answers, strict=True):
+    for (item, _, _), answer in zip(jobs, answers, strict=True):
         if isinstance(answer, WorkerDied):
-            # late: keeps causalcheck --help light (scoring pulls the explain stack)
-            from causalcheck.explain.scoring import ItemResult
+            # late: keeps causalcheck --help light (the result schema pulls the explain stack)
+            from causalcheck.explain.result_schema import failed_item
 
-            yield ItemResult(item=item, answer=text or "", status="failed", error=f"internal error: {answer}")
+            yield failed_item(item, f"internal error: {answer}")
             continue
         yield answer
 
@@ -591,7 +591,7 @@ def _score_job(run: _ScoringRun, job: tuple[WhatIfItem, str | None, str | None])
 
 
 def _write_set(
-    run: _ScoringRun, aset: AnswerSet, stem: str, rows: list[ResultRow], removed: Sequence[str], not_answered: Sequence[str] = ()
+    run: _ScoringRun, aset: AnswerSet, stem: str, rows: list[ResultItem], removed: Sequence[str], not_answered: Sequence[str] = ()
 ) -> ScoredSet:
     """Write ``<stem>.json`` and ``<stem>.md`` from *rows* (sorted in benchmark order) and say what was scored."""
     # late: keeps causalcheck --help light
@@ -637,7 +637,7 @@ def _write_set(
         failed=tuple((r.key, r.error or "failed") for r in rows if not r.ok),
         unmatched=unmatched,
         degraded=tuple(
-            (r.key, ((r.official.causalcheck and r.official.causalcheck.degraded_reasons) or ("degraded",))[0])
+            (r.key, (r.degraded_reasons or ("degraded",))[0])
             for r in rows
             if r.ok and r.degraded
         ),

@@ -17,7 +17,8 @@ Metric conventions (PRISM, May-2026 evaluator; spec §4):
 An item *fails* (is listed under ``failures``, not scored) when its answer is missing or
 empty, longer than ``max_chars``, or its rubric has no usable criterion.  Parser and judge
 failures do not fail an item: they fall back as the original does (heuristic graph, edge
-0.0, criterion 1) and set :attr:`ItemResult.degraded` with the reasons.
+0.0, criterion 1) and set :attr:`ResultItem.degraded <causalcheck.explain.result_schema.ResultItem.degraded>`
+with the reasons.
 
 **Failure modes** (labels for scored answers with Final < 0.6; an answer can carry several):
 
@@ -33,28 +34,34 @@ failures do not fail an item: they fall back as the original does (heuristic gra
 
 One module because PM, RM, Final, the domain roll-up and the failure modes are one scoring rule
 of the paper (prism-spec §4): the failure modes are defined on the same item scores and graph
-statistics, and the roll-up on the same :class:`ItemResult`.
+statistics, and the roll-up on the same scored items.  A scored item is the one value
+:class:`causalcheck.explain.result_schema.ResultItem` (what the result files hold, with the
+judgments and graph in memory); :func:`score_item` returns it.  :func:`compute_final`,
+:func:`premise_overlap` and :func:`failure_modes` are defined in a private module below the
+result schema (its reader derives failure modes too) and are public here.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from causalcheck.base.boundary import call_plugin, is_own, plugin_label
 from causalcheck.base.errors import CausalCheckError, InputFormatError
 from causalcheck.base.frames import frame, html_table
-from causalcheck.explain._text import content_lemmas, latin_share, split_injections, text_lemmas
-from causalcheck.explain.data import Criterion, WhatIfItem, criteria_of
-from causalcheck.explain.explanation_graph import (
-    ExplanationGraph,
-    GraphStats,
-    check_graph,
-    graph_stats,
+from causalcheck.explain._rules import (
+    FAILURE_MODES,
+    PMMode,
+    compute_final,
+    failure_modes,
+    premise_overlap,
 )
+from causalcheck.explain._text import latin_share, split_injections
+from causalcheck.explain.data import Criterion, WhatIfItem, criteria_of
+from causalcheck.explain.explanation_graph import ExplanationGraph
 from causalcheck.explain.judges import (
     AnswerParser,
     CriterionJudge,
@@ -62,22 +69,20 @@ from causalcheck.explain.judges import (
     EdgeJudge,
     EdgeJudgment,
 )
+from causalcheck.explain.result_schema import ResultItem, failed_item, scored_item
 from causalcheck.explain.rst import (
     ProjectionLimitError,
     RSTRecord,
     heuristic_fallback,
     project_to_graph,
 )
-from causalcheck.findings import Finding
 
 __all__ = [
     "BUCKETS",
     "FAILURE_MODES",
     "DomainRow",
-    "ItemResult",
     "JudgeEdges",
     "PMMode",
-    "Scored",
     "Summary",
     "compute_final",
     "compute_pm",
@@ -89,16 +94,8 @@ __all__ = [
     "summary_mean",
 ]
 
-PMMode = Literal["causal", "all"]
 JudgeEdges = Literal["causal", "all"]
 BUCKETS: tuple[str, ...] = ("STEM", "HSS", "Hybrid")
-FAILURE_MODES: tuple[str, ...] = (
-    "premise drift",
-    "causal gap",
-    "topology fragmentation",
-    "mechanism missing",
-    "rubric misalignment",
-)
 #: Default limit on answer length (characters); longer answers are rejected with that reason.
 MAX_ANSWER_CHARS = 200_000
 
@@ -129,91 +126,6 @@ def compute_rm(criterion_scores: Sequence[int]) -> tuple[float, float]:
         return 0.0, 0.0
     raw10 = sum(criterion_scores) / len(criterion_scores)
     return min(max(raw10 / 10.0, 0.0), 1.0), raw10
-
-
-def compute_final(pm: float, rm: float) -> float:
-    """``(pm + rm) / 2``."""
-    return (pm + rm) / 2
-
-
-def premise_overlap(item: WhatIfItem, answer: str) -> float:
-    """Share of the question's content stems that occur in *answer* (1.0 for a question without any)."""
-    q = content_lemmas(item.question)
-    if not q:
-        return 1.0
-    return len(q & text_lemmas(answer)) / len(q)
-
-
-@dataclass(frozen=True)
-class ItemResult:
-    """Everything scored for one item.  ``status`` is ``"ok"`` or ``"failed"`` (then ``error`` says why)."""
-
-    item: WhatIfItem
-    answer: str
-    status: Literal["ok", "failed"] = "ok"
-    error: str | None = None
-    pm: float = 0.0
-    rm: float = 0.0
-    rm_raw10: float = 0.0
-    final: float = 0.0
-    record: RSTRecord | None = None
-    graph: ExplanationGraph | None = None
-    edge_judgments: tuple[EdgeJudgment | None, ...] = ()
-    criterion_judgments: tuple[CriterionJudgment, ...] = ()
-    stats: GraphStats | None = None
-    findings: tuple[Finding, ...] = ()
-    failure_modes: tuple[str, ...] = ()
-    degraded: bool = False
-    degraded_reasons: tuple[str, ...] = ()
-    warnings: tuple[str, ...] = ()
-    pm_mode: PMMode = "causal"
-    premise_overlap: float = 0.0
-    extras: Mapping[str, Any] = field(default_factory=dict, compare=False)
-
-    @property
-    def key(self) -> str:
-        return str(self.item.key)
-
-    @property
-    def bucket(self) -> str | None:
-        """``STEM`` / ``HSS`` / ``Hybrid`` (``None`` for an unknown domain)."""
-        b = self.item.bucket
-        return None if b is None else str(b)
-
-    @property
-    def ok(self) -> bool:
-        return self.status == "ok"
-
-
-def failure_modes(
-    pm: float,
-    rm: float,
-    stats: GraphStats,
-    premise: float,
-    criterion_scores: Sequence[int],
-    criterion_names: Sequence[str] = (),
-) -> tuple[str, ...]:
-    """The failure-mode labels of a scored answer (module docstring); empty when Final ≥ 0.6."""
-    if compute_final(pm, rm) >= 0.6:
-        return ()
-    out: list[str] = []
-    idx = next((i for i, n in enumerate(criterion_names) if "premise" in n.lower()), 0)
-    premise_score = criterion_scores[idx] if idx < len(criterion_scores) else None
-    if premise < 1 / 3 or (premise_score is not None and premise_score <= 4):
-        out.append("premise drift")
-    if stats.causal_edges > 0 and pm < 0.5:
-        out.append("causal gap")
-    if stats.nodes >= 4 and stats.largest_component * 2 < stats.nodes:
-        out.append("topology fragmentation")
-    if stats.longest_path < 2:
-        out.append("mechanism missing")
-    if rm < 0.5 and pm >= 0.5:
-        out.append("rubric misalignment")
-    return tuple(out)
-
-
-def _failed(item: WhatIfItem, answer: str, reason: str, warnings: Iterable[str] = ()) -> ItemResult:
-    return ItemResult(item=item, answer=answer, status="failed", error=reason, warnings=tuple(warnings))
 
 
 def _check_scoring_options(pm_mode: str, judge_edges: str, max_chars: int) -> None:
@@ -293,7 +205,7 @@ def score_item(
     max_chars: int = MAX_ANSWER_CHARS,
     strip_injections: bool = True,
     answer_error: str | None = None,
-) -> ItemResult:
+) -> ResultItem:
     """Parse, judge and score one answer (see the module docstring for every convention).
 
     *judge_edges* ``"causal"`` judges only the causal edges (cheaper with an LLM judge; the
@@ -303,12 +215,12 @@ def score_item(
     """
     _check_scoring_options(pm_mode, judge_edges, max_chars)
     if answer is None or not answer.strip():
-        return _failed(item, answer or "", f"missing answer: {answer_error or ('the answer is empty' if answer is not None else 'no answer')}")
+        return failed_item(item, f"missing answer: {answer_error or ('the answer is empty' if answer is not None else 'no answer')}")
     if len(answer) > max_chars:
-        return _failed(item, answer, f"answer has {len(answer)} characters; the limit is max_chars={max_chars}")
+        return failed_item(item, f"answer has {len(answer)} characters; the limit is max_chars={max_chars}")
     criteria = criteria_of(item)
     if not criteria:
-        return _failed(item, answer, f"item {item.key!r} has no usable rubric criteria")
+        return failed_item(item, f"item {item.key!r} has no usable rubric criteria")
     warnings: list[str] = []
     text = answer
     if strip_injections:
@@ -316,7 +228,7 @@ def score_item(
         for sentence in removed:
             warnings.append(f"ignored text addressed to a judge: {sentence[:120]!r}")
         if not text.strip():
-            return _failed(item, answer, "answer contains only text addressed to a judge", warnings)
+            return failed_item(item, "answer contains only text addressed to a judge", warnings)
     share = latin_share(text)
     if share < 0.5:
         warnings.append(
@@ -328,7 +240,7 @@ def score_item(
     pm = compute_pm(graph, aligned, pm_mode)
     cjs = _judged_criteria(criterion_judge, item, text, criteria, degraded)
     rm, raw10 = compute_rm([c.score for c in cjs])
-    return assemble_result(
+    return scored_item(
         item,
         answer,
         text=text,
@@ -343,53 +255,6 @@ def score_item(
         degraded=degraded,
         warnings=warnings,
         pm_mode=pm_mode,
-    )
-
-
-def assemble_result(
-    item: WhatIfItem,
-    answer: str,
-    *,
-    text: str,
-    pm: float,
-    rm: float,
-    rm_raw10: float,
-    record: RSTRecord,
-    graph: ExplanationGraph,
-    edge_judgments: Sequence[EdgeJudgment | None],
-    criterion_judgments: Sequence[CriterionJudgment],
-    criterion_names: Sequence[str],
-    degraded: Sequence[str],
-    warnings: Sequence[str] = (),
-    pm_mode: PMMode = "causal",
-) -> ItemResult:
-    """Build an :class:`ItemResult` from judged parts: Final, graph statistics, graph checks and
-    failure modes are derived here the same way for fresh scoring and for replay.
-
-    *text* is what the parser and judges saw (the answer after removing text addressed to a
-    judge); premise overlap is measured on it.
-    """
-    stats = graph_stats(graph)
-    premise = premise_overlap(item, text)
-    return ItemResult(
-        item=item,
-        answer=answer,
-        pm=pm,
-        rm=rm,
-        rm_raw10=rm_raw10,
-        final=compute_final(pm, rm),
-        record=record,
-        graph=graph,
-        edge_judgments=tuple(edge_judgments),
-        criterion_judgments=tuple(criterion_judgments),
-        stats=stats,
-        findings=check_graph(graph),
-        failure_modes=failure_modes(pm, rm, stats, premise, [c.score for c in criterion_judgments], list(criterion_names)),
-        degraded=bool(degraded),
-        degraded_reasons=tuple(degraded),
-        warnings=tuple(warnings),
-        pm_mode=pm_mode,
-        premise_overlap=premise,
     )
 
 
@@ -451,26 +316,7 @@ class Summary:
         }
 
 
-class Scored(Protocol):
-    """What :func:`summarize` reads: :class:`ItemResult` and the rows of a resumed JSONL file."""
-
-    @property
-    def ok(self) -> bool: ...
-    @property
-    def bucket(self) -> str | None: ...
-    @property
-    def pm(self) -> float: ...
-    @property
-    def rm(self) -> float: ...
-    @property
-    def final(self) -> float: ...
-    @property
-    def failure_modes(self) -> tuple[str, ...]: ...
-    @property
-    def degraded(self) -> bool: ...
-
-
-def summarize(results: Sequence[Scored]) -> Summary:
+def summarize(results: Sequence[ResultItem]) -> Summary:
     """Official means over the scored items plus the STEM / HSS / Hybrid / Overall table."""
     ok = [r for r in results if r.ok]
     rows = []

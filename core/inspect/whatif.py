@@ -38,9 +38,9 @@ from causalcheck.explain.answer import answer_messages
 from causalcheck.explain.data import load_benchmark, parse_item
 from causalcheck.explain.llm import LLMCriterionJudge, LLMEdgeJudge, LLMParser
 from causalcheck.explain.plugin_judges import with_plugins
-from causalcheck.explain.results import ResultRow, row_of
+from causalcheck.explain.result_schema import ResultItem, decode_row, encode_row
 from causalcheck.explain.run import Judges, offline_judges
-from causalcheck.explain.scoring import ItemResult, JudgeEdges, PMMode, score_item, summarize
+from causalcheck.explain.scoring import JudgeEdges, PMMode, score_item, summarize
 from causalcheck.inspect.model import InspectLLM, run_in_thread
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, model_roles
@@ -131,7 +131,7 @@ def prism_metrics() -> Metric:
             meta = s.score.metadata or {}
             raw = meta.get("row")
             if isinstance(raw, Mapping):
-                rows.append(ResultRow.from_json(raw))
+                rows.append(decode_row(raw))
         summary = summarize(rows)
         out: dict[str, float | int | None] = {}
         for row in summary.rows:
@@ -178,7 +178,7 @@ def prism_scorer(
         edges: JudgeEdges = "all" if judge_edges == "all" or mode == "all" else ("causal" if judge_edges == "causal" else judges.judge_edges)
         answer = state.output.completion if state.output is not None else ""
 
-        def run() -> ItemResult:
+        def run() -> ResultItem:
             return score_item(
                 item,
                 answer,
@@ -195,7 +195,7 @@ def prism_scorer(
             result = await run_in_thread(run, models=models)
         else:
 
-            def locked() -> ItemResult:
+            def locked() -> ResultItem:
                 with _OFFLINE_LOCK:
                     return run()
 
@@ -205,9 +205,8 @@ def prism_scorer(
     return score
 
 
-def _score_of(result: ItemResult, answer: str, judge_name: str, parser_name: str, notice: str | None = None) -> Score:
-    """The inspect ``Score`` of one scored item: PM / RM / Final, the failure modes as explanation, the row in metadata."""
-    row = row_of(result)
+def _score_of(row: ResultItem, answer: str, judge_name: str, parser_name: str, notice: str | None = None) -> Score:
+    """The inspect ``Score`` of one scored item: PM / RM / Final, the failure modes as explanation, its resume line in metadata."""
     explanation = row.error or (", ".join(row.failure_modes) if row.failure_modes else "no failure mode")
     return Score(
         value={"pm": row.pm, "rm": row.rm, "final": row.final},
@@ -222,7 +221,7 @@ def _score_of(result: ItemResult, answer: str, judge_name: str, parser_name: str
             "judge": judge_name,
             "parser": parser_name,
             **({"notice": notice} if notice else {}),
-            "row": row.to_json(),
+            "row": encode_row(row),
         },
     )
 

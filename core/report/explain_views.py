@@ -26,11 +26,10 @@ decoder cannot read is skipped, and the section says which and why:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from causalcheck.base.escape import markdown_lines
-from causalcheck.explain.data import ItemScores
 from causalcheck.explain.result_schema import ResultFile, ResultItem, decode_file
 from causalcheck.explain.scoring import FAILURE_MODES, summarize
 from causalcheck.report.document import FigureBlock, Markup, Section, Table, Text
@@ -40,7 +39,7 @@ from causalcheck.report.layout import graph_panel, label_of
 from causalcheck.report.svg import esc
 from causalcheck.report.text import counted
 
-__all__ = ["DEFAULT_ITEMS", "NODE_LABEL", "ExplainItem", "ExplainRun", "explain_runs", "explain_sections", "marked_answer", "node_label", "select_items"]
+__all__ = ["DEFAULT_ITEMS", "NODE_LABEL", "ExplainRun", "explain_runs", "explain_sections", "marked_answer", "node_label", "select_items"]
 
 #: Items shown in detail (each for every model that answered it).
 DEFAULT_ITEMS = 6
@@ -52,39 +51,16 @@ _CAUSAL = frozenset({"CAUSE", "CONDITION", "RESULT", "CONSEQUENCE"})
 
 
 @dataclass(frozen=True)
-class ExplainItem(ItemScores):
-    """One item of a result file, with what the report needs (satisfies ``scoring.Scored``)."""
-
-    ok: bool
-    result: ResultItem = field(compare=False)
-    nodes: int | None = None
-    longest_path: int | None = None
-    causal_edges: int | None = None
-    components: int | None = None
-    derived: bool = False  # statistics / failure modes derived by the decoder, not read from the file
-
-
-@dataclass(frozen=True)
 class ExplainRun:
-    """One result file: its label (answer model), judge, items, and the entries that could not be read."""
+    """One result file: its label (answer model), judge, decoded items, and the entries that could not be read."""
 
     label: str
     answer_model: str
     judge_model: str
     path: str
     meta: Mapping[str, Any]
-    items: tuple[ExplainItem, ...]
+    items: tuple[ResultItem, ...]
     skipped: tuple[tuple[str, str], ...] = ()
-
-
-def _item(r: ResultItem) -> ExplainItem:
-    """The report's view of a decoded result item: its recorded (or decoder-derived) values."""
-    if not r.ok:
-        return ExplainItem(r.key, r.bucket, 0.0, 0.0, 0.0, (), False, False, r)
-    st = r.stats
-    return ExplainItem(r.key, r.bucket, float(r.pm_score or 0.0), float(r.rm_score or 0.0), float(r.total_score or 0.0), r.failure_modes,
-                       r.degraded, True, r, None if st is None else st.nodes, None if st is None else st.longest_path,
-                       None if st is None else st.causal_edges, None if st is None else st.components, derived=r.derived)
 
 
 def explain_runs(inputs: Sequence[tuple[str, Mapping[str, Any]]]) -> list[ExplainRun]:
@@ -104,8 +80,7 @@ def explain_runs(inputs: Sequence[tuple[str, Mapping[str, Any]]]) -> list[Explai
         while label in used:
             label, k = f"{base} #{k}", k + 1
         used.add(label)
-        items = tuple(_item(r) for r in decoded.items)
-        out.append(ExplainRun(label, answer, judge, path, decoded.meta, items, decoded.skipped))
+        out.append(ExplainRun(label, answer, judge, path, decoded.meta, decoded.items, decoded.skipped))
     return out
 
 
@@ -170,9 +145,10 @@ def _topology(runs: Sequence[ExplainRun]) -> list[Any]:
     rows = []
     node_boxes, path_boxes = [], []
     for r in runs:
-        nodes = [i.nodes for i in r.items if i.ok and i.nodes is not None]
-        paths = [i.longest_path for i in r.items if i.ok and i.longest_path is not None]
-        causal = [i.causal_edges for i in r.items if i.ok and i.causal_edges is not None]
+        stats = [i.stats for i in r.items if i.ok and i.stats is not None]
+        nodes = [s.nodes for s in stats]
+        paths = [s.longest_path for s in stats]
+        causal = [s.causal_edges for s in stats]
         if nodes:
             node_boxes.append(box_of(r.label, nodes))
         if paths:
@@ -201,7 +177,7 @@ def _topology(runs: Sequence[ExplainRun]) -> list[Any]:
 
 def _cross_table(runs: Sequence[ExplainRun]) -> Table:
     keys: list[str] = []
-    where: dict[tuple[str, str], ExplainItem] = {}
+    where: dict[tuple[str, str], ResultItem] = {}
     domain: dict[str, str] = {}
     for r in runs:
         for i in r.items:
@@ -333,8 +309,8 @@ def node_label(eid: str, text: str) -> str:
     return label
 
 
-def _item_view(run: ExplainRun, item: ExplainItem) -> Section:
-    result = item.result
+def _item_view(run: ExplainRun, item: ResultItem) -> Section:
+    result = item
     sec = Section(f"{run.label} · {item.key}", collapsed=True, label=f"{item.key} · {run.label}")
     if not item.ok:
         sec.blocks.append(Text(f"Not scored: {result.evaluation_error or 'failed'}."))

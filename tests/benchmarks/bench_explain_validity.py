@@ -40,7 +40,8 @@ from pathlib import Path
 from causalcheck.explain.data import WhatIfItem, load_benchmark
 from causalcheck.explain.offline import OfflineCriterionJudge, OfflineEdgeJudge
 from causalcheck.explain.relations import OfflineParser
-from causalcheck.explain.scoring import ItemResult, score_item
+from causalcheck.explain.result_schema import ResultItem
+from causalcheck.explain.scoring import score_item
 
 HERE = Path(__file__).resolve().parents[1] / "fixtures" / "explain_validity"
 #: Expected rank of each kind (lower is better); C, D and F tie.
@@ -61,7 +62,7 @@ def load_set(folder: Path) -> tuple[dict[str, WhatIfItem], list[dict[str, str]]]
     return items, rows
 
 
-def score(item: WhatIfItem, answer: str) -> ItemResult:
+def score(item: WhatIfItem, answer: str) -> ResultItem:
     """The offline result of *answer* to *item* (default parser and judges)."""
     return score_item(item, answer, _PARSER, _EDGE, _CRIT)
 
@@ -87,9 +88,9 @@ def kendall_tau(xs: Sequence[float], ys: Sequence[float]) -> float:
     return (conc - disc) / denom if denom else 0.0
 
 
-def table(scores: Mapping[str, Mapping[str, ItemResult]]) -> dict[str, object]:
+def table(scores: Mapping[str, Mapping[str, ResultItem]]) -> dict[str, object]:
     """Every figure of the module docstring for one set: ``scores[item key][kind]``."""
-    by_kind: dict[str, list[ItemResult]] = defaultdict(list)
+    by_kind: dict[str, list[ResultItem]] = defaultdict(list)
     for per in scores.values():
         for kind, r in per.items():
             by_kind[kind].append(r)
@@ -132,10 +133,10 @@ def print_table(name: str, figures: Mapping[str, object]) -> None:
         print(f"  paraphrase |dFinal|: mean {statistics.mean(deltas):.3f}, max {max(deltas):.3f} (n = {len(deltas)})")
 
 
-def run_set(folder: Path) -> dict[str, dict[str, ItemResult]]:
+def run_set(folder: Path) -> dict[str, dict[str, ResultItem]]:
     """Score every answer of the set in *folder*: ``{item key: {kind: result}}``."""
     items, rows = load_set(folder)
-    out: dict[str, dict[str, ItemResult]] = defaultdict(dict)
+    out: dict[str, dict[str, ResultItem]] = defaultdict(dict)
     for row in rows:
         out[row["id"]][row["kind"]] = score(items[row["id"]], row["answer"])
     return out

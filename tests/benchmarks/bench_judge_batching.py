@@ -44,7 +44,8 @@ sys.path.insert(0, str(HERE.parent))
 from causalcheck.adapters import LLMRun, RetryPolicy, ScriptedLLM, fault, make_llm  # noqa: E402
 from causalcheck.explain.data import WhatIfItem, load_answers, load_benchmark, parse_item  # noqa: E402
 from causalcheck.explain.llm import LLMCriterionJudge, LLMEdgeJudge, LLMParser  # noqa: E402
-from causalcheck.explain.scoring import ItemResult, score_item  # noqa: E402
+from causalcheck.explain.result_schema import ResultItem  # noqa: E402
+from causalcheck.explain.scoring import score_item  # noqa: E402
 from test_explain_llm_batching import judge_fake  # noqa: E402
 
 OFFICIAL = HERE.parents[2] / "shared" / "anchors" / "whatifbench" / "code" / "result" / "test2" / "gpt-5.5_metrics_gpt-5.5.json"
@@ -120,7 +121,7 @@ def own_set() -> AnswerSet:
 class Run:
     """One scoring of an answer set in one mode: results and the prompts of each item's calls."""
 
-    results: list[ItemResult] = field(default_factory=list)
+    results: list[ResultItem] = field(default_factory=list)
     prompts: list[list[tuple[str, str]]] = field(default_factory=list)  # per item: (system, user) of every call
 
 
