@@ -112,3 +112,136 @@ def test_fast_reader_on_real_lab_trajectories(tmp_path: Path) -> None:
         fast, plain = read_trajectory(path), trajectory_from_text(text, source=str(path), fast=False)
         assert fast == plain
         assert trajectory_episode(fast, source="x") == trajectory_episode(plain, source="x", memo=False)
+
+
+# --------------------------------------------------------------------------- official seed folders
+#: Damage done to a copy of the sample run folder: (file, how).  Each is read by the fast folder
+#: reader and by the plain one, which must agree (episode, files read, or the error).
+_FOLDER_DAMAGE: list[tuple[str, str]] = [
+    ("", "none"),
+    ("tracking", "nan"),
+    ("tracking", "huge-int"),
+    ("tracking", "huge-float"),
+    ("tracking", "surrogate"),
+    ("tracking", "truncate"),
+    ("raw_io.jsonl", "truncate"),
+    ("raw_io.jsonl", "bom"),
+    ("raw_io.jsonl", "nul"),
+    ("raw_io.jsonl", "latin-1"),
+    ("raw_io.jsonl", "remove"),
+    ("raw_io.jsonl", "folder"),
+    ("graph_config.json", "nan"),
+    ("graph_config.json", "two-values"),
+    ("graph_config.json", "bad-edges"),
+    ("graph_config.json", "remove"),
+    ("graph_config.json", "folder"),
+    ("graph_config.json", "symlink"),
+    ("source_config.json", "truncate"),
+    ("complete", "empty"),
+    ("complete", "remove"),
+    ("data", "remove"),
+]
+
+
+def _damaged_folder(sample_run: Path, root: Path, which: str, how: str) -> Path:
+    """A copy of *sample_run* under *root* with one file damaged (``_FOLDER_DAMAGE``)."""
+    import shutil
+
+    folder = root / f"{which.replace('.', '_') or 'clean'}-{how}" / "seed_1"
+    shutil.copytree(sample_run, folder)
+    names = {"tracking": "Reactor Lab Causal_Causal_1_tracking_simple.jsonl", "complete": "Reactor Lab Causal_Causal_1_complete.txt",
+             "data": "Reactor Lab Causal_Causal_1_data.json"}
+    path = folder / names.get(which, which)
+    if how == "none":
+        return folder
+    if how in ("remove", "folder", "symlink"):
+        data = path.read_bytes()
+        path.unlink()
+        if how == "folder":
+            path.mkdir()
+        elif how == "symlink":
+            (folder / "real.bin").write_bytes(data)
+            path.symlink_to(folder / "real.bin")
+        return folder
+    data = path.read_bytes()
+    edits = {
+        "nan": lambda d: d.replace(b"{", b'{"x": NaN, ', 1),
+        "huge-int": lambda d: d.replace(b"{", b'{"x": ' + b"9" * 120 + b", ", 1),
+        "huge-float": lambda d: d.replace(b"{", b'{"x": 1e400, ', 1),
+        "surrogate": lambda d: d.replace(b"{", b'{"x": "\\ud800", ', 1),
+        "truncate": lambda d: d[: len(d) // 2],
+        "bom": lambda d: b"\xef\xbb\xbf" + d,
+        "nul": lambda d: b"\x00" + d,
+        "latin-1": lambda d: d + b"\xe9",
+        "two-values": lambda d: d + b"\n" + d,
+        "bad-edges": lambda d: json.dumps({**json.loads(d), "edges": [["a", "b"]]}).encode(),
+        "empty": lambda d: b"",
+    }
+    path.write_bytes(edits[how](data))
+    return folder
+
+
+def _load(folder: Path, fast: bool) -> object:
+    """The episode and its files read, or the error's type and message."""
+    from causalcheck.episodes import load_run_folder, official
+
+    official._CONFIGS.clear()
+    try:
+        ep = load_run_folder(folder, fast=fast)
+    except CausalCheckError as exc:
+        return type(exc).__name__, str(exc)
+    return ep, ep.inputs
+
+
+@pytest.mark.parametrize(("which", "how"), _FOLDER_DAMAGE)
+def test_fast_folder_reader_equals_plain_reader(sample_run: Path, tmp_path: Path, which: str, how: str) -> None:
+    """The fast seed-folder reader gives the plain reader's episode, files read (hashes) and errors on damaged copies."""
+    folder = _damaged_folder(sample_run, tmp_path, which, how)
+    fast, plain = _load(folder, True), _load(folder, False)
+    assert fast == plain
+    if how == "none":
+        assert isinstance(fast, tuple) and len(fast[1]) == 5  # graph config, tracking, raw_io, complete, source config
+    if (which, how) in (("tracking", "truncate"), ("graph_config.json", "nan"), ("raw_io.jsonl", "nul")):
+        assert isinstance(fast[0], str)  # refused, with the plain reader's message
+
+
+def test_fast_folder_reader_checks_each_config_once(sample_run: Path, tmp_path: Path) -> None:
+    """Two folders with the same graph config bytes share one checked config value; another config is read anew."""
+    from causalcheck.episodes import load_run_folder, official
+
+    official._CONFIGS.clear()
+    a = _damaged_folder(sample_run, tmp_path / "a", "", "none")
+    b = _damaged_folder(sample_run, tmp_path / "b", "", "none")
+    c = _damaged_folder(sample_run, tmp_path / "c", "", "none")
+    config = json.loads((c / "graph_config.json").read_text(encoding="utf-8"))
+    (c / "graph_config.json").write_text(json.dumps(config), encoding="utf-8")  # same value, other bytes
+    ea, eb, ec = (load_run_folder(f) for f in (a, b, c))
+    assert ea.config is eb.config
+    assert ec.config is not ea.config and ec.config == ea.config
+    assert ea.inputs[0].sha256 == eb.inputs[0].sha256 != ec.inputs[0].sha256
+    assert len(official._CONFIGS) == 2
+
+
+def test_prior_record_literal_fast_path_equals_literal_eval() -> None:
+    """A prior record's dict literal read without compiling equals ``ast.literal_eval`` of it, or is left to it."""
+    import ast
+
+    from causalcheck.episodes.official import _simple_literal
+
+    rng = random.Random(7)
+    names = ["a", "moisture", "é", "x y", "\x0b", "", "\\", '"']
+    numbers = ["1", "0", "007", "-0", "1.5", "2e3", "-1E-2", "00.5", "1e400", "9" * 5000, "5.", ".5", "1_0", "- 1", "True", "None"]
+    read = 0
+    for _ in range(4000):
+        items = [f"{rng.choice(['', ' ', chr(9), chr(160)])}'{rng.choice(names)}'{rng.choice(['', ' '])}:{rng.choice(['', ' '])}"
+                 f"{rng.choice(numbers)}{rng.choice(['', ' '])}" for _ in range(rng.randint(0, 3))]
+        literal = "{" + ",".join(items) + rng.choice(["", ",", ", ", " "]) + "}"
+        fast = _simple_literal(literal)
+        if fast is None:
+            continue
+        plain = ast.literal_eval(literal)
+        assert list(plain.items()) == list(fast.items()), literal
+        assert [type(v) for v in plain.values()] == [type(v) for v in fast.values()], literal
+        read += 1
+    assert read > 500  # the usual form is read without compiling
+    assert _simple_literal("{'a': 007}") is None and _simple_literal("{'a': 1_0}") is None  # not plain decimals: left to ast

@@ -89,6 +89,27 @@ def test_sample_run_per_step_hypotheses_and_imec(sample_run: Path) -> None:
     assert ep.final["mec_size"] == 2 and ep.final["imec_size"] == 1
 
 
+def test_truth_metrics_follow_each_config(sample_run: Path, tmp_path: Path) -> None:
+    """Episodes of two configs scored in turn (each config's metrics built once and reused) score as
+    each does alone; a config with another edge list gives other edge metrics."""
+    from causalcheck.lab import score as S
+
+    other = tmp_path / "other" / "seed_1"
+    shutil.copytree(sample_run, other)
+    config = json.loads((other / "graph_config.json").read_text(encoding="utf-8"))
+    config["edges"] = config["edges"][:1]
+    (other / "graph_config.json").write_text(json.dumps(config), encoding="utf-8")
+    alone = []
+    for folder in (sample_run, other):
+        S._TRUTHS.clear()
+        alone.append(score_episode(load_run_folder(folder)).to_json())
+    S._TRUTHS.clear()
+    mixed = [score_episode(load_run_folder(folder)).to_json() for folder in (sample_run, other, sample_run, other)]
+    assert mixed == alone + alone
+    assert alone[0]["final"]["edge_recall"] != alone[1]["final"]["edge_recall"]
+    assert len(S._TRUTHS) == 2
+
+
 def test_sample_run_reading(sample_run: Path) -> None:
     """The reader finds 3 interventions, the reactor crystal, the budget and the outcome."""
     ep = load_run_folder(sample_run)

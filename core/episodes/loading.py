@@ -207,29 +207,61 @@ def discover_inputs(paths: Sequence[str | Path]) -> Iterator[Discovered]:
             yield Discovered("official", p)
             continue
         found: list[Discovered] = []
-        for top, dirs, names in os.walk(p):  # one listing per folder (rglob + globs listed each several times)
-            here = Path(top)
-            dirs.sort()
-            keep: list[str] = []
-            for d in dirs:
-                sub = here / d
-                if is_run_folder(sub):
-                    found.append(Discovered("official", sub))
-                else:
-                    keep.append(d)
-            dirs[:] = keep  # a seed folder's files belong to it: not walked
-            for name in names:
-                if name in OWN_OUTPUTS or name.startswith("."):
-                    continue
-                sub = here / name
-                if name.endswith(".jsonl"):
-                    found.append(_classify_jsonl(sub))
-                elif name.endswith((".eval", ".json")) and is_inspect_log(sub):
-                    found.extend(Discovered("inspect", ref) for ref in inspect_episode_refs(sub))
-                elif name.endswith(".json"):
-                    found.append(Discovered("skipped", sub, "not an episode (episodes are *.jsonl trajectories and seed folders)"))
+        _walk(p, _entries(str(p)), found)
         found.sort(key=lambda d: d.path.parts)  # the order of sorted(rglob): path components compared
         yield from found
+
+
+def _entries(folder: str) -> list[os.DirEntry[str]]:
+    """The entries of *folder* (``[]`` when it cannot be listed, as ``os.walk`` skips it)."""
+    try:
+        with os.scandir(folder) as it:
+            return list(it)
+    except OSError:
+        return []
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _walk(here: Path, entries: list[os.DirEntry[str]], found: list[Discovered]) -> None:
+    """The inputs under the folder *here* whose listing is *entries*, appended to *found* (unsorted).
+
+    One ``scandir`` per folder: a sub-folder's listing decides whether it is a seed folder (whose
+    files belong to it: not walked) and is then walked; a symbolic link to a folder is a seed
+    folder or nothing, as ``os.walk`` does not follow it.
+    """
+    for entry in entries:
+        name = entry.name
+        sub = here / name
+        if _is_dir(entry):
+            inner = _entries(entry.path)
+            names = sorted(e.name for e in inner if not e.name.startswith("."))
+            files = {e.name for e in inner if e.name in ("raw_io.jsonl", "graph_config.json") and _is_file(e)}
+            if is_run_folder(sub, names, files=files):
+                found.append(Discovered("official", sub))
+            elif not entry.is_symlink():
+                _walk(sub, inner, found)
+            continue
+        if name in OWN_OUTPUTS or name.startswith("."):
+            continue
+        if name.endswith(".jsonl"):
+            found.append(_classify_jsonl(sub))
+        elif name.endswith((".eval", ".json")) and is_inspect_log(sub):
+            found.extend(Discovered("inspect", ref) for ref in inspect_episode_refs(sub))
+        elif name.endswith(".json"):
+            found.append(Discovered("skipped", sub, "not an episode (episodes are *.jsonl trajectories and seed folders)"))
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
 
 
 def discover_episodes(paths: Sequence[str | Path]) -> Iterator[tuple[DiscoveredKind, Path]]:

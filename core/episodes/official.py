@@ -34,7 +34,7 @@ import functools
 import math
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,6 +47,7 @@ from causalcheck.episodes.config import (
     suite_of,
     true_target_frequency,
 )
+from causalcheck.episodes.fastread import fast_read_input, fast_read_json_values_input, json_values
 from causalcheck.episodes.files import read_input, read_json_values_input
 from causalcheck.episodes.model import (
     EpisodeRecord,
@@ -137,15 +138,16 @@ def _display_map(config: Mapping[str, Any]) -> dict[str, str]:
 # --------------------------------------------------------------------------- official folders
 
 
-def is_run_folder(path: Path, names: Iterable[str] | None = None) -> bool:
+def is_run_folder(path: Path, names: Iterable[str] | None = None, *, files: Collection[str] | None = None) -> bool:
     """True when *path* looks like an official seed folder (any of its characteristic files).
 
-    *names* is the folder's listing when the caller has it (saves listing it again).
+    *names* is the folder's listing when the caller has it (saves listing it again); *files*,
+    the names in it that are files (symbolic links followed), saves asking the file system.
     """
     listing = _listing(path) if names is None else [n for n in names if not n.startswith(".")]
     for name in listing:
         if name in ("raw_io.jsonl", "graph_config.json"):
-            if (path / name).is_file():
+            if (name in files) if files is not None else (path / name).is_file():
                 return True
         elif fnmatch.fnmatchcase(name, "*_tracking*.jsonl") or fnmatch.fnmatchcase(name, "*_complete.txt"):
             return True
@@ -158,11 +160,6 @@ def _listing(folder: Path) -> list[str]:
         return sorted(n for n in os.listdir(folder) if not n.startswith("."))
     except OSError:
         return []
-
-
-def _matching(folder: Path, names: list[str], pattern: str) -> list[Path]:
-    """``sorted(folder.glob(pattern))`` from a listing."""
-    return [folder / n for n in names if fnmatch.fnmatchcase(n, pattern)]
 
 
 def _observation_from_raw_input(raw_input: str) -> str:
@@ -186,49 +183,92 @@ def _observation_from_raw_input(raw_input: str) -> str:
 
 
 class _Folder:
-    """One seed folder being read: its listing, and the files read and warnings so far (in reading order)."""
+    """One seed folder being read: its listing, and the files read and warnings so far (in reading order).
 
-    def __init__(self, folder: Path) -> None:
+    *fast* reads through :mod:`causalcheck.episodes.fastread` (one ``scandir`` listing, path
+    strings, the C JSON decoder first); the plain readers of :mod:`causalcheck.episodes.files`
+    give the same values and are the oracle of the tests.
+    """
+
+    def __init__(self, folder: Path, fast: bool = True) -> None:
         self.path = folder
-        self.names = _listing(folder)
+        self.fast = fast
+        self.base = str(folder)
+        if fast:
+            self.names, self.files = _scan(self.base)
+        else:
+            self.names = _listing(folder)
+            self.files = {n for n in self.names if (folder / n).is_file()}
         self.inputs: list[InputFile] = []
         self.warnings: list[Notice] = []
 
-    def values_of(self, path: Path) -> list[Any]:
-        """The JSON values of *path*, which is recorded as read."""
-        values, info = read_json_values_input(path)
+    def file(self, name: str) -> str:
+        """The path of the folder's file *name*, as a string (the plain readers' ``str(folder / name)``)."""
+        return os.path.join(self.base, name) if self.fast else str(self.path / name)
+
+    def values_of(self, name: str) -> list[Any]:
+        """The JSON values of the folder's file *name*, which is recorded as read."""
+        path = self.file(name)
+        values, info = fast_read_json_values_input(path) if self.fast else read_json_values_input(path)
         self.inputs.append(info)
         return values
 
-    def matching(self, pattern: str) -> list[Path]:
-        return _matching(self.path, self.names, pattern)
+    def text_of(self, name: str) -> str:
+        """The text of the folder's file *name*, which is recorded as read."""
+        path = self.file(name)
+        text, info = fast_read_input(path) if self.fast else read_input(path)
+        self.inputs.append(info)
+        return text
+
+    def matching(self, pattern: str) -> list[str]:
+        """The names a ``sorted(folder.glob(pattern))`` would give."""
+        return [n for n in self.names if fnmatch.fnmatchcase(n, pattern)]
 
 
-def load_run_folder(path: str | Path) -> EpisodeRecord:
+def _scan(folder: str) -> tuple[list[str], set[str]]:
+    """:func:`_listing` of *folder* and the names in it that are files (symbolic links followed), from one ``scandir``."""
+    names: list[str] = []
+    files: set[str] = set()
+    try:
+        with os.scandir(folder) as it:
+            for entry in it:
+                if entry.name.startswith("."):
+                    continue
+                names.append(entry.name)
+                try:
+                    if entry.is_file():
+                        files.add(entry.name)
+                except OSError:
+                    pass
+    except OSError:
+        return [], set()
+    names.sort()
+    return names, files
+
+
+def load_run_folder(path: str | Path, *, fast: bool = True) -> EpisodeRecord:
     """Read one official CausaLab seed folder (see the module docstring).
 
     Raises :class:`~causalcheck.base.errors.InputFormatError` for a folder without a usable
     ``graph_config.json`` or without any step file, :class:`~causalcheck.base.errors.DSLSyntaxError`
     for a file that is not (or not complete) JSON; content problems of single steps are
-    :class:`~causalcheck.episodes.model.Unparsed` markers or warnings.
+    :class:`~causalcheck.episodes.model.Unparsed` markers or warnings.  *fast* (the default)
+    reads the files through :mod:`causalcheck.episodes.fastread` and checks each distinct graph
+    config once (by the hash of its bytes); ``False`` reads through the plain readers, with the
+    same result.
     """
     folder = Path(path)
-    if not folder.is_dir():
+    if not (os.path.isdir(path) if fast else folder.is_dir()):
         raise InputFormatError(f"run folder path={str(folder)!r} does not exist or is not a directory")
-    cfg_path = folder / "graph_config.json"
-    if not cfg_path.is_file():
+    run = _Folder(folder, fast)
+    if "graph_config.json" not in run.files:
         raise InputFormatError(f"run folder {str(folder)!r} has no graph_config.json (the true graph is needed)")
-    run = _Folder(folder)
-    cfg_values = run.values_of(cfg_path)
-    if len(cfg_values) != 1:
-        raise InputFormatError(f"{cfg_path}: expected one JSON object, found {len(cfg_values)}")
-    config = check_config(cfg_values[0], str(cfg_path))
+    config, display, golden = _config(run)
     raw_io, tracking = _step_files(run)
     n_steps = max(len(raw_io), len(tracking))
     records, labels = _records(folder, raw_io, tracking, n_steps)
     answers = _answers(raw_io, tracking, n_steps)
     shown = _prior_records(_task_text(run, raw_io), run.warnings)
-    display = _display_map(config)
     budget = config.get("budget") if isinstance(config.get("budget"), int) else None
     replay = _replay(answers, display, budget)
     steps = [Step(i, labels[i], records[i], replay.interventions[i], replay.submissions[i]) for i in range(n_steps)]
@@ -236,7 +276,7 @@ def load_run_folder(path: str | Path) -> EpisodeRecord:
     success = _success(run)
     graph_id = str(config.get("graph_id") or folder.parent.name)
     target = true_target_frequency(config, reactor) if reactor else None
-    agent, model = _identity(folder, run.warnings, run.inputs)
+    agent, model = _identity(run)
     return EpisodeRecord(
         source=str(folder),
         kind="official",
@@ -246,7 +286,7 @@ def load_run_folder(path: str | Path) -> EpisodeRecord:
         graph_id=graph_id,
         experiment_id=folder.parent.name,
         seed=folder.name,
-        golden=golden_entries(config),
+        golden=golden,
         shown=(*shown, *replay.shown),
         reactor_props=reactor,
         target_freq=target,
@@ -261,6 +301,41 @@ def load_run_folder(path: str | Path) -> EpisodeRecord:
     )
 
 
+#: Graph configs already checked, by the SHA-256 of their file's bytes: ``(config, display map,
+#: golden entries)`` — the runs of one suite share a handful of configs.
+_CONFIGS: dict[str, tuple[Mapping[str, Any], dict[str, str], tuple[Any, ...]]] = {}
+_CONFIGS_MAX = 1024
+
+
+def _config(run: _Folder) -> tuple[Mapping[str, Any], dict[str, str], tuple[Any, ...]]:
+    """The folder's checked graph config, its display-name map and golden entries (the file is recorded as read).
+
+    The fast reader decodes and checks a config whose bytes it has not seen before only: the
+    same bytes decode to the same value, so the episodes of one config share it.
+    """
+    name = "graph_config.json"
+    where = run.file(name)
+    if run.fast:
+        text, info = fast_read_input(where)
+        known = _CONFIGS.get(info.sha256)
+        if known is not None:
+            run.inputs.append(info)
+            return known
+        values = json_values(text, source=where)
+        run.inputs.append(info)
+    else:
+        values = run.values_of(name)
+    if len(values) != 1:
+        raise InputFormatError(f"{where}: expected one JSON object, found {len(values)}")
+    config = check_config(values[0], where)
+    got = (config, _display_map(config), golden_entries(config))
+    if run.fast:
+        if len(_CONFIGS) >= _CONFIGS_MAX:
+            _CONFIGS.clear()
+        _CONFIGS[info.sha256] = got
+    return got
+
+
 def _step_files(run: _Folder) -> tuple[list[Any], list[Any]]:
     """``(raw_io objects, tracking entries)``: the first tracking file's values and ``raw_io.jsonl``'s objects."""
     tracking: list[Any] = []
@@ -270,8 +345,8 @@ def _step_files(run: _Folder) -> tuple[list[Any], list[Any]]:
             tracking = run.values_of(files[0])
             break
     raw_io: list[Any] = []
-    if (run.path / "raw_io.jsonl").is_file():
-        raw_io = [o for o in run.values_of(run.path / "raw_io.jsonl") if isinstance(o, Mapping)]
+    if "raw_io.jsonl" in run.files:
+        raw_io = [o for o in run.values_of("raw_io.jsonl") if isinstance(o, Mapping)]
     if not raw_io and not tracking:
         raise InputFormatError(f"run folder {str(run.path)!r} has neither raw_io.jsonl nor a tracking file")
     run.warnings.extend(_step_warnings(raw_io, tracking))
@@ -332,7 +407,7 @@ def _task_text(run: _Folder, raw_io: list[Any]) -> str:
 def _prior_records(task_text: str, warnings: list[Notice]) -> list[ShownState]:
     """The prior records ``- Observation k: {...}`` of the task text (shown before the first step)."""
     shown: list[ShownState] = []
-    for m in _OBS_LINE.finditer(task_text):
+    for m in _observation_lines(task_text):
         if len(m.group(0)) > MAX_OBSERVATION_LINE:
             warnings.append(Notice(
                 f"prior record line {m.group(0)[:60]!r}… is longer than MAX_OBSERVATION_LINE={MAX_OBSERVATION_LINE}; skipped",
@@ -350,15 +425,33 @@ def _prior_records(task_text: str, warnings: list[Notice]) -> list[ShownState]:
     return shown
 
 
+def _observation_lines(text: str) -> Iterator[re.Match[str]]:
+    """``_OBS_LINE.finditer(text)``: the pattern matches within one line, so only the lines that hold
+    ``Observation`` are tried (a prompt has thousands of characters and a few such lines)."""
+    pos = text.find("Observation")
+    while pos != -1:
+        start = text.rfind("\n", 0, pos) + 1
+        end = text.find("\n", pos)
+        if end == -1:
+            end = len(text)
+        m = _OBS_LINE.match(text, start, end)
+        if m is not None:
+            yield m
+        pos = text.find("Observation", end)
+
+
 @functools.lru_cache(maxsize=4096)
 def _prior_values(literal: str) -> dict[str, float] | bool | None:
     """The numeric values of one prior record's dict literal by node name; ``False`` for a literal
     that is not a dict, ``None`` for one that is not a literal.  Memoised: the runs of one graph
-    config repeat its prior records, and ``ast.literal_eval`` compiles each one (callers copy)."""
-    try:
-        obs = ast.literal_eval(literal)
-    except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
-        return None
+    config repeat its prior records, and ``ast.literal_eval`` compiles each one (callers copy);
+    the usual ``{'name': number, ...}`` is read without compiling (:func:`_simple_literal`)."""
+    obs = _simple_literal(literal)
+    if obs is None:
+        try:
+            obs = ast.literal_eval(literal)
+        except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
+            return None
     if not isinstance(obs, dict):
         return False
     return {
@@ -366,6 +459,30 @@ def _prior_values(literal: str) -> dict[str, float] | bool | None:
         for k, v in obs.items()
         if isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) < 1e300 and math.isfinite(v)
     }
+
+
+_LITERAL_NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
+_LITERAL_NAME = r"'[^'\\\n\r\x00]*'"
+_LITERAL_ITEM = rf"[ \t]*{_LITERAL_NAME}[ \t]*:[ \t]*{_LITERAL_NUMBER}[ \t]*"
+#: ``{'name': number, ...}`` as the environment prints a prior record (names without escapes).
+_SIMPLE_DICT = re.compile(rf"\{{(?:{_LITERAL_ITEM},)*(?:{_LITERAL_ITEM})?\}}")
+_SIMPLE_PAIR = re.compile(rf"'([^'\\\n\r\x00]*)'[ \t]*:[ \t]*({_LITERAL_NUMBER})")
+
+
+def _simple_literal(literal: str) -> dict[str, int | float] | None:
+    """``ast.literal_eval(literal)`` when *literal* is a dict of single-quoted names (no escapes) and
+    plain decimal numbers, the form the environment prints; ``None`` for anything else (the caller
+    then evaluates it with :func:`ast.literal_eval`, which the tests hold as the oracle)."""
+    if _SIMPLE_DICT.fullmatch(literal) is None:
+        return None
+    out: dict[str, int | float] = {}
+    try:
+        for m in _SIMPLE_PAIR.finditer(literal):
+            text = m.group(2)
+            out[m.group(1)] = float(text) if ("." in text or "e" in text or "E" in text) else int(text)
+    except ValueError:  # an integer beyond Python's digit limit: ast.literal_eval gives the answer
+        return None
+    return out
 
 
 @dataclass
@@ -440,12 +557,10 @@ def _success(run: _Folder) -> bool | None:
     if not complete:
         run.warnings.append(Notice("no *_complete.txt: task accuracy unknown", "accuracy-unknown"))
         return None
-    flag_text, flag_info = read_input(complete[0])
-    run.inputs.append(flag_info)
-    flag = flag_text.strip()
+    flag = run.text_of(complete[0]).strip()
     if flag in ("0", "1"):
         return flag == "1"
-    run.warnings.append(Notice(f"{complete[0].name}: content {flag[:20]!r} is not 0 or 1", "accuracy-unknown"))
+    run.warnings.append(Notice(f"{complete[0]}: content {flag[:20]!r} is not 0 or 1", "accuracy-unknown"))
     return None
 
 
@@ -468,7 +583,7 @@ def _step_warnings(raw_io: list[Any], tracking: list[Any]) -> list[Notice]:
     return out[:20]
 
 
-def _identity(folder: Path, warnings: list[Notice], inputs: list[InputFile]) -> tuple[str, str]:
+def _identity(run: _Folder) -> tuple[str, str]:
     """``(agent, model)`` of an official seed folder.
 
     The model is ``source_config.json``'s ``models.action.generator_params.model``; the agent
@@ -478,13 +593,11 @@ def _identity(folder: Path, warnings: list[Notice], inputs: list[InputFile]) -> 
     """
     model = ""
     controller = ""
-    cfg_path = folder / "source_config.json"
-    if cfg_path.is_file():
+    if "source_config.json" in run.files:
         try:
-            values, info = read_json_values_input(cfg_path)
-            inputs.append(info)
+            values = run.values_of("source_config.json")
         except CausalCheckError as exc:
-            warnings.append(Notice(f"source_config.json: {str(exc).splitlines()[0]}", "unreadable-file"))
+            run.warnings.append(Notice(f"source_config.json: {str(exc).splitlines()[0]}", "unreadable-file"))
             values = []
         cfg = values[0] if len(values) == 1 and isinstance(values[0], Mapping) else {}
         models = cfg.get("models")
@@ -496,7 +609,7 @@ def _identity(folder: Path, warnings: list[Notice], inputs: list[InputFile]) -> 
             react = models.get("react")
             if isinstance(react, Mapping) and isinstance(react.get("type"), str):
                 controller = react["type"]
-    parts = Path(os.path.abspath(folder)).parts  # <agent>/obs_<difficulty>_<model>/<suite>/<run>/<experiment>/seed_N
+    parts = Path(os.path.abspath(run.base)).parts  # <agent>/obs_<difficulty>_<model>/<suite>/<run>/<experiment>/seed_N
     agent = ""
     if len(parts) > 5 and parts[-5].startswith("obs_"):
         agent = parts[-6]

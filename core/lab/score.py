@@ -332,7 +332,7 @@ def score_episode(
     that is not finite or beyond ±:data:`MAX_LAB_VALUE`.
     """
     config = ep.require_config()
-    against = _TruthMetrics(config, coefficient_tolerance)
+    against = _truth_metrics(config, coefficient_tolerance)
     walk = _walk_steps(ep, against)
     final = _final_metrics(ep, against, walk)
     audit_json: dict[str, Any] = {}
@@ -388,6 +388,26 @@ class _TruthMetrics:
 
     def imec_size(self, targets: frozenset[str]) -> int | None:
         return _CACHE.size(self.truth, targets, self.graph_key)
+
+
+#: The truth metrics of the configs scored so far, by ``id`` of the config (kept alive by the
+#: entry, so the id is not reused) and tolerance: the episodes of one graph share their config
+#: value (:func:`causalcheck.episodes.load_run_folder` checks each distinct one once), and so
+#: their memoised metrics.
+_TRUTHS: dict[tuple[int, float], _TruthMetrics] = {}
+_TRUTHS_MAX = 1024
+
+
+def _truth_metrics(config: Mapping[str, Any], coefficient_tolerance: float) -> _TruthMetrics:
+    """The :class:`_TruthMetrics` of *config*, built once per config value."""
+    key = (id(config), coefficient_tolerance)
+    got = _TRUTHS.get(key)
+    if got is not None and got.config is config:
+        return got
+    if len(_TRUTHS) >= _TRUTHS_MAX:
+        _TRUTHS.clear()
+    got = _TRUTHS[key] = _TruthMetrics(config, coefficient_tolerance)
+    return got
 
 
 @dataclass
