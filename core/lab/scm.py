@@ -1,4 +1,4 @@
-"""The hidden structural causal model (SCM) of a CausaLab graph, compiled for speed.
+"""The hidden structural causal model (SCM) of a CausaLab graph, its equations read once into polynomial form.
 
 A CausaLab SCM is deterministic (causalab-spec §1.2): every node ``X`` has a structural
 equation ``X = b_X + Σ_{P ∈ pa(X)} f_{P→X}(P)`` where ``f`` is ``c·P`` in linear suites and
@@ -24,11 +24,9 @@ Compilation reads each ``computation`` with the equation grammar
 :meth:`~causalcheck.equation.Equation.polynomial` and folds the params in, giving
 ``const + base_coef·b_X + Σ coef·parent^power`` (:class:`NodeEquation`); monomials over
 several parents (never in the released data) are kept as a general part.  That form is
-written back as an expression tree (:meth:`NodeEquation.expr`) and printed by
-:func:`~causalcheck.equation.python_source` into straight-line code — one function for a
-full evaluation and one per node for a shift, which recomputes only its descendants.  The
-arithmetic is float arithmetic in the order written, so the compiled code and the loop in
-:meth:`SCM.evaluate_list` give the same bits.
+written back as an expression tree (:meth:`NodeEquation.expr`) for display.  :meth:`SCM.evaluate_list`
+evaluates that form node by node in topological order, in float arithmetic in the order written
+(the environment's own), so every evaluation gives the same bits.
 
 One module because the SCM is one compiled value: its node equations, their evaluation order and
 the shift semantics are one simulator that must match CausaLab's step for step (golden traces in
@@ -52,7 +50,6 @@ from causalcheck.equation import (
     Num,
     Sym,
     parse_equation,
-    python_source,
 )
 from causalcheck.graph import FREQ, CausalGraph, Edge
 from causalcheck.graphs.model import depth_first
@@ -367,56 +364,6 @@ class SCM:
             bases[i] = round((values[i] - eq.const - rest) / (eq.base_coef or 1.0), 2)
         return bases
 
-    def __getstate__(self) -> dict[str, Any]:
-        """The fields without the compiled fast path (functions made by ``exec`` do not pickle; it is made again on use)."""
-        return {k: v for k, v in self.__dict__.items() if k != "_compiled"}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-
-    # ------------------------------------------------------------------ compiled fast paths
-    def _expr(self, i: int, vals: str, bases: str, constants: list[float]) -> str:
-        """Python source of node *i*'s rounded value (same operations as :meth:`evaluate_list`)."""
-
-        def bind(s: Sym) -> str:
-            return f"{bases}[{i}]" if s.name == "b" else f"{vals}[{s.name[1:]}]"
-
-        return f"round({python_source(self.equations[i].expr(), bind, constants)}, 2)"
-
-    def _compile(self) -> tuple[Any, tuple[Any, ...]]:
-        cached = self.__dict__.get("_compiled")
-        if cached is not None:
-            return cached  # type: ignore[no-any-return]
-        # The generated source holds only float literals, integer indices and operators
-        # (python_source binds every name here), never text from the input file.
-        n = len(self.nodes)
-        constants: list[float] = []
-        assign = {i: f"    v[{i}] = {self._expr(i, 'v', 'b', constants)}" for i in self.order}
-        lines = ["def evaluate(b):", f"    v = [0.0] * {n}"]
-        lines += [assign[i] for i in self.order]
-        lines.append("    return v")
-        shifts = []
-        for j in range(n):
-            desc = self.descendants(j)
-            base = f"round(target - (v[{j}] - b[{j}]), 2)" if self.has_parents(j) else "round(target, 2)"
-            body = [f"def shift_{j}(b, v, target):", f"    b[{j}] = {base}"]
-            body += [assign[i] for i in self.order if i == j or i in desc]
-            shifts.append("\n".join(body))
-        namespace: dict[str, Any] = {}
-        scope: dict[str, Any] = {"round": round, **{f"_k{k}": c for k, c in enumerate(constants)}}
-        exec("\n".join(lines) + "\n\n" + "\n\n".join(shifts), scope, namespace)
-        compiled = (namespace["evaluate"], tuple(namespace[f"shift_{j}"] for j in range(n)))
-        object.__setattr__(self, "_compiled", compiled)
-        return compiled
-
-    def shift_inplace(self, bases: list[float], values: list[float], node: int, target: float) -> None:
-        """Shift *node* to *target* and update the noise-free *values* of its descendants in place.
-
-        Equivalent to ``bases[node] = shift_base(...)`` followed by ``evaluate_list(bases)``
-        (for shift interventions without pinned nodes), but touches only the descendants.
-        """
-        self._compile()[1][node](bases, values, target)
-
     # ------------------------------------------------------------------ evaluation
     def evaluate_list(
         self,
@@ -434,8 +381,6 @@ class SCM:
         nodes in ``affected`` after they are computed (hidden disturbance).
         """
         noisy = h != 0.0 and bool(affected)
-        if fixed is None and not noisy:
-            return list(self._compile()[0](bases))
         vals = [0.0] * len(self.nodes)
         eqs = self.equations
         for i in self.order:
