@@ -65,19 +65,15 @@ def _env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
-def test_a_suite_draws_the_same_examples_whatever_local_modules_are_loaded(tmp_path: Path) -> None:
-    """The examples a ci-profile suite draws are the same with and without a constant-rich local module imported first."""
+def test_a_suite_draws_the_same_examples_whatever_local_modules_are_loaded_and_writes_nothing(tmp_path: Path) -> None:
+    """The examples a ci-profile suite draws are the same with and without a constant-rich local module imported first;
+    no .hypothesis/ (nor anything else) appears in the folder the suites ran in."""
+    before = {p.name for p in tmp_path.iterdir()}
     alone = _run(tmp_path, "")
     beside = _run(tmp_path, OTHERS)
     assert alone == beside, "the suite's examples changed with an unrelated local module loaded"
     digest, count = alone.split()
     assert int(count) > 60 and len(digest) == 64
-
-
-def test_a_suite_writes_nothing_in_the_working_folder(tmp_path: Path) -> None:
-    """No .hypothesis/ (nor anything else) appears in the folder a suite runs in."""
-    before = {p.name for p in tmp_path.iterdir()}
-    _run(tmp_path, "")
     after = {p.name for p in tmp_path.iterdir()} - {"__pycache__"}
     assert after == before | {"user_constants.py", "suite.py"}, sorted(after - before)
 

@@ -224,7 +224,7 @@ def test_cli_records_then_reports_a_changed_command(tmp_path: Path, capsys: pyte
         encoding="utf-8",
     )
     snap = tmp_path / "snap.json"
-    base = ["snapshot", "check", str(snap), "--kind", "graph-pairs", "--size", "4"]
+    base = ["snapshot", "check", str(snap), "--kind", "graph-pairs", "--size", "2"]
     cmd = f"{sys.executable} {script} {{truth}} {{estimate}}"
     assert main([*base, "--command", cmd]) == 0
     assert main(["snapshot", "check", str(snap), "--command", cmd]) == 0

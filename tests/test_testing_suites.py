@@ -9,7 +9,7 @@ import pytest
 from causalcheck import strategies as cs
 from causalcheck.base.errors import CausalCheckError, InputFormatError
 from causalcheck.graphs.formats import FORMATS, format_text, parse_text
-from causalcheck.metrics import edge_prf, shd
+from causalcheck.metrics import edge_prf
 from causalcheck.parsing import format_hypothesis, parse_hypothesis, parse_record
 from causalcheck.testing import (
     PROFILES,
@@ -77,25 +77,6 @@ def test_every_graph_format_round_trips_its_graph_texts() -> None:
         check_round_trip(parse, show, cs.graph_texts(name).map(lambda t: t.graph), max_examples=20)
 
 
-def test_failure_messages_stand_alone() -> None:
-    """A failure names the suite, the property, the rule, the convention, both inputs and the outputs."""
-    def bad(t: list[tuple[str, str]], e: list[tuple[str, str]]) -> int:
-        return shd(e, t, names="exact", double_count_reversal=True).total
-
-    with pytest.raises(PropertyFailure) as info:
-        check_graph_metric(bad, "distance", reference="shd", profile="ci")
-    lines = str(info.value).splitlines()
-    assert lines[0] == "check_graph_metric: property 'single-edit' fails for test_failure_messages_stand_alone.<locals>.bad"
-    assert lines[1].startswith("  convention: a distance (0 is perfect); edit costs add 1, remove 1, reverse 1")
-    assert lines[2:] == [
-        "  truth:    [('a', 'A')]",
-        "  estimate: [('A', 'a')]",
-        "  edit:     reverse a -> A to A -> a",
-        "  got:      2.0",
-        "  expected: 1 (the cost of one reverse)",
-    ]
-
-
 def test_skip_and_the_example_budget_are_honoured() -> None:
     """skip= leaves properties out; max_examples overrides the profile; an unknown property name is refused."""
     r = check_graph_metric(lambda t, e: edge_prf(e, t, names="exact"), "similarity", skip=["names", "renaming"], max_examples=5)
@@ -124,6 +105,29 @@ def test_one_options_value_checks_what_the_keywords_check() -> None:
     assert messages[0] == messages[1]
     with pytest.raises(InputFormatError, match="either as options= or as keywords"):
         check_graph_metric(good, "similarity", options=opts, symmetric=False)
+
+
+def test_the_keywords_are_the_options_fields_with_their_defaults() -> None:
+    """check_graph_metric's keywords are GraphMetricOptions' fields — same names, order and defaults — each documented
+    on the options value; an unknown keyword and a bad setting are refused by name before anything runs."""
+    import dataclasses
+    import inspect
+
+    from causalcheck.testing import GraphMetricOptions
+
+    fields = [(f.name, f.default) for f in dataclasses.fields(GraphMetricOptions)]
+    params = list(inspect.signature(check_graph_metric).parameters.values())
+    assert [p.name for p in params[:3]] == ["fn", "kind", "options"]
+    assert [(p.name, p.default) for p in params[3:]] == fields and len(fields) == 22
+    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in params[2:])
+    doc = inspect.getdoc(GraphMetricOptions) or ""
+    assert [name for name, _ in fields if f"\n    {name}: " not in doc] == []  # each field under Attributes:
+    with pytest.raises(InputFormatError, match=r"reversal_costs= is no setting.*'reversal_cost'"):
+        check_graph_metric(lambda t, e: 0, "distance", reversal_costs=2)
+    with pytest.raises(InputFormatError, match=r"graphs='dags' must be one of \['dag', 'pdag', 'cpdag', 'pag'\]"):
+        check_graph_metric(lambda t, e: 0, "distance", graphs="dags")
+    with pytest.raises(InputFormatError, match="include='self-loops' must be a sequence"):
+        GraphMetricOptions(include="self-loops")
 
 
 def test_bad_suite_arguments_are_refused_with_the_value() -> None:
@@ -184,8 +188,8 @@ def test_general_graph_kinds_are_drawn_and_edited(kind: str) -> None:
             return 1.0 if not t.skeleton and not e.skeleton else 0.0  # type: ignore[attr-defined]
         return f1
 
-    check_graph_metric(shd_of, "distance", graphs=kind, reference="causal-learn-shd", max_examples=20)  # type: ignore[arg-type]
-    check_graph_metric(skeleton_f1, "similarity", graphs=kind, reference="skeleton-f1", max_examples=20)  # type: ignore[arg-type]
+    check_graph_metric(shd_of, "distance", graphs=kind, reference="causal-learn-shd", max_examples=10)  # type: ignore[arg-type]
+    check_graph_metric(skeleton_f1, "similarity", graphs=kind, reference="skeleton-f1", max_examples=10)  # type: ignore[arg-type]
 
 
 def test_the_edge_parser_suite_takes_a_users_writer_and_convert() -> None:

@@ -56,6 +56,8 @@ implementations and set-up exist only for it.
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -78,6 +80,10 @@ KINDS: tuple[str, ...] = ("distance", "similarity", "precision", "recall", "f1",
 EditRule = Literal["perfect", "imperfect", "any"] | float
 #: Input quirks a suite can add to what *fn* receives (``include=``): each must be ignored or refused.
 QUIRKS: tuple[str, ...] = ("self-loops", "duplicates", "isolated")
+#: The kinds of graphs a suite draws (``graphs=``), what a rule can measure (``scope=``) and the single edits (``edits=``).
+GRAPH_KINDS: tuple[str, ...] = ("dag", "pdag", "cpdag", "pag")
+SCOPES: tuple[str, ...] = ("edges", "skeleton", "arrowheads", "parents", "roots")
+EDIT_OPS: tuple[str, ...] = ("add", "remove", "reverse", "change")
 SUITE = "check_graph_metric"
 _FRESH = "\u27e8fresh node\u27e9"
 
@@ -173,12 +179,60 @@ def _number(out: Any, value: Callable[[Any], Any] | None) -> float | None:
 
 @dataclass(frozen=True)
 class GraphMetricOptions:
-    """The settings of :func:`check_graph_metric` as one value: its keywords, with the same defaults.
+    """Every setting of :func:`check_graph_metric`: its name, default, check and meaning, defined once here.
 
-    ``check_graph_metric(fn, kind, options=GraphMetricOptions(names="causalab", graphs="cpdag"))``
-    checks what ``check_graph_metric(fn, kind, names="causalab", graphs="cpdag")`` checks, so the
-    suites of several metrics can share one value (vary it with :func:`dataclasses.replace`).
-    The fields are described at :func:`check_graph_metric`.
+    ``check_graph_metric(fn, kind, names="causalab", graphs="cpdag")`` is
+    ``check_graph_metric(fn, kind, options=GraphMetricOptions(names="causalab", graphs="cpdag"))``:
+    the keywords of :func:`check_graph_metric` are these fields (its signature is derived from
+    them), so the suites of several metrics can share one value (vary it with
+    :func:`dataclasses.replace`).  A value is checked when it is made: a wrong setting raises
+    :class:`~causalcheck.base.errors.InputFormatError` naming it, before anything runs.
+
+    >>> GraphMetricOptions(names="causalab").reversal_cost
+    1
+    >>> GraphMetricOptions(include=("loops",))
+    Traceback (most recent call last):
+    ...
+    causalcheck.base.errors.InputFormatError: include=['loops'] must name quirks among ['self-loops', 'duplicates', 'isolated']
+
+    Attributes:
+        convert: Graph -> the argument *fn* takes (default: ``(cause, effect)`` pairs for
+            DAGs, the Graph itself otherwise).
+        value: *fn*'s output -> the number to check (default: the number, ``.f1``, ``.total``).
+        reference: a callable with *fn*'s signature, or a name in :data:`REFERENCES`.
+        graphs: the kind of graphs drawn, ``"dag"``, ``"pdag"``, ``"cpdag"`` or ``"pag"`` (edits
+            follow: reversals for DAGs, ``--`` for PDAGs, ...).
+        names: the name policy *fn* follows (``"exact"`` or ``"causalab"``).
+        target: the outcome node for ``scope="parents"/"roots"`` (default: the policy's).
+        scope: what *fn* measures — ``"edges"``, ``"skeleton"``, ``"arrowheads"``, ``"parents"``,
+            ``"roots"`` or a function of a Graph (default: the reference's, else ``"edges"``).
+        reversal_cost: what a distance charges for one reversal (2 for CDT's double count).
+        costs: the cost of each edit (``add``, ``remove``, ``reverse``, ``change``) for a
+            distance over all edges (default: ``reversal_cost`` and 1).
+        empty: the score when neither graph has anything in scope (default: 1 / 0).
+        symmetric: check ``fn(t, e) == fn(e, t)`` (default: yes, except for precision, recall and SID).
+        estimate_first: *fn* takes ``(estimate, truth)`` (as :mod:`causalcheck.metrics` does).
+        max_nodes: the most nodes a drawn graph has.
+        skip: property names not to check.
+        profile: the hypothesis profile (:mod:`causalcheck.testing.profiles`; default: the session's).
+        max_examples: examples per property, overriding the profile's.
+        acyclic: draw only acyclic estimates (additions follow a topological order, no reversal closes a
+            cycle), for metrics defined on DAGs only such as SID (default: yes for ``reference="sid"``).
+        edits: what one edit must do, by op (``add``, ``remove``, ``reverse``, ``change``): ``"perfect"``,
+            ``"imperfect"``, ``"any"`` or a cost; ops not named follow the kind (``reference="sid"`` brings
+            add perfect, reverse imperfect, remove any).
+        include: input quirks to add to what *fn* receives, one property each: ``"self-loops"`` (an
+            ``(a, a)`` pair), ``"duplicates"`` (an edge listed twice) — both on lists of pairs — and
+            ``"isolated"`` (a node without edges, in both graphs); each must leave the score unchanged
+            or be refused with an exception in *refuses*.
+        refuses: the exception class(es) *fn* documents raising on such input (e.g.
+            ``(InputFormatError, ValueError)``): raising one of them is a pass.
+        properties: your own properties, ``{name: check(truth, estimate, score)}`` run on drawn
+            pairs; ``score(t, e)`` calls *fn* through *convert*; ``check`` fails by returning False
+            or raising ``AssertionError``.
+        nodes: ``"same"`` (default: both graphs always share one node set) or ``"union"`` (*fn* also
+            takes graphs over different nodes: a ``new-node`` property adds an estimated edge to a
+            node the truth lacks, judged as an addition — cost 1 for a distance).
     """
 
     convert: Callable[[Graph], Any] | None = None
@@ -203,6 +257,53 @@ class GraphMetricOptions:
     refuses: type[BaseException] | tuple[type[BaseException], ...] = ()
     properties: Mapping[str, Callable[..., Any]] | None = None
     nodes: Literal["same", "union"] = "same"
+
+    def __post_init__(self) -> None:
+        """Check the settings that need no rule under test (the kind's are checked by :func:`check_graph_metric`)."""
+        if self.graphs not in GRAPH_KINDS:
+            raise InputFormatError(f"graphs={self.graphs!r} must be one of {list(GRAPH_KINDS)!r}")
+        if self.nodes not in ("same", "union"):
+            raise InputFormatError(f"nodes={self.nodes!r} must be 'same' or 'union'")
+        if isinstance(self.include, str):
+            raise InputFormatError(f"include={self.include!r} must be a sequence of quirk names, e.g. ({self.include!r},)")
+        bad = sorted(set(self.include) - set(QUIRKS))
+        if bad:
+            raise InputFormatError(f"include={bad!r} must name quirks among {list(QUIRKS)!r}")
+        if isinstance(self.reference, str) and self.reference not in REFERENCES:
+            raise InputFormatError(f"reference={self.reference!r} must be a callable or one of {sorted(REFERENCES)!r}")
+        if isinstance(self.scope, str) and self.scope not in SCOPES:
+            raise InputFormatError(f"scope={self.scope!r} must be 'edges', 'skeleton', 'arrowheads', 'parents', 'roots' or a function")
+        if self.edits is not None:
+            wrong = {k: v for k, v in self.edits.items() if k not in EDIT_OPS or not _is_edit_rule(v)}
+            if wrong:
+                raise InputFormatError(f"edits={wrong!r}: keys are add / remove / reverse / change, values 'perfect', 'imperfect', 'any' or a cost")
+        _errors(self.refuses)
+
+    @classmethod
+    def of(cls, options: GraphMetricOptions | None, keywords: Mapping[str, Any]) -> GraphMetricOptions:
+        """The options of one :func:`check_graph_metric` call: *options*, or the value its *keywords* make (not both)."""
+        unknown = sorted(set(keywords) - set(OPTION_NAMES))
+        if unknown:
+            raise InputFormatError(f"check_graph_metric: {', '.join(k + '=' for k in unknown)} is no setting; the settings are {list(OPTION_NAMES)!r}")
+        if options is None:
+            return cls(**keywords)
+        if not isinstance(options, GraphMetricOptions):
+            raise InputFormatError(f"options={options!r} must be a GraphMetricOptions value")
+        if keywords:
+            raise InputFormatError(f"check_graph_metric: give the settings either as options= or as keywords, not both (keywords {sorted(keywords)!r})")
+        return options
+
+    def reference_default(self, field: str, fallback: bool) -> bool:
+        """*field* (``symmetric`` or ``acyclic``) as given, else as the named reference brings it, else *fallback*."""
+        given = getattr(self, field)
+        if given is not None:
+            return bool(given)
+        defaults = _REFERENCE_DEFAULTS.get(self.reference, {}) if isinstance(self.reference, str) else {}
+        return bool(defaults.get(field, fallback))
+
+
+#: The settings of :func:`check_graph_metric`, in order: the fields of :class:`GraphMetricOptions`.
+OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(GraphMetricOptions))
 
 
 @dataclass(frozen=True)
@@ -517,11 +618,6 @@ def _setup(fn: Callable[..., Any], kind: Kind, o: GraphMetricOptions) -> _Setup:
     """Resolve the options: the name policy and target, the reference, scope, costs, empty value and convention text."""
     if kind not in KINDS:
         raise InputFormatError(f"kind={kind!r} must be one of {list(KINDS)!r}")
-    if o.nodes not in ("same", "union"):
-        raise InputFormatError(f"nodes={o.nodes!r} must be 'same' or 'union'")
-    bad = sorted(set(o.include) - set(QUIRKS))
-    if bad:
-        raise InputFormatError(f"include={bad!r} must name quirks among {list(QUIRKS)!r}")
     if kind == "other" and not o.properties and o.reference is None:
         raise InputFormatError("kind='other' checks only what holds for every metric: give properties= (your own) or reference=")
     pol = get_policy(o.names)
@@ -531,22 +627,14 @@ def _setup(fn: Callable[..., Any], kind: Kind, o: GraphMetricOptions) -> _Setup:
     ref_text = ""
     ref_scope = "edges"
     if isinstance(reference, str):
-        if reference not in REFERENCES:
-            raise InputFormatError(f"reference={reference!r} must be a callable or one of {sorted(REFERENCES)!r}")
         named, ref_scope, ref_text = REFERENCES[reference]
 
         def ref_fn(t: Graph, e: Graph) -> float | None:
             return named(t, e, pol, tgt)
 
     the_scope: str | Callable[[Graph], Any] = o.scope or ref_scope
-    if isinstance(the_scope, str) and the_scope not in ("edges", "skeleton", "arrowheads", "parents", "roots"):
-        raise InputFormatError(f"scope={the_scope!r} must be 'edges', 'skeleton', 'arrowheads', 'parents', 'roots' or a function")
     defaults = _REFERENCE_DEFAULTS.get(reference, {}) if isinstance(reference, str) else {}
     edits = o.edits if o.edits is not None else defaults.get("edits")
-    if edits is not None:
-        wrong = {k: v for k, v in edits.items() if k not in ("add", "remove", "reverse", "change") or not (v in ("perfect", "imperfect", "any") or (isinstance(v, (int, float)) and not isinstance(v, bool)))}
-        if wrong:
-            raise InputFormatError(f"edits={wrong!r}: keys are add / remove / reverse / change, values 'perfect', 'imperfect', 'any' or a cost")
     if the_scope in ("parents", "roots") and tgt is None:
         raise InputFormatError(f"scope={the_scope!r} needs target= under names={pol.name!r}")
     conv = o.convert or (_pairs if o.graphs == "dag" else (lambda g: g))
@@ -578,6 +666,11 @@ _KIND_TEXT = {
     "recall": "a recall in [0, 1]: 1 when everything true is estimated",
     "other": "a score with the properties given",
 }
+
+
+def _is_edit_rule(rule: Any) -> bool:
+    """An ``edits=`` value: ``"perfect"``, ``"imperfect"``, ``"any"`` or a cost (a number, not a bool)."""
+    return rule in ("perfect", "imperfect", "any") or (isinstance(rule, (int, float)) and not isinstance(rule, bool))
 
 
 def _errors(refuses: type[BaseException] | tuple[type[BaseException], ...]) -> tuple[type[BaseException], ...]:
@@ -730,37 +823,8 @@ def _properties(setup: _Setup, draws: _Strategies, o: GraphMetricOptions) -> lis
     return props
 
 
-def check_graph_metric(
-    fn: Callable[..., Any],
-    kind: Kind = "distance",
-    *,
-    options: GraphMetricOptions | None = None,
-    convert: Callable[[Graph], Any] | None = None,
-    value: Callable[[Any], Any] | None = None,
-    reference: str | Callable[..., Any] | None = None,
-    graphs: Literal["dag", "pdag", "cpdag", "pag"] = "dag",
-    names: NamePolicy | str = "exact",
-    target: str | None = None,
-    scope: str | Callable[[Graph], Any] | None = None,
-    reversal_cost: float = 1,
-    costs: Mapping[str, float] | None = None,
-    empty: float | None = None,
-    symmetric: bool | None = None,
-    estimate_first: bool = False,
-    max_nodes: int = 6,
-    skip: Sequence[str] = (),
-    profile: str | None = None,
-    max_examples: int | None = None,
-    acyclic: bool | None = None,
-    edits: Mapping[str, EditRule] | None = None,
-    include: Sequence[str] = (),
-    refuses: type[BaseException] | tuple[type[BaseException], ...] = (),
-    properties: Mapping[str, Callable[..., Any]] | None = None,
-    nodes: Literal["same", "union"] = "same",
-) -> SuiteReport:
+def check_graph_metric(fn: Callable[..., Any], kind: Kind = "distance", *, options: GraphMetricOptions | None = None, **keywords: Any) -> SuiteReport:
     """Check *fn* (``fn(truth, estimate)``) against every property of the module docstring.
-
-    Long because: one keyword per option (the fields of :class:`GraphMetricOptions`), each documented here.
 
     Raises :class:`~causalcheck.testing.runner.PropertyFailure` (an ``AssertionError``) for the
     first property that fails, with the shrunk counterexample, both outputs and the
@@ -772,55 +836,24 @@ def check_graph_metric(
             stays 1 while everything estimated is true, recall while everything true is estimated;
             not symmetric), or ``"other"`` (only renaming, reordering, names, symmetry, ``reference``
             and your ``properties=``).
-        options: every keyword below as one :class:`GraphMetricOptions` value (then give
-            none of the keywords).
-        convert: Graph -> the argument *fn* takes (default: ``(cause, effect)`` pairs for
-            DAGs, the Graph itself otherwise).
-        value: *fn*'s output -> the number to check (default: the number, ``.f1``, ``.total``).
-        reference: a callable with *fn*'s signature, or a name in :data:`REFERENCES`.
-        graphs: the kind of graphs drawn (edits follow: reversals for DAGs, ``--`` for PDAGs, ...).
-        names: the name policy *fn* follows (``"exact"`` or ``"causalab"``).
-        target: the outcome node for ``scope="parents"/"roots"`` (default: the policy's).
-        scope: what *fn* measures — ``"edges"``, ``"skeleton"``, ``"parents"``, ``"roots"`` or
-            a function of a Graph (default: the reference's, else ``"edges"``).
-        reversal_cost: what a distance charges for one reversal (2 for CDT's double count).
-        costs: the cost of each edit (``add``, ``remove``, ``reverse``, ``change``) for a
-            distance over all edges (default: ``reversal_cost`` and 1).
-        empty: the score when neither graph has anything in scope (default: 1 / 0).
-        symmetric: check ``fn(t, e) == fn(e, t)`` (default: yes, except for precision, recall and SID).
-        estimate_first: *fn* takes ``(estimate, truth)`` (as :mod:`causalcheck.metrics` does).
-        skip: property names not to check.
-        acyclic: draw only acyclic estimates (additions follow a topological order, no reversal closes a
-            cycle), for metrics defined on DAGs only such as SID (default: yes for ``reference="sid"``).
-        edits: what one edit must do, by op (``add``, ``remove``, ``reverse``, ``change``): ``"perfect"``,
-            ``"imperfect"``, ``"any"`` or a cost; ops not named follow the kind (``reference="sid"`` brings
-            add perfect, reverse imperfect, remove any).
-        include: input quirks to add to what *fn* receives, one property each: ``"self-loops"`` (an
-            ``(a, a)`` pair), ``"duplicates"`` (an edge listed twice) — both on lists of pairs — and
-            ``"isolated"`` (a node without edges, in both graphs); each must leave the score unchanged
-            or be refused with an exception in *refuses*.
-        refuses: the exception class(es) *fn* documents raising on such input (e.g.
-            ``(InputFormatError, ValueError)``): raising one of them is a pass.
-        nodes: ``"same"`` (default: both graphs always share one node set) or ``"union"`` (*fn* also
-            takes graphs over different nodes: a ``new-node`` property adds an estimated edge to a
-            node the truth lacks, judged as an addition — cost 1 for a distance).
-        properties: your own properties, ``{name: check(truth, estimate, score)}`` run on drawn
-            pairs; ``score(t, e)`` calls *fn* through *convert*; ``check`` fails by returning False
-            or raising ``AssertionError``.
-        profile / max_examples: the hypothesis budget (:mod:`causalcheck.testing.profiles`).
+        options: every setting as one :class:`GraphMetricOptions` value (then give no keywords).
+        **keywords: the settings one by one, by name: the fields of :class:`GraphMetricOptions`,
+            whose defaults and meanings hold for them (``names="causalab"``, ``reference="shd"``, ...).
     """
     require_extra("causalcheck.strategies", "hypothesis")  # what the suite draws with; before any check, as an import would
-    keywords = GraphMetricOptions(
-        convert, value, reference, graphs, names, target, scope, reversal_cost, costs, empty, symmetric, estimate_first,
-        max_nodes, skip, profile, max_examples, acyclic, edits, tuple(include), refuses, properties, nodes,
-    )
-    if options is not None and keywords != GraphMetricOptions():
-        raise InputFormatError("check_graph_metric: give the settings either as options= or as keywords, not both")
-    o = options or keywords
+    o = GraphMetricOptions.of(options, keywords)
     setup = _setup(fn, kind, o)
-    defaults = _REFERENCE_DEFAULTS.get(o.reference, {}) if isinstance(o.reference, str) else {}
-    acyclic_ = o.acyclic if o.acyclic is not None else bool(defaults.get("acyclic", False))
-    symmetric_ = o.symmetric if o.symmetric is not None else bool(defaults.get("symmetric", kind not in ("precision", "recall")))
-    props = _properties(setup, _strategies(setup, o.graphs, o.max_nodes, acyclic_), o)
-    skipped = [*o.skip, *([] if symmetric_ else ["symmetry"])]
+    props = _properties(setup, _strategies(setup, o.graphs, o.max_nodes, o.reference_default("acyclic", False)), o)
+    skipped = [*o.skip, *([] if o.reference_default("symmetric", kind not in ("precision", "recall")) else ["symmetry"])]
     return runner.run_suite(SUITE, props, subject=setup.subject, profile=o.profile, max_examples=o.max_examples, skip=skipped)
+
+
+def _signature() -> inspect.Signature:
+    """check_graph_metric's signature as help() and editors show it: fn, kind, options, then every option as a keyword."""
+    front = inspect.signature(check_graph_metric)
+    fixed = [p for p in front.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    settings = [inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default, annotation=f.type) for f in dataclasses.fields(GraphMetricOptions)]
+    return front.replace(parameters=[*fixed, *settings])
+
+
+check_graph_metric.__signature__ = _signature()  # type: ignore[attr-defined]  # the keywords derived from the options value
