@@ -22,8 +22,6 @@ NOT_YET_SPLIT = {
     "solvers/data_consistency.py:data_consistency": 116,
     "solvers/data_consistency.py:fit_points": 92,
     "solvers/equations.py:equation_consistency": 97,
-    "core/graphchecks/validator.py:validate_graph": 94,
-    "core/graphchecks/falsify.py:falsify": 87,
     "core/lab/audit.py:audit_episode": 112,
 }
 

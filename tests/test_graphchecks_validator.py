@@ -147,3 +147,42 @@ def test_cli_json_output(tmp_path, capsys):
     assert main_validate([str(graph), "--interventions", "b", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["coverage"]["interventional"]["minimum"] == 1 and out["findings"][0]["code"] == "imec-size"
+
+
+def test_the_options_value_and_the_keywords_are_one_definition() -> None:
+    """validate_graph's keywords are exactly ValidationOptions' fields with their defaults; one value equals the keywords."""
+    import dataclasses
+    import inspect
+
+    from causalcheck.graphs import ValidationOptions
+
+    shown = {n: p.default for n, p in inspect.signature(validate_graph).parameters.items() if p.kind is p.KEYWORD_ONLY}
+    fields = {f.name: f.default for f in dataclasses.fields(ValidationOptions)}
+    assert {n: shown[n] for n in fields} == fields
+    assert set(shown) - set(fields) == {"data", "truth", "interventions", "background", "options"}
+    attributes = (ValidationOptions.__doc__ or "").split("Attributes:")[1]
+    assert [name for name in fields if f"{name}:" not in attributes and f"{name}," not in attributes] == []  # each documented
+    by_keywords = validate_graph("a -> b -> c", interventions=[], alpha=0.01, suggest=0)
+    by_value = validate_graph("a -> b -> c", interventions=[], options=ValidationOptions(alpha=0.01, suggest=0))
+    assert by_keywords.to_dict() == by_value.to_dict() and by_value.settings["alpha"] == 0.01
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        ({"alhpa": 0.1}, r"alhpa= is no setting \(did you mean 'alpha'\?\)"),
+        ({"alpha": 1.5}, r"alpha=1.5 must be between 0 and 1"),
+        ({"continuity": "yes"}, r"continuity='yes' must be one of"),
+        ({"options": "fast"}, r"options='fast' must be a ValidationOptions value"),
+    ],
+)
+def test_a_wrong_setting_is_named(call: dict[str, object], message: str) -> None:
+    with pytest.raises(InputFormatError, match=message):
+        validate_graph("a -> b", **call)  # type: ignore[arg-type]
+
+
+def test_options_and_keywords_together_are_refused() -> None:
+    from causalcheck.graphs import ValidationOptions
+
+    with pytest.raises(InputFormatError, match="either as options= or as keywords"):
+        validate_graph("a -> b", options=ValidationOptions(), alpha=0.1)

@@ -71,6 +71,7 @@ from causalcheck.base.codes import CODES
 from causalcheck.base.errors import InputFormatError
 from causalcheck.base.frames import frame, html_table
 from causalcheck.base.limits import LimitExceededError
+from causalcheck.base.options import options_of, with_option_keywords
 from causalcheck.findings import (
     CycleWitness,
     Dictable,
@@ -114,7 +115,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from causalcheck.graphs.model import Graph
 
 __all__ = [
-    "CITestResult", "Finding", "GraphValidation", "IndependenceTests", "format_report", "validate_graph",
+    "CITestResult", "Finding", "GraphValidation", "IndependenceTests", "ValidationOptions", "format_report", "validate_graph",
 ]
 
 
@@ -594,6 +595,63 @@ def _background_part(g: Graph, background: Any, findings: list[Finding]) -> Know
 # --------------------------------------------------------------------------- entry point
 
 
+@dataclass(frozen=True)
+class ValidationOptions:
+    """Every setting of :func:`validate_graph`: its name, default, check and meaning, defined once here.
+
+    ``validate_graph(g, data=d, alpha=0.01)`` is ``validate_graph(g, data=d, options=ValidationOptions(alpha=0.01))``:
+    the keywords of :func:`validate_graph` are these fields (its signature is derived from them), so
+    several validations can share one value (vary it with :func:`dataclasses.replace`).  A value is
+    checked when it is made: a wrong setting raises :class:`~causalcheck.base.errors.InputFormatError`
+    naming it.
+
+    Attributes:
+        ci_test: ``"auto"`` (chosen from the data: :func:`~causalcheck.graphchecks.citests.choose_test`), ``"fisherz"``,
+            ``"chisq"``, ``"gsq"`` or ``"kci"``.
+        continuity: the continuity correction of ``chisq`` and ``gsq``: ``"none"`` (default; causal-learn's,
+            pcalg's and DAGitty's statistic) or ``"yates"`` (Yates' correction of every 2×2 (sub)table, as
+            scipy's ``chi2_contingency`` and pgmpy's ``chi_square`` apply it; :mod:`~causalcheck.graphchecks.citests`).
+        alpha: the significance level of every test (CI tests after correction, the permutation test and
+            its per-test level, coefficient t-tests, the global fit).
+        correction: ``"holm"`` (default), ``"bh"`` or ``"none"``.
+        basis: the implied independencies tested: ``"auto"``, ``"local"`` or ``"pairwise"`` (:mod:`~causalcheck.graphchecks.separation`).
+        seed: the seed of the permutation test and of class sampling.
+        permutations: the permutation test's relabellings (``None``: ``⌊1/alpha⌋``; ``0`` skips it; ``"all"``: every one).
+        exact_counts: count the permutation test's exceedances exactly rather than by the bound.
+        coefficients: stated structural coefficients ``{(parent, child): value}``.
+        data_names: the column names of a NumPy array given as *data*.
+        nan: ``"error"`` (default) refuses rows with NaN; ``"drop"`` drops them (reported).
+        extra_columns: ``"error"`` (default) refuses data columns that are not nodes; ``"ignore"`` drops them.
+        suggest: how many further single-node interventions to suggest (0: none).
+        graph_format, truth_format: the formats of *graph* and *truth* (``None``: from the suffix or content).
+        symmetric: :func:`~causalcheck.graphs.read_graph`'s reading of a pair written both ways, for *graph* and *truth*.
+    """
+
+    ci_test: str = "auto"
+    continuity: str = "none"
+    alpha: float = 0.05
+    correction: str = "holm"
+    basis: str = "auto"
+    seed: int | None = 0
+    permutations: int | str | None = None
+    exact_counts: bool = False
+    coefficients: Mapping[tuple[str, str], float] | None = None
+    data_names: Sequence[str] | None = None
+    nan: str = "error"
+    extra_columns: str = "error"
+    suggest: int = 1
+    graph_format: str | None = None
+    truth_format: str | None = None
+    symmetric: str | None = None
+
+    def __post_init__(self) -> None:
+        alpha = self.alpha
+        if isinstance(alpha, bool) or not (isinstance(alpha, float | int) and 0 < alpha < 1):
+            raise InputFormatError(f"alpha={alpha!r} must be between 0 and 1")
+        if self.continuity not in CONTINUITY:
+            raise InputFormatError(f"continuity={self.continuity!r} must be one of {list(CONTINUITY)!r}")
+
+
 def validate_graph(
     graph: Any,
     *,
@@ -601,22 +659,8 @@ def validate_graph(
     truth: Any = None,
     interventions: Any = None,
     background: Any = None,
-    ci_test: str = "auto",
-    continuity: str = "none",
-    alpha: float = 0.05,
-    correction: str = "holm",
-    basis: str = "auto",
-    seed: int | None = 0,
-    permutations: int | str | None = None,
-    exact_counts: bool = False,
-    coefficients: Mapping[tuple[str, str], float] | None = None,
-    data_names: Sequence[str] | None = None,
-    nan: str = "error",
-    extra_columns: str = "error",
-    suggest: int = 1,
-    graph_format: str | None = None,
-    truth_format: str | None = None,
-    symmetric: str | None = None,
+    options: ValidationOptions | None = None,
+    **keywords: Any,
 ) -> GraphValidation:
     """Validate *graph* (anything :func:`~causalcheck.graphs.read_graph` reads) — see the module docstring.
 
@@ -628,24 +672,12 @@ def validate_graph(
         interventions: intervention targets — a list of node names / node sets, or ``"A,B"``
             (each name one single-node target); ``[]`` reports the observational class.
         background: rules (a path, text, JSON object, causal-learn ``BackgroundKnowledge``).
-        ci_test: ``"auto"`` (chosen from the data: :func:`~causalcheck.graphchecks.citests.choose_test`), ``"fisherz"``,
-            ``"chisq"``, ``"gsq"`` or ``"kci"``.
-        continuity: the continuity correction of ``chisq`` and ``gsq``: ``"none"`` (default; causal-learn's,
-            pcalg's and DAGitty's statistic) or ``"yates"`` (Yates' correction of every 2×2 (sub)table, as
-            scipy's ``chi2_contingency`` and pgmpy's ``chi_square`` apply it; :mod:`~causalcheck.graphchecks.citests`).
-        alpha: the significance level of every test (CI tests after correction, the
-            permutation test and its per-test level, coefficient t-tests).
-        correction: ``"holm"`` (default), ``"bh"`` or ``"none"``; basis: ``"auto"``, ``"local"`` or ``"pairwise"`` (:mod:`~causalcheck.graphchecks.separation`).
-        seed, permutations, exact_counts: the permutation test (``permutations=None``:
-            ``⌊1/alpha⌋``; ``0`` skips it; ``"all"`` for every relabelling).
-        coefficients: stated structural coefficients ``{(parent, child): value}``.
-        suggest: how many further single-node interventions to suggest (0: none); symmetric: ``read_graph``'s, for *graph* and *truth*.
+        options: every setting as one :class:`ValidationOptions` value (then give no keywords).
+        **keywords: the settings one by one, by name: the fields of :class:`ValidationOptions`, whose
+            defaults and meanings hold for them (``alpha=0.01``, ``ci_test="kci"``, ``continuity="yates"``, ...).
     """
-    if not (isinstance(alpha, float | int) and 0 < alpha < 1):
-        raise InputFormatError(f"alpha={alpha!r} must be between 0 and 1")
-    if continuity not in CONTINUITY:
-        raise InputFormatError(f"continuity={continuity!r} must be one of {list(CONTINUITY)!r}")
-    g = read_graph(graph, graph_format, symmetric=symmetric)
+    o = options_of(ValidationOptions, options, keywords, what="validate_graph")
+    g = read_graph(graph, o.graph_format, symmetric=o.symmetric)
     findings: list[Finding] = []
     cert = validate(g)
     findings.extend(_kind_findings(cert))
@@ -653,26 +685,26 @@ def validate_graph(
     equations: tuple[EquationFit, ...] = ()
     if data is not None:
         tested = latent_projection(g) if g.latent else g  # a latent node has no column: test what it implies for the others
-        table = load_data(data, tested.nodes, names=data_names, nan=nan, extra_columns=extra_columns)  # type: ignore[arg-type]
+        table = load_data(data, tested.nodes, names=o.data_names, nan=o.nan, extra_columns=o.extra_columns)  # type: ignore[arg-type]
         independence, falsification, equations, tester, fit = _data_part(
-            tested, table, findings, ci_test=ci_test, continuity=continuity, alpha=float(alpha), correction=correction,
-            basis=basis, permutations=permutations, seed=seed, exact_counts=exact_counts, coefficients=coefficients,
+            tested, table, findings, ci_test=o.ci_test, continuity=o.continuity, alpha=float(o.alpha), correction=o.correction,
+            basis=o.basis, permutations=o.permutations, seed=o.seed, exact_counts=o.exact_counts, coefficients=o.coefficients,
         )
-    comparison = _truth_part(g, truth, findings, truth_format, symmetric) if truth is not None else None
-    coverage = _coverage_part(g, interventions, findings, suggest=suggest, seed=seed) if interventions is not None else None
+    comparison = _truth_part(g, truth, findings, o.truth_format, o.symmetric) if truth is not None else None
+    coverage = _coverage_part(g, interventions, findings, suggest=o.suggest, seed=o.seed) if interventions is not None else None
     knowledge = _background_part(g, background, findings) if background is not None else None
     settings = {
-        "ci_test": independence.test if independence is not None else ci_test,
-        "continuity": continuity,
-        "alpha": alpha,
-        "correction": correction,
-        "basis": basis,
-        "seed": seed,
-        "permutations": falsification.permutations if falsification is not None else permutations,
+        "ci_test": independence.test if independence is not None else o.ci_test,
+        "continuity": o.continuity,
+        "alpha": o.alpha,
+        "correction": o.correction,
+        "basis": o.basis,
+        "seed": o.seed,
+        "permutations": falsification.permutations if falsification is not None else o.permutations,
     }
     if g.latent:
         settings["latent"] = list(g.latent)
-    if tester is not None and ci_test == "auto":
+    if tester is not None and o.ci_test == "auto":
         settings["ci_test_reason"] = tester.choice.reason
     return GraphValidation(
         graph=g,
@@ -688,6 +720,9 @@ def validate_graph(
         settings=settings,
         source=_source(graph), global_fit=fit,
     )
+
+
+with_option_keywords(validate_graph, ValidationOptions)  # the keywords derived from the options value
 
 
 def _source(graph: Any) -> str:

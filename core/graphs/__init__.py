@@ -54,7 +54,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "is_minimal_separator", "m_separated", "markov_blanket",
     ),
     "causalcheck.graphchecks.adjustment": ("AdjustmentCheck", "AdjustmentSets", "adjustment_sets", "is_adjustment_set"),
-    "causalcheck.graphchecks.validator": ("Finding", "GraphValidation", "validate_graph"),
+    "causalcheck.graphchecks.validator": ("Finding", "GraphValidation", "ValidationOptions", "validate_graph"),
     "causalcheck.solvers.equivalence": ("MeekClosure", "MeekConflictError", "meek_closure"),
 }
 
@@ -92,6 +92,7 @@ if TYPE_CHECKING:  # pragma: no cover  (the same names for the type checker; ali
     from causalcheck.graphchecks.separation import markov_blanket as markov_blanket
     from causalcheck.graphchecks.validator import Finding as Finding
     from causalcheck.graphchecks.validator import GraphValidation as GraphValidation
+    from causalcheck.graphchecks.validator import ValidationOptions as ValidationOptions
     from causalcheck.graphchecks.validator import validate_graph as validate_graph
     from causalcheck.graphs.background import Knowledge as Knowledge
     from causalcheck.graphs.background import check_knowledge as check_knowledge

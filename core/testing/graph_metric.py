@@ -56,8 +56,6 @@ implementations and set-up exist only for it.
 
 from __future__ import annotations
 
-import dataclasses
-import inspect
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -65,6 +63,7 @@ from typing import Any, Literal
 
 from causalcheck import metrics
 from causalcheck.base.errors import InputFormatError, require_extra
+from causalcheck.base.options import option_names, options_of, with_option_keywords
 from causalcheck.graphchecks.scores import compare
 from causalcheck.graphs.model import Graph, GraphEdge, Mark
 from causalcheck.graphs.names import NamePolicy, apply_policy, get_policy
@@ -282,16 +281,7 @@ class GraphMetricOptions:
     @classmethod
     def of(cls, options: GraphMetricOptions | None, keywords: Mapping[str, Any]) -> GraphMetricOptions:
         """The options of one :func:`check_graph_metric` call: *options*, or the value its *keywords* make (not both)."""
-        unknown = sorted(set(keywords) - set(OPTION_NAMES))
-        if unknown:
-            raise InputFormatError(f"check_graph_metric: {', '.join(k + '=' for k in unknown)} is no setting; the settings are {list(OPTION_NAMES)!r}")
-        if options is None:
-            return cls(**keywords)
-        if not isinstance(options, GraphMetricOptions):
-            raise InputFormatError(f"options={options!r} must be a GraphMetricOptions value")
-        if keywords:
-            raise InputFormatError(f"check_graph_metric: give the settings either as options= or as keywords, not both (keywords {sorted(keywords)!r})")
-        return options
+        return options_of(cls, options, keywords, what="check_graph_metric")
 
     def reference_default(self, field: str, fallback: bool) -> bool:
         """*field* (``symmetric`` or ``acyclic``) as given, else as the named reference brings it, else *fallback*."""
@@ -303,7 +293,7 @@ class GraphMetricOptions:
 
 
 #: The settings of :func:`check_graph_metric`, in order: the fields of :class:`GraphMetricOptions`.
-OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(GraphMetricOptions))
+OPTION_NAMES: tuple[str, ...] = option_names(GraphMetricOptions)
 
 
 @dataclass(frozen=True)
@@ -848,12 +838,4 @@ def check_graph_metric(fn: Callable[..., Any], kind: Kind = "distance", *, optio
     return runner.run_suite(SUITE, props, subject=setup.subject, profile=o.profile, max_examples=o.max_examples, skip=skipped)
 
 
-def _signature() -> inspect.Signature:
-    """check_graph_metric's signature as help() and editors show it: fn, kind, options, then every option as a keyword."""
-    front = inspect.signature(check_graph_metric)
-    fixed = [p for p in front.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
-    settings = [inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default, annotation=f.type) for f in dataclasses.fields(GraphMetricOptions)]
-    return front.replace(parameters=[*fixed, *settings])
-
-
-check_graph_metric.__signature__ = _signature()  # type: ignore[attr-defined]  # the keywords derived from the options value
+with_option_keywords(check_graph_metric, GraphMetricOptions)  # the keywords derived from the options value
