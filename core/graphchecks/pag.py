@@ -143,12 +143,12 @@ def _rules(p: _Marks, mag: Graph) -> None:
         for c in sorted(p.adj[b]):
             if p.at(c, b) is not C:
                 continue
-            a = _discriminating(p, b, c)
-            if a is None:
+            start = _discriminating(p, b, c)
+            if start is None:
                 continue
-            collider = mag.mark(b, a) is A and mag.mark(b, c) is A
+            collider = mag.mark(b, start) is A and mag.mark(b, c) is A
             if collider:
-                p.set(a, b, A)
+                p.set(start, b, A)
                 p.set(c, b, A)
                 p.set(b, c, A)
             else:
