@@ -89,6 +89,20 @@ def test_fisherz_certificate_matches_causallearn_p():
     assert tester.tests_run == 4
 
 
+def test_fisherz_certificate_reads_the_inverse_its_p_value_came_from():
+    """Symmetric in x and y bit for bit (the cache key's order), and the rows' own partial correlation to 1e-12."""
+    rng = np.random.default_rng(4)
+    g = parse_text("a -> b -> c; d -> c; a -> e")
+    t = load_data(simulate(g, 2000, rng), g.nodes)
+    tester = CITester(t, "fisherz")
+    for x, y, s in [(0, 2, [1]), (3, 0, []), (4, 2, [1, 3]), (2, 4, [3, 1])]:
+        c = tester.certificate(x, y, s)
+        assert c == tester.certificate(y, x, list(reversed(s)))
+        idx = [x, y, *s]
+        inv = np.linalg.inv(np.corrcoef(t.values[:, idx].T))  # recomputed from the rows
+        assert abs(c.partial_correlation - (-inv[0, 1] / math.sqrt(inv[0, 0] * inv[1, 1]))) < 1e-12
+
+
 @pytest.mark.parametrize("test", ["chisq", "gsq"])
 def test_discrete_certificate_matches_causallearn_p(test):
     """χ² / G² statistic and dof reproduce causal-learn's p through chi2.sf."""

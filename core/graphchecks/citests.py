@@ -46,7 +46,8 @@ correction lowers the statistic of those strata only; tables with more levels ar
 asked again — from another node's side, or by another permuted graph — is never re-tested;
 ``tests_run`` counts the tests actually computed.  :meth:`CITester.certificate` adds the
 statistic behind a p-value: the partial correlation and ``z = √(n − |S| − 3)·|atanh r|`` for
-Fisher-z, the statistic and degrees of freedom for χ²/G² (causal-learn's rule: rows and
+Fisher-z (read off the inverted submatrix of the one correlation matrix the p-value comes from,
+never recomputed from the rows), the statistic and degrees of freedom for χ²/G² (causal-learn's rule: rows and
 columns of zeros in a stratum lose their degree of freedom), the test statistic for KCI.
 
 Multiple testing (:func:`adjust`): Holm's step-down (family-wise error rate; the default in
@@ -192,16 +193,21 @@ def column_exponents(values: Any) -> list[int]:
     ]
 
 
-def collinear_columns(values: Any, columns: Sequence[int], tol: float = 1e-10) -> list[int]:
-    """The columns (of *columns*) in an exact linear dependence: those weighted in the null space of their correlation."""
+def collinear_columns(values: Any, columns: Sequence[int], tol: float = 1e-10, corr: Any = None) -> list[int]:
+    """The columns (of *columns*) in an exact linear dependence: those weighted in the null space of their correlation.
+
+    *corr*, when given, is ``numpy.corrcoef(values.T)`` and *columns* every column in order (not recomputed).
+    """
     import numpy as np
 
-    sub = values[:, list(columns)]
+    every = corr is not None and values.shape[1] > 1 and list(columns) == list(range(values.shape[1]))
+    sub = values if every else values[:, list(columns)]
     sd = sub.std(axis=0)
     constant = [c for c, s in zip(columns, sd, strict=True) if s == 0]
     if constant:
         return constant
-    corr = np.corrcoef(sub.T) if len(columns) > 1 else np.ones((1, 1))
+    if not every:
+        corr = np.corrcoef(sub.T) if len(columns) > 1 else np.ones((1, 1))
     w, v = np.linalg.eigh(corr)
     null = v[:, w < tol * max(1.0, float(w.max()))]
     return [c for c, row in zip(columns, null, strict=True) if row.size and float(np.abs(row).max()) > 1e-6]
@@ -302,18 +308,21 @@ class CITester:
         self._cache: dict[Key, float] = {}
         #: inverted correlation submatrices computed ahead by :meth:`prefetch`, not yet asked for (not in ``tests_run``)
         self._ahead: dict[Key, Any] = {}
+        #: the inverses of :attr:`_ahead` once asked for, which the certificates read
+        self._inverses: dict[Key, Any] = {}
         self._undecidable: dict[Key, str | None] = {}
         self.tests_run = 0
         #: columns in an exact linear dependence (Fisher-z only; each statement is then checked)
         self.collinear: tuple[str, ...] = ()
         if self.test == "fisherz":
-            self.collinear = tuple(table.names[c] for c in collinear_columns(self.values, range(len(table.names))))
+            self.collinear = tuple(table.names[c] for c in collinear_columns(self.values, range(len(table.names)), corr=self._corr))
 
     def _compute(self, k: Key) -> float:
         """The test's p-value of the statement *k* (raises ValueError / ArithmeticError when it cannot be computed)."""
         given = sorted(k[2])
         ahead = self._ahead.pop(k, None)
         if ahead is not None:
+            self._inverses[k] = ahead
             return _fisherz_from_inverse(ahead, self.table.rows, len(given))
         if self.test == "fisherz":
             return fisherz_pvalue(self._corr, self.table.rows, k[0], k[1], given)
@@ -426,9 +435,11 @@ class CITester:
         if self.test == "fisherz" and (self.undecidable(x, y, given) or "").startswith("collinear"):
             return TestCertificate("fisherz", 0.0, "z", p, None, None, n)
         if self.test == "fisherz":
-            idx = [x, y, *s]
-            corr = np.corrcoef(self.values[:, idx].T)
-            inv = np.linalg.inv(corr)
+            # the submatrix of the one correlation matrix, in the cache key's order: the inverse the p-value came from
+            a, b = min(x, y), max(x, y)
+            inv = self._inverses.get(self.key(a, b, s))
+            if inv is None:  # not prefetched: the same routine on the one matrix (bit for bit the batch's)
+                inv = np.linalg.inv(self._corr[np.ix_([a, b, *s], [a, b, *s])])
             r = float(-inv[0, 1] / math.sqrt(abs(inv[0, 0] * inv[1, 1])))
             r = max(min(r, 1 - 1e-15), -1 + 1e-15)
             z = math.sqrt(max(n - len(s) - 3, 0)) * abs(math.atanh(r))

@@ -28,9 +28,10 @@ a permuted graph's tests stop as soon as it is decided whether it has at most as
 violations as the given graph (already-cached statements first), so ``p_lmc`` stays exact
 while its violation count becomes a bound (``exact_counts=True`` runs every test); the
 d-separations of ``p_tpa`` are one breadth-first search per *(node, parent set)*, cached; the
-Fisher-z submatrices of every statement the permutations may ask are inverted up front in one
-stack per size (:meth:`~causalcheck.graphchecks.citests.CITester.prefetch`: the same figures, and a
-statement enters the cache and ``tests_run`` only when it is asked).
+Fisher-z submatrices of the statements a permuted graph asks are inverted ahead in one stack per
+size, in blocks of :data:`PREFETCH_BLOCK` statements that double while its tests go on
+(:meth:`~causalcheck.graphchecks.citests.CITester.prefetch`: the same figures, and a statement enters
+the cache and ``tests_run`` only when it is asked).
 The permutations come from a seeded ``numpy.random.Generator`` (or all ``n!`` of them with
 ``permutations="all"``, at most :data:`MAX_ALL_NODES` nodes).
 """
@@ -47,12 +48,15 @@ from causalcheck.graphchecks.citests import CITester
 from causalcheck.graphchecks.separation import Separator, local_markov_triples
 from causalcheck.graphs.model import Graph
 
-__all__ = ["MAX_ALL_NODES", "Falsification", "Verdict", "falsify", "permutation_verdict"]
+__all__ = ["MAX_ALL_NODES", "PREFETCH_BLOCK", "Falsification", "Verdict", "falsify", "permutation_verdict"]
 
 Verdict = Literal["falsified", "not falsified", "not falsifiable", "not evaluable"]
 
 #: ``permutations="all"`` enumerates ``n!`` relabellings; refused above this many nodes.
 MAX_ALL_NODES = 8
+#: A permuted graph's Fisher-z statements are computed ahead in blocks of this many, doubling: most
+#: permutations are decided after a few hundred of their thousands of statements.
+PREFETCH_BLOCK = 128
 
 
 @dataclass(frozen=True)
@@ -157,6 +161,26 @@ def _orders(n: int, permutations: int | str, seed: int | None) -> list[tuple[int
     return [tuple(int(v) for v in rng.permutation(n)) for _ in range(permutations)]
 
 
+def _violations(tester: CITester, mapped: list[tuple[int, int, tuple[int, ...]]], given: int, level: float, exact_counts: bool) -> int:
+    """The violated local Markov conditions *mapped* of a permuted graph, cached tests first; unless
+    *exact_counts*, the count when it is decided whether it is at most *given*."""
+    total = len(mapped)
+    v = fetched = 0
+    block = total if exact_counts else PREFETCH_BLOCK
+    if not exact_counts:  # cached first (a stable partition), so the blocks start after them
+        known = [tester.has(*t) for t in mapped]
+        mapped = [t for t, c in zip(mapped, known, strict=True) if c] + [t for t, c in zip(mapped, known, strict=True) if not c]
+        fetched = sum(known)
+    for k, (a, b, z) in enumerate(mapped):
+        if k == fetched:  # the next block's p-values in one batch; blocks double, as a long run needs more
+            tester.prefetch(mapped[k : k + block])
+            fetched, block = k + block, 2 * block
+        v += tester.pvalue(a, b, z) <= level
+        if not exact_counts and (v > given or v + (total - k - 1) <= given):
+            break
+    return v
+
+
 def falsify(
     dag: Graph,
     tester: CITester,
@@ -189,8 +213,7 @@ def falsify(
         if any(sorted(o) != list(range(n)) for o in perms):
             raise InputFormatError(f"orders must be permutations of 0..{n - 1}")
     level = significance_ci
-    mapped_all = [[(perm[x], perm[y], tuple(perm[p] for p in parents[x])) for x, y in triples] for perm in perms]
-    tester.prefetch([(x, y, parents[x]) for x, y in triples] + [t for mapped in mapped_all for t in mapped])
+    tester.prefetch([(x, y, parents[x]) for x, y in triples])
     given = sum(tester.pvalue(x, y, parents[x]) <= level for x, y in triples)
     total = len(triples)
 
@@ -199,7 +222,7 @@ def falsify(
     in_class = 0
     counts: list[int] = []
     at_most: list[bool] = []
-    for perm, mapped in zip(perms, mapped_all, strict=True):
+    for perm in perms:
         # as informative as the given graph: every permuted triple a d-separation of the given DAG
         informative = True
         for x, y in triples:
@@ -213,14 +236,8 @@ def falsify(
                 informative = False
                 break
         in_class += informative
-        # violations of the permuted graph's local Markov conditions, cached tests first
-        if not exact_counts:
-            mapped.sort(key=lambda t: not tester.has(*t))
-        v = 0
-        for k, (a, b, z2) in enumerate(mapped):
-            v += tester.pvalue(a, b, z2) <= level
-            if not exact_counts and (v > given or v + (total - k - 1) <= given):
-                break
+        moved = [tuple(perm[p] for p in pa) for pa in parents]
+        v = _violations(tester, [(perm[x], perm[y], moved[x]) for x, y in triples], given, level, exact_counts)
         counts.append(v)
         at_most.append(v <= given)
     m = len(perms)
