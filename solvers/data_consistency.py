@@ -24,6 +24,11 @@ tolerance; that is decided first, without the solver, by Gauss–Jordan eliminat
 rational arithmetic (:func:`interpolation`), and its basic solution (coefficients without a
 pivot set to 0) is the example fit reported.  Only the other cases — points near but not on
 the equation, and conflicts, whose minimal cores and minimax fits z3 supplies — reach z3.
+The commonest conflict (one point more than there are free coefficients, every point binding
+the minimax fit) has a closed form with a unique answer, which :mod:`causalcheck.solvers.fastfit`
+computes exactly without z3; that module also runs the elimination in integers.  Both give the
+plain answers digit for digit (the tests hold :func:`solver_fit` and :func:`interpolation` as
+the oracles).
 
 Each failure also reports the **smallest tolerance** that would make the points
 consistent: ``max_i |r_i|`` for fixed coefficients, otherwise the Chebyshev (minimax) fit
@@ -50,7 +55,16 @@ from causalcheck.graph import FREQ
 from causalcheck.records import DataPoint, Hypothesis
 from causalcheck.solvers.equations import hypothesis_equation
 
-__all__ = ["DataFit", "data_consistency", "fit_points", "interpolation", "point_residuals"]
+__all__ = [
+    "DataFit",
+    "Row",
+    "data_consistency",
+    "fit_points",
+    "interpolation",
+    "point_residuals",
+    "solver_fit",
+    "tolerance_bound",
+]
 
 _EPS = 1e-9
 
@@ -128,6 +142,20 @@ def point_residuals(h: Hypothesis, points: Sequence[DataPoint], eq: Equation) ->
     return out
 
 
+Row = tuple[str, Fraction, dict[str, Fraction], Fraction]
+"""One point as ``(id, const, weights, recorded)``: ``const + Σ weights[k]·θ_k`` should equal ``recorded``."""
+
+
+def _residuals(rows: Sequence[Row], fit: Mapping[str, float]) -> dict[str, float]:
+    """``prediction - recorded`` per row id under the coefficients *fit* (float arithmetic)."""
+    return {pid: float(c - y) + sum(float(x) * fit.get(k, 0.0) for k, x in w.items()) for pid, c, w, y in rows}
+
+
+def tolerance_bound(tolerance: float) -> Fraction:
+    """The exact bound a residual must stay within: *tolerance* as it prints, plus 10⁻⁹ (float noise)."""
+    return _q(tolerance) + Fraction(1, 10**9)
+
+
 def fit_points(
     eq: Equation,
     points: Sequence[DataPoint],
@@ -138,7 +166,7 @@ def fit_points(
 
     Returns ``None`` when the equation is not affine in the free coefficients.
     """
-    rows: list[tuple[str, Fraction, dict[str, Fraction], Fraction]] = []
+    rows: list[Row] = []
     for p in points:
         lf = eq.linear_form(_values(p), fixed)
         if lf is None:
@@ -154,15 +182,24 @@ def fit_points(
         core_worst = max((abs(residuals[b]) for b in bad), default=0.0)
         return DataFit(not bad, bad, worst, core_worst, {}, residuals)
 
-    def residuals_for(fit: Mapping[str, float]) -> dict[str, float]:
-        return {pid: float(c - y) + sum(float(x) * fit.get(k, 0.0) for k, x in w.items()) for pid, c, w, y in rows}
+    # the fast twins (integer elimination, the closed form for k + 1 points) give the plain answers
+    from causalcheck.solvers import fastfit
 
-    exact = interpolation(rows, free)
+    exact = fastfit.interpolation(rows, free)
     if exact is not None:  # consistent: the points lie exactly on the equation (no solver needed)
         fit = {k: float(v) for k, v in exact.items()}
-        res = residuals_for(fit)
+        res = _residuals(rows, fit)
         return DataFit(True, (), max((abs(r) for r in res.values()), default=0.0), 0.0, fit, res)
+    return fastfit.reference_fit(rows, free, tolerance) or solver_fit(rows, free, tolerance)
 
+
+def solver_fit(rows: Sequence[Row], free: Sequence[str], tolerance: float) -> DataFit:
+    """Question (1)/(2) of the module doc for rows that no coefficients reproduce exactly, asked of z3.
+
+    The plain twin of :func:`causalcheck.solvers.fastfit.reference_fit`: consistency within
+    :func:`tolerance_bound`, a model as the example fit when consistent; otherwise the minimax
+    fit, a minimal unsat core (deletion-minimised) and the minimax value of that core.
+    """
     import z3
 
     ctx = z3.Context()
@@ -175,8 +212,7 @@ def fit_points(
         return e
 
     resid = {pid: expr(c, w, y) for pid, c, w, y in rows}
-    tol = z3.RealVal(str(_q(tolerance) + Fraction(1, 10**9)), ctx)
-
+    tol = z3.RealVal(str(tolerance_bound(tolerance)), ctx)
 
     def chebyshev(ids: Sequence[str]) -> tuple[float, dict[str, float]]:
         opt = z3.Optimize(ctx=ctx)
@@ -190,7 +226,7 @@ def fit_points(
         coeffs = {k: _value(model.eval(v, model_completion=True)) for k, v in var.items()}
         value = _to_float(opt.lower(h))
         if value is None:  # pragma: no cover - the optimum of a bounded LP is a rational numeral
-            value = max((abs(r) for pid, r in residuals_for(coeffs).items() if pid in ids), default=0.0)
+            value = max((abs(r) for pid, r in _residuals(rows, coeffs).items() if pid in ids), default=0.0)
         return value, coeffs
 
     ids = [pid for pid, *_ in rows]
@@ -204,10 +240,10 @@ def fit_points(
     if solver.check(*literal.values()) == z3.sat:  # consistent: any model is a fit, no optimisation needed
         model = solver.model()
         fit = {k: _value(model.eval(v, model_completion=True)) for k, v in var.items()}
-        res = residuals_for(fit)
+        res = _residuals(rows, fit)
         return DataFit(True, (), max((abs(r) for r in res.values()), default=0.0), 0.0, fit, res)
     min_tol, fit = chebyshev(ids)
-    residuals = residuals_for(fit)
+    residuals = _residuals(rows, fit)
     core = sorted((by_name[str(b)] for b in solver.unsat_core()), key=ids.index)
     i = 0
     while i < len(core):  # deletion-based minimisation with assumption literals
