@@ -42,9 +42,7 @@ Points without a frequency, or missing a value the equation needs, are skipped
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -53,57 +51,19 @@ from causalcheck.equation import Equation, format_number
 from causalcheck.findings import DataConflict, Finding, FormRefuted, Severity
 from causalcheck.graph import FREQ
 from causalcheck.records import DataPoint, Hypothesis
+from causalcheck.solvers import fastfit
+from causalcheck.solvers.datafit import DataFit, Row, exact_decimal, row_residuals, tolerance_bound
 from causalcheck.solvers.equations import hypothesis_equation
 
 __all__ = [
-    "DataFit",
-    "Row",
     "data_consistency",
     "fit_points",
     "interpolation",
     "point_residuals",
     "solver_fit",
-    "tolerance_bound",
 ]
 
 _EPS = 1e-9
-
-
-@dataclass(frozen=True)
-class DataFit:
-    """The answer to one consistency question.
-
-    Attributes:
-        consistent: some values of the free coefficients reproduce every point within tolerance.
-        conflicting: ids of a minimal set of points that cannot all be reproduced (``()`` if consistent).
-        min_tolerance: the smallest tolerance that would make all points consistent (when
-            consistent with free coefficients: the largest residual of the fit found, which is
-            within the tolerance but not necessarily the minimax value).
-        core_min_tolerance: the same for the conflicting points alone.  Both are finite numbers
-            (exact optima converted to floats), so a result that holds them is strict JSON.
-        coefficients: a minimax fit of the free coefficients (empty when none are free).
-        residuals: ``prediction - recorded`` per point id under that fit.
-    """
-
-    consistent: bool
-    conflicting: tuple[str, ...] = ()
-    min_tolerance: float = 0.0
-    core_min_tolerance: float = 0.0
-    coefficients: Mapping[str, float] = field(default_factory=dict)
-    residuals: Mapping[str, float] = field(default_factory=dict)
-
-
-def _q(x: float) -> Fraction:
-    """The decimal a float prints as, exactly (``0.1`` is 1/10, not the nearest binary fraction)."""
-    x = float(x)
-    if not math.isfinite(x):  # an overflowing evaluation: the point cannot be checked (a finding, not an exception)
-        raise InputFormatError(f"value={x!r} is not a finite number")
-    if x.is_integer() and -_EXACT_INT < x < _EXACT_INT:  # prints as the integer itself: skip the string parse
-        return Fraction(int(x))
-    return Fraction(repr(x))
-
-
-_EXACT_INT = 1e15  # below this an integral float's repr is its integer value digit for digit
 
 
 def _usable(eq: Equation, points: Sequence[DataPoint]) -> tuple[list[DataPoint], list[tuple[str, str]]]:
@@ -142,20 +102,6 @@ def point_residuals(h: Hypothesis, points: Sequence[DataPoint], eq: Equation) ->
     return out
 
 
-Row = tuple[str, Fraction, dict[str, Fraction], Fraction]
-"""One point as ``(id, const, weights, recorded)``: ``const + Σ weights[k]·θ_k`` should equal ``recorded``."""
-
-
-def _residuals(rows: Sequence[Row], fit: Mapping[str, float]) -> dict[str, float]:
-    """``prediction - recorded`` per row id under the coefficients *fit* (float arithmetic)."""
-    return {pid: float(c - y) + sum(float(x) * fit.get(k, 0.0) for k, x in w.items()) for pid, c, w, y in rows}
-
-
-def tolerance_bound(tolerance: float) -> Fraction:
-    """The exact bound a residual must stay within: *tolerance* as it prints, plus 10⁻⁹ (float noise)."""
-    return _q(tolerance) + Fraction(1, 10**9)
-
-
 def fit_points(
     eq: Equation,
     points: Sequence[DataPoint],
@@ -173,7 +119,7 @@ def fit_points(
             return None
         const, weights = lf
         assert p.freq is not None
-        rows.append((p.id, _q(const), {k: _q(w) for k, w in weights.items() if w != 0}, _q(p.freq)))
+        rows.append((p.id, exact_decimal(const), {k: exact_decimal(w) for k, w in weights.items() if w != 0}, exact_decimal(p.freq)))
     free = sorted({k for _, _, w, _ in rows for k in w})
     if not free:
         residuals = {pid: float(c - y) for pid, c, _, y in rows}
@@ -183,12 +129,10 @@ def fit_points(
         return DataFit(not bad, bad, worst, core_worst, {}, residuals)
 
     # the fast twins (integer elimination, the closed form for k + 1 points) give the plain answers
-    from causalcheck.solvers import fastfit
-
     exact = fastfit.interpolation(rows, free)
     if exact is not None:  # consistent: the points lie exactly on the equation (no solver needed)
         fit = {k: float(v) for k, v in exact.items()}
-        res = _residuals(rows, fit)
+        res = row_residuals(rows, fit)
         return DataFit(True, (), max((abs(r) for r in res.values()), default=0.0), 0.0, fit, res)
     return fastfit.reference_fit(rows, free, tolerance) or solver_fit(rows, free, tolerance)
 
@@ -226,7 +170,7 @@ def solver_fit(rows: Sequence[Row], free: Sequence[str], tolerance: float) -> Da
         coeffs = {k: _value(model.eval(v, model_completion=True)) for k, v in var.items()}
         value = _to_float(opt.lower(h))
         if value is None:  # pragma: no cover - the optimum of a bounded LP is a rational numeral
-            value = max((abs(r) for pid, r in _residuals(rows, coeffs).items() if pid in ids), default=0.0)
+            value = max((abs(r) for pid, r in row_residuals(rows, coeffs).items() if pid in ids), default=0.0)
         return value, coeffs
 
     ids = [pid for pid, *_ in rows]
@@ -240,10 +184,10 @@ def solver_fit(rows: Sequence[Row], free: Sequence[str], tolerance: float) -> Da
     if solver.check(*literal.values()) == z3.sat:  # consistent: any model is a fit, no optimisation needed
         model = solver.model()
         fit = {k: _value(model.eval(v, model_completion=True)) for k, v in var.items()}
-        res = _residuals(rows, fit)
+        res = row_residuals(rows, fit)
         return DataFit(True, (), max((abs(r) for r in res.values()), default=0.0), 0.0, fit, res)
     min_tol, fit = chebyshev(ids)
-    residuals = _residuals(rows, fit)
+    residuals = row_residuals(rows, fit)
     core = sorted((by_name[str(b)] for b in solver.unsat_core()), key=ids.index)
     i = 0
     while i < len(core):  # deletion-based minimisation with assumption literals

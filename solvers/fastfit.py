@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from math import gcd, lcm
 
-from causalcheck.solvers.data_consistency import DataFit, Row, _residuals, tolerance_bound
+from causalcheck.solvers.datafit import DataFit, Row, row_residuals, tolerance_bound
 
 __all__ = ["interpolation", "reference_fit", "reference_weights"]
 
@@ -139,4 +139,4 @@ def reference_fit(rows: Sequence[Row], free: Sequence[str], tolerance: float) ->
         return None
     fit = {c: float(theta[c]) for c in free}
     t_float = float(t)
-    return DataFit(False, tuple(pid for pid, *_ in rows), t_float, t_float, fit, _residuals(rows, fit))
+    return DataFit(False, tuple(pid for pid, *_ in rows), t_float, t_float, fit, row_residuals(rows, fit))

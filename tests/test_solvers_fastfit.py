@@ -8,7 +8,8 @@ import pytest
 from causalcheck.equation import parse_equation
 from causalcheck.records import DataPoint
 from causalcheck.solvers import fastfit
-from causalcheck.solvers.data_consistency import DataFit, Row, fit_points, solver_fit
+from causalcheck.solvers.data_consistency import fit_points, solver_fit
+from causalcheck.solvers.datafit import DataFit, Row
 from causalcheck.solvers.fastfit import reference_fit, reference_weights
 
 FREE = ["base", "c"]
