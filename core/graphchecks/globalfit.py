@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from causalcheck.base.errors import InputFormatError
-from causalcheck.graphchecks.citests import CITester, chi2_survival
+from causalcheck.graphchecks.citests import CITester, chi2_survival_even
 from causalcheck.graphchecks.separation import (
     CIStatement,
     implied_independencies,
@@ -207,7 +207,7 @@ def fisher_c_of(
     if k == 0:
         return GlobalFit(0.0, 0, None, None, alpha, basis, tester.test, rows, clip, (), (), tuple(left))
     c = -2.0 * sum(math.log(max(p, clip)) for p in pvals)
-    p_value = chi2_survival(c, 2 * k)
+    p_value = chi2_survival_even(c, k)
     rmsea = math.sqrt(max((c - 2 * k) / (2 * k * (rows - 1)), 0.0)) if rows > 1 else None
     return GlobalFit(c, 2 * k, p_value, rmsea, alpha, basis, tester.test, rows, clip, tuple(kept), tuple(pvals), tuple(left))
 
