@@ -487,18 +487,24 @@ def normal_two_sided(z: float) -> float:
     return 2 * (1 - cdf)
 
 
+def _tail_at_the_edges(statistic: float) -> float | None:
+    """A χ² tail that needs no distribution: nan for nan, 1 at or below 0, 0 at infinity; else ``None``."""
+    if statistic != statistic:
+        return math.nan
+    if statistic <= 0:
+        return 1.0
+    return 0.0 if statistic == math.inf else None
+
+
 def chi2_survival(statistic: float, dof: int) -> float:
     """``P(χ²_dof > statistic)`` (``scipy.stats.chi2.sf``'s values: 1 at or below 0, 0 at infinity).
 
     >>> round(chi2_survival(3.841458820694124, 1), 12), chi2_survival(0.0, 3), chi2_survival(math.inf, 2)
     (0.05, 1.0, 0.0)
     """
-    if statistic != statistic:
-        return math.nan
-    if statistic <= 0:
-        return 1.0
-    if statistic == math.inf:
-        return 0.0
+    edge = _tail_at_the_edges(statistic)
+    if edge is not None:
+        return edge
     from scipy.special import chdtrc  # chi2.sf's function, without importing scipy.stats
 
     return float(chdtrc(dof, statistic))
@@ -511,12 +517,9 @@ def chi2_survival_even(statistic: float, k: int) -> float:
     >>> abs(chi2_survival_even(9.487729036781154, 2) - 0.05) < 1e-12, chi2_survival_even(0.0, 3), chi2_survival_even(math.inf, 1)
     (True, 1.0, 0.0)
     """
-    if statistic != statistic:
-        return math.nan
-    if statistic <= 0:
-        return 1.0
-    if statistic == math.inf:
-        return 0.0
+    edge = _tail_at_the_edges(statistic)
+    if edge is not None:
+        return edge
     half = statistic / 2
     log_half = math.log(half)
     logs = [i * log_half - math.lgamma(i + 1) for i in range(k)]
