@@ -42,3 +42,13 @@ def test_a_skip_without_an_install_hint_fails_naming_its_reason(tmp_path: Path) 
     assert "do not say how to install" in done.stdout
     assert done.stdout.rstrip().endswith("1  the rl extra (gymnasium) is not installed")
     assert ids[-1] == "tests/test_rl_env.py::test_y"
+
+
+def test_an_expected_failure_is_no_skip(tmp_path: Path) -> None:
+    # JUnit writes an xfail as <skipped type="pytest.xfail">: the test ran, it needs nothing installed
+    extra = ('<testcase classname="tests.test_layout" name="test_z">'
+             '<skipped type="pytest.xfail" message="convention: proper ancestors here" /></testcase>')
+    done, ids = _run(tmp_path, extra)
+    assert done.returncode == 0, done.stdout
+    assert "tests/test_layout.py::test_z" not in ids
+    assert "convention" not in done.stdout
