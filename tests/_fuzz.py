@@ -11,11 +11,14 @@ damaging real inputs; this module makes that a test.  It has four parts:
   duplicated, containers emptied, values nested deep); :func:`mutated_lines` removes,
   duplicates, swaps and cuts lines; :func:`mutated_tree` applies one of them to one file of a
   folder (or removes it, or puts a folder in its place) and names what it damaged.
-* **The time bound**: every call runs under :func:`time_limit` — ``SIGALRM`` after
-  :data:`CALL_LIMIT` seconds raises :class:`CallTimeout` (a ``BaseException``, so the
-  ``except Exception`` of the code under test cannot swallow it), and ``faulthandler`` kills
-  the process with every thread's traceback after :data:`HARD_LIMIT` seconds (a hang in C
-  code, where no signal handler runs).  A hang is the failure; nothing asserts a speed.
+* **The time bound**: every call runs under :func:`time_limit` — ``SIGPROF`` after
+  :data:`CALL_LIMIT` seconds of the process's CPU time (a busy hang) or ``SIGALRM`` after
+  :data:`WALL_FACTOR` times as long on the clock (a blocked one) raises :class:`CallTimeout` (a
+  ``BaseException``, so the ``except Exception`` of the code under test cannot swallow it), and
+  ``faulthandler`` kills the process with every thread's traceback after :data:`HARD_LIMIT`
+  seconds (a hang in C code, where no signal handler runs).  The CPU clock keeps a loaded
+  machine, which slows a call without hanging it, from failing a case.  A hang is the failure;
+  nothing asserts a speed.
 * **The CLI runner**: :func:`run_cli` calls ``causalcheck.cli.main(argv)`` in-process with
   stdout / stderr captured as the console script has them (UTF-8, ``strict`` / ``backslashreplace``)
   and :func:`check_cli` asserts the contract: the exit code is one the command documents,
@@ -61,8 +64,10 @@ from hypothesis import HealthCheck, Phase, given, note, seed, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisWarning
 
-#: seconds one call (a parser call, one in-process CLI run) may take; longer is a hang
+#: CPU seconds one call (a parser call, one in-process CLI run) may take; longer is a hang
 CALL_LIMIT = 10.0
+#: a call may take this many times CALL_LIMIT on the clock (waiting for a loaded machine's cores); longer is a blocked hang
+WALL_FACTOR = 4
 #: seconds after which the whole process is killed with every thread's traceback (a hang in C code)
 HARD_LIMIT = 60.0
 #: examples per target in the default run (``CAUSALCHECK_FUZZ_EXAMPLES`` overrides)
@@ -389,20 +394,28 @@ class CallTimeout(BaseException):
 
 @contextlib.contextmanager
 def time_limit(what: str, seconds: float = CALL_LIMIT) -> Iterator[None]:
-    """Raise :class:`CallTimeout` naming *what* when the block runs longer than *seconds*; kill the
-    process with every thread's traceback after :data:`HARD_LIMIT` (a hang where no signal handler runs)."""
+    """Raise :class:`CallTimeout` naming *what* when the block uses more than *seconds* of CPU time
+    or runs :data:`WALL_FACTOR` × *seconds* on the clock; kill the process with every thread's
+    traceback after :data:`HARD_LIMIT` (a hang where no signal handler runs)."""
+    wall = WALL_FACTOR * seconds
 
-    def on_alarm(signum: int, frame: Any) -> None:
-        raise CallTimeout(f"{what} ran longer than CALL_LIMIT={seconds} s (a hang)")
+    def on_cpu(signum: int, frame: Any) -> None:
+        raise CallTimeout(f"{what} used more than CALL_LIMIT={seconds} s of CPU time (a hang)")
 
-    old = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    faulthandler.dump_traceback_later(max(HARD_LIMIT, 3 * seconds), exit=True, file=sys.__stderr__ or 2)
+    def on_wall(signum: int, frame: Any) -> None:
+        raise CallTimeout(f"{what} ran longer than {wall:g} s on the clock (WALL_FACTOR × CALL_LIMIT: a blocked hang)")
+
+    old_cpu, old_wall = signal.signal(signal.SIGPROF, on_cpu), signal.signal(signal.SIGALRM, on_wall)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_REAL, wall)
+    faulthandler.dump_traceback_later(max(HARD_LIMIT, 1.5 * wall), exit=True, file=sys.__stderr__ or 2)
     try:
         yield
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        signal.signal(signal.SIGPROF, old_cpu)
+        signal.signal(signal.SIGALRM, old_wall)
         faulthandler.cancel_dump_traceback_later()
 
 

@@ -579,3 +579,19 @@ def test_a_damaged_zstd_member_of_an_inspect_log_is_an_input_error(tmp_path: Pat
     assert main(["explain", "score", "--benchmark", "demo", "--answers", str(log), "--out", str(tmp_path / "o"), "--quiet"]) == 2
     err = capsys.readouterr().err
     assert "ZstdError" in err and "whatif.eval" in err and "internal error" not in err
+
+
+def test_the_time_bound_tells_a_hang_from_a_loaded_machine() -> None:
+    """report[result folder, md] at scale: a run slowed past CALL_LIMIT by a loaded machine failed as a hang. The
+    bound is CPU time (a busy hang) and WALL_FACTOR times that on the clock (a blocked one); waiting is no hang."""
+    import time
+
+    import _fuzz
+
+    with pytest.raises(_fuzz.CallTimeout, match="of CPU time"), _fuzz.time_limit("busy", 0.2):
+        while True:
+            pass
+    with pytest.raises(_fuzz.CallTimeout, match="on the clock"), _fuzz.time_limit("blocked", 0.05):
+        time.sleep(5)
+    with _fuzz.time_limit("waiting", 0.05):  # 0.1 s on the clock, no CPU: what a starved call looks like
+        time.sleep(0.1)
