@@ -158,7 +158,7 @@ def resolve_test(name: str, table: DataTable) -> CITestName:
 SCALE_EXPONENT = 300
 
 
-def scaled_columns(values: Any) -> tuple[Any, list[int]]:
+def scaled_columns(values: Any, exponents: Sequence[int] | None = None) -> tuple[Any, list[int]]:
     """*values* with each column of extreme magnitude multiplied by a power of two, and those columns.
 
     A correlation does not depend on a column's scale, but its computation squares the values:
@@ -169,10 +169,13 @@ def scaled_columns(values: Any) -> tuple[Any, list[int]]:
     >>> v, cols = scaled_columns(__import__("numpy").array([[1e300, 1.0], [2e300, 2.0]]))
     >>> cols, float(v[1, 0] / v[0, 0]), v[:, 1].tolist()
     ([0], 2.0, [1.0, 2.0])
+
+    *exponents*, when given, is ``column_exponents(values)`` (not recomputed).
     """
     import numpy as np
 
-    exponents = column_exponents(values)
+    if exponents is None:
+        exponents = column_exponents(values)
     extreme = [c for c, e in enumerate(exponents) if e]
     if not extreme:
         return values, []
@@ -187,7 +190,8 @@ def column_exponents(values: Any) -> list[int]:
     for the columns beyond ``2**±SCALE_EXPONENT``; ``0`` (left as it is) for every other column."""
     import numpy as np
 
-    top = np.max(np.abs(values), axis=0).tolist() if values.size else [0.0] * values.shape[1]
+    # the largest magnitude as max(max, −min): no table of absolute values is made
+    top = np.maximum(values.max(axis=0), -values.min(axis=0)).tolist() if values.size else [0.0] * values.shape[1]
     return [
         math.frexp(m)[1] if m > 0 and not 2.0**-SCALE_EXPONENT <= m <= 2.0**SCALE_EXPONENT else 0 for m in top
     ]
@@ -370,9 +374,15 @@ class CITester:
         """True when ``x ⫫ y | given`` was tested already (:meth:`cached` is not None)."""
         return self.key(x, y, given) in self._cache
 
+    def has_key(self, k: Key) -> bool:
+        """:meth:`has` of the statement whose :meth:`key` is *k*."""
+        return k in self._cache
+
     def raw_pvalue(self, x: int, y: int, given: Sequence[int] | frozenset[int] = ()) -> float:
         """The test's own p-value of ``x ⫫ y | given`` (cached; 1 when it cannot be computed: collinear columns)."""
-        k = self.key(x, y, given)
+        return self._raw(self.key(x, y, given))
+
+    def _raw(self, k: Key) -> float:
         p = self._cache.get(k)
         if p is None:
             try:
@@ -392,11 +402,13 @@ class CITester:
 
     def undecidable(self, x: int, y: int, given: Sequence[int] | frozenset[int] = ()) -> str | None:
         """Why the data cannot decide ``x ⫫ y | given`` (module docstring), or None when they can."""
-        k = self.key(x, y, given)
+        return self._why(self.key(x, y, given))
+
+    def _why(self, k: Key) -> str | None:
         if k not in self._undecidable:
             self._undecidable[k] = self._power(k)
         if k not in self._cache:
-            self.raw_pvalue(x, y, given)  # may find collinear columns or a statistic that is not a number
+            self._raw(k)  # may find collinear columns or a statistic that is not a number
         return self._undecidable[k]
 
     def _power(self, k: Key) -> str | None:
@@ -418,12 +430,16 @@ class CITester:
 
     def undecidable_tested(self) -> int:
         """How many of the statements tested so far the data cannot decide."""
-        return sum(1 for k in self._cache if self.undecidable(k[0], k[1], k[2]))
+        return sum(1 for k in self._cache if self._why(k))
 
     def pvalue(self, x: int, y: int, given: Sequence[int] | frozenset[int] = ()) -> float:
         """The p-value of ``x ⫫ y | given`` (cached); 1 for a statement the data cannot decide (:meth:`undecidable`)."""
-        p = self.raw_pvalue(x, y, given)
-        return 1.0 if self.undecidable(x, y, given) else p
+        return self.pvalue_of(self.key(x, y, given))
+
+    def pvalue_of(self, k: Key) -> float:
+        """:meth:`pvalue` of the statement whose :meth:`key` is *k*."""
+        p = self._raw(k)
+        return 1.0 if self._why(k) else p
 
     def certificate(self, x: int, y: int, given: Sequence[int] = ()) -> TestCertificate:
         """The statistic behind the p-value of ``x ⫫ y | given``."""

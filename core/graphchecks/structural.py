@@ -143,8 +143,9 @@ def fit_equations(
     pos = dag.index
     # a column of extreme magnitude (one cell of 1e300) is fitted divided by a power of two and the
     # estimates multiplied back: exact, where its squares would overflow to inf and NaN
-    data, _ = scaled_columns(table.values)
+    # one column-major copy: the fits below read whole columns, which a row-major table strides through
     exps = column_exponents(table.values)
+    data = np.asfortranarray(scaled_columns(table.values, exps)[0])
     n = table.rows
     out = []
     for v in dag.nodes:
