@@ -115,7 +115,8 @@ def choose_test(name: str, table: DataTable) -> TestChoice:
         return TestChoice(name, name, "asked for")  # type: ignore[arg-type]
     names, n = table.names, table.rows
     kinds = table.kinds or (("integer" if table.discrete else "continuous"),) * len(names)
-    levels = table.levels or (0,) * len(names)
+    # counted for integer and categorical columns; a continuous column's count is never read here
+    levels = [m or 0 for m in table.counted_levels] or [0] * len(names)
     cat = [k for k, kind in enumerate(kinds) if kind == "categorical"]
     few = [k for k, kind in enumerate(kinds) if kind == "integer" and levels[k] <= MAX_DISCRETE_LEVELS]
     rest = [k for k in range(len(names)) if k not in cat and k not in few]
@@ -373,10 +374,6 @@ class CITester:
     def has(self, x: int, y: int, given: Sequence[int] | frozenset[int]) -> bool:
         """True when ``x ⫫ y | given`` was tested already (:meth:`cached` is not None)."""
         return self.key(x, y, given) in self._cache
-
-    def has_key(self, k: Key) -> bool:
-        """:meth:`has` of the statement whose :meth:`key` is *k*."""
-        return k in self._cache
 
     def raw_pvalue(self, x: int, y: int, given: Sequence[int] | frozenset[int] = ()) -> float:
         """The test's own p-value of ``x ⫫ y | given`` (cached; 1 when it cannot be computed: collinear columns)."""

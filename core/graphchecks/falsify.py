@@ -167,17 +167,15 @@ def _violations(tester: CITester, mapped: list[tuple[int, int, tuple[int, ...]]]
     total = len(mapped)
     v = fetched = 0
     block = total if exact_counts else PREFETCH_BLOCK
-    keys = [tester.key(a, b, z) for a, b, z in mapped]
     if not exact_counts:  # cached first (a stable partition), so the blocks start after them
-        known = [tester.has_key(k) for k in keys]
-        order = [i for i, c in enumerate(known) if c] + [i for i, c in enumerate(known) if not c]
-        mapped, keys = [mapped[i] for i in order], [keys[i] for i in order]
+        known = [tester.has(*t) for t in mapped]
+        mapped = [t for t, c in zip(mapped, known, strict=True) if c] + [t for t, c in zip(mapped, known, strict=True) if not c]
         fetched = sum(known)
-    for k, key in enumerate(keys):
+    for k, (a, b, z) in enumerate(mapped):
         if k == fetched:  # the next block's p-values in one batch; blocks double, as a long run needs more
             tester.prefetch(mapped[k : k + block])
             fetched, block = k + block, 2 * block
-        v += tester.pvalue_of(key) <= level
+        v += tester.pvalue(a, b, z) <= level
         if not exact_counts and (v > given or v + (total - k - 1) <= given):
             break
     return v

@@ -72,7 +72,8 @@ class DataTable:
     rows_dropped: int = 0
     source: str = "data"
     kinds: tuple[ColumnKind, ...] = ()
-    levels: tuple[int, ...] = ()
+    #: the distinct values of each column, ``None`` for one not counted yet (read them from :attr:`levels`)
+    counted_levels: tuple[int | None, ...] = ()
     notes: tuple[str, ...] = ()
     #: ``(column, why)`` for a text column whose cells are mostly numbers (a damaged number is likelier
     #: than labels); errors about the column's kind quote it.
@@ -82,6 +83,21 @@ class DataTable:
     def rows(self) -> int:
         """Number of samples."""
         return int(self.values.shape[0])
+
+    @property
+    def levels(self) -> tuple[int, ...]:
+        """The number of distinct values of each column.
+
+        Integer and categorical columns are counted when the table is made (``ci_test="auto"`` reads
+        them); a continuous column when this is first read (a sort of the column).
+        """
+        if None not in self.counted_levels:
+            return self.counted_levels  # type: ignore[return-value]
+        import numpy as np
+
+        counted = tuple(int(np.unique(self.values[:, k]).size) if m is None else m for k, m in enumerate(self.counted_levels))
+        object.__setattr__(self, "counted_levels", counted)  # a cache of what the values determine
+        return counted
 
     def to_dict(self) -> dict[str, Any]:
         """``{"source", "rows", "columns", "discrete", "rows_dropped"}`` (no values)."""
@@ -352,8 +368,9 @@ def _checked_table(
         raise InputFormatError(
             f"data column(s) {[nodes[k] for k in const]!r} are constant (values {shown}); a test needs variation"
         )
-    levels = tuple(int(np.unique(values[:, k]).size) for k in range(values.shape[1]))
-    discrete = all(k == "categorical" or (k == "integer" and m <= MAX_DISCRETE_LEVELS) for k, m in zip(node_kinds, levels, strict=True))
+    # a continuous column's distinct values are counted when DataTable.levels is read (a sort per column)
+    levels = tuple(None if kind == "continuous" else int(np.unique(values[:, k]).size) for k, kind in enumerate(node_kinds))
+    discrete = all(k == "categorical" or (k == "integer" and (m or 0) <= MAX_DISCRETE_LEVELS) for k, m in zip(node_kinds, levels, strict=True))
     encoded = [f"{nodes[k]} ({levels[k]} levels)" for k in range(len(nodes)) if node_kinds[k] == "categorical"]
     notes = (f"categorical column(s) encoded as level codes: {', '.join(encoded)}",) if encoded else ()
     return DataTable(tuple(nodes), np.ascontiguousarray(values), discrete, dropped, source, node_kinds, levels, notes)

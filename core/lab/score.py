@@ -52,6 +52,7 @@ from causalcheck.base.errors import (
 from causalcheck.base.escape import csv_row, markdown_cell, markdown_code, markdown_text
 from causalcheck.base.files import atomic_write_text, sha256_file
 from causalcheck.base.frames import frame, html_table
+from causalcheck.base.gcpace import fewer_collections
 from causalcheck.base.pool import Executor
 from causalcheck.episodes import (
     EPISODE_WARNING_CODES,
@@ -632,6 +633,7 @@ def _file_facts(path: Path) -> dict[str, Any]:
     return {"sha256": None, "bytes": None}
 
 
+@fewer_collections()  # millions of small objects that live to the report: see causalcheck.base.gcpace
 def score_paths(
     paths: Iterable[str | Path],
     *,

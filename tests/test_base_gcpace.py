@@ -1,0 +1,47 @@
+"""causalcheck.base.gcpace: fewer collector passes inside a block, the thresholds put back after it."""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+from typing import Any
+
+import pytest
+from causalcheck.base.gcpace import YOUNG_THRESHOLD, fewer_collections
+
+
+def test_the_thresholds_are_raised_inside_and_restored_after_even_on_an_error() -> None:
+    before = gc.get_threshold()
+    with pytest.raises(KeyError), fewer_collections():
+        assert gc.get_threshold() == (max(YOUNG_THRESHOLD, before[0]), *before[1:])
+        raise KeyError("x")
+    assert gc.get_threshold() == before
+
+
+def test_collection_switched_off_by_a_zero_threshold_stays_off() -> None:
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(0)
+        with fewer_collections():
+            assert gc.get_threshold()[0] == 0
+        assert gc.get_threshold()[0] == 0
+    finally:
+        gc.set_threshold(*before)
+
+
+def test_score_paths_runs_with_fewer_passes_and_restores_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """lab score's loop: the young threshold is raised while it scores, and back to the default after."""
+    import causalcheck.lab.score as score
+
+    seen: list[int] = []
+    real = score._score_all
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append(gc.get_threshold()[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(score, "_score_all", spy)
+    before = gc.get_threshold()
+    score.score_paths([tmp_path], resamples=0)
+    assert seen == [max(YOUNG_THRESHOLD, before[0])]
+    assert gc.get_threshold() == before
