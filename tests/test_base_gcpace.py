@@ -45,3 +45,25 @@ def test_score_paths_runs_with_fewer_passes_and_restores_them(tmp_path: Path, mo
     score.score_paths([tmp_path], resamples=0)
     assert seen == [max(YOUNG_THRESHOLD, before[0])]
     assert gc.get_threshold() == before
+
+
+def test_the_validator_and_its_permutation_test_run_with_fewer_passes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """validate_graph (and falsify, when called alone): the young threshold raised inside, restored after."""
+    import numpy as np
+    from causalcheck.graphchecks import falsify
+    from causalcheck.graphs import validate_graph
+
+    seen: list[int] = []
+    real = falsify._violations
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append(gc.get_threshold()[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(falsify, "_violations", spy)
+    before = gc.get_threshold()
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=200)
+    validate_graph("a -> b; b -> c", data={"a": a, "b": a + rng.normal(size=200), "c": rng.normal(size=200)}, permutations=3)
+    assert seen and set(seen) == {max(YOUNG_THRESHOLD, before[0])}
+    assert gc.get_threshold() == before

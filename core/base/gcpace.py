@@ -4,7 +4,8 @@ CPython starts a young-generation pass every 700 new container objects and, afte
 those (once the survivors have grown by a quarter), a pass over every object the process holds.  Scoring thousands of episodes builds millions of small
 dicts, lists and tuples that stay alive until the report is written, so most of those passes find
 nothing to free and re-walk an ever larger heap: at 3 000 run folders about a tenth of ``lab score``'s
-CPU time (``tests/benchmarks/bench_score.py``).  :func:`fewer_collections` raises the first threshold
+CPU time (``tests/benchmarks/bench_score.py``), and a third of the validator's permutation test at
+100 nodes (``tests/benchmarks/bench_validate_scale.py``).  :func:`fewer_collections` raises the first threshold
 for the length of a block and puts the old thresholds back after it; what is computed does not
 change, and reference cycles are still collected, less often.
 

@@ -375,6 +375,11 @@ class CITester:
         """True when ``x ⫫ y | given`` was tested already (:meth:`cached` is not None)."""
         return self.key(x, y, given) in self._cache
 
+    def known(self, keys: Sequence[Key]) -> list[bool]:
+        """For each statement's :meth:`key`, whether it was tested already (:meth:`has`)."""
+        cache = self._cache
+        return [k in cache for k in keys]
+
     def raw_pvalue(self, x: int, y: int, given: Sequence[int] | frozenset[int] = ()) -> float:
         """The test's own p-value of ``x ⫫ y | given`` (cached; 1 when it cannot be computed: collinear columns)."""
         return self._raw(self.key(x, y, given))

@@ -44,7 +44,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from causalcheck.base.errors import InputFormatError
-from causalcheck.graphchecks.citests import CITester
+from causalcheck.base.gcpace import fewer_collections
+from causalcheck.graphchecks.citests import CITester, Key
 from causalcheck.graphchecks.separation import Separator, local_markov_triples
 from causalcheck.graphs.model import Graph
 
@@ -161,26 +162,43 @@ def _orders(n: int, permutations: int | str, seed: int | None) -> list[tuple[int
     return [tuple(int(v) for v in rng.permutation(n)) for _ in range(permutations)]
 
 
-def _violations(tester: CITester, mapped: list[tuple[int, int, tuple[int, ...]]], given: int, level: float, exact_counts: bool) -> int:
-    """The violated local Markov conditions *mapped* of a permuted graph, cached tests first; unless
-    *exact_counts*, the count when it is decided whether it is at most *given*."""
+def _violations(
+    tester: CITester, mapped: list[tuple[int, int, tuple[int, ...]]], keys: list[Key], given: int, level: float, exact_counts: bool
+) -> int:
+    """The violated local Markov conditions *mapped* of a permuted graph (their cache *keys* beside them),
+    cached tests first; unless *exact_counts*, the count when it is decided whether it is at most *given*."""
     total = len(mapped)
     v = fetched = 0
     block = total if exact_counts else PREFETCH_BLOCK
     if not exact_counts:  # cached first (a stable partition), so the blocks start after them
-        known = [tester.has(*t) for t in mapped]
-        mapped = [t for t, c in zip(mapped, known, strict=True) if c] + [t for t, c in zip(mapped, known, strict=True) if not c]
-        fetched = sum(known)
-    for k, (a, b, z) in enumerate(mapped):
+        known = tester.known(keys)
+        order = [i for i, c in enumerate(known) if c] + [i for i, c in enumerate(known) if not c]
+        mapped, keys = [mapped[i] for i in order], [keys[i] for i in order]
+        fetched = len(order) - known.count(False)
+    for k, key in enumerate(keys):
         if k == fetched:  # the next block's p-values in one batch; blocks double, as a long run needs more
             tester.prefetch(mapped[k : k + block])
             fetched, block = k + block, 2 * block
-        v += tester.pvalue(a, b, z) <= level
+        v += tester.pvalue_of(key) <= level
         if not exact_counts and (v > given or v + (total - k - 1) <= given):
             break
     return v
 
 
+def _mapped(perm: Sequence[int], triples: Sequence[tuple[int, int]], parents: Sequence[Sequence[int]]) -> tuple[list[tuple[int, int, tuple[int, ...]]], list[Key]]:
+    """The statements ``(perm[x], perm[y], perm[Pa(x)])`` of the relabelled graph and their cache keys
+    (:meth:`CITester.key`), one conditioning set per node shared by its statements."""
+    moved = [tuple(perm[p] for p in pa) for pa in parents]
+    sets = [frozenset(m) for m in moved]
+    mapped, keys = [], []
+    for x, y in triples:
+        a, b, z = perm[x], perm[y], sets[x]
+        mapped.append((a, b, moved[x]))
+        keys.append((a, b, z) if a < b else (b, a, z))
+    return mapped, keys
+
+
+@fewer_collections()  # tens of thousands of statement tuples a permutation: see causalcheck.base.gcpace
 def falsify(
     dag: Graph,
     tester: CITester,
@@ -236,8 +254,7 @@ def falsify(
                 informative = False
                 break
         in_class += informative
-        moved = [tuple(perm[p] for p in pa) for pa in parents]
-        v = _violations(tester, [(perm[x], perm[y], moved[x]) for x, y in triples], given, level, exact_counts)
+        v = _violations(tester, *_mapped(perm, triples, parents), given, level, exact_counts)
         counts.append(v)
         at_most.append(v <= given)
     m = len(perms)

@@ -70,6 +70,7 @@ from typing import TYPE_CHECKING, Any
 from causalcheck.base.codes import CODES
 from causalcheck.base.errors import InputFormatError
 from causalcheck.base.frames import frame, html_table
+from causalcheck.base.gcpace import fewer_collections
 from causalcheck.base.limits import LimitExceededError
 from causalcheck.base.options import options_of, with_option_keywords
 from causalcheck.findings import (
@@ -652,6 +653,7 @@ class ValidationOptions:
             raise InputFormatError(f"continuity={self.continuity!r} must be one of {list(CONTINUITY)!r}")
 
 
+@fewer_collections()  # statements, certificates and findings that live to the report: see causalcheck.base.gcpace
 def validate_graph(
     graph: Any,
     *,
