@@ -174,7 +174,7 @@ def _violations(
         known = tester.known(keys)
         order = [i for i, c in enumerate(known) if c] + [i for i, c in enumerate(known) if not c]
         mapped, keys = [mapped[i] for i in order], [keys[i] for i in order]
-        fetched = len(order) - known.count(False)
+        fetched = known.count(True)
     for k, key in enumerate(keys):
         if k == fetched:  # the next block's p-values in one batch; blocks double, as a long run needs more
             tester.prefetch(mapped[k : k + block])
