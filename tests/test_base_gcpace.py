@@ -67,3 +67,33 @@ def test_the_validator_and_its_permutation_test_run_with_fewer_passes(monkeypatc
     validate_graph("a -> b; b -> c", data={"a": a, "b": a + rng.normal(size=200), "c": rng.normal(size=200)}, permutations=3)
     assert seen and set(seen) == {max(YOUNG_THRESHOLD, before[0])}
     assert gc.get_threshold() == before
+
+
+def test_overlapping_blocks_in_two_threads_leave_the_thresholds_as_they_were() -> None:
+    """A enters, B enters, A leaves, B leaves: the thresholds are the ones before A, not the raised ones."""
+    import threading
+
+    before = gc.get_threshold()
+    a_in, b_in, a_out = threading.Event(), threading.Event(), threading.Event()
+    seen: list[int] = []
+
+    def a() -> None:
+        with fewer_collections():
+            a_in.set()
+            b_in.wait(5)
+        a_out.set()
+
+    def b() -> None:
+        a_in.wait(5)
+        with fewer_collections():
+            b_in.set()
+            a_out.wait(5)
+            seen.append(gc.get_threshold()[0])  # A has left: still raised for B
+
+    threads = [threading.Thread(target=a), threading.Thread(target=b)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert seen == [max(YOUNG_THRESHOLD, before[0])]
+    assert gc.get_threshold() == before

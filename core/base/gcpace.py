@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import threading
 from collections.abc import Iterator
 
 __all__ = ["YOUNG_THRESHOLD", "fewer_collections"]
@@ -29,15 +30,30 @@ __all__ = ["YOUNG_THRESHOLD", "fewer_collections"]
 #: new container objects between two young-generation passes inside :func:`fewer_collections` (CPython's default: 700)
 YOUNG_THRESHOLD = 50_000
 
+_lock = threading.Lock()
+_depth = 0
+_saved: tuple[int, ...] = ()
+
 
 @contextlib.contextmanager
 def fewer_collections(young: int = YOUNG_THRESHOLD) -> Iterator[None]:
-    """Within the block, a young-generation pass every *young* new objects (never more often than now;
-    a threshold of 0, automatic collection switched off, stays off)."""
-    before = gc.get_threshold()
-    if before[0]:
-        gc.set_threshold(max(young, before[0]), *before[1:])
+    """Within the block, a young-generation pass every *young* new objects (never more often than before;
+    a threshold of 0, automatic collection switched off, stays off).
+
+    Blocks may nest and overlap across threads: the first one in raises the threshold, the last one out
+    puts back what it found.
+    """
+    global _depth, _saved
+    with _lock:
+        if _depth == 0:
+            _saved = gc.get_threshold()
+            if _saved[0]:
+                gc.set_threshold(max(young, _saved[0]), *_saved[1:])
+        _depth += 1
     try:
         yield
     finally:
-        gc.set_threshold(*before)
+        with _lock:
+            _depth -= 1
+            if _depth == 0:
+                gc.set_threshold(*_saved)
