@@ -29,18 +29,24 @@ def test_collection_switched_off_by_a_zero_threshold_stays_off() -> None:
         gc.set_threshold(*before)
 
 
-def test_score_paths_runs_with_fewer_passes_and_restores_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """lab score's loop: the young threshold is raised while it scores, and back to the default after."""
-    import causalcheck.lab.score as score
-
+def _thresholds_seen_by(module: Any, name: str, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The young threshold at each call of ``module.name`` (filled as the calls come)."""
     seen: list[int] = []
-    real = score._score_all
+    real = getattr(module, name)
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         seen.append(gc.get_threshold()[0])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(score, "_score_all", spy)
+    monkeypatch.setattr(module, name, spy)
+    return seen
+
+
+def test_score_paths_runs_with_fewer_passes_and_restores_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """lab score's loop: the young threshold is raised while it scores, and back to the default after."""
+    import causalcheck.lab.score as score
+
+    seen = _thresholds_seen_by(score, "_score_all", monkeypatch)
     before = gc.get_threshold()
     score.score_paths([tmp_path], resamples=0)
     assert seen == [max(YOUNG_THRESHOLD, before[0])]
@@ -53,14 +59,7 @@ def test_the_validator_and_its_permutation_test_run_with_fewer_passes(monkeypatc
     from causalcheck.graphchecks import falsify
     from causalcheck.graphs import validate_graph
 
-    seen: list[int] = []
-    real = falsify._violations
-
-    def spy(*args: Any, **kwargs: Any) -> Any:
-        seen.append(gc.get_threshold()[0])
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(falsify, "_violations", spy)
+    seen = _thresholds_seen_by(falsify, "_violations", monkeypatch)
     before = gc.get_threshold()
     rng = np.random.default_rng(0)
     a = rng.normal(size=200)

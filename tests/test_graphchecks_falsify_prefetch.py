@@ -9,6 +9,8 @@ bit with :func:`fisherz_pvalue`, on data with collinear columns and too few rows
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pytest
@@ -36,16 +38,27 @@ def _case(seed: int) -> tuple[object, object, np.ndarray]:
     return g, truth, values
 
 
+def _table(seed: int) -> tuple[Any, Any]:
+    """The graph of :func:`_case` and its data as a table."""
+    g, _, values = _case(seed)
+    return g, load_data({v: values[:, i] for i, v in enumerate(g.nodes)}, g.nodes)
+
+
+@contextlib.contextmanager
+def _tester(table: Any, prefetch: bool, monkeypatch: pytest.MonkeyPatch) -> Iterator[CITester]:
+    """A Fisher-z tester of *table*; without *prefetch*, one whose ``prefetch`` does nothing."""
+    with monkeypatch.context() as m:
+        if not prefetch:
+            m.setattr(CITester, "prefetch", lambda self, statements: None)
+        yield CITester(table, "fisherz")
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_prefetch_leaves_the_permutation_test_unchanged(seed, monkeypatch):
-    g, _, values = _case(seed)
-    table = load_data({v: values[:, i] for i, v in enumerate(g.nodes)}, g.nodes)
+    g, table = _table(seed)
     runs = []
     for prefetch in (True, False):
-        with monkeypatch.context() as m:
-            if not prefetch:
-                m.setattr(CITester, "prefetch", lambda self, statements: None)
-            tester = CITester(table, "fisherz")
+        with _tester(table, prefetch, monkeypatch) as tester:
             result = falsify(g, tester, permutations=int(1 + seed % 23), seed=seed, exact_counts=seed % 3 == 0)
             undecided = tester.undecidable_tested()
             runs.append((repr(result.to_dict()), repr(tester._cache), tester.tests_run, undecided))
@@ -101,16 +114,12 @@ def test_prefetch_in_small_blocks_leaves_the_permutation_test_unchanged(seed, mo
 @pytest.mark.parametrize("seed", range(0, 40, 2))
 def test_certificates_read_the_prefetched_inverses_bit_for_bit(seed, monkeypatch):
     """A certificate from a prefetched inverse equals the one computed without any prefetch (statistic, r, p)."""
-    g, _, values = _case(seed)
-    table = load_data({v: values[:, i] for i, v in enumerate(g.nodes)}, g.nodes)
+    g, table = _table(seed)
     n = len(g.nodes)
     asked = [(x, y, [z for z in range(n) if z not in (x, y)][: seed % 3]) for x in range(n) for y in range(n) if x != y]
     runs = []
     for prefetch in (True, False):
-        with monkeypatch.context() as m:
-            if not prefetch:
-                m.setattr(CITester, "prefetch", lambda self, statements: None)
-            tester = CITester(table, "fisherz")
+        with _tester(table, prefetch, monkeypatch) as tester:
             tester.prefetch(asked)
             runs.append(repr([tester.certificate(x, y, z) for x, y, z in asked]))
             if prefetch and seed % 4:  # no collinear columns: every stack inverted, the certificates read them
