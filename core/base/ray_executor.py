@@ -9,11 +9,23 @@ that imports Ray, and only when a :class:`RayExecutor` is first used (``--execut
   listens there (``host:port`` or ``ray://host:port``; Ray itself would retry for minutes):
   an address nobody answers is :class:`RayUnavailableError` naming it and the timeout;
   otherwise it starts a local one with ``num_cpus`` CPUs (the command's ``--workers``, or every
-  core).  Signals during Ray's start stay the command's: Ray's own SIGTERM handler is replaced
-  by the one that was there before, and a signal or an error during the start shuts down what
-  Ray had started (its helper processes too) before the command stops (130 / 143).  A process that has already called ``ray.init`` (a
-  test's fixture, a notebook) is used as it is.  A cluster the executor started is shut down by
-  :meth:`RayExecutor.close`.
+  core).  A process that has already called ``ray.init`` (a test's fixture, a notebook) is used
+  as it is.  A cluster the executor started is shut down by :meth:`RayExecutor.close`.
+* **Signals.**  SIGINT and SIGTERM during Ray's start stay the command's (130 / 143 with its
+  note).  Ray's Python-level SIGTERM handler is replaced after ``ray.init`` by the one that was
+  there before.  Ray's native crash handler (which also takes SIGTERM and ends the process
+  with no word, and after ``ray.shutdown`` leaves SIGTERM at the system default) is not
+  installed in this process: when this module imports Ray it sets Ray's own
+  ``RAY_DISABLE_FAILURE_SIGNAL_HANDLER=1`` for the import only, so the cluster's processes keep
+  theirs.  Ray imported before (by the caller) keeps it; the handlers are put back after
+  ``ray.init`` and after ``ray.shutdown`` all the same.
+* **No process left.**  Every process of a local cluster the executor started carries an
+  environment mark; when the cluster is stopped (closed, or a start cut short by a signal or an
+  error) the marked processes and everything they started — found before ``ray.shutdown``, while
+  Ray's agents are still the children of their raylet, and again after — get SIGTERM, then
+  SIGKILL until none is left (within :data:`STOP_SECONDS`; Linux ``/proc``, elsewhere
+  ``ray.shutdown`` alone).  Ray's agents of a start cut short otherwise outlive their raylet by a
+  minute.
 * **Jobs.**  One task per job (``ray.remote(max_retries=0)``: a task is never run twice); *fn* is
   put in the object store once.  The answers are yielded as the tasks finish, with the job's
   index, so a caller that folds them by index writes what the local executor writes.  Workers on
@@ -42,7 +54,7 @@ from typing import Any, TypeVar
 from causalcheck.base.errors import CausalCheckError, WorkerDied, missing_extra
 from causalcheck.base.interrupt import Terminated
 
-__all__ = ["CONNECT_SECONDS", "WAIT_SECONDS", "RayExecutor", "RayUnavailableError", "started_in_this_process"]
+__all__ = ["CONNECT_SECONDS", "STOP_SECONDS", "WAIT_SECONDS", "RayExecutor", "RayUnavailableError", "started_in_this_process"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -52,6 +64,8 @@ WAIT_SECONDS = 0.5
 #: Seconds to wait for a cluster's address to answer before ``ray.init`` is called
 #: (``$CAUSALCHECK_RAY_CONNECT_SECONDS`` overrides).
 CONNECT_SECONDS = 15.0
+#: Seconds the processes of a stopped local cluster get after SIGTERM, and again after SIGKILL, to end.
+STOP_SECONDS = 3.0
 
 
 class RayUnavailableError(CausalCheckError):
@@ -76,11 +90,20 @@ def _apply(fn: Callable[[Any], Any], job: Any) -> Any:
 def _ray() -> Any:
     # Ray's own wait for a cluster's GCS (one try a second, 20 by default; read when Ray is imported): bounded alike
     os.environ.setdefault("RAY_NUM_REDIS_GET_RETRIES", str(max(1, round(_connect_seconds()))))
+    import sys
+
+    # Ray reads this when it is imported: its native crash handler stays out of this process only (module docstring)
+    quiet = "ray" not in sys.modules and "RAY_DISABLE_FAILURE_SIGNAL_HANDLER" not in os.environ
+    if quiet:
+        os.environ["RAY_DISABLE_FAILURE_SIGNAL_HANDLER"] = "1"
     try:
         # late: the optional dependency, only here
         import ray
     except ImportError:
         raise missing_extra("--executor ray", "ray", requirement="Ray") from None
+    finally:
+        if quiet:
+            os.environ.pop("RAY_DISABLE_FAILURE_SIGNAL_HANDLER", None)
     return ray
 
 
@@ -145,11 +168,14 @@ def _signal_handlers() -> dict[int, Any]:
 
 
 def _restore(handlers: dict[int, Any]) -> None:
-    """Put back the handlers Ray's start replaced (its SIGTERM handler would end the command with no word)."""
+    """Put back the handlers Ray replaced (its SIGTERM handler would end the command with no word).
+
+    Set again even where Python's record already shows them: native code may have changed the
+    process's handler underneath (``signal.getsignal`` reads Python's record, not the process's)."""
     import signal
 
     for sig, handler in handlers.items():
-        if handler is not None and signal.getsignal(sig) is not handler:
+        if handler is not None:
             signal.signal(sig, handler)
 
 
@@ -157,36 +183,65 @@ def _restore(handlers: dict[int, Any]) -> None:
 _MARK = "CAUSALCHECK_RAY_CLUSTER"
 
 
-def _end_marked(mark: str, grace: float = 3.0) -> None:
-    """SIGTERM, then after *grace* seconds SIGKILL, every other process whose environment holds
-    ``CAUSALCHECK_RAY_CLUSTER=<mark>`` (Linux ``/proc``; elsewhere nothing is found)."""
-    import signal
-    import time
+def _processes() -> dict[int, tuple[int, str, bytes]]:
+    """``pid -> (parent pid, start time, environment)`` of every live process this user can read (Linux
+    ``/proc``; a zombie has ended: it waits only for its parent to collect its exit status)."""
     from pathlib import Path
 
+    table: dict[int, tuple[int, str, bytes]] = {}
+    with contextlib.suppress(OSError):
+        for proc in Path("/proc").iterdir():
+            if not proc.name.isdigit():
+                continue
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()  # after the name, which may hold spaces
+                if fields[0] not in ("Z", "X"):
+                    table[int(proc.name)] = (int(fields[1]), fields[19], (proc / "environ").read_bytes())
+    return table
+
+
+def _cluster(mark: str, known: set[tuple[int, str]]) -> set[tuple[int, str]]:
+    """``(pid, start time)`` of the live processes of the cluster marked *mark*: those whose
+    environment holds ``CAUSALCHECK_RAY_CLUSTER=<mark>``, every process they started, and those of
+    *known* still alive (a process's start time tells it from a later one given the same pid)."""
     needle = f"{_MARK}={mark}".encode()
+    table = _processes()
+    table.pop(os.getpid(), None)
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _, _) in table.items():
+        children.setdefault(parent, []).append(pid)
+    found = {pid for pid, (_, _, env) in table.items() if needle in env}
+    found |= {pid for pid, start in known if pid in table and table[pid][1] == start}
+    todo = list(found)
+    while todo:  # each pid is added once: bounded by the process table
+        for child in children.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return {(pid, table[pid][1]) for pid in found}
 
-    def marked() -> list[int]:
-        found = []
-        with contextlib.suppress(OSError):
-            for proc in Path("/proc").iterdir():
-                if proc.name.isdigit() and int(proc.name) != os.getpid():
-                    with contextlib.suppress(OSError):
-                        if needle in (proc / "environ").read_bytes():
-                            found.append(int(proc.name))
-        return found
 
-    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 0.0)):
-        left = marked()
-        for pid in left:
-            with contextlib.suppress(OSError):
-                os.kill(pid, sig)
-        deadline = time.monotonic() + wait
-        while left and time.monotonic() < deadline:
+def _end_cluster(mark: str, known: set[tuple[int, str]]) -> None:
+    """SIGTERM, then SIGKILL, every process of the cluster marked *mark* (see :func:`_cluster`)
+    until none is left, each signal given :data:`STOP_SECONDS`; what appears meanwhile gets it too."""
+    import signal
+    import time
+
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        deadline = time.monotonic() + STOP_SECONDS
+        signalled: set[tuple[int, str]] = set()
+        while True:
+            left = _cluster(mark, known)
+            known |= left
+            if not left:
+                return
+            for pid, _ in left - signalled:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, sig)
+            signalled |= left
+            if time.monotonic() >= deadline:
+                break
             time.sleep(0.1)
-            left = marked()
-        if not left:
-            return
 
 
 class RayExecutor:
@@ -220,36 +275,61 @@ class RayExecutor:
         global _STARTED_HERE
         _STARTED_HERE = True
         try:
-            if self.address:
-                ray.init(address=self.address, **common)
-                self._cluster = self.address
-            else:
-                ray.init(num_cpus=self.num_cpus or os.cpu_count() or 1, **common)
-                self._cluster = "local"
+            try:
+                if self.address:
+                    ray.init(address=self.address, **common)
+                    self._cluster = self.address
+                else:
+                    ray.init(num_cpus=self.num_cpus or os.cpu_count() or 1, **common)
+                    self._cluster = "local"
+                self._started = True  # from here on close() stops it, whatever is interrupted below
+            finally:
+                _restore(handlers)
+                os.environ.pop(_MARK, None)  # processes this one starts later are not Ray's
         except SystemExit:  # Ray's SIGTERM handler ran during its start: stop as our SIGTERM does
-            self._stop(ray)
+            self._stop(ray, handlers)
             raise Terminated("during the start of Ray; nothing was run") from None
         except KeyboardInterrupt:
-            self._stop(ray)
+            self._stop(ray, handlers)
             raise
         except Exception as exc:  # ConnectionError, RuntimeError, ValueError: the cluster named is not there
-            self._stop(ray)
+            self._stop(ray, handlers)
             where = f"the Ray cluster at --ray-address/RAY_ADDRESS={self.address!r}" if self.address else "a local Ray cluster"
             raise RayUnavailableError(f"cannot start or join {where}: {type(exc).__name__}: {exc}") from None
-        finally:
-            _restore(handlers)
-            os.environ.pop(_MARK, None)  # processes this one starts later are not Ray's
-        self._started = True
         return ray
 
-    def _stop(self, ray: Any) -> None:
-        """Shut down Ray and end every process of the local cluster this executor started: Ray's agents
-        (dashboard, runtime env) of a start cut short outlive ``ray.shutdown()`` otherwise."""
-        with contextlib.suppress(Exception):
-            ray.shutdown()
-        if self._mark:
-            _end_marked(self._mark)
-            self._mark = ""
+    def _stop(self, ray: Any, handlers: dict[int, Any] | None = None) -> None:
+        """Shut down Ray and end every process of the local cluster this executor started (module
+        docstring, "No process left"); *handlers* (else those in force) are this process's signal
+        handlers after.  A signal meanwhile (Ctrl-C again, SIGTERM) does not cut this short: it is
+        raised once the cluster's processes have been ended."""
+        handlers = _signal_handlers() if handlers is None else handlers
+        mark, self._mark = self._mark, ""
+        self._started = False
+        known: set[tuple[int, str]] = set()
+        deferred: BaseException | None = None
+
+        def shielded(step: Callable[[], Any]) -> None:
+            nonlocal deferred
+            for _ in range(3):  # a signal in the middle of a step: the step once more (each is bounded in time)
+                try:
+                    step()
+                    return
+                except (KeyboardInterrupt, SystemExit) as exc:
+                    deferred = deferred or exc
+                except Exception:  # Ray's own trouble shutting down: its processes are ended below all the same
+                    return
+
+        if mark:  # while Ray's agents are still the children of their raylet
+            shielded(lambda: known.update(_cluster(mark, set())))
+        shielded(ray.shutdown)
+        shielded(lambda: _restore(handlers))
+        if mark:
+            shielded(lambda: _end_cluster(mark, known))
+        if isinstance(deferred, SystemExit):  # Ray's SIGTERM handler, in force during its start
+            raise Terminated() from None
+        if deferred is not None:
+            raise deferred
 
     def describe(self) -> dict[str, Any]:
         """``{"name": "ray", "cluster": "local" | address, "cpus": N, "ray_version": ...}`` (connects first)."""
@@ -261,7 +341,6 @@ class RayExecutor:
         """Shut down the local cluster this executor started (a joined or inherited one is left running)."""
         if self._started:
             self._stop(_ray())
-            self._started = False
 
     def completed(self, fn: Callable[[T], R], jobs: Sequence[T]) -> Generator[tuple[int, R | WorkerDied], None, None]:
         """Yield ``(index, fn(jobs[index]))`` as each task finishes (module docstring)."""
