@@ -36,7 +36,10 @@ that imports Ray, and only when a :class:`RayExecutor` is first used (``--execut
   input is still exit 2); a task whose worker died (killed, out of memory, its node lost) answers
   a :class:`~causalcheck.base.errors.WorkerDied` naming Ray's reason, as a dead local worker does.
 * **Stopping.**  Closing the generator (Ctrl-C, SIGTERM, an exception in the caller's loop)
-  cancels every task not yet answered (``ray.cancel(force=True)``): nothing keeps running.
+  cancels every task not yet answered (``ray.cancel(force=True)``): nothing keeps running.  A
+  signal that reaches a local cluster's wait cancels nothing: the command's ``close()`` ends the
+  cluster and every task with it, while a cancel racing a task's answer can end Ray's driver with
+  a failed internal check (exit 1 instead of 130 / 143).
 * **Leaving.**  Once this process has started Ray, the interpreter's own teardown can meet Ray's
   native threads half shut down (a start cut short by a signal can end in a segmentation fault
   after the command's note, exit -11 instead of 130).  :func:`started_in_this_process` tells the
@@ -354,6 +357,7 @@ class RayExecutor:
         refs = [task.remote(fn_ref, job) for job in jobs]
         index = {ref: i for i, ref in enumerate(refs)}
         pending = list(refs)
+        interrupted = False
         try:
             while pending:
                 ready, pending = ray.wait(pending, num_returns=1, timeout=WAIT_SECONDS)
@@ -373,7 +377,11 @@ class RayExecutor:
                     except RayError as exc:  # the worker or its node died
                         answer = WorkerDied(detail=_first_line(exc, "Ray")[:300])
                     yield index[ref], answer
+        except KeyboardInterrupt:
+            interrupted = True
+            raise
         finally:
-            for ref in pending:
-                with contextlib.suppress(Exception):
-                    ray.cancel(ref, force=True)
+            if not (interrupted and self._mark):  # module docstring, "Stopping"
+                for ref in pending:
+                    with contextlib.suppress(Exception):
+                        ray.cancel(ref, force=True)
