@@ -78,3 +78,32 @@ def test_a_signal_during_rays_start_is_the_commands_and_stops_ray(tmp_path: Path
     while _processes_marked(mark.split("=")[1]) and time.monotonic() < deadline:
         time.sleep(0.5)
     assert _processes_marked(mark.split("=")[1]) == []
+
+
+_SIGTERM_TWICE = """
+import os, signal, time
+from causalcheck.base.interrupt import Terminated, terminate_as_interrupt
+from causalcheck.base.ray_executor import RayExecutor
+
+with terminate_as_interrupt():
+    executor = RayExecutor(num_cpus=1)
+    for when in ("started", "stopped"):
+        if when == "started":
+            executor.describe()
+        else:
+            executor.close()
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(5)
+        except Terminated:
+            print(f"Ray {when}: SIGTERM is the command's", flush=True)
+"""
+
+
+@pytest.mark.slow
+def test_sigterm_stays_the_commands_after_ray_started_and_after_it_stopped() -> None:
+    """Native code of Ray once took SIGTERM over (ending the process with no word, exit -15) from the
+    start of its driver on, and left it at the system default after ``ray.shutdown``."""
+    proc = subprocess.run([sys.executable, "-c", _SIGTERM_TWICE], capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.splitlines() == ["Ray started: SIGTERM is the command's", "Ray stopped: SIGTERM is the command's"]
