@@ -118,3 +118,38 @@ def test_a_process_that_ignores_sigterm_gets_sigkill(monkeypatch: pytest.MonkeyP
     ray_executor._end_cluster(mark, set())
     assert stubborn.wait(timeout=10) == -9
     stubborn.stdout.close()
+
+
+class _SwallowingRay:
+    """A start that catches the Ctrl-C it receives and goes on (as Ray's start did once in ~100 runs)."""
+
+    def __init__(self) -> None:
+        self.shutdowns = 0
+
+    def is_initialized(self) -> bool:
+        return False
+
+    def init(self, **_: Any) -> None:
+        import signal
+        import time
+
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)  # the handler runs here
+        except KeyboardInterrupt:
+            pass
+
+    def shutdown(self) -> None:
+        self.shutdowns += 1
+
+
+def test_a_ctrl_c_caught_inside_rays_start_still_stops_the_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    import signal
+
+    fake = _SwallowingRay()
+    monkeypatch.setattr(ray_executor, "_ray", lambda: fake)
+    before = signal.getsignal(signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt):
+        RayExecutor(num_cpus=1).describe()
+    assert fake.shutdowns == 1
+    assert signal.getsignal(signal.SIGINT) is before

@@ -12,7 +12,8 @@ that imports Ray, and only when a :class:`RayExecutor` is first used (``--execut
   core).  A process that has already called ``ray.init`` (a test's fixture, a notebook) is used
   as it is.  A cluster the executor started is shut down by :meth:`RayExecutor.close`.
 * **Signals.**  SIGINT and SIGTERM during Ray's start stay the command's (130 / 143 with its
-  note).  Ray's Python-level SIGTERM handler is replaced after ``ray.init`` by the one that was
+  note); a Ctrl-C during ``ray.init`` is noted, so one that Ray's start caught and went on from
+  still stops the command once ``ray.init`` returns.  Ray's Python-level SIGTERM handler is replaced after ``ray.init`` by the one that was
   there before.  Ray's native crash handler (which also takes SIGTERM and ends the process
   with no word, and after ``ray.shutdown`` leaves SIGTERM at the system default) is not
   installed in this process: when this module imports Ray it sets Ray's own
@@ -182,6 +183,24 @@ def _restore(handlers: dict[int, Any]) -> None:
             signal.signal(sig, handler)
 
 
+def _noting_sigint(handlers: dict[int, Any]) -> list[int]:
+    """Wrap the SIGINT handler in force (when it is a function: not ``SIG_IGN`` or ``SIG_DFL``) so that
+    each call is noted in the list returned: an interrupt raised inside Ray's start and caught
+    there is still known after (:func:`_restore` puts the handler itself back)."""
+    import signal
+
+    noted: list[int] = []
+    handler = handlers.get(signal.SIGINT)
+    if callable(handler):
+
+        def noting(signum: int, frame: Any) -> Any:
+            noted.append(signum)
+            return handler(signum, frame)
+
+        signal.signal(signal.SIGINT, noting)
+    return noted
+
+
 #: The environment variable that marks the processes of a local cluster an executor started.
 _MARK = "CAUSALCHECK_RAY_CLUSTER"
 
@@ -279,6 +298,7 @@ class RayExecutor:
         _STARTED_HERE = True
         try:
             try:
+                interrupts = _noting_sigint(handlers)
                 if self.address:
                     ray.init(address=self.address, **common)
                     self._cluster = self.address
@@ -286,6 +306,8 @@ class RayExecutor:
                     ray.init(num_cpus=self.num_cpus or os.cpu_count() or 1, **common)
                     self._cluster = "local"
                 self._started = True  # from here on close() stops it, whatever is interrupted below
+                if interrupts:  # a Ctrl-C that Ray's start caught and went on
+                    raise KeyboardInterrupt
             finally:
                 _restore(handlers)
                 os.environ.pop(_MARK, None)  # processes this one starts later are not Ray's
